@@ -1,0 +1,202 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Params holds every tunable of the detector. The zero value is not
+// useful: start from DefaultParams or ReferenceParams and change fields.
+// Every field is sweepable by the name in its `param` tag (see Names).
+type Params struct {
+	// Compat is "steadysweep" (our detector, the default) or "reference"
+	// (exactly the behaviour of the reference at 40b78bfe).
+	Compat string `param:"compat"`
+	// Method is "steady" (the steady-state detector) or a peer baseline:
+	// "total" (whole tracked run), "fixed-pct" (fixed warmup/cooldown
+	// percentages, as GuideLLM does), "mser5" (MSER-5 truncation only).
+	Method string `param:"method"`
+	// Profile forces a workload profile; "" derives it from the run.
+	Profile string `param:"profile"`
+	// SuperpassSize overrides the super-pass size; 0 uses the dataset size
+	// (agentic: trajectories per super-pass, 0 = 32).
+	SuperpassSize int `param:"superpass_size"`
+
+	// WarmupMode is "auto" (adaptive crop) or "fixed" (WarmupFixed super-passes).
+	WarmupMode  string `param:"warmup_mode"`
+	WarmupFixed int    `param:"warmup_fixed"`
+	// WarmupBand is the auto-warmup tolerance: leading super-passes whose
+	// driver metric is off the back-half median by more than this relative
+	// amount are cropped.
+	WarmupBand float64 `param:"warmup_band"`
+	// WarmupMaxFrac caps the auto crop at this fraction of the series.
+	WarmupMaxFrac float64 `param:"warmup_max_frac"`
+	// WarmupDriver is the metric driving auto warmup (one of MetricKeys).
+	WarmupDriver string `param:"warmup_driver"`
+
+	// WindowSizes are the diagnostic window sizes (super-passes).
+	WindowSizes []int `param:"window_sizes"`
+	// CovBounds are the CoV bounds; admissibility uses the loosest.
+	// Empty means the profile's default.
+	CovBounds []float64 `param:"cov_bounds"`
+	// TrendGate is the trend test gating admissibility.
+	TrendGate string `param:"trend_gate"`
+	// Alpha is the significance level of every test.
+	Alpha float64 `param:"alpha"`
+	// TrendRelDriftMin is the effect-size floor: a significant trend
+	// breaks a window only if its relative drift is at least this.
+	TrendRelDriftMin float64 `param:"trend_rel_drift_min"`
+	// MinTrendN is the minimum number of points for a trend test and the
+	// minimum plateau length in super-passes.
+	MinTrendN int `param:"min_trend_n"`
+
+	// MinDuration enforces the minimum-duration gate.
+	MinDuration bool `param:"min_duration"`
+	// MinDurEps is the precision target ε of k* = ⌈(1.96·CoV/ε)²⌉.
+	MinDurEps float64 `param:"min_dur_eps"`
+	// MinDurRelaxMult multiplies the p90 e2e latency (relaxation term).
+	MinDurRelaxMult float64 `param:"min_dur_relax_mult"`
+	// MinDurFloorS is the wall-time floor in seconds.
+	MinDurFloorS float64 `param:"min_dur_floor_s"`
+	// MinDurKstarFloor is the k* floor and precision exemption.
+	MinDurKstarFloor int `param:"min_dur_kstar_floor"`
+
+	// LevelShiftBand is the relative TPOT difference that makes a later
+	// plateau a level shift (strict >).
+	LevelShiftBand float64 `param:"level_shift_band"`
+
+	// TailCutEps and TailCutDelta guard the drain-tail cut (design §5.4):
+	// the cut applies iff σ/μ ≤ ε and |μ − m|/μ ≤ δ of per-sample ITL.
+	TailCutEps   float64 `param:"tail_cut_eps"`
+	TailCutDelta float64 `param:"tail_cut_delta"`
+
+	// FixedWarmupPct and FixedCooldownPct are the fixed-pct baseline's
+	// crops, as percentages of the tracked samples.
+	FixedWarmupPct   float64 `param:"fixed_warmup_pct"`
+	FixedCooldownPct float64 `param:"fixed_cooldown_pct"`
+}
+
+// ReferenceParams returns the reference CLI's defaults (detector spec §2.8,
+// §14) with Compat "reference".
+func ReferenceParams() Params {
+	return Params{
+		Compat:           "reference",
+		Method:           "steady",
+		WarmupMode:       "auto",
+		WarmupBand:       0.05,
+		WarmupMaxFrac:    0.5,
+		WarmupDriver:     "tpot_p50",
+		WindowSizes:      []int{4, 6, 8},
+		TrendGate:        "mk_hamed_rao",
+		Alpha:            0.05,
+		TrendRelDriftMin: 0.05,
+		MinTrendN:        4,
+		MinDuration:      true,
+		MinDurEps:        0.05,
+		MinDurRelaxMult:  5.0,
+		MinDurFloorS:     600.0,
+		MinDurKstarFloor: 4,
+		LevelShiftBand:   0.05,
+		TailCutEps:       0.05,
+		TailCutDelta:     0.05,
+		FixedWarmupPct:   10,
+		FixedCooldownPct: 10,
+	}
+}
+
+// DefaultParams returns steadysweep's own defaults: the reference's
+// numbers with our detector behaviour.
+func DefaultParams() Params {
+	p := ReferenceParams()
+	p.Compat = "steadysweep"
+	return p
+}
+
+// Choices of the enumerated parameters, in documentation order.
+var (
+	CompatChoices     = []string{"steadysweep", "reference"}
+	MethodChoices     = []string{"steady", "total", "fixed-pct", "mser5"}
+	ProfileChoices    = []string{"", "concurrency", "poisson", "offline", "agentic", "unknown"}
+	WarmupModeChoices = []string{"auto", "fixed"}
+	TrendGateChoices  = []string{"mk_hamed_rao", "mann_kendall", "newey_west", "theil_sen", "slope_vs_scatter"}
+	MetricKeys        = []string{"ttft_p50", "ttft_p90", "tpot_p50", "tpot_p90", "ttft_p99", "tpot_p99",
+		"latency_p50", "latency_p90", "ttft_warm_p50", "ttft_warm_p90"}
+)
+
+// Validate reports every invalid field, naming it and the valid choices.
+func (p Params) Validate() error {
+	var errs []error
+	choice := func(name, v string, choices []string) {
+		if !slices.Contains(choices, v) {
+			errs = append(errs, fmt.Errorf("%s: %q is not one of %s", name, v, quoteList(choices)))
+		}
+	}
+	nonNeg := func(name string, v float64) {
+		if !(v >= 0) {
+			errs = append(errs, fmt.Errorf("%s: must be ≥ 0, got %v", name, v))
+		}
+	}
+	choice("compat", p.Compat, CompatChoices)
+	choice("method", p.Method, MethodChoices)
+	choice("profile", p.Profile, ProfileChoices)
+	choice("warmup_mode", p.WarmupMode, WarmupModeChoices)
+	choice("warmup_driver", p.WarmupDriver, MetricKeys)
+	choice("trend_gate", p.TrendGate, TrendGateChoices)
+	if p.SuperpassSize < 0 {
+		errs = append(errs, fmt.Errorf("superpass_size: must be ≥ 0 (0 = dataset size), got %d", p.SuperpassSize))
+	}
+	if p.WarmupFixed < 0 {
+		errs = append(errs, fmt.Errorf("warmup_fixed: must be ≥ 0, got %d", p.WarmupFixed))
+	}
+	nonNeg("warmup_band", p.WarmupBand)
+	if !(p.WarmupMaxFrac >= 0 && p.WarmupMaxFrac <= 1) {
+		errs = append(errs, fmt.Errorf("warmup_max_frac: must be in [0, 1], got %v", p.WarmupMaxFrac))
+	}
+	if len(p.WindowSizes) == 0 {
+		errs = append(errs, errors.New("window_sizes: need at least one size"))
+	}
+	for _, w := range p.WindowSizes {
+		if w < 1 {
+			errs = append(errs, fmt.Errorf("window_sizes: sizes must be ≥ 1, got %d", w))
+		}
+	}
+	for _, b := range p.CovBounds {
+		if !(b > 0) {
+			errs = append(errs, fmt.Errorf("cov_bounds: bounds must be > 0, got %v", b))
+		}
+	}
+	if !(p.Alpha > 0 && p.Alpha < 1) {
+		errs = append(errs, fmt.Errorf("alpha: must be in (0, 1), got %v", p.Alpha))
+	}
+	nonNeg("trend_rel_drift_min", p.TrendRelDriftMin)
+	if p.MinTrendN < 3 {
+		errs = append(errs, fmt.Errorf("min_trend_n: must be ≥ 3, got %d", p.MinTrendN))
+	}
+	if !(p.MinDurEps > 0) {
+		errs = append(errs, fmt.Errorf("min_dur_eps: must be > 0, got %v", p.MinDurEps))
+	}
+	nonNeg("min_dur_relax_mult", p.MinDurRelaxMult)
+	nonNeg("min_dur_floor_s", p.MinDurFloorS)
+	if p.MinDurKstarFloor < 1 {
+		errs = append(errs, fmt.Errorf("min_dur_kstar_floor: must be ≥ 1, got %d", p.MinDurKstarFloor))
+	}
+	nonNeg("level_shift_band", p.LevelShiftBand)
+	nonNeg("tail_cut_eps", p.TailCutEps)
+	nonNeg("tail_cut_delta", p.TailCutDelta)
+	if !(p.FixedWarmupPct >= 0 && p.FixedCooldownPct >= 0 && p.FixedWarmupPct+p.FixedCooldownPct < 100) {
+		errs = append(errs, fmt.Errorf("fixed_warmup_pct + fixed_cooldown_pct: each ≥ 0 and together < 100, got %v + %v",
+			p.FixedWarmupPct, p.FixedCooldownPct))
+	}
+	return errors.Join(errs...)
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}
