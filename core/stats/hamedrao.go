@@ -1,0 +1,78 @@
+package stats
+
+import "math"
+
+// ciZ95 is the reference's z for the Hamed–Rao autocorrelation band.
+const ciZ95 = 1.96
+
+// z975 is Φ⁻¹(0.975) as scipy's norm.ppf gives it; the published Hamed–Rao
+// implementations use it for the band at α = 0.05.
+const z975 = 1.959963984540054
+
+// HamedRao returns the Mann–Kendall test with the reference's Hamed–Rao
+// variance correction (detector §7.2) — not the published variant:
+//
+//   - r = OrdinalRanks(xs) of the raw (not detrended) series, d = r − r̄,
+//     D = Σd² (exact: quarter-integers).
+//   - ρ_k = Σ_{t=k}^{n−1} d_t·d_{t−k} / D for every lag k = 1…n−1.
+//   - F = running Σ over k with |ρ_k| > 1.96/√n of (n−k)(n−k−1)(n−k−2)·ρ_k.
+//   - C = 1 + (2/(n(n−1)(n−2)))·F, replaced by 1 if C ≤ 0.
+//   - VarS = Var₀(S)·C.
+//
+// For n < 3 the correction is undefined and C is 1. The arithmetic follows
+// the reference's order, so S, VarS and Correction are bit-exact.
+func HamedRao(xs []float64) MannKendallResult {
+	n := len(xs)
+	s := mkS(xs)
+	v0 := mkVariance(xs)
+	c := 1.0
+	if n >= 3 {
+		rho := rankACF(OrdinalRanks(xs), n-1)
+		bound := ciZ95 / math.Sqrt(float64(n))
+		f := 0.0
+		for k := 1; k < n; k++ {
+			r := rho[k-1]
+			if math.Abs(r) <= bound {
+				continue
+			}
+			w := int64(n-k) * int64(n-k-1) * int64(n-k-2)
+			f += float64(w) * r
+		}
+		nn := int64(n) * int64(n-1) * int64(n-2)
+		c = 1.0 + (2.0/float64(nn))*f
+		if c <= 0 {
+			c = 1.0
+		}
+	}
+	return mkResult(n, s, v0*c, c)
+}
+
+// rankACF returns the biased autocorrelations ρ_1…ρ_maxLag of the ranks r
+// with the common denominator D = Σ(r − r̄)²; all zeros if D == 0.
+func rankACF(r []float64, maxLag int) []float64 {
+	n := len(r)
+	acf := make([]float64, maxLag)
+	if n == 0 {
+		return acf
+	}
+	mean := Sum(r) / float64(n)
+	dev := make([]float64, n)
+	for i, x := range r {
+		dev[i] = x - mean
+	}
+	den := 0.0
+	for _, d := range dev {
+		den += d * d // exact: quarter-integers
+	}
+	if den == 0 {
+		return acf
+	}
+	for k := 1; k <= maxLag && k < n; k++ {
+		num := 0.0
+		for t := k; t < n; t++ {
+			num += dev[t] * dev[t-k]
+		}
+		acf[k-1] = num / den
+	}
+	return acf
+}

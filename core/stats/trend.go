@@ -1,0 +1,120 @@
+package stats
+
+import "math"
+
+// Verdict is a trend classification of a series (detector §7.0).
+type Verdict string
+
+// The four verdicts, spelled as the reference outputs them.
+const (
+	VerdictUp           Verdict = "up"
+	VerdictDown         Verdict = "down"
+	VerdictSteady       Verdict = "steady"
+	VerdictInsufficient Verdict = "insufficient"
+)
+
+// TrendAlgo names a trend algorithm as the reference spells it.
+type TrendAlgo string
+
+// The five trend algorithms of the reference (detector §7).
+const (
+	TrendMKHamedRao     TrendAlgo = "mk_hamed_rao"
+	TrendMannKendall    TrendAlgo = "mann_kendall"
+	TrendNeweyWest      TrendAlgo = "newey_west"
+	TrendTheilSen       TrendAlgo = "theil_sen"
+	TrendSlopeVsScatter TrendAlgo = "slope_vs_scatter"
+)
+
+// TrendAlgos lists the algorithms in the reference's registry order, which is
+// the order of its output dictionaries and text columns (detector §7.0).
+var TrendAlgos = []TrendAlgo{
+	TrendMKHamedRao, TrendMannKendall, TrendNeweyWest, TrendTheilSen, TrendSlopeVsScatter,
+}
+
+// Valid reports whether a is one of TrendAlgos.
+func (a TrendAlgo) Valid() bool {
+	for _, b := range TrendAlgos {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// Constants of the reference's trend rules (detector §7, §14).
+const (
+	// MinTrendN is the shortest series a trend algorithm judges; shorter
+	// series are VerdictInsufficient.
+	MinTrendN = 4
+	// Alpha is the reference's hard-wired significance level.
+	Alpha = 0.05
+	// RelDriftThreshold is the |relative drift| at which theil_sen and
+	// slope_vs_scatter call a drift.
+	RelDriftThreshold = 0.15
+	// SNRThreshold is slope_vs_scatter's minimum signal-to-scatter ratio.
+	SNRThreshold = 2.0
+	// ZeroMedianFloor replaces a median of exactly 0 in relative drifts, and
+	// is added to the residual scatter in the SNR.
+	ZeroMedianFloor = 1e-9
+)
+
+// TrendVerdict returns the verdict of algorithm algo on xs with significance
+// level alpha (the reference always uses Alpha = 0.05), following the
+// reference's rules (detector §7.0–§7.6):
+//
+//   - len(xs) < MinTrendN, or an unknown algo: VerdictInsufficient.
+//   - mk_hamed_rao, mann_kendall: MannKendallResult.Verdict.
+//   - newey_west: NeweyWestResult.Verdict.
+//   - theil_sen: steady if |TheilSenRelDrift| < 0.15, else its direction.
+//   - slope_vs_scatter: SlopeVsScatterResult.Verdict.
+//
+// Significance uses the reference's p = 2·(1 − Φ(|z|)) with Go's math.Erf, so
+// a verdict can differ from the reference only when p is within about 1e-16
+// of alpha (§5.7).
+func TrendVerdict(algo TrendAlgo, xs []float64, alpha float64) Verdict {
+	if len(xs) < MinTrendN {
+		return VerdictInsufficient
+	}
+	switch algo {
+	case TrendMKHamedRao:
+		return HamedRao(xs).Verdict(alpha)
+	case TrendMannKendall:
+		return MannKendall(xs).Verdict(alpha)
+	case TrendNeweyWest:
+		return NeweyWest(xs, -1).Verdict(alpha)
+	case TrendTheilSen:
+		rel := TheilSenRelDrift(xs)
+		if math.Abs(rel) < RelDriftThreshold {
+			return VerdictSteady
+		}
+		return direction(rel)
+	case TrendSlopeVsScatter:
+		return SlopeVsScatter(xs).Verdict()
+	}
+	return VerdictInsufficient
+}
+
+// direction is up for x > 0, down for x < 0 and steady otherwise (0 or NaN).
+func direction(x float64) Verdict {
+	switch {
+	case x > 0:
+		return VerdictUp
+	case x < 0:
+		return VerdictDown
+	}
+	return VerdictSteady
+}
+
+// significantVerdict is up/down by the sign of effect when p < alpha, else
+// steady.
+func significantVerdict(effect, p, alpha float64) Verdict {
+	if p < alpha {
+		if effect > 0 {
+			return VerdictUp
+		}
+		if effect < 0 {
+			return VerdictDown
+		}
+	}
+	return VerdictSteady
+}
