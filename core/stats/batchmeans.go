@@ -36,3 +36,26 @@ func BatchMeansCI(means []float64) (lo, hi float64) {
 	crit := TCritical95(k - 1)
 	return m - crit*se, m + crit*se
 }
+
+// BatchMeans returns the means of k non-overlapping batches of m = ⌊n/k⌋
+// consecutive values of xs (compensated sums). The n − k·m leftover values are
+// dropped at the head when dropHead is true (keeping the newest data) and at
+// the tail otherwise (kim-convergence batch). BatchMeans returns nil when
+// k < 1 or m == 0.
+func BatchMeans(xs []float64, k int, dropHead bool) []float64 {
+	if k < 1 {
+		return nil
+	}
+	m := len(xs) / k
+	if m == 0 {
+		return nil
+	}
+	if dropHead {
+		xs = xs[len(xs)-k*m:]
+	}
+	out := make([]float64, k)
+	for j := range out {
+		out[j] = Sum(xs[j*m:(j+1)*m]) / float64(m)
+	}
+	return out
+}

@@ -17,39 +17,50 @@ import "math"
 // excluded). These match the vectors' keys within floating-point tolerance
 // (the ACF's summation order differs from numpy's).
 
-// hamedRaoSNI returns sni for the published variants over lags 1…maxLag
-// (maxLag ≤ 0 means n−1) and whether the ranks have zero variance.
-func hamedRaoSNI(xs []float64, maxLag int) (sni float64, zeroVar bool) {
+// hrInternals are the intermediate values of the published Hamed–Rao
+// correction (stats.json hamed_rao_internals).
+type hrInternals struct {
+	slope   float64   // Sen's slope used for detrending
+	bound   float64   // Φ⁻¹(0.975)/√n
+	zeroVar bool      // the ranks of the detrended series are all equal
+	lags    []int     // significant lags, increasing
+	rho     []float64 // their autocorrelations
+	sni     float64   // Σ (n−k)(n−k−1)(n−k−2)·ρ_k over significant k
+}
+
+// hamedRaoInternals computes the published correction's internals over lags
+// 1…maxLag (maxLag ≤ 0 or ≥ n means n−1).
+func hamedRaoInternals(xs []float64, maxLag int) hrInternals {
 	n := len(xs)
 	if maxLag <= 0 || maxLag > n-1 {
 		maxLag = n - 1
 	}
-	beta := SensSlope(xs)
+	in := hrInternals{slope: SensSlope(xs), bound: z975 / math.Sqrt(float64(n))}
 	det := make([]float64, n)
 	for i, x := range xs {
-		det[i] = x - float64(beta*float64(i+1))
+		det[i] = x - float64(in.slope*float64(i+1))
 	}
 	r := AverageRanks(det)
-	mean := Sum(r) / float64(n)
-	zeroVar = true
+	in.zeroVar = true
 	for _, x := range r {
-		if x != mean {
-			zeroVar = false
+		if x != r[0] {
+			in.zeroVar = false
 			break
 		}
 	}
-	if zeroVar {
-		return 0, true
+	if in.zeroVar {
+		return in
 	}
 	rho := rankACF(r, maxLag)
-	bound := z975 / math.Sqrt(float64(n))
 	for k := 1; k <= maxLag; k++ {
-		if math.Abs(rho[k-1]) > bound {
+		if math.Abs(rho[k-1]) > in.bound {
+			in.lags = append(in.lags, k)
+			in.rho = append(in.rho, rho[k-1])
 			w := float64(n-k) * float64(n-k-1) * float64(n-k-2)
-			sni += w * rho[k-1]
+			in.sni += w * rho[k-1]
 		}
 	}
-	return sni, false
+	return in
 }
 
 func hamedRaoPublished(xs []float64, maxLag int, abs, nanOnZeroVar bool) MannKendallResult {
@@ -59,9 +70,11 @@ func hamedRaoPublished(xs []float64, maxLag int, abs, nanOnZeroVar bool) MannKen
 	if n < 3 {
 		return mkResult(n, s, math.NaN(), math.NaN())
 	}
-	sni, zeroVar := hamedRaoSNI(xs, maxLag)
-	if zeroVar && nanOnZeroVar {
-		return mkResult(n, s, math.NaN(), math.NaN())
+	in := hamedRaoInternals(xs, maxLag)
+	sni := in.sni
+	if in.zeroVar && nanOnZeroVar {
+		// The ACF is 0/0: no lag counts (n/n* = 1), but v1.4.3's variance is NaN.
+		return mkResult(n, s, math.NaN(), 1)
 	}
 	if abs {
 		sni = math.Abs(sni)
