@@ -1,0 +1,312 @@
+package tokenizer
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The subset of tokenizer.json this package reads. Every field that can
+// change ids is checked; components that cannot (decoder, the offsets of
+// ByteLevel post-processing) are ignored.
+type tokenizerFile struct {
+	Truncation    json.RawMessage `json:"truncation"`
+	Padding       json.RawMessage `json:"padding"`
+	AddedTokens   []addedToken    `json:"added_tokens"`
+	Normalizer    json.RawMessage `json:"normalizer"`
+	PreTokenizer  json.RawMessage `json:"pre_tokenizer"`
+	PostProcessor json.RawMessage `json:"post_processor"`
+	Model         bpeFile         `json:"model"`
+}
+
+type bpeFile struct {
+	Type                    string            `json:"type"`
+	Dropout                 *float64          `json:"dropout"`
+	UnkToken                *string           `json:"unk_token"`
+	ContinuingSubwordPrefix *string           `json:"continuing_subword_prefix"`
+	EndOfWordSuffix         *string           `json:"end_of_word_suffix"`
+	ByteFallback            bool              `json:"byte_fallback"`
+	IgnoreMerges            bool              `json:"ignore_merges"`
+	Vocab                   map[string]uint32 `json:"vocab"`
+	Merges                  json.RawMessage   `json:"merges"`
+}
+
+// component is the common shape of normalizers, pre-tokenizers and
+// post-processors: a type tag plus type-specific fields.
+type component struct {
+	Type           string            `json:"type"`
+	Normalizers    []json.RawMessage `json:"normalizers"`
+	Pretokenizers  []json.RawMessage `json:"pretokenizers"`
+	Processors     []json.RawMessage `json:"processors"`
+	Pattern        map[string]string `json:"pattern"`
+	Behavior       string            `json:"behavior"`
+	Invert         bool              `json:"invert"`
+	AddPrefixSpace *bool             `json:"add_prefix_space"`
+	UseRegex       *bool             `json:"use_regex"`
+}
+
+// tokenizerConfig is the part of tokenizer_config.json that changes what
+// transformers' tokenizer counts: tokens added there but absent from
+// tokenizer.json, and split_special_tokens.
+type tokenizerConfig struct {
+	AddedTokensDecoder map[string]addedToken `json:"added_tokens_decoder"`
+	SplitSpecialTokens bool                  `json:"split_special_tokens"`
+}
+
+// Load reads a tokenizer.json, or a gzip-compressed tokenizer.json.gz, and
+// the tokenizer_config.json beside it if there is one.
+func Load(path string) (*Tokenizer, error) {
+	data, err := readMaybeGzip(path)
+	if err != nil {
+		return nil, err
+	}
+	var cfg *tokenizerConfig
+	cfgPath := filepath.Join(filepath.Dir(path), "tokenizer_config.json")
+	if raw, err := os.ReadFile(cfgPath); err == nil {
+		cfg = new(tokenizerConfig)
+		if err := json.Unmarshal(raw, cfg); err != nil {
+			return nil, fmt.Errorf("tokenizer: decode %s: %w", cfgPath, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("tokenizer: read %s: %w", cfgPath, err)
+	}
+	t, err := load(data, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// LoadBytes builds a tokenizer from the bytes of a tokenizer.json
+// (uncompressed), without a tokenizer_config.json.
+func LoadBytes(data []byte) (*Tokenizer, error) {
+	return load(data, nil)
+}
+
+func readMaybeGzip(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("tokenizer: gunzip %s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: read %s: %w", path, err)
+	}
+	return data, nil
+}
+
+func load(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
+	sum := sha256.Sum256(data)
+	var file tokenizerFile
+	if err := json.Unmarshal(data, &file); err != nil {
+		return nil, fmt.Errorf("tokenizer: decode tokenizer.json: %w", err)
+	}
+	if !isNull(file.Truncation) {
+		return nil, errors.New("tokenizer: unsupported: truncation")
+	}
+	if !isNull(file.Padding) {
+		return nil, errors.New("tokenizer: unsupported: padding")
+	}
+	t := &Tokenizer{identity: "sha256:" + hex.EncodeToString(sum[:])}
+	var err error
+	if t.nfc, err = parseNormalizer(file.Normalizer); err != nil {
+		return nil, err
+	}
+	if t.splits, err = parsePreTokenizer(file.PreTokenizer); err != nil {
+		return nil, err
+	}
+	if err := checkPostProcessor(file.PostProcessor); err != nil {
+		return nil, err
+	}
+	if t.model, err = buildBPE(&file.Model); err != nil {
+		return nil, err
+	}
+	added := file.AddedTokens
+	if cfg != nil {
+		added = mergeConfigTokens(added, cfg)
+	}
+	var raw, normalized []addedToken
+	for _, a := range added {
+		if cfg != nil && cfg.SplitSpecialTokens && a.Special {
+			continue
+		}
+		if a.Normalized {
+			if t.nfc {
+				a.Content = string(appendNFC(nil, a.Content))
+			}
+			normalized = append(normalized, a)
+		} else {
+			raw = append(raw, a)
+		}
+	}
+	t.addedRaw = newAddedMatcher(raw)
+	t.addedNormalized = newAddedMatcher(normalized)
+	t.initPool()
+	return t, nil
+}
+
+// mergeConfigTokens adds the tokens of added_tokens_decoder that
+// tokenizer.json lacks, as transformers does when it loads both files.
+func mergeConfigTokens(added []addedToken, cfg *tokenizerConfig) []addedToken {
+	have := make(map[uint32]bool, len(added))
+	for _, a := range added {
+		have[a.ID] = true
+	}
+	var extra []addedToken
+	for key, a := range cfg.AddedTokensDecoder {
+		var id uint32
+		if _, err := fmt.Sscan(key, &id); err != nil || have[id] {
+			continue
+		}
+		a.ID = id
+		extra = append(extra, a)
+	}
+	if len(extra) == 0 {
+		return added
+	}
+	return append(append([]addedToken(nil), added...), extra...)
+}
+
+func isNull(raw json.RawMessage) bool {
+	return len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null"
+}
+
+func decodeComponent(raw json.RawMessage, what string) (*component, error) {
+	var c component
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, fmt.Errorf("tokenizer: decode %s: %w", what, err)
+	}
+	return &c, nil
+}
+
+// parseNormalizer reports whether the normalizer is NFC; no normalizer and
+// an empty Sequence are the identity.
+func parseNormalizer(raw json.RawMessage) (nfc bool, err error) {
+	if isNull(raw) {
+		return false, nil
+	}
+	c, err := decodeComponent(raw, "normalizer")
+	if err != nil {
+		return false, err
+	}
+	switch c.Type {
+	case "NFC":
+		return true, nil
+	case "Sequence":
+		for _, sub := range c.Normalizers {
+			subNFC, err := parseNormalizer(sub)
+			if err != nil {
+				return false, err
+			}
+			nfc = nfc || subNFC // NFC is idempotent
+		}
+		return nfc, nil
+	}
+	return false, fmt.Errorf("tokenizer: unsupported: normalizer %q", c.Type)
+}
+
+// parsePreTokenizer accepts Split steps followed by one final ByteLevel
+// without its own regex or prefix space, the shape of every shared
+// tokenizer.
+func parsePreTokenizer(raw json.RawMessage) ([]*pattern, error) {
+	if isNull(raw) {
+		return nil, errors.New("tokenizer: unsupported: no pre_tokenizer (a byte-level BPE needs ByteLevel)")
+	}
+	var steps []*component
+	var flatten func(raw json.RawMessage) error
+	flatten = func(raw json.RawMessage) error {
+		c, err := decodeComponent(raw, "pre_tokenizer")
+		if err != nil {
+			return err
+		}
+		if c.Type == "Sequence" {
+			for _, sub := range c.Pretokenizers {
+				if err := flatten(sub); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		steps = append(steps, c)
+		return nil
+	}
+	if err := flatten(raw); err != nil {
+		return nil, err
+	}
+	var splits []*pattern
+	for i, c := range steps {
+		switch c.Type {
+		case "Split":
+			src, ok := c.Pattern["Regex"]
+			if !ok || len(c.Pattern) != 1 {
+				return nil, errors.New("tokenizer: unsupported: Split pattern other than Regex")
+			}
+			if c.Behavior != "Isolated" || c.Invert {
+				return nil, fmt.Errorf("tokenizer: unsupported: Split behavior %q invert %v", c.Behavior, c.Invert)
+			}
+			re, err := compilePattern(src)
+			if err != nil {
+				return nil, fmt.Errorf("tokenizer: %w", err)
+			}
+			splits = append(splits, re)
+		case "ByteLevel":
+			// HF's defaults for absent fields are true.
+			if c.AddPrefixSpace == nil || *c.AddPrefixSpace {
+				return nil, errors.New("tokenizer: unsupported: ByteLevel pre-tokenizer with add_prefix_space")
+			}
+			if c.UseRegex == nil || *c.UseRegex {
+				return nil, errors.New("tokenizer: unsupported: ByteLevel pre-tokenizer with use_regex")
+			}
+			if i != len(steps)-1 {
+				return nil, errors.New("tokenizer: unsupported: pre-tokenizer after ByteLevel")
+			}
+			return splits, nil
+		default:
+			return nil, fmt.Errorf("tokenizer: unsupported: pre_tokenizer %q", c.Type)
+		}
+	}
+	return nil, errors.New("tokenizer: unsupported: pre_tokenizer without ByteLevel")
+}
+
+// checkPostProcessor accepts the post-processors that add nothing when
+// encoding with add_special_tokens=false.
+func checkPostProcessor(raw json.RawMessage) error {
+	if isNull(raw) {
+		return nil
+	}
+	c, err := decodeComponent(raw, "post_processor")
+	if err != nil {
+		return err
+	}
+	switch c.Type {
+	case "ByteLevel", "TemplateProcessing", "BertProcessing", "RobertaProcessing":
+		return nil
+	case "Sequence":
+		for _, sub := range c.Processors {
+			if err := checkPostProcessor(sub); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("tokenizer: unsupported: post_processor %q", c.Type)
+}

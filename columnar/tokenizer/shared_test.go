@@ -1,0 +1,87 @@
+package tokenizer
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// sharedTokenizerNames are the tokenizers under shared/tokenizers; their
+// vectors hold ids computed by HF tokenizers 0.22.2 (Rust) with
+// add_special_tokens=false (shared/tokenizers/README.md).
+var sharedTokenizerNames = []string{"deepseek_v3", "deepseek_r1_derived", "gptoss", "qwen3", "llama3_1"}
+
+// sharedDir returns shared/tokenizers, found beside the repository root
+// (the directory holding go.mod), or skips the test.
+func sharedDir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Skip("../shared not present: no go.mod above the test directory")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(dir, "..", "shared", "tokenizers")
+	if _, err := os.Stat(shared); err != nil {
+		tb.Skip("../shared not present: " + err.Error())
+	}
+	return shared
+}
+
+// readJSONLines decodes every line of a gzip-compressed JSON-lines file.
+func readJSONLines[T any](tb testing.TB, path string) []T {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatalf("gunzip %s: %v", path, err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	var out []T
+	for sc.Scan() {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			tb.Fatalf("%s line %d: %v", path, len(out)+1, err)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatalf("read %s: %v", path, err)
+	}
+	return out
+}
+
+type idVector struct {
+	Text  string   `json:"text"`
+	IDs   []uint32 `json:"ids"`
+	Count int      `json:"count"`
+}
+
+type pretokVector struct {
+	Pieces []string `json:"pieces"`
+}
+
+func loadShared(tb testing.TB, name string) *Tokenizer {
+	tb.Helper()
+	tok, err := Load(filepath.Join(sharedDir(tb), name, "tokenizer.json.gz"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tok
+}
