@@ -1,0 +1,142 @@
+package core
+
+import "github.com/steadysweep/steadysweep/core/stats"
+
+// CovCell is one cell of the CoV table (detector spec §9): the CoV of the
+// trailing window of a metric's trajectory and its pass flag per bound.
+type CovCell struct {
+	Gated bool
+	// N is the number of trajectory points in the trailing window.
+	N int
+	// CoV is the coefficient of variation; NaN (JSON null) when N < 2.
+	CoV float64
+	// Passes holds CoV ≤ bound per distinct bound (Bounds order); it is
+	// meaningless when N < 2 (JSON null).
+	Passes []bool
+}
+
+// RollingCell is the five verdicts on one rolling window [Lo, Hi) of a
+// trajectory.
+type RollingCell struct {
+	Lo, Hi   int
+	Verdicts [5]string
+}
+
+// DriftEntry is the drift diagnostics of one metric for one window size:
+// the verdicts on the whole trajectory and on every rolling window.
+type DriftEntry struct {
+	WholeRun [5]string
+	Rolling  []RollingCell
+}
+
+// WindowDiagnostics is the CoV and drift tables of one window size.
+type WindowDiagnostics struct {
+	W     int
+	Cov   [numMetrics]CovCell
+	Drift [numMetrics]DriftEntry
+}
+
+// trailing returns the reference's trailing window traj[-w:] if
+// len(traj) ≥ w, else traj (Python slicing: w = 0 gives all of traj, a
+// negative w drops the first |w| points).
+func trailing(traj []float64, w int) []float64 {
+	if len(traj) < w {
+		return traj
+	}
+	if w > 0 {
+		return traj[len(traj)-w:]
+	}
+	if -w >= len(traj) {
+		return traj[:0]
+	}
+	return traj[-w:]
+}
+
+// rollingWindows returns the starts [s, s+w) for s = 0 … n−w; none if
+// w ≤ 0 or w > n.
+func rollingWindows(n, w int) [][2]int {
+	if w <= 0 || w > n {
+		return nil
+	}
+	out := make([][2]int, 0, n-w+1)
+	for s := 0; s <= n-w; s++ {
+		out = append(out, [2]int{s, s + w})
+	}
+	return out
+}
+
+// distinctBounds returns bounds with repeated values removed, keeping the
+// first occurrence (the reference keys a dict by the bound).
+func distinctBounds(bounds []float64) []float64 {
+	out := make([]float64, 0, len(bounds))
+	for _, b := range bounds {
+		dup := false
+		for _, o := range out {
+			if o == b {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// distinctWindowSizes returns the window sizes in first-occurrence order
+// without repeats (the reference keys its tables by str(w)).
+func distinctWindowSizes(ws []int) []int {
+	out := make([]int, 0, len(ws))
+	for _, w := range ws {
+		dup := false
+		for _, o := range out {
+			if o == w {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// covCell computes the CoV cell of a trajectory for window size w (§9).
+func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
+	tr := trailing(traj, w)
+	c := CovCell{Gated: gated, N: len(tr), CoV: nan()}
+	if len(tr) >= 2 {
+		c.CoV = stats.CoV(tr)
+		c.Passes = make([]bool, len(bounds))
+		for i, b := range bounds {
+			c.Passes[i] = c.CoV <= b
+		}
+	}
+	return c
+}
+
+// driftEntry computes the drift entry of a trajectory for window size w.
+func driftEntry(traj []float64, w, minN int, alpha float64) DriftEntry {
+	d := DriftEntry{WholeRun: allVerdicts(traj, minN, alpha)}
+	for _, r := range rollingWindows(len(traj), w) {
+		d.Rolling = append(d.Rolling, RollingCell{Lo: r[0], Hi: r[1],
+			Verdicts: allVerdicts(traj[r[0]:r[1]], minN, alpha)})
+	}
+	return d
+}
+
+// diagnosticTables computes the per-window-size tables (§9) over the post-
+// warmup trajectories.
+func diagnosticTables(traj *[numMetrics][]float64, sizes []int, bounds []float64, minN int, alpha float64) []WindowDiagnostics {
+	out := make([]WindowDiagnostics, len(sizes))
+	for i, w := range sizes {
+		out[i].W = w
+		for m := range TrackedMetrics {
+			out[i].Cov[m] = covCell(traj[m], w, TrackedMetrics[m].Gated, bounds)
+			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha)
+		}
+	}
+	return out
+}

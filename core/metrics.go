@@ -1,0 +1,155 @@
+package core
+
+import (
+	"slices"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// Metric is one tracked metric×percentile trajectory (detector spec §6).
+type Metric struct {
+	// Key is the output key, e.g. "tpot_p50".
+	Key string
+	// Source is the super-pass list the values come from.
+	Source MetricSource
+	// P is the percentile in [0, 1] (PercentileLower convention).
+	P float64
+	// Gated reports whether the metric gates admissibility (§10.1).
+	Gated bool
+	// Watched reports whether the metric is in the drift watch (§10.6).
+	Watched bool
+}
+
+// MetricSource names a super-pass list.
+type MetricSource int
+
+// The super-pass lists a metric can read.
+const (
+	SourceTTFT MetricSource = iota
+	SourceTPOT
+	SourceLatency
+	SourceTTFTWarm
+)
+
+func (src MetricSource) list(sp *SuperPass) []float64 {
+	switch src {
+	case SourceTTFT:
+		return sp.TTFT
+	case SourceTPOT:
+		return sp.TPOT
+	case SourceLatency:
+		return sp.Latency
+	case SourceTTFTWarm:
+		return sp.TTFTWarm
+	}
+	return nil
+}
+
+// TrackedMetrics are the reference's ten metrics in output order (§6). The
+// order of MetricKeys (params.go) is the same.
+var TrackedMetrics = [numMetrics]Metric{
+	{"ttft_p50", SourceTTFT, 0.50, false, true},
+	{"ttft_p90", SourceTTFT, 0.90, false, true},
+	{"tpot_p50", SourceTPOT, 0.50, true, true},
+	{"tpot_p90", SourceTPOT, 0.90, true, true},
+	{"ttft_p99", SourceTTFT, 0.99, false, false},
+	{"tpot_p99", SourceTPOT, 0.99, false, false},
+	{"latency_p50", SourceLatency, 0.50, false, false},
+	{"latency_p90", SourceLatency, 0.90, false, false},
+	{"ttft_warm_p50", SourceTTFTWarm, 0.50, false, false},
+	{"ttft_warm_p90", SourceTTFTWarm, 0.90, false, false},
+}
+
+const numMetrics = 10
+
+// Indices into TrackedMetrics used by the stages.
+const (
+	mTTFTP50 = 0
+	mTTFTP90 = 1
+	mTPOTP50 = 2
+	mTPOTP90 = 3
+)
+
+// gatedMetrics and watchedMetrics are the indices of the gated (§10.1) and
+// watched (§10.6) metrics, in output order.
+var (
+	gatedMetrics   = []int{mTPOTP50, mTPOTP90}
+	watchedMetrics = []int{mTTFTP50, mTTFTP90, mTPOTP50, mTPOTP90}
+)
+
+func metricIndex(key string) int {
+	for i := range TrackedMetrics {
+		if TrackedMetrics[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// spPercentiles holds a super-pass's value of every tracked metric; ok[m]
+// is false when the metric's source list is empty.
+type spPercentiles struct {
+	v  [numMetrics]float64
+	ok [numMetrics]bool
+}
+
+// metricPercentiles computes PercentileLower(sorted(list), p) of every
+// tracked metric of sp (§6).
+func metricPercentiles(sp *SuperPass) *spPercentiles {
+	var out spPercentiles
+	var buf []float64
+	for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency, SourceTTFTWarm} {
+		xs := src.list(sp)
+		if len(xs) == 0 {
+			continue
+		}
+		buf = append(buf[:0], xs...)
+		slices.Sort(buf)
+		for m := range TrackedMetrics {
+			if TrackedMetrics[m].Source == src {
+				out.v[m] = stats.PercentileLower(buf, TrackedMetrics[m].P)
+				out.ok[m] = true
+			}
+		}
+	}
+	return &out
+}
+
+// percentileTable returns the per-metric percentiles of every super-pass,
+// reusing the caches Rollup filled.
+func percentileTable(sps []SuperPass) []*spPercentiles {
+	out := make([]*spPercentiles, len(sps))
+	for i := range sps {
+		if sps[i].pct != nil {
+			out[i] = sps[i].pct
+		} else {
+			out[i] = metricPercentiles(&sps[i])
+		}
+	}
+	return out
+}
+
+// trajectory is the per-super-pass values of metric m over pct, with the
+// super-passes whose source list is empty skipped (§6).
+func trajectory(pct []*spPercentiles, m int) []float64 {
+	out := make([]float64, 0, len(pct))
+	for _, p := range pct {
+		if p.ok[m] {
+			out = append(out, p.v[m])
+		}
+	}
+	return out
+}
+
+// strictTrajectory is trajectory without skipping: nil if any super-pass
+// lacks the metric (§10.1 step 1).
+func strictTrajectory(pct []*spPercentiles, m int, dst []float64) []float64 {
+	dst = dst[:0]
+	for _, p := range pct {
+		if !p.ok[m] {
+			return nil
+		}
+		dst = append(dst, p.v[m])
+	}
+	return dst
+}

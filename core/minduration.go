@@ -1,0 +1,117 @@
+package core
+
+import (
+	"math"
+	"slices"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// ShortWindow is the min-duration gate record of one plateau (detector
+// spec §10.3). Durations are in seconds.
+type ShortWindow struct {
+	IsShort         bool
+	WindowDurationS float64
+	MinDurationS    float64
+	// Dominant is "precision", "relaxation" or "floor".
+	Dominant     string
+	TPrecisionS  float64
+	TRelaxationS float64
+	TFloorS      float64
+	KStar        int
+	CovB         float64
+	TauSPS       float64
+	LP90S        float64
+}
+
+// minDurationConfig holds the gate's constants (reference: ε 0.05, relax
+// ×5, floor 600 s, k* floor 4).
+type minDurationConfig struct {
+	eps, relaxMult, floorS float64
+	kstarFloor             int
+}
+
+// minSteadyDuration computes the gate record of the window w (§10.3):
+//
+//	cov_b    = CoV(tpot_p50 per super-pass, empty skipped), 0 if < 2 values
+//	tau_sp   = median of per-super-pass issue spans (s) over super-passes
+//	           with LastIssueNs > FirstIssueNs ≥ 0, 0 if none
+//	l_p90    = PercentileLower(sorted pooled latency, 0.90)/1e9, 0 if none
+//	k*       = max(⌈(1.96·cov_b/ε)²⌉, k*floor)
+//	t_prec   = k*·tau_sp if k* > k*floor, else 0
+//	t_relax  = relaxMult·l_p90
+//	min      = max(t_prec, t_relax, floor), dominant by that precedence
+//	duration = issue span (s);  is_short = duration < min
+func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig) ShortWindow {
+	p50 := trajectory(pct, mTPOTP50)
+	covB := 0.0
+	if len(p50) >= 2 {
+		covB = stats.CoV(p50)
+	}
+	var spans []float64
+	for i := range w {
+		if w[i].LastIssueNs > w[i].FirstIssueNs && w[i].FirstIssueNs >= 0 {
+			spans = append(spans, float64(w[i].LastIssueNs-w[i].FirstIssueNs)/1e9)
+		}
+	}
+	tau := 0.0
+	if len(spans) > 0 {
+		tau = stats.Median(spans)
+	}
+	lat := pooled(w, func(sp *SuperPass) []float64 { return sp.Latency })
+	lp90 := 0.0
+	if len(lat) > 0 {
+		slices.Sort(lat)
+		lp90 = stats.PercentileLower(lat, 0.90) / 1e9
+	}
+	z := 1.96 * covB / c.eps
+	kstar := c.kstarFloor
+	if k := math.Ceil(z * z); k > float64(kstar) {
+		if k >= math.MaxInt32 {
+			kstar = math.MaxInt32
+		} else {
+			kstar = int(k)
+		}
+	}
+	tPrec := 0.0
+	if kstar > c.kstarFloor {
+		tPrec = float64(kstar) * tau
+	}
+	tRelax := c.relaxMult * lp90
+	minS := pyMax3(tPrec, tRelax, c.floorS)
+	dominant := "floor"
+	switch minS {
+	case tPrec:
+		dominant = "precision"
+	case tRelax:
+		dominant = "relaxation"
+	}
+	dur := float64(issueSpanNs(w)) / 1e9
+	return ShortWindow{
+		IsShort:         dur < minS,
+		WindowDurationS: dur,
+		MinDurationS:    minS,
+		Dominant:        dominant,
+		TPrecisionS:     tPrec,
+		TRelaxationS:    tRelax,
+		TFloorS:         c.floorS,
+		KStar:           kstar,
+		CovB:            covB,
+		TauSPS:          tau,
+		LP90S:           lp90,
+	}
+}
+
+// pyMax3 is Python's max(a, b, c): a later argument replaces the running
+// maximum only if it is strictly greater (so ties keep the first, and a
+// NaN neither replaces nor, unless first, is kept).
+func pyMax3(a, b, c float64) float64 {
+	m := a
+	if b > m {
+		m = b
+	}
+	if c > m {
+		m = c
+	}
+	return m
+}

@@ -1,0 +1,124 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// SteadyState is the headline block (detector spec §10): the reported
+// plateau with its summaries, throughput, min-duration record, level
+// shift and tail trend. Window, TTFT, TPOT, TPS and ShortWindow are nil
+// when no plateau exists; in the all-short case they are filled while
+// Found is false (§10.4).
+type SteadyState struct {
+	Found bool
+	// Reason explains a non-found result ("" = JSON null).
+	Reason      string
+	Window      *WindowInfo
+	TTFT, TPOT  *stats.Summary
+	TPS         *TPS
+	Anomaly     Anomaly
+	ShortWindow *ShortWindow
+	// GlobalTrend is the gate's verdict for ttft_p50, ttft_p90, tpot_p50,
+	// tpot_p90 over post[plateau start:].
+	GlobalTrend [4]string
+	// DriftingUp lists the watched keys whose GlobalTrend is up.
+	DriftingUp []string
+
+	// Plateaus and Shorts are every plateau and its gate record; AllShort
+	// reports the enforced gate rejecting all of them.
+	Plateaus []Plateau
+	Shorts   []ShortWindow
+	AllShort bool
+}
+
+// buildSteadyState selects and summarises the reported plateau of the
+// post-warmup series (§10.2–§10.7).
+func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax float64) SteadyState {
+	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin,
+		minN: p.MinTrendN, alpha: p.Alpha}
+	plateaus := segmentPlateaus(pct, g)
+	ss := SteadyState{Plateaus: plateaus}
+	if len(plateaus) == 0 {
+		ss.Reason = "no admissible steady plateau"
+		ss.Anomaly = detectLevelShift(post, plateaus, 0, p.LevelShiftBand, p.Alpha)
+		ss.GlobalTrend = globalTrend(pct, 0, p.TrendGate, p.MinTrendN, p.Alpha)
+		ss.DriftingUp = driftingUp(ss.GlobalTrend)
+		return ss
+	}
+	mc := minDurationConfig{eps: p.MinDurEps, relaxMult: p.MinDurRelaxMult, floorS: p.MinDurFloorS,
+		kstarFloor: p.MinDurKstarFloor}
+	ss.Shorts = make([]ShortWindow, len(plateaus))
+	for i, pl := range plateaus {
+		ss.Shorts[i] = minSteadyDuration(post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
+	}
+	report := 0
+	if p.MinDuration {
+		report = -1
+		for i := range ss.Shorts {
+			if !ss.Shorts[i].IsShort {
+				report = i
+				break
+			}
+		}
+		if report < 0 {
+			ss.AllShort = true
+			report = 0
+			for i := range ss.Shorts {
+				if ss.Shorts[i].WindowDurationS > ss.Shorts[report].WindowDurationS {
+					report = i
+				}
+			}
+		}
+	}
+	short := ss.Shorts[report]
+	pl := plateaus[report]
+	w := post[pl.Lo:pl.Hi]
+	ss.Anomaly = detectLevelShift(post, plateaus, report, p.LevelShiftBand, p.Alpha)
+	ss.GlobalTrend = globalTrend(pct, pl.Lo, p.TrendGate, p.MinTrendN, p.Alpha)
+	ss.DriftingUp = driftingUp(ss.GlobalTrend)
+
+	ttft := pooled(w, func(sp *SuperPass) []float64 { return sp.TTFT })
+	tpot := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
+	if len(ttft) > 0 {
+		s := stats.Summarize(ttft)
+		ss.TTFT = &s
+	}
+	if len(tpot) > 0 {
+		s := stats.Summarize(tpot)
+		ss.TPOT = &s
+	}
+	tps := windowTPS(w)
+	ss.TPS = &tps
+	skipped := 0
+	for i := range report {
+		if ss.Shorts[i].IsShort {
+			skipped++
+		}
+	}
+	ss.Window = &WindowInfo{SPLo: pl.Lo, SPHi: pl.Hi, NSuperPasses: pl.Hi - pl.Lo, NSamples: len(ttft),
+		PlateauIndex: report, NPlateaus: len(plateaus), SkippedShort: skipped}
+	ss.ShortWindow = &short
+	ss.Found = true
+	if ss.AllShort {
+		ss.Found = false
+		ss.Reason = fmt.Sprintf("all %d admissible plateau(s) too short: longest %s < %s required "+
+			"(%s-dominated); pass --no-min-duration to override",
+			len(plateaus), pyFixed(short.WindowDurationS, 0)+"s", pyFixed(short.MinDurationS, 0)+"s",
+			short.Dominant)
+	}
+	return ss
+}
+
+// driftingUp lists the watched metric keys whose verdict is up.
+func driftingUp(gt [4]string) []string {
+	out := []string{}
+	for i, m := range watchedMetrics {
+		if gt[i] == VerdictUp {
+			out = append(out, TrackedMetrics[m].Key)
+		}
+	}
+	return slices.Clip(out)
+}

@@ -1,0 +1,213 @@
+package core
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// SuperPass is the rollup of one super-pass (detector spec §4): the samples
+// of issue rank k·S … k·S+S−1, with their measurement lists in the orders
+// the reference builds them (§3.7), because the compensated sums of later
+// stages depend on that order:
+//
+//	TTFT, TTFTWarm  file order of each sample's first recv_first
+//	Latency         file order of the COMPLETE events
+//	TPOT            file order of the COMPLETE events of TPOT samples
+//
+// Timestamps are int64 nanoseconds; FirstIssueNs, LastIssueNs and
+// LastEventNs are −1 when unset. Lists may be empty.
+type SuperPass struct {
+	// Index is the position in the full series (warmup included).
+	Index int
+	// NIssued is the number of samples created in the super-pass.
+	NIssued int
+	// FirstIssueNs is the first-seen issue time (not the minimum).
+	FirstIssueNs int64
+	// LastIssueNs is the maximum issue time, retries included.
+	LastIssueNs int64
+	// LastEventNs is the maximum over the samples' issues, retries, first
+	// tokens and timestamped completions.
+	LastEventNs int64
+	// TTFT is double(first token − issue) per sample with a first token.
+	TTFT []float64
+	// TTFTWarm holds the TTFTs of warm turns (turn null or > 1).
+	TTFTWarm []float64
+	// TPOT is double(complete − first token)/double(tokens) per sample
+	// with a first token, a completion and a positive post-first-chunk
+	// token count.
+	TPOT []float64
+	// Latency is double(complete − issue) per timestamped completion.
+	Latency []float64
+	// OutTokens is the sum of the TPOT samples' token counts.
+	OutTokens int64
+
+	// pct caches the per-metric percentiles (see metricPercentiles); nil
+	// when the SuperPass was built by hand.
+	pct *spPercentiles
+}
+
+// Rollup buckets the samples into super-passes of S samples by issue rank
+// (detector spec §4: sample k belongs to super-pass k/S; the partial last
+// super-pass is kept). It returns nil if S ≤ 0 or there are no samples.
+//
+// The TPOT of a sample is one IEEE division of two doubles,
+//
+//	TPOT = double(CompleteNs − FirstTokenNs) / double(OutTokens)
+//
+// and exists iff HasFirstToken, HasComplete and OutTokens > 0 (§3.8).
+// Rollup also caches each super-pass's sorted lists' percentiles, so a
+// result of Rollup can be analysed under many parameter sets cheaply;
+// the returned slice must not be modified afterwards.
+func Rollup(s *Samples, S int) []SuperPass {
+	if s == nil || S <= 0 {
+		return nil
+	}
+	n := s.Len()
+	if n == 0 {
+		return nil
+	}
+	nsp := (n + S - 1) / S
+	out := make([]SuperPass, nsp)
+	var seqBuf []seqValue
+	for k := range out {
+		lo, hi := k*S, min((k+1)*S, n)
+		sp := &out[k]
+		sp.Index = k
+		sp.NIssued = hi - lo
+		sp.FirstIssueNs = at(s.IssueNs, lo, -1)
+		sp.LastIssueNs, sp.LastEventNs = -1, -1
+		for i := lo; i < hi; i++ {
+			sp.LastIssueNs = max(sp.LastIssueNs, at(s.LastIssueNs, i, at(s.IssueNs, i, -1)))
+			sp.LastEventNs = max(sp.LastEventNs, at(s.LastEventNs, i, at(s.IssueNs, i, -1)))
+		}
+
+		// TTFT and warm TTFT in first-token order.
+		seqBuf = seqBuf[:0]
+		for i := lo; i < hi; i++ {
+			if at(s.HasFirstToken, i, false) {
+				seqBuf = append(seqBuf, seqValue{seq: at(s.FirstTokenSeq, i, int64(i)), i: i,
+					v: float64(at(s.TTFTNs, i, 0))})
+			}
+		}
+		sortBySeq(seqBuf)
+		sp.TTFT = make([]float64, 0, len(seqBuf))
+		for _, e := range seqBuf {
+			sp.TTFT = append(sp.TTFT, e.v)
+			if at(s.WarmTTFT, e.i, true) {
+				sp.TTFTWarm = append(sp.TTFTWarm, e.v)
+			}
+		}
+
+		// Latency and TPOT in completion order.
+		seqBuf = seqBuf[:0]
+		for i := lo; i < hi; i++ {
+			if at(s.HasComplete, i, false) {
+				seqBuf = append(seqBuf, seqValue{seq: at(s.CompleteSeq, i, int64(i)), i: i,
+					v: float64(at(s.LatencyNs, i, 0))})
+			}
+		}
+		sortBySeq(seqBuf)
+		sp.Latency = make([]float64, 0, len(seqBuf))
+		for _, e := range seqBuf {
+			sp.Latency = append(sp.Latency, e.v)
+			i := e.i
+			tok := at(s.OutTokens, i, -1)
+			if tok > 0 && at(s.HasFirstToken, i, false) {
+				delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
+				sp.TPOT = append(sp.TPOT, delta/float64(tok))
+				sp.OutTokens += tok
+			}
+		}
+		sp.pct = metricPercentiles(sp)
+	}
+	return out
+}
+
+type seqValue struct {
+	seq int64
+	i   int
+	v   float64
+}
+
+func sortBySeq(xs []seqValue) {
+	slices.SortStableFunc(xs, func(a, b seqValue) int { return cmp.Compare(a.seq, b.seq) })
+}
+
+// at returns xs[i], or def when the column is shorter (a missing column).
+func at[T any](xs []T, i int, def T) T {
+	if i < len(xs) {
+		return xs[i]
+	}
+	return def
+}
+
+// issueSpanNs is the offered-load span of sps (detector spec §4): the
+// largest LastIssueNs minus the smallest FirstIssueNs over the values ≥ 0,
+// 0 when either set is empty.
+func issueSpanNs(sps []SuperPass) int64 {
+	first, last := int64(-1), int64(-1)
+	for i := range sps {
+		if f := sps[i].FirstIssueNs; f >= 0 && (first < 0 || f < first) {
+			first = f
+		}
+		if l := sps[i].LastIssueNs; l >= 0 && l > last {
+			last = l
+		}
+	}
+	if first < 0 || last < 0 {
+		return 0
+	}
+	return last - first
+}
+
+// completionSpanNs is the drain-inclusive span of sps: the largest
+// LastEventNs minus the smallest FirstIssueNs (values ≥ 0), 0 when either
+// set is empty. The reference computes it but no output uses it.
+func completionSpanNs(sps []SuperPass) int64 {
+	first, last := int64(-1), int64(-1)
+	for i := range sps {
+		if f := sps[i].FirstIssueNs; f >= 0 && (first < 0 || f < first) {
+			first = f
+		}
+		if l := sps[i].LastEventNs; l >= 0 && l > last {
+			last = l
+		}
+	}
+	if first < 0 || last < 0 {
+		return 0
+	}
+	return last - first
+}
+
+// pooled concatenates the list chosen by get over sps in super-pass order.
+func pooled(sps []SuperPass, get func(*SuperPass) []float64) []float64 {
+	n := 0
+	for i := range sps {
+		n += len(get(&sps[i]))
+	}
+	out := make([]float64, 0, n)
+	for i := range sps {
+		out = append(out, get(&sps[i])...)
+	}
+	return out
+}
+
+// pooledOutTokens is the sum of OutTokens over sps.
+func pooledOutTokens(sps []SuperPass) int64 {
+	var t int64
+	for i := range sps {
+		t += sps[i].OutTokens
+	}
+	return t
+}
+
+// tpotMean is the compensated mean of a super-pass's TPOT list, 0 when empty
+// (the reference's per-super-pass TPOT mean for Pettitt and batch means).
+func tpotMean(sp *SuperPass) float64 {
+	if len(sp.TPOT) == 0 {
+		return 0
+	}
+	return stats.Sum(sp.TPOT) / float64(len(sp.TPOT))
+}
