@@ -1,0 +1,40 @@
+# steadysweep — see README.md. Only Go is needed.
+GO      ?= go
+BIN     := bin/steadysweep
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+FUZZTIME ?= 10s
+
+.PHONY: build test demo bench lint fuzz fuzz-smoke clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/steadysweep
+
+test:
+	$(GO) test ./...
+
+# The main job on an embedded default: synthesize a small corpus, sweep it
+# over a small grid, print the per-config table and where the Parquet went.
+demo: build
+	./$(BIN) demo --out demo-out
+
+bench: build
+	$(GO) run ./bench/cmd/benchall -o bench/RESULTS.md
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# Short fuzzing of every fuzz target (FUZZTIME each); CI runs fuzz-smoke.
+fuzz:
+	@for t in $$($(GO) test -list 'Fuzz.*' ./... 2>/dev/null | awk '/^Fuzz/{print $$1}' | sort -u); do \
+	  pkg=$$(grep -rl "func $$t(" --include='*_test.go' . | head -1 | xargs dirname); \
+	  echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZTIME=3s
+
+clean:
+	rm -rf bin demo-out
