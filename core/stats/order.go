@@ -32,8 +32,16 @@ func Median(xs []float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	s := sortedCopy(xs)
-	return medianSorted(s)
+	s := slices.Clone(xs)
+	m := medianSelect(s)
+	if m == 0 || math.IsNaN(m) {
+		// Only a zero's sign can depend on the order of equal values: redo
+		// with a stable sort so −0/+0 come out as Python's sorted leaves them.
+		copy(s, xs)
+		slices.SortStableFunc(s, cmpFloat)
+		m = medianSorted(s)
+	}
+	return m
 }
 
 func medianSorted(s []float64) float64 {
@@ -59,4 +67,67 @@ func PercentileLower(sorted []float64, p float64) float64 {
 	}
 	i := int(p * float64(n-1))
 	return sorted[i]
+}
+
+// medianSelect returns the median of s by quickselect, reordering s. Any NaN
+// in s makes the result NaN (the caller then falls back to sorting).
+func medianSelect(s []float64) float64 {
+	for _, x := range s {
+		if x != x {
+			return math.NaN()
+		}
+	}
+	n := len(s)
+	k := n / 2
+	hi := selectKth(s, k)
+	if n%2 == 1 {
+		return hi
+	}
+	lo := s[0]
+	for _, x := range s[1:k] {
+		if x > lo {
+			lo = x
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// selectKth reorders s so that s[k] is the k-th smallest value, every s[i]
+// with i < k is ≤ s[k] and every s[i] with i > k is ≥ s[k], and returns s[k].
+// s must not contain NaN.
+func selectKth(s []float64, k int) float64 {
+	lo, hi := 0, len(s)-1
+	for hi > lo {
+		if hi-lo < 16 {
+			slices.Sort(s[lo : hi+1])
+			return s[k]
+		}
+		// Median-of-three pivot, Hoare partition.
+		mid := lo + (hi-lo)/2
+		a, b, c := s[lo], s[mid], s[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for s[j] > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return s[k]
+		}
+	}
+	return s[k]
 }

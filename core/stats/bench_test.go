@@ -1,0 +1,77 @@
+package stats
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// benchSeries returns n TPOT-like values (ns, ±10 % jitter) from a fixed seed.
+func benchSeries(n int) []float64 {
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = 4e7 * (1 + 0.1*(rng.Float64()-0.5)) / 3
+	}
+	return xs
+}
+
+func BenchmarkCoV(b *testing.B) {
+	for _, n := range []int{6, 60, 1000, 100000} {
+		xs := benchSeries(n)
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				CoV(xs)
+			}
+		})
+	}
+}
+
+func BenchmarkHamedRao(b *testing.B) {
+	for _, n := range []int{12, 60, 300} {
+		xs := benchSeries(n)
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				HamedRao(xs)
+			}
+		})
+	}
+}
+
+func BenchmarkTrendVerdicts(b *testing.B) {
+	xs := benchSeries(60)
+	for _, a := range TrendAlgos {
+		b.Run(string(a), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				TrendVerdict(a, xs, Alpha)
+			}
+		})
+	}
+}
+
+func BenchmarkPettitt(b *testing.B) {
+	xs := benchSeries(60)
+	b.ReportAllocs()
+	for b.Loop() {
+		Pettitt(xs, Alpha)
+	}
+}
+
+func BenchmarkEarlyStoppingPercentile(b *testing.B) {
+	for _, n := range []int{10000, 1000000} {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+		for _, p := range []float64{0.5, 0.99} {
+			b.Run("n="+strconv.Itoa(n)+"/p="+strconv.FormatFloat(p, 'g', -1, 64), func(b *testing.B) {
+				for b.Loop() {
+					EarlyStoppingPercentile(xs, p, EarlyStoppingConfidence, EarlyStoppingTolerance)
+				}
+			})
+		}
+	}
+}

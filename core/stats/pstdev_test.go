@@ -1,0 +1,87 @@
+package stats
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// ratStdev is an independent exact computation for the tests: the variance
+// Σ(x − x̄)²/(n − ddof) as a big.Rat, its square root at 300 bits, rounded
+// once to float64 (the correctly rounded value of detector §5.2).
+func ratStdev(xs []float64, ddof int) float64 {
+	n := len(xs)
+	var mean, ss, d, x big.Rat
+	for _, v := range xs {
+		x.SetFloat64(v)
+		mean.Add(&mean, &x)
+	}
+	mean.Quo(&mean, new(big.Rat).SetInt64(int64(n)))
+	for _, v := range xs {
+		x.SetFloat64(v)
+		d.Sub(&x, &mean)
+		d.Mul(&d, &d)
+		ss.Add(&ss, &d)
+	}
+	ss.Quo(&ss, new(big.Rat).SetInt64(int64(n-ddof)))
+	f := new(big.Float).SetPrec(300).SetRat(&ss)
+	f.Sqrt(f)
+	r, _ := f.Float64()
+	return r
+}
+
+func TestPStdevExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	gens := map[string]func() float64{
+		"tpot-ns":  func() float64 { return 4e7 * (1 + 0.1*rng.NormFloat64()) },
+		"unit":     func() float64 { return rng.Float64() },
+		"mixed":    func() float64 { return math.Ldexp(rng.Float64()-0.5, rng.IntN(80)-40) },
+		"integers": func() float64 { return float64(rng.IntN(1000)) },
+		"tiny":     func() float64 { return math.Ldexp(rng.Float64(), -1060) },
+	}
+	for name, gen := range gens {
+		for trial := 0; trial < 300; trial++ {
+			n := 1 + rng.IntN(70)
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = gen()
+			}
+			if got, want := PStdev(xs), ratStdev(xs, 0); got != want {
+				t.Fatalf("%s: PStdev(%v) = %v, want %v", name, xs, got, want)
+			}
+			if n >= 2 {
+				if got, want := Stdev(xs), ratStdev(xs, 1); got != want {
+					t.Fatalf("%s: Stdev(%v) = %v, want %v", name, xs, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestPStdevSpecial(t *testing.T) {
+	// Python statistics.pstdev: sqrt(1.25) for 1..4 (vectors inc4 std_ddof0
+	// 1.118033988749895).
+	if got := PStdev([]float64{1, 2, 3, 4}); got != 1.118033988749895 {
+		t.Errorf("PStdev(1..4) = %v", got)
+	}
+	if got := PStdev([]float64{3}); got != 0 {
+		t.Errorf("PStdev of one value = %v", got)
+	}
+	if got := PStdev([]float64{0, 0}); got != 0 {
+		t.Errorf("PStdev of zeros = %v", got)
+	}
+	for _, xs := range [][]float64{nil, {1, math.NaN()}, {1, math.Inf(1)}} {
+		if got := PStdev(xs); !math.IsNaN(got) {
+			t.Errorf("PStdev(%v) = %v, want NaN", xs, got)
+		}
+	}
+	if got := Stdev([]float64{1}); !math.IsNaN(got) {
+		t.Errorf("Stdev of one value = %v, want NaN", got)
+	}
+	// Huge and tiny magnitudes together stay exact.
+	xs := []float64{1e300, -1e300, 5e-324, 1}
+	if got, want := PStdev(xs), ratStdev(xs, 0); got != want {
+		t.Errorf("PStdev(%v) = %v, want %v", xs, got, want)
+	}
+}
