@@ -1,0 +1,307 @@
+package columnar
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// TokenCounter counts the tokens of an output text. Count must not retain
+// text (it may alias a reused buffer) and, when DecodeOptions.Workers >
+// 1, must be safe for concurrent use. Identity names the counter for
+// cache keys, e.g. "words" or a tokenizer id with its revision.
+type TokenCounter interface {
+	Count(text string) int
+	Identity() string
+}
+
+// Default sizes of the decoder.
+const (
+	DefaultBlockSize   = 4 << 20
+	DefaultMaxLineSize = 256 << 20
+)
+
+// DecodeOptions configures DecodeReader.
+type DecodeOptions struct {
+	// Name is the file name used in problems ("" prints as <input>).
+	Name string
+	// Counter counts tokens; nil leaves every count at -1.
+	Counter TokenCounter
+	// Workers is the number of phase-1 goroutines; 0 means GOMAXPROCS,
+	// 1 decodes in the calling goroutine.
+	Workers int
+	// BlockSize is the target block size (DefaultBlockSize when 0).
+	BlockSize int
+	// MaxLineSize caps a line; longer lines are skipped with a
+	// KindLineTooLong problem (DefaultMaxLineSize when 0).
+	MaxLineSize int
+	// SkipTextCounts leaves the post-first-chunk counts undone; their
+	// samples are listed by Decoded.Uncounted for a later pass.
+	SkipTextCounts bool
+	// FullTokens: "auto" (zero value) counts the full output of COMPLETE
+	// lines that carry a conversation id; FullAlways counts every one;
+	// FullNever none.
+	FullTokens FullTokensMode
+	// Progress, when set, is called from one goroutine with the number
+	// of bytes read so far.
+	Progress func(bytesRead int64)
+}
+
+// FullTokensMode selects when the agentic full-output count is taken.
+type FullTokensMode uint8
+
+// FullTokens modes.
+const (
+	FullAuto FullTokensMode = iota
+	FullAlways
+	FullNever
+)
+
+// Decoded is the result of decoding one events stream: the tracked
+// samples in issue order and the stream's summary.
+type Decoded struct {
+	Samples core.Samples
+	Summary Summary
+
+	keys      []sampleKey
+	uncounted []int32 // samples whose OutTokens await a counting pass
+}
+
+// Reset empties d, keeping the capacity of its columns.
+func (d *Decoded) Reset() {
+	emptySamples(&d.Samples)
+	d.Summary = Summary{}
+	d.keys = d.keys[:0]
+	d.uncounted = d.uncounted[:0]
+}
+
+// UUID returns the sample_uuid of sample i.
+func (d *Decoded) UUID(i int) string { return d.keys[i].String() }
+
+// Uncounted returns the samples whose post-first-chunk text was left
+// uncounted (DecodeOptions.SkipTextCounts).
+func (d *Decoded) Uncounted() []int32 { return d.uncounted }
+
+// DecodeReader decodes an events stream (event-log spec §1) into dst,
+// which it resets first. Bad lines are counted in dst.Summary and
+// skipped; the error is non-nil only for a cancelled context. A read
+// error (such as a corrupt compressed stream) ends the stream: the lines
+// before it are kept and a KindCorruptStream problem is recorded.
+func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *Decoded) error {
+	dst.Reset()
+	dst.Summary.File = opts.Name
+	dst.Summary.TrackingStartNs, dst.Summary.TrackingStopNs = -1, -1
+	dst.Summary.Events = make(map[string]int64)
+	if opts.Counter != nil {
+		dst.Summary.Counter = opts.Counter.Identity()
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	br := &blockReader{
+		r:         r,
+		blockSize: cmp0(opts.BlockSize, DefaultBlockSize),
+		maxLine:   cmp0(opts.MaxLineSize, DefaultMaxLineSize),
+	}
+	m := newMachine(dst)
+	c := collector{m: m, dst: dst}
+	newDecoder := func() *lineDecoder {
+		return &lineDecoder{
+			counter:    opts.Counter,
+			countText:  !opts.SkipTextCounts,
+			countFull:  opts.FullTokens == FullAlways,
+			countConvs: opts.FullTokens == FullAuto,
+		}
+	}
+	var err error
+	if workers == 1 {
+		err = decodeSequential(ctx, br, newDecoder(), &c, opts.Progress)
+	} else {
+		err = decodeParallel(ctx, br, newDecoder, workers, &c, opts.Progress)
+	}
+	if err != nil {
+		return err
+	}
+	c.finish()
+	m.finish()
+	return nil
+}
+
+func cmp0(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// collector is the sequential consumer of block results (phase 2).
+type collector struct {
+	m        *machine
+	dst      *Decoded
+	baseLine int64
+	ended    bool
+	lastCut  bool
+	readErr  error
+}
+
+func (c *collector) consume(b *block) {
+	sum := &c.dst.Summary
+	base := c.baseLine
+	res := &b.res
+	if b.tooLong {
+		res.events, res.issues = res.events[:0], res.issues[:0]
+		res.lines = 1
+		res.counts = [numEvKinds]int64{}
+		res.otherTypes = nil
+		res.lastCut = false
+		sum.addProblem(KindLineTooLong, base+1, "")
+	}
+	for _, is := range res.issues {
+		sum.addProblem(is.kind, base+is.line, is.field)
+	}
+	for i := range res.events {
+		ev := &res.events[i]
+		ev.line += base
+		c.m.apply(ev)
+	}
+	for k, n := range res.counts {
+		if n > 0 {
+			sum.Events[evNames[k]] += n
+		}
+	}
+	for name, n := range res.otherTypes {
+		sum.Events[name] += n
+	}
+	if res.counts[evEnded] > 0 {
+		c.ended = true
+	}
+	c.baseLine += res.lines
+	sum.Lines = c.baseLine
+	if b.final {
+		c.lastCut = res.lastCut
+	}
+	if b.err != nil && c.readErr == nil {
+		c.readErr = b.err
+		sum.addProblem(KindCorruptStream, c.baseLine, "")
+	}
+}
+
+func (c *collector) finish() {
+	sum := &c.dst.Summary
+	switch {
+	case c.readErr != nil:
+		sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", sum.Lines, c.readErr)
+	case c.lastCut:
+		sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
+	case !c.ended:
+		sum.Truncated, sum.TruncatedReason = true, "no session.ended event"
+	}
+}
+
+func decodeSequential(ctx context.Context, br *blockReader, d *lineDecoder, c *collector, progress func(int64)) error {
+	var b block
+	for seq := 0; ; seq++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !br.next(&b) {
+			break
+		}
+		c.dst.Summary.Bytes = br.read
+		if progress != nil {
+			progress(br.read)
+		}
+		if !b.tooLong {
+			d.decodeBlock(b.buf, b.final, &b.res)
+		}
+		c.consume(&b)
+	}
+	return nil
+}
+
+func decodeParallel(ctx context.Context, br *blockReader, newDecoder func() *lineDecoder, workers int, c *collector, progress func(int64)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	nBlocks := 2*workers + 2
+	free := make(chan *block, nBlocks)
+	for i := 0; i < nBlocks; i++ {
+		free <- new(block)
+	}
+	work := make(chan *block, nBlocks)
+	done := make(chan *block, nBlocks)
+	var readBytes int64
+	var wg sync.WaitGroup
+
+	wg.Add(1)
+	go func() { // reader
+		defer wg.Done()
+		defer close(work)
+		for seq := 0; ; seq++ {
+			var b *block
+			select {
+			case b = <-free:
+			case <-ctx.Done():
+				return
+			}
+			if !br.next(b) {
+				free <- b
+				return
+			}
+			b.seq = seq
+			if progress != nil {
+				progress(br.read)
+			}
+			work <- b
+			if b.final {
+				return
+			}
+		}
+	}()
+	var ww sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		ww.Add(1)
+		go func() {
+			defer ww.Done()
+			d := newDecoder()
+			for b := range work {
+				if !b.tooLong && ctx.Err() == nil {
+					d.decodeBlock(b.buf, b.final, &b.res)
+				}
+				done <- b
+			}
+		}()
+	}
+	go func() { ww.Wait(); wg.Wait(); close(done) }()
+
+	waiting := make(map[int]*block, nBlocks)
+	next := 0
+	var err error
+	for b := range done {
+		if err != nil {
+			continue // draining after cancellation
+		}
+		waiting[b.seq] = b
+		for {
+			nb, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			next++
+			c.consume(nb)
+			free <- nb
+		}
+		if e := ctx.Err(); e != nil {
+			err = e
+			cancel()
+		}
+	}
+	readBytes = br.read
+	c.dst.Summary.Bytes = readBytes
+	return err
+}

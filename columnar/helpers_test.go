@@ -1,0 +1,63 @@
+package columnar
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+)
+
+// words counts tokens as Python's len(text.split()): maximal runs of
+// characters that are not str.isspace.
+type words struct{}
+
+func (words) Identity() string { return "test-words" }
+
+func (words) Count(text string) int {
+	n := 0
+	in := false
+	for i := 0; i < len(text); {
+		c := text[i]
+		var sp bool
+		if c < utf8.RuneSelf {
+			sp = c == ' ' || c >= '\t' && c <= '\r' || c >= 0x1C && c <= 0x1F
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			sp = pyIsSpace(r)
+			i += size
+		}
+		if sp {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
+}
+
+// sharedDir returns ../shared relative to the module root, skipping the
+// test when it is absent.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("../shared not present: no go.mod above the test")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(filepath.Join(shared, "parity", "runs")); err != nil {
+		t.Skipf("../shared not present: %v", err)
+	}
+	return shared
+}

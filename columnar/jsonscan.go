@@ -1,0 +1,438 @@
+package columnar
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// This file holds the hand-written JSON scanner used by the line decoder.
+// It validates the grammar of a whole line (Python's json module with its
+// defaults: NaN, Infinity and -Infinity literals, integers of any size,
+// duplicate keys with the last one winning) but decodes only the values
+// the decoder asks for. String values it does not need are skipped with
+// bytes.IndexByte, so a megabyte prompt costs two memchr passes.
+//
+// Deliberate gap: raw control characters inside a skipped string are not
+// rejected (Python's strict mode would reject the line). NUL bytes are
+// rejected for the whole line before scanning.
+
+// errJSON is the internal, allocation-free syntax error of the scanner.
+var errJSON = errors.New("json syntax")
+
+// maxDepth bounds nesting; deeper values count as a syntax error.
+const maxDepth = 1000
+
+// vkind is the JSON type of a scanned value.
+type vkind uint8
+
+const (
+	vNone vkind = iota // absent
+	vNull
+	vFalse
+	vTrue
+	vNumber
+	vString
+	vArray
+	vObject
+)
+
+// value is a scanned JSON value: its kind and its byte span [start, end)
+// in the line. For strings the span includes the quotes and esc reports
+// whether the body holds a backslash.
+type value struct {
+	kind       vkind
+	esc        bool
+	start, end int
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isJSONSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanString scans the string starting at b[i] == '"'. It returns the
+// index after the closing quote and whether the body holds escapes.
+func scanString(b []byte, i int) (end int, esc bool, err error) {
+	i++ // opening quote
+	for {
+		rest := b[i:]
+		q := bytes.IndexByte(rest, '"')
+		if q < 0 {
+			return 0, false, errJSON
+		}
+		bs := bytes.IndexByte(rest[:q], '\\')
+		if bs < 0 {
+			return i + q + 1, esc, nil
+		}
+		esc = true
+		// Walk escapes from the first backslash on.
+		j := i + bs
+		for j < len(b) {
+			c := b[j]
+			if c == '"' {
+				return j + 1, true, nil
+			}
+			if c != '\\' {
+				// Jump to the next quote or backslash.
+				n := indexQuoteOrBackslash(b[j:])
+				if n < 0 {
+					return 0, false, errJSON
+				}
+				j += n
+				continue
+			}
+			if j+1 >= len(b) {
+				return 0, false, errJSON
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
+					return 0, false, errJSON
+				}
+				j += 6
+			default:
+				return 0, false, errJSON
+			}
+		}
+		return 0, false, errJSON
+	}
+}
+
+func indexQuoteOrBackslash(b []byte) int {
+	q := bytes.IndexByte(b, '"')
+	if q < 0 {
+		return -1
+	}
+	if bs := bytes.IndexByte(b[:q], '\\'); bs >= 0 {
+		return bs
+	}
+	return q
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b[:4] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func hexVal(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		default:
+			r |= rune(c - 'A' + 10)
+		}
+	}
+	return r
+}
+
+// scanNumber scans a JSON number (Python's grammar) at b[i].
+func scanNumber(b []byte, i int) (int, error) {
+	if i < len(b) && b[i] == '-' {
+		i++
+		if i < len(b) && b[i] == 'I' {
+			return scanLit(b, i, "Infinity")
+		}
+	}
+	if i >= len(b) {
+		return 0, errJSON
+	}
+	switch {
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return 0, errJSON
+	}
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j > i+1 { // Python accepts "1." only as "1" followed by garbage
+			i = j
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		j := i + 1
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		k := j
+		for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		if k > j {
+			i = k
+		}
+	}
+	return i, nil
+}
+
+func scanLit(b []byte, i int, lit string) (int, error) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return 0, errJSON
+	}
+	return i + len(lit), nil
+}
+
+// scanValue scans one value starting at b[i] (no leading whitespace).
+func scanValue(b []byte, i int, depth int) (value, error) {
+	if i >= len(b) {
+		return value{}, errJSON
+	}
+	v := value{start: i}
+	var err error
+	switch c := b[i]; {
+	case c == '"':
+		v.kind = vString
+		v.end, v.esc, err = scanString(b, i)
+	case c == '{':
+		v.kind = vObject
+		v.end, err = skipContainer(b, i, depth)
+	case c == '[':
+		v.kind = vArray
+		v.end, err = skipContainer(b, i, depth)
+	case c == 't':
+		v.kind = vTrue
+		v.end, err = scanLit(b, i, "true")
+	case c == 'f':
+		v.kind = vFalse
+		v.end, err = scanLit(b, i, "false")
+	case c == 'n':
+		v.kind = vNull
+		v.end, err = scanLit(b, i, "null")
+	case c == 'N':
+		v.kind = vNumber
+		v.end, err = scanLit(b, i, "NaN")
+	case c == 'I':
+		v.kind = vNumber
+		v.end, err = scanLit(b, i, "Infinity")
+	case c == '-' || c >= '0' && c <= '9':
+		v.kind = vNumber
+		v.end, err = scanNumber(b, i)
+	default:
+		err = errJSON
+	}
+	return v, err
+}
+
+// skipContainer skips the object or array at b[i], validating it.
+func skipContainer(b []byte, i int, depth int) (int, error) {
+	if depth >= maxDepth {
+		return 0, errJSON
+	}
+	obj := b[i] == '{'
+	closer := byte(']')
+	if obj {
+		closer = '}'
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == closer {
+		return i + 1, nil
+	}
+	for {
+		if obj {
+			if i >= len(b) || b[i] != '"' {
+				return 0, errJSON
+			}
+			end, _, err := scanString(b, i)
+			if err != nil {
+				return 0, err
+			}
+			i = skipWS(b, end)
+			if i >= len(b) || b[i] != ':' {
+				return 0, errJSON
+			}
+			i = skipWS(b, i+1)
+		}
+		v, err := scanValue(b, i, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		i = skipWS(b, v.end)
+		if i >= len(b) {
+			return 0, errJSON
+		}
+		if b[i] == closer {
+			return i + 1, nil
+		}
+		if b[i] != ',' {
+			return 0, errJSON
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+// appendUnescaped appends the decoded body of the string value v (which
+// must be a vString) to dst. Lone surrogates decode to U+FFFD.
+func appendUnescaped(dst, line []byte, v value) []byte {
+	body := line[v.start+1 : v.end-1]
+	if !v.esc {
+		return append(dst, body...)
+	}
+	for len(body) > 0 {
+		bs := bytes.IndexByte(body, '\\')
+		if bs < 0 {
+			return append(dst, body...)
+		}
+		dst = append(dst, body[:bs]...)
+		body = body[bs:]
+		switch body[1] {
+		case 'u':
+			r := hexVal(body[2:6])
+			body = body[6:]
+			if utf16IsHigh(r) && len(body) >= 6 && body[0] == '\\' && body[1] == 'u' {
+				if r2 := hexVal(body[2:6]); utf16IsLow(r2) {
+					r = (r-0xD800)<<10 + (r2 - 0xDC00) + 0x10000
+					body = body[6:]
+				}
+			}
+			dst = utf8.AppendRune(dst, r)
+			continue
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		default: // '"', '\\', '/'
+			dst = append(dst, body[1])
+		}
+		body = body[2:]
+	}
+	return dst
+}
+
+func utf16IsHigh(r rune) bool { return r >= 0xD800 && r < 0xDC00 }
+func utf16IsLow(r rune) bool  { return r >= 0xDC00 && r < 0xE000 }
+
+// stringEquals reports whether the string value v decodes to s.
+func stringEquals(line []byte, v value, s string, scratch []byte) bool {
+	if !v.esc {
+		return string(line[v.start+1:v.end-1]) == s
+	}
+	return string(appendUnescaped(scratch[:0], line, v)) == s
+}
+
+// numberInt reads a number value as an int64. ok is false for values
+// that are not integral or out of range; isFloat reports a fraction or
+// exponent, in which case f holds the float value.
+func numberInt(line []byte, v value) (n int64, f float64, isFloat, ok bool) {
+	s := line[v.start:v.end]
+	// Fast path: short plain integers.
+	if len(s) > 0 && len(s) <= 18 {
+		neg := s[0] == '-'
+		d := s
+		if neg {
+			d = s[1:]
+		}
+		plain := len(d) > 0
+		var x int64
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				plain = false
+				break
+			}
+			x = x*10 + int64(c-'0')
+		}
+		if plain {
+			if neg {
+				x = -x
+			}
+			return x, 0, false, true
+		}
+	}
+	switch string(s) {
+	case "NaN":
+		return 0, math.NaN(), true, false
+	case "Infinity":
+		return 0, math.Inf(1), true, false
+	case "-Infinity":
+		return 0, math.Inf(-1), true, false
+	}
+	if bytes.IndexAny(s, ".eE") < 0 {
+		x, err := strconv.ParseInt(string(s), 10, 64)
+		return x, 0, false, err == nil
+	}
+	fv, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		return 0, fv, true, false
+	}
+	return 0, fv, true, true
+}
+
+// truthy reports Python truthiness of a scanned value.
+func truthy(line []byte, v value) bool {
+	switch v.kind {
+	case vNone, vNull, vFalse:
+		return false
+	case vTrue:
+		return true
+	case vString:
+		return v.end-v.start > 2
+	case vArray, vObject:
+		return skipWS(line, v.start+1) != v.end-1
+	case vNumber:
+		s := line[v.start:v.end]
+		if string(s) == "NaN" {
+			return true
+		}
+		// Zero iff every digit before an exponent is '0'.
+		for _, c := range s {
+			if c == 'e' || c == 'E' {
+				break
+			}
+			if c >= '1' && c <= '9' || c == 'I' {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// arrayElems scans the elements of the array value v, appending their
+// spans to dst.
+func arrayElems(dst []value, line []byte, v value) []value {
+	i := skipWS(line, v.start+1)
+	if line[i] == ']' {
+		return dst
+	}
+	for {
+		e, err := scanValue(line, i, 1)
+		if err != nil { // cannot happen: v was validated
+			return dst
+		}
+		dst = append(dst, e)
+		i = skipWS(line, e.end)
+		if line[i] == ']' {
+			return dst
+		}
+		i = skipWS(line, i+1)
+	}
+}

@@ -1,0 +1,497 @@
+package columnar
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Sidecars holds the parsed sidecar files of a run (event-log spec §2).
+// A nil pointer means the file was absent or unreadable.
+type Sidecars struct {
+	Config        *Config
+	RunMeta       *RunMeta
+	SampleIndex   *SampleIndex
+	ResultSummary *ResultSummary
+	FinalSnapshot *FinalSnapshot
+}
+
+// Config is what the steady-state engine reads from config.yaml.
+type Config struct {
+	// Type is the benchmark type: offline, online, eval or submission.
+	Type string
+	// Model is model_params.name; TokenizerName model_params.tokenizer_name.
+	Model, TokenizerName string
+	// Streaming is model_params.streaming as written ("on", "off", "").
+	Streaming string
+	// LoadPattern is the load pattern type (reference rule, detector spec
+	// §2.2); TargetConcurrency and TargetQPS its targets (0 when absent).
+	LoadPattern       string
+	TargetConcurrency int
+	TargetQPS         float64
+	// MinDurationMs, MaxDurationMs and NSamplesToIssue are from
+	// settings.runtime (-1 when absent).
+	MinDurationMs, MaxDurationMs float64
+	NSamplesToIssue              int
+	// Warmup is settings.warmup.
+	Warmup WarmupConfig
+	// Datasets lists the configured datasets.
+	Datasets []DatasetConfig
+	// APIType is endpoint_config.api_type.
+	APIType string
+	// Raw is the whole document.
+	Raw map[string]any
+}
+
+// WarmupConfig is settings.warmup. NRequests is -1 when unset (one full
+// dataset pass).
+type WarmupConfig struct {
+	Enabled, Salt, Drain bool
+	NRequests            int
+}
+
+// DatasetConfig is one entry of datasets[].
+type DatasetConfig struct {
+	Name, Type, Path string
+	// Agentic reports an agentic_inference block; NumTrajectories is its
+	// num_trajectories_to_issue (0 when absent).
+	Agentic         bool
+	NumTrajectories int
+}
+
+// RunMeta is run_meta.json.
+type RunMeta struct {
+	// DatasetSize is Python int() of a truthy dataset_size, 0 otherwise.
+	DatasetSize int
+}
+
+// SampleIndex is sample_idx_map.json's "performance" map.
+type SampleIndex struct {
+	// ByUUID maps a sample uuid to its dataset index.
+	ByUUID map[string]int64
+	// MaxIndex is the largest index (-1 when empty).
+	MaxIndex int64
+	// Phases lists the phase names of the file, sorted.
+	Phases []string
+}
+
+// ResultSummary is performance/result_summary.json (or the older
+// top-level result_summary.json).
+type ResultSummary struct {
+	Version, GitSHA string
+	// RunConfig is the run_config object (nil when null).
+	RunConfig map[string]any
+	// Percentiles maps a series ("ttft", "tpot", "latency", …) to its
+	// percentile grid, keys parsed to numbers, highest first.
+	Percentiles map[string][]Percentile
+	// NSamplesIssued, NSamplesCompleted, NSamplesFailed are the tracked counters.
+	NSamplesIssued, NSamplesCompleted, NSamplesFailed int64
+}
+
+// Percentile is one grid entry: the key as written, its numeric value
+// and the reported value (NaN when null).
+type Percentile struct {
+	Key   string
+	P     float64
+	Value float64
+}
+
+// Lookup returns the value at percentile p (matched numerically, so 99,
+// "99" and "99.0" are the same key).
+func (r *ResultSummary) Lookup(series string, p float64) (float64, bool) {
+	for _, e := range r.Percentiles[series] {
+		if e.P == p {
+			return e.Value, true
+		}
+	}
+	return 0, false
+}
+
+// FinalSnapshot is metrics/final_snapshot.json.
+type FinalSnapshot struct {
+	State         string
+	NPendingTasks int64
+	// Counters maps counter names to values.
+	Counters map[string]float64
+}
+
+func (r *Run) readSidecars() {
+	r.Info.Streaming = true
+	r.readConfig(filepath.Join(r.Dir, "config.yaml"))
+	r.readRunMeta(filepath.Join(r.Dir, "run_meta.json"))
+	r.readSampleIndex(filepath.Join(r.Dir, "sample_idx_map.json"))
+	for _, p := range []string{filepath.Join(r.Dir, "performance", "result_summary.json"), filepath.Join(r.Dir, "result_summary.json")} {
+		if r.readResultSummary(p) {
+			break
+		}
+	}
+	r.readFinalSnapshot(filepath.Join(r.Dir, "metrics", "final_snapshot.json"))
+	r.resolveDatasetSize()
+}
+
+// readSidecar returns the file's bytes; absence is silent (ok=false).
+func (r *Run) readSidecar(path string) ([]byte, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			r.warnf("%s: %v", path, err)
+		}
+		return nil, false
+	}
+	return b, true
+}
+
+func (r *Run) readConfig(path string) {
+	b, ok := r.readSidecar(path)
+	if !ok {
+		return
+	}
+	var doc any
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		r.warnf("%s: malformed YAML, ignored: %v", path, err)
+		return
+	}
+	top, ok := doc.(map[string]any)
+	if !ok {
+		if doc != nil {
+			r.warnf("%s: top level is not a mapping, ignored", path)
+		}
+		return
+	}
+	c := &Config{Raw: top, MinDurationMs: -1, MaxDurationMs: -1, NSamplesToIssue: -1, Warmup: WarmupConfig{NRequests: -1}}
+	c.Type = str(top["type"])
+	if mp, ok := mapping(r, path, "model_params", top["model_params"]); ok {
+		c.Model = str(mp["name"])
+		c.TokenizerName = str(mp["tokenizer_name"])
+		c.Streaming = str(mp["streaming"])
+		if v, isBool := mp["streaming"].(bool); isBool { // YAML 1.1 on/off
+			c.Streaming = map[bool]string{true: "on", false: "off"}[v]
+		}
+	}
+	settings, _ := mapping(r, path, "settings", top["settings"])
+	// Reference rule: settings.load_pattern if truthy, else load_pattern.
+	lp := settings["load_pattern"]
+	if !pyTruthy(lp) {
+		lp = top["load_pattern"]
+	}
+	if m, ok := lp.(map[string]any); ok {
+		c.LoadPattern = str(m["type"])
+		c.TargetConcurrency = int(num(m["target_concurrency"], 0))
+		c.TargetQPS = num(m["target_qps"], 0)
+	}
+	if rt, ok := mapping(r, path, "settings.runtime", settings["runtime"]); ok {
+		c.MinDurationMs = num(rt["min_duration_ms"], -1)
+		c.MaxDurationMs = num(rt["max_duration_ms"], -1)
+		c.NSamplesToIssue = int(num(rt["n_samples_to_issue"], -1))
+	}
+	if w, ok := mapping(r, path, "settings.warmup", settings["warmup"]); ok {
+		c.Warmup.Enabled, _ = w["enabled"].(bool)
+		c.Warmup.Salt, _ = w["salt"].(bool)
+		c.Warmup.Drain, _ = w["drain"].(bool)
+		c.Warmup.NRequests = int(num(w["n_requests"], -1))
+	}
+	if ds, ok := top["datasets"].([]any); ok {
+		for i, e := range ds {
+			m, ok := e.(map[string]any)
+			if !ok {
+				r.warnf("%s: datasets[%d] is not a mapping, ignored", path, i)
+				continue
+			}
+			d := DatasetConfig{Name: str(m["name"]), Type: str(m["type"]), Path: str(m["path"])}
+			if ai, ok := m["agentic_inference"].(map[string]any); ok {
+				d.Agentic = true
+				d.NumTrajectories = int(num(ai["num_trajectories_to_issue"], 0))
+			}
+			c.Datasets = append(c.Datasets, d)
+		}
+	}
+	if ec, ok := top["endpoint_config"].(map[string]any); ok {
+		c.APIType = str(ec["api_type"])
+	}
+	r.Sidecars.Config = c
+
+	info := &r.Info
+	info.Model = c.Model
+	if info.Model == "" {
+		info.Model = c.TokenizerName
+	}
+	info.LoadPattern = c.LoadPattern
+	switch c.LoadPattern {
+	case "concurrency", "agentic_inference":
+		info.Concurrency = c.TargetConcurrency
+	}
+	info.TargetQPS = c.TargetQPS
+	info.Streaming = c.Streaming != "off"
+	if c.MinDurationMs > 0 {
+		info.MinDurationS = c.MinDurationMs / 1000
+	}
+	if c.MaxDurationMs > 0 {
+		info.MaxDurationS = c.MaxDurationMs / 1000
+	}
+}
+
+// mapping reads a YAML value that should be a mapping: nil/falsy reads
+// as empty; a truthy non-mapping is a warning (the reference crashes).
+func mapping(r *Run, path, key string, v any) (map[string]any, bool) {
+	if m, ok := v.(map[string]any); ok {
+		return m, true
+	}
+	if pyTruthy(v) {
+		r.warnf("%s: %s is not a mapping, ignored", path, key)
+	}
+	return nil, false
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// num reads an int or float YAML/JSON value.
+func num(v any, def float64) float64 {
+	switch x := v.(type) {
+	case int:
+		return float64(x)
+	case int64:
+		return float64(x)
+	case uint64:
+		return float64(x)
+	case float64:
+		return x
+	case json.Number:
+		f, err := x.Float64()
+		if err == nil {
+			return f
+		}
+	}
+	return def
+}
+
+// pyTruthy is Python truthiness of a decoded YAML/JSON value.
+func pyTruthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case int:
+		return x != 0
+	case int64:
+		return x != 0
+	case uint64:
+		return x != 0
+	case float64:
+		return x != 0
+	case json.Number:
+		f, _ := x.Float64()
+		return f != 0
+	case map[string]any:
+		return len(x) > 0
+	case []any:
+		return len(x) > 0
+	}
+	return true
+}
+
+func (r *Run) readRunMeta(path string) {
+	b, ok := r.readSidecar(path)
+	if !ok {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		r.warnf("%s: malformed JSON, ignored: %v", path, err)
+		return
+	}
+	meta := &RunMeta{}
+	r.Sidecars.RunMeta = meta
+	m, ok := doc.(map[string]any)
+	if !ok {
+		r.warnf("%s: not a JSON object, ignored", path)
+		return
+	}
+	v := m["dataset_size"]
+	if !pyTruthy(v) {
+		return
+	}
+	// Python int(): "200" → 200, 200.9 → 200, true → 1.
+	switch x := v.(type) {
+	case bool:
+		meta.DatasetSize = 1
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			meta.DatasetSize = int(n)
+		} else if f, err := x.Float64(); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			meta.DatasetSize = int(f)
+		}
+	case string:
+		n, err := strconv.Atoi(trimPySpace(x))
+		if err != nil {
+			r.warnf("%s: dataset_size %q is not an integer, ignored", path, x)
+			return
+		}
+		meta.DatasetSize = n
+	default:
+		r.warnf("%s: dataset_size has type %T, ignored", path, v)
+	}
+}
+
+func trimPySpace(s string) string { return string(pyStrip([]byte(s))) }
+
+func (r *Run) readSampleIndex(path string) {
+	b, ok := r.readSidecar(path)
+	if !ok {
+		return
+	}
+	var phases map[string]json.RawMessage
+	if err := json.Unmarshal(b, &phases); err != nil {
+		r.warnf("%s: malformed JSON, ignored: %v", path, err)
+		return
+	}
+	si := &SampleIndex{MaxIndex: -1}
+	for name := range phases {
+		si.Phases = append(si.Phases, name)
+	}
+	sort.Strings(si.Phases)
+	perf, ok := phases["performance"]
+	if !ok {
+		r.Sidecars.SampleIndex = si
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(perf))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		r.warnf("%s: \"performance\" is not an object, ignored: %v", path, err)
+		return
+	}
+	si.ByUUID = make(map[string]int64, len(m))
+	bad := 0
+	for k, v := range m {
+		n, ok := v.(json.Number)
+		var x int64
+		var err error
+		if ok {
+			x, err = n.Int64()
+		}
+		if !ok || err != nil || x < 0 {
+			bad++
+			continue
+		}
+		si.ByUUID[k] = x
+		si.MaxIndex = max(si.MaxIndex, x)
+	}
+	if bad > 0 {
+		r.warnf("%s: %d entries without a non-negative integer index, ignored", path, bad)
+	}
+	r.Sidecars.SampleIndex = si
+}
+
+func (r *Run) readResultSummary(path string) bool {
+	b, ok := r.readSidecar(path)
+	if !ok {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		r.warnf("%s: malformed JSON, ignored: %v", path, err)
+		return true
+	}
+	rs := &ResultSummary{
+		Version:     str(doc["version"]),
+		GitSHA:      str(doc["git_sha"]),
+		Percentiles: make(map[string][]Percentile),
+	}
+	rs.RunConfig, _ = doc["run_config"].(map[string]any)
+	rs.NSamplesIssued = int64(num(doc["n_samples_issued"], 0))
+	rs.NSamplesCompleted = int64(num(doc["n_samples_completed"], 0))
+	rs.NSamplesFailed = int64(num(doc["n_samples_failed"], 0))
+	for series, v := range doc {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		grid, ok := m["percentiles"].(map[string]any)
+		if !ok {
+			continue
+		}
+		var ps []Percentile
+		for key, val := range grid {
+			p, err := strconv.ParseFloat(key, 64)
+			if err != nil {
+				r.warnf("%s: %s percentile key %q is not a number, ignored", path, series, key)
+				continue
+			}
+			ps = append(ps, Percentile{Key: key, P: p, Value: num(val, math.NaN())})
+		}
+		sort.Slice(ps, func(i, j int) bool { return ps[i].P > ps[j].P })
+		rs.Percentiles[series] = ps
+	}
+	r.Sidecars.ResultSummary = rs
+	return true
+}
+
+func (r *Run) readFinalSnapshot(path string) {
+	b, ok := r.readSidecar(path)
+	if !ok {
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		r.warnf("%s: malformed JSON, ignored: %v", path, err)
+		return
+	}
+	fs := &FinalSnapshot{State: str(doc["state"]), NPendingTasks: int64(num(doc["n_pending_tasks"], 0)), Counters: map[string]float64{}}
+	if ms, ok := doc["metrics"].([]any); ok {
+		for _, e := range ms {
+			m, ok := e.(map[string]any)
+			if !ok || str(m["type"]) != "counter" {
+				continue
+			}
+			fs.Counters[str(m["name"])] = num(m["value"], math.NaN())
+		}
+	}
+	r.Sidecars.FinalSnapshot = fs
+}
+
+// resolveDatasetSize applies the order of detector spec §2.6 for the
+// sidecars: run_meta.json's dataset_size, else sample_idx_map.json's
+// largest performance index + 1.
+func (r *Run) resolveDatasetSize() {
+	if m := r.Sidecars.RunMeta; m != nil && m.DatasetSize > 0 {
+		r.Info.DatasetSize, r.Info.DatasetSizeSource = m.DatasetSize, "run_meta.json"
+		return
+	}
+	if si := r.Sidecars.SampleIndex; si != nil && si.MaxIndex >= 0 {
+		r.Info.DatasetSize = int(si.MaxIndex + 1)
+		r.Info.DatasetSizeSource = "sample_idx_map.json"
+		if int64(len(si.ByUUID)) < si.MaxIndex+1 {
+			r.warnf("%s: fewer entries (%d) than max index + 1 (%d): dataset size may be underestimated",
+				filepath.Join(r.Dir, "sample_idx_map.json"), len(si.ByUUID), si.MaxIndex+1)
+		}
+		return
+	}
+	r.warnf("%s: dataset size not found (no run_meta.json dataset_size, no sample_idx_map.json)", r.Dir)
+}
+
+// String renders a short description of the config for messages.
+func (c *Config) String() string {
+	return fmt.Sprintf("model=%q load_pattern=%q streaming=%q", c.Model, c.LoadPattern, c.Streaming)
+}
