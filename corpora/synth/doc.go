@@ -1,0 +1,46 @@
+// Package synth generates synthetic benchmark run directories in the MLCommons
+// endpoints layout, with a planted ground truth, so the steady-state detector can
+// be tested and benchmarked against runs whose answer is known.
+//
+// A run comes from a small discrete-event queueing model, not from a curve:
+//
+//   - Closed-loop clients (concurrency C) each hold one slot of the server's running
+//     batch from their first admission until they leave. Clients start staggered,
+//     so the batch fills over the first super-passes: that is the warmup ramp.
+//
+//   - The per-token decode time depends on the running batch b:
+//
+//     TPOT(b) = level · (h0 + (1−h0)·b/b_ref)
+//
+//     where level = b_ref / OutputTokS is the planted per-token time at the
+//     reference batch (b_ref = C for closed loops). At b = b_ref the factor is
+//     exactly 1, so a closed loop at full batch decodes at the planted level.
+//     When the batch changes mid-request the request's progress rate changes with
+//     it (a shared virtual work clock), so drains speed up naturally.
+//
+//   - Prefill runs on a few slots in FIFO order; its queue drives TTFT.
+//
+//   - Level changes are planted on top: KV-cache eviction steps (requests admitted
+//     after the step decode M times slower), a linear drift, and per-super-pass
+//     lognormal level noise, all keyed by the request's issue position.
+//
+//   - Open loops: Poisson arrivals at rate λ, offline bursts issued at t = 0 into a
+//     server that admits at most MaxBatch requests, and agentic conversations whose
+//     turns follow each other after a tool delay.
+//
+// Planted TPOT and the median. Each request's per-token time is
+// level · (1 + ε) where ε comes in antithetic pairs (+e, −e) within a super-pass,
+// e drawn from a normal distribution clipped at 3σ. The TPOTs of a super-pass in
+// which every request decoded at full batch are therefore symmetric about the
+// planted level, and their median (mean of the two middle values) equals it
+// exactly, up to nanosecond rounding of the timestamps.
+//
+// Token counting. Every output is made of words from a fixed embedded list joined
+// by ASCII whitespace. A request planted with T output tokens streams a first chunk
+// of exactly one word and a rest of exactly T−1 whitespace-separated words, so
+// len(rest.split()) in Python, strings.Fields in Go, counts T−1 and the measured
+// TPOT = (complete − recv_first) / (T−1) is the planted per-token time.
+//
+// Everything is deterministic: the same Spec (seed included) writes byte-identical
+// files. Randomness comes only from math/rand/v2 PCG sources seeded from the Spec.
+package synth

@@ -1,0 +1,171 @@
+package synth
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// sharedDir finds the shared material: the repository root (the directory
+// holding go.mod) + ../shared. Tests that need it skip when it is absent.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("getwd: %v", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("no go.mod above the test directory; shared material unavailable")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(filepath.Join(shared, "parity", "runs")); err != nil {
+		t.Skipf("shared material not found at %s: %v", shared, err)
+	}
+	return shared
+}
+
+// event is one decoded events.jsonl line with its keys in file order.
+type event struct {
+	keys   []string
+	fields map[string]json.RawMessage
+}
+
+func (e event) str(key string) string {
+	var s string
+	_ = json.Unmarshal(e.fields[key], &s)
+	return s
+}
+
+func (e event) int64(key string) int64 {
+	var v int64
+	_ = json.Unmarshal(e.fields[key], &v)
+	return v
+}
+
+// objectKeys returns the top-level keys of a JSON object in order.
+func objectKeys(line []byte) ([]string, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("not an object: %v", tok)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// readEvents decodes every complete line of an events.jsonl file. A final line
+// without a newline is returned separately as tail.
+func readEvents(t *testing.T, path string) (events []event, tail []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	tail = lines[len(lines)-1]
+	for i, line := range lines[:len(lines)-1] {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(line, &fields); err != nil {
+			t.Fatalf("%s line %d: %v", path, i+1, err)
+		}
+		keys, err := objectKeys(line)
+		if err != nil {
+			t.Fatalf("%s line %d keys: %v", path, i+1, err)
+		}
+		events = append(events, event{keys: keys, fields: fields})
+	}
+	return events, tail
+}
+
+// outputWordsAfterFirst returns the whitespace word count of the streamed text
+// after the first chunk of a TextModelOutput payload, and whether the sample has
+// a TPOT (successful and streamed with a second chunk).
+func outputWordsAfterFirst(data json.RawMessage) (int, bool) {
+	var payload []json.RawMessage
+	if err := json.Unmarshal(data, &payload); err != nil || len(payload) < 2 {
+		return 0, false
+	}
+	var chunks []string
+	if err := json.Unmarshal(payload[1], &chunks); err != nil || len(chunks) < 2 {
+		return 0, false
+	}
+	return len(strings.Fields(strings.Join(chunks[1:], ""))), true
+}
+
+// generatePreset writes preset name with seed into a temp dir.
+func generatePreset(t *testing.T, name string, seed uint64) (string, Truth) {
+	t.Helper()
+	spec, err := PresetSpec(name, seed)
+	if err != nil {
+		t.Fatalf("PresetSpec(%q): %v", name, err)
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	truth, err := Generate(dir, spec)
+	if err != nil {
+		t.Fatalf("Generate(%q): %v", name, err)
+	}
+	return dir, truth
+}
+
+// keySignature is the ordered key list of an event, e.g.
+// "event_type,timestamp_ns,...,data".
+func keySignature(e event) string { return strings.Join(e.keys, ",") }
+
+// signaturesByType collects the distinct key signatures per event type.
+func signaturesByType(events []event) map[string][]string {
+	out := map[string][]string{}
+	for _, e := range events {
+		typ, sig := e.str("event_type"), keySignature(e)
+		if !slices.Contains(out[typ], sig) {
+			out[typ] = append(out[typ], sig)
+		}
+	}
+	for k := range out {
+		slices.Sort(out[k])
+	}
+	return out
+}
+
+// countLines counts newline-terminated lines.
+func countLines(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	n := 0
+	for sc.Scan() {
+		n++
+	}
+	return n
+}
