@@ -1,0 +1,157 @@
+package core
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestReferenceParamsDefaults checks ReferenceParams against the reference
+// CLI's defaults of detector.md §2.8 (flags) and §14 (constants).
+func TestReferenceParamsDefaults(t *testing.T) {
+	p := ReferenceParams()
+	want := Params{
+		Compat:           "reference",
+		Method:           "steady",
+		Profile:          "",             // from the load pattern (§2.4)
+		SuperpassSize:    0,              // dataset size (§2.6)
+		WarmupMode:       "auto",         // --warmup auto
+		WarmupBand:       0.05,           // --warmup-band
+		WarmupMaxFrac:    0.5,            // §8.1 cap
+		WarmupDriver:     "tpot_p50",     // profile driver
+		WindowSizes:      []int{4, 6, 8}, // CLI window sizes
+		CovBounds:        nil,            // profile bounds
+		TrendGate:        "mk_hamed_rao", // --trend-gate
+		Alpha:            0.05,           // α
+		TrendRelDriftMin: 0.05,           // TREND_REL_DRIFT_MIN
+		MinTrendN:        4,              // MIN_TREND_N
+		MinDuration:      true,           // gate enforced
+		MinDurEps:        0.05,           // MIN_DUR_EPS
+		MinDurRelaxMult:  5.0,            // MIN_DUR_RELAX_MULT
+		MinDurFloorS:     600.0,          // MIN_DUR_FLOOR_S
+		MinDurKstarFloor: 4,              // MIN_DUR_KSTAR_FLOOR
+		LevelShiftBand:   0.05,           // level-shift band
+		TailCutEps:       0.05,           // not in the reference (design §5.4)
+		TailCutDelta:     0.05,           // idem
+		FixedWarmupPct:   10,             // fixed-pct baseline only
+		FixedCooldownPct: 10,             // idem
+	}
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("ReferenceParams() =\n%+v\nwant\n%+v", p, want)
+	}
+	if err := p.Validate(); err != nil {
+		t.Errorf("ReferenceParams invalid: %v", err)
+	}
+	// Profile default bounds (§2.4).
+	for name, bounds := range map[string][]float64{
+		"concurrency": {0.03, 0.05, 0.08}, "poisson": {0.03, 0.05, 0.08}, "offline": {0.03, 0.05, 0.08},
+		"unknown": {0.03, 0.05, 0.08}, "agentic": {0.10, 0.15},
+	} {
+		pr, ok := LookupProfile(name)
+		if !ok || !reflect.DeepEqual(pr.CovBounds, bounds) {
+			t.Errorf("profile %s bounds %v, want %v", name, pr.CovBounds, bounds)
+		}
+	}
+}
+
+const referenceCanonical = `compat=reference
+method=steady
+profile=
+superpass_size=0
+warmup_mode=auto
+warmup_fixed=0
+warmup_band=0.05
+warmup_max_frac=0.5
+warmup_driver=tpot_p50
+window_sizes=4,6,8
+cov_bounds=
+trend_gate=mk_hamed_rao
+alpha=0.05
+trend_rel_drift_min=0.05
+min_trend_n=4
+min_duration=true
+min_dur_eps=0.05
+min_dur_relax_mult=5
+min_dur_floor_s=600
+min_dur_kstar_floor=4
+level_shift_band=0.05
+tail_cut_eps=0.05
+tail_cut_delta=0.05
+fixed_warmup_pct=10
+fixed_cooldown_pct=10
+`
+
+func TestParamsCanonicalAndID(t *testing.T) {
+	p := ReferenceParams()
+	if got := string(p.Canonical()); got != referenceCanonical {
+		t.Errorf("Canonical() =\n%s\nwant\n%s", got, referenceCanonical)
+	}
+	sum := sha256.Sum256([]byte(referenceCanonical))
+	if got, want := p.ID(), hex.EncodeToString(sum[:8]); got != want {
+		t.Errorf("ID() = %s, want %s", got, want)
+	}
+	if ReferenceParams().ID() != p.ID() {
+		t.Error("ID not stable across equal params")
+	}
+	q := p
+	q.WindowSizes = []int{4, 6, 9}
+	if q.ID() == p.ID() {
+		t.Error("different params share an ID")
+	}
+}
+
+func TestParamsSetGetRoundTrip(t *testing.T) {
+	src := ReferenceParams()
+	src.CovBounds = []float64{0.1, 0.15}
+	src.MinDuration = false
+	src.WarmupFixed = 3
+	var dst Params
+	for _, name := range Names() {
+		v, err := src.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dst.Set(name, v); err != nil {
+			t.Fatalf("Set(%s, %q): %v", name, v, err)
+		}
+		if got, _ := dst.Get(name); got != v {
+			t.Errorf("%s: Get after Set = %q, want %q", name, got, v)
+		}
+	}
+	if !reflect.DeepEqual(src, dst) {
+		t.Errorf("round trip:\n%+v\nwant\n%+v", dst, src)
+	}
+	if err := dst.Set("window_sizes", " 4, ,8 "); err != nil || !reflect.DeepEqual(dst.WindowSizes, []int{4, 8}) {
+		t.Errorf("blank list items: %v %v", dst.WindowSizes, err)
+	}
+	if err := dst.Set("nope", "1"); err == nil || !strings.Contains(err.Error(), "unknown parameter") {
+		t.Errorf("unknown name: %v", err)
+	}
+}
+
+func TestAnalyzeRejectsInvalid(t *testing.T) {
+	sps := mkSeries(repeatLevel(100, 50, 8), 40)
+	p := ReferenceParams()
+	p.WarmupMode, p.WarmupFixed = "fixed", -1 // the reference: ValueError("warmup must be >= 0")
+	if _, err := AnalyzeRollups(sps, testInfo, p); err == nil {
+		t.Error("negative fixed warmup accepted")
+	}
+	for _, info := range []RunInfo{{}, {DatasetSize: -3}} {
+		if _, err := AnalyzeRollups(sps, info, ReferenceParams()); err != ErrSuperpassSize {
+			t.Errorf("dataset size %d: err %v, want ErrSuperpassSize", info.DatasetSize, err)
+		}
+		if _, err := Analyze(&Samples{}, info, ReferenceParams()); err != ErrSuperpassSize {
+			t.Errorf("Analyze dataset size %d: err %v, want ErrSuperpassSize", info.DatasetSize, err)
+		}
+	}
+	if ErrSuperpassSize.Error() != "could not resolve dataset/super-pass size; pass --dataset-size or --superpass-size" {
+		t.Errorf("message %q", ErrSuperpassSize)
+	}
+	// Empty input is not an error (§2.9): no super-passes, not found.
+	r, err := Analyze(&Samples{}, testInfo, ReferenceParams())
+	if err != nil || r.NSuperPasses != 0 || r.NPostWarmup != 0 || r.Steady.Found {
+		t.Errorf("empty run: %+v %v", r, err)
+	}
+}

@@ -1,0 +1,131 @@
+package core
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// sampleSpec is one sample of a hand-built Samples: issue, first token
+// (−1: none), completion (−1: none), post-first-chunk word count (−1: none),
+// warm flag, and the file line ordinals of its first token and completion.
+type sampleSpec struct {
+	issue, first, complete int64
+	tokens                 int64
+	warm                   bool
+	firstSeq, completeSeq  int64
+}
+
+func buildSamples(specs []sampleSpec) *Samples {
+	s := &Samples{}
+	for _, sp := range specs {
+		s.IssueNs = append(s.IssueNs, sp.issue)
+		s.LastIssueNs = append(s.LastIssueNs, sp.issue)
+		last := max(sp.issue, sp.first, sp.complete)
+		s.LastEventNs = append(s.LastEventNs, last)
+		hasFirst, hasComplete := sp.first >= 0, sp.complete >= 0
+		s.HasFirstToken = append(s.HasFirstToken, hasFirst)
+		s.FirstTokenNs = append(s.FirstTokenNs, max(sp.first, 0))
+		ttft := int64(0)
+		if hasFirst {
+			ttft = sp.first - sp.issue
+		}
+		s.TTFTNs = append(s.TTFTNs, ttft)
+		s.WarmTTFT = append(s.WarmTTFT, sp.warm)
+		s.FirstTokenSeq = append(s.FirstTokenSeq, sp.firstSeq)
+		s.HasComplete = append(s.HasComplete, hasComplete)
+		s.CompleteNs = append(s.CompleteNs, max(sp.complete, 0))
+		lat := int64(0)
+		if hasComplete {
+			lat = sp.complete - sp.issue
+		}
+		s.LatencyNs = append(s.LatencyNs, lat)
+		s.CompleteSeq = append(s.CompleteSeq, sp.completeSeq)
+		s.OutTokens = append(s.OutTokens, sp.tokens)
+	}
+	return s
+}
+
+// TestRollupBucketsByIssueOrder is upstream
+// test_build_super_pass_series_buckets_by_issue_order (S = 2): A, B in
+// super-pass 0, C in super-pass 1; lines: A issued 1, B issued 2, B first
+// 3, A first 4, B complete 5 ("y y y"), A complete 6 ("b b"), C 7–9.
+func TestRollupBucketsByIssueOrder(t *testing.T) {
+	s := buildSamples([]sampleSpec{
+		{issue: 1000, first: 1500, complete: 3000, tokens: 2, warm: true, firstSeq: 4, completeSeq: 6},
+		{issue: 1100, first: 1300, complete: 2100, tokens: 3, warm: true, firstSeq: 3, completeSeq: 5},
+		{issue: 1200, first: 1400, complete: 2000, tokens: 1, warm: true, firstSeq: 8, completeSeq: 9},
+	})
+	sps := Rollup(s, 2)
+	if len(sps) != 2 || sps[0].NIssued != 2 || sps[1].NIssued != 1 {
+		t.Fatalf("rollup %+v", sps)
+	}
+	// File order of first tokens: B (200) then A (500).
+	if !slices.Equal(sps[0].TTFT, []float64{200, 500}) {
+		t.Errorf("ttft %v", sps[0].TTFT)
+	}
+	// Completion order: B 800/3, then A 1500/2 = 750.
+	if !slices.Equal(sps[0].TPOT, []float64{800.0 / 3.0, 750}) || math.Round(sps[0].TPOT[0]*100)/100 != 266.67 {
+		t.Errorf("tpot %v", sps[0].TPOT)
+	}
+	if sps[0].OutTokens != 5 || !slices.Equal(sps[1].TTFT, []float64{200}) {
+		t.Errorf("out tokens %d, sp1 ttft %v", sps[0].OutTokens, sps[1].TTFT)
+	}
+	if sps[0].FirstIssueNs != 1000 || sps[0].LastIssueNs != 1100 || sps[0].LastEventNs != 3000 {
+		t.Errorf("timestamps %d %d %d", sps[0].FirstIssueNs, sps[0].LastIssueNs, sps[0].LastEventNs)
+	}
+	if !slices.Equal(sps[0].Latency, []float64{1000, 2000}) {
+		t.Errorf("latency %v (completion order B, A)", sps[0].Latency)
+	}
+}
+
+// TestRollupLatencyWarmAndPooling covers upstream
+// test_build_super_pass_series_records_e2e_latency,
+// test_warm_turn_ttft_excludes_cold_first_turn and
+// test_window_elapsed_and_pooling.
+func TestRollupLatencyWarmAndPooling(t *testing.T) {
+	one := Rollup(buildSamples([]sampleSpec{{1000, 1500, 3000, 2, true, 1, 2}}), 4)
+	if !slices.Equal(one[0].Latency, []float64{2000}) {
+		t.Errorf("latency %v", one[0].Latency)
+	}
+	warm := Rollup(buildSamples([]sampleSpec{
+		{1000, 1200, 3000, 1, false, 1, 2}, // turn 1: cold
+		{1100, 1150, 2000, 1, true, 4, 5},  // turn 2: warm
+	}), 4)
+	if !slices.Equal(warm[0].TTFT, []float64{200, 50}) || !slices.Equal(warm[0].TTFTWarm, []float64{50}) {
+		t.Errorf("ttft %v warm %v", warm[0].TTFT, warm[0].TTFTWarm)
+	}
+	two := Rollup(buildSamples([]sampleSpec{
+		{1000, 1500, 3000, 2, true, 1, 2},
+		{11000, 11500, 13000, 3, true, 4, 5},
+	}), 1)
+	if len(two) != 2 {
+		t.Fatalf("%d super-passes", len(two))
+	}
+	ttft := pooled(two, func(sp *SuperPass) []float64 { return sp.TTFT })
+	if !slices.Equal(ttft, []float64{500, 500}) || pooledOutTokens(two) != 5 || completionSpanNs(two) != 12000 {
+		t.Errorf("pooled %v tokens %d elapsed %d", ttft, pooledOutTokens(two), completionSpanNs(two))
+	}
+}
+
+// TestRollupEdgeCases: no TPOT without a first token or with a zero count,
+// a partial last super-pass, and no panic on empty or short columns.
+func TestRollupEdgeCases(t *testing.T) {
+	s := buildSamples([]sampleSpec{
+		{0, -1, 100, -1, true, -1, 1}, // non-streaming: latency only
+		{10, 20, 120, 0, true, 2, 3},  // zero-count text: no TPOT
+		{30, 40, 130, 4, true, 4, 5},
+	})
+	sps := Rollup(s, 2)
+	if len(sps) != 2 || len(sps[0].TPOT) != 0 || len(sps[0].Latency) != 2 || len(sps[0].TTFT) != 1 ||
+		sps[1].NIssued != 1 || !slices.Equal(sps[1].TPOT, []float64{22.5}) {
+		t.Errorf("rollup %+v", sps)
+	}
+	if Rollup(&Samples{}, 4) != nil || Rollup(s, 0) != nil || Rollup(nil, 3) != nil {
+		t.Error("degenerate input gave super-passes")
+	}
+	short := &Samples{IssueNs: []int64{5, 6, 7}}
+	if got := Rollup(short, 2); len(got) != 2 || got[0].FirstIssueNs != 5 || got[0].LastIssueNs != 6 {
+		t.Errorf("short columns: %+v", got)
+	}
+}
