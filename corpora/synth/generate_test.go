@@ -116,8 +116,8 @@ func TestGenerate_SampleEventOrder(t *testing.T) {
 
 // TestCleanRamp_PlateauMedianEqualsPlanted recomputes, from events.jsonl alone,
 // each super-pass's median TPOT = (complete − recv_first) / words after the first
-// chunk, and checks it against truth.json's planted level on the flat
-// super-passes.
+// chunk, and checks it against truth.json's planted level on the super-passes
+// truth lists as exact-median.
 func TestCleanRamp_PlateauMedianEqualsPlanted(t *testing.T) {
 	dir, truth := generatePreset(t, "clean_ramp", 3)
 	events, _ := readEvents(t, filepath.Join(dir, "events.jsonl"))
@@ -138,10 +138,10 @@ func TestCleanRamp_PlateauMedianEqualsPlanted(t *testing.T) {
 		}
 	}
 	n := truth.DatasetSize
-	if len(truth.Planted.FlatSPs) < 12 {
-		t.Fatalf("only %d flat super-passes planted (%v); clean_ramp should have >= 12 of 18", len(truth.Planted.FlatSPs), truth.Planted.FlatSPs)
+	if len(truth.Planted.ExactMedianSPs) < 12 {
+		t.Fatalf("only %d exact-median super-passes planted (%v); clean_ramp should have >= 12 of 18", len(truth.Planted.ExactMedianSPs), truth.Planted.ExactMedianSPs)
 	}
-	for _, sp := range truth.Planted.FlatSPs {
+	for _, sp := range truth.Planted.ExactMedianSPs {
 		var vals []float64
 		for _, u := range issueOrder[sp*n : (sp+1)*n] {
 			vals = append(vals, tpot[u])

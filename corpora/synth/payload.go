@@ -76,6 +76,8 @@ func (s *sim) writeComplete(id int32) {
 		if agenticFinish != "" {
 			finish = agenticFinish
 		}
+	} else if s.spec.Reasoning {
+		lw.buf = appendReasoningOutput(lw.buf, arng, int(r.tokens))
 	} else {
 		lw.buf = appendStreamedOutput(lw.buf, arng, int(r.tokens))
 		lw.buf = append(lw.buf, ",null,null]"...)
@@ -95,4 +97,29 @@ func appendStreamedOutput(b []byte, rng *rand.Rand, tokens int) []byte {
 		b = appendWords(b, rng, tokens-1)
 	}
 	return append(b, `"]`...)
+}
+
+// appendReasoningOutput appends a whole reasoning-model TextModelOutput:
+// ["TextModelOutput", content, [first, rest], null]. The first reasoning chunk
+// is one word; rest and content share the other tokens−1 words, about a fifth
+// of them in the content, which starts with a blank line so no word straddles
+// the rest/content seam.
+func appendReasoningOutput(b []byte, rng *rand.Rand, tokens int) []byte {
+	after := tokens - 1
+	content := 0
+	if after >= 2 {
+		content = max(1, after/5)
+	}
+	b = append(b, `["TextModelOutput","`...)
+	if content > 0 {
+		b = append(b, `\n\n`...)
+		b = appendSentence(b, rng, content)
+	}
+	b = append(b, `",["`...)
+	b = appendOpener(b, rng)
+	if after-content > 0 {
+		b = append(b, `","`...)
+		b = appendWords(b, rng, after-content)
+	}
+	return append(b, `"],null]`...)
 }

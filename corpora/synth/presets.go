@@ -13,6 +13,9 @@ type preset struct {
 	spec        func(seed uint64) Spec
 }
 
+// presets are the named scenarios, in the order Presets lists them. Service
+// rates are chosen so the planted plateaus of the "steady" presets last longer
+// than the detector's 600 s floor; GenerateCorpus overrides the rate.
 var presets = []preset{
 	{
 		name:        "clean_ramp",
@@ -20,6 +23,133 @@ var presets = []preset{
 		description: "Closed loop C=16; clients start staggered so the running batch fills over ~1.5 super-passes (TPOT ramps from h0=0.6x to 1.0x), then a flat plateau at the planted level with 3% antithetic per-request jitter.",
 		spec: func(seed uint64) Spec {
 			return Spec{Mode: ModeConcurrency, Concurrency: 16, DatasetSize: 150, Passes: 18, OutputTokS: 220, RampSuperPasses: 1.5}
+		},
+	},
+	{
+		name:        "long_ramp",
+		shape:       "long admission ramp, long reasoning outputs",
+		description: "Closed loop C=8, reasoning answers of ~200 words; the clients start over ~9 super-passes, so TPOT climbs from 0.55x for most of a third of the run before the plateau.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 8, DatasetSize: 80, Passes: 28, OutputTokS: 160, RampSuperPasses: 9,
+				BatchH0: 0.5, OutputWords: 200, OutputSigma: 0.3, Reasoning: true, Model: "deepseek-ai/DeepSeek-R1"}
+		},
+	},
+	{
+		name:        "late_staircase",
+		shape:       "late KV-eviction staircase",
+		description: "Closed loop C=8; flat plateau, then KV-cache eviction makes every request admitted from x=27.3 of 34 super-passes decode 1.22x slower.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 8, DatasetSize: 60, Passes: 34, OutputTokS: 110, RampSuperPasses: 0.7,
+				Steps: []Step{{AtSuperPass: 27.3, Mult: 1.22}}}
+		},
+	},
+	{
+		name:        "two_staircases",
+		shape:       "two KV-eviction steps",
+		description: "Closed loop C=12; plateau, a 1.15x step at x=14.5 and a further 1.18x step at x=26.4 of 36 super-passes.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 12, DatasetSize: 80, Passes: 36, OutputTokS: 100, RampSuperPasses: 1,
+				Steps: []Step{{AtSuperPass: 14.5, Mult: 1.15}, {AtSuperPass: 26.4, Mult: 1.18}}}
+		},
+	},
+	{
+		name:        "drift_up",
+		shape:       "slow drift up",
+		description: "Closed loop C=8; TPOT rises linearly by +35% from the first to the last of 40 super-passes; no plateau.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 8, DatasetSize: 50, Passes: 40, OutputTokS: 160, RampSuperPasses: 0.5, Drift: 0.35}
+		},
+	},
+	{
+		name:        "drift_down",
+		shape:       "slow drift down",
+		description: "Closed loop C=32; TPOT falls linearly by 25% over 24 super-passes; no plateau.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 32, DatasetSize: 120, Passes: 24, OutputTokS: 430, RampSuperPasses: 0.8, Drift: -0.25,
+				Model: "Qwen/Qwen3-32B"}
+		},
+	},
+	{
+		name:        "hairball_tail",
+		shape:       "long-output hairball tail",
+		description: "Closed loop C=16, heavy-tailed outputs (median 800 words, lognormal sigma 0.9, cap 4096 -> finish_reason length). Long answers hold batch slots and pile up at the end; decode speeds up as the batch drains (h0=0.45) and a 90 s drain timeout cuts the longest stragglers: STOP and ENDED come before their COMPLETE.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 16, DatasetSize: 50, Passes: 10, OutputTokS: 180, RampSuperPasses: 0.7,
+				BatchH0: 0.45, OutputWords: 800, OutputSigma: 0.9, MaxNewTokens: 4096, DrainTimeoutS: 90, Model: "deepseek-ai/DeepSeek-R1"}
+		},
+	},
+	{
+		name:        "noisy",
+		shape:       "noisy, high super-pass CoV",
+		description: "Closed loop C=24, flat planted level but 20% lognormal level noise per super-pass and 8% per-request jitter: every super-pass is flat, but the super-pass CoV is far above the 0.08 bound.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 24, DatasetSize: 100, Passes: 20, OutputTokS: 300, RampSuperPasses: 0.5,
+				LevelNoiseSigma: 0.2, JitterSigma: 0.08}
+		},
+	},
+	{
+		name:        "ramp_only",
+		shape:       "ramp-only degenerate (n_samples = concurrency)",
+		description: "C=512 and 8 passes of 64 = 512 samples: every client issues once in the opening burst, prefill is serialised over 4 slots so TTFT grows through the run, the batch fills as prefills finish and then only drains. There is no steady state.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 512, DatasetSize: 64, Passes: 8, OutputTokS: 17000}
+		},
+	},
+	{
+		name:        "partial_dataset",
+		shape:       "partial dataset (< 1 pass)",
+		description: "Dataset of 400, only 300 samples issued: a single, partial super-pass.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 32, DatasetSize: 400, Passes: 0.75, OutputTokS: 640, RampSuperPasses: 0.3}
+		},
+	},
+	{
+		name:        "insufficient_passes",
+		shape:       "insufficient passes",
+		description: "Dataset of 300, 2.6 passes issued: two full super-passes after the ramp, fewer than the 4 a trend test needs.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 24, DatasetSize: 300, Passes: 2.6, OutputTokS: 480, RampSuperPasses: 0.4}
+		},
+	},
+	{
+		name:        "truncated",
+		shape:       "run killed mid-way",
+		description: "Closed loop C=32 planned for 30 passes, killed at 55% of its issues: no STOP, no ENDED, the last line cut in half (no trailing newline), no sample_idx_map.json; requests in flight at the kill have no COMPLETE.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 32, DatasetSize: 100, Passes: 30, OutputTokS: 330, RampSuperPasses: 1.2, TruncateAt: 0.55}
+		},
+	},
+	{
+		name:        "failures_retries",
+		shape:       "failed samples and duplicate ISSUED retries",
+		description: "Closed loop C=12, clean plateau; 4% of requests fail (60% HTTP 503 before any chunk, 40% mid-stream after the first chunk: error.generic then sample.complete with null data), 2.5% get a second ISSUED line 1-30 ms later (half with a second recv_first), 1% answer in a single chunk.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeConcurrency, Concurrency: 12, DatasetSize: 200, Passes: 13, OutputTokS: 180, RampSuperPasses: 0.8,
+				FailureRate: 0.04, DuplicateRate: 0.025, SingleChunkRate: 0.01}
+		},
+	},
+	{
+		name:        "poisson_steady",
+		shape:       "Poisson arrivals, steady",
+		description: "Open loop at 80% of the server's capacity at b_ref=8; TPOT follows the fluctuating batch mildly (h0=0.85) around the planted level.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModePoisson, Concurrency: 8, DatasetSize: 100, Passes: 16, OutputTokS: 200, BatchH0: 0.85}
+		},
+	},
+	{
+		name:        "offline_burst",
+		shape:       "offline burst (all issued at t0)",
+		description: "max_throughput: every sample issued back-to-back at t0 (15-45 us apart); the server admits 192 at a time, so TTFT includes minutes of queueing.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeOffline, Concurrency: 192, MaxBatch: 192, DatasetSize: 250, Passes: 7, OutputTokS: 5500, Model: "deepseek-ai/DeepSeek-R1"}
+		},
+	},
+	{
+		name:        "agentic",
+		shape:       "agentic multi-turn with tool calls",
+		description: "agentic_inference: 40 source conversations of 2-6 client turns, 16 active conversations, 300 trajectories ('__repeat_k' ids); non-final turns answer with streamed tool calls, tool delays between turns; STOP when the first conversation finishes after the last trajectory started, later turns untracked.",
+		spec: func(seed uint64) Spec {
+			return Spec{Mode: ModeAgentic, Concurrency: 16, Passes: 7.5, OutputTokS: 350, Conversations: 40, MaxTurns: 6, Model: "/models/Kimi-K3"}
 		},
 	},
 }

@@ -85,6 +85,7 @@ func (s *sim) planted(tracked []*request) Planted {
 	p := Planted{
 		TPOTBaseMs:        base / 1e6,
 		FlatSPs:           []int{},
+		ExactMedianSPs:    []int{},
 		FlatRuns:          [][2]int{},
 		ChangePointsSP:    []float64{},
 		Steps:             []Step{},
@@ -116,6 +117,7 @@ func (s *sim) planted(tracked []*request) Planted {
 	}
 	// shapeKey is the planted multiplier without noise: flat runs may not span a
 	// step or drift, but noise is a per-super-pass property of a flat level.
+	closedLoop := sp.Mode == ModeConcurrency
 	shapeKey := func(r *request) float64 { return r.planted / s.noiseFor(int(r.track)/n) }
 	runStart := -1
 	var runKey float64
@@ -128,11 +130,14 @@ func (s *sim) planted(tracked []*request) Planted {
 	for lo := 0; lo < len(tracked); lo += n {
 		group := tracked[lo:min(lo+n, len(tracked))]
 		var sum float64
-		flat := len(group) == n
+		flat, exact := len(group) == n, len(group) == n
 		for _, r := range group {
 			sum += r.planted
-			if r.planted != group[0].planted || !r.full || r.fail != failNone || r.tokens < 2 || r.completeNs == 0 || r.firstNs == 0 {
+			if r.planted != group[0].planted || r.completeNs == 0 || (closedLoop && !r.full && r.fail != failHTTP) {
 				flat = false
+			}
+			if !r.full || r.fail != failNone || r.tokens < 2 || r.firstNs == 0 {
+				exact = false
 			}
 		}
 		level := sum / float64(len(group))
@@ -144,6 +149,9 @@ func (s *sim) planted(tracked []*request) Planted {
 			continue
 		}
 		p.FlatSPs = append(p.FlatSPs, spIdx)
+		if exact && closedLoop {
+			p.ExactMedianSPs = append(p.ExactMedianSPs, spIdx)
+		}
 		key := shapeKey(group[0])
 		if runStart >= 0 && math.Abs(key/runKey-1) > 1e-12 {
 			closeRun(spIdx)

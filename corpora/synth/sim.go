@@ -40,6 +40,7 @@ type request struct {
 	reissue     bool    // closed loop: the client issues again after this one
 	gotFirst    bool    // recv_first line written
 	completed   bool    // COMPLETE line written
+	secondFirst bool    // a retried request: write a second recv_first
 	fullAtStart bool    // the batch was at b_ref when decoding started
 	full        bool    // decoded entirely at b_ref: TPOT is exactly tau0
 	workFrac    float32 // mid-stream failures decode this fraction of the work
@@ -452,8 +453,9 @@ func (s *sim) scheduleNextOpenIssue() {
 	s.schedule(s.now+gap, evIssue, s.newRequest(-1))
 }
 
-// arrive admits the request to the server (or fails it, or queues it for a
-// batch slot) and queues it for prefill.
+// arrive sends the request to prefill (or fails it, or, in open loops with a
+// MaxBatch cap, queues it for a batch slot). Open-loop requests hold a batch
+// slot from arrival to completion.
 func (s *sim) arrive(id int32) {
 	r := &s.reqs[id]
 	if r.fail == failHTTP {
@@ -461,11 +463,7 @@ func (s *sim) arrive(id int32) {
 		return
 	}
 	if r.client >= 0 && s.agentic == nil {
-		if !s.clientSlot[r.client] {
-			s.clientSlot[r.client] = true
-			s.setBatch(s.batch + 1)
-		}
-		s.enqueuePrefill(id)
+		s.enqueuePrefill(id) // the client's batch slot is taken when prefill starts
 		return
 	}
 	if s.spec.MaxBatch > 0 && s.batch >= s.spec.MaxBatch {
@@ -486,6 +484,12 @@ func (s *sim) startPrefills() {
 		id := s.prefillQueue[0]
 		s.prefillQueue = s.prefillQueue[1:]
 		s.prefillBusy++
+		if c := s.reqs[id].client; c >= 0 && s.agentic == nil && !s.clientSlot[c] {
+			// A closed-loop client joins the running batch when its first
+			// request starts prefill and keeps the slot until it leaves.
+			s.clientSlot[c] = true
+			s.setBatch(s.batch + 1)
+		}
 		d := (s.prefillBaseNs + float64(s.reqs[id].promptWords)*s.prefillTokNs) * (0.9 + 0.2*s.timing.Float64())
 		s.schedule(s.now+d, evPrefillDone, id)
 	}
@@ -512,7 +516,18 @@ func (s *sim) recvFirst(id int32) {
 	r := &s.reqs[id]
 	r.firstNs = s.ts(s.now)
 	r.gotFirst = true
-	s.lw.begin(topicRecvFirst, r.firstNs, r.uuid[:], s.conversationID(id), int(r.turn))
+	s.writeRecvFirst(id, r.firstNs)
+	if r.secondFirst {
+		// The retried request's stream answers too; the reference keeps only
+		// the first recv_first.
+		s.writeRecvFirst(id, r.firstNs+int64(5000+s.timing.IntN(20000)))
+		s.duplicateRecvFirst++
+	}
+}
+
+func (s *sim) writeRecvFirst(id int32, ts int64) {
+	r := &s.reqs[id]
+	s.lw.begin(topicRecvFirst, ts, r.uuid[:], s.conversationID(id), int(r.turn))
 	s.lw.buf = append(s.lw.buf, "null"...)
 	s.lw.finish("", -1)
 }
@@ -605,11 +620,13 @@ func (s *sim) duplicateIssue(id int32) {
 	}
 	s.writeIssuedAt(id, s.ts(s.now))
 	s.duplicateIssued++
-	if r.gotFirst && s.timing.IntN(2) == 0 {
-		s.duplicateRecvFirst++
-		s.lw.begin(topicRecvFirst, s.ts(s.now)+int64(5000+s.timing.IntN(20000)), r.uuid[:], s.conversationID(id), int(r.turn))
-		s.lw.buf = append(s.lw.buf, "null"...)
-		s.lw.finish("", -1)
+	if s.timing.IntN(2) == 0 {
+		if r.gotFirst {
+			s.writeRecvFirst(id, s.ts(s.now)+int64(5000+s.timing.IntN(20000)))
+			s.duplicateRecvFirst++
+		} else {
+			r.secondFirst = true
+		}
 	}
 }
 

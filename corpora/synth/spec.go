@@ -67,6 +67,11 @@ type Spec struct {
 	// MaxNewTokens caps output lengths; capped answers finish with "length"
 	// (default 1024).
 	MaxNewTokens int
+	// Reasoning streams answers as reasoning models do: output is the content
+	// string, reasoning is [first_chunk, rest]. The content starts with a blank
+	// line, so the text after the first chunk (rest + content) still holds
+	// exactly tokens−1 words.
+	Reasoning bool
 	// PromptWords is the median prompt length in words (default 25).
 	PromptWords int
 	// BatchH0 is h0 in TPOT(b) = level·(h0 + (1−h0)·b/b_ref) (default 0.6).

@@ -47,11 +47,15 @@ type Planted struct {
 	// TPOTLevelMultPerSP is TPOTLevelMsPerSP / TPOTBaseMs.
 	TPOTLevelMultPerSP []float64 `json:"tpot_level_mult_per_sp"`
 	// FlatSPs lists the full super-passes whose requests all share one planted
-	// level, all decoded entirely at the reference batch, all succeeded with at
-	// least two tokens and all have their COMPLETE in the file. Their TPOTs are
-	// level·(1±e) in antithetic pairs, so their median equals the level (up to
-	// nanosecond rounding).
+	// level and all have their COMPLETE in the file; in closed loops every
+	// request that decoded also did so entirely at the reference batch. These
+	// are the planted plateau's super-passes.
 	FlatSPs []int `json:"flat_sps"`
+	// ExactMedianSPs are the closed-loop flat super-passes in which every request
+	// succeeded with at least two tokens: their TPOTs are level·(1±e) in
+	// antithetic pairs, so their median (mean of the two middle values) equals
+	// the planted level up to nanosecond rounding.
+	ExactMedianSPs []int `json:"exact_median_sps"`
 	// FlatRuns are the maximal runs [lo, hi) of consecutive flat super-passes
 	// with one level multiplier (noise aside): the planted plateaus.
 	FlatRuns [][2]int `json:"flat_runs"`
