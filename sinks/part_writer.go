@@ -1,0 +1,255 @@
+package sinks
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// WriterOptions configure a RowWriter or SeriesWriter.
+type WriterOptions struct {
+	// Dir is the table directory (OUT/rows or OUT/series); created if missing.
+	Dir string
+	// Shard names this writer's part files: part-<Shard>-<seq>.parquet.
+	// Writers that share Dir must use different Shards. Default "0of1".
+	Shard string
+	// RowsPerGroup is the row-group size (default 4096): rows are
+	// buffered in Arrow builders and flushed to the file every
+	// RowsPerGroup rows.
+	RowsPerGroup int
+	// RowsPerFile closes the part file after this many rows (default 1<<20).
+	RowsPerFile int
+	// MaxFileAge closes the part file, at the next Write, once it has been
+	// open this long (default 2 min), so a hard kill loses little.
+	MaxFileAge time.Duration
+	// Mem allocates the Arrow builders (default memory.DefaultAllocator).
+	Mem memory.Allocator
+}
+
+func (o WriterOptions) withDefaults() WriterOptions {
+	if o.Shard == "" {
+		o.Shard = "0of1"
+	}
+	if o.RowsPerGroup <= 0 {
+		o.RowsPerGroup = 4096
+	}
+	if o.RowsPerFile <= 0 {
+		o.RowsPerFile = 1 << 20
+	}
+	if o.MaxFileAge <= 0 {
+		o.MaxFileAge = 2 * time.Minute
+	}
+	if o.Mem == nil {
+		o.Mem = memory.DefaultAllocator
+	}
+	return o
+}
+
+// partWriter writes values of T into rolling Parquet part files.
+type partWriter[T any] struct {
+	opts   WriterOptions
+	cols   []column[T]
+	append func(*array.RecordBuilder, *T)
+	props  *parquet.WriterProperties
+	seq    int
+
+	rb      *array.RecordBuilder
+	pending int // rows in rb
+
+	f        *os.File
+	fw       *pqarrow.FileWriter
+	tmp      string
+	final    string
+	opened   time.Time
+	fileRows int
+
+	files []string
+	err   error // sticky: after a failed write the writer only cleans up
+}
+
+func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*array.RecordBuilder, *T)) (*partWriter[T], error) {
+	opts = opts.withDefaults()
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create table directory: %w", err)
+	}
+	seq, err := nextSeq(opts.Dir, opts.Shard)
+	if err != nil {
+		return nil, err
+	}
+	wp := []parquet.WriterProperty{
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithAllocator(opts.Mem),
+		parquet.WithMaxRowGroupLength(int64(opts.RowsPerGroup)),
+		parquet.WithCreatedBy("steadysweep"),
+	}
+	for _, c := range cols {
+		if c.dict {
+			wp = append(wp, parquet.WithDictionaryFor(c.name, true))
+		}
+	}
+	return &partWriter[T]{
+		opts:   opts,
+		cols:   cols,
+		append: app,
+		props:  parquet.NewWriterProperties(wp...),
+		seq:    seq,
+		rb:     array.NewRecordBuilder(opts.Mem, schemaOf(cols)),
+	}, nil
+}
+
+// partName matches part files and their temporaries: group 1 is the
+// shard, group 2 the sequence number.
+var partName = regexp.MustCompile(`^\.?part-(.+)-(\d+)\.parquet(\.tmp)?$`)
+
+// nextSeq returns one more than the highest sequence number used by shard
+// in dir (temporaries included), so a resumed sweep never overwrites.
+func nextSeq(dir, shard string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("list table directory: %w", err)
+	}
+	next := 0
+	for _, e := range entries {
+		m := partName.FindStringSubmatch(e.Name())
+		if m == nil || m[1] != shard {
+			continue
+		}
+		if n, err := strconv.Atoi(m[2]); err == nil && n >= next {
+			next = n + 1
+		}
+	}
+	return next, nil
+}
+
+func (w *partWriter[T]) write(vs []T) error {
+	if w.err != nil {
+		return w.err
+	}
+	for i := range vs {
+		w.append(w.rb, &vs[i])
+		w.pending++
+		if w.pending >= w.opts.RowsPerGroup {
+			if err := w.flush(); err != nil {
+				return w.fail(err)
+			}
+		}
+	}
+	if w.f != nil && (w.fileRows+w.pending >= w.opts.RowsPerFile || time.Since(w.opened) >= w.opts.MaxFileAge) {
+		if err := w.closeFile(); err != nil {
+			return w.fail(err)
+		}
+	}
+	return nil
+}
+
+// flush writes the buffered rows as one row group, opening a part file
+// when none is open.
+func (w *partWriter[T]) flush() error {
+	if w.pending == 0 {
+		return nil
+	}
+	if w.f == nil {
+		if err := w.openFile(); err != nil {
+			return err
+		}
+	}
+	rec := w.rb.NewRecordBatch()
+	defer rec.Release()
+	if err := w.fw.Write(rec); err != nil {
+		return fmt.Errorf("write row group to %s: %w", w.tmp, err)
+	}
+	w.fileRows += w.pending
+	w.pending = 0
+	return nil
+}
+
+func (w *partWriter[T]) openFile() error {
+	base := fmt.Sprintf("part-%s-%06d.parquet", w.opts.Shard, w.seq)
+	w.seq++
+	w.final = filepath.Join(w.opts.Dir, base)
+	w.tmp = filepath.Join(w.opts.Dir, "."+base+".tmp")
+	f, err := os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("create part file: %w", err)
+	}
+	// The pqarrow writer closes an io.Closer sink; hide Close so the file
+	// can be synced first.
+	fw, err := pqarrow.NewFileWriter(w.rb.Schema(), struct{ io.Writer }{f}, w.props,
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(w.opts.Mem)))
+	if err != nil {
+		return errors.Join(fmt.Errorf("start parquet writer for %s: %w", w.tmp, err), f.Close(), os.Remove(w.tmp))
+	}
+	w.f, w.fw, w.opened, w.fileRows = f, fw, time.Now(), 0
+	return nil
+}
+
+// closeFile flushes the builders, finishes the part file and renames it
+// into place.
+func (w *partWriter[T]) closeFile() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if w.f == nil {
+		return nil
+	}
+	f, fw := w.f, w.fw
+	w.f, w.fw = nil, nil
+	if err := fw.Close(); err != nil {
+		return errors.Join(fmt.Errorf("finish %s: %w", w.tmp, err), f.Close(), os.Remove(w.tmp))
+	}
+	if err := f.Sync(); err != nil {
+		return errors.Join(fmt.Errorf("sync %s: %w", w.tmp, err), f.Close(), os.Remove(w.tmp))
+	}
+	if err := f.Close(); err != nil {
+		return errors.Join(fmt.Errorf("close %s: %w", w.tmp, err), os.Remove(w.tmp))
+	}
+	if err := os.Rename(w.tmp, w.final); err != nil {
+		return errors.Join(fmt.Errorf("publish part file: %w", err), os.Remove(w.tmp))
+	}
+	w.files = append(w.files, w.final)
+	return nil
+}
+
+// fail records err and discards the open temporary file.
+func (w *partWriter[T]) fail(err error) error {
+	w.err = err
+	if w.f != nil {
+		w.fw.Close()
+		w.f.Close()
+		os.Remove(w.tmp)
+		w.f, w.fw = nil, nil
+	}
+	return err
+}
+
+// close finishes the open part file (if any) and releases the builders.
+// It is safe to call more than once.
+func (w *partWriter[T]) close() error {
+	if w.rb == nil {
+		return w.err
+	}
+	var err error
+	if w.err == nil {
+		if err = w.closeFile(); err != nil {
+			err = w.fail(err)
+		}
+	}
+	w.rb.Release()
+	w.rb = nil
+	if err != nil {
+		return err
+	}
+	return w.err
+}

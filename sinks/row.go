@@ -1,0 +1,61 @@
+package sinks
+
+import "github.com/steadysweep/steadysweep/core"
+
+// SchemaVersion is written into every row; bump it when a column changes
+// meaning or type. Resume only reuses rows of the same version.
+const SchemaVersion int32 = 1
+
+// Provenance identifies the input and the tool that produced a row.
+type Provenance struct {
+	// EventsPath is the events file the run resolved to.
+	EventsPath string
+	// EventsSize and EventsMtimeNs are the events file's size in bytes and
+	// modification time (Unix ns).
+	EventsSize, EventsMtimeNs int64
+	// EventsSHA256 is the hex SHA-256 of the events file as stored.
+	EventsSHA256 string
+	// ToolVersion and ToolCommit identify the steadysweep build.
+	ToolVersion, ToolCommit string
+	// Tokenizer identifies the output-token counter ("" when unknown).
+	Tokenizer string
+}
+
+// Row is one run analysed with one parameter set.
+type Row struct {
+	RunPath    string
+	RunID      string
+	Provenance Provenance
+	ConfigID   string
+	Params     core.Params
+	Outcome    core.Outcome
+	// AnalysisNs is the wall time of this analysis; IngestNs the wall time
+	// of loading the run (shared by all its rows).
+	AnalysisNs, IngestNs int64
+}
+
+// Key is what identifies a row for resuming: the same run, parameters,
+// input bytes and schema.
+type Key struct {
+	RunID, ConfigID, EventsSHA256 string
+	SchemaVersion                 int32
+}
+
+// Key returns r's resume key.
+func (r *Row) Key() Key {
+	return Key{RunID: r.RunID, ConfigID: r.ConfigID, EventsSHA256: r.Provenance.EventsSHA256, SchemaVersion: SchemaVersion}
+}
+
+// SeriesRow is one super-pass of one run's trajectory (at the run's
+// default super-pass size), for plots.
+type SeriesRow struct {
+	RunID                                    string
+	SP                                       int
+	SuperpassSize                            int
+	NIssued                                  int
+	FirstIssueNs, LastIssueNs                int64
+	TTFTP50Ns, TTFTP90Ns, TTFTP99Ns          float64
+	TPOTP50Ns, TPOTP90Ns, TPOTP99Ns          float64
+	LatencyP50Ns, LatencyP90Ns, LatencyP99Ns float64
+	OutTokens                                int64
+}

@@ -1,0 +1,320 @@
+package sinks
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/steadysweep/steadysweep/core"
+)
+
+func testRow(i int) Row {
+	p := core.DefaultParams()
+	p.CovBounds = []float64{0.03, 0.05}
+	p.Alpha = 0.01 * float64(i+1)
+	nan := math.NaN()
+	return Row{
+		RunPath:    "/archive/run" + string(rune('a'+i)),
+		RunID:      "id" + string(rune('a'+i)),
+		Provenance: Provenance{EventsPath: "/archive/events.jsonl", EventsSize: 1000 + int64(i), EventsMtimeNs: 1_700_000_000_000_000_000, EventsSHA256: "abc", ToolVersion: "v0", ToolCommit: "c0", Tokenizer: "words"},
+		ConfigID:   p.ID(),
+		Params:     p,
+		Outcome: core.Outcome{
+			Status: "windowable", Verdict: "STEADY STATE", Found: i%2 == 0,
+			NSuperPasses: 20, WindowStartSP: 3, WindowEndSP: -1, WindowDurationS: 882.5,
+			SteadyTPOTP50Ns: float64(i) * 1e6, SteadyTTFTP99Ns: nan, ChangePointSP: -1,
+			DriftingUp: []string{"ttft_p50", "tpot_p90"},
+		},
+		AnalysisNs: 123, IngestNs: 456,
+	}
+}
+
+// readAll reads every part file of dir into one table per file.
+func readTables(t *testing.T, dir string, mem memory.Allocator) []arrow.Table {
+	t.Helper()
+	files, err := PartFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []arrow.Table
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
+		fh.Close()
+		if err != nil {
+			t.Fatalf("read %s: %v", f, err)
+		}
+		out = append(out, tbl)
+	}
+	return out
+}
+
+func TestRowWriterRoundTrip(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "rows")
+
+	w, err := NewRowWriter(WriterOptions{Dir: dir, Shard: "1of2", RowsPerGroup: 2, RowsPerFile: 5, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []Row
+	for i := range 7 {
+		rows = append(rows, testRow(i))
+	}
+	// The file rolls at the end of the Write that reaches RowsPerFile:
+	// 4 rows stay open, 4+3 ≥ 5 publishes a 7-row file.
+	if err := w.Write(rows[:4]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rows[4:]); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(w.Files()); got != 1 {
+		t.Fatalf("files after 7 rows with RowsPerFile 5: %d, want 1", got)
+	}
+	if err := w.Write(rows[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	want := []string{filepath.Join(dir, "part-1of2-000000.parquet"), filepath.Join(dir, "part-1of2-000001.parquet")}
+	if !slices.Equal(w.Files(), want) {
+		t.Fatalf("files: %q, want %q", w.Files(), want)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Fatalf("directory holds %d entries, want the 2 part files (no temporaries)", len(entries))
+	}
+
+	tables := readTables(t, dir, mem)
+	defer func() {
+		for _, tb := range tables {
+			tb.Release()
+		}
+	}()
+	if tables[0].NumRows() != 7 || tables[1].NumRows() != 1 {
+		t.Fatalf("rows per file: %d, %d; want 7, 1", tables[0].NumRows(), tables[1].NumRows())
+	}
+	tb := tables[0]
+	sc := RowsSchema()
+	if int(tb.NumCols()) != sc.NumFields() {
+		t.Fatalf("columns: %d, want %d", tb.NumCols(), sc.NumFields())
+	}
+	for i, f := range sc.Fields() {
+		got := tb.Schema().Field(i)
+		if got.Name != f.Name || !arrow.TypeEqual(got.Type, f.Type) {
+			t.Errorf("column %d: %s %s, want %s %s", i, got.Name, got.Type, f.Name, f.Type)
+		}
+	}
+	col := func(name string) arrow.Array {
+		t.Helper()
+		idx := tb.Schema().FieldIndices(name)
+		if len(idx) != 1 {
+			t.Fatalf("no column %s", name)
+		}
+		return tb.Column(idx[0]).Data().Chunk(0)
+	}
+	// Rows came in order; chunk 0 holds the first row group (2 rows).
+	if got := col("run_path").(*array.String).Value(1); got != "/archive/runb" {
+		t.Errorf("run_path[1] = %q", got)
+	}
+	if got := col("alpha").(*array.Float64).Value(1); got != 0.02 {
+		t.Errorf("alpha[1] = %v", got)
+	}
+	if got := col("cov_bounds").(*array.String).Value(0); got != "0.03,0.05" {
+		t.Errorf("cov_bounds = %q", got)
+	}
+	if got := col("window_sizes").(*array.String).Value(0); got != "4,6,8" {
+		t.Errorf("window_sizes = %q", got)
+	}
+	if got := col("min_trend_n").(*array.Int64).Value(0); got != 4 {
+		t.Errorf("min_trend_n = %d", got)
+	}
+	if got := col("min_duration").(*array.Boolean).Value(0); !got {
+		t.Errorf("min_duration = %v", got)
+	}
+	if c := col("steady_ttft_p99_ns"); !c.IsNull(0) {
+		t.Errorf("NaN steady_ttft_p99_ns not null")
+	}
+	if got := col("steady_tpot_p50_ns").(*array.Float64).Value(1); got != 1e6 {
+		t.Errorf("steady_tpot_p50_ns[1] = %v", got)
+	}
+	if c := col("window_end_sp"); !c.IsNull(0) {
+		t.Errorf("window_end_sp −1 not null")
+	}
+	if got := col("window_start_sp").(*array.Int64).Value(0); got != 3 {
+		t.Errorf("window_start_sp = %d", got)
+	}
+	if got := col("drifting_up").(*array.String).Value(0); got != "ttft_p50,tpot_p90" {
+		t.Errorf("drifting_up = %q", got)
+	}
+	if got := col("schema_version").(*array.Int32).Value(0); got != SchemaVersion {
+		t.Errorf("schema_version = %d", got)
+	}
+	if got := col("events_mtime_ns").(*array.Int64).Value(0); got != 1_700_000_000_000_000_000 {
+		t.Errorf("events_mtime_ns = %d", got)
+	}
+	if got := col("found").(*array.Boolean).Value(1); got {
+		t.Errorf("found[1] = true")
+	}
+
+	// Dictionary encoding only where asked for.
+	pf, err := file.OpenParquetFile(want[0], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	rg := pf.MetaData().RowGroup(0)
+	dict := func(name string) bool {
+		cc, err := rg.ColumnChunk(pf.MetaData().Schema.ColumnIndexByName(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cc.Compression().String() != "ZSTD" {
+			t.Errorf("%s compressed with %s", name, cc.Compression())
+		}
+		return cc.HasDictionaryPage()
+	}
+	if !dict("status") || !dict("verdict") || !dict("method") {
+		t.Errorf("status/verdict/method not dictionary-encoded")
+	}
+	if dict("run_id") || dict("steady_tps_system") {
+		t.Errorf("run_id/steady_tps_system dictionary-encoded")
+	}
+	if pf.NumRowGroups() != 4 {
+		t.Errorf("row groups in first file: %d, want 4 (2+2+2+1)", pf.NumRowGroups())
+	}
+
+	keys, err := ReadKeys(context.Background(), dir, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 7 {
+		t.Fatalf("keys: %d, want 7 distinct", len(keys))
+	}
+	if _, ok := keys[rows[3].Key()]; !ok {
+		t.Fatalf("key of row 3 missing")
+	}
+
+	// A new writer continues the sequence.
+	w2, err := NewRowWriter(WriterOptions{Dir: dir, Shard: "1of2", Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.Write(rows[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := w2.Files(); len(got) != 1 || filepath.Base(got[0]) != "part-1of2-000002.parquet" {
+		t.Fatalf("second writer files: %q", got)
+	}
+}
+
+func TestRowWriterNoRowsNoFile(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	w, err := NewSeriesWriter(WriterOptions{Dir: dir, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("empty writer left %d files", len(entries))
+	}
+}
+
+func TestSeriesRoundTrip(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	w, err := NewSeriesWriter(WriterOptions{Dir: dir, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []SeriesRow{
+		{RunID: "r", SP: 0, SuperpassSize: 200, NIssued: 200, FirstIssueNs: 1, LastIssueNs: 99, TTFTP50Ns: 5, TPOTP50Ns: math.NaN(), OutTokens: 12345},
+		{RunID: "r", SP: 1, SuperpassSize: 200, NIssued: 150, FirstIssueNs: 100, LastIssueNs: 199, TTFTP50Ns: 6, TPOTP50Ns: 7, OutTokens: 6},
+	}
+	if err := w.Write(in); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tables := readTables(t, dir, mem)
+	defer tables[0].Release()
+	tb := tables[0]
+	if tb.NumRows() != 2 || int(tb.NumCols()) != SeriesSchema().NumFields() {
+		t.Fatalf("series table %d×%d", tb.NumRows(), tb.NumCols())
+	}
+	get := func(name string) arrow.Array { return tb.Column(tb.Schema().FieldIndices(name)[0]).Data().Chunk(0) }
+	if got := get("n_issued").(*array.Int64).Value(1); got != 150 {
+		t.Errorf("n_issued[1] = %d", got)
+	}
+	if !get("tpot_p50_ns").IsNull(0) || get("tpot_p50_ns").(*array.Float64).Value(1) != 7 {
+		t.Errorf("tpot_p50_ns: want [null 7]")
+	}
+	if got := get("out_tokens").(*array.Int64).Value(0); got != 12345 {
+		t.Errorf("out_tokens[0] = %d", got)
+	}
+}
+
+// Every core.Outcome and core.Params field has a column, and column names
+// are unique, lowercase and carry the fixed names the notebooks use.
+func TestRowsSchemaCoversOutcome(t *testing.T) {
+	srcs := map[string]bool{}
+	names := map[string]bool{}
+	for _, c := range rowColumns {
+		srcs[c.src] = true
+		if names[c.name] || c.name != strings.ToLower(c.name) {
+			t.Errorf("column name %q duplicated or not lowercase", c.name)
+		}
+		names[c.name] = true
+	}
+	ot := reflect.TypeFor[core.Outcome]()
+	for i := range ot.NumField() {
+		if !srcs[ot.Field(i).Name] {
+			t.Errorf("core.Outcome.%s has no column", ot.Field(i).Name)
+		}
+	}
+	for _, n := range core.Names() {
+		if !names[n] {
+			t.Errorf("parameter %s has no column", n)
+		}
+	}
+	for _, n := range []string{"run_path", "run_id", "config_id", "schema_version", "status", "partial", "verdict",
+		"reason", "found", "window_start_sp", "window_end_sp", "window_duration_s", "steady_tpot_p50_ns",
+		"steady_tpot_p90_ns", "steady_ttft_p50_ns", "steady_ttft_p99_ns", "steady_tps_per_user",
+		"steady_tps_system", "total_tps_system", "analysis_ns", "ingest_ns"} {
+		if !names[n] {
+			t.Errorf("fixed column %s missing", n)
+		}
+	}
+}
