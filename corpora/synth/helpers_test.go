@@ -106,17 +106,59 @@ func readEvents(t *testing.T, path string) (events []event, tail []byte) {
 
 // outputWordsAfterFirst returns the whitespace word count of the streamed text
 // after the first chunk of a TextModelOutput payload, and whether the sample has
-// a TPOT (successful and streamed with a second chunk).
+// one: plain streams are [first, rest]; reasoning streams have the content
+// string in output and [first, rest] in reasoning, and the text after the first
+// chunk is rest + content.
 func outputWordsAfterFirst(data json.RawMessage) (int, bool) {
 	var payload []json.RawMessage
-	if err := json.Unmarshal(data, &payload); err != nil || len(payload) < 2 {
+	if err := json.Unmarshal(data, &payload); err != nil || len(payload) < 3 {
 		return 0, false
 	}
 	var chunks []string
-	if err := json.Unmarshal(payload[1], &chunks); err != nil || len(chunks) < 2 {
+	if err := json.Unmarshal(payload[1], &chunks); err == nil {
+		if len(chunks) < 2 {
+			return 0, false
+		}
+		return len(strings.Fields(strings.Join(chunks[1:], ""))), true
+	}
+	var content string
+	var reasoning []string
+	if json.Unmarshal(payload[1], &content) != nil || json.Unmarshal(payload[2], &reasoning) != nil || len(reasoning) == 0 {
 		return 0, false
 	}
-	return len(strings.Fields(strings.Join(chunks[1:], ""))), true
+	return len(strings.Fields(strings.Join(reasoning[1:], "") + content)), true
+}
+
+// measuredTPOT recomputes each sample's TPOT in ns from the events alone, and
+// returns the uuids in (first) issue order.
+func measuredTPOT(events []event) (issueOrder []string, tpot map[string]float64) {
+	first := map[string]int64{}
+	seen := map[string]bool{}
+	tracking := false
+	tpot = map[string]float64{}
+	for _, e := range events {
+		u := e.str("sample_uuid")
+		switch e.str("event_type") {
+		case topicStartTrack:
+			tracking = true
+		case topicStopTrack:
+			tracking = false
+		case topicIssued:
+			if tracking && !seen[u] {
+				issueOrder = append(issueOrder, u)
+			}
+			seen[u] = true
+		case topicRecvFirst:
+			if _, dup := first[u]; !dup {
+				first[u] = e.int64("timestamp_ns")
+			}
+		case topicComplete:
+			if words, ok := outputWordsAfterFirst(e.fields["data"]); ok && words > 0 {
+				tpot[u] = float64(e.int64("timestamp_ns")-first[u]) / float64(words)
+			}
+		}
+	}
+	return issueOrder, tpot
 }
 
 // generatePreset writes preset name with seed into a temp dir.

@@ -56,7 +56,7 @@ func (s *sim) superPassStats(tracked []*request) []SuperPassStats {
 			if r.completeNs != 0 {
 				lat = append(lat, float64(r.completeNs-r.issueNs))
 			}
-			if r.fail == failNone && r.completeNs != 0 && r.firstNs != 0 && r.tokens > 1 {
+			if r.fail == failNone && r.completeNs != 0 && r.firstNs != 0 && r.tokens > 1 && !r.noText {
 				tpot = append(tpot, float64(r.completeNs-r.firstNs)/float64(r.tokens-1))
 				st.OutTokens += int(r.tokens - 1)
 			}
@@ -136,7 +136,7 @@ func (s *sim) planted(tracked []*request) Planted {
 			if r.planted != group[0].planted || r.completeNs == 0 || (closedLoop && !r.full && r.fail != failHTTP) {
 				flat = false
 			}
-			if !r.full || r.fail != failNone || r.tokens < 2 || r.firstNs == 0 {
+			if !r.full || r.fail != failNone || r.tokens < 2 || r.firstNs == 0 || r.noText {
 				exact = false
 			}
 		}

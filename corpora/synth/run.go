@@ -195,7 +195,7 @@ func (s *sim) counts(tracked []*request) Counts {
 			c.FailedTracked++
 			c.FailedMidstream++
 		default:
-			if r.tokens == 1 {
+			if r.tokens == 1 || r.noText {
 				c.ZeroTokenAfterFirst++
 			}
 			if r.length {

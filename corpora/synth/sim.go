@@ -41,6 +41,7 @@ type request struct {
 	gotFirst    bool    // recv_first line written
 	completed   bool    // COMPLETE line written
 	secondFirst bool    // a retried request: write a second recv_first
+	noText      bool    // a tool-call-only answer: output [], no TPOT
 	fullAtStart bool    // the batch was at b_ref when decoding started
 	full        bool    // decoded entirely at b_ref: TPOT is exactly tau0
 	workFrac    float32 // mid-stream failures decode this fraction of the work
@@ -249,7 +250,7 @@ func (s *sim) writeStop() {
 	s.stopIssuing = true
 	s.lw.session(topicStopTrack, s.ts(s.now))
 	s.stopT = s.now
-	if !s.endScheduled {
+	if !s.endScheduled && s.agentic == nil { // agentic sessions end after the last trajectory
 		s.endScheduled = true
 		gap := 50e6 + s.timing.Float64()*100e6
 		if s.spec.MaxDurationS > 0 && s.inFlight > 0 {
@@ -390,6 +391,7 @@ func (s *sim) issue(id int32) {
 	tokens := math.Round(outWords * (0.9 + 0.2*s.timing.Float64()) * s.spec.OutputScale)
 	if s.agentic != nil {
 		tokens = math.Round(s.agentic.outputWords(s, id) * s.spec.OutputScale)
+		r.noText = !s.agentic.hasText(s, id)
 	}
 	tokens = math.Max(2, tokens)
 	if tokens > float64(s.spec.MaxNewTokens) {
