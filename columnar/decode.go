@@ -22,7 +22,7 @@ type TokenCounter interface {
 // Default sizes of the decoder.
 const (
 	DefaultBlockSize   = 4 << 20
-	DefaultMaxLineSize = 256 << 20
+	DefaultMaxLineSize = 64 << 20
 )
 
 // DecodeOptions configures DecodeReader.
@@ -66,6 +66,9 @@ const (
 type Decoded struct {
 	Samples core.Samples
 	Summary Summary
+	// TextBytes is, per sample, the byte length of the output text after
+	// the first chunk (-1 when not applicable, as for OutTokens).
+	TextBytes []int64
 
 	keys      []sampleKey
 	uncounted []int32 // samples whose OutTokens await a counting pass
@@ -76,6 +79,7 @@ func (d *Decoded) Reset() {
 	emptySamples(&d.Samples)
 	d.Summary = Summary{}
 	d.keys = d.keys[:0]
+	d.TextBytes = d.TextBytes[:0]
 	d.uncounted = d.uncounted[:0]
 }
 
@@ -111,12 +115,14 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *Dec
 	m := newMachine(dst)
 	c := collector{m: m, dst: dst}
 	newDecoder := func() *lineDecoder {
-		return &lineDecoder{
+		d := &lineDecoder{
 			counter:    opts.Counter,
 			countText:  !opts.SkipTextCounts,
 			countFull:  opts.FullTokens == FullAlways,
 			countConvs: opts.FullTokens == FullAuto,
 		}
+		d.lineFn = d.decodeOne
+		return d
 	}
 	var err error
 	if workers == 1 {

@@ -88,6 +88,7 @@ type event struct {
 	turn   int32
 	tokens int32
 	full   int32
+	nbytes int32 // byte length of the text after the first chunk
 	uuid   [16]byte
 	ext    string // uuid when not 32 lowercase hex digits
 	conv   string // conversation_id (interned)
@@ -116,6 +117,9 @@ type lineDecoder struct {
 	issues     []lineIssue
 	otherTypes map[string]int64
 	counts     [numEvKinds]int64
+
+	res    *blockResult                               // block being decoded
+	lineFn func(line []byte, lineNo int64, last bool) // d.decodeOne, bound once
 }
 
 func (d *lineDecoder) issue(line int64, k Kind, field string) {
@@ -201,20 +205,16 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 			ev.flags |= fDataNull
 			return true
 		}
-		if d.countText {
-			text, bad := d.ps.textAfterFirstChunk(line, f.data)
-			if bad {
-				d.issue(lineNo, KindFieldType, "data")
-			}
-			if len(text) > 0 {
-				if d.counter != nil {
-					ev.tokens = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
-				} else {
-					ev.tokens = tokNotCounted
-				}
-			}
-		} else if f.data.kind == vArray {
+		text, bad := d.ps.textAfterFirstChunk(line, f.data)
+		if bad {
+			d.issue(lineNo, KindFieldType, "data")
+		}
+		ev.nbytes = int32(min(len(text), 1<<31-1))
+		if len(text) > 0 {
 			ev.tokens = tokNotCounted
+			if d.countText && d.counter != nil {
+				ev.tokens = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
+			}
 		}
 		if d.countFull || d.countConvs && f.conv.kind == vString && f.conv.end-f.conv.start > 2 {
 			text := d.ps.fullOutputText(line, f.data)

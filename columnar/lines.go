@@ -74,16 +74,13 @@ type blockResult struct {
 	lastCut    bool // the block's last line had no line terminator
 }
 
-// decodeBlock runs phase 1 over buf, a run of complete lines (only the
-// last block of a stream may end without a terminator). Line numbers in
-// the result are block-local, 1-based.
-func (d *lineDecoder) decodeBlock(buf []byte, final bool, res *blockResult) {
-	res.events = res.events[:0]
-	d.issues = res.issues[:0]
-	d.counts = [numEvKinds]int64{}
-	d.otherTypes = nil
+// forEachLine calls fn for every line of buf, a run of complete lines
+// (only the last block of a stream, final, may end without a
+// terminator), with its block-local 1-based number; last marks an
+// unterminated final line. It returns the number of lines and whether the
+// last one was cut (unterminated and non-empty).
+func forEachLine(buf []byte, final bool, fn func(line []byte, lineNo int64, last bool)) (lines int64, lastCut bool) {
 	var lineNo int64
-	res.lastCut = false
 	for len(buf) > 0 {
 		var line []byte
 		nl := bytes.IndexByte(buf, '\n')
@@ -104,23 +101,36 @@ func (d *lineDecoder) decodeBlock(buf []byte, final bool, res *blockResult) {
 				break
 			}
 			lineNo++
-			d.decodeOne(line[:cr], lineNo, false, res)
+			fn(line[:cr], lineNo, false)
 			line = line[cr+1:]
 		}
 		lineNo++
 		last := !terminated && len(buf) == 0 && final
 		if last {
-			res.lastCut = len(line) > 0
+			lastCut = len(line) > 0
 		}
-		d.decodeOne(line, lineNo, last, res)
+		fn(line, lineNo, last)
 	}
-	res.lines = lineNo
+	return lineNo, lastCut
+}
+
+// decodeBlock runs phase 1 over one block. Line numbers in the result
+// are block-local, 1-based.
+func (d *lineDecoder) decodeBlock(buf []byte, final bool, res *blockResult) {
+	res.events = res.events[:0]
+	d.issues = res.issues[:0]
+	d.counts = [numEvKinds]int64{}
+	d.otherTypes = nil
+	d.res = res
+	res.lines, res.lastCut = forEachLine(buf, final, d.lineFn)
 	res.issues = d.issues
 	res.counts = d.counts
 	res.otherTypes = d.otherTypes
 }
 
-func (d *lineDecoder) decodeOne(line []byte, lineNo int64, last bool, res *blockResult) {
+// decodeOne decodes one raw line into d.res.
+func (d *lineDecoder) decodeOne(line []byte, lineNo int64, last bool) {
+	res := d.res
 	line = pyStrip(line)
 	if len(line) == 0 {
 		return

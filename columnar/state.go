@@ -114,6 +114,7 @@ func (m *machine) apply(ev *event) {
 			turn = ev.turn
 		}
 		s.Turn = append(s.Turn, turn)
+		m.dst.TextBytes = append(m.dst.TextBytes, -1)
 	case evRecvFirst:
 		if !pending || !hasTS {
 			return
@@ -151,6 +152,9 @@ func (m *machine) apply(ev *event) {
 		s.CompleteSeq[idx] = ev.line - 1
 		s.LastEventNs[idx] = max(s.LastEventNs[idx], ts)
 		s.FullTokens[idx] = int64(ev.full)
+		if s.HasFirstToken[idx] && ev.nbytes > 0 {
+			m.dst.TextBytes[idx] = int64(ev.nbytes)
+		}
 		if s.HasFirstToken[idx] {
 			switch ev.tokens {
 			case tokEmpty:
