@@ -118,7 +118,12 @@ func nfcUnsafeRunes() []rune {
 // appendNFC appends the NFC form of s to dst. Bytes that are not valid
 // UTF-8 are copied unchanged and block composition across them.
 func appendNFC(dst []byte, s string) []byte {
-	var runes []rune
+	dst, _ = appendNFCScratch(dst, s, nil)
+	return dst
+}
+
+// appendNFCScratch is appendNFC with a reusable rune buffer.
+func appendNFCScratch(dst []byte, s string, runes []rune) ([]byte, []rune) {
 	for len(s) > 0 {
 		valid := 0
 		for valid < len(s) {
@@ -138,7 +143,7 @@ func appendNFC(dst []byte, s string) []byte {
 		}
 		s = s[valid:]
 	}
-	return dst
+	return dst, runes
 }
 
 // nfcRunes appends the NFC form of the valid UTF-8 string s to dst.

@@ -30,7 +30,56 @@ import (
 // approximated, because an approximation would silently miscount.
 type pattern struct {
 	source string
-	top    []*regexNode // the pattern's alternation, as a one-item sequence
+	alts   []*regexNode // the top-level alternatives, each a nodeConcat
+	// first[i] holds the code points below U+0800 that can begin a match
+	// of alts[i]; anyFirst is their union. Skipping alternatives (and
+	// positions) that cannot start with the next character is most of the
+	// speed of matching.
+	first    []lowSet
+	anyFirst lowSet
+}
+
+// lowSet is a bitmap over the code points below U+0800.
+type lowSet [0x800 / 64]uint64
+
+func (s *lowSet) has(r rune) bool { return s[r>>6]&(1<<(r&63)) != 0 }
+
+func (s *lowSet) union(t *lowSet) {
+	for i := range s {
+		s[i] |= t[i]
+	}
+}
+
+// firstSet returns the code points below U+0800 that can begin a match of
+// items, and whether items can match the empty string. Lookahead is
+// skipped, which can only make the set larger, never wrong.
+func firstSet(items []*regexNode) (set lowSet, nullable bool) {
+	for _, n := range items {
+		switch n.kind {
+		case nodeClass:
+			set.union(&n.class.low)
+			if n.min > 0 {
+				return set, false
+			}
+		case nodeAlt:
+			anyNullable := false
+			for _, sub := range n.subs {
+				s, null := firstSet(sub.subs)
+				set.union(&s)
+				anyNullable = anyNullable || null
+			}
+			if !anyNullable {
+				return set, false
+			}
+		case nodeConcat:
+			s, null := firstSet(n.subs)
+			set.union(&s)
+			if !null {
+				return set, false
+			}
+		}
+	}
+	return set, true
 }
 
 type nodeKind uint8
@@ -59,7 +108,7 @@ type runeClass struct {
 	props    property
 	notProps []property
 	negate   bool
-	low      [0x800 / 64]uint64
+	low      lowSet
 	table    *propertyTable
 }
 
@@ -78,8 +127,8 @@ func (c *runeClass) slowHas(r rune) bool {
 			in = true
 		}
 	}
-	if !in {
-		i, found := slices.BinarySearchFunc(c.ranges, r, func(rr runeRange, r rune) int {
+	if !in && len(c.ranges) > 0 && r <= c.ranges[len(c.ranges)-1].hi {
+		_, found := slices.BinarySearchFunc(c.ranges, r, func(rr runeRange, r rune) int {
 			switch {
 			case rr.hi < r:
 				return -1
@@ -88,7 +137,6 @@ func (c *runeClass) slowHas(r rune) bool {
 			}
 			return 0
 		})
-		_ = i
 		in = found
 	}
 	return in != c.negate
@@ -132,7 +180,13 @@ func compilePattern(src string) (*pattern, error) {
 		// tokenizer; refuse rather than guess.
 		return nil, unsupportedRegex(src, "that can match the empty string")
 	}
-	return &pattern{source: src, top: []*regexNode{root}}, nil
+	re := &pattern{source: src, alts: root.subs}
+	for _, alt := range root.subs {
+		set, _ := firstSet(alt.subs)
+		re.first = append(re.first, set)
+		re.anyFirst.union(&set)
+	}
+	return re, nil
 }
 
 type regexParser struct {
@@ -568,7 +622,16 @@ func (m *matcher) push(items []*regexNode, next int) int {
 // text, as HF's sequential Splits do.
 func (m *matcher) matchAt(re *pattern, s string, pos int) int {
 	m.stack = m.stack[:0]
-	return m.matchItems(s, re.top, pos, -1)
+	r, _ := utf8.DecodeRuneInString(s[pos:])
+	for i, alt := range re.alts {
+		if r < 0x800 && !re.first[i].has(r) {
+			continue
+		}
+		if end := m.matchItems(s, alt.subs, pos, -1); end >= 0 {
+			return end
+		}
+	}
+	return -1
 }
 
 func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
@@ -653,10 +716,12 @@ func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int
 // find returns the leftmost match of re in s at or after from, or -1, -1.
 func (m *matcher) find(re *pattern, s string, from int) (start, end int) {
 	for pos := from; pos < len(s); {
-		if e := m.matchAt(re, s, pos); e >= 0 {
-			return pos, e
+		r, w := utf8.DecodeRuneInString(s[pos:])
+		if r >= 0x800 || re.anyFirst.has(r) {
+			if e := m.matchAt(re, s, pos); e >= 0 {
+				return pos, e
+			}
 		}
-		_, w := utf8.DecodeRuneInString(s[pos:])
 		pos += w
 	}
 	return -1, -1

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -77,11 +78,19 @@ type pretokVector struct {
 	Pieces []string `json:"pieces"`
 }
 
+// loadedShared caches tokenizers across tests; loading the large ones
+// takes about a second each.
+var loadedShared sync.Map // name → *Tokenizer
+
 func loadShared(tb testing.TB, name string) *Tokenizer {
 	tb.Helper()
+	if tok, ok := loadedShared.Load(name); ok {
+		return tok.(*Tokenizer)
+	}
 	tok, err := Load(filepath.Join(sharedDir(tb), name, "tokenizer.json.gz"))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	loadedShared.Store(name, tok)
 	return tok
 }

@@ -1,6 +1,9 @@
 package tokenizer
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Tokenizer counts and encodes text exactly as Hugging Face tokenizers does
 // with add_special_tokens=false for the byte-level BPE tokenizers it
@@ -33,6 +36,7 @@ type encodeScratch struct {
 	bpe        bpeScratch
 	pieces     []string
 	normalized []byte
+	runes      []rune
 	ids        []uint32
 }
 
@@ -92,10 +96,11 @@ func (t *Tokenizer) appendEncode(dst []uint32, text string, sc *encodeScratch) [
 // appendSegment encodes text between raw added tokens.
 func (t *Tokenizer) appendSegment(dst []uint32, seg string, sc *encodeScratch) []uint32 {
 	if t.nfc && needsNFC(seg) {
-		// Copied to a string because pieces are substrings of seg; this
-		// allocates only for the rare segments NFC may change.
-		sc.normalized = appendNFC(sc.normalized[:0], seg)
-		seg = string(sc.normalized)
+		sc.normalized, sc.runes = appendNFCScratch(sc.normalized[:0], seg, sc.runes)
+		// The buffer is not written again until the next segment, and every
+		// piece of this one is encoded (and the cache copies its keys)
+		// before then, so viewing it as a string without a copy is safe.
+		seg = unsafe.String(unsafe.SliceData(sc.normalized), len(sc.normalized))
 	}
 	if t.addedNormalized.empty() {
 		return t.appendPieces(dst, seg, sc)

@@ -35,3 +35,37 @@ func TestSharedVectors(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedPreTokenizer runs only the Split regexes on each raw text and
+// compares with the pieces HF's pre_tokenizer produced
+// (shared/tokenizers/vectors/pretok/NAME.jsonl.gz).
+func TestSharedPreTokenizer(t *testing.T) {
+	dir := sharedDir(t)
+	// deepseek_r1_derived shares deepseek_v3's pre-tokenizer and has no
+	// pretok file of its own.
+	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
+		t.Run(name, func(t *testing.T) {
+			tok := loadShared(t, name)
+			texts := readJSONLines[idVector](t, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+			want := readJSONLines[pretokVector](t, filepath.Join(dir, "vectors", "pretok", name+".jsonl.gz"))
+			if len(texts) != len(want) {
+				t.Fatalf("%d texts but %d pretok lines", len(texts), len(want))
+			}
+			var m matcher
+			mismatches := 0
+			for i, v := range texts {
+				got := m.preTokenize(tok.splits, v.Text, nil)
+				if len(got) == 0 {
+					got = []string{}
+				}
+				if !slices.Equal(got, want[i].Pieces) {
+					mismatches++
+					if mismatches <= 5 {
+						t.Errorf("text %d %q:\ngot  %q\nwant %q", i+1, truncate(v.Text, 80), got[:min(len(got), 20)], want[i].Pieces[:min(len(want[i].Pieces), 20)])
+					}
+				}
+			}
+			t.Logf("%s: %d/%d pre-tokenizations match HF", name, len(texts)-mismatches, len(texts))
+		})
+	}
+}
