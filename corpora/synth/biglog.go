@@ -15,8 +15,10 @@ const (
 )
 
 // GenerateLog streams one events.jsonl of about targetBytes to w, simulating
-// spec (concurrency, poisson or offline; Passes is replaced by the number of
-// issues that fill targetBytes). Lines are encoded and written as the
+// spec (concurrency, poisson or offline). The run is sized by bytes: it plans
+// twice the issues an estimate says fill targetBytes (Passes is ignored; drift
+// and step positions refer to that plan) and stops issuing when the file nears
+// the target, then drains and ends the session normally. Lines are encoded and written as the
 // simulation produces them, so memory stays at the per-request bookkeeping
 // (about 200 bytes a request), not the text. Use OutputScale for long outputs.
 func GenerateLog(w io.Writer, spec Spec, targetBytes int64) error {
@@ -30,16 +32,17 @@ func GenerateLog(w io.Writer, spec Spec, targetBytes int64) error {
 	perSample := sampleOverheadBytes + bytesPerWord*(spec.meanOutputTokens()+float64(spec.PromptWords))
 	issues := math.Max(1, math.Round(float64(targetBytes)/perSample))
 	if spec.DatasetSize > 0 {
-		spec.Passes = issues / float64(spec.DatasetSize)
+		// Plan twice the estimate; the byte budget below ends the run.
+		spec.Passes = 2 * issues / float64(spec.DatasetSize)
 	}
 	if err := spec.validate(); err != nil {
 		return err
 	}
 	lw := newLineWriter(w)
 	s := newSim(spec, lw)
-	// The estimate above sizes the run; the budget stops issuing if the text
-	// turns out longer, so the file stays near the target either way.
-	s.byteBudget = targetBytes
+	// Issuing stops once the file reaches the target less what the requests
+	// still in flight will add (their recv_first and COMPLETE lines).
+	s.byteBudget = max(1, targetBytes-int64(float64(spec.referenceBatch())*perSample))
 	s.start()
 	s.run()
 	if err := lw.close(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Topic strings of the upstream event log (event-log.md §1.3).
@@ -31,8 +32,9 @@ type lineWriter struct {
 	bytes int64
 	// cutNext makes the next line the last one, written only up to half its
 	// length and without a newline: how a killed logger leaves the file.
-	cutNext bool
-	cut     bool
+	cutNext  bool
+	cut      bool
+	cutRunes int // characters kept of the cut line
 }
 
 func newLineWriter(w io.Writer) *lineWriter {
@@ -87,8 +89,15 @@ func (lw *lineWriter) flushLine() {
 	}
 	line := lw.buf
 	if lw.cutNext {
-		line = line[:(len(line)-1)/2]
+		// Cut at a rune boundary: a killed writer loses whole records'
+		// tails, and an invalid UTF-8 byte would make readers reject the file.
+		n := (len(line) - 1) / 2
+		for n > 0 && !utf8.RuneStart(line[n]) {
+			n--
+		}
+		line = line[:n]
 		lw.cut = true
+		lw.cutRunes = utf8.RuneCount(line)
 	}
 	n, err := lw.w.Write(line)
 	lw.bytes += int64(n)

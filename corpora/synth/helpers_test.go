@@ -211,3 +211,31 @@ func countLines(t *testing.T, path string) int {
 	}
 	return n
 }
+
+// readParseableEvents decodes the lines of a file that are JSON objects with a
+// string event_type, skipping the deliberately malformed ones of parity's
+// conc_dup_malformed.
+func readParseableEvents(t *testing.T, path string) []event {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	var out []event
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(line, &fields) != nil {
+			continue
+		}
+		var typ string
+		if json.Unmarshal(fields["event_type"], &typ) != nil {
+			continue
+		}
+		keys, err := objectKeys(line)
+		if err != nil {
+			continue
+		}
+		out = append(out, event{keys: keys, fields: fields})
+	}
+	return out
+}

@@ -147,7 +147,7 @@ func (s *sim) truth(name string) Truth {
 	t.ExpectedVerdict = s.verdict(tracked, t.Planted)
 	t.Counts = s.counts(tracked)
 	if s.lw.cut {
-		t.FileNotes = FileNotes{Truncated: true, TruncatedAtLine: s.lw.lines + 1, LastLineCharsKept: (len(s.lw.buf) - 1) / 2, NoSampleIdxMap: true}
+		t.FileNotes = FileNotes{Truncated: true, TruncatedAtLine: s.lw.lines, LastLineCharsKept: s.lw.cutRunes, NoSampleIdxMap: true}
 	}
 	if s.agentic != nil {
 		t.Agentic = s.agentic.truth()

@@ -118,7 +118,9 @@ type Counts struct {
 	Lines                  int `json:"lines"`
 }
 
-// FileNotes describe deliberate damage to the file.
+// FileNotes describe deliberate damage to the file. TruncatedAtLine is the
+// 1-based number of the cut last line (counted in Counts.Lines), as in parity's
+// conc_truncated.
 type FileNotes struct {
 	Truncated         bool `json:"truncated,omitempty"`
 	TruncatedAtLine   int  `json:"truncated_at_line,omitempty"`
