@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // ErrSuperpassSize is returned when the super-pass size is unresolvable or
@@ -32,9 +33,7 @@ type Result struct {
 	// Trajectories are the post-warmup trajectories of TrackedMetrics
 	// (empty super-passes skipped).
 	Trajectories [numMetrics][]float64
-	// Diagnostics are the per-window-size tables in first-occurrence order.
-	Diagnostics []WindowDiagnostics
-	Steady      SteadyState
+	Steady SteadyState
 	// PerSuperPass is the post-warmup per-super-pass digest.
 	PerSuperPass []SuperPassDigest
 	// NATL is the agentic result (Path "natl").
@@ -47,17 +46,41 @@ type Result struct {
 	all  []SuperPass // the full series
 	post []SuperPass
 	pct  []*spPercentiles // of post
+	diag *lazyDiagnostics
+}
+
+// lazyDiagnostics computes the diagnostic tables on first use.
+type lazyDiagnostics struct {
+	once   sync.Once
+	tables []WindowDiagnostics
+}
+
+// Diagnostics returns the per-window-size CoV and drift tables (detector
+// spec §9) in first-occurrence order of the window sizes. They feed only
+// the reference's JSON and text outputs, never the headline, so they are
+// computed on first use (they cost far more than the headline: five trend
+// tests on every rolling window of ten trajectories). Safe for concurrent
+// use.
+func (r *Result) Diagnostics() []WindowDiagnostics {
+	if r.diag == nil {
+		return nil
+	}
+	r.diag.once.Do(func() {
+		r.diag.tables = diagnosticTables(&r.Trajectories, distinctWindowSizes(r.Params.WindowSizes),
+			distinctBounds(r.CovBounds), r.Params.MinTrendN, r.Params.Alpha)
+	})
+	return r.diag.tables
 }
 
 // SuperPassDigest is one row of per_super_pass (§11.1): post-relative I and
 // the per-super-pass p50/p90 of TTFT and TPOT (Has* false = JSON null).
 type SuperPassDigest struct {
-	I                                     int
-	NIssued                               int
-	OutTokens                             int64
+	I                                      int
+	NIssued                                int
+	OutTokens                              int64
 	FirstIssueNs, LastIssueNs, LastEventNs int64
-	HasTTFT, HasTPOT                      bool
-	TTFTP50, TTFTP90, TPOTP50, TPOTP90    float64
+	HasTTFT, HasTPOT                       bool
+	TTFTP50, TTFTP90, TPOTP50, TPOTP90     float64
 }
 
 // Post returns the post-warmup super-passes of the analysis.
@@ -163,8 +186,7 @@ func AnalyzeRollups(sps []SuperPass, info RunInfo, p Params) (*Result, error) {
 			HasTTFT: pc.ok[mTTFTP50], HasTPOT: pc.ok[mTPOTP50],
 			TTFTP50: pc.v[mTTFTP50], TTFTP90: pc.v[mTTFTP90], TPOTP50: pc.v[mTPOTP50], TPOTP90: pc.v[mTPOTP90]}
 	}
-	r.Diagnostics = diagnosticTables(&r.Trajectories, distinctWindowSizes(p.WindowSizes),
-		distinctBounds(r.CovBounds), p.MinTrendN, p.Alpha)
+	r.diag = &lazyDiagnostics{}
 	return r, nil
 }
 

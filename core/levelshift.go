@@ -37,7 +37,7 @@ func pooledTPOTMean(w []SuperPass) float64 {
 // super-pass without TPOT), the first later plateau with
 // |μ − μ_R|/μ_R > band while Pettitt is significant sets Detected,
 // ChangePointSP = Pettitt's change point and DeltaPct = 100·rel.
-func detectLevelShift(post []SuperPass, plateaus []Plateau, base int, band, alpha float64) Anomaly {
+func detectLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, base int, band, alpha float64) Anomaly {
 	a := Anomaly{ChangePointSP: -1, Plateaus: plateaus}
 	if len(plateaus) <= base+1 {
 		return a
@@ -47,9 +47,9 @@ func detectLevelShift(post []SuperPass, plateaus []Plateau, base int, band, alph
 	if mu <= 0 {
 		return a
 	}
-	means := make([]float64, len(post))
-	for i := range post {
-		means[i] = tpotMean(&post[i])
+	means := make([]float64, len(pct))
+	for i, d := range pct {
+		means[i] = d.tpotMean
 	}
 	pet := stats.Pettitt(means, alpha)
 	a.Pettitt = &pet

@@ -86,33 +86,97 @@ func metricIndex(key string) int {
 	return -1
 }
 
-// spPercentiles holds a super-pass's value of every tracked metric; ok[m]
-// is false when the metric's source list is empty.
+// spPercentiles holds what the stages derive from a super-pass's lists:
+// the value of every tracked metric (ok[m] false when the metric's source
+// list is empty), the sorted TTFT, TPOT and latency lists and the TPOT
+// mean. It is immutable once built.
 type spPercentiles struct {
 	v  [numMetrics]float64
 	ok [numMetrics]bool
+
+	sortedTTFT, sortedTPOT, sortedLatency []float64
+	tpotMean                              float64
 }
 
 // metricPercentiles computes PercentileLower(sorted(list), p) of every
-// tracked metric of sp (§6).
+// tracked metric of sp (§6) and the other derived values.
 func metricPercentiles(sp *SuperPass) *spPercentiles {
 	var out spPercentiles
-	var buf []float64
 	for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency, SourceTTFTWarm} {
 		xs := src.list(sp)
 		if len(xs) == 0 {
 			continue
 		}
-		buf = append(buf[:0], xs...)
-		slices.Sort(buf)
+		sorted := slices.Clone(xs)
+		slices.Sort(sorted)
 		for m := range TrackedMetrics {
 			if TrackedMetrics[m].Source == src {
-				out.v[m] = stats.PercentileLower(buf, TrackedMetrics[m].P)
+				out.v[m] = stats.PercentileLower(sorted, TrackedMetrics[m].P)
 				out.ok[m] = true
 			}
 		}
+		switch src {
+		case SourceTTFT:
+			out.sortedTTFT = sorted
+		case SourceTPOT:
+			out.sortedTPOT = sorted
+		case SourceLatency:
+			out.sortedLatency = sorted
+		}
 	}
+	out.tpotMean = tpotMean(sp)
 	return &out
+}
+
+// mergeSorted merges ascending lists into one ascending list (pairwise,
+// bottom-up).
+func mergeSorted(lists [][]float64) []float64 {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	if len(lists) == 1 {
+		return slices.Clone(lists[0])
+	}
+	a := make([]float64, 0, n)
+	bounds := make([]int, 0, len(lists)+1)
+	for _, l := range lists {
+		bounds = append(bounds, len(a))
+		a = append(a, l...)
+	}
+	bounds = append(bounds, len(a))
+	b := make([]float64, n)
+	for len(bounds) > 2 {
+		next := bounds[:0:0]
+		for i := 0; i+1 < len(bounds); i += 2 {
+			lo := bounds[i]
+			if i+2 >= len(bounds) {
+				copy(b[lo:], a[lo:bounds[i+1]])
+				next = append(next, lo)
+				continue
+			}
+			mid, hi := bounds[i+1], bounds[i+2]
+			x, y, k := lo, mid, lo
+			for x < mid && y < hi {
+				// Written for conditional moves rather than branches.
+				v, ay, inc := a[x], a[y], 0
+				if ay < v {
+					v, inc = ay, 1
+				}
+				b[k] = v
+				y += inc
+				x += 1 - inc
+				k++
+			}
+			k += copy(b[k:], a[x:mid])
+			copy(b[k:], a[y:hi])
+			next = append(next, lo)
+		}
+		next = append(next, n)
+		bounds = next
+		a, b = b, a
+	}
+	return a
 }
 
 // percentileTable returns the per-metric percentiles of every super-pass,

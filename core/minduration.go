@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -58,10 +57,9 @@ func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig)
 	if len(spans) > 0 {
 		tau = stats.Median(spans)
 	}
-	lat := pooled(w, func(sp *SuperPass) []float64 { return sp.Latency })
+	lat := mergeSorted(sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedLatency }))
 	lp90 := 0.0
 	if len(lat) > 0 {
-		slices.Sort(lat)
 		lp90 = stats.PercentileLower(lat, 0.90) / 1e9
 	}
 	z := 1.96 * covB / c.eps

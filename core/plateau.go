@@ -1,10 +1,6 @@
 package core
 
-import (
-	"math"
-
-	"github.com/steadysweep/steadysweep/core/stats"
-)
+import "math"
 
 // Plateau is a maximal admissible window [Lo, Hi) of post-warmup
 // super-passes (detector spec §10.2).
@@ -24,17 +20,20 @@ type gateConfig struct {
 // skipping (any super-pass lacking the metric fails), number at least minN,
 // are not trending (gate verdict steady, or |RelDrift| < relDriftMin) and
 // have CoV ≤ covMax. buf is scratch space.
-func windowAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, buf []float64) bool {
+func windowAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, buf, tmp []float64) bool {
 	for _, m := range gatedMetrics {
 		traj := strictTrajectory(pct[lo:hi], m, buf)
 		if traj == nil || len(traj) < g.minN {
 			return false
 		}
-		if trendVerdict(g.gate, traj, g.minN, g.alpha) != VerdictSteady &&
-			math.Abs(stats.RelDrift(traj)) >= g.relDriftMin {
+		// The checks are pure, so the cheap CoV check goes first.
+		if covExceeds(traj, g.covMax) {
 			return false
 		}
-		if stats.CoV(traj) > g.covMax {
+		// A trend breaks the window only with |rel_drift| ≥ the floor, so
+		// the (costlier) gate verdict is needed only then.
+		if math.Abs(relDrift(traj, tmp)) >= g.relDriftMin &&
+			verdict(g.gate, traj, g.minN, g.alpha, tmp) != VerdictSteady {
 			return false
 		}
 	}
@@ -56,11 +55,12 @@ func segmentPlateaus(pct []*spPercentiles, g gateConfig) []Plateau {
 	n := len(pct)
 	var out []Plateau
 	buf := make([]float64, 0, n)
+	tmp := make([]float64, 0, n)
 	minLen := max(g.minN, 1)
 	for start := 0; start <= n-minLen; {
 		best := -1
 		for end := start + minLen; end <= n; end++ {
-			if !windowAdmissible(pct, start, end, g, buf) {
+			if !windowAdmissible(pct, start, end, g, buf, tmp) {
 				break
 			}
 			best = end

@@ -72,7 +72,7 @@ func (r *Result) windowJSON() JSONObject {
 	}
 	bounds := distinctBounds(r.CovBounds)
 	var cov, drift JSONObject
-	for _, d := range r.Diagnostics {
+	for _, d := range r.Diagnostics() {
 		key := strconv.Itoa(d.W)
 		ct := make(JSONObject, numMetrics)
 		dt := make(JSONObject, numMetrics)
@@ -285,9 +285,10 @@ func (r *Result) ReferenceText() string {
 	}
 	boundHdr := strings.Join(hdr, "  ")
 	distinct := distinctBounds(r.CovBounds)
-	diags := make([]*WindowDiagnostics, len(r.Diagnostics))
-	for i := range r.Diagnostics {
-		diags[i] = &r.Diagnostics[i]
+	tables := r.Diagnostics()
+	diags := make([]*WindowDiagnostics, len(tables))
+	for i := range tables {
+		diags[i] = &tables[i]
 	}
 	sortByW(diags)
 	for _, d := range diags {

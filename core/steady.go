@@ -43,7 +43,7 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 	ss := SteadyState{Plateaus: plateaus}
 	if len(plateaus) == 0 {
 		ss.Reason = "no admissible steady plateau"
-		ss.Anomaly = detectLevelShift(post, plateaus, 0, p.LevelShiftBand, p.Alpha)
+		ss.Anomaly = detectLevelShift(post, pct, plateaus, 0, p.LevelShiftBand, p.Alpha)
 		ss.GlobalTrend = globalTrend(pct, 0, p.TrendGate, p.MinTrendN, p.Alpha)
 		ss.DriftingUp = driftingUp(ss.GlobalTrend)
 		return ss
@@ -76,18 +76,19 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 	short := ss.Shorts[report]
 	pl := plateaus[report]
 	w := post[pl.Lo:pl.Hi]
-	ss.Anomaly = detectLevelShift(post, plateaus, report, p.LevelShiftBand, p.Alpha)
+	ss.Anomaly = detectLevelShift(post, pct, plateaus, report, p.LevelShiftBand, p.Alpha)
 	ss.GlobalTrend = globalTrend(pct, pl.Lo, p.TrendGate, p.MinTrendN, p.Alpha)
 	ss.DriftingUp = driftingUp(ss.GlobalTrend)
 
-	ttft := pooled(w, func(sp *SuperPass) []float64 { return sp.TTFT })
-	tpot := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
+	wp := pct[pl.Lo:pl.Hi]
+	ttft := mergeSorted(sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTTFT }))
+	tpot := mergeSorted(sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTPOT }))
 	if len(ttft) > 0 {
-		s := stats.Summarize(ttft)
+		s := summarizeSorted(ttft)
 		ss.TTFT = &s
 	}
 	if len(tpot) > 0 {
-		s := stats.Summarize(tpot)
+		s := summarizeSorted(tpot)
 		ss.TPOT = &s
 	}
 	tps := windowTPS(w)
@@ -110,6 +111,34 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 			short.Dominant)
 	}
 	return ss
+}
+
+// summarizeSorted is stats.Summarize of an ascending list (detector spec
+// §5.11): count, mean = Sum(sorted)/n, min, max, p50/p90/p99 by
+// PercentileLower and the 20-bin histogram.
+func summarizeSorted(s []float64) stats.Summary {
+	n := len(s)
+	return stats.Summary{
+		Count:     n,
+		Mean:      stats.Sum(s) / float64(n),
+		Min:       s[0],
+		Max:       s[n-1],
+		P50:       stats.PercentileLower(s, 0.50),
+		P90:       stats.PercentileLower(s, 0.90),
+		P99:       stats.PercentileLower(s, 0.99),
+		Histogram: stats.Histogram(s, stats.SummaryBins),
+	}
+}
+
+// sortedLists collects one cached sorted list per super-pass.
+func sortedLists(pct []*spPercentiles, get func(*spPercentiles) []float64) [][]float64 {
+	out := make([][]float64, 0, len(pct))
+	for _, d := range pct {
+		if l := get(d); len(l) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // driftingUp lists the watched metric keys whose verdict is up.

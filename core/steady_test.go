@@ -107,7 +107,7 @@ func refGate() gateConfig {
 }
 
 func admissible(sps []SuperPass, lo, hi int) bool {
-	return windowAdmissible(percentileTable(sps), lo, hi, refGate(), nil)
+	return windowAdmissible(percentileTable(sps), lo, hi, refGate(), nil, nil)
 }
 
 func TestWindowIssueSpanExcludesDrain(t *testing.T) {
@@ -185,13 +185,13 @@ func drift4pct(n int) [][2]float64 {
 func TestDetectLevelShift(t *testing.T) {
 	stair := mkSeries(append(repeatLevel(100, 50, 6), repeatLevel(200, 60, 6)...), 40)
 	pl := segmentPlateaus(percentileTable(stair), refGate())
-	a := detectLevelShift(stair, pl, 0, 0.05, 0.05)
+	a := detectLevelShift(stair, percentileTable(stair), pl, 0, 0.05, 0.05)
 	if !a.Detected || a.ChangePointSP != 6 || !(a.DeltaPct > 0) {
 		t.Errorf("staircase anomaly = %+v, want detected at 6 with delta > 0", a)
 	}
 	flat := mkSeries(repeatLevel(100, 50, 8), 40)
 	pl = segmentPlateaus(percentileTable(flat), refGate())
-	if a := detectLevelShift(flat, pl, 0, 0.05, 0.05); a.Detected || a.Pettitt != nil {
+	if a := detectLevelShift(flat, percentileTable(flat), pl, 0, 0.05, 0.05); a.Detected || a.Pettitt != nil {
 		t.Errorf("single plateau anomaly = %+v, want default", a)
 	}
 }

@@ -5,12 +5,12 @@ import "github.com/steadysweep/steadysweep/core/stats"
 // WindowInfo describes the reported window (detector spec §10.7);
 // indices are post-relative, Hi exclusive.
 type WindowInfo struct {
-	SPLo, SPHi    int
-	NSuperPasses  int
-	NSamples      int // samples with a TTFT
-	PlateauIndex  int
-	NPlateaus     int
-	SkippedShort  int
+	SPLo, SPHi   int
+	NSuperPasses int
+	NSamples     int // samples with a TTFT
+	PlateauIndex int
+	NPlateaus    int
+	SkippedShort int
 }
 
 // TPS is the throughput block of the reported window (§10.7).
