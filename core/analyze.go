@@ -33,7 +33,7 @@ type Result struct {
 	// Trajectories are the post-warmup trajectories of TrackedMetrics
 	// (empty super-passes skipped).
 	Trajectories [numMetrics][]float64
-	Steady SteadyState
+	Steady       SteadyState
 	// PerSuperPass is the post-warmup per-super-pass digest.
 	PerSuperPass []SuperPassDigest
 	// NATL is the agentic result (Path "natl").
