@@ -1,0 +1,79 @@
+package core
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// TestFastPathsMatchStats checks that every fast path returns exactly what
+// the core/stats function it stands for returns, on random series of the
+// shapes the detector sees (levels, drifts, steps, ties, constants, zeros)
+// and on CoVs placed exactly at the bound.
+func TestFastPathsMatchStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var series [][]float64
+	for range 3000 {
+		n := 1 + rng.IntN(40)
+		xs := make([]float64, n)
+		base := math.Exp(rng.Float64()*20 - 5)
+		slope := (rng.Float64() - 0.5) * 0.1 * base
+		noise := rng.Float64() * 0.2
+		for i := range xs {
+			xs[i] = base + slope*float64(i) + base*noise*(rng.Float64()-0.5)
+			if rng.IntN(10) == 0 && i > 0 {
+				xs[i] = xs[i-1] // ties
+			}
+		}
+		series = append(series, xs)
+	}
+	series = append(series, []float64{5, 5, 5, 5}, []float64{0, 0, 0, 0, 0}, []float64{-1, 1, -1, 1},
+		[]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, []float64{3, 3.2, 2.9, 3.15})
+	tmp := make([]float64, 0, 64)
+	for _, xs := range series {
+		if got, want := relDrift(xs, tmp), stats.RelDrift(xs); math.Float64bits(got) != math.Float64bits(want) &&
+			!(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("relDrift(%v) = %v, stats %v", xs, got, want)
+		}
+		if len(xs) > 0 {
+			if got, want := olsSlope(xs, tmp), stats.OLS(xs).Slope; math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("olsSlope(%v) = %v, stats %v", xs, got, want)
+			}
+		}
+		c := stats.CoV(xs)
+		for _, b := range []float64{0.03, 0.05, 0.08, c, math.Nextafter(c, 0), math.Nextafter(c, 1)} {
+			if got, want := covExceeds(xs, b), c > b; got != want {
+				t.Fatalf("covExceeds(%v, %v) = %v, CoV %v", xs, b, got, c)
+			}
+		}
+		for _, a := range stats.TrendAlgos {
+			if got, want := verdict(string(a), xs, 4, 0.05, tmp), trendVerdict(string(a), xs, 4, 0.05); got != want {
+				t.Fatalf("verdict(%s, %v) = %s, stats %s", a, xs, got, want)
+			}
+		}
+	}
+}
+
+func TestMergeSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for k := 1; k <= 9; k++ {
+		var lists [][]float64
+		var all []float64
+		for range k {
+			l := make([]float64, rng.IntN(6))
+			for i := range l {
+				l[i] = float64(rng.IntN(20))
+			}
+			slices.Sort(l)
+			lists = append(lists, l)
+			all = append(all, l...)
+		}
+		slices.Sort(all)
+		if got := mergeSorted(lists); !slices.Equal(got, all) && !(len(got) == 0 && len(all) == 0) {
+			t.Errorf("k=%d: merge %v, want %v", k, got, all)
+		}
+	}
+}
