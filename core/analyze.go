@@ -42,6 +42,9 @@ type Result struct {
 	// Extra are additional top-level JSON keys appended after the
 	// reference's keys by ReferenceJSON (beyond-reference additions).
 	Extra JSONObject
+	// Ours is steadysweep's beyond-reference analysis (ours_analyze.go);
+	// nil under compat "reference".
+	Ours *Ours
 
 	all  []SuperPass // the full series
 	post []SuperPass
@@ -108,6 +111,9 @@ func superpassSize(info RunInfo, p Params) (int, error) {
 // super-pass size. The error reports invalid parameters or an unresolvable
 // super-pass size (ErrSuperpassSize); any input data yields a Result.
 func Analyze(s *Samples, info RunInfo, p Params) (*Result, error) {
+	if p.Compat != "reference" {
+		return analyzeOurs(s, nil, info, p)
+	}
 	if err := checkParams(p); err != nil {
 		return nil, err
 	}
@@ -138,6 +144,9 @@ func checkParams(p Params) error {
 // bounds). The series is not modified, so one Rollup can be analysed under
 // many parameter sets concurrently.
 func AnalyzeRollups(sps []SuperPass, info RunInfo, p Params) (*Result, error) {
+	if p.Compat != "reference" {
+		return analyzeOurs(nil, sps, info, p)
+	}
 	if err := checkParams(p); err != nil {
 		return nil, err
 	}

@@ -77,6 +77,11 @@ type Params struct {
 	// crops, as percentages of the tracked samples.
 	FixedWarmupPct   float64 `param:"fixed_warmup_pct"`
 	FixedCooldownPct float64 `param:"fixed_cooldown_pct"`
+
+	// SubmissionMinDurationS is the region minimum duration of the
+	// submission block's window (seconds); 0 uses the default by
+	// concurrency: 600 s, or 1200 s above concurrency 32.
+	SubmissionMinDurationS float64 `param:"submission_min_duration_s"`
 }
 
 // ReferenceParams returns the reference CLI's defaults (detector spec §2.8,
@@ -186,6 +191,7 @@ func (p Params) Validate() error {
 	nonNeg("level_shift_band", p.LevelShiftBand)
 	nonNeg("tail_cut_eps", p.TailCutEps)
 	nonNeg("tail_cut_delta", p.TailCutDelta)
+	nonNeg("submission_min_duration_s", p.SubmissionMinDurationS)
 	if !(p.FixedWarmupPct >= 0 && p.FixedCooldownPct >= 0 && p.FixedWarmupPct+p.FixedCooldownPct < 100) {
 		errs = append(errs, fmt.Errorf("fixed_warmup_pct + fixed_cooldown_pct: each ≥ 0 and together < 100, got %v + %v",
 			p.FixedWarmupPct, p.FixedCooldownPct))

@@ -81,6 +81,7 @@ tail_cut_eps=0.05
 tail_cut_delta=0.05
 fixed_warmup_pct=10
 fixed_cooldown_pct=10
+submission_min_duration_s=0
 `
 
 func TestParamsCanonicalAndID(t *testing.T) {

@@ -1,0 +1,616 @@
+package core
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// Selection is the per-metric state of the reported window and the
+// guardrails of its selection (design §5.5; detector spec §17.6–§17.7).
+// Indices are post-warmup relative unless stated.
+type Selection struct {
+	// States is each tracked metric's state over the reported window (over
+	// the whole post-warmup series when there is none): Plateau, Drifting
+	// Up, Drifting Down, or "" when the metric has fewer than MinTrendN
+	// points (no data is never a plateau).
+	States [numMetrics]string
+	// Ensemble is the CoV ensemble; Certifying lists the indices of the
+	// settings that certify the reported window for every gating metric.
+	Ensemble   []EnsembleSetting
+	Certifying []int
+	// Drift is the drift-versus-staircase test over the plateaus (nil with
+	// fewer than two plateaus).
+	Drift *DriftTest
+	// MSERStart is the post-relative start minimising the standard error of
+	// the per-super-pass TPOT means among the admissible trims [lo', hi) of
+	// the reported window (−1 without a window); MSERAgrees reports that it
+	// is the reported start.
+	MSERStart  int
+	MSERAgrees bool
+	// OLSP and NeweyWestP are the slope p-values of tpot_p50 over the
+	// reported window; Corroborated reports that both agree with the gate
+	// (p ≥ Alpha ⇔ tpot_p50 is Plateau). NaN without a window.
+	OLSP, NeweyWestP float64
+	Corroborated     bool
+	// Concordance is the agreement of the forward CoV stopping rules of the
+	// ensemble, max(0, 1 − (max end − min end)/max(1, n)), 0 if fewer than
+	// two converge.
+	Concordance float64
+	// ReferenceWarmup is the reference rule's crop of the same series (our
+	// warmup may differ: deviations D1, D2).
+	ReferenceWarmup int
+}
+
+// GatingStates returns the states of tpot_p50 and tpot_p90.
+func (s Selection) GatingStates() [2]string {
+	return [2]string{s.States[mTPOTP50], s.States[mTPOTP90]}
+}
+
+// EnsembleSetting is one CoV setting: bounds for the p50 and p90 gating
+// metrics (the bound loosens toward the tail).
+type EnsembleSetting struct{ P50, P90 float64 }
+
+// ensembleTailMult is how much looser the p90 bound of a setting is than
+// its p50 bound.
+const ensembleTailMult = 1.5
+
+// ensembleOf returns one setting per distinct bound b: {b, 1.5·b}.
+func ensembleOf(bounds []float64) []EnsembleSetting {
+	out := []EnsembleSetting{}
+	for _, b := range distinctBounds(bounds) {
+		out = append(out, EnsembleSetting{b, b * ensembleTailMult})
+	}
+	return out
+}
+
+// DriftTest compares, over the super-passes inside the plateaus, a single
+// line against one level per plateau (BIC = n·ln(RSS/n) + k·ln n, k = 2
+// for the line, the number of plateaus for the steps). Drift is true when
+// the line wins and the gate finds a trend of at least the effect-size
+// floor over [Lo, Hi): the plateaus are a drift chopped into pieces
+// (deviation D5), not a staircase.
+type DriftTest struct {
+	Lo, Hi           int
+	BICLine, BICStep float64
+	Drift            bool
+	Up               bool
+}
+
+// OursAnomaly is a confirmed level shift: a later plateau (or the
+// super-passes after the last plateau) whose pooled TPOT mean differs from
+// the first plateau's by more than LevelShiftBand, corroborated by Pettitt
+// on the per-super-pass TPOT means of the non-empty super-passes.
+type OursAnomaly struct {
+	Detected bool
+	// ChangePointSP is the first super-pass of the new level: the split of
+	// the two-level least-squares fit across the boundary (−1 when none).
+	ChangePointSP int
+	// DeltaPct is 100·(μ_later − μ_first)/μ_first.
+	DeltaPct float64
+	PettittP float64
+	// Plateaus are every plateau [lo, hi).
+	Plateaus [][2]int
+}
+
+type selResult struct {
+	steady    SteadyState
+	report    Selection
+	anomaly   OursAnomaly
+	hasWindow bool
+	lo, hi    int
+}
+
+// oursWarmup is our adaptive warmup crop (deviations D1, D2): over the
+// driver trajectory (super-passes with the metric), the first position j
+// below the cap ⌊n·WarmupMaxFrac⌋ whose next MinTrendN values all lie
+// within WarmupBand/2 of their own median is the end of the ramp (half the
+// band, so the tail of an asymptotic ramp is not taken as level); without
+// one, the reference rule (AutoWarmup) decides. The crop is at least one
+// position and is mapped back to the super-pass holding that position, so
+// empty leading super-passes are cropped too.
+func oursWarmup(pct []*spPercentiles, driver int, p Params) int {
+	var idx []int
+	var vals []float64
+	for i, pc := range pct {
+		if driver >= 0 && pc.ok[driver] {
+			idx = append(idx, i)
+			vals = append(vals, pc.v[driver])
+		}
+	}
+	n := len(vals)
+	if n == 0 {
+		return min(1, len(pct))
+	}
+	pos := -1
+	capW := int(math.Trunc(float64(n) * p.WarmupMaxFrac))
+	for j := 0; j < capW && j+p.MinTrendN <= n; j++ {
+		win := vals[j : j+p.MinTrendN]
+		med := stats.Median(win)
+		ok := med > 0
+		for _, v := range win {
+			if !(math.Abs(v-med)/med <= p.WarmupBand/2) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			pos = j
+			break
+		}
+	}
+	if pos < 0 {
+		pos = AutoWarmup(vals, p.WarmupBand, p.WarmupMaxFrac, p.MinTrendN, 1)
+	}
+	pos = max(pos, 1)
+	if pos >= n {
+		return len(pct)
+	}
+	return idx[pos]
+}
+
+// oursAdmissible is windowAdmissible with the CoV ensemble: the trend gate
+// (with the effect-size floor) must hold for every gating metric, and at
+// least one ensemble setting must bound the CoV of every gating metric.
+func oursAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []EnsembleSetting, buf []float64) bool {
+	var cov [2]float64
+	for k, m := range gatedMetrics {
+		traj := strictTrajectory(pct[lo:hi], m, buf)
+		if traj == nil || len(traj) < g.minN {
+			return false
+		}
+		if trendVerdict(g.gate, traj, g.minN, g.alpha) != VerdictSteady &&
+			math.Abs(stats.RelDrift(traj)) >= g.relDriftMin {
+			return false
+		}
+		cov[k] = stats.CoV(traj)
+	}
+	return len(certifying(cov, ens)) > 0
+}
+
+// certifying lists the ensemble settings bounding both gating CoVs.
+func certifying(cov [2]float64, ens []EnsembleSetting) []int {
+	var out []int
+	for i, e := range ens {
+		if cov[0] <= e.P50 && cov[1] <= e.P90 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// oursPlateaus segments the post-warmup series grow-from-left (§10.2)
+// under oursAdmissible.
+func oursPlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting) []Plateau {
+	n := len(pct)
+	var out []Plateau
+	buf := make([]float64, 0, n)
+	minLen := max(g.minN, 1)
+	for start := 0; start <= n-minLen; {
+		best := -1
+		for end := start + minLen; end <= n; end++ {
+			if !oursAdmissible(pct, start, end, g, ens, buf) {
+				break
+			}
+			best = end
+		}
+		if best < 0 {
+			start++
+			continue
+		}
+		out = append(out, Plateau{start, best})
+		start = best
+	}
+	return out
+}
+
+// selectSteady is our steady-state selection over the post-warmup series.
+func selectSteady(post []SuperPass, pct []*spPercentiles, p Params, bounds []float64) selResult {
+	covMax := math.Inf(-1)
+	for _, b := range bounds {
+		covMax = math.Max(covMax, b)
+	}
+	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin, minN: p.MinTrendN, alpha: p.Alpha}
+	ens := ensembleOf(bounds)
+	plateaus := oursPlateaus(pct, g, ens)
+	res := selResult{lo: -1, hi: -1}
+	res.report.Ensemble = ens
+	res.report.MSERStart = -1
+	res.report.OLSP, res.report.NeweyWestP = math.NaN(), math.NaN()
+	res.report.Concordance = concordance(pct, p.MinTrendN)
+	ss := &res.steady
+	ss.Plateaus = plateaus
+	res.anomaly = OursAnomaly{ChangePointSP: -1}
+	for _, pl := range plateaus {
+		res.anomaly.Plateaus = append(res.anomaly.Plateaus, [2]int{pl.Lo, pl.Hi})
+	}
+	ss.Anomaly = Anomaly{ChangePointSP: -1, Plateaus: plateaus}
+
+	if len(plateaus) == 0 {
+		ss.Reason = "no admissible steady plateau"
+		ss.GlobalTrend = globalTrend(pct, 0, p.TrendGate, p.MinTrendN, p.Alpha)
+		ss.DriftingUp = driftingUp(ss.GlobalTrend)
+		res.report.States = statesOver(pct, 0, len(pct), p)
+		return res
+	}
+
+	mc := minDurationConfig{eps: p.MinDurEps, relaxMult: p.MinDurRelaxMult, floorS: p.MinDurFloorS,
+		kstarFloor: p.MinDurKstarFloor}
+	if len(plateaus) >= 2 {
+		dt := driftTest(pct, plateaus, g)
+		res.report.Drift = &dt
+		if dt.Drift {
+			lo, hi := dt.Lo, dt.Hi
+			short := minSteadyDuration(post[lo:hi], pct[lo:hi], mc)
+			ss.Shorts = []ShortWindow{short}
+			fillWindow(ss, post, lo, hi, 0, len(plateaus), 0)
+			ss.ShortWindow = &short
+			ss.Found = false
+			dir := "down"
+			if dt.Up {
+				dir = "up"
+			}
+			ss.Reason = fmt.Sprintf("TPOT drifting %s across %d short plateaus (a line fits better than steps): "+
+				"no steady state", dir, len(plateaus))
+			ss.GlobalTrend = globalTrend(pct, lo, p.TrendGate, p.MinTrendN, p.Alpha)
+			ss.DriftingUp = driftingUp(ss.GlobalTrend)
+			res.report.States = statesOver(pct, lo, hi, p)
+			res.hasWindow, res.lo, res.hi = true, lo, hi
+			guardrails(&res, post, pct, p)
+			return res
+		}
+	}
+
+	ss.Shorts = make([]ShortWindow, len(plateaus))
+	for i, pl := range plateaus {
+		ss.Shorts[i] = minSteadyDuration(post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
+	}
+	report := 0
+	if p.MinDuration {
+		report = -1
+		for i := range ss.Shorts {
+			if !ss.Shorts[i].IsShort {
+				report = i
+				break
+			}
+		}
+		if report < 0 {
+			ss.AllShort = true
+			report = 0
+			for i := range ss.Shorts {
+				if ss.Shorts[i].WindowDurationS > ss.Shorts[report].WindowDurationS {
+					report = i
+				}
+			}
+		}
+	}
+	pl := plateaus[report]
+	skipped := 0
+	for i := range report {
+		if ss.Shorts[i].IsShort {
+			skipped++
+		}
+	}
+	fillWindow(ss, post, pl.Lo, pl.Hi, report, len(plateaus), skipped)
+	short := ss.Shorts[report]
+	ss.ShortWindow = &short
+	ss.Found = !ss.AllShort
+	if ss.AllShort {
+		ss.Reason = fmt.Sprintf("all %d admissible plateau(s) too short: longest %s < %s required (%s-dominated)",
+			len(plateaus), pyFixed(short.WindowDurationS, 0)+"s", pyFixed(short.MinDurationS, 0)+"s", short.Dominant)
+	}
+	ss.GlobalTrend = globalTrend(pct, pl.Lo, p.TrendGate, p.MinTrendN, p.Alpha)
+	ss.DriftingUp = driftingUp(ss.GlobalTrend)
+	res.anomaly = levelShiftOurs(post, plateaus, p.LevelShiftBand, p.Alpha)
+	ss.Anomaly = Anomaly{Detected: res.anomaly.Detected, ChangePointSP: res.anomaly.ChangePointSP,
+		DeltaPct: res.anomaly.DeltaPct, Plateaus: plateaus}
+	if res.anomaly.Detected && report > 0 && res.anomaly.ChangePointSP <= pl.Lo {
+		ss.Reason = joinReason(ss.Reason, fmt.Sprintf("reported plateau %d is %+.1f%% from the skipped first plateau",
+			report, res.anomaly.DeltaPct))
+	}
+	res.report.States = statesOver(pct, pl.Lo, pl.Hi, p)
+	res.hasWindow, res.lo, res.hi = true, pl.Lo, pl.Hi
+	guardrails(&res, post, pct, p)
+	return res
+}
+
+// fillWindow sets the summaries, TPS and window record of post[lo:hi].
+func fillWindow(ss *SteadyState, post []SuperPass, lo, hi, index, nPlateaus, skipped int) {
+	w := post[lo:hi]
+	ttft := pooled(w, func(sp *SuperPass) []float64 { return sp.TTFT })
+	tpot := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
+	ss.TTFT, ss.TPOT = nil, nil
+	if len(ttft) > 0 {
+		s := stats.Summarize(ttft)
+		ss.TTFT = &s
+	}
+	if len(tpot) > 0 {
+		s := stats.Summarize(tpot)
+		ss.TPOT = &s
+	}
+	tps := windowTPS(w)
+	ss.TPS = &tps
+	ss.Window = &WindowInfo{SPLo: lo, SPHi: hi, NSuperPasses: hi - lo, NSamples: len(ttft),
+		PlateauIndex: index, NPlateaus: nPlateaus, SkippedShort: skipped}
+}
+
+// stateOf classifies a trajectory: "" below minN points, Drifting Up/Down
+// when the gate finds a trend of at least the effect-size floor, else
+// Plateau.
+func stateOf(traj []float64, p Params) string {
+	v := trendVerdict(p.TrendGate, traj, p.MinTrendN, p.Alpha)
+	switch {
+	case v == VerdictInsufficient:
+		return ""
+	case v == VerdictUp && math.Abs(stats.RelDrift(traj)) >= p.TrendRelDriftMin:
+		return StateDriftingUp
+	case v == VerdictDown && math.Abs(stats.RelDrift(traj)) >= p.TrendRelDriftMin:
+		return StateDriftingDown
+	}
+	return StatePlateau
+}
+
+// statesOver returns every tracked metric's state over pct[lo:hi].
+func statesOver(pct []*spPercentiles, lo, hi int, p Params) [numMetrics]string {
+	var out [numMetrics]string
+	if lo < 0 || hi > len(pct) || lo >= hi {
+		return out
+	}
+	for m := range TrackedMetrics {
+		out[m] = stateOf(trajectory(pct[lo:hi], m), p)
+	}
+	return out
+}
+
+// driftTest is the DriftTest of the gated tpot_p50 over the plateaus.
+func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig) DriftTest {
+	dt := DriftTest{Lo: plateaus[0].Lo, Hi: plateaus[len(plateaus)-1].Hi}
+	var xs, ys []float64
+	rssStep := 0.0
+	for _, pl := range plateaus {
+		var seg []float64
+		for i := pl.Lo; i < pl.Hi; i++ {
+			if pct[i].ok[mTPOTP50] {
+				xs = append(xs, float64(i))
+				ys = append(ys, pct[i].v[mTPOTP50])
+				seg = append(seg, pct[i].v[mTPOTP50])
+			}
+		}
+		if len(seg) > 0 {
+			mu := stats.Mean(seg)
+			for _, v := range seg {
+				rssStep += (v - mu) * (v - mu)
+			}
+		}
+	}
+	n := float64(len(ys))
+	if n < 3 {
+		dt.BICLine, dt.BICStep = math.NaN(), math.NaN()
+		return dt
+	}
+	slope, rssLine := lineFit(xs, ys)
+	floor := n * math.Pow(1e-6*stats.Mean(ys), 2)
+	dt.BICLine = n*math.Log((rssLine+floor)/n) + 2*math.Log(n)
+	dt.BICStep = n*math.Log((rssStep+floor)/n) + float64(len(plateaus))*math.Log(n)
+	dt.Up = slope > 0
+	traj := trajectory(pct[dt.Lo:dt.Hi], mTPOTP50)
+	trend := trendVerdict(g.gate, traj, g.minN, g.alpha) != VerdictSteady &&
+		math.Abs(stats.RelDrift(traj)) >= g.relDriftMin
+	dt.Drift = trend && dt.BICLine < dt.BICStep
+	return dt
+}
+
+// lineFit is the least-squares line y = a + b·x: slope b and residual sum
+// of squares (NaN slope when the xs are constant).
+func lineFit(xs, ys []float64) (slope, rss float64) {
+	mx, my := stats.Mean(xs), stats.Mean(ys)
+	sxx, sxy := 0.0, 0.0
+	for i := range xs {
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		sxy += (xs[i] - mx) * (ys[i] - my)
+	}
+	if sxx == 0 {
+		return math.NaN(), math.NaN()
+	}
+	slope = sxy / sxx
+	for i := range xs {
+		e := ys[i] - (my + slope*(xs[i]-mx))
+		rss += e * e
+	}
+	return slope, rss
+}
+
+// levelShiftOurs detects a level shift against the FIRST plateau
+// (deviation D3): the first later plateau whose pooled TPOT mean differs
+// by more than band, or else the super-passes after the last plateau (at
+// least two, all beyond the band on the same side), confirmed by Pettitt
+// on the TPOT means of the non-empty super-passes (deviation D6). The
+// change point is the least-squares split between the previous plateau's
+// start and the shifted segment's end (deviation D4).
+func levelShiftOurs(post []SuperPass, plateaus []Plateau, band, alpha float64) OursAnomaly {
+	a := OursAnomaly{ChangePointSP: -1, PettittP: math.NaN()}
+	for _, pl := range plateaus {
+		a.Plateaus = append(a.Plateaus, [2]int{pl.Lo, pl.Hi})
+	}
+	if len(plateaus) == 0 {
+		return a
+	}
+	base := plateaus[0]
+	mu := pooledTPOTMean(post[base.Lo:base.Hi])
+	if mu <= 0 {
+		return a
+	}
+	var means []float64
+	for i := range post {
+		if len(post[i].TPOT) > 0 {
+			means = append(means, tpotMean(&post[i]))
+		}
+	}
+	pet := stats.Pettitt(means, alpha)
+	a.PettittP = pet.P
+	if !pet.Significant {
+		return a
+	}
+	for k := 1; k < len(plateaus); k++ {
+		q := plateaus[k]
+		rel := (pooledTPOTMean(post[q.Lo:q.Hi]) - mu) / mu
+		if math.Abs(rel) > band {
+			a.Detected, a.DeltaPct = true, rel*100
+			a.ChangePointSP = splitPoint(post, plateaus[k-1].Lo, q.Hi)
+			return a
+		}
+	}
+	last := plateaus[len(plateaus)-1]
+	tail := post[last.Hi:]
+	nTail, side := 0, 0
+	for i := range tail {
+		if len(tail[i].TPOT) == 0 {
+			continue
+		}
+		r := (tpotMean(&tail[i]) - mu) / mu
+		s := 0
+		if r > band {
+			s = 1
+		} else if r < -band {
+			s = -1
+		}
+		if s == 0 || (side != 0 && s != side) {
+			return a
+		}
+		side = s
+		nTail++
+	}
+	if nTail >= 2 {
+		rel := (pooledTPOTMean(tail) - mu) / mu
+		a.Detected, a.DeltaPct = true, rel*100
+		a.ChangePointSP = splitPoint(post, last.Lo, len(post))
+	}
+	return a
+}
+
+// splitPoint returns the index k in (lo, hi) minimising the residual sum
+// of squares of a two-level fit of the per-super-pass TPOT means of
+// post[lo:hi] (empty super-passes skipped): the first super-pass of the
+// second level. −1 when fewer than two super-passes have TPOT.
+func splitPoint(post []SuperPass, lo, hi int) int {
+	var idx []int
+	var ys []float64
+	for i := lo; i < hi; i++ {
+		if len(post[i].TPOT) > 0 {
+			idx = append(idx, i)
+			ys = append(ys, tpotMean(&post[i]))
+		}
+	}
+	if len(ys) < 2 {
+		return -1
+	}
+	best, bestRSS := -1, math.Inf(1)
+	for k := 1; k < len(ys); k++ {
+		r := sse(ys[:k]) + sse(ys[k:])
+		if r < bestRSS {
+			best, bestRSS = idx[k], r
+		}
+	}
+	return best
+}
+
+// sse is Σ(x − x̄)².
+func sse(xs []float64) float64 {
+	mu := stats.Mean(xs)
+	s := 0.0
+	for _, x := range xs {
+		s += (x - mu) * (x - mu)
+	}
+	return s
+}
+
+// concordanceEnsemble is the earlier design branch's forward stopping
+// rules (trailing window, CoV bound).
+var concordanceEnsemble = []struct {
+	w     int
+	bound float64
+}{{3, 0.03}, {3, 0.05}, {4, 0.05}, {5, 0.08}, {6, 0.10}, {6, 0.15}}
+
+// concordance runs each forward rule over the post-warmup series (the
+// first end e with CoV < bound for tpot_p50 and tpot_p90 over the
+// trailing window [e−w, e)) and returns max(0, 1 − (max e − min e)/
+// max(1, n)), 0 when fewer than two rules converge.
+func concordance(pct []*spPercentiles, minN int) float64 {
+	n := len(pct)
+	var ends []int
+	buf := make([]float64, 0, 8)
+	for _, rule := range concordanceEnsemble {
+		for e := rule.w; e <= n; e++ {
+			ok := true
+			for _, m := range gatedMetrics {
+				traj := strictTrajectory(pct[e-rule.w:e], m, buf)
+				if traj == nil || !(stats.CoV(traj) < rule.bound) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				ends = append(ends, e)
+				break
+			}
+		}
+	}
+	if len(ends) < 2 {
+		return 0
+	}
+	lo, hi := ends[0], ends[0]
+	for _, e := range ends {
+		lo, hi = min(lo, e), max(hi, e)
+	}
+	return math.Max(0, 1-float64(hi-lo)/float64(max(1, n)))
+}
+
+// guardrails fills the MSER, OLS/Newey–West corroboration and certifying
+// ensemble settings of the reported window.
+func guardrails(res *selResult, post []SuperPass, pct []*spPercentiles, p Params) {
+	lo, hi := res.lo, res.hi
+	rep := &res.report
+	var cov [2]float64
+	buf := make([]float64, 0, hi-lo)
+	for k, m := range gatedMetrics {
+		cov[k] = stats.CoV(trajectory(pct[lo:hi], m))
+	}
+	_ = buf
+	rep.Certifying = certifying(cov, rep.Ensemble)
+	// MSER: min standard error of the per-super-pass TPOT means over the
+	// trims [lo', hi) keeping at least MinTrendN super-passes.
+	var means []float64
+	for i := lo; i < hi; i++ {
+		if len(post[i].TPOT) > 0 {
+			means = append(means, tpotMean(&post[i]))
+		} else {
+			means = append(means, math.NaN())
+		}
+	}
+	bestSE := math.Inf(1)
+	for s := 0; s+p.MinTrendN <= len(means); s++ {
+		var xs []float64
+		for _, v := range means[s:] {
+			if !math.IsNaN(v) {
+				xs = append(xs, v)
+			}
+		}
+		if len(xs) < 2 {
+			continue
+		}
+		se := stats.PStdev(xs) / math.Sqrt(float64(len(xs)))
+		if se < bestSE {
+			bestSE, rep.MSERStart = se, lo+s
+		}
+	}
+	rep.MSERAgrees = rep.MSERStart == lo
+	traj := trajectory(pct[lo:hi], mTPOTP50)
+	if len(traj) >= 3 {
+		rep.OLSP = stats.OLS(traj).P
+		rep.NeweyWestP = stats.NeweyWest(traj, -1).P
+		plateau := rep.States[mTPOTP50] == StatePlateau
+		agree := func(pv float64) bool { return math.IsNaN(pv) || (pv >= p.Alpha) == plateau }
+		rep.Corroborated = agree(rep.OLSP) && agree(rep.NeweyWestP)
+	}
+}
