@@ -55,29 +55,38 @@ func (e event) int64(key string) int64 {
 	return v
 }
 
-// objectKeys returns the top-level keys of a JSON object in order.
-func objectKeys(line []byte) ([]string, error) {
+// decodeEvent decodes one JSON object line in a single pass, keeping its
+// top-level keys in order and each value raw.
+func decodeEvent(line []byte) (event, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, err
+		return event{}, err
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("not an object: %v", tok)
+		return event{}, fmt.Errorf("not an object: %v", tok)
 	}
-	var keys []string
+	e := event{fields: map[string]json.RawMessage{}}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, err
+			return event{}, err
 		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
+		key := tok.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return event{}, err
 		}
+		e.keys = append(e.keys, key)
+		e.fields[key] = value
 	}
-	return keys, nil
+	if _, err := dec.Token(); err != nil {
+		return event{}, err
+	}
+	if dec.More() {
+		return event{}, fmt.Errorf("data after the object")
+	}
+	return e, nil
 }
 
 // readEvents decodes every complete line of an events.jsonl file. A final line
@@ -91,15 +100,11 @@ func readEvents(t *testing.T, path string) (events []event, tail []byte) {
 	lines := bytes.Split(data, []byte("\n"))
 	tail = lines[len(lines)-1]
 	for i, line := range lines[:len(lines)-1] {
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(line, &fields); err != nil {
+		e, err := decodeEvent(line)
+		if err != nil {
 			t.Fatalf("%s line %d: %v", path, i+1, err)
 		}
-		keys, err := objectKeys(line)
-		if err != nil {
-			t.Fatalf("%s line %d keys: %v", path, i+1, err)
-		}
-		events = append(events, event{keys: keys, fields: fields})
+		events = append(events, e)
 	}
 	return events, tail
 }
@@ -214,28 +219,25 @@ func countLines(t *testing.T, path string) int {
 
 // readParseableEvents decodes the lines of a file that are JSON objects with a
 // string event_type, skipping the deliberately malformed ones of parity's
-// conc_dup_malformed.
-func readParseableEvents(t *testing.T, path string) []event {
+// conc_dup_malformed. It reads at most maxLines lines.
+func readParseableEvents(t *testing.T, path string, maxLines int) []event {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("read %s: %v", path, err)
 	}
 	var out []event
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(line, &fields) != nil {
-			continue
-		}
-		var typ string
-		if json.Unmarshal(fields["event_type"], &typ) != nil {
-			continue
-		}
-		keys, err := objectKeys(line)
+	lines := bytes.Split(data, []byte("\n"))
+	for _, line := range lines[:min(len(lines), maxLines)] {
+		e, err := decodeEvent(line)
 		if err != nil {
 			continue
 		}
-		out = append(out, event{keys: keys, fields: fields})
+		var typ string
+		if json.Unmarshal(e.fields["event_type"], &typ) != nil {
+			continue
+		}
+		out = append(out, e)
 	}
 	return out
 }

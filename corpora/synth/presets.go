@@ -163,7 +163,26 @@ func presetByName(name string) (preset, bool) {
 	return preset{}, false
 }
 
-// Presets returns the preset names in a fixed order.
+// Presets returns the preset names in a fixed order:
+//
+//	clean_ramp           admission ramp (~1.5 super-passes), then a long flat plateau → steady
+//	long_ramp            reasoning answers, clients start over ~9 super-passes → steady after a long crop
+//	late_staircase       KV-eviction step ×1.22 at 27.3 of 34 super-passes → anomaly
+//	two_staircases       steps ×1.15 at 14.5 and ×1.18 at 26.4 of 36 → anomaly
+//	drift_up             TPOT +35 % linearly over the run → drifting_up
+//	drift_down           TPOT −25 % linearly over the run → drifting_down
+//	hairball_tail        heavy-tailed long outputs, drain timeout cuts stragglers → steady
+//	noisy                20 % per-super-pass level noise → not_found
+//	ramp_only            n_samples = concurrency = 512: fill and drain only → not_found
+//	partial_dataset      300 issues of a 400-sample dataset → partial_dataset
+//	insufficient_passes  2.6 passes → insufficient_passes
+//	truncated            killed at 55 %: no STOP/ENDED, cut last line → steady (best effort)
+//	failures_retries     4 % failures, 2.5 % duplicate ISSUED, 1 % single-chunk answers → steady
+//	poisson_steady       open loop at 80 % of capacity → steady
+//	offline_burst        everything issued at t0 into a 192-request server → not_supported
+//	agentic              multi-turn tool-calling conversations → not_supported
+//
+// truth.json's description field has the details of each.
 func Presets() []string {
 	names := make([]string, len(presets))
 	for i, p := range presets {

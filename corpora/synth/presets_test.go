@@ -66,7 +66,9 @@ func TestPresets_EnvelopeMatchesParity(t *testing.T) {
 	}
 	allowed := map[string][]string{}
 	for _, path := range runs {
-		for typ, sigs := range signaturesByType(readParseableEvents(t, path)) {
+		// The first 4000 lines of each run hold every key variant (they repeat
+		// throughout a run); reading whole files costs seconds.
+		for typ, sigs := range signaturesByType(readParseableEvents(t, path, 4000)) {
 			for _, sig := range sigs {
 				if !slices.Contains(allowed[typ], sig) {
 					allowed[typ] = append(allowed[typ], sig)

@@ -15,7 +15,6 @@ const (
 	streamOrder   = 3
 	streamNoise   = 4
 	streamDataset = 5
-	streamText    = 6
 	streamEpoch   = 7
 )
 
