@@ -1,0 +1,140 @@
+package tokenizer
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeHubCache builds an HF hub cache in a temporary directory, points
+// every cache setting at it and installs the tiny fixture as the given
+// model ids' tokenizer.json.
+func fakeHubCache(t *testing.T, ids ...string) string {
+	t.Helper()
+	cache := t.TempDir()
+	t.Setenv("HF_HUB_CACHE", cache)
+	t.Setenv("HUGGINGFACE_HUB_CACHE", "")
+	t.Setenv("HF_HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", t.TempDir())
+	for _, id := range ids {
+		snap := filepath.Join(cache, "models--"+strings.ReplaceAll(id, "/", "--"), "snapshots", "0123abcd")
+		if err := os.MkdirAll(snap, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(snap, "tokenizer.json"), tinyJSON(t), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cache
+}
+
+// TestResolveRegistry checks the model-name registry of detector.md §2.3:
+// first substring match on the lower-cased name, any "deepseek" → R1, and
+// a name containing '/' used verbatim.
+func TestResolveRegistry(t *testing.T) {
+	cache := fakeHubCache(t, "openai/gpt-oss-120b", "deepseek-ai/DeepSeek-R1", "moonshotai/Kimi-K2-Instruct", "meta-llama/Llama-3.1-8B")
+	tests := []struct {
+		model, wantSource, wantID string
+	}{
+		{"gpt-oss-120b", "registry: gpt-oss → openai/gpt-oss-120b", "openai/gpt-oss-120b"},
+		{"DeepSeek-R1-0528", "registry: deepseek-r1 → deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1"},
+		{"dsr1-fp4", "registry: dsr1 → deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1"},
+		{"/models/DeepSeek-V3", "registry: deepseek → deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1"},
+		{"Kimi-K2-Instruct", "registry: kimi-k2 → moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Instruct"},
+		{"meta-llama/Llama-3.1-8B", "model name meta-llama/Llama-3.1-8B", "meta-llama/Llama-3.1-8B"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.model, func(t *testing.T) {
+			c, res, err := Resolve("", tt.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Source != tt.wantSource {
+				t.Errorf("Source = %q, want %q", res.Source, tt.wantSource)
+			}
+			wantPath := filepath.Join(cache, "models--"+strings.ReplaceAll(tt.wantID, "/", "--"), "snapshots", "0123abcd", "tokenizer.json")
+			if res.Path != wantPath {
+				t.Errorf("Path = %q, want %q", res.Path, wantPath)
+			}
+			if _, ok := c.(*Tokenizer); !ok {
+				t.Errorf("counter is %T, want *Tokenizer", c)
+			}
+		})
+	}
+}
+
+func TestResolveSpec(t *testing.T) {
+	fakeHubCache(t, "org/model")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tokenizer.json"), tinyJSON(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, res, err := Resolve("words", "gpt-oss")
+	if err != nil || c != (Words{}) || res.Source != "--tokenizer words" {
+		t.Errorf("Resolve(words) = %v, %+v, %v", c, res, err)
+	}
+	for _, spec := range []string{tinyPath, dir, "org/model"} {
+		c, res, err := Resolve(spec, "gpt-oss-120b")
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", spec, err)
+			continue
+		}
+		if res.Source != "--tokenizer" || res.Path == "" || c.Count("hello world") != 2 {
+			t.Errorf("Resolve(%q) = %+v, count %d", spec, res, c.Count("hello world"))
+		}
+	}
+}
+
+// TestResolveRefsMain checks that the snapshot refs/main names wins over
+// other snapshots, as huggingface_hub resolves revisions.
+func TestResolveRefsMain(t *testing.T) {
+	cache := fakeHubCache(t)
+	repo := filepath.Join(cache, "models--org--m")
+	for _, snap := range []string{"aaaa", "ffff"} {
+		os.MkdirAll(filepath.Join(repo, "snapshots", snap), 0o755)
+		os.WriteFile(filepath.Join(repo, "snapshots", snap, "tokenizer.json"), tinyJSON(t), 0o644)
+	}
+	os.MkdirAll(filepath.Join(repo, "refs"), 0o755)
+	os.WriteFile(filepath.Join(repo, "refs", "main"), []byte("ffff\n"), 0o644)
+	_, res, err := Resolve("org/m", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(repo, "snapshots", "ffff", "tokenizer.json"); res.Path != want {
+		t.Errorf("Path = %s, want %s", res.Path, want)
+	}
+}
+
+func TestResolveErrors(t *testing.T) {
+	cache := fakeHubCache(t)
+	_, _, err := Resolve("", "llama-3")
+	if err == nil || !strings.Contains(err.Error(), "--tokenizer") || !strings.Contains(err.Error(), "gpt-oss") {
+		t.Errorf("Resolve(\"\", llama-3) error = %v, want advice naming --tokenizer and the registry", err)
+	}
+	_, res, err := Resolve("", "gpt-oss-20b")
+	if err == nil {
+		t.Fatal("Resolve with an empty cache succeeded")
+	}
+	wantDir := filepath.Join(cache, "models--openai--gpt-oss-120b")
+	if !strings.Contains(err.Error(), wantDir) || !strings.Contains(err.Error(), "huggingface-cli download openai/gpt-oss-120b") {
+		t.Errorf("error does not name %s and the fix:\n%v", wantDir, err)
+	}
+	if len(res.Looked) != 3 { // the id as a path, HF_HUB_CACHE, ~/.cache
+		t.Errorf("Looked = %q, want 3 places", res.Looked)
+	}
+	if _, _, err := Resolve(t.TempDir(), ""); err == nil || !strings.Contains(err.Error(), "holds no tokenizer.json") {
+		t.Errorf("empty directory: error = %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "tokenizer.json")
+	os.WriteFile(bad, tinyWith(t, `"type": "BPE"`, `"type": "Unigram"`), 0o644)
+	if _, _, err := Resolve(bad, ""); err == nil || !strings.Contains(err.Error(), `unsupported: model "Unigram"`) {
+		t.Errorf("unsupported model: error = %v", err)
+	}
+	var pathErr *os.PathError
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); !errors.As(err, &pathErr) {
+		t.Errorf("Load(missing) error = %v, want a *os.PathError inside", err)
+	}
+}
