@@ -17,10 +17,21 @@
 //
 // Bit-exactness. Sum, Mean, PStdev, CoV, Median, PercentileLower, the ranks,
 // Mann–Kendall S and its variance, the Hamed–Rao correction, Theil–Sen, OLS,
-// Newey–West, slope versus scatter, RelDrift, Pettitt K and change point,
-// MSER and the early-stopping integers follow the reference's operation order
-// and are bit-identical to it. Results that pass through a libm function differ
-// from glibc by at most a few ulp (§5.7): p-values (math.Erf/math.Erfc),
-// Pettitt's p (math.Exp), log-mode histogram edges (math.Pow) and batch-means
-// intervals (y*y instead of glibc pow(y, 2)).
+// Newey–West (slope, bandwidth, standard error), slope versus scatter,
+// RelDrift, Pettitt (K, change point and p), the histogram, the batch-means
+// interval and the early-stopping integers follow the reference's operation
+// order and are bit-identical to it under Python 3.12 on glibc x86-64. The
+// reference's libm calls are reproduced by GlibcExp and GlibcPow, ports of
+// glibc's exp and pow (FMA build), so Pettitt's p, log-mode histogram edges,
+// the squares of the batch-means variance and the Newey–West bandwidth match
+// too. Only the normal p-values go through Go's math.Erf/math.Erfc, which
+// differ from glibc's erf by at most an ulp (§5.7); they are never output and
+// only compared with α, so a verdict can differ only when p is within about
+// 1e-16 of α. Products that the reference rounds separately are wrapped in
+// float64() so that no Go compiler fuses them into FMA instructions.
+//
+// The published variants (HamedRaoHead, HamedRaoV143, HamedRaoSignedGuarded,
+// OLS standard errors, MSER) match their references (pymannkendall,
+// modifiedmk, statsmodels, kim-convergence) within the tolerances of
+// vectors/README.md, not bit for bit.
 package stats

@@ -136,16 +136,17 @@ func TestGoldenBatchMeansCI(t *testing.T) {
 	}
 	for _, tt := range tests {
 		lo, hi := BatchMeansCI(tt.in)
-		// ⟦tol: squares via pow⟧ rel 1e-12 (§15); these are exact in practice.
-		if !near(lo, tt.lo, 1e-12, 0) || !near(hi, tt.hi, 1e-12, 0) {
+		// Squares via GlibcPow as the reference's ** 2: bit-exact.
+		if lo != tt.lo || hi != tt.hi {
 			t.Errorf("BatchMeansCI(%v) = (%v, %v), want (%v, %v)", tt.in, lo, hi, tt.lo, tt.hi)
 		}
 	}
 }
 
 func TestGoldenHistogram(t *testing.T) {
-	// detector §5.10 golden (log mode): [1,2,2,3,5,8,13] in 4 bins. Edges
-	// pass through glibc pow: rel 1e-14 (§15); counts exact.
+	// detector §5.10 golden (log mode): [1,2,2,3,5,8,13] in 4 bins. The edges
+	// pass through glibc pow; GlibcPow makes them bit-exact (math.Pow gives
+	// 6.846325042023045 for the fourth).
 	h := Histogram([]float64{1, 2, 2, 3, 5, 8, 13}, 4)
 	edges := []float64{1.0, 1.8988289221159418, 3.605551275463989, 6.846325042023046, 13.0}
 	counts := []int{1, 3, 1, 2}
@@ -153,7 +154,7 @@ func TestGoldenHistogram(t *testing.T) {
 		t.Fatalf("got %d bins, want 4", len(h))
 	}
 	for b, bin := range h {
-		if !near(bin.Lo, edges[b], 1e-14, 0) || !near(bin.Hi, edges[b+1], 1e-14, 0) || bin.Count != counts[b] {
+		if bin.Lo != edges[b] || bin.Hi != edges[b+1] || bin.Count != counts[b] {
 			t.Errorf("bin %d = %+v, want {%v %v %d}", b, bin, edges[b], edges[b+1], counts[b])
 		}
 	}
@@ -312,12 +313,13 @@ func TestGoldenRampOthers(t *testing.T) {
 }
 
 func TestGoldenNeweyWestLags(t *testing.T) {
-	// detector §7.5 bandwidth table (glibc), first n of each L.
+	// detector §7.5 bandwidth table (glibc), first n of each L; 16 starts at
+	// 51 201 with glibc pow (Go's math.Pow would give 16 at 51 200).
 	firsts := []struct{ n, l int }{
 		{4, 1}, {5, 2}, {27, 2}, {28, 3}, {99, 3}, {100, 4}, {272, 4}, {273, 5}, {620, 5},
 		{621, 6}, {1240, 6}, {1241, 7}, {2262, 7}, {2263, 8}, {3844, 8}, {3845, 9},
 		{6176, 9}, {6177, 10}, {9484, 10}, {9485, 11}, {14030, 12}, {20113, 13},
-		{28075, 14}, {38295, 15}, {51201, 16}, {67259, 17}, {86988, 18},
+		{28075, 14}, {38295, 15}, {51200, 15}, {51201, 16}, {67259, 17}, {86988, 18},
 	}
 	for _, f := range firsts {
 		if got := NeweyWestLags(f.n); got != f.l {
@@ -355,16 +357,16 @@ func TestGoldenRelDrift(t *testing.T) {
 
 func TestGoldenPettitt(t *testing.T) {
 	// detector §10.5: [0]×8 + [10]×8 → change point 8, K 64.0,
-	// p 0.007055755283170262 (⟦tol: exp⟧ rel 1e-14).
+	// p 0.007055755283170262 (bit-exact through GlibcExp).
 	xs := append(make([]float64, 8), slices.Repeat([]float64{10}, 8)...)
 	r := Pettitt(xs, Alpha)
-	if r.ChangePoint != 8 || r.K != 64 || !near(r.P, 0.007055755283170262, 1e-14, 0) || !r.Significant {
+	if r.ChangePoint != 8 || r.K != 64 || r.P != 0.007055755283170262 || !r.Significant {
 		t.Errorf("Pettitt = %+v", r)
 	}
 	// §16.1: the 6+6 staircase → change point 6, K 36, p 0.03140780113025614.
 	stair := append(slices.Repeat([]float64{50}, 6), slices.Repeat([]float64{60}, 6)...)
 	r = Pettitt(stair, Alpha)
-	if r.ChangePoint != 6 || r.K != 36 || !near(r.P, 0.03140780113025614, 1e-14, 0) || !r.Significant {
+	if r.ChangePoint != 6 || r.K != 36 || r.P != 0.03140780113025614 || !r.Significant {
 		t.Errorf("Pettitt staircase = %+v", r)
 	}
 	// n < 4 → {0, 0, 1, false}; constant → K 0, change point 0, p 1.
@@ -408,5 +410,26 @@ func TestMedianMatchesSort(t *testing.T) {
 		if got := Median(xs); got != want {
 			t.Fatalf("Median(%v) = %v, want %v", xs, got, want)
 		}
+	}
+}
+
+func TestGoldenPettittP(t *testing.T) {
+	// detector §16.2: 30 super-passes, warmup 3 (n = 27 post), K 152.0 →
+	// p 0.002247016247206176; §16.1 staircase n = 12, K 36 →
+	// 0.03140780113025614; K = 0 → min(1, 2) = 1.
+	tests := []struct {
+		k    float64
+		n    int
+		want float64
+	}{{152, 27, 0.002247016247206176}, {36, 12, 0.03140780113025614}, {64, 16, 0.007055755283170262}, {0, 50, 1}}
+	for _, tt := range tests {
+		if got := pettittP(tt.k, tt.n); got != tt.want {
+			t.Errorf("pettittP(%v, %d) = %v, want %v", tt.k, tt.n, got, tt.want)
+		}
+	}
+	// Beyond int64-safe n the denominator is formed exactly with big.Int:
+	// n³ + n² = 2^63 + 2^42 for n = 2^21, already a double.
+	if got, want := pettittP(1e12, 1<<21), math.Min(1, 2*GlibcExp(-6e24/(0x1p63+0x1p42))); got != want {
+		t.Errorf("pettittP at n = 2^21 = %v, want %v", got, want)
 	}
 }

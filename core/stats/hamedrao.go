@@ -36,10 +36,10 @@ func HamedRao(xs []float64) MannKendallResult {
 				continue
 			}
 			w := int64(n-k) * int64(n-k-1) * int64(n-k-2)
-			f += float64(w) * r
+			f += float64(float64(w) * r) // float64(): never fused
 		}
 		nn := int64(n) * int64(n-1) * int64(n-2)
-		c = 1.0 + (2.0/float64(nn))*f
+		c = 1.0 + float64((2.0/float64(nn))*f)
 		if c <= 0 {
 			c = 1.0
 		}

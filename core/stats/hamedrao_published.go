@@ -57,7 +57,7 @@ func hamedRaoInternals(xs []float64, maxLag int) hrInternals {
 			in.lags = append(in.lags, k)
 			in.rho = append(in.rho, rho[k-1])
 			w := float64(n-k) * float64(n-k-1) * float64(n-k-2)
-			in.sni += w * rho[k-1]
+			in.sni += float64(w * rho[k-1])
 		}
 	}
 	return in

@@ -1,7 +1,5 @@
 package stats
 
-import "math"
-
 // Bin is one histogram bin [Lo, Hi) with its count; the last bin also holds
 // values equal to its Hi.
 type Bin struct {
@@ -21,8 +19,9 @@ type Bin struct {
 // puts e_bins below hi) is dropped. Histogram returns nil if xs is empty or
 // bins < 1; NaN values are not counted.
 //
-// Log-mode edges use math.Pow, which can differ from glibc's pow by a few ulp
-// (§5.7); linear edges are bit-exact.
+// Log-mode edges use GlibcPow, so they are bit-identical with the reference
+// on glibc x86-64 hosts (Go's math.Pow would differ by up to 3 ulp, §5.7);
+// linear edges are plain IEEE arithmetic.
 func Histogram(xs []float64, bins int) []Bin {
 	if len(xs) == 0 || bins < 1 {
 		return nil
@@ -43,7 +42,7 @@ func Histogram(xs []float64, bins int) []Bin {
 	if lo > 0 {
 		ratio := hi / lo
 		for i := range edges {
-			edges[i] = lo * math.Pow(ratio, float64(i)/float64(bins))
+			edges[i] = lo * GlibcPow(ratio, float64(i)/float64(bins))
 		}
 	} else {
 		for i := range edges {

@@ -22,10 +22,10 @@ type NeweyWestResult struct {
 //
 //	L = max(1, ⌊4·(n/100)^(2/9)⌋)
 //
-// computed with math.Pow. It equals glibc's value for every n except 51 200
-// (Go 16, glibc 15; detector §7.5).
+// computed with GlibcPow as the reference's double pow, so it is 15 at
+// n = 51 200 where Go's math.Pow would give 16 (detector §7.5).
 func NeweyWestLags(n int) int {
-	l := int(math.Floor(4 * math.Pow(float64(n)/100.0, 2.0/9.0)))
+	l := int(math.Floor(4 * GlibcPow(float64(n)/100.0, 2.0/9.0)))
 	return max(1, l)
 }
 
@@ -40,7 +40,7 @@ func NeweyWestLags(n int) int {
 // with compensated inner sums and a running outer sum. maxLags < 0 selects
 // NeweyWestLags(n); maxLags == 0 uses no lag terms. For n < 2 SE, T and P are
 // NaN. The arithmetic follows the reference's order, so the result is
-// bit-exact with it (except L at n = 51 200).
+// bit-exact with it.
 func NeweyWest(xs []float64, maxLags int) NeweyWestResult {
 	n := len(xs)
 	nan := math.NaN()
@@ -68,7 +68,7 @@ func NeweyWest(xs []float64, maxLags int) NeweyWestResult {
 		for t := l; t < n; t++ {
 			p = append(p, u[t]*u[t-l])
 		}
-		omega += (2.0 * w) * Sum(p)
+		omega += float64((2.0 * w) * Sum(p))
 	}
 	v := omega / (ols.Sxx * ols.Sxx)
 	r.SE = 0

@@ -62,7 +62,7 @@ func OLS(xs []float64) OLSResult {
 	if sxx != 0 {
 		slope = sxy / sxx
 	}
-	a := ybar - slope*xbar
+	a := ybar - float64(slope*xbar) // float64(): never fused (see libm.go)
 	resid := make([]float64, n)
 	for t, y := range xs {
 		resid[t] = y - (a + float64(slope*float64(t)))
@@ -100,7 +100,7 @@ func studentTwoSidedP(t, df float64) float64 {
 	if math.IsInf(t, 0) {
 		return 0
 	}
-	x := df / (df + t*t)
+	x := df / (df + float64(t*t))
 	return mathext.RegIncBeta(df/2, 0.5, x)
 }
 

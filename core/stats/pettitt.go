@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"math/big"
+)
 
 // PettittResult is the outcome of the Pettitt change-point test.
 type PettittResult struct {
@@ -23,7 +26,7 @@ type PettittResult struct {
 //
 // For n < MinTrendN the result is {0, 0, 1, false}, as in the reference. For
 // a constant series K = 0 and ChangePoint = 0 (pyhomogeneity reports 1).
-// ChangePoint and K are bit-exact; P uses math.Exp (≤ 2 ulp from glibc).
+// All fields are bit-exact; P uses GlibcExp as the reference uses glibc exp.
 func Pettitt(xs []float64, alpha float64) PettittResult {
 	n := len(xs)
 	if n < MinTrendN {
@@ -40,9 +43,25 @@ func Pettitt(xs []float64, alpha float64) PettittResult {
 			cp = t + 1
 		}
 	}
-	nf := int64(n)
-	p := math.Min(1.0, 2.0*math.Exp((-6.0*k)*k/float64(nf*nf*nf+nf*nf)))
+	p := pettittP(k, n)
 	return PettittResult{ChangePoint: cp, K: k, P: p, Significant: p < alpha}
+}
+
+// pettittP returns the reference's approximate p-value of K for n points,
+// min(1, 2·exp(((−6·K)·K)/(n³ + n²))), with n³ + n² exact (as Python's
+// integers) before its conversion to double.
+func pettittP(k float64, n int) float64 {
+	var den float64
+	if n < 1<<20 {
+		nf := int64(n)
+		den = float64(nf*nf*nf + nf*nf)
+	} else {
+		nb := big.NewInt(int64(n))
+		sq := new(big.Int).Mul(nb, nb)
+		cube := new(big.Int).Mul(sq, nb)
+		den, _ = new(big.Float).SetInt(cube.Add(cube, sq)).Float64()
+	}
+	return math.Min(1.0, 2.0*GlibcExp((-6.0*k)*k/den))
 }
 
 // pettittU returns U_1…U_{n−1} (for tests).

@@ -32,7 +32,7 @@ func SensIntercept(xs []float64, slope float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	return Median(xs) - float64(n-1)/2*slope
+	return Median(xs) - float64(float64(n-1)/2*slope)
 }
 
 // medianOrFloor returns Median(xs), or ZeroMedianFloor if it is exactly 0
