@@ -100,3 +100,41 @@ func TestMergeStrategiesAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestReadmeCounts checks the table "Some counts" of
+// shared/tokenizers/README.md (HF tokenizers, add_special_tokens=false),
+// columns deepseek_v3, deepseek_r1_derived, gptoss, qwen3, llama3_1.
+func TestReadmeCounts(t *testing.T) {
+	tests := []struct {
+		text string
+		want [5]int
+	}{
+		{"Hello world", [5]int{2, 2, 2, 2, 2}},
+		{"<think>", [5]int{3, 1, 3, 1, 3}},
+		{"<think>\nOkay.\n</think>\n\nAnswer: 42", [5]int{12, 10, 12, 11, 12}},
+		{"<|end|>", [5]int{5, 5, 1, 5, 5}},
+		{"<|im_end|>", [5]int{6, 6, 6, 1, 6}},
+		{"<｜end▁of▁sentence｜>", [5]int{1, 1, 11, 11, 11}},
+		{"<|eot_id|>", [5]int{7, 7, 7, 7, 1}},
+		{"<|reserved_special_token_250|>", [5]int{11, 11, 9, 11, 1}},
+		{"\r\n\r\n", [5]int{4, 4, 1, 1, 1}},
+		{"1234567890", [5]int{4, 4, 4, 10, 4}},
+		{"こんにちは世界", [5]int{6, 6, 2, 2, 2}},
+		{"👨\u200d👩\u200d👧\u200d👦", [5]int{11, 11, 11, 10, 15}},
+		{"it's", [5]int{2, 2, 1, 2, 2}},
+		{"e\u0301", [5]int{2, 2, 2, 1, 2}},
+		{"</think>\u0338", [5]int{5, 3, 5, 3, 5}},
+	}
+	for i, name := range sharedTokenizerNames {
+		tok := loadShared(t, name)
+		for _, tt := range tests {
+			if got := tok.Count(tt.text); got != tt.want[i] {
+				t.Errorf("%s: Count(%+q) = %d, want %d", name, tt.text, got, tt.want[i])
+			}
+		}
+	}
+	// The package doc's example.
+	if got := loadShared(t, "llama3_1").Encode("Hello world<|eot_id|>"); !slices.Equal(got, []uint32{9906, 1917, 128009}) {
+		t.Errorf("llama3_1 Encode(Hello world<|eot_id|>) = %v, want [9906 1917 128009]", got)
+	}
+}
