@@ -433,3 +433,35 @@ func TestGoldenPettittP(t *testing.T) {
 		t.Errorf("pettittP at n = 2^21 = %v, want %v", got, want)
 	}
 }
+
+func TestSortedCopyStable(t *testing.T) {
+	// Python's sorted is stable: −0 and +0 keep their input order (§5.5),
+	// which shows in Summarize's min/max and percentiles.
+	nz := math.Copysign(0, -1)
+	s := Summarize([]float64{0, 3, nz, -2})
+	if s.P50 != 0 || math.Signbit(s.P50) {
+		t.Errorf("P50 = %v, want +0 (the first zero in input order)", s.P50)
+	}
+	s = Summarize([]float64{nz, 3, 0, 1})
+	if !math.Signbit(s.Min) {
+		t.Errorf("Min = %v, want -0", s.Min)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 500; trial++ {
+		xs := make([]float64, rng.IntN(50))
+		for i := range xs {
+			xs[i] = float64(rng.IntN(5) - 2)
+			if xs[i] == 0 && rng.IntN(2) == 0 {
+				xs[i] = nz
+			}
+		}
+		got := sortedCopy(xs)
+		want := slices.Clone(xs)
+		slices.SortStableFunc(want, cmpFloat)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("sortedCopy(%v) = %v, want %v", xs, got, want)
+			}
+		}
+	}
+}

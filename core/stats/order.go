@@ -9,7 +9,27 @@ import (
 // such as −0 and +0, keep their input order as in Python's sorted).
 func sortedCopy(xs []float64) []float64 {
 	s := slices.Clone(xs)
-	slices.SortStableFunc(s, cmpFloat)
+	slices.Sort(s)
+	// Only zeros can be equal yet distinguishable: restore their input
+	// order, which a stable sort would have kept (NaN order is unspecified).
+	lo, hi := -1, -1
+	for i, x := range s {
+		if x == 0 {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i + 1
+		}
+	}
+	if lo >= 0 && hi-lo > 1 {
+		k := lo
+		for _, x := range xs {
+			if x == 0 {
+				s[k] = x
+				k++
+			}
+		}
+	}
 	return s
 }
 
