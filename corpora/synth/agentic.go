@@ -172,6 +172,12 @@ func (a *agenticState) turnDone(s *sim, id int32) {
 		a.scheduleTurn(s, r.traj, s.now+gap+delay)
 		return
 	}
+	if r.fail != failNone {
+		failed := r.uuid
+		for t.nextTurn < len(conv.turns) {
+			a.skipTurn(s, r.traj, failed)
+		}
+	}
 	a.finished++
 	if len(a.trajs) < a.total {
 		a.startTrajectory(s, s.now+gap)
@@ -265,4 +271,42 @@ func appendHex(b []byte, v uint32) []byte {
 		b = append(b, digits[(v>>uint(i))&0xf])
 	}
 	return b
+}
+
+// skipTurn registers the next turn of a trajectory whose earlier turn failed,
+// as upstream's register_skipped does: an ISSUED line with an all-null
+// PromptData, then a synthetic error.generic (TurnAbortedByPriorFailure) and a
+// sample.complete with null data and no worker_id. Nothing is sent to the
+// server.
+func (a *agenticState) skipTurn(s *sim, traj int32, failed [32]byte) {
+	id := s.newRequest(-1)
+	r := &s.reqs[id]
+	r.traj = traj
+	s.newUUID(&r.uuid)
+	pos := len(s.reqs) - 1
+	if s.tracking {
+		pos = s.issued
+		r.track = int32(pos)
+		s.issued++
+	}
+	a.prepareTurn(s, id)
+	r.fail = failSkipped
+	r.planted = s.plantedLevel(pos)
+	r.issueNs = s.ts(s.now)
+	conv := a.trajs[traj].id
+	lw := s.lw
+	lw.begin(topicIssued, r.issueNs, r.uuid[:], conv, int(r.turn))
+	lw.buf = append(lw.buf, `["PromptData",null,null,null,null,null,null,null]`...)
+	lw.finish("", -1)
+	lw.begin(topicErrorGeneric, r.issueNs+7000, r.uuid[:], conv, int(r.turn))
+	lw.buf = append(lw.buf, `["ErrorData","TurnAbortedByPriorFailure",`...)
+	lw.buf = appendJSONString(lw.buf, "prior turn failed (query="+string(failed[:])+")")
+	lw.buf = append(lw.buf, ']')
+	lw.finish("", -1)
+	r.completeNs = r.issueNs + 7000
+	r.completed = true
+	lw.begin(topicComplete, r.completeNs, r.uuid[:], conv, int(r.turn))
+	lw.buf = append(lw.buf, "null"...)
+	lw.finish("", -1)
+	a.skipped++
 }

@@ -41,6 +41,19 @@
 // len(rest.split()) in Python, strings.Fields in Go, counts T−1 and the measured
 // TPOT = (complete − recv_first) / (T−1) is the planted per-token time.
 //
+// Files. events.jsonl follows the upstream EventRecord wire format
+// (event-log.md §1): compact JSON, keys event_type, timestamp_ns, sample_uuid,
+// conversation_id, turn, data (+ finish_reason, worker_id on sample.complete),
+// full-length tagged payload arrays, uuid4 hex ids, monotonic-clock timestamps
+// (epoch 3e13–2e14 ns). Lines are written in timestamp order, except that a
+// failure's error.generic is published before its null-data sample.complete but
+// stamped after it, as upstream does. sample.recv_non_first is never written
+// (stream_all_chunks is off). config.yaml, run_meta.json and sample_idx_map.json
+// mimic parity/runs byte layout; truth.json is Truth.
+//
+// Not modelled: warmup and accuracy phases, malformed lines, agentic turn
+// timeouts, non-streaming runs.
+//
 // Everything is deterministic: the same Spec (seed included) writes byte-identical
 // files. Randomness comes only from math/rand/v2 PCG sources seeded from the Spec.
 package synth

@@ -147,9 +147,10 @@ var presets = []preset{
 	{
 		name:        "agentic",
 		shape:       "agentic multi-turn with tool calls",
-		description: "agentic_inference: 40 source conversations of 2-6 client turns, 16 active conversations, 300 trajectories ('__repeat_k' ids); non-final turns answer with streamed tool calls, tool delays between turns; STOP when the first conversation finishes after the last trajectory started, later turns untracked.",
+		description: "agentic_inference: 40 source conversations of 2-6 client turns, 16 active conversations, 300 trajectories ('__repeat_k' ids); non-final turns answer with streamed tool calls, tool delays between turns; 1% of turns fail and abort the rest of their conversation (skipped turns: null PromptData, TurnAbortedByPriorFailure); STOP when the first conversation finishes after the last trajectory started, later turns untracked.",
 		spec: func(seed uint64) Spec {
-			return Spec{Mode: ModeAgentic, Concurrency: 16, Passes: 7.5, OutputTokS: 350, Conversations: 40, MaxTurns: 6, Model: "/models/Kimi-K3"}
+			return Spec{Mode: ModeAgentic, Concurrency: 16, Passes: 7.5, OutputTokS: 350, Conversations: 40, MaxTurns: 6, Model: "/models/Kimi-K3",
+				FailureRate: 0.01}
 		},
 	},
 }

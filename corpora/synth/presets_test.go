@@ -285,17 +285,24 @@ func TestOffline_AllIssuedInABurst(t *testing.T) {
 
 // TestAgentic_TurnsAndTracking checks the multi-turn fields: every sample line
 // carries its conversation id and turn, turns of a conversation instance come
-// in order 1, 2, …, instance ids repeat as C__repeat_k, and turns issued after
-// STOP are untracked.
+// in order 1, 2, …, instance ids repeat as C__repeat_k, turns issued after
+// STOP are untracked, and turns after a failure are registered as skipped.
 func TestAgentic_TurnsAndTracking(t *testing.T) {
 	dir, truth := generatePreset(t, "agentic", 1)
 	events, _ := readEvents(t, filepath.Join(dir, "events.jsonl"))
 	lastTurn := map[string]int64{}
-	stopped, untracked, repeats := false, 0, 0
+	stopped, untracked, repeats, aborted := false, 0, 0, 0
 	for i, e := range events {
 		typ := e.str("event_type")
 		if typ == topicStopTrack {
 			stopped = true
+		}
+		if typ == topicErrorGeneric && strings.Contains(string(e.fields["data"]), `"TurnAbortedByPriorFailure"`) {
+			aborted++
+			if prev := events[i-1]; prev.str("sample_uuid") != e.str("sample_uuid") ||
+				string(prev.fields["data"]) != `["PromptData",null,null,null,null,null,null,null]` {
+				t.Errorf("line %d: aborted turn not preceded by its ISSUED with null PromptData", i+1)
+			}
 		}
 		if typ != topicIssued {
 			continue
@@ -317,6 +324,9 @@ func TestAgentic_TurnsAndTracking(t *testing.T) {
 	}
 	if len(lastTurn) != truth.Agentic.Trajectories {
 		t.Errorf("%d conversation instances, truth trajectories %d", len(lastTurn), truth.Agentic.Trajectories)
+	}
+	if aborted == 0 || aborted != truth.Counts.AgenticSkippedTurns {
+		t.Errorf("%d TurnAbortedByPriorFailure lines, truth agentic_skipped_turns %d; want equal and > 0", aborted, truth.Counts.AgenticSkippedTurns)
 	}
 	if repeats == 0 || untracked != truth.Counts.UntrackedPerfIssued || untracked == 0 {
 		t.Errorf("repeat turns %d, untracked turns %d (truth %d); want both > 0 and equal to truth", repeats, untracked, truth.Counts.UntrackedPerfIssued)

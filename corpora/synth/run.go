@@ -194,6 +194,8 @@ func (s *sim) counts(tracked []*request) Counts {
 		case failMidstream:
 			c.FailedTracked++
 			c.FailedMidstream++
+		case failSkipped:
+			c.FailedTracked++
 		default:
 			if r.tokens == 1 || r.noText {
 				c.ZeroTokenAfterFirst++

@@ -23,6 +23,7 @@ const (
 	failNone      uint8 = iota
 	failHTTP            // HTTP error before any chunk: no recv_first
 	failMidstream       // the stream breaks after the first chunk
+	failSkipped         // agentic turn aborted by an earlier failure: never sent
 )
 
 // request is one issued sample and everything the simulation decided about it.
@@ -34,7 +35,7 @@ type request struct {
 	tokens      int32   // planted output tokens; 1 = a single chunk, no TPOT
 	promptWords int32   // prompt length, drives prefill time
 	worker      int8    // HTTP worker id written on COMPLETE
-	fail        uint8   // failNone, failHTTP, failMidstream
+	fail        uint8   // failNone, failHTTP, failMidstream, failSkipped
 	length      bool    // output capped at MaxNewTokens (finish_reason "length")
 	reissue     bool    // closed loop: the client issues again after this one
 	gotFirst    bool    // recv_first line written
