@@ -5,7 +5,7 @@
 // A run comes from a small discrete-event queueing model, not from a curve:
 //
 //   - Closed-loop clients (concurrency C) each hold one slot of the server's running
-//     batch from their first admission until they leave. Clients start staggered,
+//     batch from their first prefill until they leave. Clients start staggered,
 //     so the batch fills over the first super-passes: that is the warmup ramp.
 //
 //   - The per-token decode time depends on the running batch b:
