@@ -77,3 +77,44 @@ func TestMergeSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeListsMatchesStats checks summarizeLists against
+// stats.Summarize of the pooled values, field by field and bit for bit,
+// for integral values (no merge) and fractional values (merge).
+func TestSummarizeListsMatchesStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := range 400 {
+		k := 1 + rng.IntN(12)
+		var lists [][]float64
+		var all []float64
+		scale := math.Exp(rng.Float64() * 25)
+		for range k {
+			l := make([]float64, rng.IntN(30))
+			for i := range l {
+				v := scale * (0.5 + rng.Float64())
+				switch trial % 4 {
+				case 0, 1:
+					v = math.Round(v)
+				case 2:
+					v = float64(rng.IntN(3)) // heavy ties, zeros
+				}
+				l[i] = v
+			}
+			slices.Sort(l)
+			if len(l) > 0 {
+				lists = append(lists, l)
+			}
+			all = append(all, l...)
+		}
+		if len(all) == 0 {
+			continue
+		}
+		got, want := summarizeLists(lists), stats.Summarize(all)
+		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+		if got.Count != want.Count || !same(got.Mean, want.Mean) || !same(got.Min, want.Min) ||
+			!same(got.Max, want.Max) || !same(got.P50, want.P50) || !same(got.P90, want.P90) ||
+			!same(got.P99, want.P99) || !slices.Equal(got.Histogram, want.Histogram) {
+			t.Fatalf("trial %d: summarizeLists\n%+v\nstats.Summarize\n%+v", trial, got, want)
+		}
+	}
+}

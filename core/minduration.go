@@ -57,10 +57,9 @@ func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig)
 	if len(spans) > 0 {
 		tau = stats.Median(spans)
 	}
-	lat := mergeSorted(sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedLatency }))
 	lp90 := 0.0
-	if len(lat) > 0 {
-		lp90 = stats.PercentileLower(lat, 0.90) / 1e9
+	if lat := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedLatency }); len(lat) > 0 {
+		lp90 = summarizeLists(lat).P90 / 1e9
 	}
 	z := 1.96 * covB / c.eps
 	kstar := c.kstarFloor

@@ -81,14 +81,16 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 	ss.DriftingUp = driftingUp(ss.GlobalTrend)
 
 	wp := pct[pl.Lo:pl.Hi]
-	ttft := mergeSorted(sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTTFT }))
-	tpot := mergeSorted(sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTPOT }))
+	ttft := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTTFT })
+	tpot := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTPOT })
+	nTTFT := 0
 	if len(ttft) > 0 {
-		s := summarizeSorted(ttft)
+		s := summarizeLists(ttft)
 		ss.TTFT = &s
+		nTTFT = s.Count
 	}
 	if len(tpot) > 0 {
-		s := summarizeSorted(tpot)
+		s := summarizeLists(tpot)
 		ss.TPOT = &s
 	}
 	tps := windowTPS(w)
@@ -99,7 +101,7 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 			skipped++
 		}
 	}
-	ss.Window = &WindowInfo{SPLo: pl.Lo, SPHi: pl.Hi, NSuperPasses: pl.Hi - pl.Lo, NSamples: len(ttft),
+	ss.Window = &WindowInfo{SPLo: pl.Lo, SPHi: pl.Hi, NSuperPasses: pl.Hi - pl.Lo, NSamples: nTTFT,
 		PlateauIndex: report, NPlateaus: len(plateaus), SkippedShort: skipped}
 	ss.ShortWindow = &short
 	ss.Found = true
@@ -111,23 +113,6 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 			short.Dominant)
 	}
 	return ss
-}
-
-// summarizeSorted is stats.Summarize of an ascending list (detector spec
-// §5.11): count, mean = Sum(sorted)/n, min, max, p50/p90/p99 by
-// PercentileLower and the 20-bin histogram.
-func summarizeSorted(s []float64) stats.Summary {
-	n := len(s)
-	return stats.Summary{
-		Count:     n,
-		Mean:      stats.Sum(s) / float64(n),
-		Min:       s[0],
-		Max:       s[n-1],
-		P50:       stats.PercentileLower(s, 0.50),
-		P90:       stats.PercentileLower(s, 0.90),
-		P99:       stats.PercentileLower(s, 0.99),
-		Histogram: stats.Histogram(s, stats.SummaryBins),
-	}
 }
 
 // sortedLists collects one cached sorted list per super-pass.
