@@ -68,7 +68,10 @@ func Rollup(s *Samples, S int) []SuperPass {
 	if n == 0 {
 		return nil
 	}
-	nsp := (n + S - 1) / S
+	nsp := n / S
+	if n%S != 0 {
+		nsp++
+	}
 	out := make([]SuperPass, nsp)
 	var seqBuf []seqValue
 	for k := range out {
