@@ -85,3 +85,62 @@ func TestPStdevSpecial(t *testing.T) {
 		t.Errorf("PStdev(%v) = %v, want %v", xs, got, want)
 	}
 }
+
+// TestPStdevPaths checks that the fixed-width fast path and the big-integer
+// path agree with the independent rational computation, including values
+// near rounding boundaries (perfect squares and their neighbours).
+func TestPStdevPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	fast := 0
+	for trial := 0; trial < 20000; trial++ {
+		n := 2 + rng.IntN(40)
+		xs := make([]float64, n)
+		switch trial % 4 {
+		case 0: // small integers: many exact square roots and ties
+			for i := range xs {
+				xs[i] = float64(rng.IntN(7))
+			}
+		case 1: // latency-like
+			for i := range xs {
+				xs[i] = 3e7 + float64(rng.IntN(1e6))/7
+			}
+		case 2: // two distinct values: the stdev is |a−b|·√(k(n−k))/n
+			a, b := rng.Float64(), rng.Float64()
+			for i := range xs {
+				xs[i] = a
+				if rng.IntN(2) == 0 {
+					xs[i] = b
+				}
+			}
+		default: // wide exponent range: big path
+			for i := range xs {
+				xs[i] = math.Ldexp(rng.Float64(), rng.IntN(40)-20)
+			}
+		}
+		emin := math.MaxInt
+		for _, x := range xs {
+			if x != 0 {
+				_, e := math.Frexp(x)
+				emin = min(emin, e-53)
+			}
+		}
+		want := ratStdev(xs, 0)
+		if got := PStdev(xs); got != want {
+			t.Fatalf("PStdev(%v) = %v, want %v", xs, got, want)
+		}
+		if emin != math.MaxInt {
+			if acc, ok := fixedSums(xs, emin); ok {
+				if y, ok := acc.fastStdev(n, 0, emin); ok {
+					fast++
+					if y != want {
+						t.Fatalf("fast path on %v = %v, want %v", xs, y, want)
+					}
+				}
+			}
+		}
+	}
+	if fast < 10000 {
+		t.Errorf("fast path taken only %d times", fast)
+	}
+	t.Logf("fast path decided %d of 20000", fast)
+}
