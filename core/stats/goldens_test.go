@@ -465,3 +465,13 @@ func TestSortedCopyStable(t *testing.T) {
 		}
 	}
 }
+
+func TestCoVOverflowingMean(t *testing.T) {
+	// Python: sum overflows to inf, pstdev is exact (0.0) → 0.0/inf = 0.0.
+	if got := CoV([]float64{1e308, 1e308}); got != 0 {
+		t.Errorf("CoV(1e308, 1e308) = %v, want 0", got)
+	}
+	if got := CoV([]float64{1, math.Inf(1)}); !math.IsNaN(got) {
+		t.Errorf("CoV with Inf = %v, want NaN (Python raises)", got)
+	}
+}

@@ -51,20 +51,19 @@ func CoV(xs []float64) float64 {
 	if len(xs) < 2 {
 		return 0
 	}
-	m := Mean(xs)
-	if math.IsNaN(m) || math.IsInf(m, 0) {
-		return math.NaN()
-	}
+	m := Mean(xs) // may overflow to ±Inf: then CoV is 0, as in Python
 	if m == 0 {
 		return 0
 	}
 	return PStdev(xs) / math.Abs(m)
 }
 
-// exactStdev returns the correctly rounded √(Σ(x−x̄)²/(n·(n−ddof))/… ), that is
-// √(N / (n·(n−ddof))) with N = n·Σx² − (Σx)², computed from the exact values.
-// Every finite double is m·2^e with an integer m of at most 53 bits; scaling
-// all values to the smallest exponent makes N an exact integer.
+// exactStdev returns the correctly rounded √(Σ(x − x̄)²/(n − ddof)), that is
+// √(N / (n·(n−ddof))) with N = n·Σx² − (Σx)² computed from the exact values:
+// every finite double is m·2^e with an integer |m| < 2^53, so scaling all
+// values to the smallest exponent makes N an exact integer. N is formed in
+// fixed width when the values span at most 2^10 (fastStdev rounds it with a
+// certified double-double square root), else with math/big.
 func exactStdev(xs []float64, ddof int) float64 {
 	n := len(xs)
 	if n-ddof <= 0 {
