@@ -30,6 +30,13 @@
 // 1e-16 of α. Products that the reference rounds separately are wrapped in
 // float64() so that no Go compiler fuses them into FMA instructions.
 //
+// Degenerate series. For a constant series or an exact straight line (the
+// vectors' const10, const50, inc4) OLS and NeweyWest set Degenerate, their
+// residuals vanish so SE is 0 and T and P are NaN (the vectors' null), and the
+// verdicts follow the reference: Mann–Kendall with Var(S) ≤ 0 and Newey–West
+// with SE = 0 take the sign of S or of the slope (steady for a constant, up
+// or down for a perfect line); CoV and RelDrift of a constant are 0.
+//
 // The published variants (HamedRaoHead, HamedRaoV143, HamedRaoSignedGuarded,
 // OLS standard errors, MSER) match their references (pymannkendall,
 // modifiedmk, statsmodels, kim-convergence) within the tolerances of
