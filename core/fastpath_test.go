@@ -116,5 +116,54 @@ func TestSummarizeListsMatchesStats(t *testing.T) {
 			!same(got.P99, want.P99) || !slices.Equal(got.Histogram, want.Histogram) {
 			t.Fatalf("trial %d: summarizeLists\n%+v\nstats.Summarize\n%+v", trial, got, want)
 		}
+		if p90 := percentileLists(lists, 0.90); !same(p90, want.P90) {
+			t.Fatalf("trial %d: percentileLists p90 %v, want %v", trial, p90, want.P90)
+		}
+	}
+}
+
+func TestSortedUnion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 4))
+	for trial := range 300 {
+		var lists [][]float64
+		var all []float64
+		for range 1 + rng.IntN(8) {
+			l := make([]float64, rng.IntN(50))
+			for i := range l {
+				l[i] = (rng.Float64() - 0.3) * math.Exp(rng.Float64()*40-20)
+				if trial%5 == 0 {
+					l[i] = float64(rng.IntN(5) - 2)
+				}
+			}
+			slices.Sort(l)
+			lists = append(lists, l)
+			all = append(all, l...)
+		}
+		slices.Sort(all)
+		got := sortedUnion(lists)
+		if len(got) != len(all) {
+			t.Fatalf("length %d, want %d", len(got), len(all))
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(all[i]) {
+				t.Fatalf("trial %d: %v, want %v", trial, got, all)
+			}
+		}
+	}
+}
+
+func TestSelectKth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for range 500 {
+		n := 1 + rng.IntN(300)
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(rng.IntN(1 + n/3))
+		}
+		sorted := slices.Sorted(slices.Values(xs))
+		k := rng.IntN(n)
+		if got := selectKth(slices.Clone(xs), k); got != sorted[k] {
+			t.Fatalf("selectKth(%v, %d) = %v, want %v", xs, k, got, sorted[k])
+		}
 	}
 }

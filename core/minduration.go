@@ -59,7 +59,7 @@ func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig)
 	}
 	lp90 := 0.0
 	if lat := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedLatency }); len(lat) > 0 {
-		lp90 = summarizeLists(lat).P90 / 1e9
+		lp90 = percentileLists(lat, 0.90) / 1e9
 	}
 	z := 1.96 * covB / c.eps
 	kstar := c.kstarFloor

@@ -25,98 +25,315 @@ func summarizeSorted(s []float64) stats.Summary {
 }
 
 // summarizeLists is stats.Summarize of the union of ascending lists (at
-// least one value in all), without merging them when that is exact.
+// least one value in all), computed without merging them when that is
+// exact.
 //
-// The mean is the compensated sum of the sorted union divided by n. When
-// every value is an integer and Σ|x| < 2^53 every partial sum is exact, so
-// the compensated sum in any order is the exact sum and no merge is
-// needed (TTFT and latency are double(integer nanoseconds)); otherwise the
-// lists are merged and summarised by summarizeSorted. Percentiles and the
-// histogram use the lists directly: in each list the values of one bin
-// form a contiguous run, so a walk counts the bins, and the k-th value is
-// found by sorting the one bin that holds it.
+// The mean is the compensated sum of the sorted union divided by n, taken
+// from orderFreeSum when that can prove it (almost always), else from the
+// sorted union (sortedUnion). Percentiles and the histogram come from a
+// walk of the lists over the histogram's bins (listUnion).
 func summarizeLists(lists [][]float64) stats.Summary {
-	n, exactSum, integral := 0, 0.0, true
-	lo, hi := math.Inf(1), math.Inf(-1)
-	abs := 0.0
+	u := newListUnion(lists)
+	if u.n == 0 {
+		return stats.Summarize(nil)
+	}
+	sum := stats.Summary{Count: u.n, Min: u.lo, Max: u.hi}
+	if total, ok := orderFreeSum(lists); ok {
+		sum.Mean = total / float64(u.n)
+	} else {
+		sorted := sortedUnion(lists)
+		sum.Mean = stats.Sum(sorted) / float64(u.n)
+		u.lists = [][]float64{sorted}
+	}
+	if u.lo == u.hi || math.IsNaN(u.lo) || math.IsNaN(u.hi) {
+		if len(u.lists) != 1 {
+			u.lists = [][]float64{sortedUnion(lists)}
+		}
+		s := u.lists[0]
+		sum.P50 = stats.PercentileLower(s, 0.50)
+		sum.P90 = stats.PercentileLower(s, 0.90)
+		sum.P99 = stats.PercentileLower(s, 0.99)
+		sum.Histogram = stats.Histogram(s, stats.SummaryBins)
+		return sum
+	}
+	u.walkBins()
+	sum.Histogram = u.histogram()
+	sum.P50 = u.kth(int(0.50 * float64(u.n-1)))
+	sum.P90 = u.kth(int(0.90 * float64(u.n-1)))
+	sum.P99 = u.kth(int(0.99 * float64(u.n-1)))
+	return sum
+}
+
+// percentileLists is stats.PercentileLower(sorted union of lists, p); NaN
+// for no values.
+func percentileLists(lists [][]float64, p float64) float64 {
+	u := newListUnion(lists)
+	if u.n == 0 {
+		return math.NaN()
+	}
+	k := int(p * float64(u.n-1))
+	if len(lists) == 1 {
+		return lists[0][k]
+	}
+	if u.lo == u.hi || math.IsNaN(u.lo) || math.IsNaN(u.hi) {
+		return stats.PercentileLower(sortedUnion(lists), p)
+	}
+	u.walkBins()
+	return u.kth(k)
+}
+
+// orderFreeSum returns stats.Sum of the values of lists in sorted order
+// without sorting them, when that value provably does not depend on the
+// order; ok is false otherwise (then sort and sum).
+//
+// Python's compensated sum (Neumaier) returns fl(f + c), where f is the
+// plain running sum and c the running sum of the exact rounding errors of
+// f; the errors add up exactly to S − f for the exact sum S, so
+// f + c = S + δ with |δ| ≤ n²·ε²·Σ|x| (only c's own roundings are lost).
+// Hence the result is fl(S), the same in every order, unless S lies within
+// |δ| of a rounding midpoint. orderFreeSum computes S in double-double
+// (error ≤ n·ε²·Σ|x|) and returns fl(S) when S is farther than a generous
+// bound on both errors from the two midpoints around it. For values that
+// are integers with Σ|x| < 2^53 (TTFT, latency) every sum is exact and the
+// test always passes.
+func orderFreeSum(lists [][]float64) (sum float64, ok bool) {
+	hi, lo, abs, n := 0.0, 0.0, 0.0, 0
 	for _, l := range lists {
-		n += len(l)
+		for _, x := range l {
+			s := hi + x // TwoSum
+			bp := s - hi
+			lo += (hi - (s - bp)) + (x - bp)
+			hi = s
+			abs += math.Abs(x)
+			n++
+		}
+	}
+	if n == 0 || math.IsNaN(abs) || math.IsInf(abs, 0) || math.IsNaN(lo) || math.IsInf(lo, 0) {
+		return 0, false
+	}
+	if abs == 0 {
+		return 0, true // all zeros: Python's sum is +0
+	}
+	r := hi + lo // round(S)
+	rest := lo - (r - hi)
+	const eps = 0x1p-53
+	nf := float64(n)
+	margin := 8*(nf*nf+nf)*eps*eps*abs + 0x1p-1000
+	halfUp := (math.Nextafter(r, math.Inf(1)) - r) / 2
+	halfDown := (r - math.Nextafter(r, math.Inf(-1))) / 2
+	if r == 0 || math.IsInf(r, 0) || !(halfUp-rest > margin && rest+halfDown > margin) {
+		return 0, false
+	}
+	return r, true
+}
+
+// listUnion is the union of ascending lists, located by the bins of
+// stats.Histogram over [lo, hi]: in each list the values of one bin form a
+// contiguous run (sorted values take non-decreasing bins), so one walk
+// counts the bins and the k-th value is found by sorting the one bin that
+// holds it.
+type listUnion struct {
+	lists  [][]float64
+	n      int
+	lo, hi float64
+	bins   []stats.Bin
+	// Segments in value order: 0…nb−1 the bins ("first b with x < Hi_b"),
+	// nb the values in no bin (x < hi but ≥ the last edge, possible by
+	// rounding), nb+1 the values ≥ hi (counted in the last bin). starts
+	// holds nb+3 offsets per list.
+	counts []int
+	starts []int
+}
+
+func newListUnion(lists [][]float64) *listUnion {
+	u := &listUnion{lists: lists, lo: math.Inf(1), hi: math.Inf(-1)}
+	for _, l := range lists {
 		if len(l) == 0 {
 			continue
 		}
-		lo = math.Min(lo, l[0])
-		hi = math.Max(hi, l[len(l)-1])
-		for _, x := range l {
-			if x != math.Trunc(x) {
-				integral = false
-				break
-			}
-			exactSum += x
-			abs += math.Abs(x)
+		u.n += len(l)
+		if l[0] < u.lo || l[0] != l[0] {
+			u.lo = l[0]
+		}
+		if l[len(l)-1] > u.hi || l[len(l)-1] != l[len(l)-1] {
+			u.hi = l[len(l)-1]
 		}
 	}
-	if !integral || !(abs < 1<<53) || math.IsNaN(lo) || math.IsNaN(hi) || n == 0 {
-		return summarizeSorted(mergeSorted(lists))
-	}
-	sum := stats.Summary{Count: n, Mean: exactSum / float64(n), Min: lo, Max: hi}
-	if lo == hi {
-		sum.P50, sum.P90, sum.P99 = lo, lo, lo
-		sum.Histogram = stats.Histogram([]float64{lo}, stats.SummaryBins)
-		sum.Histogram[0].Count = n
-		return sum
-	}
-	// The edges depend only on lo, hi and the bin count.
-	bins := stats.Histogram([]float64{lo, hi}, stats.SummaryBins)
-	nb := len(bins)
-	// Segments in value order: 0…nb−1 the bins by "first b with x < e_{b+1}",
-	// nb the values matching no bin (x < hi but ≥ e_nb), nb+1 the values ≥ hi
-	// (counted in the last bin).
+	return u
+}
+
+// walkBins computes the segments of every list (lo < hi required).
+func (u *listUnion) walkBins() {
+	u.bins = stats.Histogram([]float64{u.lo, u.hi}, stats.SummaryBins) // edges depend only on lo, hi
+	nb := len(u.bins)
 	nseg := nb + 2
-	starts := make([]int, len(lists)*(nseg+1))
-	counts := make([]int, nseg)
-	for li, l := range lists {
-		off := starts[li*(nseg+1) : (li+1)*(nseg+1)]
-		// Sorted values take non-decreasing segments, so one pass suffices:
-		// a value not taken by an earlier segment is ≥ its upper edge.
+	u.counts = make([]int, nseg)
+	u.starts = make([]int, len(u.lists)*(nseg+1))
+	for li, l := range u.lists {
+		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
 		i := 0
-		for seg := 0; seg < nseg; seg++ {
+		for seg := range nseg {
 			off[seg] = i
 			switch {
 			case seg < nb:
-				for e := bins[seg].Hi; i < len(l) && l[i] < hi && l[i] < e; {
+				for e := u.bins[seg].Hi; i < len(l) && l[i] < u.hi && l[i] < e; {
 					i++
 				}
 			case seg == nb:
-				for i < len(l) && l[i] < hi {
+				for i < len(l) && l[i] < u.hi {
 					i++
 				}
 			default:
 				i = len(l)
 			}
-			counts[seg] += i - off[seg]
+			u.counts[seg] += i - off[seg]
 		}
 		off[nseg] = i
 	}
-	for b := range bins {
-		bins[b].Count = counts[b]
+}
+
+// histogram returns the bins with their counts (after walkBins).
+func (u *listUnion) histogram() []stats.Bin {
+	nb := len(u.bins)
+	for b := range u.bins {
+		u.bins[b].Count = u.counts[b]
 	}
-	bins[nb-1].Count += counts[nb+1]
-	sum.Histogram = bins
-	kth := func(k int) float64 {
-		seg := 0
-		for ; seg < nseg-1 && k >= counts[seg]; seg++ {
-			k -= counts[seg]
-		}
-		var vals []float64
-		for li, l := range lists {
-			off := starts[li*(nseg+1) : (li+1)*(nseg+1)]
-			vals = append(vals, l[off[seg]:off[seg+1]]...)
-		}
-		slices.Sort(vals)
-		return vals[k]
+	u.bins[nb-1].Count += u.counts[nb+1]
+	return u.bins
+}
+
+// kth returns the k-th smallest value (0-based, after walkBins).
+func (u *listUnion) kth(k int) float64 {
+	if len(u.lists) == 1 {
+		return u.lists[0][k]
 	}
-	sum.P50 = kth(int(0.50 * float64(n-1)))
-	sum.P90 = kth(int(0.90 * float64(n-1)))
-	sum.P99 = kth(int(0.99 * float64(n-1)))
-	return sum
+	nseg := len(u.counts)
+	seg := 0
+	for ; seg < nseg-1 && k >= u.counts[seg]; seg++ {
+		k -= u.counts[seg]
+	}
+	var vals []float64
+	for li, l := range u.lists {
+		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
+		vals = append(vals, l[off[seg]:off[seg+1]]...)
+	}
+	return selectKth(vals, k)
+}
+
+// selectKth returns the k-th smallest of xs (reordering xs): quickselect
+// with a median-of-three pivot, sorting small or stubborn ranges.
+func selectKth(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs)-1
+	for rounds := 0; hi-lo > 16 && rounds < 64; rounds++ {
+		mid := lo + (hi-lo)/2
+		a, b, c := xs[lo], xs[mid], xs[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	slices.Sort(xs[lo : hi+1])
+	return xs[k]
+}
+
+// sortedUnion returns the ascending union of ascending lists, in the order
+// a stable sort of their concatenation gives. It radix-sorts the values'
+// order-preserving bit patterns, which is several times faster than a
+// comparison merge; with a NaN or zeros of both signs (distinct bit
+// patterns that compare equal) it merges instead.
+func sortedUnion(lists [][]float64) []float64 {
+	n := 0
+	negZero, posZero := false, false
+	for _, l := range lists {
+		n += len(l)
+		for _, x := range l {
+			switch {
+			case x != x:
+				return mergeSorted(lists)
+			case x == 0 && math.Signbit(x):
+				negZero = true
+			case x == 0:
+				posZero = true
+			}
+		}
+	}
+	if negZero && posZero {
+		return mergeSorted(lists)
+	}
+	keys := make([]uint64, 0, n)
+	for _, l := range lists {
+		for _, x := range l {
+			b := math.Float64bits(x)
+			if b>>63 != 0 {
+				b = ^b // negative: reverse the order of the magnitudes
+			} else {
+				b |= 1 << 63
+			}
+			keys = append(keys, b)
+		}
+	}
+	radixSort(keys)
+	out := make([]float64, n)
+	for i, b := range keys {
+		if b>>63 != 0 {
+			b &^= 1 << 63
+		} else {
+			b = ^b
+		}
+		out[i] = math.Float64frombits(b)
+	}
+	return out
+}
+
+// radixSort sorts keys ascending: least-significant-digit first, 11-bit
+// digits, skipping digits all keys share.
+func radixSort(keys []uint64) {
+	n := len(keys)
+	if n < 2 {
+		return
+	}
+	src, dst := keys, make([]uint64, n)
+	var count [1 << 11]int
+	for shift := uint(0); shift < 64; shift += 11 {
+		clear(count[:])
+		for _, v := range src {
+			count[(v>>shift)&(1<<11-1)]++
+		}
+		if count[(src[0]>>shift)&(1<<11-1)] == n {
+			continue
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, v := range src {
+			d := (v >> shift) & (1<<11 - 1)
+			dst[count[d]] = v
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
 }
