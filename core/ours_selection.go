@@ -166,8 +166,44 @@ func oursAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []Ensemb
 			return false
 		}
 		cov[k] = stats.CoV(traj)
+		if m == mTPOTP50 && hasStep(traj, g.relDriftMin) {
+			return false
+		}
 	}
 	return len(certifying(cov, ens)) > 0
+}
+
+// hasStep reports a level shift inside xs (deviation D7): some split into
+// two parts of at least two points whose means differ by more than band
+// relative to the first, and by more than three residual standard
+// deviations of the two-level fit. A window growing across a late step
+// breaks as soon as two super-passes of the new level join it, even when
+// its CoV and the (step-blind, spec §18.7) rank trend test still pass.
+func hasStep(xs []float64, band float64) bool {
+	n := len(xs)
+	if n < 4 {
+		return false
+	}
+	s1 := make([]float64, n+1)
+	s2 := make([]float64, n+1)
+	for i, x := range xs {
+		s1[i+1], s2[i+1] = s1[i]+x, s2[i]+x*x
+	}
+	sseOf := func(i, j int) float64 {
+		d := s1[j] - s1[i]
+		return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i))
+	}
+	for k := 2; k <= n-2; k++ {
+		m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
+		if !(m1 > 0) || math.Abs(m2-m1)/m1 <= band {
+			continue
+		}
+		sd := math.Sqrt((sseOf(0, k) + sseOf(k, n)) / float64(n-2))
+		if math.Abs(m2-m1) > 3*sd {
+			return true
+		}
+	}
+	return false
 }
 
 // certifying lists the ensemble settings bounding both gating CoVs.
