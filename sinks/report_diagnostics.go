@@ -1,0 +1,201 @@
+package sinks
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// writeDiagnostics prints why the detector chose what it chose: the CoV
+// of every metric's trailing window against the bounds, the trend
+// verdicts, and every plateau with its minimum-duration breakdown.
+func writeDiagnostics(b *reportBuilder, r *core.Result) {
+	tables := slices.Clone(r.Diagnostics())
+	slices.SortStableFunc(tables, func(x, y core.WindowDiagnostics) int { return x.W - y.W })
+	b.heading("diagnostics")
+	if len(tables) > 0 {
+		writeCoV(b, r, tables)
+		writeTrends(b, r, tables)
+	}
+	writePlateaus(b, r)
+}
+
+// writeCoV prints one row per metric and one column per window size: the
+// CoV of the trailing window and the tightest bound it passes.
+func writeCoV(b *reportBuilder, r *core.Result, tables []core.WindowDiagnostics) {
+	bounds := slices.Clone(r.CovBounds)
+	slices.Sort(bounds)
+	bounds = slices.Compact(bounds)
+	names := make([]string, len(bounds))
+	for i, c := range bounds {
+		names[i] = strconv.FormatFloat(c, 'g', -1, 64)
+	}
+	b.line("  CoV of each metric's trailing window (bounds " + strings.Join(names, ", ") +
+		"; gate metrics decide admissibility)")
+	t := &textTable{indent: "    "}
+	head := []cell{cell{"metric", dim}, cell{"role", dim}}
+	for _, d := range tables {
+		head = append(head, cell{"w=" + strconv.Itoa(d.W), dim})
+	}
+	t.add(head...)
+	for m, tm := range core.TrackedMetrics {
+		role := "diag"
+		if tm.Gated {
+			role = "gate"
+		}
+		row := []cell{txt(tm.Key), txt(role)}
+		for _, d := range tables {
+			row = append(row, covCell(d.Cov[m], bounds, tm.Gated))
+		}
+		t.add(row...)
+	}
+	b.table(t)
+}
+
+// covCell formats one CoV with the tightest bound it passes ("<=0.03"),
+// or ">" the loosest when it passes none; n/a below two points.
+func covCell(c core.CovCell, bounds []float64, gated bool) cell {
+	if c.N < 2 || len(bounds) == 0 {
+		return txt(notAvailable)
+	}
+	for _, bound := range bounds {
+		if c.CoV <= bound {
+			return txt(fmt.Sprintf("%.4f <=%g", c.CoV, bound))
+		}
+	}
+	st := dim
+	if gated {
+		st = bad
+	}
+	return cell{fmt.Sprintf("%.4f  >%g", c.CoV, bounds[len(bounds)-1]), st}
+}
+
+// verdictGlyph marks a trend verdict so direction reads at a glance.
+var verdictGlyph = map[string]string{
+	core.VerdictSteady:       "= steady",
+	core.VerdictUp:           "^ up",
+	core.VerdictDown:         "v down",
+	core.VerdictInsufficient: "- n<min",
+}
+
+// glyph returns the marked verdict and its style.
+func glyph(v string) cell {
+	g, ok := verdictGlyph[v]
+	if !ok {
+		g = orNA(v)
+	}
+	if v == core.VerdictUp || v == core.VerdictDown {
+		return cell{g, warn}
+	}
+	return txt(g)
+}
+
+// writeTrends prints the five trend tests on each metric's whole
+// post-warmup trajectory, then how many rolling windows the gate's test
+// finds trending, per window size.
+func writeTrends(b *reportBuilder, r *core.Result, tables []core.WindowDiagnostics) {
+	b.blank()
+	b.line("  trend of each metric over the post-warmup run (all five tests)")
+	t := &textTable{indent: "    "}
+	head := []cell{cell{"metric", dim}}
+	for _, a := range stats.TrendAlgos {
+		head = append(head, cell{string(a), dim})
+	}
+	t.add(head...)
+	whole := tables[0] // the whole-run verdicts do not depend on the window size
+	for m, tm := range core.TrackedMetrics {
+		row := []cell{txt(tm.Key)}
+		for _, v := range whole.Drift[m].WholeRun {
+			row = append(row, glyph(v))
+		}
+		t.add(row...)
+	}
+	b.table(t)
+
+	gate := slices.Index(stats.TrendAlgos, stats.TrendAlgo(r.Params.TrendGate))
+	if gate < 0 {
+		gate = 0
+	}
+	b.blank()
+	b.line("  rolling windows trending under " + string(stats.TrendAlgos[gate]) + " (up / down / windows)")
+	t = &textTable{indent: "    ", align: "lrrrrrrrr"}
+	head = []cell{cell{"metric", dim}}
+	for _, d := range tables {
+		head = append(head, cell{"w=" + strconv.Itoa(d.W), dim})
+	}
+	t.add(head...)
+	for m, tm := range core.TrackedMetrics {
+		row := []cell{txt(tm.Key)}
+		for _, d := range tables {
+			up, down := 0, 0
+			for _, rc := range d.Drift[m].Rolling {
+				switch rc.Verdicts[gate] {
+				case core.VerdictUp:
+					up++
+				case core.VerdictDown:
+					down++
+				}
+			}
+			c := txt(fmt.Sprintf("%d / %d / %d", up, down, len(d.Drift[m].Rolling)))
+			if up+down > 0 {
+				c.st = warn
+			}
+			row = append(row, c)
+		}
+		t.add(row...)
+	}
+	b.table(t)
+}
+
+// writePlateaus prints every admissible plateau in absolute super-passes
+// with its duration and the three terms of its minimum duration (the
+// dominant one starred), marking the reported one.
+func writePlateaus(b *reportBuilder, r *core.Result) {
+	ss := &r.Steady
+	b.blank()
+	if len(ss.Plateaus) == 0 {
+		b.line("  plateaus: none admissible")
+		return
+	}
+	b.line("  plateaus (absolute super-passes; minimum = max(precision, relaxation, floor), * dominant)")
+	t := &textTable{indent: "    ", align: "llrrrrrrrrl"}
+	t.add(txt(""), cell{"super-passes", dim}, cell{"n", dim}, cell{"duration", dim}, cell{"minimum", dim},
+		cell{"precision", dim}, cell{"relaxation", dim}, cell{"floor", dim}, cell{"k*", dim}, cell{"cov_b", dim},
+		cell{"", dim})
+	reported := -1
+	if ss.Window != nil {
+		reported = ss.Window.PlateauIndex
+	}
+	for i, pl := range ss.Plateaus {
+		mark := fmt.Sprintf("  %d", i+1)
+		st := plain
+		if i == reported {
+			mark, st = fmt.Sprintf("> %d", i+1), bold
+		}
+		row := []cell{cell{mark, st}, cell{spRange(r.Warmup+pl.Lo, r.Warmup+pl.Hi-1), st},
+			txt(strconv.Itoa(pl.Hi - pl.Lo))}
+		if i < len(ss.Shorts) {
+			sw := ss.Shorts[i]
+			term := func(s float64, name string) cell {
+				c := txt(seconds(s))
+				if sw.Dominant == name {
+					c.text += "*"
+				}
+				return c
+			}
+			verdict := txt("long enough")
+			if sw.IsShort {
+				verdict = cell{"short", warn}
+			}
+			row = append(row, txt(seconds(sw.WindowDurationS)), txt(seconds(sw.MinDurationS)),
+				term(sw.TPrecisionS, "precision"), term(sw.TRelaxationS, "relaxation"), term(sw.TFloorS, "floor"),
+				txt(strconv.Itoa(sw.KStar)), txt(fixed(sw.CovB, 4)), verdict)
+		}
+		t.add(row...)
+	}
+	b.table(t)
+}

@@ -1,0 +1,112 @@
+package sinks_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// sharedDir returns ../shared beside the module root (the directory with
+// go.mod), skipping the test when it is absent.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("../shared not present: no go.mod above the test")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(dir, "..", "shared")
+	if _, err := os.Stat(filepath.Join(shared, "parity", "runs")); err != nil {
+		t.Skipf("../shared not present: %v", err)
+	}
+	return shared
+}
+
+// analyzeParityRun analyses the shared parity run name the way the
+// reference's expected outputs were made: whitespace-word token counts,
+// core.ReferenceParams, the dataset size from the sidecars.
+func analyzeParityRun(t testing.TB, name string) (*core.Result, *columnar.Run) {
+	t.Helper()
+	return analyzeRun(t, name, core.ReferenceParams())
+}
+
+// analyzeRun analyses the shared parity run name with whitespace-word
+// token counts under params.
+func analyzeRun(t testing.TB, name string, params core.Params) (*core.Result, *columnar.Run) {
+	t.Helper()
+	dir := filepath.Join(sharedDir(t), "parity", "runs", name)
+	run, err := columnar.ResolveRun(dir)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", name, err)
+	}
+	f, err := os.Open(run.EventsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var d columnar.Decoded
+	err = columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath,
+		Counter: tokenizer.Words{}}, &d)
+	if err != nil {
+		t.Fatalf("decode %s: %v", name, err)
+	}
+	r, err := core.Analyze(&d.Samples, run.Info, params)
+	if err != nil {
+		t.Fatalf("analyze %s: %v", name, err)
+	}
+	return r, run
+}
+
+// expectedSteady is the part of the reference's JSON for a parity run
+// (shared/parity/expected/NAME.json) that the report's headline shows.
+type expectedSteady struct {
+	Warmup      int `json:"warmup"`
+	SteadyState struct {
+		Found  bool `json:"found"`
+		Window struct {
+			SPLo     int `json:"sp_lo"`
+			SPHi     int `json:"sp_hi"`
+			NSamples int `json:"n_samples"`
+		} `json:"window"`
+		TPS struct {
+			PerUser   float64    `json:"per_user"`
+			PerUserCI [2]float64 `json:"per_user_ci"`
+			System    float64    `json:"system"`
+			SystemCI  [2]float64 `json:"system_ci"`
+		} `json:"tps"`
+		TTFT struct {
+			P50 float64 `json:"p50"`
+		} `json:"ttft"`
+		TPOT struct {
+			P50 float64 `json:"p50"`
+		} `json:"tpot"`
+	} `json:"steady_state"`
+}
+
+func readExpected(t testing.TB, name string) expectedSteady {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(t), "parity", "expected", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e expectedSteady
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatalf("%s.json: %v", name, err)
+	}
+	return e
+}
