@@ -15,7 +15,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 var benchVocab = strings.Fields("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three")
@@ -159,4 +161,33 @@ func BenchmarkBufioLineSplit(b *testing.B) {
 		}
 		f.Close()
 	}
+}
+
+// TestPeakRSS decodes a generated 1 GB log and logs the process's peak
+// RSS. It runs only with STEADYSWEEP_RSS=1:
+//
+//	STEADYSWEEP_RSS=1 go test -run TestPeakRSS -v ./columnar/
+func TestPeakRSS(t *testing.T) {
+	if os.Getenv("STEADYSWEEP_RSS") != "1" {
+		t.Skip("set STEADYSWEEP_RSS=1 to decode a generated 1 GB log")
+	}
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	size := writeBenchLog(t, path, 1<<30)
+	var before syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var d Decoded
+	start := time.Now()
+	if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Counter: words{}}, &d); err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	var after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	t.Logf("%d bytes, %d samples in %v (%.0f MB/s with word counting); peak RSS before %d MiB, after %d MiB",
+		size, d.Samples.Len(), elapsed, float64(size)/elapsed.Seconds()/1e6, before.Maxrss>>10, after.Maxrss>>10)
 }
