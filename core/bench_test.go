@@ -83,6 +83,22 @@ func BenchmarkAnalyzeRollups(b *testing.B) {
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
 }
 
+// BenchmarkDiagnostics measures the diagnostic tables (§9), which
+// AnalyzeRollups leaves to the first call of Result.Diagnostics (the
+// reference JSON and text need them; the headline does not).
+func BenchmarkDiagnostics(b *testing.B) {
+	sps := Rollup(syntheticSamples(60, 150), 150)
+	r, err := AnalyzeRollups(sps, RunInfo{DatasetSize: 150}, ReferenceParams())
+	if err != nil {
+		b.Fatal(err)
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		diagnosticTables(&r.Trajectories, []int{4, 6, 8}, []float64{0.03, 0.05, 0.08}, 4, 0.05)
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+}
+
 // BenchmarkRollup measures building the rollups of the same run.
 func BenchmarkRollup(b *testing.B) {
 	s := syntheticSamples(60, 150)

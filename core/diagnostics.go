@@ -117,12 +117,13 @@ func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
 	return c
 }
 
-// driftEntry computes the drift entry of a trajectory for window size w.
-func driftEntry(traj []float64, w, minN int, alpha float64) DriftEntry {
-	d := DriftEntry{WholeRun: allVerdicts(traj, minN, alpha)}
+// driftEntry computes the drift entry of a trajectory for window size w,
+// given the verdicts on the whole trajectory.
+func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]string, tmp []float64) DriftEntry {
+	d := DriftEntry{WholeRun: whole}
 	for _, r := range rollingWindows(len(traj), w) {
 		d.Rolling = append(d.Rolling, RollingCell{Lo: r[0], Hi: r[1],
-			Verdicts: allVerdicts(traj[r[0]:r[1]], minN, alpha)})
+			Verdicts: allVerdicts(traj[r[0]:r[1]], minN, alpha, tmp)})
 	}
 	return d
 }
@@ -130,12 +131,17 @@ func driftEntry(traj []float64, w, minN int, alpha float64) DriftEntry {
 // diagnosticTables computes the per-window-size tables (§9) over the post-
 // warmup trajectories.
 func diagnosticTables(traj *[numMetrics][]float64, sizes []int, bounds []float64, minN int, alpha float64) []WindowDiagnostics {
+	var whole [numMetrics][5]string
+	tmp := make([]float64, 0, 64)
+	for m := range TrackedMetrics {
+		whole[m] = allVerdicts(traj[m], minN, alpha, tmp) // the same for every size
+	}
 	out := make([]WindowDiagnostics, len(sizes))
 	for i, w := range sizes {
 		out[i].W = w
 		for m := range TrackedMetrics {
 			out[i].Cov[m] = covCell(traj[m], w, TrackedMetrics[m].Gated, bounds)
-			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha)
+			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole[m], tmp)
 		}
 	}
 	return out

@@ -20,11 +20,12 @@ func trendVerdict(algo string, xs []float64, minN int, alpha float64) string {
 	return string(stats.TrendVerdict(stats.TrendAlgo(algo), xs, alpha))
 }
 
-// allVerdicts is the five algorithms' verdicts on xs in registry order.
-func allVerdicts(xs []float64, minN int, alpha float64) [5]string {
+// allVerdicts is the five algorithms' verdicts on xs in registry order;
+// tmp is scratch space.
+func allVerdicts(xs []float64, minN int, alpha float64, tmp []float64) [5]string {
 	var out [5]string
 	for i, a := range stats.TrendAlgos {
-		out[i] = trendVerdict(string(a), xs, minN, alpha)
+		out[i] = verdict(string(a), xs, minN, alpha, tmp)
 	}
 	return out
 }
