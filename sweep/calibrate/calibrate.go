@@ -1,0 +1,257 @@
+package calibrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/synth"
+)
+
+// Options configure Calibrate.
+type Options struct {
+	// Out is the sweep output directory (rows are read from Out/rows).
+	Out string
+	// ReportPath, PlotPath and ParquetPath are where the Markdown report,
+	// the PNG and the per-config table go; empty means
+	// Out/calibration.md, Out/calibration.png, Out/calibration.parquet.
+	// "-" skips that output.
+	ReportPath, PlotPath, ParquetPath string
+	// Mem allocates Arrow memory (default memory.DefaultAllocator).
+	Mem memory.Allocator
+}
+
+// Report is a calibration: every config's score, ranked, and the
+// recommendation.
+type Report struct {
+	// Out is the sweep output directory read.
+	Out string
+	// Intro is Markdown printed under the report's title (the corpus,
+	// the sweep); empty for none.
+	Intro string
+	// Configs are the scores, best first (Rank 1 first).
+	Configs []ConfigScore
+	// Recommended is the config_id of the first-ranked config; Why says
+	// what ranked it first and how it compares with the presets.
+	Recommended string
+	Why         string
+	// Axes are the parameters whose values differ between configs, in
+	// core.Names() order.
+	Axes []string
+	// Presets maps a preset name ("default", "reference", and the same
+	// with "/no-min-duration" for min_duration=false) to the config_id
+	// that has exactly its parameters, when the sweep ran it.
+	Presets map[string]string
+
+	// Rows is the number of rows read; Runs the number of distinct runs.
+	Rows, Runs int
+	// NoTruthRuns are the runs skipped for lack of a truth.json (their
+	// paths, sorted); BadTruth maps runs whose truth.json could not be
+	// read to the error (also skipped).
+	NoTruthRuns []string
+	BadTruth    map[string]string
+	// ErrorRuns are the runs with at least one status=error row.
+	ErrorRuns []ErrorRun
+
+	// ReportPath, PlotPath and ParquetPath are the files written ("" when
+	// skipped).
+	ReportPath, PlotPath, ParquetPath string
+}
+
+// ErrorRun is a run whose analysis failed under some configs.
+type ErrorRun struct {
+	RunPath string
+	// Configs is the number of configs with an error row; Reason the
+	// first row's reason.
+	Configs int
+	Reason  string
+}
+
+// Calibrate reads Out/rows, scores every config against each run's
+// truth.json, ranks them, and writes the report, plot and Parquet table
+// (Options). A run without truth is skipped and counted; an error row is
+// counted and listed.
+func Calibrate(ctx context.Context, o Options) (*Report, error) {
+	if o.Out == "" {
+		return nil, errors.New("calibrate: no sweep output directory")
+	}
+	if o.Mem == nil {
+		o.Mem = memory.DefaultAllocator
+	}
+	rows, err := readRows(ctx, filepath.Join(o.Out, "rows"), o.Mem)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate %s: %w", o.Out, err)
+	}
+	r := score(rows)
+	r.Out = o.Out
+	if err := ctx.Err(); err != nil {
+		return r, fmt.Errorf("calibrate %s: %w", o.Out, err)
+	}
+	out := func(p, def string) string {
+		switch p {
+		case "-":
+			return ""
+		case "":
+			return filepath.Join(o.Out, def)
+		}
+		return p
+	}
+	r.ReportPath, r.PlotPath, r.ParquetPath = out(o.ReportPath, "calibration.md"), out(o.PlotPath, "calibration.png"), out(o.ParquetPath, "calibration.parquet")
+	if r.ParquetPath != "" {
+		if err := r.WriteParquet(r.ParquetPath, o.Mem); err != nil {
+			return r, fmt.Errorf("calibrate: %w", err)
+		}
+	}
+	if r.PlotPath != "" {
+		if err := r.WritePlot(r.PlotPath); err != nil {
+			return r, fmt.Errorf("calibrate: %w", err)
+		}
+	}
+	if r.ReportPath != "" {
+		if err := writeFileAtomic(r.ReportPath, r.WriteMarkdown); err != nil {
+			return r, fmt.Errorf("calibrate: report: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// score builds the report of rows (no files).
+func score(rows []row) *Report {
+	r := &Report{Rows: len(rows), BadTruth: map[string]string{}, Presets: map[string]string{}}
+	truths := map[string]*synth.Truth{}
+	seen := map[string]bool{}
+	byConfig := map[string]*ConfigScore{}
+	var order []*ConfigScore
+	errRuns := map[string]*ErrorRun{}
+	for i := range rows {
+		row := &rows[i]
+		if !seen[row.RunPath] {
+			seen[row.RunPath] = true
+			t, err := loadTruth(row.RunPath)
+			switch {
+			case err != nil:
+				r.BadTruth[row.RunPath] = err.Error()
+			case t == nil:
+				r.NoTruthRuns = append(r.NoTruthRuns, row.RunPath)
+			}
+			truths[row.RunPath] = t
+		}
+		c := byConfig[row.ConfigID]
+		if c == nil {
+			c = newConfigScore(row)
+			byConfig[row.ConfigID] = c
+			order = append(order, c)
+		}
+		c.add(row, truths[row.RunPath])
+		if row.Status == core.StatusError {
+			e := errRuns[row.RunPath]
+			if e == nil {
+				e = &ErrorRun{RunPath: row.RunPath, Reason: row.Reason}
+				errRuns[row.RunPath] = e
+			}
+			e.Configs++
+		}
+	}
+	r.Runs = len(seen)
+	sort.Strings(r.NoTruthRuns)
+	for _, e := range errRuns {
+		r.ErrorRuns = append(r.ErrorRuns, *e)
+	}
+	slices.SortFunc(r.ErrorRuns, func(a, b ErrorRun) int { return strings.Compare(a.RunPath, b.RunPath) })
+
+	r.Axes = sweptAxes(order)
+	for _, c := range order {
+		c.finish()
+		c.Label = configLabel(c.Params, r.Axes)
+	}
+	rankConfigs(order)
+	r.Configs = make([]ConfigScore, len(order))
+	for i, c := range order {
+		r.Configs[i] = *c
+	}
+	r.Presets = presetConfigs(order)
+	if len(r.Configs) > 0 {
+		r.Recommended = r.Configs[0].ConfigID
+		r.Why = r.why()
+	}
+	return r
+}
+
+// Config returns the score of config id (nil when absent).
+func (r *Report) Config(id string) *ConfigScore {
+	for i := range r.Configs {
+		if r.Configs[i].ConfigID == id {
+			return &r.Configs[i]
+		}
+	}
+	return nil
+}
+
+// sweptAxes are the parameters with more than one value across cs.
+func sweptAxes(cs []*ConfigScore) []string {
+	var axes []string
+	for _, n := range core.Names() {
+		vals := map[string]bool{}
+		for _, c := range cs {
+			vals[c.Params[n]] = true
+		}
+		if len(vals) > 1 {
+			axes = append(axes, n)
+		}
+	}
+	return axes
+}
+
+// configLabel is "<compat>[/<method>] axis=value…" over the swept axes
+// other than compat and method, with axis names abbreviated (Abbrev).
+func configLabel(params map[string]string, axes []string) string {
+	parts := []string{params["compat"]}
+	if m := params["method"]; m != "" && m != "steady" {
+		parts[0] += "/" + m
+	}
+	for _, a := range axes {
+		if a == "compat" || a == "method" {
+			continue
+		}
+		parts = append(parts, Abbrev(a)+"="+params[a])
+	}
+	return strings.Join(parts, " ")
+}
+
+// Abbrev abbreviates a parameter name by the initials of its words:
+// warmup_band → wb, min_duration → md.
+func Abbrev(name string) string {
+	var b strings.Builder
+	for w := range strings.SplitSeq(name, "_") {
+		if w != "" {
+			b.WriteByte(w[0])
+		}
+	}
+	return b.String()
+}
+
+// presetConfigs finds the configs equal to the default and reference
+// presets, and to the same with min_duration=false ("/no-min-duration").
+func presetConfigs(cs []*ConfigScore) map[string]string {
+	byID := map[string]bool{}
+	for _, c := range cs {
+		byID[c.ConfigID] = true
+	}
+	ids := map[string]string{}
+	for name, p := range map[string]core.Params{"default": core.DefaultParams(), "reference": core.ReferenceParams()} {
+		q := p
+		q.MinDuration = false
+		for key, params := range map[string]core.Params{name: p, name + "/no-min-duration": q} {
+			if id := params.ID(); byID[id] {
+				ids[key] = id
+			}
+		}
+	}
+	return ids
+}

@@ -1,0 +1,62 @@
+package calibrate
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// CBWTolerance is the step in which confident-but-wrong rates are
+// compared when ranking: rates in the same whole step tie and the next
+// key decides.
+const CBWTolerance = 0.01
+
+// rankConfigs sorts cs by the ranking of the package doc and sets Rank.
+func rankConfigs(cs []*ConfigScore) {
+	slices.SortStableFunc(cs, compareConfigs)
+	for i, c := range cs {
+		c.Rank = i + 1
+	}
+}
+
+// compareConfigs orders a before b when a ranks higher.
+func compareConfigs(a, b *ConfigScore) int {
+	if c := cmpUndefinedLast(cbwStep(a.ConfidentWrongRate), cbwStep(b.ConfidentWrongRate), false); c != 0 {
+		return c
+	}
+	if c := cmpUndefinedLast(a.FoundRate, b.FoundRate, true); c != 0 {
+		return c
+	}
+	if c := cmpUndefinedLast(a.ErrMedian, b.ErrMedian, false); c != 0 {
+		return c
+	}
+	if c := cmpUndefinedLast(a.AgreeRate, b.AgreeRate, true); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ConfigID, b.ConfigID)
+}
+
+// cbwStep is the confident-but-wrong rate's step index (NaN stays NaN).
+func cbwStep(rate float64) float64 {
+	if math.IsNaN(rate) {
+		return rate
+	}
+	return math.Floor(rate/CBWTolerance + 1e-9)
+}
+
+// cmpUndefinedLast compares x and y, larger first when desc, NaN after
+// every number.
+func cmpUndefinedLast(x, y float64, desc bool) int {
+	switch xn, yn := math.IsNaN(x), math.IsNaN(y); {
+	case xn && yn:
+		return 0
+	case xn:
+		return 1
+	case yn:
+		return -1
+	}
+	if desc {
+		return cmp.Compare(y, x)
+	}
+	return cmp.Compare(x, y)
+}

@@ -1,0 +1,72 @@
+package calibrate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// tableLabelWidth is the width of the config column of Table.
+const tableLabelWidth = 38
+
+// Table writes a compact per-config table for a terminal (at most 100
+// columns): rank, label, found rate, verdict agreement, median and p95
+// TPOT error, confident-but-wrong rate, median |window-start error|,
+// error rows; then the recommendation and the abbreviations.
+func (r *Report) Table(w io.Writer) error {
+	var errs []error
+	p := func(format string, a ...any) {
+		_, err := fmt.Fprintf(w, format, a...)
+		errs = append(errs, err)
+	}
+	p("%4s  %-*s %6s %6s %7s %7s %6s %6s %4s\n", "rank", tableLabelWidth, "config", "found", "agree", "err p50", "err p95", "cbw", "start", "errs")
+	for i := range r.Configs {
+		c := &r.Configs[i]
+		mark := " "
+		if c.ConfigID == r.Recommended {
+			mark = "*"
+		}
+		p("%3d%s  %-*s %6s %6s %7s %7s %6s %6s %4d\n", c.Rank, mark, tableLabelWidth, clip(c.Label, tableLabelWidth),
+			pct0(c.FoundRate), pct0(c.AgreeRate), pct1(c.ErrMedian), pct1(c.ErrP95), pct0(c.ConfidentWrongRate),
+			num(c.StartAbsErrMedian, 1), c.Errors)
+	}
+	if best := r.Config(r.Recommended); best != nil {
+		p("recommended (*): %s  [config_id %s]\n", best.Label, best.ConfigID)
+	}
+	var ab []string
+	for _, a := range r.Axes {
+		if a != "compat" && a != "method" {
+			ab = append(ab, Abbrev(a)+"="+a)
+		}
+	}
+	if len(ab) > 0 {
+		p("axes: %s\n", strings.Join(ab, ", "))
+	}
+	p("%d runs, %d rows; %d runs without truth.json, %d with unreadable truth, %d with error rows\n",
+		r.Runs, r.Rows, len(r.NoTruthRuns), len(r.BadTruth), len(r.ErrorRuns))
+	return errors.Join(errs...)
+}
+
+// clip shortens s to n runes, ending in "…" when cut.
+func clip(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n-1]) + "…"
+}
+
+func pct0(x float64) string {
+	if s := num(100*x, 0); s != "n/a" {
+		return s + "%"
+	}
+	return "n/a"
+}
+
+func pct1(x float64) string {
+	if s := num(100*x, 1); s != "n/a" {
+		return s + "%"
+	}
+	return "n/a"
+}
