@@ -1,0 +1,127 @@
+package sinks_test
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks"
+)
+
+// referencePlotFacts is what the reference's JSON for a parity run
+// (shared/parity/expected/NAME.json) says the plot must show.
+type referencePlotFacts struct {
+	NSuperPasses int `json:"n_super_passes"`
+	Warmup       int `json:"warmup"`
+	SteadyState  struct {
+		Window *struct {
+			SPLo int `json:"sp_lo"`
+			SPHi int `json:"sp_hi"`
+		} `json:"window"`
+		Anomaly struct {
+			Detected      bool     `json:"detected"`
+			ChangePointSP *int     `json:"change_point_sp"`
+			Plateaus      [][2]int `json:"plateaus"`
+		} `json:"anomaly"`
+	} `json:"steady_state"`
+	PerSuperPass []struct {
+		TTFTP50 *float64 `json:"ttft_p50"`
+		TTFTP90 *float64 `json:"ttft_p90"`
+		TPOTP50 *float64 `json:"tpot_p50"`
+		TPOTP90 *float64 `json:"tpot_p90"`
+	} `json:"per_super_pass"`
+}
+
+// The plot's warmup, window, plateaus, change point and per-super-pass
+// values are the reference's for the run, shifted to absolute super-pass
+// indices (post-relative + warmup, window end inclusive).
+func TestPlotLayoutMatchesReference(t *testing.T) {
+	for _, name := range []string{"conc_clean_ramp", "conc_staircase_late", "conc_ramp_only"} {
+		t.Run(name, func(t *testing.T) {
+			r, _ := analyzeParityRun(t, name)
+			data, err := os.ReadFile(filepath.Join(sharedDir(t), "parity", "expected", name+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want referencePlotFacts
+			if err := json.Unmarshal(data, &want); err != nil {
+				t.Fatal(err)
+			}
+			l := sinks.LayoutOf(r)
+			w := want.Warmup
+			if len(l.X) != want.NSuperPasses || l.Warmup != w {
+				t.Errorf("%d super-passes, warmup %d; want %d, %d", len(l.X), l.Warmup, want.NSuperPasses, w)
+			}
+			switch ww := want.SteadyState.Window; {
+			case ww == nil && l.Window != nil:
+				t.Errorf("window %v, want none", *l.Window)
+			case ww != nil && (l.Window == nil || *l.Window != sinks.Span{Lo: w + ww.SPLo, Hi: w + ww.SPHi - 1}):
+				t.Errorf("window %v, want %d..%d", l.Window, w+ww.SPLo, w+ww.SPHi-1)
+			}
+			if len(l.Plateaus) != len(want.SteadyState.Anomaly.Plateaus) {
+				t.Fatalf("plateaus %v, want %v (+%d)", l.Plateaus, want.SteadyState.Anomaly.Plateaus, w)
+			}
+			for i, p := range want.SteadyState.Anomaly.Plateaus {
+				if l.Plateaus[i] != (sinks.Span{Lo: w + p[0], Hi: w + p[1] - 1}) {
+					t.Errorf("plateau %d is %v, want %d..%d", i, l.Plateaus[i], w+p[0], w+p[1]-1)
+				}
+			}
+			wantCP := -1
+			if cp := want.SteadyState.Anomaly.ChangePointSP; want.SteadyState.Anomaly.Detected && cp != nil {
+				wantCP = w + *cp
+			}
+			if l.ChangePoint != wantCP {
+				t.Errorf("change point %d, want %d", l.ChangePoint, wantCP)
+			}
+			for i, sp := range want.PerSuperPass {
+				k := w + i
+				for _, c := range []struct {
+					name string
+					got  float64
+					want *float64
+				}{{"ttft_p50", l.TTFTP50[k], sp.TTFTP50}, {"ttft_p90", l.TTFTP90[k], sp.TTFTP90},
+					{"tpot_p50", l.TPOTP50[k], sp.TPOTP50}, {"tpot_p90", l.TPOTP90[k], sp.TPOTP90}} {
+					if c.want == nil {
+						if !math.IsNaN(c.got) {
+							t.Errorf("super-pass %d %s = %v, want none", k, c.name, c.got)
+						}
+					} else if math.Abs(c.got-*c.want/1e6) > 1e-9*math.Abs(*c.want/1e6) {
+						t.Errorf("super-pass %d %s = %v ms, want %v", k, c.name, c.got, *c.want/1e6)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Under steadysweep's defaults the plot's window and change point are the
+// ones core.Outcome reports (absolute, end inclusive), and the warmup is
+// the Result's.
+func TestPlotLayoutMatchesOutcome(t *testing.T) {
+	for _, name := range []string{"conc_clean_ramp", "conc_staircase_late", "conc_partial_dataset"} {
+		t.Run(name, func(t *testing.T) {
+			r, _ := analyzeRun(t, name, core.DefaultParams())
+			o := r.Outcome()
+			l := sinks.LayoutOf(r)
+			if l.Warmup != r.Warmup || len(l.X) != len(r.SuperPasses()) {
+				t.Errorf("warmup %d over %d super-passes, want %d over %d", l.Warmup, len(l.X), r.Warmup,
+					len(r.SuperPasses()))
+			}
+			switch {
+			case o.WindowStartSP < 0 && l.Window != nil:
+				t.Errorf("window %v, Outcome has none", *l.Window)
+			case o.WindowStartSP >= 0 && (l.Window == nil || *l.Window != sinks.Span{Lo: o.WindowStartSP, Hi: o.WindowEndSP}):
+				t.Errorf("window %v, Outcome %d..%d", l.Window, o.WindowStartSP, o.WindowEndSP)
+			}
+			if l.ChangePoint != o.ChangePointSP {
+				t.Errorf("change point %d, Outcome %d", l.ChangePoint, o.ChangePointSP)
+			}
+			if l.Status != o.Status || l.Verdict != o.Verdict {
+				t.Errorf("status %q verdict %q, Outcome %q %q", l.Status, l.Verdict, o.Status, o.Verdict)
+			}
+		})
+	}
+}
