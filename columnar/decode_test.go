@@ -71,6 +71,9 @@ func TestDecodeMalformed(t *testing.T) {
 		{name: "StringTurn", bad: `{"event_type":"sample.recv_first","timestamp_ns":1700,"sample_uuid":"00000000000000000000000000000009","turn":"2","data":null}`, kind: KindFieldType, field: "turn", samples: 2},
 		{name: "ArrayUUID", bad: `{"event_type":"sample.complete","timestamp_ns":1700,"sample_uuid":["x"],"data":null}`, kind: KindFieldType, field: "sample_uuid", samples: 2},
 		{name: "NonStringEventType", bad: `{"event_type":7,"timestamp_ns":1700,"sample_uuid":"","data":null}`, kind: KindFieldType, field: "event_type", samples: 2},
+		{name: "NullTimestamp", bad: `{"event_type":"sample.issued","timestamp_ns":null,"sample_uuid":"00000000000000000000000000000003","data":null}`, kind: KindMissingField, field: "timestamp_ns", samples: 2},
+		{name: "EmptyUUID", bad: evLine("sample.issued", 1700, "", ""), kind: KindMissingField, field: "sample_uuid", samples: 2},
+		{name: "MissingEventType", bad: `{"timestamp_ns":1700}`, kind: KindMissingField, field: "event_type", samples: 2},
 		{name: "InvalidUTF8", bad: evLine("sample.issued", 1700, "00000000000000000000000000000003", `"turn":null,"data":["PromptData","caf`+"\xff\xfe"+`",null]`), kind: KindInvalidUTF8, samples: 3},
 		{name: "NonStringChunk", bad: evLine("sample.issued", 1700, "00000000000000000000000000000003", "") + "\n" +
 			evLine("sample.recv_first", 1710, "00000000000000000000000000000003", "") + "\n" +

@@ -32,6 +32,10 @@ var (
 	// text chunk, …). The event is kept when a safe reading exists,
 	// otherwise dropped; Summary says which.
 	ErrFieldType = errors.New("unexpected field type")
+	// ErrMissingField: a field the event needs is missing, null or empty
+	// (timestamp_ns or sample_uuid of a sample event, event_type); the
+	// reference ignores such an event, and so do we.
+	ErrMissingField = errors.New("required field missing, null or empty")
 	// ErrCompletedTwice: a uuid completed, was issued again and completed
 	// again (the reference crashes when both completions fall in one
 	// tokenizer batch; we keep both samples).
@@ -78,6 +82,7 @@ const (
 	KindLineTooLong
 	KindInvalidUTF8
 	KindFieldType
+	KindMissingField
 	KindCompletedTwice
 	KindCorruptStream
 	numKinds
@@ -95,6 +100,7 @@ var kindInfo = [numKinds]struct {
 	KindLineTooLong:    {"line_too_long", ErrLineTooLong},
 	KindInvalidUTF8:    {"invalid_utf8", ErrInvalidUTF8},
 	KindFieldType:      {"field_type", ErrFieldType},
+	KindMissingField:   {"missing_field", ErrMissingField},
 	KindCompletedTwice: {"completed_twice", ErrCompletedTwice},
 	KindCorruptStream:  {"corrupt_stream", ErrCorruptStream},
 }

@@ -173,7 +173,7 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 			d.otherTypes[string(body)]++
 		}
 	case vNone, vNull:
-		d.issue(lineNo, KindFieldType, "event_type")
+		d.issue(lineNo, KindMissingField, "event_type")
 	default:
 		d.issue(lineNo, KindFieldType, "event_type")
 	}
@@ -190,7 +190,13 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 	*ev = event{line: lineNo, kind: kind, turn: -1, tokens: tokEmpty, full: tokEmpty}
 	d.readTS(line, f.ts, lineNo, ev)
 	if !d.readUUID(line, f.uuid, lineNo, ev) {
+		if kind != evError && (f.uuid.kind == vNone || f.uuid.kind == vNull || f.uuid.kind == vString) {
+			d.issue(lineNo, KindMissingField, "sample_uuid")
+		}
 		return false
+	}
+	if (f.ts.kind == vNone || f.ts.kind == vNull) && kind != evError {
+		d.issue(lineNo, KindMissingField, "timestamp_ns")
 	}
 	switch kind {
 	case evIssued:

@@ -149,8 +149,29 @@ func TestParityPerSuperPass(t *testing.T) {
 			if S != want.SuperpassSize {
 				t.Fatalf("dataset size %d (from %s), want superpass_size %d", S, run.Info.DatasetSizeSource, want.SuperpassSize)
 			}
+			var truth struct {
+				Counts map[string]int `json:"counts"`
+			}
+			if raw, err := os.ReadFile(filepath.Join(shared, "parity", "runs", name, "truth.json")); err == nil {
+				if err := json.Unmarshal(raw, &truth); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for _, workers := range []int{1, 3} {
 				d := decodeRunFile(t, run, workers)
+				// Tallies against the generator's planted counts (truth.json).
+				sum := d.Summary
+				for _, c := range []struct {
+					key string
+					got int
+				}{
+					{"tracked_issued_in_file", sum.Samples}, {"duplicate_issued", sum.Retries},
+					{"failed_tracked", sum.Failed}, {"tracked_without_complete", sum.Pending}, {"lines", int(sum.Lines)},
+				} {
+					if want, ok := truth.Counts[c.key]; ok && c.got != want {
+						t.Errorf("workers=%d: %s = %d, truth.json says %d", workers, c.key, c.got, want)
+					}
+				}
 				series := rollup(&d.Samples, S)
 				if len(series) != want.NSuperPasses {
 					t.Fatalf("workers=%d: %d super-passes, want %d", workers, len(series), want.NSuperPasses)

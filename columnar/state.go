@@ -137,11 +137,11 @@ func (m *machine) apply(ev *event) {
 			return
 		}
 		m.status[idx] = stDone
-		if ev.flags&fDataNull != 0 {
-			s.Failed[idx] = true
-		}
 		if !hasTS {
 			return
+		}
+		if ev.flags&fDataNull != 0 {
+			s.Failed[idx] = true
 		}
 		if m.reissued[idx] {
 			m.sum.addProblem(KindCompletedTwice, ev.line, "sample_uuid")
