@@ -1,0 +1,90 @@
+package columnar
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"unsafe"
+)
+
+// This file implements sampled tokenization (IngestOptions.TokenizeSample):
+// after the decode, at most K samples per super-pass are chosen and their
+// COMPLETE lines are found again by line number and counted.
+
+// chooseSampled returns, per super-pass of size S, at most k of the
+// candidate samples, evenly spaced in issue order: with m candidates,
+// positions ⌊j·m/k⌋ for j = 0..k−1.
+func chooseSampled(candidates []int32, S, k int) []int32 {
+	c := slices.Clone(candidates)
+	slices.Sort(c)
+	var out []int32
+	for lo := 0; lo < len(c); {
+		sp := int(c[lo]) / S
+		hi := lo
+		for hi < len(c) && int(c[hi])/S == sp {
+			hi++
+		}
+		group := c[lo:hi]
+		if m := len(group); m <= k {
+			out = append(out, group...)
+		} else {
+			for j := 0; j < k; j++ {
+				out = append(out, group[j*m/k])
+			}
+		}
+		lo = hi
+	}
+	return out
+}
+
+// countSampled counts the chosen samples' text in a second pass.
+func countSampled(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, S int) error {
+	chosen := chooseSampled(d.uncounted, S, opts.TokenizeSample)
+	want := make(map[int64]int32, len(chosen)) // 1-based line → sample
+	for _, idx := range chosen {
+		want[d.Samples.CompleteSeq[idx]+1] = idx
+	}
+	d.uncounted = d.uncounted[:0]
+	if len(want) == 0 {
+		return nil
+	}
+	rc, err := openEvents(run.EventsPath)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	br := &blockReader{r: rc, blockSize: DefaultBlockSize, maxLine: cmp0(opts.MaxLineSize, DefaultMaxLineSize)}
+	var (
+		b    block
+		base int64
+		ld   lineDecoder
+		f    fields
+	)
+	fn := func(line []byte, lineNo int64, _ bool) {
+		idx, ok := want[base+lineNo]
+		if !ok {
+			return
+		}
+		line = pyStrip(line)
+		f = fields{}
+		if ld.scanEnvelope(line, &f) != nil {
+			return
+		}
+		text, _ := ld.ps.textAfterFirstChunk(line, f.data)
+		if len(text) > 0 {
+			d.Samples.OutTokens[idx] = int64(opts.Counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
+		}
+	}
+	for br.next(&b) {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("sampled count %s: %w", run.EventsPath, err)
+		}
+		if b.tooLong {
+			base++
+			continue
+		}
+		n, _ := forEachLine(b.buf, b.final, fn)
+		base += n
+	}
+	return nil
+}
