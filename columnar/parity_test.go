@@ -10,6 +10,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -158,9 +160,24 @@ func TestParityPerSuperPass(t *testing.T) {
 				}
 			}
 			for _, workers := range []int{1, 3} {
-				d := decodeRunFile(t, run, workers)
+				// One worker: DecodeReader's columns; three: the whole
+				// Ingest → Arrow → Table.Samples path.
+				var samples core.Samples
+				var sum Summary
+				if workers == 1 {
+					d := decodeRunFile(t, run, workers)
+					samples, sum = d.Samples, d.Summary
+				} else {
+					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+					tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, Allocator: mem, Workers: workers})
+					if err != nil {
+						t.Fatal(err)
+					}
+					samples, sum = tab.Samples(), tab.Summary
+					tab.Release()
+					mem.AssertSize(t, 0)
+				}
 				// Tallies against the generator's planted counts (truth.json).
-				sum := d.Summary
 				for _, c := range []struct {
 					key string
 					got int
@@ -172,7 +189,7 @@ func TestParityPerSuperPass(t *testing.T) {
 						t.Errorf("workers=%d: %s = %d, truth.json says %d", workers, c.key, c.got, want)
 					}
 				}
-				series := rollup(&d.Samples, S)
+				series := rollup(&samples, S)
 				if len(series) != want.NSuperPasses {
 					t.Fatalf("workers=%d: %d super-passes, want %d", workers, len(series), want.NSuperPasses)
 				}
