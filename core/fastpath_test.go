@@ -167,3 +167,52 @@ func TestSelectKth(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentPlateausMatchesDefinition checks the incremental
+// segmentation against the definition of §10.2 applied with
+// windowAdmissible, on random series with steps, drifts, noise and
+// super-passes lacking TPOT, under every gate.
+func TestSegmentPlateausMatchesDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 6))
+	naive := func(pct []*spPercentiles, g gateConfig) []Plateau {
+		var out []Plateau
+		for start := 0; start <= len(pct)-g.minN; {
+			best := -1
+			for end := start + g.minN; end <= len(pct); end++ {
+				if !windowAdmissible(pct, start, end, g, nil, nil) {
+					break
+				}
+				best = end
+			}
+			if best < 0 {
+				start++
+				continue
+			}
+			out = append(out, Plateau{start, best})
+			start = best
+		}
+		return out
+	}
+	for trial := range 400 {
+		n := 4 + rng.IntN(40)
+		level, noise := 100.0, 0.01+0.08*rng.Float64()
+		pct := make([]*spPercentiles, n)
+		for i := range pct {
+			if rng.IntN(15) == 0 {
+				level *= 1 + (rng.Float64()-0.3)*0.5 // step
+			}
+			level *= 1 + 0.01*float64(trial%3) // drift
+			d := &spPercentiles{}
+			d.v[mTPOTP50] = level * (1 + noise*(rng.Float64()-0.5))
+			d.v[mTPOTP90] = d.v[mTPOTP50] * 1.1
+			d.ok[mTPOTP50] = rng.IntN(30) != 0
+			d.ok[mTPOTP90] = d.ok[mTPOTP50]
+			pct[i] = d
+		}
+		g := refGate()
+		g.gate = string(stats.TrendAlgos[trial%5])
+		if got, want := segmentPlateaus(pct, g), naive(pct, g); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%s): plateaus %v, definition %v", trial, g.gate, got, want)
+		}
+	}
+}
