@@ -174,11 +174,13 @@ func oursAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []Ensemb
 }
 
 // hasStep reports a level shift inside xs (deviation D7): some split into
-// two parts of at least two points whose means differ by more than band
-// relative to the first, and by more than three residual standard
-// deviations of the two-level fit. A window growing across a late step
-// breaks as soon as two super-passes of the new level join it, even when
-// its CoV and the (step-blind, spec §18.7) rank trend test still pass.
+// a head of at least two points and a tail of at least one whose means
+// differ by more than band relative to the head (2·band for a one-point
+// tail, so a lone noisy super-pass does not end a plateau), and by more
+// than three residual standard deviations of the two-level fit. A window growing
+// across a late step breaks as soon as the first super-pass of the new
+// level joins it, even when its CoV and the (step-blind, spec §18.7) rank
+// trend test still pass.
 func hasStep(xs []float64, band float64) bool {
 	n := len(xs)
 	if n < 4 {
@@ -193,9 +195,13 @@ func hasStep(xs []float64, band float64) bool {
 		d := s1[j] - s1[i]
 		return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i))
 	}
-	for k := 2; k <= n-2; k++ {
+	for k := 2; k <= n-1; k++ {
 		m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
-		if !(m1 > 0) || math.Abs(m2-m1)/m1 <= band {
+		b := band
+		if k == n-1 {
+			b = 2 * band
+		}
+		if !(m1 > 0) || math.Abs(m2-m1)/m1 <= b {
 			continue
 		}
 		sd := math.Sqrt((sseOf(0, k) + sseOf(k, n)) / float64(n-2))
