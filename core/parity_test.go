@@ -213,10 +213,7 @@ func compareJSON(t *testing.T, label string, got []byte, wantFile string) {
 
 func TestParity(t *testing.T) {
 	shared := sharedDir(t)
-	runs, err := filepath.Glob(filepath.Join(shared, "parity", "runs", "*"))
-	if err != nil || len(runs) == 0 {
-		t.Fatalf("no parity runs: %v", err)
-	}
+	runs := parityRuns(t, shared)
 	expected := filepath.Join(shared, "parity", "expected")
 	for _, dir := range runs {
 		name := filepath.Base(dir)
@@ -268,6 +265,20 @@ func TestParity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// parityRuns lists the run directories of the parity corpus.
+func parityRuns(t *testing.T, shared string) []string {
+	t.Helper()
+	runs, err := filepath.Glob(filepath.Join(shared, "parity", "runs", "*"))
+	if err != nil || len(runs) == 0 {
+		t.Fatalf("no parity runs: %v", err)
+	}
+	return runs
+}
+
+func sortByKey(idx []int, key func(int) int64) {
+	sort.SliceStable(idx, func(a, b int) bool { return key(idx[a]) < key(idx[b]) })
 }
 
 func fileExists(p string) bool {
