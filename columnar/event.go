@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"bytes"
+	"errors"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -235,7 +236,8 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 	return true
 }
 
-var errNotObject = &ParseError{Err: ErrNotObject}
+// errNotObject is scanEnvelope's report of a valid non-object line.
+var errNotObject = errors.New("json value is not an object")
 
 // scanEnvelope validates the line as one JSON object and records the
 // spans of the envelope keys (last duplicate wins).

@@ -14,6 +14,7 @@ type payloadScratch struct {
 	data, outs, reas []value
 	parts            []value
 	buf              []byte
+	str              []byte // unescaped string for re-encoding
 }
 
 // textAfterFirstChunk returns the output text after the first streamed
@@ -119,20 +120,20 @@ func (s *payloadScratch) fullOutputText(line []byte, data value) []byte {
 		if part.kind == vArray {
 			s.reas = arrayElems(s.reas[:0], line, part)
 			for _, e := range s.reas {
-				s.buf = appendPyStr(s.buf, line, e)
+				s.buf = s.appendPyStr(s.buf, line, e)
 			}
 			continue
 		}
-		s.buf = appendPyStr(s.buf, line, part)
+		s.buf = s.appendPyStr(s.buf, line, part)
 	}
 	if truthy(line, tools) {
-		s.buf = appendPyDumps(s.buf, line, tools)
+		s.buf = s.appendPyDumps(s.buf, line, tools)
 	}
 	return s.buf
 }
 
 // appendPyStr appends Python's str() of a JSON value.
-func appendPyStr(dst, line []byte, v value) []byte {
+func (s *payloadScratch) appendPyStr(dst, line []byte, v value) []byte {
 	switch v.kind {
 	case vString:
 		return appendUnescaped(dst, line, v)
@@ -145,7 +146,7 @@ func appendPyStr(dst, line []byte, v value) []byte {
 	case vNumber:
 		return appendPyNumber(dst, line, v)
 	}
-	return appendPyDumps(dst, line, v)
+	return s.appendPyDumps(dst, line, v)
 }
 
 // appendPyNumber renders a number as Python would after json.loads.
@@ -205,10 +206,10 @@ func appendPyFloat(dst []byte, f float64) []byte {
 
 // appendPyDumps appends json.dumps(value) with Python's defaults:
 // separators ", " and ": ", ensure_ascii.
-func appendPyDumps(dst, line []byte, v value) []byte {
+func (s *payloadScratch) appendPyDumps(dst, line []byte, v value) []byte {
 	switch v.kind {
 	case vString:
-		return appendPyJSONString(dst, line, v)
+		return s.appendPyJSONString(dst, line, v)
 	case vTrue:
 		return append(dst, "true"...)
 	case vFalse:
@@ -230,7 +231,7 @@ func appendPyDumps(dst, line []byte, v value) []byte {
 				dst = append(dst, ", "...)
 			}
 			first = false
-			dst = appendPyDumps(dst, line, e)
+			dst = s.appendPyDumps(dst, line, e)
 			i = skipWS(line, e.end)
 			if line[i] == ',' {
 				i = skipWS(line, i+1)
@@ -255,9 +256,9 @@ func appendPyDumps(dst, line []byte, v value) []byte {
 				dst = append(dst, ", "...)
 			}
 			first = false
-			dst = appendPyJSONString(dst, line, k)
+			dst = s.appendPyJSONString(dst, line, k)
 			dst = append(dst, ": "...)
-			dst = appendPyDumps(dst, line, e)
+			dst = s.appendPyDumps(dst, line, e)
 			i = skipWS(line, e.end)
 			if line[i] == ',' {
 				i = skipWS(line, i+1)
@@ -270,10 +271,10 @@ func appendPyDumps(dst, line []byte, v value) []byte {
 
 // appendPyJSONString appends a string value re-encoded as json.dumps does
 // with ensure_ascii (non-ASCII as \uXXXX, surrogate pairs above the BMP).
-func appendPyJSONString(dst, line []byte, v value) []byte {
+func (s *payloadScratch) appendPyJSONString(dst, line []byte, v value) []byte {
 	const hex = "0123456789abcdef"
-	var tmp [64]byte
-	body := appendUnescaped(tmp[:0], line, v)
+	s.str = appendUnescaped(s.str[:0], line, v)
+	body := s.str
 	dst = append(dst, '"')
 	for len(body) > 0 {
 		c := body[0]
