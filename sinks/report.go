@@ -59,8 +59,8 @@ func WriteReport(w io.Writer, in ReportInput) error {
 // writeTitle names the run and the shape of its super-pass series.
 func writeTitle(b *reportBuilder, in ReportInput, o *core.Outcome) {
 	r := in.Result
-	name := filepath.Base(filepath.Clean(in.RunPath))
-	if in.RunPath == "" {
+	name := RunName(in.RunPath)
+	if name == "" {
 		name = "(unnamed run)"
 	}
 	b.line(b.p.paint(bold, "steadysweep analyze · "+name))
@@ -76,6 +76,23 @@ func writeTitle(b *reportBuilder, in ReportInput, o *core.Outcome) {
 	if o.Partial {
 		b.field("", b.p.paint(warn, "partial log: the run was truncated or interrupted"))
 	}
+}
+
+// RunName is the name of the run at path, a run directory or its events
+// file: the directory's name, skipping the events file and the client/
+// directory the events file may sit in ("" for an empty path).
+func RunName(path string) string {
+	if path == "" {
+		return ""
+	}
+	p := filepath.Clean(path)
+	if strings.HasPrefix(filepath.Base(p), "events.jsonl") {
+		p = filepath.Dir(p)
+	}
+	if filepath.Base(p) == "client" {
+		p = filepath.Dir(p)
+	}
+	return filepath.Base(p)
 }
 
 // statusStyle colours a coverage status: only a windowable run is good.

@@ -151,9 +151,25 @@ func writeTrends(b *reportBuilder, r *core.Result, tables []core.WindowDiagnosti
 	b.table(t)
 }
 
+// reportedPlateau is the index of the plateau the window is, or −1 when
+// the window is not one plateau (our drift test reports the span of
+// several).
+func reportedPlateau(ss *core.SteadyState) int {
+	if ss.Window == nil {
+		return -1
+	}
+	for i, pl := range ss.Plateaus {
+		if pl.Lo == ss.Window.SPLo && pl.Hi == ss.Window.SPHi {
+			return i
+		}
+	}
+	return -1
+}
+
 // writePlateaus prints every admissible plateau in absolute super-passes
 // with its duration and the three terms of its minimum duration (the
-// dominant one starred), marking the reported one.
+// dominant one starred), marking the reported one; a window that is not
+// one plateau gets its own row.
 func writePlateaus(b *reportBuilder, r *core.Result) {
 	ss := &r.Steady
 	b.blank()
@@ -166,36 +182,46 @@ func writePlateaus(b *reportBuilder, r *core.Result) {
 	t.add(txt(""), cell{"super-passes", dim}, cell{"n", dim}, cell{"duration", dim}, cell{"minimum", dim},
 		cell{"precision", dim}, cell{"relaxation", dim}, cell{"floor", dim}, cell{"k*", dim}, cell{"cov_b", dim},
 		cell{"", dim})
-	reported := -1
-	if ss.Window != nil {
-		reported = ss.Window.PlateauIndex
-	}
+	reported := reportedPlateau(ss)
+	// Gate records pair with plateaus only when there is one per plateau.
+	paired := len(ss.Shorts) == len(ss.Plateaus)
 	for i, pl := range ss.Plateaus {
-		mark := fmt.Sprintf("  %d", i+1)
-		st := plain
+		mark, st := fmt.Sprintf("  %d", i+1), plain
 		if i == reported {
 			mark, st = fmt.Sprintf("> %d", i+1), bold
 		}
 		row := []cell{cell{mark, st}, cell{spRange(r.Warmup+pl.Lo, r.Warmup+pl.Hi-1), st},
 			txt(strconv.Itoa(pl.Hi - pl.Lo))}
-		if i < len(ss.Shorts) {
-			sw := ss.Shorts[i]
-			term := func(s float64, name string) cell {
-				c := txt(seconds(s))
-				if sw.Dominant == name {
-					c.text += "*"
-				}
-				return c
-			}
-			verdict := txt("long enough")
-			if sw.IsShort {
-				verdict = cell{"short", warn}
-			}
-			row = append(row, txt(seconds(sw.WindowDurationS)), txt(seconds(sw.MinDurationS)),
-				term(sw.TPrecisionS, "precision"), term(sw.TRelaxationS, "relaxation"), term(sw.TFloorS, "floor"),
-				txt(strconv.Itoa(sw.KStar)), txt(fixed(sw.CovB, 4)), verdict)
+		if paired {
+			row = append(row, gateCells(ss.Shorts[i])...)
 		}
 		t.add(row...)
 	}
+	if w := ss.Window; w != nil && reported < 0 && ss.ShortWindow != nil {
+		row := []cell{cell{"> W", bold}, cell{spRange(r.Warmup+w.SPLo, r.Warmup+w.SPHi-1), bold},
+			txt(strconv.Itoa(w.SPHi - w.SPLo))}
+		t.add(append(row, gateCells(*ss.ShortWindow)...)...)
+	}
 	b.table(t)
+	if ss.Window != nil && reported < 0 {
+		b.line("  W: the reported window spans several plateaus")
+	}
+}
+
+// gateCells are the minimum-duration cells of one gate record.
+func gateCells(sw core.ShortWindow) []cell {
+	term := func(s float64, name string) cell {
+		c := txt(seconds(s))
+		if sw.Dominant == name {
+			c.text += "*"
+		}
+		return c
+	}
+	verdict := txt("long enough")
+	if sw.IsShort {
+		verdict = cell{"short", warn}
+	}
+	return []cell{txt(seconds(sw.WindowDurationS)), txt(seconds(sw.MinDurationS)),
+		term(sw.TPrecisionS, "precision"), term(sw.TRelaxationS, "relaxation"), term(sw.TFloorS, "floor"),
+		txt(strconv.Itoa(sw.KStar)), txt(fixed(sw.CovB, 4)), verdict}
 }

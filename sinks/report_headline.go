@@ -39,7 +39,17 @@ func writeWindow(b *reportBuilder, r *core.Result, o *core.Outcome) {
 		spRange(lo, hi), spRange(lo-r.Warmup, hi-r.Warmup), hi-lo+1, o.WindowSamples, seconds(o.WindowDurationS)))
 	var notes []string
 	if w := r.Steady.Window; w != nil {
-		notes = append(notes, fmt.Sprintf("plateau %d of %d", w.PlateauIndex+1, w.NPlateaus))
+		if i := reportedPlateau(&r.Steady); i >= 0 {
+			notes = append(notes, fmt.Sprintf("plateau %d of %d", i+1, len(r.Steady.Plateaus)))
+		} else {
+			n := 0
+			for _, pl := range r.Steady.Plateaus {
+				if pl.Lo < w.SPHi && w.SPLo < pl.Hi {
+					n++
+				}
+			}
+			notes = append(notes, fmt.Sprintf("spans %d of %d plateaus", n, len(r.Steady.Plateaus)))
+		}
 		if w.SkippedShort > 0 {
 			notes = append(notes, fmt.Sprintf("%d shorter plateau(s) skipped", w.SkippedShort))
 		}

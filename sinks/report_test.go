@@ -134,3 +134,20 @@ func stripANSI(s string) string {
 // visibleWidth is the number of terminal columns of a line: its runes
 // outside escape sequences.
 func visibleWidth(s string) int { return utf8.RuneCountInString(stripANSI(s)) }
+
+// The run's name is its directory's, however the run was given (the
+// layouts columnar.ResolveRun accepts).
+func TestRunName(t *testing.T) {
+	for _, c := range []struct{ path, want string }{
+		{"runs/conc_clean_ramp", "conc_clean_ramp"},
+		{"runs/conc_clean_ramp/", "conc_clean_ramp"},
+		{"runs/conc_clean_ramp/events.jsonl", "conc_clean_ramp"},
+		{"runs/conc_clean_ramp/client/events.jsonl.zst", "conc_clean_ramp"},
+		{"runs/conc_clean_ramp/client", "conc_clean_ramp"},
+		{"", ""},
+	} {
+		if got := sinks.RunName(c.path); got != c.want {
+			t.Errorf("RunName(%q) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}
