@@ -1,0 +1,87 @@
+package core_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/synth"
+)
+
+// TestOursPoissonBacklog: synth poisson_steady arrives at 80 % of the
+// server's capacity (truth load.qps): completions keep up with arrivals,
+// the run is windowed by issue time. At 130 % of capacity, with the server
+// capped at the reference batch (MaxBatch = C), the queue grows
+// (completion rate below the offered rate) and the run switches to the
+// token-rate trend of offline runs.
+func TestOursPoissonBacklog(t *testing.T) {
+	s, info, tr := genRun(t, "poisson_steady", 1, nil)
+	r, m := analyzeOurs(t, s, info, core.DefaultParams())
+	md := r.Ours.Mode
+	if md.Name != "poisson" || md.Backlog || md.Method != "issue_time_window" {
+		t.Errorf("steady Poisson: mode %+v", md)
+	}
+	if e := math.Abs(md.OfferedQPS-tr.Load.QPS) / tr.Load.QPS; e > 0.1 {
+		t.Errorf("offered %.3f qps vs planted %.3f", md.OfferedQPS, tr.Load.QPS)
+	}
+	if m["mode"].(map[string]any)["backlog"] != false {
+		t.Errorf("mode JSON %v", m["mode"])
+	}
+	over := tr.Load.QPS / 0.8 * 1.3
+	s2, info2, _ := genRun(t, "poisson_steady", 1, func(sp *synth.Spec) { sp.QPS, sp.MaxBatch = over, sp.Concurrency })
+	r2, _ := analyzeOurs(t, s2, info2, core.DefaultParams())
+	md2 := r2.Ours.Mode
+	if !md2.Backlog || md2.Method != "tps_trend" || r2.Ours.Offline == nil || !(md2.CompletionQPS < md2.OfferedQPS) {
+		t.Errorf("saturated Poisson at %.2f qps: mode %+v", over, md2)
+	}
+}
+
+// TestOursBaselines: the peer baselines always report their window on the
+// full super-passes of synth clean_ramp (18 passes of 150): total = every
+// super-pass, fixed-pct 10/10 drops round(1.8) = 2 at each end, mser5
+// starts after MSER-5's truncation, inside the planted ramp region.
+func TestOursBaselines(t *testing.T) {
+	s, info, tr := genRun(t, "clean_ramp", 1, nil)
+	n := tr.Counts.TrackedIssuedInFile / tr.DatasetSize
+	for _, c := range []struct {
+		method string
+		lo, hi int
+	}{{"total", 0, n - 1}, {"fixed-pct", 2, n - 3}, {"mser5", -1, n - 1}} {
+		p := core.DefaultParams()
+		p.Method = c.method
+		r, _ := analyzeOurs(t, s, info, p)
+		o := r.Outcome()
+		if !o.Found && o.Status == core.StatusWindowable {
+			t.Errorf("%s: not found (%s)", c.method, o.Reason)
+		}
+		if r.Ours.Baseline != c.method || o.WindowEndSP != c.hi || (c.lo >= 0 && o.WindowStartSP != c.lo) {
+			t.Errorf("%s: window %d..%d, want %d..%d", c.method, o.WindowStartSP, o.WindowEndSP, c.lo, c.hi)
+		}
+		if c.method == "mser5" && (o.WindowStartSP < 0 || o.WindowStartSP > 3) {
+			t.Errorf("mser5 starts at %d; the planted ramp is ~1.5 super-passes", o.WindowStartSP)
+		}
+		if math.IsNaN(o.SteadyTPOTP50Ns) {
+			t.Errorf("%s: no TPOT", c.method)
+		}
+	}
+}
+
+// TestOursRollupsPath: AnalyzeRollups under compat steadysweep gives the
+// same window, status and verdict as Analyze (only the per-sample tail
+// cut needs the samples).
+func TestOursRollupsPath(t *testing.T) {
+	for _, preset := range []string{"clean_ramp", "late_staircase", "drift_up"} {
+		s, info, _ := genRun(t, preset, 1, nil)
+		r, _ := analyzeOurs(t, s, info, core.DefaultParams())
+		rr, err := core.AnalyzeRollups(core.Rollup(s, info.DatasetSize), info, core.DefaultParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := r.Outcome(), rr.Outcome()
+		if a.Status != b.Status || a.Verdict != b.Verdict || a.WindowStartSP != b.WindowStartSP ||
+			a.WindowEndSP != b.WindowEndSP || a.ChangePointSP != b.ChangePointSP {
+			t.Errorf("%s: Analyze %s/%s %d..%d cp %d; AnalyzeRollups %s/%s %d..%d cp %d", preset, a.Status, a.Verdict,
+				a.WindowStartSP, a.WindowEndSP, a.ChangePointSP, b.Status, b.Verdict, b.WindowStartSP, b.WindowEndSP, b.ChangePointSP)
+		}
+	}
+}
