@@ -110,6 +110,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 
+	p("## Where the recommended config goes wrong\n\n")
+	writeRowErrors(p, "Confident-but-wrong results", best.Wrong, best.ConfidentWrong)
+	writeRowErrors(p, "Largest TPOT errors (found or not)", best.Worst, best.ErrN)
+
 	if len(r.ErrorRuns) > 0 {
 		p("## Runs with error rows\n\n| run | configs | reason |\n|---|---:|---|\n")
 		for i, e := range r.ErrorRuns {
@@ -182,6 +186,29 @@ func (r *Report) writeConfusion(p func(string, ...any), c *ConfigScore) {
 		p("; %d rows with a verdict outside the vocabulary", c.Other)
 	}
 	p(".\n\n")
+}
+
+// writeRowErrors lists rows (of total) as a table.
+func writeRowErrors(p func(string, ...any), title string, rows []RowError, total int) {
+	p("### %s\n\n", title)
+	if len(rows) == 0 {
+		p("None.\n\n")
+		return
+	}
+	p("| run | preset | truth | row | found | window | planted TPOT | steady TPOT p50 | error |\n")
+	p("|---|---|---|---|---|---|---:|---:|---:|\n")
+	for _, e := range rows {
+		win := "—"
+		if e.WindowStart >= 0 {
+			win = fmt.Sprintf("%d–%d", e.WindowStart, e.WindowEnd)
+		}
+		p("| `%s` | %s | %s | %s | %t | %s | %s ms | %s ms | %s |\n", filepath.Base(e.RunPath), e.Preset, e.Truth, e.Label,
+			e.Found, win, num(e.PlantedNs/1e6, 3), num(e.TPOTNs/1e6, 3), errPct(e.Err))
+	}
+	if total > len(rows) {
+		p("\n%d of %d shown.\n", len(rows), total)
+	}
+	p("\n")
 }
 
 func appendOnce(xs []int, x int) []int {

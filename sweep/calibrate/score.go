@@ -66,6 +66,10 @@ type ConfigScore struct {
 	// Rank is the 1-based position in the ranking (package doc).
 	Rank int
 
+	// Wrong are the confident-but-wrong rows, Worst the rows with the
+	// largest TPOT errors; each largest error first, at most maxListed.
+	Wrong, Worst []RowError
+
 	errs, starts []float64
 }
 
@@ -122,28 +126,32 @@ func (c *ConfigScore) add(r *row, t *synth.Truth) {
 		c.Found++
 	}
 
-	relErr := math.NaN()
-	if r.WindowStart >= 0 && r.WindowEnd >= r.WindowStart && !math.IsNaN(r.TPOTP50Ns) {
+	planted, relErr := math.NaN(), math.NaN()
+	if r.WindowStart >= 0 && r.WindowEnd >= r.WindowStart {
 		lo, hi := truthSPs(t, r.WindowStart, r.WindowEnd, r.SuperpassSize)
-		if planted, ok := plantedTPOTNs(t, lo, hi); ok {
-			relErr = math.Abs(r.TPOTP50Ns-planted) / planted
-			c.errs = append(c.errs, relErr)
-		}
+		planted, _ = plantedTPOTNs(t, lo, hi)
+	}
+	if !math.IsNaN(planted) && !math.IsNaN(r.TPOTP50Ns) {
+		relErr = math.Abs(r.TPOTP50Ns-planted) / planted
+		c.errs = append(c.errs, relErr)
+		c.Worst = keepWorst(c.Worst, rowError(r, t, planted, relErr))
 	}
 	if !r.Found {
 		return
-	}
-	switch {
-	case noSteadyState(t):
-		c.ConfidentWrong++
-		c.FalseFound++
-	case relErr > MaxErr:
-		c.ConfidentWrong++
 	}
 	if hasPlateau(t) && t.Planted.WarmupEndSP != nil && r.WindowStart >= 0 {
 		d := startTruthSP(t, r.WindowStart, r.SuperpassSize) - math.Ceil(*t.Planted.WarmupEndSP)
 		c.starts = append(c.starts, d)
 	}
+	switch {
+	case noSteadyState(t):
+		c.FalseFound++
+	case relErr > MaxErr:
+	default:
+		return
+	}
+	c.ConfidentWrong++
+	c.Wrong = keepWorst(c.Wrong, rowError(r, t, planted, relErr))
 }
 
 // finish computes the rates and quantiles.

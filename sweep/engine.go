@@ -1,0 +1,326 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
+	"golang.org/x/sync/errgroup"
+)
+
+// Options configure a sweep.
+type Options struct {
+	// Runs are the runs to sweep (corpora.Discover); those Shard does not
+	// own are ignored.
+	Runs []corpora.RunRef
+	// Configs are the parameter sets (Grid.Configs); at least one.
+	Configs []core.Params
+	// Out is the output directory: rows go to Out/rows, series to
+	// Out/series (package sinks).
+	Out string
+	// Shard selects this process's runs and names its part files.
+	Shard Shard
+	// Jobs is the number of runs processed at once, and so the number of
+	// runs held in memory (default GOMAXPROCS).
+	Jobs int
+	// Resume skips run × parameter pairs whose row is already in
+	// Out/rows with the same events hash, config_id and schema_version.
+	// Without it, Out/rows must hold no part files of this shard.
+	Resume bool
+
+	// Load reads a run; Analyze analyses it under one parameter set
+	// (DefaultLoader / DefaultAnalyzer plug in columnar and core).
+	Load    Loader
+	Analyze Analyzer
+	// Series, if set, fills the Out/series table once per run.
+	Series SeriesFunc
+
+	// ToolVersion and ToolCommit are written into every row.
+	ToolVersion, ToolCommit string
+	// Progress reports progress (nil: silent).
+	Progress *Progress
+	// Debug receives panic stacks and series errors (nil: discarded).
+	Debug io.Writer
+	// Mem allocates Arrow memory (default memory.DefaultAllocator).
+	Mem memory.Allocator
+	// RowsPerGroup and MaxFileAge tune the writers (see sinks.WriterOptions).
+	RowsPerGroup int
+	MaxFileAge   time.Duration
+}
+
+// Summary reports what a sweep did.
+type Summary struct {
+	// Runs is the number of runs this shard owns; Configs the number of
+	// parameter sets.
+	Runs, Configs int
+	// Analysed runs had rows written; Skipped runs had every row already
+	// (resume); Abandoned runs were cut short by cancellation (no rows).
+	Analysed, Skipped, Abandoned int
+	// Rows is the number of rows written, RowsByStatus by status column.
+	Rows         int
+	RowsByStatus map[string]int
+	// ErrorRuns is the number of runs with at least one error row.
+	ErrorRuns  int
+	SeriesRows int
+	// Bytes is the size of the events files of the analysed runs.
+	Bytes int64
+	// Files are the part files published by this sweep.
+	Files   []string
+	Elapsed time.Duration
+}
+
+// String is the one-line final report.
+func (s Summary) String() string {
+	var st []string
+	for _, k := range sortedKeys(s.RowsByStatus) {
+		st = append(st, fmt.Sprintf("%s %d", k, s.RowsByStatus[k]))
+	}
+	line := fmt.Sprintf("%d runs × %d configs: %d rows", s.Runs, s.Configs, s.Rows)
+	if len(st) > 0 {
+		line += " (" + strings.Join(st, ", ") + ")"
+	}
+	line += fmt.Sprintf("; %d analysed, %d skipped", s.Analysed, s.Skipped)
+	if s.Abandoned > 0 {
+		line += fmt.Sprintf(", %d abandoned", s.Abandoned)
+	}
+	if s.ErrorRuns > 0 {
+		line += fmt.Sprintf(", %d with errors", s.ErrorRuns)
+	}
+	line += fmt.Sprintf("; %d files; %s", len(s.Files), s.Elapsed.Round(time.Millisecond))
+	if secs := s.Elapsed.Seconds(); secs > 0 && s.Bytes > 0 {
+		line += fmt.Sprintf(", %.1f MB/s", float64(s.Bytes)/1e6/secs)
+	}
+	return line
+}
+
+// runResult is what a worker hands the writer for one run.
+type runResult struct {
+	rows      []sinks.Row
+	series    []sinks.SeriesRow
+	bytes     int64
+	skipped   bool
+	abandoned bool
+}
+
+type engine struct {
+	o     Options
+	done  map[sinks.Key]struct{}
+	debug *log.Logger
+}
+
+// Run sweeps o.Runs × o.Configs and writes the rows. Jobs workers each
+// load one run at a time and analyse it under every parameter set; a
+// single goroutine writes. A run that cannot be read, or whose analysis
+// fails or panics, becomes rows with status "error" and a reason.
+//
+// Cancelling ctx stops the sweep cleanly: runs already analysed are
+// written, runs in flight are abandoned (written by a later Resume), the
+// open part files are finished, and Run returns the Summary with an
+// error wrapping ctx's error. Other errors (output directory, writing)
+// stop the sweep and are returned.
+func Run(ctx context.Context, o Options) (Summary, error) {
+	start := time.Now()
+	sum := Summary{Configs: len(o.Configs), RowsByStatus: map[string]int{}}
+	if err := o.check(); err != nil {
+		return sum, err
+	}
+	if o.Jobs <= 0 {
+		o.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if o.Mem == nil {
+		o.Mem = memory.DefaultAllocator
+	}
+	debug := o.Debug
+	if debug == nil {
+		debug = io.Discard
+	}
+	e := &engine{o: o, debug: log.New(debug, "steadysweep: ", log.LstdFlags)}
+
+	var runs []corpora.RunRef
+	for _, r := range o.Runs {
+		if o.Shard.Owns(r) {
+			runs = append(runs, r)
+		}
+	}
+	sum.Runs = len(runs)
+
+	rowsDir, seriesDir := filepath.Join(o.Out, "rows"), filepath.Join(o.Out, "series")
+	if err := prepareTable(rowsDir, o.Shard, o.Resume); err != nil {
+		return sum, err
+	}
+	if err := prepareTable(seriesDir, o.Shard, o.Resume); err != nil {
+		return sum, err
+	}
+	if o.Resume {
+		keys, err := sinks.ReadKeys(ctx, rowsDir, o.Mem)
+		if err != nil {
+			return sum, fmt.Errorf("resume: %w", err)
+		}
+		e.done = keys
+	}
+	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
+		MaxFileAge: o.MaxFileAge, Mem: o.Mem}
+	rw, err := sinks.NewRowWriter(wopts)
+	if err != nil {
+		return sum, err
+	}
+	var sw *sinks.SeriesWriter
+	if o.Series != nil {
+		wopts.Dir = seriesDir
+		if sw, err = sinks.NewSeriesWriter(wopts); err != nil {
+			return sum, errors.Join(err, rw.Close())
+		}
+	}
+
+	o.Progress.start(len(runs), len(o.Configs))
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	results := make(chan runResult, o.Jobs)
+	work := make(chan corpora.RunRef)
+	// Loading is IO- and CPU-bound, analysis CPU-bound: one run per
+	// core, and at most Jobs runs in memory (plus the rows in results).
+	var g errgroup.Group
+	g.Go(func() error {
+		defer close(work)
+		for _, r := range runs {
+			select {
+			case work <- r:
+			case <-wctx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+	var workers sync.WaitGroup
+	for range o.Jobs {
+		workers.Add(1)
+		g.Go(func() error {
+			defer workers.Done()
+			for r := range work {
+				results <- e.process(wctx, r) // the writer drains results to the end
+			}
+			return nil
+		})
+	}
+	go func() { workers.Wait(); close(results) }()
+
+	var werr error
+	for res := range results {
+		if werr != nil {
+			continue
+		}
+		if werr = e.write(res, rw, sw, &sum); werr != nil {
+			cancel(werr)
+		}
+		o.Progress.update(&sum)
+	}
+	_ = g.Wait() // workers return nil; panics are recovered per run
+	werr = errors.Join(werr, rw.Close())
+	sum.Files = append(sum.Files, rw.Files()...)
+	if sw != nil {
+		werr = errors.Join(werr, sw.Close())
+		sum.Files = append(sum.Files, sw.Files()...)
+	}
+	sum.Abandoned = sum.Runs - sum.Analysed - sum.Skipped
+	sum.Elapsed = time.Since(start)
+	o.Progress.finish(sum)
+	if werr != nil {
+		return sum, fmt.Errorf("write results: %w", werr)
+	}
+	if err := ctx.Err(); err != nil && sum.Abandoned > 0 {
+		return sum, fmt.Errorf("sweep interrupted after %d of %d runs: %w", sum.Analysed+sum.Skipped, sum.Runs, context.Cause(ctx))
+	}
+	return sum, nil
+}
+
+func (o *Options) check() error {
+	var errs []error
+	if len(o.Configs) == 0 {
+		errs = append(errs, errors.New("no parameter sets"))
+	}
+	if o.Out == "" {
+		errs = append(errs, errors.New("no output directory"))
+	}
+	if o.Load == nil || o.Analyze == nil {
+		errs = append(errs, errors.New("Load and Analyze must be set"))
+	}
+	if o.Shard.Count > 1 && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count) {
+		errs = append(errs, fmt.Errorf("shard %d of %d out of range", o.Shard.Index, o.Shard.Count))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sweep options: %w", err)
+	}
+	return nil
+}
+
+// prepareTable creates a table directory, removes this shard's stale
+// temporaries (left by a killed sweep; never readable) and, unless
+// resuming, refuses a directory that already holds this shard's parts.
+func prepareTable(dir string, shard Shard, resume bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create output directory: %w", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("list output directory: %w", err)
+	}
+	prefix := "part-" + shard.String() + "-"
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "."+prefix) && strings.HasSuffix(name, ".tmp"):
+			if err := os.Remove(filepath.Join(dir, name)); err != nil {
+				return fmt.Errorf("remove stale temporary: %w", err)
+			}
+		case strings.HasPrefix(name, prefix) && !resume:
+			return fmt.Errorf("%s already holds part files of shard %s (%s); resume, or use an empty directory",
+				dir, shard, name)
+		}
+	}
+	return nil
+}
+
+// write hands one run's rows to the writers and counts them.
+func (e *engine) write(res runResult, rw *sinks.RowWriter, sw *sinks.SeriesWriter, sum *Summary) error {
+	switch {
+	case res.abandoned:
+		return nil
+	case res.skipped:
+		sum.Skipped++
+		return nil
+	}
+	if err := rw.Write(res.rows); err != nil {
+		return err
+	}
+	if sw != nil && len(res.series) > 0 {
+		if err := sw.Write(res.series); err != nil {
+			return err
+		}
+		sum.SeriesRows += len(res.series)
+	}
+	sum.Analysed++
+	sum.Bytes += res.bytes
+	sum.Rows += len(res.rows)
+	failed := false
+	for i := range res.rows {
+		st := res.rows[i].Outcome.Status
+		sum.RowsByStatus[st]++
+		failed = failed || st == StatusError
+	}
+	if failed {
+		sum.ErrorRuns++
+	}
+	return nil
+}

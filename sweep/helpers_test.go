@@ -1,0 +1,217 @@
+package sweep
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
+)
+
+// parityNames are the names of the 18 shared parity runs; the fake
+// archives reuse them so shard splits match the real corpus.
+var parityNames = []string{"agentic_tools", "conc_clean_ramp", "conc_drift_down_maxdur", "conc_drift_up",
+	"conc_dup_malformed", "conc_failures", "conc_hairball_tail", "conc_insufficient_passes", "conc_long_ramp",
+	"conc_noisy_highcov", "conc_partial_dataset", "conc_ramp_only", "conc_reasoning_precision",
+	"conc_staircase_late", "conc_truncated", "conc_warmup_overlap_short", "offline_burst", "poisson_steady"}
+
+// fakeArchive writes one tiny events.jsonl per parity name and
+// discovers them.
+func fakeArchive(t testing.TB) []corpora.RunRef {
+	t.Helper()
+	dir := t.TempDir()
+	for i, n := range parityNames {
+		p := filepath.Join(dir, n, "events.jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf(`{"event_type":"session.started","n":%d}`+"\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs, errs := corpora.Discover([]string{dir}, nil, nil)
+	if len(errs) > 0 || len(runs) != len(parityNames) {
+		t.Fatalf("fake archive: %d runs, %v", len(runs), errs)
+	}
+	return runs
+}
+
+// fakeSamples makes n samples with issue times 1 ms apart.
+func fakeSamples(n int) *core.Samples {
+	s := &core.Samples{}
+	for i := range n {
+		ns := int64(i) * 1_000_000
+		s.IssueNs = append(s.IssueNs, ns)
+		s.LastIssueNs = append(s.LastIssueNs, ns)
+		s.TTFTNs = append(s.TTFTNs, 5_000_000+int64(i%7)*1000)
+		s.OutTokens = append(s.OutTokens, 10)
+	}
+	return s
+}
+
+// fakeLoader returns samples whose count depends on the run name.
+func fakeLoader(calls *atomic.Int64) Loader {
+	return func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
+		if calls != nil {
+			calls.Add(1)
+		}
+		return &LoadedRun{Samples: fakeSamples(100 + 10*len(ref.Rel)), Info: core.RunInfo{DatasetSize: 50, Model: ref.Rel}, Tokenizer: "fake"}, nil
+	}
+}
+
+// fakeAnalyze derives an outcome from the run size and the parameters.
+func fakeAnalyze(run *LoadedRun, p core.Params) (core.Outcome, error) {
+	n := run.Samples.Len()
+	sps := run.Memo(p.SuperpassSize, func() any { return (n + 49) / 50 }).(int)
+	out := core.Outcome{Status: "windowable", Verdict: "STEADY STATE", Found: true, NSuperPasses: sps,
+		WindowStartSP: p.MinTrendN - 3, WindowEndSP: sps - 1, WindowDurationS: float64(n) * p.Alpha,
+		SteadyTPSSystem: float64(n) / p.TrendRelDriftMin, ChangePointSP: -1}
+	if n > 300 {
+		out.Status, out.Verdict, out.Found = "insufficient_passes", "not found", false
+	}
+	return out, nil
+}
+
+func fakeSeries(run *LoadedRun) ([]sinks.SeriesRow, error) {
+	n := run.Samples.Len()
+	var rows []sinks.SeriesRow
+	for k := 0; k*50 < n; k++ {
+		rows = append(rows, sinks.SeriesRow{SP: k, SuperpassSize: 50, NIssued: min(50, n-k*50), FirstIssueNs: int64(k) * 50e6})
+	}
+	return rows, nil
+}
+
+// grid3x3 is the 3×3 grid of the tests.
+func grid3x3(t testing.TB) []core.Params {
+	t.Helper()
+	g, err := ParseGrid([]byte("alpha: [0.01, 0.05, 0.1]\ntrend_rel_drift_min: [0.02, 0.05, 0.1]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := g.Configs(nil, nil)
+	if err != nil || len(cs) != 9 {
+		t.Fatalf("grid: %d configs, %v", len(cs), err)
+	}
+	return cs
+}
+
+// row is the part of a written row the tests compare.
+type row struct{ runID, configID, status, reason, runPath string }
+
+// readRows reads every published part file of dir.
+func readRows(t testing.TB, dir string, mem memory.Allocator) []row {
+	t.Helper()
+	files, err := sinks.PartFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []row
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
+		fh.Close()
+		if err != nil {
+			t.Fatalf("read %s: %v", f, err)
+		}
+		if !schemaNamesEqual(tbl.Schema(), sinks.RowsSchema()) {
+			tbl.Release()
+			t.Fatalf("%s: schema differs from RowsSchema", f)
+		}
+		tr := array.NewTableReader(tbl, 1<<20)
+		for tr.Next() {
+			rec := tr.RecordBatch()
+			col := func(name string) *array.String {
+				return rec.Column(rec.Schema().FieldIndices(name)[0]).(*array.String)
+			}
+			id, cfg, st, rs, rp := col("run_id"), col("config_id"), col("status"), col("reason"), col("run_path")
+			for i := range int(rec.NumRows()) {
+				out = append(out, row{id.Value(i), cfg.Value(i), st.Value(i), rs.Value(i), rp.Value(i)})
+			}
+		}
+		tr.Release()
+		tbl.Release()
+	}
+	return out
+}
+
+func schemaNamesEqual(a, b *arrow.Schema) bool {
+	if a.NumFields() != b.NumFields() {
+		return false
+	}
+	for i := range a.NumFields() {
+		if a.Field(i).Name != b.Field(i).Name || !arrow.TypeEqual(a.Field(i).Type, b.Field(i).Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// pairs returns the sorted "run_id/config_id" keys of rows, failing on
+// duplicates.
+func pairs(t testing.TB, rows []row) []string {
+	t.Helper()
+	var ks []string
+	for _, r := range rows {
+		ks = append(ks, r.runID+"/"+r.configID)
+	}
+	slices.Sort(ks)
+	if c := slices.Compact(slices.Clone(ks)); len(c) != len(ks) {
+		t.Fatalf("%d duplicate rows", len(ks)-len(c))
+	}
+	return ks
+}
+
+// expectedPairs is runs × configs as pair keys.
+func expectedPairs(runs []corpora.RunRef, cs []core.Params) []string {
+	var ks []string
+	for _, r := range runs {
+		for _, c := range cs {
+			ks = append(ks, r.RunID()+"/"+c.ID())
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// repoRoot returns the directory holding go.mod.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !fileExists(filepath.Join(dir, "go.mod")) {
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+	return dir
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func containsAll(s string, subs ...string) bool {
+	for _, x := range subs {
+		if !strings.Contains(s, x) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,50 @@
+package sweep
+
+import (
+	"context"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
+)
+
+// LoadedRun is one run in memory: the detector's input and what the rows
+// record about how it was read.
+type LoadedRun struct {
+	Samples *core.Samples
+	Info    core.RunInfo
+	// Tokenizer identifies the output-token counter used ("" unknown).
+	Tokenizer string
+	// Warnings are ingest warnings (not written to rows).
+	Warnings []string
+
+	memo map[any]any
+}
+
+// Memo returns the value cached under key for this run, computing it with
+// compute on first use. Analyzers use it to share work between the
+// parameter sets of a run (rollups per super-pass size). A run is analysed
+// by one goroutine, so Memo needs no locking.
+func (r *LoadedRun) Memo(key any, compute func() any) any {
+	if v, ok := r.memo[key]; ok {
+		return v
+	}
+	if r.memo == nil {
+		r.memo = map[any]any{}
+	}
+	v := compute()
+	r.memo[key] = v
+	return v
+}
+
+// Loader reads one run. It is called once per run, from a worker
+// goroutine; it should honour ctx for long reads.
+type Loader func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error)
+
+// Analyzer analyses a loaded run under one parameter set. It is called
+// once per run × parameter set, sequentially for a given run.
+type Analyzer func(run *LoadedRun, p core.Params) (core.Outcome, error)
+
+// SeriesFunc computes a run's per-super-pass trajectory for the series
+// table (RunID is filled in by the sweep). Nil disables the table.
+type SeriesFunc func(run *LoadedRun) ([]sinks.SeriesRow, error)

@@ -1,0 +1,59 @@
+package sweep
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// presets are the named base parameter sets. Each is one configuration;
+// grid axes apply on top of each.
+var presets = []struct {
+	name string
+	doc  string
+	p    func() core.Params
+}{
+	{"default", "steadysweep's detector with its defaults (core.DefaultParams)", core.DefaultParams},
+	{"reference", "the reference detector's behaviour and defaults (core.ReferenceParams)", core.ReferenceParams},
+	{"total", "peer baseline: the whole tracked run", method("total")},
+	{"fixed-pct", "peer baseline: fixed warmup/cooldown percentages (GuideLLM)", method("fixed-pct")},
+	{"mser5", "peer baseline: MSER-5 truncation", method("mser5")},
+}
+
+func method(m string) func() core.Params {
+	return func() core.Params {
+		p := core.DefaultParams()
+		p.Method = m
+		return p
+	}
+}
+
+// PresetNames returns the preset names in documentation order.
+func PresetNames() []string {
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.name
+	}
+	return names
+}
+
+// PresetDoc returns a one-line description of the named preset ("" when unknown).
+func PresetDoc(name string) string {
+	for _, p := range presets {
+		if p.name == name {
+			return p.doc
+		}
+	}
+	return ""
+}
+
+// Preset returns the named preset's parameters.
+func Preset(name string) (core.Params, error) {
+	for _, p := range presets {
+		if p.name == name {
+			return p.p(), nil
+		}
+	}
+	return core.Params{}, fmt.Errorf("unknown preset %q (valid: %s)", name, strings.Join(PresetNames(), ", "))
+}

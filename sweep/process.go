@@ -1,0 +1,147 @@
+package sweep
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
+)
+
+// StatusError is the status of a row whose run could not be read or
+// analysed; its reason says why.
+const StatusError = "error"
+
+// process loads one run and analyses it under every parameter set not
+// already done. It never panics and never fails: problems become error
+// rows. A run cut short by ctx is abandoned whole, so resuming redoes it.
+func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult) {
+	if ctx.Err() != nil {
+		return runResult{abandoned: true}
+	}
+	runID := ref.RunID()
+	prov, perr := fileProvenance(ref.EventsPath)
+	prov.ToolVersion, prov.ToolCommit = e.o.ToolVersion, e.o.ToolCommit
+
+	todo := make([]core.Params, 0, len(e.o.Configs))
+	ids := make([]string, 0, len(e.o.Configs))
+	fresh := true // no row of this run yet: write its series
+	for _, p := range e.o.Configs {
+		id := p.ID()
+		if _, ok := e.done[sinks.Key{RunID: runID, ConfigID: id, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]; ok && perr == nil {
+			fresh = false
+			continue
+		}
+		todo, ids = append(todo, p), append(ids, id)
+	}
+	if len(todo) == 0 {
+		return runResult{skipped: true}
+	}
+	row := func(i int, out core.Outcome, analysisNs, ingestNs int64) sinks.Row {
+		return sinks.Row{RunPath: ref.Path, RunID: runID, Provenance: prov, ConfigID: ids[i], Params: todo[i],
+			Outcome: out, AnalysisNs: analysisNs, IngestNs: ingestNs}
+	}
+	failAll := func(reason string, ingestNs int64) runResult {
+		r := runResult{bytes: prov.EventsSize}
+		for i := range todo {
+			r.rows = append(r.rows, row(i, ErrorOutcome(reason), 0, ingestNs))
+		}
+		return r
+	}
+	if perr != nil {
+		return failAll(perr.Error(), 0)
+	}
+
+	t0 := time.Now()
+	run, err := e.load(ctx, ref)
+	ingestNs := time.Since(t0).Nanoseconds()
+	if ctx.Err() != nil {
+		return runResult{abandoned: true}
+	}
+	if err != nil {
+		return failAll("load: "+err.Error(), ingestNs)
+	}
+	rows := make([]sinks.Row, 0, len(todo))
+	prov.Tokenizer = run.Tokenizer
+	for i, p := range todo {
+		if ctx.Err() != nil {
+			return runResult{abandoned: true}
+		}
+		t := time.Now()
+		out, err := e.analyze(ref, run, p)
+		if err != nil {
+			out = ErrorOutcome("analyze: " + err.Error())
+			out.Partial = run.Info.Partial
+		}
+		rows = append(rows, row(i, out, time.Since(t).Nanoseconds(), ingestNs))
+	}
+	res = runResult{rows: rows, bytes: prov.EventsSize}
+	if fresh && e.o.Series != nil {
+		series, err := e.series(ref, run)
+		if err != nil {
+			e.debug.Printf("run %s: series: %v", ref.Path, err)
+		}
+		for i := range series {
+			series[i].RunID = runID
+		}
+		res.series = series
+	}
+	return res
+}
+
+// load calls the Loader, turning a panic into an error.
+func (e *engine) load(ctx context.Context, ref corpora.RunRef) (run *LoadedRun, err error) {
+	defer e.recoverInto(&err, ref, "load")
+	run, err = e.o.Load(ctx, ref)
+	if err == nil && run == nil {
+		err = fmt.Errorf("loader returned no run")
+	}
+	return run, err
+}
+
+// analyze calls the Analyzer, turning a panic into an error.
+func (e *engine) analyze(ref corpora.RunRef, run *LoadedRun, p core.Params) (out core.Outcome, err error) {
+	defer e.recoverInto(&err, ref, "analyze "+p.ID())
+	return e.o.Analyze(run, p)
+}
+
+func (e *engine) series(ref corpora.RunRef, run *LoadedRun) (rows []sinks.SeriesRow, err error) {
+	defer e.recoverInto(&err, ref, "series")
+	return e.o.Series(run)
+}
+
+// recoverInto converts a panic into *err and logs its stack to Debug.
+func (e *engine) recoverInto(err *error, ref corpora.RunRef, what string) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("panic: %v", v)
+		e.debug.Printf("run %s: %s: panic: %v\n%s", ref.Path, what, v, debug.Stack())
+	}
+}
+
+// ErrorOutcome is the outcome of a failed analysis: status "error", the
+// reason, every measurement NaN (null) and every super-pass index −1.
+func ErrorOutcome(reason string) core.Outcome {
+	out := core.Outcome{Status: StatusError, Reason: reason, Verdict: "", WindowStartSP: -1, WindowEndSP: -1, ChangePointSP: -1}
+	v := reflect.ValueOf(&out).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Float64 {
+			f.SetFloat(math.NaN())
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
