@@ -41,6 +41,7 @@ var propertyNames = map[string]property{
 type propertyTable struct {
 	blockIndex [0x110000 >> 8]uint16
 	blocks     []property
+	distinct   []property // every property word that occurs
 }
 
 var (
@@ -84,6 +85,13 @@ func buildPropertyTable() *propertyTable {
 			t.blocks = append(t.blocks, block[:]...)
 		}
 		t.blockIndex[b] = idx
+	}
+	seenProps := make(map[property]bool)
+	for _, p := range t.blocks {
+		if !seenProps[p] {
+			seenProps[p] = true
+			t.distinct = append(t.distinct, p)
+		}
 	}
 	return t
 }

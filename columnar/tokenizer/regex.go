@@ -95,8 +95,11 @@ type regexNode struct {
 	kind     nodeKind
 	class    *runeClass
 	min, max int // repetition of a class; max < 0 means unbounded
-	subs     []*regexNode
-	negate   bool // negative lookahead
+	// possessive: giving back characters of this repetition can never let
+	// the rest match, so the matcher need not try (see markPossessive).
+	possessive bool
+	subs       []*regexNode
+	negate     bool // negative lookahead
 }
 
 // A runeClass is a set of code points: explicit ranges, code points having
@@ -182,6 +185,7 @@ func compilePattern(src string) (*pattern, error) {
 	}
 	re := &pattern{source: src, alts: root.subs}
 	for _, alt := range root.subs {
+		markPossessive(alt.subs, follow{})
 		set, _ := firstSet(alt.subs)
 		re.first = append(re.first, set)
 		re.anyFirst.union(&set)
@@ -596,6 +600,138 @@ func nullable(n *regexNode) bool {
 	return true // lookahead consumes nothing
 }
 
+// follow is what may come right after a part of a pattern: a match
+// continuing with one of classes, or the match ending. unknown marks a
+// lookahead, after which nothing is assumed.
+type follow struct {
+	classes []*runeClass
+	unknown bool
+}
+
+// markPossessive sets regexNode.possessive on the repetitions of items
+// whose class shares no code point with anything that can follow them.
+// Backtracking into such a repetition cannot help: each character given
+// back is one the rest cannot start with, and ending the match there would
+// have succeeded at the longer position first. The matcher then runs
+// these repetitions as plain loops, which is most of every shared pattern.
+func markPossessive(items []*regexNode, after follow) {
+	f := after
+	for i := len(items) - 1; i >= 0; i-- {
+		n := items[i]
+		switch n.kind {
+		case nodeClass:
+			n.possessive = !f.unknown && disjointFromAll(n.class, f.classes)
+			if n.min > 0 {
+				f = follow{classes: []*runeClass{n.class}}
+			} else {
+				f = follow{classes: append([]*runeClass{n.class}, f.classes...), unknown: f.unknown}
+			}
+		case nodeAlt:
+			var next follow
+			for _, sub := range n.subs {
+				markPossessive(sub.subs, f)
+				sf := firstFollow(sub.subs, f)
+				next.classes = append(next.classes, sf.classes...)
+				next.unknown = next.unknown || sf.unknown
+			}
+			f = next
+		case nodeConcat:
+			markPossessive(n.subs, f)
+			f = firstFollow(n.subs, f)
+		case nodeLookahead:
+			markPossessive(n.subs[0].subs, follow{})
+			f.unknown = true
+		}
+	}
+}
+
+// firstFollow is what can come first when matching items then after.
+func firstFollow(items []*regexNode, after follow) follow {
+	var f follow
+	for _, n := range items {
+		switch n.kind {
+		case nodeClass:
+			f.classes = append(f.classes, n.class)
+			if n.min > 0 {
+				return f
+			}
+			continue
+		case nodeLookahead:
+			f.unknown = true
+			continue
+		}
+		var inner follow
+		var subs [][]*regexNode
+		if n.kind == nodeAlt {
+			for _, sub := range n.subs {
+				subs = append(subs, sub.subs)
+			}
+		} else {
+			subs = [][]*regexNode{n.subs}
+		}
+		nullable := false
+		for _, sub := range subs {
+			sf := firstFollow(sub, follow{})
+			inner.classes = append(inner.classes, sf.classes...)
+			inner.unknown = inner.unknown || sf.unknown
+			nullable = nullable || nullableItems(sub)
+		}
+		f.classes = append(f.classes, inner.classes...)
+		f.unknown = f.unknown || inner.unknown
+		if !nullable {
+			return f
+		}
+	}
+	f.classes = append(f.classes, after.classes...)
+	f.unknown = f.unknown || after.unknown
+	return f
+}
+
+func nullableItems(items []*regexNode) bool {
+	return nullable(&regexNode{kind: nodeConcat, subs: items})
+}
+
+// disjointFromAll reports whether no code point is in c and in any of
+// others. Outside the classes' explicit ranges membership depends only on
+// a code point's property word, so it checks each distinct property word
+// once, then the code points of the ranges one by one.
+func disjointFromAll(c *runeClass, others []*runeClass) bool {
+	for _, o := range others {
+		for i := range c.low {
+			if c.low[i]&o.low[i] != 0 {
+				return false
+			}
+		}
+		for _, p := range c.table.distinct {
+			if c.hasProps(p) && o.hasProps(p) {
+				return false
+			}
+		}
+		for _, rs := range [][]runeRange{c.ranges, o.ranges} {
+			for _, rr := range rs {
+				for r := max(rr.lo, 0x800); r <= rr.hi; r++ {
+					if c.slowHas(r) && o.slowHas(r) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// hasProps is membership of a code point with properties p that lies in
+// none of the class's explicit ranges.
+func (c *runeClass) hasProps(p property) bool {
+	in := p&c.props != 0
+	for _, np := range c.notProps {
+		if p&np == 0 {
+			in = true
+		}
+	}
+	return in != c.negate
+}
+
 // continuation is what remains to match after the current group: the rest
 // of an enclosing concatenation, then the continuation at index next
 // (-1 for none). Continuations live in a matcher's stack, addressed by
@@ -652,15 +788,37 @@ func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
 					items = items[1:]
 					continue
 				}
+				if n.possessive {
+					end, count := pos, 0
+					for (n.max < 0 || count < n.max) && end < len(s) {
+						r, w := utf8.DecodeRuneInString(s[end:])
+						if !n.class.has(r) {
+							break
+						}
+						end += w
+						count++
+					}
+					if count < n.min {
+						return -1
+					}
+					pos = end
+					items = items[1:]
+					continue
+				}
 				return m.matchRepeat(s, n, items[1:], pos, k)
 			case nodeAlt:
-				frame := m.push(items[1:], k)
+				frame := k
+				if len(items) > 1 {
+					frame = m.push(items[1:], k)
+				}
 				for _, alt := range n.subs {
 					if end := m.matchItems(s, alt.subs, pos, frame); end >= 0 {
 						return end
 					}
 				}
-				m.stack = m.stack[:frame]
+				if frame != k {
+					m.stack = m.stack[:frame]
+				}
 				return -1
 			case nodeConcat:
 				frame := m.push(items[1:], k)
