@@ -216,3 +216,16 @@ func TestSegmentPlateausMatchesDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowTPSCached checks the cached TPS against the plain one.
+func TestWindowTPSCached(t *testing.T) {
+	sps := Rollup(syntheticSamples(12, 40), 40)
+	pct := percentileTable(sps)
+	for lo := 0; lo < len(sps); lo += 3 {
+		for hi := lo + 1; hi <= len(sps); hi += 2 {
+			if got, want := windowTPSCached(sps[lo:hi], pct[lo:hi]), windowTPS(sps[lo:hi]); got != want {
+				t.Fatalf("[%d,%d): cached %+v, plain %+v", lo, hi, got, want)
+			}
+		}
+	}
+}

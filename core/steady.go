@@ -93,7 +93,7 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 		s := summarizeLists(tpot)
 		ss.TPOT = &s
 	}
-	tps := windowTPS(w)
+	tps := windowTPSCached(w, wp)
 	ss.TPS = &tps
 	skipped := 0
 	for i := range report {

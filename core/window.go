@@ -48,15 +48,39 @@ func systemTPS(tokens, spanNs int64) float64 {
 //	              super-passes with LastIssueNs > FirstIssueNs ≥ 0) if ≥ 2
 //	              rates, else [system, system]
 func windowTPS(w []SuperPass) TPS {
-	tpot := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
-	mean := 0.0
-	if len(tpot) > 0 {
-		mean = stats.Sum(tpot) / float64(len(tpot))
+	return windowTPSCached(w, nil)
+}
+
+// windowTPSCached is windowTPS using the per-super-pass caches pct of w
+// (nil: none): the per-sp TPOT means, and the pooled mean without pooling
+// when orderFreeSum proves the compensated sum order-independent.
+func windowTPSCached(w []SuperPass, pct []*spPercentiles) TPS {
+	mean, haveMean := 0.0, false
+	if pct != nil {
+		lists := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTPOT })
+		if len(lists) == 0 {
+			haveMean = true
+		} else if total, ok := orderFreeSum(lists); ok {
+			n := 0
+			for _, l := range lists {
+				n += len(l)
+			}
+			mean, haveMean = total/float64(n), true
+		}
+	}
+	if !haveMean {
+		if tpot := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT }); len(tpot) > 0 {
+			mean = stats.Sum(tpot) / float64(len(tpot))
+		}
 	}
 	var spMeans []float64
 	for i := range w {
 		if len(w[i].TPOT) > 0 {
-			spMeans = append(spMeans, tpotMean(&w[i]))
+			if pct != nil {
+				spMeans = append(spMeans, pct[i].tpotMean)
+			} else {
+				spMeans = append(spMeans, tpotMean(&w[i]))
+			}
 		}
 	}
 	lo, hi := mean, mean
