@@ -54,25 +54,8 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 	for i, pl := range plateaus {
 		ss.Shorts[i] = minSteadyDuration(post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
 	}
-	report := 0
-	if p.MinDuration {
-		report = -1
-		for i := range ss.Shorts {
-			if !ss.Shorts[i].IsShort {
-				report = i
-				break
-			}
-		}
-		if report < 0 {
-			ss.AllShort = true
-			report = 0
-			for i := range ss.Shorts {
-				if ss.Shorts[i].WindowDurationS > ss.Shorts[report].WindowDurationS {
-					report = i
-				}
-			}
-		}
-	}
+	report, allShort := reportedPlateau(ss.Shorts, p.MinDuration)
+	ss.AllShort = allShort
 	short := ss.Shorts[report]
 	pl := plateaus[report]
 	w := post[pl.Lo:pl.Hi]
@@ -95,7 +78,7 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 	}
 	tps := windowTPSCached(w, wp)
 	ss.TPS = &tps
-	skipped := 0
+	skipped := 0 // short plateaus before the reported one (= its index when enforced)
 	for i := range report {
 		if ss.Shorts[i].IsShort {
 			skipped++
@@ -113,6 +96,27 @@ func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax f
 			short.Dominant)
 	}
 	return ss
+}
+
+// reportedPlateau picks the plateau to report from the gate records of all
+// plateaus (§10.4): with the gate enforced, the first that is not short;
+// if all are short, the longest (first on ties) with allShort set; with
+// the gate off, the first.
+func reportedPlateau(shorts []ShortWindow, enforce bool) (index int, allShort bool) {
+	if !enforce {
+		return 0, false
+	}
+	for i := range shorts {
+		if !shorts[i].IsShort {
+			return i, false
+		}
+	}
+	for i := range shorts {
+		if shorts[i].WindowDurationS > shorts[index].WindowDurationS {
+			index = i
+		}
+	}
+	return index, true
 }
 
 // sortedLists collects one cached sorted list per super-pass.
