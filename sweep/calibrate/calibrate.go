@@ -219,7 +219,7 @@ func configLabel(params map[string]string, axes []string) string {
 		if a == "compat" || a == "method" {
 			continue
 		}
-		parts = append(parts, Abbrev(a)+"="+params[a])
+		parts = append(parts, Abbrev(a)+"="+shown(params[a]))
 	}
 	return strings.Join(parts, " ")
 }

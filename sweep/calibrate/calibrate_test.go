@@ -204,7 +204,16 @@ func TestCalibrate(t *testing.T) {
 	checkFloats(t, ours.Label, map[string][2]float64{
 		"agree rate": {ours.AgreeRate, 1}, "found rate": {ours.FoundRate, 1}, "plateau found rate": {ours.PlateauFoundRate, 1},
 		"err median": {ours.ErrMedian, 0.01}, "err p95": {ours.ErrP95, 0.088}, "cbw rate": {ours.ConfidentWrongRate, 1.0 / 3},
-		"start median": {ours.StartErrMedian, 0}, "start abs median": {ours.StartAbsErrMedian, 0}})
+		"start median": {ours.StartErrMedian, 0}, "start abs median": {ours.StartAbsErrMedian, 0},
+		// plateau runs only (A, B, E): 0, .02, .10 → median .02, p95 .02 + .9·.08.
+		"plateau err median": {ours.PlateauErrMedian, 0.02}, "plateau err p95": {ours.PlateauErrP95, 0.092}})
+	if len(ours.Wrong) != 1 || !strings.HasSuffix(ours.Wrong[0].RunPath, "B_steady_long") || !near(ours.Wrong[0].Err, 0.10) ||
+		ours.Wrong[0].PlantedNs != 20e6 {
+		t.Errorf("%s: wrong rows %+v, want B_steady_long at 10 %% of 20 ms", ours.Label, ours.Wrong)
+	}
+	if len(ours.Worst) != 4 || !strings.HasSuffix(ours.Worst[0].RunPath, "B_steady_long") || !strings.HasSuffix(ours.Worst[1].RunPath, "A_steady_short") {
+		t.Errorf("%s: worst rows %+v, want B, A, then the zero errors", ours.Label, ours.Worst)
+	}
 
 	// reference (gated, status ""): A and E not found — agree, the gate
 	// rejects their short plateaus; B steady, error .02; C false found
@@ -220,7 +229,11 @@ func TestCalibrate(t *testing.T) {
 	checkFloats(t, ref.Label, map[string][2]float64{
 		"agree rate": {ref.AgreeRate, 0.6}, "found rate": {ref.FoundRate, 1}, "plateau found rate": {ref.PlateauFoundRate, 1.0 / 3},
 		"err median": {ref.ErrMedian, 0.01}, "err p95": {ref.ErrP95, 0.019}, "cbw rate": {ref.ConfidentWrongRate, 0.5},
-		"start median": {ref.StartErrMedian, 0}, "start abs median": {ref.StartAbsErrMedian, 0}})
+		"start median": {ref.StartErrMedian, 0}, "start abs median": {ref.StartAbsErrMedian, 0},
+		"plateau err median": {ref.PlateauErrMedian, 0.02}, "plateau err p95": {ref.PlateauErrP95, 0.02}})
+	if len(ref.Wrong) != 1 || !strings.HasSuffix(ref.Wrong[0].RunPath, "C_drift") || ref.Wrong[0].Truth != "drifting_up" || ref.Wrong[0].Err != 0 {
+		t.Errorf("%s: wrong rows %+v, want the false found C_drift", ref.Label, ref.Wrong)
+	}
 
 	checkParquet(t, r.ParquetPath, map[string]float64{oursID: 1.0 / 3, refID: 0.5})
 	png, err := os.ReadFile(r.PlotPath)
@@ -232,7 +245,7 @@ func TestCalibrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"**steadysweep md=false**", "| 1 | **steadysweep md=false** | 100.0 % (3/3) |",
-		"| 2 | reference md=true | 100.0 % (1/1) | 33.3 % (1/3) | 60.0 % | 1.0 % | 1.9 % | 50.0 % (1/2) | 1 |",
+		"| 2 | reference md=true | 100.0 % (1/1) | 33.3 % (1/3) | 60.0 % | 1.0 % | 1.9 % | 2.0 % / 2.0 % | 50.0 % (1/2) | 1 |",
 		"G_unreadable", "F_no_truth`: no truth.json", "![", "calibration.png", "| steady | **1** | 1 |"} {
 		if !bytes.Contains(md, []byte(want)) {
 			t.Errorf("report lacks %q", want)

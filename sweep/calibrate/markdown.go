@@ -54,10 +54,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		p("\n")
 		for _, a := range r.Axes {
-			p("| %s (%s) | %s |", a, Abbrev(a), best.Params[a])
+			p("| %s (%s) | %s |", a, Abbrev(a), shown(best.Params[a]))
 			for _, name := range presetOrder {
 				if id, ok := r.Presets[name]; ok {
-					p(" %s |", r.Config(id).Params[a])
+					p(" %s |", shown(r.Config(id).Params[a]))
 				}
 			}
 			p("\n")
@@ -66,21 +66,22 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 
 	p("## Ranking\n\n")
-	p("| rank | config | found rate | plateau found | agreement | TPOT err p50 | TPOT err p95 | confident-but-wrong | false found | start err p50 (abs) | error rows |\n")
-	p("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("| rank | config | found rate | plateau found | agreement | TPOT err p50 | TPOT err p95 | plateau err p50 / p95 | confident-but-wrong | false found | start err p50 (abs) | error rows |\n")
+	p("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for i := range r.Configs {
 		c := &r.Configs[i]
 		label := c.Label
 		if c.ConfigID == r.Recommended {
 			label = "**" + label + "**"
 		}
-		p("| %d | %s | %s (%d/%d) | %s (%d/%d) | %s | %s | %s | %s (%d/%d) | %d | %s (%s) | %d |\n",
+		p("| %d | %s | %s (%d/%d) | %s (%d/%d) | %s | %s | %s | %s / %s | %s (%d/%d) | %d | %s (%s) | %d |\n",
 			c.Rank, label, pct(c.FoundRate), c.FoundEligible, c.Eligible, pct(c.PlateauFoundRate), c.FoundPlateau, c.PlateauRuns,
-			pct(c.AgreeRate), pct(c.ErrMedian), pct(c.ErrP95), pct(c.ConfidentWrongRate), c.ConfidentWrong, c.Found,
+			pct(c.AgreeRate), pct(c.ErrMedian), pct(c.ErrP95), pct(c.PlateauErrMedian), pct(c.PlateauErrP95),
+			pct(c.ConfidentWrongRate), c.ConfidentWrong, c.Found,
 			c.FalseFound, num(c.StartErrMedian, 2), num(c.StartAbsErrMedian, 2), c.Errors)
 	}
-	p("\nTPOT error is over the %s rows that report a window and a steady TPOT; config labels abbreviate the swept parameters (%s).\n\n",
-		"scored", abbrevList(r.Axes))
+	p("\nTPOT error is over the scored rows that report a window and a steady TPOT, plateau error over those whose truth plants a plateau; config labels abbreviate the swept parameters (%s; `\"\"` is an empty value).\n\n",
+		abbrevList(r.Axes))
 
 	if r.PlotPath != "" {
 		rel := r.PlotPath
@@ -209,6 +210,14 @@ func writeRowErrors(p func(string, ...any), title string, rows []RowError, total
 		p("\n%d of %d shown.\n", len(rows), total)
 	}
 	p("\n")
+}
+
+// shown renders a parameter value, an empty one as "".
+func shown(v string) string {
+	if v == "" {
+		return `""`
+	}
+	return v
 }
 
 func appendOnce(xs []int, x int) []int {

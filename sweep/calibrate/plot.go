@@ -41,21 +41,26 @@ type plotMetric struct {
 	values       [2]func(c *ConfigScore) float64
 	glyphs       [2]draw.GlyphDrawer
 	medianSeries int // which of the two gets the pooled-median line
+	// log draws the y axis on a log scale (values floored at logFloor).
+	log bool
 }
 
+// logFloor is the smallest value (percent) a log panel shows.
+const logFloor = 1e-3
+
 var plotMetrics = []plotMetric{
-	{"TPOT error (%)", [2]string{"median |error|", "p95 |error|"},
-		[2]func(c *ConfigScore) float64{func(c *ConfigScore) float64 { return c.ErrMedian }, func(c *ConfigScore) float64 { return c.ErrP95 }},
-		[2]draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}}, 0},
+	{"TPOT error, plateau runs (%, log)", [2]string{"median |error|", "p95 |error|"},
+		[2]func(c *ConfigScore) float64{func(c *ConfigScore) float64 { return c.PlateauErrMedian }, func(c *ConfigScore) float64 { return c.PlateauErrP95 }},
+		[2]draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}}, 0, true},
 	{"rate (%)", [2]string{"found rate", "confident-but-wrong"},
 		[2]func(c *ConfigScore) float64{func(c *ConfigScore) float64 { return c.FoundRate }, func(c *ConfigScore) float64 { return c.ConfidentWrongRate }},
-		[2]draw.GlyphDrawer{draw.CircleGlyph{}, draw.CrossGlyph{}}, 0},
+		[2]draw.GlyphDrawer{draw.CircleGlyph{}, draw.CrossGlyph{}}, 0, false},
 }
 
 // WritePlot writes a PNG to path: one column per swept axis, its values
 // along x (configs sharing a value spread slightly apart), and two panel
-// rows — median and p95 TPOT error, found rate and confident-but-wrong
-// rate — in percent; marks are coloured by compat, and a grey line joins
+// rows — median and p95 TPOT error over the runs with a planted plateau
+// (log scale), found rate and confident-but-wrong rate — in percent; marks are coloured by compat, and a grey line joins
 // the per-value median of the first metric over every config (the other
 // axes pooled).
 func (r *Report) WritePlot(path string) error {
@@ -111,7 +116,11 @@ func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot
 	p.Y.Label.Text = m.title
 	p.Y.Min = 0
 	p.Add(plotter.NewGrid())
-	p.NominalX(values...)
+	names := make([]string, len(values))
+	for i, v := range values {
+		names[i] = shown(v)
+	}
+	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(values))-0.5
 
 	perValue := make([][]float64, len(values))
@@ -125,9 +134,13 @@ func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot
 			if math.IsNaN(y) || math.IsInf(y, 0) {
 				continue
 			}
-			xy[k] = append(xy[k], plotter.XY{X: x, Y: 100 * y})
+			y *= 100
+			if m.log {
+				y = max(y, logFloor)
+			}
+			xy[k] = append(xy[k], plotter.XY{X: x, Y: y})
 			if k == m.medianSeries {
-				perValue[pos[c.Params[a]]] = append(perValue[pos[c.Params[a]]], 100*y)
+				perValue[pos[c.Params[a]]] = append(perValue[pos[c.Params[a]]], y)
 			}
 		}
 		byCompat[c.Params["compat"]] = xy
@@ -178,6 +191,16 @@ func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot
 	}
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	if math.IsInf(p.Y.Min, 0) || math.IsInf(p.Y.Max, 0) { // no data: an empty unit range
+		p.Y.Min, p.Y.Max = logFloor, 1
+	}
+	if m.log {
+		lo, hi := max(p.Y.Min, logFloor), max(p.Y.Max, logFloor*10)
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Min, p.Y.Max = lo/2, hi*math.Pow(hi/lo*2, headroom-1)
+		return p, nil
+	}
 	p.Y.Max = max(p.Y.Max, 1) * headroom
 	p.Y.Tick.Marker = belowTicker{max: p.Y.Max / headroom}
 	return p, nil

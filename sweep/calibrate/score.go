@@ -51,6 +51,11 @@ type ConfigScore struct {
 	// ErrMedian and ErrP95 are quantiles of their relative |error|.
 	ErrN              int
 	ErrMedian, ErrP95 float64
+	// PlateauErrN, PlateauErrMedian and PlateauErrP95 are the same over
+	// the runs with a planted plateau (found_no_min_duration) only: the
+	// accuracy of the value where there is one to measure.
+	PlateauErrN                     int
+	PlateauErrMedian, PlateauErrP95 float64
 	// ConfidentWrong found rows are wrong (error > MaxErr, or no steady
 	// state in truth); ConfidentWrongRate = ConfidentWrong / Found. Of
 	// them, FalseFound are found where truth has no steady state.
@@ -70,7 +75,7 @@ type ConfigScore struct {
 	// largest TPOT errors; each largest error first, at most maxListed.
 	Wrong, Worst []RowError
 
-	errs, starts []float64
+	errs, plateauErrs, starts []float64
 }
 
 // newConfigScore returns an empty score for the config of r.
@@ -134,6 +139,9 @@ func (c *ConfigScore) add(r *row, t *synth.Truth) {
 	if !math.IsNaN(planted) && !math.IsNaN(r.TPOTP50Ns) {
 		relErr = math.Abs(r.TPOTP50Ns-planted) / planted
 		c.errs = append(c.errs, relErr)
+		if hasPlateau(t) {
+			c.plateauErrs = append(c.plateauErrs, relErr)
+		}
 		c.Worst = keepWorst(c.Worst, rowError(r, t, planted, relErr))
 	}
 	if !r.Found {
@@ -162,6 +170,8 @@ func (c *ConfigScore) finish() {
 	c.ConfidentWrongRate = ratio(c.ConfidentWrong, c.Found)
 	c.ErrN = len(c.errs)
 	c.ErrMedian, c.ErrP95 = Quantile(c.errs, 0.5), Quantile(c.errs, 0.95)
+	c.PlateauErrN = len(c.plateauErrs)
+	c.PlateauErrMedian, c.PlateauErrP95 = Quantile(c.plateauErrs, 0.5), Quantile(c.plateauErrs, 0.95)
 	c.StartN = len(c.starts)
 	c.StartErrMedian = Quantile(c.starts, 0.5)
 	abs := make([]float64, len(c.starts))

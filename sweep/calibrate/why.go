@@ -39,7 +39,7 @@ func (r *Report) why() string {
 		var vals []string
 		for _, a := range r.Axes {
 			if a != "min_duration" {
-				vals = append(vals, a+"="+best.Params[a])
+				vals = append(vals, a+"="+shown(best.Params[a]))
 			}
 		}
 		if len(vals) > 0 {
