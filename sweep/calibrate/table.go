@@ -8,7 +8,7 @@ import (
 )
 
 // tableLabelWidth is the width of the config column of Table.
-const tableLabelWidth = 38
+const tableLabelWidth = 46
 
 // Table writes a compact per-config table for a terminal (at most 100
 // columns): rank, label, found rate, verdict agreement, median and p95
@@ -20,14 +20,14 @@ func (r *Report) Table(w io.Writer) error {
 		_, err := fmt.Fprintf(w, format, a...)
 		errs = append(errs, err)
 	}
-	p("%4s  %-*s %6s %6s %7s %7s %6s %6s %4s\n", "rank", tableLabelWidth, "config", "found", "agree", "err p50", "err p95", "cbw", "start", "errs")
+	p("%4s  %-*s %6s %6s %7s %7s %6s %5s %4s\n", "rank", tableLabelWidth, "config", "found", "agree", "err p50", "err p95", "cbw", "start", "errs")
 	for i := range r.Configs {
 		c := &r.Configs[i]
 		mark := " "
 		if c.ConfigID == r.Recommended {
 			mark = "*"
 		}
-		p("%3d%s  %-*s %6s %6s %7s %7s %6s %6s %4d\n", c.Rank, mark, tableLabelWidth, clip(c.Label, tableLabelWidth),
+		p("%3d%s  %-*s %6s %6s %7s %7s %6s %5s %4d\n", c.Rank, mark, tableLabelWidth, clip(c.Label, tableLabelWidth),
 			pct0(c.FoundRate), pct0(c.AgreeRate), pct1(c.ErrMedian), pct1(c.ErrP95), pct0(c.ConfidentWrongRate),
 			num(c.StartAbsErrMedian, 1), c.Errors)
 	}
