@@ -160,11 +160,10 @@ func analyzeOurs(s *Samples, sps []SuperPass, info RunInfo, p Params) (*Result, 
 // ours (selection.go): ensemble admissibility, drift-vs-staircase,
 // anomaly against the first plateau, per-metric states, guardrails.
 func applyOurs(r *Result, s *Samples, p Params) {
-	covMax := math.Inf(-1)
-	for _, b := range r.CovBounds {
-		covMax = math.Max(covMax, b)
-	}
 	sel := selectSteady(r.post, r.pct, p, r.CovBounds)
+	if sel.report.MSERStart >= 0 {
+		sel.report.MSERStart += r.Warmup
+	}
 	r.Steady = sel.steady
 	o := r.Ours
 	o.Selection = sel.report
@@ -179,7 +178,6 @@ func applyOurs(r *Result, s *Samples, p Params) {
 			o.Anomaly.Plateaus[i][1] += r.Warmup
 		}
 	}
-	_ = covMax
 }
 
 // fullSuperPasses is the number of super-passes holding S samples (all
@@ -204,10 +202,11 @@ func finishUnsupported(r *Result, o *Ours, sps []SuperPass, S int, info RunInfo)
 	if o.Partial {
 		o.Reason += "; " + partialReason(info)
 	}
-	t := totalsOf(sps, true)
+	whole := spanStatsOf(sps, true)
+	t := whole.totals
 	o.Total = &t
-	o.EarlyStop = EarlyStopping{Total: earlyStoppingOf(sps)}
-	o.Gap = gapOf(o.Total, nil, false)
+	o.EarlyStop = EarlyStopping{Total: whole.es}
+	o.Gap = gapOf(o.Total, nil)
 	o.Gap.TooShortToWindow = true
 	o.Submission = noWindowSubmission(o.NFull, S)
 	r.Ours = o
@@ -218,13 +217,17 @@ func finishUnsupported(r *Result, o *Ours, sps []SuperPass, S int, info RunInfo)
 // stopping, tail cut, mode handling and the submission block of a
 // window-path result, and sets r.Extra.
 func finishOurs(r *Result, o *Ours, s *Samples, sps []SuperPass, info RunInfo, p Params) {
-	all := r.all
 	o.Mode.Method = "issue_time_window"
-	t := totalsOf(sps, true)
+	whole := spanStatsOf(sps, true)
+	t := whole.totals
 	o.Total = &t
+	o.EarlyStop.Total = whole.es
 	if o.WinLo >= 0 {
-		st := totalsOf(r.post[o.WinLo-r.Warmup:o.WinHi-r.Warmup], false)
+		win := spanStatsOf(r.all[o.WinLo:o.WinHi], false)
+		st := win.totals
 		o.Steady = &st
+		es := win.es
+		o.EarlyStop.Steady = &es
 		o.TailCut = tailCutOf(r, s, p)
 		if o.TailCut.Applied && o.TailCut.tpot != nil {
 			r.Steady.TPOT = o.TailCut.tpot
@@ -232,11 +235,6 @@ func finishOurs(r *Result, o *Ours, s *Samples, sps []SuperPass, info RunInfo, p
 		}
 	} else {
 		o.TailCut = TailCut{Reason: "no window", CoV: math.NaN(), Skew: math.NaN()}
-	}
-	o.EarlyStop.Total = earlyStoppingOf(sps)
-	if o.WinLo >= 0 {
-		es := earlyStoppingOf(r.post[o.WinLo-r.Warmup : o.WinHi-r.Warmup])
-		o.EarlyStop.Steady = &es
 	}
 
 	switch o.Mode.Name {
@@ -251,14 +249,10 @@ func finishOurs(r *Result, o *Ours, s *Samples, sps []SuperPass, info RunInfo, p
 	if o.Partial {
 		o.Reason = joinReason(o.Reason, partialReason(info))
 	}
-	o.Gap = gapOf(o.Total, o.Steady, o.Offline != nil)
-	if o.Offline != nil && o.Offline.Found {
-		o.Gap.TPSUpliftPct = pctChange(o.Offline.TPS, o.Total.TPSSystem)
-	}
+	o.Gap = gapOf(o.Total, o.Steady)
 	o.Gap.TooShortToWindow = o.Status == StatusInsufficientPasses || o.Status == StatusPartialDataset ||
 		o.Status == StatusInsufficientDuration
 	o.Submission = submissionOf(r, o, info, p)
-	_ = all
 	r.Extra = o.json()
 }
 

@@ -1,10 +1,6 @@
 package core
 
-import (
-	"slices"
-
-	"github.com/steadysweep/steadysweep/core/stats"
-)
+import "slices"
 
 // EarlyStopGrid is the report percentile grid at or above the median, in
 // the grid convention (0–100) and the order the estimates are reported
@@ -37,14 +33,15 @@ type EarlyStopping struct {
 //
 //	sorted[n − t],  t = max{ i ≥ 1 : n ≥ h_min(i, p/100) + i }
 //
-// (stats.EarlyStoppingPercentile); below the floor h_min(1) + 1 (p99:
+// (stats.EarlyStoppingPercentile, with the budget t memoised); below the floor h_min(1) + 1 (p99:
 // 662, p90: 64, p50: 11) the estimate is absent.
 func earlyStopEstimate(xs []float64) EarlyStopEstimate {
 	slices.Sort(xs)
 	e := EarlyStopEstimate{N: len(xs), Values: make([]float64, len(EarlyStopGrid)), OK: make([]bool, len(EarlyStopGrid))}
 	for i, p := range EarlyStopGrid {
-		e.Values[i], e.OK[i] = stats.EarlyStoppingPercentile(xs, p/100, stats.EarlyStoppingConfidence,
-			stats.EarlyStoppingTolerance)
+		if t := earlyStopBudget(len(xs), p/100); t > 0 {
+			e.Values[i], e.OK[i] = xs[len(xs)-t], true
+		}
 	}
 	return e
 }

@@ -151,9 +151,12 @@ func oursWarmup(pct []*spPercentiles, driver int, p Params) int {
 	return idx[pos]
 }
 
-// oursAdmissible is windowAdmissible with the CoV ensemble: the trend gate
-// (with the effect-size floor) must hold for every gating metric, and at
-// least one ensemble setting must bound the CoV of every gating metric.
+// oursAdmissible is windowAdmissible with the CoV ensemble and the step
+// guard: every gating metric has a value in each super-pass (at least
+// minN), at least one ensemble setting bounds the CoV of every gating
+// metric, tpot_p50 has no step (hasStep), and no gating metric trends
+// (gate verdict not steady with |RelDrift| ≥ the effect-size floor). The
+// checks are pure, so the cheap ones run first.
 func oursAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []EnsembleSetting, buf []float64) bool {
 	var cov [2]float64
 	for k, m := range gatedMetrics {
@@ -161,16 +164,44 @@ func oursAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []Ensemb
 		if traj == nil || len(traj) < g.minN {
 			return false
 		}
-		if trendVerdict(g.gate, traj, g.minN, g.alpha) != VerdictSteady &&
-			math.Abs(stats.RelDrift(traj)) >= g.relDriftMin {
-			return false
-		}
 		cov[k] = stats.CoV(traj)
+	}
+	if !anyCertifies(cov, ens) {
+		return false
+	}
+	for _, m := range gatedMetrics {
+		traj := strictTrajectory(pct[lo:hi], m, buf)
 		if m == mTPOTP50 && hasStep(traj, g.relDriftMin) {
 			return false
 		}
+		if math.Abs(stats.RelDrift(traj)) >= g.relDriftMin &&
+			trendVerdict(g.gate, traj, g.minN, g.alpha) != VerdictSteady {
+			return false
+		}
 	}
-	return len(certifying(cov, ens)) > 0
+	return true
+}
+
+// anyCertifies reports whether some ensemble setting bounds both gating
+// CoVs.
+func anyCertifies(cov [2]float64, ens []EnsembleSetting) bool {
+	for _, e := range ens {
+		if cov[0] <= e.P50 && cov[1] <= e.P90 {
+			return true
+		}
+	}
+	return false
+}
+
+// certifying lists the ensemble settings bounding both gating CoVs.
+func certifying(cov [2]float64, ens []EnsembleSetting) []int {
+	var out []int
+	for i, e := range ens {
+		if cov[0] <= e.P50 && cov[1] <= e.P90 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // hasStep reports a level shift inside xs (deviation D7): some split into
@@ -210,17 +241,6 @@ func hasStep(xs []float64, band float64) bool {
 		}
 	}
 	return false
-}
-
-// certifying lists the ensemble settings bounding both gating CoVs.
-func certifying(cov [2]float64, ens []EnsembleSetting) []int {
-	var out []int
-	for i, e := range ens {
-		if cov[0] <= e.P50 && cov[1] <= e.P90 {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // oursPlateaus segments the post-warmup series grow-from-left (§10.2)
@@ -358,23 +378,14 @@ func selectSteady(post []SuperPass, pct []*spPercentiles, p Params, bounds []flo
 	return res
 }
 
-// fillWindow sets the summaries, TPS and window record of post[lo:hi].
+// fillWindow sets the summaries, TPS and window record of post[lo:hi]
+// (memoised per window, see windowSummaryOf).
 func fillWindow(ss *SteadyState, post []SuperPass, lo, hi, index, nPlateaus, skipped int) {
-	w := post[lo:hi]
-	ttft := pooled(w, func(sp *SuperPass) []float64 { return sp.TTFT })
-	tpot := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
-	ss.TTFT, ss.TPOT = nil, nil
-	if len(ttft) > 0 {
-		s := stats.Summarize(ttft)
-		ss.TTFT = &s
-	}
-	if len(tpot) > 0 {
-		s := stats.Summarize(tpot)
-		ss.TPOT = &s
-	}
-	tps := windowTPS(w)
+	ws := windowSummaryOf(post[lo:hi])
+	ss.TTFT, ss.TPOT = ws.ttft, ws.tpot
+	tps := ws.tps
 	ss.TPS = &tps
-	ss.Window = &WindowInfo{SPLo: lo, SPHi: hi, NSuperPasses: hi - lo, NSamples: len(ttft),
+	ss.Window = &WindowInfo{SPLo: lo, SPHi: hi, NSuperPasses: hi - lo, NSamples: ws.nTTFT,
 		PlateauIndex: index, NPlateaus: nPlateaus, SkippedShort: skipped}
 }
 

@@ -88,12 +88,11 @@ func pctChange(a, b float64) float64 {
 	return 100 * (a/b - 1)
 }
 
-// gapOf compares the steady window with the whole run (NaN fields
-// without a window). timeWindow marks an offline time window (no sample
-// subset: RetainedFrac is NaN).
-func gapOf(total, steady *Totals, timeWindow bool) Gap {
+// gapOf compares the steady window (or an offline run's token-rate
+// plateau) with the whole run; NaN fields without a window.
+func gapOf(total, steady *Totals) Gap {
 	g := Gap{TPSUpliftPct: math.NaN(), TTFTP99ChangePct: math.NaN(), RetainedFrac: math.NaN()}
-	if total == nil || steady == nil || timeWindow {
+	if total == nil || steady == nil {
 		return g
 	}
 	g.TPSUpliftPct = pctChange(steady.TPSSystem, total.TPSSystem)
