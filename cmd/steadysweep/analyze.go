@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// analyzeFlags are the flags of `steadysweep analyze`; every derived
+// setting has an override.
+type analyzeFlags struct {
+	loadFlags
+	compat       string
+	profile      string
+	superpass    int
+	warmup       string
+	warmupBand   float64
+	warmupDriver string
+	covBounds    string
+	windowSizes  string
+	trendGate    string
+	noMinDur     bool
+	jsonPath     string
+	pointYAML    bool
+	writeReport  bool
+	plotPath     string
+}
+
+func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f analyzeFlags
+	fs := pflag.NewFlagSet("analyze", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: steadysweep analyze RUN_DIR|events.jsonl[.gz|.zst] [flags]")
+		fmt.Fprintln(stderr, "\nWith no flags the tokenizer, dataset size and profile come from the run's sidecars.")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\nexit codes: 0 result produced (found or not), 1 input could not be analysed, 2 usage error")
+	}
+	f.loadFlags.register(fs)
+	fs.StringVar(&f.compat, "compat", "steadysweep", "detector behaviour: steadysweep, or reference (exactly the reference at 40b78bfe)")
+	fs.StringVar(&f.profile, "profile", "", "workload profile: concurrency, poisson, offline, agentic, unknown (default from config.yaml)")
+	fs.IntVar(&f.superpass, "superpass-size", 0, "super-pass size (default: the dataset size)")
+	fs.StringVar(&f.warmup, "warmup", "auto", "warmup: auto, or a fixed number of super-passes")
+	fs.Float64Var(&f.warmupBand, "warmup-band", 0.05, "auto-warmup band (relative)")
+	fs.StringVar(&f.warmupDriver, "warmup-driver", "tpot_p50", "metric driving auto warmup")
+	fs.StringVar(&f.covBounds, "cov-bounds", "", "comma list of CoV bounds (default from the profile)")
+	fs.StringVar(&f.windowSizes, "window-sizes", "4,6,8", "comma list of diagnostic window sizes")
+	fs.StringVar(&f.trendGate, "trend-gate", "mk_hamed_rao", "trend gate: "+strings.Join(core.TrendGateChoices, ", "))
+	fs.BoolVar(&f.noMinDur, "no-min-duration", false, "do not enforce the minimum-duration gate")
+	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
+	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
+	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file")
+	fs.StringVar(&f.plotPath, "plot", "", "write a PNG plot of the run to `FILE`")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return usagef("analyze needs exactly one RUN_DIR or events file, got %d", fs.NArg())
+	}
+	params, err := f.params()
+	if err != nil {
+		return err
+	}
+
+	run, err := columnar.ResolveRun(fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("%w (pass a run directory holding events.jsonl, or the events file itself)", err)
+	}
+	warnings := stderr
+	if params.Compat == "reference" {
+		warnings = io.Discard // the reference prints no ingest warnings
+	}
+	loaded, err := f.loadFlags.load(ctx, run, warnings)
+	if err != nil {
+		return err
+	}
+	res, err := core.Analyze(&loaded.samples, loaded.info, params)
+	if errors.Is(err, core.ErrSuperpassSize) {
+		return usageError{err}
+	}
+	if err != nil {
+		return fmt.Errorf("analyze %s: %w", run.EventsPath, err)
+	}
+	if c := res.Caveat(); c != "" {
+		fmt.Fprintf(stderr, "%s\n\n", c)
+	}
+
+	if f.pointYAML {
+		_, err := io.WriteString(stdout, res.SubmissionYAML())
+		return err
+	}
+	text := res.ReferenceText()
+	if params.Compat != "reference" {
+		if text, err = reportText(res, loaded, stdout); err != nil {
+			return err
+		}
+	}
+	if _, err := io.WriteString(stdout, text); err != nil {
+		return err
+	}
+	if f.jsonPath != "" {
+		if err := writeFileAtomic(f.jsonPath, res.ReferenceJSON()); err != nil {
+			return fmt.Errorf("write --json: %w", err)
+		}
+		if res.Path == "natl" {
+			fmt.Fprintf(stderr, "wrote %s\n", f.jsonPath)
+		} else {
+			fmt.Fprintf(stderr, "\nwrote %s\n", f.jsonPath)
+		}
+	}
+	if f.writeReport {
+		for name, data := range map[string][]byte{"steady_state.json": res.ReferenceJSON(), "steady_state.txt": []byte(text)} {
+			p := filepath.Join(run.Dir, name)
+			if err := writeFileAtomic(p, data); err != nil {
+				return fmt.Errorf("--write-report: %w", err)
+			}
+			fmt.Fprintf(stderr, "wrote %s\n", p)
+		}
+	}
+	if f.plotPath != "" {
+		if err := writePlot(f.plotPath, fs.Arg(0), res); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", f.plotPath)
+	}
+	return nil
+}
+
+// params turns the flags into detector parameters, validated.
+func (f *analyzeFlags) params() (core.Params, error) {
+	var p core.Params
+	switch f.compat {
+	case "reference":
+		p = core.ReferenceParams()
+	case "steadysweep":
+		p = core.DefaultParams()
+	default:
+		return p, usagef("--compat: %q is not one of steadysweep, reference", f.compat)
+	}
+	p.Profile = f.profile
+	p.SuperpassSize = f.superpass
+	switch w := strings.TrimSpace(f.warmup); w {
+	case "auto":
+		p.WarmupMode = "auto"
+	default:
+		n, err := strconv.Atoi(w)
+		if err != nil {
+			return p, usagef("--warmup: %q is neither auto nor an integer", f.warmup)
+		}
+		p.WarmupMode, p.WarmupFixed = "fixed", n
+	}
+	p.WarmupBand = f.warmupBand
+	p.WarmupDriver = f.warmupDriver
+	p.TrendGate = f.trendGate
+	p.MinDuration = !f.noMinDur
+	if err := p.Set("cov_bounds", f.covBounds); err != nil {
+		return p, usageError{fmt.Errorf("--cov-bounds: %w", err)}
+	}
+	if err := p.Set("window_sizes", f.windowSizes); err != nil {
+		return p, usageError{fmt.Errorf("--window-sizes: %w", err)}
+	}
+	if len(p.WindowSizes) == 0 {
+		p.WindowSizes = []int{4, 6, 8}
+	}
+	if err := p.Validate(); err != nil {
+		return p, usageError{err}
+	}
+	return p, nil
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/steadysweep/steadysweep/columnar"
+)
+
+func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var lf loadFlags
+	lf.register(fs)
+	out := fs.StringP("output", "o", "", "Parquet file to write (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: steadysweep ingest RUN... -o samples.parquet [flags]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if *out == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return usagef("ingest needs at least one RUN and -o FILE")
+	}
+	var tables []columnar.NamedTable
+	for _, path := range fs.Args() {
+		run, err := columnar.ResolveRun(path)
+		if err != nil {
+			return err
+		}
+		l, err := lf.load(ctx, run, stderr)
+		if err != nil {
+			return err
+		}
+		tables = append(tables, columnar.NamedTable{Name: path, Table: l.table})
+	}
+	if err := writeWith(*out, func(w io.Writer) error { return columnar.ExportParquet(w, tables) }); err != nil {
+		return fmt.Errorf("write %s: %w", *out, err)
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables))
+	return nil
+}

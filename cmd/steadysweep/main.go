@@ -1,0 +1,102 @@
+// Command steadysweep finds the steady state of LLM-inference benchmark
+// runs from their event logs, one run (analyze) or whole archives over a
+// parameter grid (sweep). See the README for the commands and exit codes.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes (documented in the README and in --help).
+const (
+	exitOK          = 0 // a result was produced (found or not)
+	exitFailure     = 1 // the input could not be analysed, or output could not be written
+	exitUsage       = 2 // the command line was wrong
+	exitInterrupted = 130
+)
+
+// usageError marks an error caused by the command line; it maps to exit 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// command is one subcommand: its name, a one-line summary and its body.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"analyze", "analyse one run (directory or events.jsonl[.gz|.zst])", runAnalyze},
+		{"sweep", "analyse archives of runs over a parameter grid into Parquet", runSweep},
+		{"ingest", "export runs' per-sample columns to one Parquet file", runIngest},
+		{"synth", "write synthetic runs with planted truth", runSynth},
+		{"tokens", "count tokens of JSON lines {\"text\": …} on stdin", runTokens},
+		{"schema", "print the Parquet schemas of sweep output", runSchema},
+		{"calibrate", "score a sweep of synthetic runs against their planted truth", runCalibrate},
+		{"demo", "synthesize a small corpus, sweep it, print the table", runDemo},
+		{"version", "print the version", runVersion},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "steadysweep: %v\n", err)
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
+	default:
+		return exitFailure
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stdout)
+		if len(args) == 0 {
+			return usagef("no command given")
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	return usagef("unknown command %q (run 'steadysweep help')", args[0])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: steadysweep COMMAND [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "exit codes: 0 result produced (found or not), 1 input could not be analysed,")
+	fmt.Fprintln(w, "            2 usage error, 130 interrupted")
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sweep"
+)
+
+// sweepFlags are the flags of `steadysweep sweep`.
+type sweepFlags struct {
+	loadFlags
+	out      string
+	gridFile string
+	sets     []string
+	presets  string
+	include  []string
+	exclude  []string
+	shard    string
+	jobs     int
+	resume   bool
+	quiet    bool
+	debugLog string
+}
+
+func (f *sweepFlags) register(fs *pflag.FlagSet) {
+	f.loadFlags.register(fs)
+	fs.StringVarP(&f.out, "output", "o", "", "output directory (rows/ and series/ Parquet part files)")
+	fs.StringVar(&f.gridFile, "grid", "", "YAML grid file: parameter → list of values (cartesian product)")
+	fs.StringArrayVar(&f.sets, "set", nil, "sweep a parameter: name=v1,v2,… (list parameters: name=a,b;c for [a,b] and [c]); repeatable")
+	fs.StringVar(&f.presets, "preset", "default", "comma list of presets, each one config: "+strings.Join(sweep.PresetNames(), ", "))
+	fs.StringArrayVar(&f.include, "include", nil, "only runs whose path (relative to its root) matches this glob; repeatable")
+	fs.StringArrayVar(&f.exclude, "exclude", nil, "skip runs whose relative path matches this glob; repeatable")
+	fs.StringVar(&f.shard, "shard", "", "process shard i of N (i/N); default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "runs analysed at once")
+	fs.BoolVar(&f.resume, "resume", false, "skip run × config pairs already in the output directory")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no summary")
+	fs.StringVar(&f.debugLog, "debug-log", "", "append panic stacks and series errors to `FILE`")
+}
+
+func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f sweepFlags
+	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: steadysweep sweep PATH... -o OUT_DIR [flags]")
+		fmt.Fprintln(stderr, "\nFinds every run under each PATH and writes one row per run × config to OUT_DIR/rows.")
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if f.out == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return usagef("sweep needs at least one PATH and -o OUT_DIR")
+	}
+	configs, err := f.configs()
+	if err != nil {
+		return err
+	}
+	shard, err := sweep.ParseShard(f.shard, os.Getenv)
+	if err != nil {
+		return usageError{err}
+	}
+	runs, problems := corpora.Discover(fs.Args(), f.include, f.exclude)
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "warning: %v\n", p)
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("no runs found under %s (a run is a directory holding events.jsonl[.gz|.zst] in ./ or ./client/)",
+			strings.Join(fs.Args(), ", "))
+	}
+	opts := sweep.Options{
+		Runs: runs, Configs: configs, Out: f.out, Shard: shard, Jobs: f.jobs, Resume: f.resume,
+		Load: f.loader(), Analyze: sweep.DefaultAnalyzer, Series: sweep.DefaultSeries,
+		ToolVersion: version, ToolCommit: commit,
+		Progress: sweep.NewProgress(stderr, isTerminalWriter(stderr), f.quiet),
+	}
+	if f.debugLog != "" {
+		dl, err := os.OpenFile(f.debugLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return fmt.Errorf("--debug-log: %w", err)
+		}
+		defer dl.Close()
+		opts.Debug = dl
+	}
+	if _, err := sweep.Run(ctx, opts); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	if !f.quiet {
+		fmt.Fprintf(stdout, "rows written under %s/rows (series under %s/series)\n", f.out, f.out)
+	}
+	return nil
+}
+
+// configs expands --preset, --grid and --set into parameter sets.
+func (f *sweepFlags) configs() ([]core.Params, error) {
+	var grid sweep.Grid
+	if f.gridFile != "" {
+		data, err := os.ReadFile(f.gridFile)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--grid: %w", err)}
+		}
+		if grid, err = sweep.ParseGrid(data); err != nil {
+			return nil, usageError{fmt.Errorf("--grid %s: %w", f.gridFile, err)}
+		}
+	}
+	configs, err := grid.Configs(strings.Split(f.presets, ","), f.sets)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return configs, nil
+}
+
+// loader reads runs for the sweep: one token counter for every run when
+// --tokenizer is given, else each run's own, resolved from its model name
+// (and shared between runs of the same model).
+func (f *sweepFlags) loader() sweep.Loader {
+	var cache *columnar.Cache
+	if !f.noCache && f.cacheDir != "" {
+		cache = &columnar.Cache{Dir: f.cacheDir}
+	}
+	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample}
+	if f.tokenizer != "" {
+		c, _, err := tokenizer.Resolve(f.tokenizer, f.model)
+		if err != nil {
+			return func(context.Context, corpora.RunRef) (*sweep.LoadedRun, error) {
+				return nil, fmt.Errorf("tokenizer: %w", err)
+			}
+		}
+		base.Counter = c
+		return sweep.DefaultLoader(base)
+	}
+	var (
+		mu       sync.Mutex
+		counters = map[string]columnar.TokenCounter{}
+	)
+	return func(ctx context.Context, ref corpora.RunRef) (*sweep.LoadedRun, error) {
+		run, err := columnar.ResolveRun(ref.Path)
+		if err != nil {
+			return nil, err
+		}
+		model := f.model
+		if model == "" {
+			model = run.Info.Model
+		}
+		mu.Lock()
+		c, ok := counters[model]
+		if !ok {
+			var err error
+			if c, _, err = tokenizer.Resolve("", model); err != nil {
+				mu.Unlock()
+				return nil, fmt.Errorf("tokenizer for model %q: %w (pass --tokenizer)", model, err)
+			}
+			counters[model] = c
+		}
+		mu.Unlock()
+		o := base
+		o.Counter = c
+		return sweep.DefaultLoader(o)(ctx, ref)
+	}
+}
+
+// isTerminalWriter reports whether w is a terminal.
+func isTerminalWriter(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTerminal(f)
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+)
+
+func runTokens(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("tokens", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	spec := fs.String("tokenizer", "", "tokenizer.json path or directory, Hugging Face model id in the local cache, or 'words'")
+	model := fs.String("model", "", "model name to look up in the tokenizer registry")
+	ids := fs.Bool("ids", false, "also write the token ids")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: steadysweep tokens --tokenizer SPEC [--ids] < lines.jsonl")
+		fmt.Fprintln(stderr, `reads {"text": …} per line on stdin, writes {"count": N} (and "ids") per line`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if fs.NArg() != 0 {
+		return usagef("tokens takes no arguments (texts come on stdin)")
+	}
+	c, _, err := tokenizer.Resolve(*spec, *model)
+	if err != nil {
+		return usageError{fmt.Errorf("tokenizer: %w", err)}
+	}
+	return tokenizer.RunTokens(os.Stdin, stdout, c, *ids)
+}
