@@ -2,7 +2,6 @@ package tokenizer
 
 import (
 	"path/filepath"
-	"sync/atomic"
 	"syscall"
 	"testing"
 )
@@ -33,7 +32,7 @@ func BenchmarkEncode(b *testing.B) {
 				for b.Loop() {
 					if cache == "cold" {
 						b.StopTimer()
-						tok.model.cache.slots = make([]atomic.Pointer[cacheEntry], cacheSlots)
+						tok.model.cache.slots = make([]cacheSlot, cacheSlots)
 						b.StartTimer()
 					}
 					for _, v := range vectors {

@@ -3,7 +3,6 @@ package tokenizer
 import (
 	"hash/maphash"
 	"math"
-	"strings"
 	"sync/atomic"
 )
 
@@ -58,15 +57,18 @@ func (b *bpeModel) appendPiece(dst []uint32, piece string, sc *bpeScratch) []uin
 	if len(piece) == 1 {
 		return append(dst, b.symbols[symbolFirst|symbolLast][piece[0]])
 	}
-	if b.ignoreMerges {
-		if id, ok := b.vocab[piece]; ok {
-			return append(dst, id)
-		}
-	}
 	h, cacheable := b.cache.hash(piece)
 	if cacheable {
 		if ids, ok := b.cache.get(piece, h); ok {
 			return append(dst, ids...)
+		}
+	}
+	if b.ignoreMerges {
+		if id, ok := b.vocab[piece]; ok {
+			if cacheable {
+				b.cache.put(piece, h, []uint32{id})
+			}
+			return append(dst, id)
 		}
 	}
 	start := len(dst)
@@ -234,32 +236,45 @@ func (h *mergeHeap) pop() mergeCandidate {
 	return top
 }
 
-// bpeCache remembers the ids of recently seen pieces. Slots are filled once
-// and never replaced, so memory is bounded, lookups are a lock-free atomic
-// load, and once the table has filled encoding allocates nothing — the same
-// trade HF makes by no longer inserting into a full cache.
+// bpeCache remembers the ids of pieces seen before. Each slot is one
+// 64-byte cache line holding the piece and its ids inline, so a hit costs
+// one memory access rather than a chain of pointers. Slots are written
+// once and never replaced: memory stays bounded, readers need no lock
+// (a slot's contents are published by the atomic store of its state), and
+// once the table has filled encoding allocates nothing — the same trade
+// HF makes by no longer inserting into a full cache.
 type bpeCache struct {
 	seed  maphash.Seed
-	slots []atomic.Pointer[cacheEntry]
-}
-
-type cacheEntry struct {
-	key string
-	ids []uint32
+	slots []cacheSlot
 }
 
 const (
+	cacheKeyMax      = 26 // longest cached piece, in bytes
+	cacheIDsMax      = 8  // most ids of a cached piece
 	cacheSlots       = 1 << 16
-	maxCachedPiece   = 64
 	cacheProbeLength = 2
 )
 
+const (
+	slotEmpty uint32 = iota
+	slotWriting
+	slotReady
+)
+
+type cacheSlot struct {
+	state  atomic.Uint32
+	keyLen uint8
+	n      uint8
+	key    [cacheKeyMax]byte
+	ids    [cacheIDsMax]uint32
+}
+
 func newBPECache() bpeCache {
-	return bpeCache{seed: maphash.MakeSeed(), slots: make([]atomic.Pointer[cacheEntry], cacheSlots)}
+	return bpeCache{seed: maphash.MakeSeed(), slots: make([]cacheSlot, cacheSlots)}
 }
 
 func (c *bpeCache) hash(piece string) (uint64, bool) {
-	if len(piece) > maxCachedPiece || c.slots == nil {
+	if len(piece) > cacheKeyMax || c.slots == nil {
 		return 0, false
 	}
 	return maphash.String(c.seed, piece), true
@@ -267,18 +282,24 @@ func (c *bpeCache) hash(piece string) (uint64, bool) {
 
 func (c *bpeCache) get(piece string, h uint64) ([]uint32, bool) {
 	for i := uint64(0); i < cacheProbeLength; i++ {
-		if e := c.slots[(h+i)&(cacheSlots-1)].Load(); e != nil && e.key == piece {
-			return e.ids, true
+		s := &c.slots[(h+i)&(cacheSlots-1)]
+		if s.state.Load() == slotReady && int(s.keyLen) == len(piece) && string(s.key[:s.keyLen]) == piece {
+			return s.ids[:s.n], true
 		}
 	}
 	return nil, false
 }
 
 func (c *bpeCache) put(piece string, h uint64, ids []uint32) {
+	if len(ids) > cacheIDsMax {
+		return
+	}
 	for i := uint64(0); i < cacheProbeLength; i++ {
-		slot := &c.slots[(h+i)&(cacheSlots-1)]
-		if slot.Load() == nil {
-			slot.CompareAndSwap(nil, &cacheEntry{key: strings.Clone(piece), ids: append([]uint32(nil), ids...)})
+		s := &c.slots[(h+i)&(cacheSlots-1)]
+		if s.state.Load() == slotEmpty && s.state.CompareAndSwap(slotEmpty, slotWriting) {
+			s.keyLen = uint8(copy(s.key[:], piece))
+			s.n = uint8(copy(s.ids[:], ids))
+			s.state.Store(slotReady)
 			return
 		}
 	}
