@@ -347,6 +347,9 @@ func (r *Run) readRunMeta(path string) {
 	default:
 		r.warnf("%s: dataset_size has type %T, ignored", path, v)
 	}
+	if meta.DatasetSize < 0 {
+		r.warnf("%s: dataset_size %d is negative, ignored", path, meta.DatasetSize)
+	}
 }
 
 func trimPySpace(s string) string { return string(pyStrip([]byte(s))) }
