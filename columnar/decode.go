@@ -200,13 +200,28 @@ func (c *collector) finish() {
 	}
 }
 
+// blockPool recycles blocks (their buffers and event slices) across
+// decodes; blocks grown for a long line are dropped instead.
+var blockPool = sync.Pool{New: func() any { return new(block) }}
+
+func getBlock() *block { return blockPool.Get().(*block) }
+
+func putBlock(b *block, blockSize int) {
+	if cap(b.buf) > 2*blockSize {
+		return
+	}
+	b.res.otherTypes = nil
+	blockPool.Put(b)
+}
+
 func decodeSequential(ctx context.Context, br *blockReader, d *lineDecoder, c *collector, progress func(int64)) error {
-	var b block
+	b := getBlock()
+	defer func() { putBlock(b, br.blockSize) }()
 	for seq := 0; ; seq++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !br.next(&b) {
+		if !br.next(b) {
 			break
 		}
 		c.dst.Summary.Bytes = br.read
@@ -216,7 +231,7 @@ func decodeSequential(ctx context.Context, br *blockReader, d *lineDecoder, c *c
 		if !b.tooLong {
 			d.decodeBlock(b.buf, b.final, &b.res)
 		}
-		c.consume(&b)
+		c.consume(b)
 	}
 	return nil
 }
@@ -227,8 +242,18 @@ func decodeParallel(ctx context.Context, br *blockReader, newDecoder func() *lin
 	nBlocks := 2*workers + 2
 	free := make(chan *block, nBlocks)
 	for i := 0; i < nBlocks; i++ {
-		free <- new(block)
+		free <- getBlock()
 	}
+	defer func() {
+		for {
+			select {
+			case b := <-free:
+				putBlock(b, br.blockSize)
+			default:
+				return
+			}
+		}
+	}()
 	work := make(chan *block, nBlocks)
 	done := make(chan *block, nBlocks)
 	var readBytes int64
