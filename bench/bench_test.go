@@ -1,0 +1,210 @@
+package bench
+
+// Cross-package micro-benchmarks on generated runs: the decoder on a
+// synth.GenerateLog log (columnar's own BenchmarkDecode uses a simpler
+// hand-written log), the tokenizers through the public Count API, and the
+// detector on a decoded run, per configuration. Benchstat-friendly:
+//
+//	go test -run '^$' -bench . -count 6 ./bench/ | tee new.txt
+//	benchstat old.txt new.txt
+//
+// -short uses a 20 MB log instead of 200 MB.
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/core"
+)
+
+var (
+	logOnce sync.Once
+	logDir  string
+	logSize int64
+	logErr  error
+)
+
+// benchRun generates the benchmark run once per process (into a directory
+// removed by TestMain).
+func benchRun(b *testing.B) (string, int64) {
+	b.Helper()
+	logOnce.Do(func() {
+		logDir, logErr = os.MkdirTemp("", "steadysweep-benchlog-")
+		if logErr != nil {
+			return
+		}
+		size := int64(200e6)
+		if testing.Short() {
+			size = 20e6
+		}
+		logSize, logErr = GenerateRun(logDir, LogSpec(), size)
+	})
+	if logErr != nil {
+		b.Fatal(logErr)
+	}
+	return logDir, logSize
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if logDir != "" {
+		os.RemoveAll(logDir)
+	}
+	os.Exit(code)
+}
+
+// BenchmarkDecodeSynth decodes the generated log without a token counter
+// and with the word counter, on one worker and on all cores.
+func BenchmarkDecodeSynth(b *testing.B) {
+	dir, size := benchRun(b)
+	path := filepath.Join(dir, "events.jsonl")
+	for _, counter := range []string{"none", "words"} {
+		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("counter=%s/workers=%d", counter, workers), func(b *testing.B) {
+				opts := columnar.DecodeOptions{Name: path, Workers: workers}
+				if counter == "words" {
+					opts.Counter = tokenizer.Words{}
+				}
+				b.SetBytes(size)
+				b.ReportAllocs()
+				var d columnar.Decoded
+				cpu0 := CPUTime()
+				for b.Loop() {
+					f, err := os.Open(path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					err = columnar.DecodeReader(context.Background(), f, opts, &d)
+					f.Close()
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				if cpu := (CPUTime() - cpu0).Seconds(); cpu > 0 {
+					b.ReportMetric(float64(size)*float64(b.N)/cpu/1e6, "MB/cpu-s")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkCount counts the tokens of the 3000 shared texts of each
+// shared tokenizer through the public API, one call per text
+// (../shared/tokenizers; skipped when absent).
+func BenchmarkCount(b *testing.B) {
+	dir := filepath.Join("..", "..", "shared", "tokenizers")
+	if d := os.Getenv("STEADYSWEEP_SHARED"); d != "" {
+		dir = filepath.Join(d, "tokenizers")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "vectors")); err != nil {
+		b.Skipf("shared tokenizers absent: %v", err)
+	}
+	for _, name := range []string{"deepseek_v3", "deepseek_r1_derived", "gptoss", "qwen3", "llama3_1"} {
+		texts, tokens, bytes := sharedTexts(b, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+		tok, err := tokenizer.Load(filepath.Join(dir, name, "tokenizer.json.gz"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("tok="+name, func(b *testing.B) {
+			b.SetBytes(bytes)
+			n := 0
+			for b.Loop() {
+				for _, t := range texts {
+					n += tok.Count(t)
+				}
+			}
+			b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+		})
+	}
+}
+
+func sharedTexts(b *testing.B, path string) (texts []string, tokens, bytes int64) {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var v struct {
+			Text  string `json:"text"`
+			Count int64  `json:"count"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			b.Fatal(err)
+		}
+		texts = append(texts, v.Text)
+		tokens += v.Count
+		bytes += int64(len(v.Text))
+	}
+	if err := sc.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return texts, tokens, bytes
+}
+
+// BenchmarkAnalyze runs the detector on the decoded benchmark run (about
+// 60 super-passes of 400 samples at 200 MB) under the default and the
+// reference presets: core.Analyze from samples, the sweep's unit of work,
+// and core.AnalyzeRollups from prebuilt rollups.
+func BenchmarkAnalyze(b *testing.B) {
+	dir, _ := benchRun(b)
+	run, err := columnar.ResolveRun(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer table.Release()
+	s := table.Samples()
+	info := table.Info
+	for _, preset := range []string{"default", "reference"} {
+		p := core.DefaultParams()
+		if preset == "reference" {
+			p = core.ReferenceParams()
+		}
+		b.Run("preset="+preset+"/from=samples", func(b *testing.B) {
+			cpu0 := CPUTime()
+			var r *core.Result
+			for b.Loop() {
+				if r, err = core.Analyze(&s, info, p); err != nil {
+					b.Fatal(err)
+				}
+				_ = r.Outcome()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/config")
+			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
+			b.ReportMetric(float64(r.NSuperPasses), "super-passes")
+		})
+		b.Run("preset="+preset+"/from=rollups", func(b *testing.B) {
+			sps := core.Rollup(&s, info.DatasetSize)
+			cpu0 := CPUTime()
+			for b.Loop() {
+				r, err := core.AnalyzeRollups(sps, info, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = r.Outcome()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/config")
+			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
+		})
+	}
+}

@@ -1,0 +1,259 @@
+// Command benchall runs steadysweep's benchmarks against their anchors and
+// writes the results as Markdown:
+//
+//	go run ./bench/cmd/benchall -o bench/RESULTS.md     (what `make bench` runs)
+//
+// Sections (all by default; -sections picks some):
+//
+//	ingest     decode MB/s of a generated ~200 MB log, 1 worker and all
+//	           cores, against the bufio line-split floor; peak RSS
+//	tokenizer  Mtok/s and MB/s per core of each shared tokenizer on the
+//	           shared texts, against the Hugging Face Rust tokenizer
+//	           (npm @anush008/tokenizers, when node and npm are present)
+//	analyze    `steadysweep analyze` against the Python reference detector
+//	           (env STEADYSWEEP_REFERENCE) on the same log and word counter
+//	sweep      runs/s and rows/s of 200 runs × 100 configs, --jobs 1 and 2,
+//	           cold and warm column cache; per-config core cost
+//	scale      growth of each cost with log size and with configs
+//
+// Environment:
+//
+//	STEADYSWEEP_REFERENCE   path to steady_state_diagnostics.py (mlcommons/
+//	                        endpoints @ 40b78bfe); the analyze comparison is
+//	                        skipped without it
+//	STEADYSWEEP_PYTHON      Python interpreter for the reference (python3)
+//	STEADYSWEEP_SHARED      the shared directory (default ../shared)
+//	STEADYSWEEP_BENCH_CACHE where the npm tokenizer is installed (default
+//	                        the user cache dir /steadysweep-bench)
+//
+// Generated inputs live in a temporary directory (-work) removed at the
+// end unless -keep is set.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/steadysweep/steadysweep/bench"
+)
+
+var (
+	outFlag      = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
+	sectionsFlag = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale", "comma list of sections to run")
+	workFlag     = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
+	keepFlag     = flag.Bool("keep", false, "keep the generated inputs")
+	quickFlag    = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
+	repsFlag     = flag.Int("reps", 5, "repetitions of each main measurement (the median is reported)")
+	binFlag      = flag.String("bin", "bin/steadysweep", "the steadysweep binary (built into the work directory when missing)")
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("benchall: ")
+	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], "child-") {
+		if err := child(os.Args[1], os.Args[2:]); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// env is what every section shares.
+type env struct {
+	ctx    context.Context
+	work   string
+	reps   int
+	quick  bool
+	bin    string
+	self   string
+	shared string
+	start  time.Time
+
+	// big is the ~200 MB run of the ingest section, reused by the
+	// analyze, sweep (per-config cost) and scale sections.
+	bigDir  string
+	bigSize int64
+
+	targets []target
+	notes   []string
+}
+
+// target is one row of the summary table.
+type target struct {
+	name, goal, measured, ratio, verdict string
+}
+
+func (e *env) logf(format string, args ...any) {
+	log.Printf("[%5.0fs] "+format, append([]any{time.Since(e.start).Seconds()}, args...)...)
+}
+
+func run(ctx context.Context) error {
+	e := &env{ctx: ctx, reps: *repsFlag, quick: *quickFlag, start: time.Now()}
+	if e.quick {
+		e.reps = 2
+	}
+	var err error
+	if e.self, err = os.Executable(); err != nil {
+		return err
+	}
+	e.work = *workFlag
+	if e.work == "" {
+		if e.work, err = os.MkdirTemp("", "steadysweep-bench-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(e.work, 0o755); err != nil {
+		return err
+	}
+	if !*keepFlag {
+		defer os.RemoveAll(e.work)
+	}
+	e.shared = os.Getenv("STEADYSWEEP_SHARED")
+	if e.shared == "" {
+		e.shared = filepath.Join("..", "shared")
+	}
+	if e.bin, err = ensureBinary(e); err != nil {
+		return err
+	}
+	loadStart := bench.LoadAvg()
+	commit := gitCommit()
+	want := map[string]bool{}
+	for s := range strings.SplitSeq(*sectionsFlag, ",") {
+		want[strings.TrimSpace(s)] = true
+	}
+	type section struct {
+		name string
+		fn   func(*env) (string, error)
+	}
+	var body strings.Builder
+	for _, s := range []section{
+		{"ingest", ingestSection},
+		{"tokenizer", tokenizerSection},
+		{"analyze", analyzeSection},
+		{"sweep", sweepSection},
+		{"scale", scaleSection},
+	} {
+		if !want[s.name] {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		e.logf("section %s (load %s)", s.name, bench.LoadAvg())
+		md, err := s.fn(e)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		body.WriteString(md)
+	}
+	loadEnd := bench.LoadAvg()
+	total := time.Since(e.start)
+	e.logf("done in %s", total.Round(time.Second))
+
+	var doc strings.Builder
+	fmt.Fprintf(&doc, "# Benchmarks\n\n")
+	fmt.Fprintf(&doc, "Generated by `make bench` (`go run ./bench/cmd/benchall -o bench/RESULTS.md`) on %s at commit `%s`; "+
+		"the whole run took %s. Every figure below was measured in that one run; ratios compare measurements of the same run.\n\n",
+		e.start.UTC().Format("2006-01-02 15:04 MST"), commit, total.Round(time.Second))
+	if e.quick {
+		fmt.Fprintf(&doc, "**-quick run: small inputs and 2 repetitions; these figures only check the harness.**\n\n")
+	}
+	fmt.Fprintf(&doc, "## Machine\n\n")
+	for _, l := range bench.Machine() {
+		fmt.Fprintf(&doc, "- %s\n", l)
+	}
+	fmt.Fprintf(&doc, "- Load average (1/5/15 min) at start: %s; at end: %s. ", loadStart, loadEnd)
+	fmt.Fprintf(&doc, "The machine is shared: a load above the core count means other processes competed for the CPU "+
+		"while this ran, which lowers wall-clock throughput (and parallel speedups) without changing the work done. "+
+		"That is why most tables also give CPU time (user+system of the measured process), which the load inflates much less.\n\n")
+	fmt.Fprintf(&doc, "Unless a table says otherwise, each figure is the median of %d repetitions, with the range (min–max) "+
+		"in brackets; MB = 10^6 bytes.\n\n", e.reps)
+	if len(e.targets) > 0 {
+		fmt.Fprintf(&doc, "## Targets\n\n| target | goal | measured | ratio | verdict |\n|---|---|---|---|---|\n")
+		for _, t := range e.targets {
+			fmt.Fprintf(&doc, "| %s | %s | %s | %s | %s |\n", t.name, t.goal, t.measured, t.ratio, t.verdict)
+		}
+		doc.WriteString("\n")
+	}
+	if len(e.notes) > 0 {
+		for _, n := range e.notes {
+			fmt.Fprintf(&doc, "- %s\n", n)
+		}
+		doc.WriteString("\n")
+	}
+	doc.WriteString(body.String())
+
+	if *outFlag == "-" {
+		_, err = io.WriteString(os.Stdout, doc.String())
+		return err
+	}
+	tmp := *outFlag + ".tmp"
+	if err := os.WriteFile(tmp, []byte(doc.String()), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, *outFlag); err != nil {
+		return err
+	}
+	e.logf("wrote %s", *outFlag)
+	return nil
+}
+
+// ensureBinary returns the steadysweep binary to time, building one into
+// the work directory when -bin does not exist.
+func ensureBinary(e *env) (string, error) {
+	if fi, err := os.Stat(*binFlag); err == nil && !fi.IsDir() {
+		return filepath.Abs(*binFlag)
+	}
+	out := filepath.Join(e.work, "steadysweep")
+	e.logf("building %s", out)
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/steadysweep")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("build steadysweep: %w", err)
+	}
+	return out, nil
+}
+
+func gitCommit() string {
+	b, err := exec.Command("git", "describe", "--always", "--dirty").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// ensureBig generates the ~200 MB run once.
+func ensureBig(e *env) error {
+	if e.bigDir != "" {
+		return nil
+	}
+	size := int64(200e6)
+	if e.quick {
+		size = 20e6
+	}
+	dir := filepath.Join(e.work, "big")
+	e.logf("generating a %d MB log in %s", size/1e6, dir)
+	n, err := bench.GenerateRun(dir, bench.LogSpec(), size)
+	if err != nil {
+		return err
+	}
+	e.bigDir, e.bigSize = dir, n
+	return nil
+}
+
+var errSkip = errors.New("skipped")
