@@ -1,0 +1,94 @@
+package columnar
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sidecarEvents is a minimal log with two tracked samples.
+const sidecarEvents = `{"event_type":"session.start_performance_tracking","timestamp_ns":1}
+{"event_type":"sample.issued","timestamp_ns":10,"sample_uuid":"a"}
+{"event_type":"sample.recv_first","timestamp_ns":20,"sample_uuid":"a"}
+{"event_type":"sample.complete","timestamp_ns":40,"sample_uuid":"a","data":["T",["x"," y z"],null,null]}
+{"event_type":"sample.issued","timestamp_ns":50,"sample_uuid":"b"}
+{"event_type":"sample.complete","timestamp_ns":90,"sample_uuid":"b","data":["T","w",null,null]}
+{"event_type":"session.ended","timestamp_ns":100}
+`
+
+// FuzzSidecars writes arbitrary config.yaml, run_meta.json,
+// sample_idx_map.json, performance/result_summary.json and
+// metrics/final_snapshot.json beside a small good log, then resolves and
+// ingests the run. Properties: no panic; a malformed sidecar is a
+// warning, never an error; the dataset size is positive with a named
+// source, or 0 with none; every dataset index is a known one or null.
+//
+//	go test -run '^$' -fuzz FuzzSidecars -fuzztime 60s ./columnar/
+func FuzzSidecars(f *testing.F) {
+	good := func(b []byte) []byte { return b }
+	f.Add(good([]byte("type: online\nmodel_params: {name: m}\nsettings:\n  load_pattern: {type: concurrency, target_concurrency: 4}\n")),
+		[]byte(`{"dataset_size": 2}`), []byte(`{"performance": {"a": 0, "b": 1}}`),
+		[]byte(`{"version":"1","ttft":{"percentiles":{"99.0":5,"50":1}},"n_samples_issued":2}`),
+		[]byte(`{"state":"complete","metrics":[{"type":"counter","name":"x","value":1}]}`))
+	f.Add([]byte("model_params: [unclosed\n\t- : : {\n"), []byte(`{"dataset_size": -8}`), []byte(`[]`), []byte(`{"ttft":{"percentiles":{"p":null}}}`), []byte(`null`))
+	f.Add([]byte("&a [*a]"), []byte(`{"dataset_size": "  7 "}`), []byte(`{"performance": {"a": -1, "b": 1e400, "c": "x"}}`), []byte(`{"x": {"percentiles": []}}`), []byte(`{"metrics": [1, {"type": "counter"}]}`))
+	f.Add([]byte("settings: {load_pattern: 3, runtime: [1], warmup: {n_requests: 1e300}}\ndatasets: [1, {agentic_inference: {num_trajectories_to_issue: -1e30}}]\n"),
+		[]byte(`{"dataset_size": 1e999}`), []byte(`{"performance": null}`), []byte("\xff"), []byte(`{}`))
+	f.Add([]byte("a: &x [*x, *x, *x]\nb: !!binary AAAA\nc: !!float .nan\n"), []byte(`{"dataset_size": true}`), []byte(`{"performance": {}}`), []byte{}, []byte(`{"state": 5, "n_pending_tasks": "x"}`))
+	f.Fuzz(func(t *testing.T, config, runMeta, sampleIdx, resultSummary, snapshot []byte) {
+		dir := t.TempDir()
+		files := map[string][]byte{
+			"events.jsonl":                    []byte(sidecarEvents),
+			"config.yaml":                     config,
+			"run_meta.json":                   runMeta,
+			"sample_idx_map.json":             sampleIdx,
+			"performance/result_summary.json": resultSummary,
+			"metrics/final_snapshot.json":     snapshot,
+		}
+		for name, b := range files {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run, err := ResolveRun(dir)
+		if err != nil {
+			t.Fatalf("ResolveRun: %v (a sidecar must never make a run unresolvable)", err)
+		}
+		info := run.Info
+		if (info.DatasetSize > 0) != (info.DatasetSizeSource != "") || info.DatasetSize < 0 {
+			t.Fatalf("dataset size %d from %q", info.DatasetSize, info.DatasetSizeSource)
+		}
+		for _, w := range run.Warnings {
+			if !strings.Contains(w, dir) {
+				t.Fatalf("warning %q does not name its file", w)
+			}
+		}
+		tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, Workers: 1})
+		if err != nil {
+			t.Fatalf("Ingest: %v", err)
+		}
+		defer tab.Release()
+		if n := tab.Record.NumRows(); n != 2 {
+			t.Fatalf("%d samples, want 2", n)
+		}
+		if tab.Summary.ProblemTotal() != 0 {
+			t.Fatalf("sidecars changed the events' problems: %v", tab.Summary.Warnings())
+		}
+		idx := tab.Record.Column(ColDatasetIndex)
+		si := run.Sidecars.SampleIndex
+		for i := range int(idx.Len()) {
+			if idx.IsNull(i) {
+				continue
+			}
+			if si == nil || si.ByUUID == nil {
+				t.Fatalf("row %d has a dataset index without a sample index", i)
+			}
+		}
+	})
+}
