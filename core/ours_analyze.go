@@ -246,6 +246,10 @@ func finishOurs(r *Result, o *Ours, s *Samples, sps []SuperPass, info RunInfo, p
 	if o.Offline == nil {
 		o.Status, o.Verdict, o.Reason = statusOf(r, o, p)
 	}
+	if o.Anomaly.Detected {
+		o.Reason = joinReason(o.Reason, fmt.Sprintf("level shift of %+.1f%% TPOT at super-pass %d",
+			o.Anomaly.DeltaPct, o.Anomaly.ChangePointSP))
+	}
 	if o.Partial {
 		o.Reason = joinReason(o.Reason, partialReason(info))
 	}

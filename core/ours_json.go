@@ -162,6 +162,7 @@ func (o *Ours) selectionJSON() JSONObject {
 		{"drift_test", drift},
 		{"mser_start_sp", mser},
 		{"mser_agrees", sel.MSERAgrees},
+		{"mser_applied", sel.MSERApplied},
 		{"ols_p", num(sel.OLSP)},
 		{"newey_west_p", num(sel.NeweyWestP)},
 		{"corroborated", sel.Corroborated},

@@ -29,6 +29,9 @@ type Selection struct {
 	// is the reported start.
 	MSERStart  int
 	MSERAgrees bool
+	// MSERApplied reports that the reported window was trimmed to
+	// MSERStart (the trim at least halved the standard error).
+	MSERApplied bool
 	// OLSP and NeweyWestP are the slope p-values of tpot_p50 over the
 	// reported window; Corroborated reports that both agree with the gate
 	// (p ≥ Alpha ⇔ tpot_p50 is Plateau). NaN without a window.
@@ -372,8 +375,21 @@ func selectSteady(post []SuperPass, pct []*spPercentiles, p Params, bounds []flo
 		ss.Reason = joinReason(ss.Reason, fmt.Sprintf("reported plateau %d is %+.1f%% from the skipped first plateau",
 			report, res.anomaly.DeltaPct))
 	}
-	res.report.States = statesOver(pct, pl.Lo, pl.Hi, p)
-	res.hasWindow, res.lo, res.hi = true, pl.Lo, pl.Hi
+	lo := pl.Lo
+	// MSER selection by precision (design §5.5): trim a settling head off
+	// the reported plateau when that at least halves the standard error of
+	// the mean and keeps the window's min-duration verdict.
+	if s, full, best := mserStart(post, pl.Lo, pl.Hi, p.MinTrendN); s > pl.Lo && best <= mserKnee*full {
+		trimmed := minSteadyDuration(post[s:pl.Hi], pct[s:pl.Hi], mc)
+		if trimmed.IsShort == short.IsShort || !p.MinDuration {
+			lo = s
+			fillWindow(ss, post, s, pl.Hi, report, len(plateaus), skipped)
+			ss.ShortWindow = &trimmed
+			res.report.MSERApplied = true
+		}
+	}
+	res.report.States = statesOver(pct, lo, pl.Hi, p)
+	res.hasWindow, res.lo, res.hi = true, lo, pl.Hi
 	guardrails(&res, post, pct, p)
 	return res
 }
@@ -650,20 +666,12 @@ func concordance(pct []*spPercentiles, minN int) float64 {
 	return math.Max(0, 1-float64(hi-lo)/float64(max(1, n)))
 }
 
-// guardrails fills the MSER, OLS/Newey–West corroboration and certifying
-// ensemble settings of the reported window.
-func guardrails(res *selResult, post []SuperPass, pct []*spPercentiles, p Params) {
-	lo, hi := res.lo, res.hi
-	rep := &res.report
-	var cov [2]float64
-	buf := make([]float64, 0, hi-lo)
-	for k, m := range gatedMetrics {
-		cov[k] = stats.CoV(trajectory(pct[lo:hi], m))
-	}
-	_ = buf
-	rep.Certifying = certifying(cov, rep.Ensemble)
-	// MSER: min standard error of the per-super-pass TPOT means over the
-	// trims [lo', hi) keeping at least MinTrendN super-passes.
+// mserStart is the MSER choice among the trims [s, hi) of the window
+// [lo, hi) keeping at least minN super-passes: the first s minimising the
+// standard error SE(s) = σ/√n of the per-super-pass TPOT means (empty
+// super-passes skipped; White 1997, design §5.5 "select by precision").
+// It returns s with SE(lo) and SE(s); s = lo when nothing is computable.
+func mserStart(post []SuperPass, lo, hi, minN int) (s int, seFull, seBest float64) {
 	var means []float64
 	for i := lo; i < hi; i++ {
 		if len(post[i].TPOT) > 0 {
@@ -672,10 +680,10 @@ func guardrails(res *selResult, post []SuperPass, pct []*spPercentiles, p Params
 			means = append(means, math.NaN())
 		}
 	}
-	bestSE := math.Inf(1)
-	for s := 0; s+p.MinTrendN <= len(means); s++ {
+	s, seFull, seBest = lo, math.NaN(), math.Inf(1)
+	for k := 0; k+minN <= len(means); k++ {
 		var xs []float64
-		for _, v := range means[s:] {
+		for _, v := range means[k:] {
 			if !math.IsNaN(v) {
 				xs = append(xs, v)
 			}
@@ -684,10 +692,34 @@ func guardrails(res *selResult, post []SuperPass, pct []*spPercentiles, p Params
 			continue
 		}
 		se := stats.PStdev(xs) / math.Sqrt(float64(len(xs)))
-		if se < bestSE {
-			bestSE, rep.MSERStart = se, lo+s
+		if k == 0 {
+			seFull = se
+		}
+		if se < seBest {
+			s, seBest = lo+k, se
 		}
 	}
+	if math.IsInf(seBest, 1) {
+		seBest = math.NaN()
+	}
+	return s, seFull, seBest
+}
+
+// mserKnee is how much MSER must cut the standard error for the trim to be
+// applied: a genuine transient at the window's head (bias), not noise.
+const mserKnee = 0.5
+
+// guardrails fills the MSER, OLS/Newey–West corroboration and certifying
+// ensemble settings of the reported window.
+func guardrails(res *selResult, post []SuperPass, pct []*spPercentiles, p Params) {
+	lo, hi := res.lo, res.hi
+	rep := &res.report
+	var cov [2]float64
+	for k, m := range gatedMetrics {
+		cov[k] = stats.CoV(trajectory(pct[lo:hi], m))
+	}
+	rep.Certifying = certifying(cov, rep.Ensemble)
+	rep.MSERStart, _, _ = mserStart(post, lo, hi, p.MinTrendN)
 	rep.MSERAgrees = rep.MSERStart == lo
 	traj := trajectory(pct[lo:hi], mTPOTP50)
 	if len(traj) >= 3 {
