@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +64,67 @@ func FuzzEncode(f *testing.F) {
 		}
 		if n := (Words{}).Count(text); n < 0 || n > len(text) {
 			t.Fatalf("Words.Count(%q) = %d", text, n)
+		}
+	})
+}
+
+// FuzzEncodeNFC runs the fixture with an NFC normalizer: no panics,
+// Count equals len(Encode), and without a '<' (so without added tokens)
+// the ids decode to the NFC form of the input.
+func FuzzEncodeNFC(f *testing.F) {
+	for _, seed := range []string{"e\u0301", "\u1100\u1161\u11a8", "a\u0316\u0301b", ">\u0338", "\u212b\xff\u0301", "<think>\u0338"} {
+		f.Add(seed)
+	}
+	tok, err := LoadBytes(tinyWith(f, `"normalizer": null`, `"normalizer": {"type": "NFC"}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	dec := tinyDecoder(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		ids := tok.Encode(text)
+		if n := tok.Count(text); n != len(ids) {
+			t.Fatalf("Count(%q) = %d, len(Encode) = %d", text, n, len(ids))
+		}
+		if strings.Contains(text, "<") {
+			return
+		}
+		var back bytes.Buffer
+		for _, id := range ids {
+			back.WriteString(dec[id])
+		}
+		if want := string(appendNFC(nil, text)); back.String() != want {
+			t.Fatalf("Encode(%+q) decodes to %+q, want NFC %+q", text, back.String(), want)
+		}
+	})
+}
+
+// FuzzCompilePattern feeds arbitrary patterns to the regex compiler: it
+// must return an error or a pattern, never panic, and a compiled pattern
+// must split any text into pieces that concatenate back to it.
+func FuzzCompilePattern(f *testing.F) {
+	for _, seed := range []string{llamaPattern, deepseekWords, `\p{N}{1,3}`, `[\p{`, `(?i:a`, `[^]`, `\x{110000}`, `a{2,1}`, `(?!a)b|c`} {
+		f.Add(seed, "It's 123 日本語  x\r\n")
+	}
+	f.Fuzz(func(t *testing.T, src, text string) {
+		if len(src) > 40 || len(text) > 64 {
+			return // keep backtracking-heavy patterns from timing out
+		}
+		re, err := compilePattern(src)
+		if err != nil {
+			if !strings.Contains(err.Error(), "unsupported: regex") {
+				t.Fatalf("compilePattern(%q) error %v lacks \"unsupported: regex\"", src, err)
+			}
+			return
+		}
+		var m matcher
+		pieces := m.preTokenize([]*pattern{re}, text, nil)
+		if got := strings.Join(pieces, ""); got != text {
+			t.Fatalf("pattern %q split %q into %q", src, text, pieces)
+		}
+		for _, p := range pieces {
+			if p == "" {
+				t.Fatalf("pattern %q split %q with an empty piece", src, text)
+			}
 		}
 	})
 }
