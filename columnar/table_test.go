@@ -135,6 +135,40 @@ func TestResolveRun(t *testing.T) {
 			}
 		}
 	})
+	t.Run("SummaryAndSnapshot", func(t *testing.T) {
+		// Shapes from event-log spec §4 and §2.3.
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"events.jsonl": events,
+			"performance/result_summary.json": `{"version": "0.x", "git_sha": "ea33275", "n_samples_issued": 1000,
+				"ttft": {"total": 1, "percentiles": {"99.9": 9.5, "99": 8.0, "50.0": 5.0}},
+				"tpot": {}, "run_config": {"load_pattern": {"type": "concurrency", "target_concurrency": 32}}}`,
+			"result_summary.json": `{"git_sha": "older"}`, // the pre-#400 location loses
+			"metrics/final_snapshot.json": `{"state": "complete", "n_pending_tasks": 0, "metrics": [
+				{"type": "counter", "name": "tracked_samples_issued", "value": 1000},
+				{"type": "series", "name": "sample_latency_ns", "count": 1000}]}`,
+		})
+		run, err := ResolveRun(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := run.Sidecars.ResultSummary
+		if rs == nil || rs.GitSHA != "ea33275" || rs.NSamplesIssued != 1000 || rs.RunConfig == nil {
+			t.Fatalf("result summary %+v", rs)
+		}
+		for p, want := range map[float64]float64{99.0: 8.0, 99.9: 9.5, 50: 5.0} {
+			if v, ok := rs.Lookup("ttft", p); !ok || v != want {
+				t.Errorf("ttft p%v = %v %v, want %v", p, v, ok, want)
+			}
+		}
+		if _, ok := rs.Lookup("ttft", 90); ok {
+			t.Error("p90 should be absent")
+		}
+		fsnap := run.Sidecars.FinalSnapshot
+		if fsnap == nil || fsnap.State != "complete" || fsnap.Counters["tracked_samples_issued"] != 1000 || len(fsnap.Counters) != 1 {
+			t.Errorf("final snapshot %+v", fsnap)
+		}
+	})
 	t.Run("DatasetSizePythonInt", func(t *testing.T) {
 		for body, want := range map[string]int{`{"dataset_size": 200.9}`: 200, `{"dataset_size": true}`: 1, `{"dataset_size": 0}`: 0, `{"dataset_size": "abc"}`: 0, `[1]`: 0} {
 			dir := t.TempDir()
