@@ -21,7 +21,8 @@ import (
 const (
 	plotColPx    = 420
 	plotMinPx    = 840
-	plotHeightPx = 760
+	plotHeightPx = 820
+	plotHeaderPx = 70
 	plotDPI      = 96
 )
 
@@ -41,7 +42,8 @@ type plotMetric struct {
 	values       [2]func(c *ConfigScore) float64
 	glyphs       [2]draw.GlyphDrawer
 	medianSeries int // which of the two gets the pooled-median line
-	// log draws the y axis on a log scale (values floored at logFloor).
+	// log draws the y axis on a log scale (values floored at logFloor):
+	// log10 of the values on a linear axis with decade ticks (logTicks).
 	log bool
 }
 
@@ -70,8 +72,8 @@ func (r *Report) WritePlot(path string) error {
 	}
 	rows := make([][]*plot.Plot, len(plotMetrics))
 	for i, m := range plotMetrics {
-		for j, a := range axes {
-			p, err := r.axisPanel(a, m, i == 0, j == 0)
+		for _, a := range axes {
+			p, err := r.axisPanel(a, m, i == 0)
 			if err != nil {
 				return fmt.Errorf("plot %s vs %s: %w", m.title, a, err)
 			}
@@ -81,11 +83,15 @@ func (r *Report) WritePlot(path string) error {
 	w := max(plotMinPx, plotColPx*len(axes))
 	img := vgimg.NewWith(vgimg.UseWH(vg.Length(w)*vg.Inch/plotDPI, plotHeightPx*vg.Inch/plotDPI), vgimg.UseDPI(plotDPI))
 	dc := draw.New(img)
+	header := vg.Length(plotHeaderPx) * vg.Inch / plotDPI
+	if err := r.drawLegend(draw.Crop(dc, 0, 0, dc.Max.Y-dc.Min.Y-header, 0)); err != nil {
+		return fmt.Errorf("plot legend: %w", err)
+	}
 	tiles := draw.Tiles{Rows: len(rows), Cols: len(axes), PadTop: 4, PadBottom: 4, PadLeft: 6, PadRight: 10, PadX: 12, PadY: 14}
-	canvases := plot.Align(rows, tiles, dc)
+	body := draw.Crop(dc, 0, 0, 0, -header)
 	for i := range rows {
 		for j := range rows[i] {
-			rows[i][j].Draw(canvases[i][j])
+			rows[i][j].Draw(tiles.At(body, j, i))
 		}
 	}
 	err := writeFileAtomic(path, func(w io.Writer) error {
@@ -99,9 +105,8 @@ func (r *Report) WritePlot(path string) error {
 }
 
 // axisPanel plots metric m of every config against axis a.
-// Only the first column's panels (legend) carry a legend; every panel
-// leaves headroom above its data for it.
-func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot, error) {
+// The legend is drawn once, above the panels (drawLegend).
+func (r *Report) axisPanel(a string, m plotMetric, top bool) (*plot.Plot, error) {
 	values := axisValues(r.Configs, a)
 	pos := map[string]int{}
 	for i, v := range values {
@@ -123,6 +128,7 @@ func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(values))-0.5
 
+	lo, hi := math.Inf(1), math.Inf(-1) // the plotted y range
 	perValue := make([][]float64, len(values))
 	byCompat := map[string][2]plotter.XYs{}
 	for i := range r.Configs {
@@ -136,9 +142,10 @@ func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot
 			}
 			y *= 100
 			if m.log {
-				y = max(y, logFloor)
+				y = math.Log10(max(y, logFloor))
 			}
 			xy[k] = append(xy[k], plotter.XY{X: x, Y: y})
+			lo, hi = min(lo, y), max(hi, y)
 			if k == m.medianSeries {
 				perValue[pos[c.Params[a]]] = append(perValue[pos[c.Params[a]]], y)
 			}
@@ -156,12 +163,8 @@ func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot
 		if err != nil {
 			return nil, err
 		}
-		l.Color = color.Gray{Y: 150}
-		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		l.LineStyle = medianLineStyle
 		p.Add(l)
-		if legend {
-			p.Legend.Add("median over configs", l)
-		}
 	}
 	compats := make([]string, 0, len(byCompat))
 	for k := range byCompat {
@@ -182,43 +185,97 @@ func (r *Report) axisPanel(a string, m plotMetric, top, legend bool) (*plot.Plot
 			if err != nil {
 				return nil, err
 			}
-			s.GlyphStyle.Color, s.GlyphStyle.Shape, s.GlyphStyle.Radius = col, m.glyphs[k], vg.Points(3)
+			s.GlyphStyle = glyphStyle(col, m.glyphs[k])
 			p.Add(s)
-			if legend {
-				p.Legend.Add(compat+" "+m.names[k], s)
-			}
 		}
 	}
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
-	if math.IsInf(p.Y.Min, 0) || math.IsInf(p.Y.Max, 0) { // no data: an empty unit range
-		p.Y.Min, p.Y.Max = logFloor, 1
+	if lo > hi { // no data: a unit range
+		lo, hi = 0, 1
 	}
 	if m.log {
-		lo, hi := max(p.Y.Min, logFloor), max(p.Y.Max, logFloor*10)
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-		p.Y.Min, p.Y.Max = lo/2, hi*math.Pow(hi/lo*2, headroom-1)
+		p.Y.Min, p.Y.Max = lo-0.3, max(hi, lo+1)+0.3
+		p.Y.Tick.Marker = logTicks{}
 		return p, nil
 	}
-	p.Y.Max = max(p.Y.Max, 1) * headroom
-	p.Y.Tick.Marker = belowTicker{max: p.Y.Max / headroom}
+	p.Y.Min, p.Y.Max = 0, max(hi, 1)*1.05
 	return p, nil
 }
 
-// headroom is the y range over the data's: the top part holds the legend.
-const headroom = 1.6
+var medianLineStyle = draw.LineStyle{Color: color.Gray{Y: 150}, Width: vg.Points(1),
+	Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 
-// belowTicker is the default ticker without ticks above max (the legend's
-// headroom).
-type belowTicker struct{ max float64 }
+func glyphStyle(c color.Color, shape draw.GlyphDrawer) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: c, Shape: shape, Radius: vg.Points(3)}
+}
 
-// Ticks returns the default ticks of [lo, hi] up to t.max.
-func (t belowTicker) Ticks(lo, hi float64) []plot.Tick {
+// drawLegend draws the legend in c, a band above the panels: one column
+// per compat mode present and panel row, and the median line.
+func (r *Report) drawLegend(c draw.Canvas) error {
+	compats := map[string]bool{}
+	for i := range r.Configs {
+		compats[r.Configs[i].Params["compat"]] = true
+	}
+	names := make([]string, 0, len(compats))
+	for k := range compats {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var cols []*plot.Legend
+	newLegend := func() *plot.Legend {
+		l := plot.NewLegend()
+		l.Top, l.Left = true, true
+		l.TextStyle.Font.Size = vg.Points(10)
+		cols = append(cols, &l)
+		return &l
+	}
+	for _, m := range plotMetrics {
+		for _, compat := range names {
+			col, ok := compatColors[compat]
+			if !ok {
+				col = otherColor
+			}
+			l := newLegend()
+			for k := range 2 {
+				s, err := plotter.NewScatter(plotter.XYs{{}})
+				if err != nil {
+					return err
+				}
+				s.GlyphStyle = glyphStyle(col, m.glyphs[k])
+				l.Add(compat+" "+m.names[k], s)
+			}
+		}
+	}
+	line, err := plotter.NewLine(plotter.XYs{{}, {X: 1}})
+	if err != nil {
+		return err
+	}
+	line.LineStyle = medianLineStyle
+	newLegend().Add("median over configs", line)
+	width := (c.Max.X - c.Min.X) / vg.Length(len(cols))
+	for i, l := range cols {
+		l.Draw(draw.Crop(c, width*vg.Length(i)+vg.Points(12), -(c.Max.X-c.Min.X)+width*vg.Length(i+1), vg.Points(6), -vg.Points(6)))
+	}
+	return nil
+}
+
+// logTicks marks a linear axis of log10 values: a labelled tick at each
+// decade, unlabelled ones at 2…9 times it.
+type logTicks struct{}
+
+// Ticks returns the ticks of [lo, hi] (log10 units).
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	var out []plot.Tick
-	for _, tk := range (plot.DefaultTicks{}).Ticks(lo, t.max) {
-		if tk.Value <= t.max*(1+1e-9) {
-			out = append(out, tk)
+	for d := math.Floor(lo); d <= math.Ceil(hi); d++ {
+		for m := 1; m <= 9; m++ {
+			v := d + math.Log10(float64(m))
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 {
+				t.Label = strconv.FormatFloat(math.Pow(10, d), 'g', -1, 64)
+			}
+			out = append(out, t)
 		}
 	}
 	return out
