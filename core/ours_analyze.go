@@ -164,6 +164,9 @@ func applyOurs(r *Result, s *Samples, p Params) {
 	if sel.report.MSERStart >= 0 {
 		sel.report.MSERStart += r.Warmup
 	}
+	if d := sel.report.Drift; d != nil {
+		d.Lo, d.Hi = d.Lo+r.Warmup, d.Hi+r.Warmup
+	}
 	r.Steady = sel.steady
 	o := r.Ours
 	o.Selection = sel.report

@@ -122,8 +122,9 @@ func offlineWindowOf(s *Samples) OfflineWindow {
 }
 
 // offlineSteady summarises the samples decoded entirely inside the
-// plateau of ow (first token ≥ start, completion ≤ end).
-func offlineSteady(s *Samples, ow *OfflineWindow) Totals {
+// plateau of ow (first token ≥ start, completion ≤ end), with their
+// early-stopping estimates.
+func offlineSteady(s *Samples, ow *OfflineWindow) (Totals, EarlyStopSeries) {
 	t0 := int64(math.MaxInt64)
 	for _, t := range s.IssueNs {
 		t0 = min(t0, t)
@@ -152,8 +153,9 @@ func offlineSteady(s *Samples, ow *OfflineWindow) Totals {
 	if len(tpot) > 0 {
 		t.TPSPerUser = perUserTPS(stats.Mean(tpot))
 	}
+	es := EarlyStopSeries{TTFT: earlyStopEstimate(ttft), TPOT: earlyStopEstimate(tpot), Latency: earlyStopEstimate(lat)}
 	t.TTFT, t.TPOT, t.Lat = quantilesOf(ttft), quantilesOf(tpot), quantilesOf(lat)
-	return t
+	return t, es
 }
 
 // applyOffline windows an offline run by its token-rate plateau and sets
@@ -192,7 +194,8 @@ func applyOffline(r *Result, o *Ours, s *Samples, p Params) {
 		o.Status, o.Verdict = StatusWindowable, VerdictSteadyState
 	}
 	if ow.Found {
-		st := offlineSteady(s, &ow)
+		st, es := offlineSteady(s, &ow)
 		o.Steady = &st
+		o.EarlyStop.Steady = &es
 	}
 }

@@ -9,7 +9,8 @@ import (
 
 // Selection is the per-metric state of the reported window and the
 // guardrails of its selection (design §5.5; detector spec §17.6–§17.7).
-// Indices are post-warmup relative unless stated.
+// Super-pass indices are absolute once in Ours (post-warmup relative
+// inside selectSteady).
 type Selection struct {
 	// States is each tracked metric's state over the reported window (over
 	// the whole post-warmup series when there is none): Plateau, Drifting
