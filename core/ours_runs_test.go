@@ -286,9 +286,24 @@ func TestOursTailCut(t *testing.T) {
 	if e := math.Abs(o.TailCut.CoV - sd/mu); e > 1e-9 {
 		t.Errorf("ITL CoV %.6f, recomputed %.6f", o.TailCut.CoV, sd/mu)
 	}
-	want := o.TailCut.CoV <= 0.05 && o.TailCut.Skew <= 0.05 && o.TailCut.NTail > 0
-	if o.TailCut.Applied != want || !(o.TailCut.CoV < 0.05) {
-		t.Errorf("tail cut %+v", o.TailCut)
+	// The window runs to the last full super-pass, so the C = 16 requests
+	// in flight at issuance stop (completing after the last issue) are its
+	// tail; the cut removes them from the TPOT summary.
+	var lastIssue int64
+	for _, x := range s.IssueNs {
+		lastIssue = max(lastIssue, x)
+	}
+	nTail, nKept := 0, 0
+	for i := o.WinLo * S; i < min(o.WinHi*S, s.Len()); i++ {
+		if s.HasComplete[i] && s.CompleteNs[i] > lastIssue {
+			nTail++
+		} else if s.HasFirstToken[i] && s.HasComplete[i] && s.OutTokens[i] > 0 {
+			nKept++
+		}
+	}
+	if !o.TailCut.Applied || o.TailCut.NTail != nTail || nTail == 0 || r.Steady.TPOT.Count != nKept {
+		t.Errorf("tail cut %+v: want applied with %d tail samples, TPOT count %d (got %d)", o.TailCut, nTail, nKept,
+			r.Steady.TPOT.Count)
 	}
 	p := core.DefaultParams()
 	p.TailCutEps = 0.01
