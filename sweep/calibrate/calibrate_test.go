@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -117,6 +118,7 @@ func writeFixture(t *testing.T, runs []fixtureRun) (out string) {
 			t.Fatal(err)
 		}
 		if fr.truth != nil {
+			fr.truth.Name = fr.name[2:] // the "preset": A_steady_short → steady_short
 			data, err := json.Marshal(fr.truth)
 			if err != nil {
 				t.Fatal(err)
@@ -231,6 +233,13 @@ func TestCalibrate(t *testing.T) {
 		"err median": {ref.ErrMedian, 0.01}, "err p95": {ref.ErrP95, 0.019}, "cbw rate": {ref.ConfidentWrongRate, 0.5},
 		"start median": {ref.StartErrMedian, 0}, "start abs median": {ref.StartAbsErrMedian, 0},
 		"plateau err median": {ref.PlateauErrMedian, 0.02}, "plateau err p95": {ref.PlateauErrP95, 0.02}})
+	wantDis := map[Disagreement]int{{"drift", "drifting_up", "steady"}: 1, {"offline", "not_supported", "not_found"}: 1}
+	if !maps.Equal(ref.Disagreements, wantDis) || len(ours.Disagreements) != 0 {
+		t.Errorf("disagreements ref %v ours %v, want ref %v and none", ref.Disagreements, ours.Disagreements, wantDis)
+	}
+	if !maps.Equal(ours.WrongByPreset, map[string]int{"steady_long": 1}) || !maps.Equal(ref.WrongByPreset, map[string]int{"drift": 1}) {
+		t.Errorf("wrong by preset: ours %v ref %v", ours.WrongByPreset, ref.WrongByPreset)
+	}
 	if len(ref.Wrong) != 1 || !strings.HasSuffix(ref.Wrong[0].RunPath, "C_drift") || ref.Wrong[0].Truth != "drifting_up" || ref.Wrong[0].Err != 0 {
 		t.Errorf("%s: wrong rows %+v, want the false found C_drift", ref.Label, ref.Wrong)
 	}

@@ -112,6 +112,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 
 	p("## Where the recommended config goes wrong\n\n")
+	writeDisagreements(p, best)
 	writeRowErrors(p, "Confident-but-wrong results", best.Wrong, best.ConfidentWrong)
 	writeRowErrors(p, "Largest TPOT errors (found or not)", best.Worst, best.ErrN)
 
@@ -189,6 +190,42 @@ func (r *Report) writeConfusion(p func(string, ...any), c *ConfigScore) {
 	p(".\n\n")
 }
 
+// writeDisagreements lists c's disagreements and confident-but-wrong
+// results by preset, most frequent first.
+func writeDisagreements(p func(string, ...any), c *ConfigScore) {
+	type kv struct {
+		d Disagreement
+		n int
+	}
+	var ds []kv
+	for d, n := range c.Disagreements {
+		ds = append(ds, kv{d, n})
+	}
+	slices.SortFunc(ds, func(a, b kv) int {
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return strings.Compare(a.d.Preset+a.d.Truth+a.d.Label, b.d.Preset+b.d.Truth+b.d.Label)
+	})
+	p("### Disagreements with truth, by preset\n\n")
+	if len(ds) == 0 {
+		p("None.\n\n")
+	} else {
+		p("| preset | truth | row | runs |\n|---|---|---|---:|\n")
+		for _, e := range ds {
+			p("| %s | %s | %s | %d |\n", e.d.Preset, e.d.Truth, e.d.Label, e.n)
+		}
+		p("\n")
+	}
+	if len(c.WrongByPreset) > 0 {
+		var parts []string
+		for _, k := range sortedKeys(c.WrongByPreset) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, c.WrongByPreset[k]))
+		}
+		p("Confident-but-wrong results by preset: %s.\n\n", strings.Join(parts, ", "))
+	}
+}
+
 // writeRowErrors lists rows (of total) as a table.
 func writeRowErrors(p func(string, ...any), title string, rows []RowError, total int) {
 	p("### %s\n\n", title)
@@ -229,7 +266,7 @@ func appendOnce(xs []int, x int) []int {
 	return append(xs, x)
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -71,6 +71,12 @@ type ConfigScore struct {
 	// Rank is the 1-based position in the ranking (package doc).
 	Rank int
 
+	// Disagreements counts the scored rows that disagree with truth by
+	// (preset, truth label, row label); WrongByPreset the
+	// confident-but-wrong rows by preset (truth name).
+	Disagreements map[Disagreement]int
+	WrongByPreset map[string]int
+
 	// Wrong are the confident-but-wrong rows, Worst the rows with the
 	// largest TPOT errors; each largest error first, at most maxListed.
 	Wrong, Worst []RowError
@@ -80,7 +86,8 @@ type ConfigScore struct {
 
 // newConfigScore returns an empty score for the config of r.
 func newConfigScore(r *row) *ConfigScore {
-	c := &ConfigScore{ConfigID: r.ConfigID, Params: r.Params, MinDuration: r.Params["min_duration"] == "true"}
+	c := &ConfigScore{ConfigID: r.ConfigID, Params: r.Params, MinDuration: r.Params["min_duration"] == "true",
+		Disagreements: map[Disagreement]int{}, WrongByPreset: map[string]int{}}
 	c.Confusion = make([][]int, len(TruthLabels))
 	for i := range c.Confusion {
 		c.Confusion[i] = make([]int, len(PredLabels))
@@ -110,6 +117,8 @@ func (c *ConfigScore) add(r *row, t *synth.Truth) {
 	}
 	if agrees(pred, ev.Verdict, c.MinDuration, ev.FoundNoMinDuration && !ev.Found) {
 		c.Agree++
+	} else {
+		c.Disagreements[Disagreement{Preset: t.Name, Truth: ev.Verdict, Label: pred}]++
 	}
 	eligible := ev.FoundNoMinDuration
 	if c.MinDuration {
@@ -159,6 +168,7 @@ func (c *ConfigScore) add(r *row, t *synth.Truth) {
 		return
 	}
 	c.ConfidentWrong++
+	c.WrongByPreset[t.Name]++
 	c.Wrong = keepWorst(c.Wrong, rowError(r, t, planted, relErr))
 }
 
@@ -180,6 +190,10 @@ func (c *ConfigScore) finish() {
 	}
 	c.StartAbsErrMedian = Quantile(abs, 0.5)
 }
+
+// Disagreement is a kind of disagreement with truth: runs of a preset
+// whose truth label and row label differ (without the gate's leniency).
+type Disagreement struct{ Preset, Truth, Label string }
 
 // ConfusionCount returns the count of scored rows with truth label want
 // and row label pred (0 for labels outside the vocabulary).
