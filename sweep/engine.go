@@ -116,6 +116,7 @@ type runResult struct {
 
 type engine struct {
 	o     Options
+	ids   []string // config ids, parallel to o.Configs
 	done  map[sinks.Key]struct{}
 	debug *log.Logger
 }
@@ -147,6 +148,9 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		debug = io.Discard
 	}
 	e := &engine{o: o, debug: log.New(debug, "steadysweep: ", log.LstdFlags)}
+	for _, p := range o.Configs {
+		e.ids = append(e.ids, p.ID())
+	}
 
 	var runs []corpora.RunRef
 	for _, r := range o.Runs {

@@ -32,8 +32,8 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	todo := make([]core.Params, 0, len(e.o.Configs))
 	ids := make([]string, 0, len(e.o.Configs))
 	fresh := true // no row of this run yet: write its series
-	for _, p := range e.o.Configs {
-		id := p.ID()
+	for c, p := range e.o.Configs {
+		id := e.ids[c]
 		if _, ok := e.done[sinks.Key{RunID: runID, ConfigID: id, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]; ok && perr == nil {
 			fresh = false
 			continue
@@ -74,7 +74,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 			return runResult{abandoned: true}
 		}
 		t := time.Now()
-		out, err := e.analyze(ref, run, p)
+		out, err := e.analyze(ref, run, p, ids[i])
 		if err != nil {
 			out = ErrorOutcome("analyze: " + err.Error())
 			out.Partial = run.Info.Partial
@@ -106,8 +106,8 @@ func (e *engine) load(ctx context.Context, ref corpora.RunRef) (run *LoadedRun, 
 }
 
 // analyze calls the Analyzer, turning a panic into an error.
-func (e *engine) analyze(ref corpora.RunRef, run *LoadedRun, p core.Params) (out core.Outcome, err error) {
-	defer e.recoverInto(&err, ref, "analyze "+p.ID())
+func (e *engine) analyze(ref corpora.RunRef, run *LoadedRun, p core.Params, id string) (out core.Outcome, err error) {
+	defer e.recoverInto(&err, ref, "analyze config "+id)
 	return e.o.Analyze(run, p)
 }
 

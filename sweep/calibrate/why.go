@@ -57,10 +57,14 @@ func headline(c *ConfigScore) string {
 		pct(c.ErrMedian), pct(c.ErrP95), pct(c.AgreeRate))
 }
 
-// pct formats a fraction as a percentage, "n/a" when undefined.
+// pct formats a fraction as a percentage, with two decimals below 1 %
+// and one above; "n/a" when undefined.
 func pct(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "n/a"
+	}
+	if math.Abs(x) < 0.01 {
+		return fmt.Sprintf("%.2f %%", 100*x)
 	}
 	return fmt.Sprintf("%.1f %%", 100*x)
 }
