@@ -157,12 +157,23 @@ func (d *discoverer) keep(r RunRef) {
 
 // resolveEvents returns the events file of run directory dir, or "" when
 // dir is not a run: dir/<name> before dir/client/<name>, names in
-// EventsNames order, regular files (or links to them) only.
+// EventsNames order, regular files (or links to them) first. Failing
+// those, an events name that exists but is not a regular file (a
+// directory, a dangling link) still makes dir a run, so the sweep
+// records it as an error row instead of losing it.
 func resolveEvents(dir string) string {
 	for _, sub := range []string{"", "client"} {
 		for _, name := range EventsNames {
 			p := filepath.Join(dir, sub, name)
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p
+			}
+		}
+	}
+	for _, sub := range []string{"", "client"} {
+		for _, name := range EventsNames {
+			p := filepath.Join(dir, sub, name)
+			if _, err := os.Lstat(p); err == nil {
 				return p
 			}
 		}
