@@ -392,3 +392,32 @@ func TestExportParquet(t *testing.T) {
 		}
 	}
 }
+
+// TestIngestCompressed: a run whose log is gzip or zstd compressed ingests
+// to the same table as the plain log.
+func TestIngestCompressed(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(smallRun, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := decodeFile(t, filepath.Join(smallRun, "events.jsonl"))
+	for kind, name := range map[string]string{"gzip": "events.jsonl.gz", "zstd": "events.jsonl.zst"} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{name: string(compressed(t, kind, src))})
+		run, err := ResolveRun(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Compression != kind {
+			t.Errorf("compression %q, want %q", run.Compression, kind)
+		}
+		tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(tab.Samples(), want.Samples) || tab.Summary.Bytes != int64(len(src)) || tab.Summary.ProblemTotal() != 0 {
+			t.Errorf("%s: table differs from the plain decode (bytes %d, problems %v)", kind, tab.Summary.Bytes, tab.Summary.Warnings())
+		}
+		tab.Release()
+	}
+}
