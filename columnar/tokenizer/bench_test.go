@@ -58,3 +58,20 @@ func processCPUSeconds() float64 {
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
+
+// BenchmarkLoad reads, gunzips and parses each shared tokenizer.json.gz,
+// the "load" column of HF's figures (0.37–1.16 s).
+//
+//	go test -run '^$' -bench '^BenchmarkLoad' -cpu 1 ./columnar/tokenizer
+func BenchmarkLoad(b *testing.B) {
+	dir := sharedDir(b)
+	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
+		b.Run("tok="+name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Load(filepath.Join(dir, name, "tokenizer.json.gz")); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

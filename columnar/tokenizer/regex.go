@@ -98,8 +98,13 @@ type regexNode struct {
 	// possessive: giving back characters of this repetition can never let
 	// the rest match, so the matcher need not try (see markPossessive).
 	possessive bool
-	subs       []*regexNode
-	negate     bool // negative lookahead
+	// For an alternation: the code points below U+0800 each alternative
+	// can start with, and whether it can match the empty string; an
+	// alternative that cannot start with the next character is skipped.
+	firsts    []lowSet
+	nullables []bool
+	subs      []*regexNode
+	negate    bool // negative lookahead
 }
 
 // A runeClass is a set of code points: explicit ranges, code points having
@@ -184,6 +189,7 @@ func compilePattern(src string) (*pattern, error) {
 		return nil, unsupportedRegex(src, "that can match the empty string")
 	}
 	re := &pattern{source: src, alts: root.subs}
+	setAltFirsts(root)
 	for _, alt := range root.subs {
 		markPossessive(alt.subs, follow{})
 		set, _ := firstSet(alt.subs)
@@ -600,6 +606,21 @@ func nullable(n *regexNode) bool {
 	return true // lookahead consumes nothing
 }
 
+// setAltFirsts fills the first sets of every alternation under n.
+func setAltFirsts(n *regexNode) {
+	for _, sub := range n.subs {
+		setAltFirsts(sub)
+	}
+	if n.kind != nodeAlt {
+		return
+	}
+	n.firsts = make([]lowSet, len(n.subs))
+	n.nullables = make([]bool, len(n.subs))
+	for i, sub := range n.subs {
+		n.firsts[i], n.nullables[i] = firstSet(sub.subs)
+	}
+}
+
 // follow is what may come right after a part of a pattern: a match
 // continuing with one of classes, or the match ending. unknown marks a
 // lookahead, after which nothing is assumed.
@@ -811,7 +832,14 @@ func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
 				if len(items) > 1 {
 					frame = m.push(items[1:], k)
 				}
-				for _, alt := range n.subs {
+				r := rune(-1)
+				if pos < len(s) {
+					r, _ = utf8.DecodeRuneInString(s[pos:])
+				}
+				for i, alt := range n.subs {
+					if !n.nullables[i] && (r < 0 || r < 0x800 && !n.firsts[i].has(r)) {
+						continue
+					}
 					if end := m.matchItems(s, alt.subs, pos, frame); end >= 0 {
 						return end
 					}
