@@ -260,6 +260,12 @@ func TestRunUnreadableEvents(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 	}
+	// Resuming does not repeat the error rows of a still-unreadable run.
+	o := fakeOptions(runs, cs, out, mem)
+	o.Resume = true
+	if sum, err := Run(context.Background(), o); err != nil || sum.Rows != 0 || sum.Skipped != 18 {
+		t.Fatalf("resume: %+v, %v", sum, err)
+	}
 }
 
 func TestRunOptionErrors(t *testing.T) {

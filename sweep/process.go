@@ -31,10 +31,12 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 
 	todo := make([]core.Params, 0, len(e.o.Configs))
 	ids := make([]string, 0, len(e.o.Configs))
+	// An unreadable events file has an empty hash: its error rows are
+	// skipped on resume until the file becomes readable (a new hash).
 	fresh := true // no row of this run yet: write its series
 	for c, p := range e.o.Configs {
 		id := e.ids[c]
-		if _, ok := e.done[sinks.Key{RunID: runID, ConfigID: id, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]; ok && perr == nil {
+		if _, ok := e.done[sinks.Key{RunID: runID, ConfigID: id, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]; ok {
 			fresh = false
 			continue
 		}

@@ -26,7 +26,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
@@ -99,7 +98,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		_, err := sweep.Run(ctx, sweep.Options{
 			Runs: refs, Configs: cfgs, Out: out, Jobs: runtime.GOMAXPROCS(0),
-			Load: loadWords, Analyze: analyze, Progress: sweep.NewProgress(stderr, false, false),
+			Load:    sweep.DefaultLoader(sweep.LoaderOptions{Counter: tokenizer.Words{}}), // --tokenizer words
+			Analyze: sweep.DefaultAnalyzer, Progress: sweep.NewProgress(stderr, false, false),
 		})
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
@@ -152,40 +152,6 @@ func ensureCorpus(dir string, n int, seed uint64, stderr io.Writer) error {
 	return nil
 }
 
-// loadWords loads a run counting output tokens as whitespace words (the
-// synthetic corpus's token counter).
-func loadWords(ctx context.Context, ref corpora.RunRef) (*sweep.LoadedRun, error) {
-	run, err := columnar.ResolveRun(ref.Path)
-	if err != nil {
-		return nil, err
-	}
-	counter, res, err := tokenizer.Resolve("words", "")
-	if err != nil {
-		return nil, err
-	}
-	table, err := columnar.Ingest(ctx, run, columnar.IngestOptions{Counter: counter})
-	if err != nil {
-		return nil, fmt.Errorf("ingest %s: %w", run.EventsPath, err)
-	}
-	s := table.Samples()
-	return &sweep.LoadedRun{Samples: &s, Info: run.Info, Tokenizer: res.Source, Warnings: run.Warnings}, nil
-}
-
-func analyze(run *sweep.LoadedRun, p core.Params) (core.Outcome, error) {
-	res, err := core.Analyze(run.Samples, run.Info, p)
-	if err != nil {
-		return core.Outcome{}, err
-	}
-	return res.Outcome(), nil
-}
-
-func everywhere(found int) string {
-	if found == 0 {
-		return "everywhere"
-	}
-	return "almost everywhere"
-}
-
 // intro describes the corpus and the sweep, with truth's counts that
 // explain why the min-duration gate gets its own axis.
 func intro(dir string, refs []corpora.RunRef, n int, seed uint64, nConfigs int) (string, error) {
@@ -228,4 +194,12 @@ func intro(dir string, refs []corpora.RunRef, n int, seed uint64, nConfigs int) 
 		"wall-time floor), not something this corpus can calibrate: keep it on for submissions.",
 		fnm, len(refs), found, everywhere(found))
 	return b.String(), nil
+}
+
+// everywhere qualifies how often the gate leaves found false.
+func everywhere(found int) string {
+	if found == 0 {
+		return "everywhere"
+	}
+	return "almost everywhere"
 }
