@@ -51,6 +51,8 @@
 //     levels. Window indices are converted to truth super-passes through
 //     issue positions (superpass_size_used vs truth superpass_size).
 //     Quantiles interpolate linearly between order statistics (Quantile).
+//     The plateau error is the same over runs with found_no_min_duration
+//     only.
 //   - Confident-but-wrong: found rows whose TPOT error exceeds MaxErr (5 %),
 //     or whose truth has no steady state to find (not_found, drifting_up,
 //     drifting_down, insufficient_passes, partial_dataset); the rate is

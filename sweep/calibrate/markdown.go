@@ -90,7 +90,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				rel = filepath.ToSlash(x)
 			}
 		}
-		p("## Error against each swept parameter\n\n![median and p95 TPOT error, found rate and confident-but-wrong rate per swept parameter](%s)\n\n", rel)
+		p("## Error against each swept parameter\n\n![median and p95 TPOT error on plateau runs, found rate and confident-but-wrong rate per swept parameter](%s)\n\n", rel)
 	}
 
 	p("## Confusion matrices\n\nRows: truth (`expected_verdict.verdict`); columns: the row's status/verdict mapped to the same words.\n\n")
@@ -306,7 +306,8 @@ const definitions = `## Definitions
   min_duration on, ` + "`found_no_min_duration`" + ` with it off. **Plateau found**: the same over ` + "`found_no_min_duration`" + ` for every config.
 - **TPOT error**: |steady_tpot_p50 − planted| / planted over rows reporting a window and a steady TPOT. Planted is the median planted
   level (` + "`planted.tpot_level_ms_per_sp`" + `) of the truth super-passes the window covers, only the flat ones (` + "`planted.flat_sps`" + `)
-  when it covers any. Quantiles interpolate linearly (NumPy's default).
+  when it covers any. Quantiles interpolate linearly (NumPy's default). **Plateau err**: the same over the runs whose truth plants a
+  plateau (` + "`found_no_min_duration`" + `) — the accuracy of the value where there is one; the plot shows it.
 - **Confident-but-wrong**: found rows with a TPOT error above 5 %, or found where truth has no steady state (**false found**: truth
   not_found, drifting, insufficient_passes or partial_dataset); the rate is over found rows.
 - **Start error**: window start − ⌈planted warmup end⌉ in truth super-passes over found rows with a planted plateau; signed median
