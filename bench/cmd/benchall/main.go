@@ -32,7 +32,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -197,6 +196,7 @@ func run(ctx context.Context) error {
 		doc.WriteString("\n")
 	}
 	doc.WriteString(body.String())
+	doc.WriteString(commandsText)
 
 	if *outFlag == "-" {
 		_, err = io.WriteString(os.Stdout, doc.String())
@@ -256,4 +256,23 @@ func ensureBig(e *env) error {
 	return nil
 }
 
-var errSkip = errors.New("skipped")
+const commandsText = "## Commands\n\n" +
+	"```sh\n" +
+	"# everything above (≈10 min on an idle 2-core machine); the reference comparison needs\n" +
+	"# a copy of steady_state_diagnostics.py from mlcommons/endpoints @ 40b78bfe (not vendored):\n" +
+	"STEADYSWEEP_REFERENCE=/path/to/steady_state_diagnostics.py make bench\n" +
+	"go run ./bench/cmd/benchall -quick -o -            # a 1-minute check of the harness\n" +
+	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n\n" +
+	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +
+	"npm install --prefix ~/.cache/steadysweep-bench/hf-node @anush008/tokenizers@0.6.0\n" +
+	"node bench/scripts/hf_tokenize.js ~/.cache/steadysweep-bench/hf-node ../shared/tokenizers 5 gptoss\n\n" +
+	"# the reference on one run, as section 3 runs it:\n" +
+	"STEADYSWEEP_REFERENCE=... python3 bench/scripts/reference_shim.py RUN_DIR --json out.json\n\n" +
+	"# cross-package Go micro-benchmarks (decoder on a generated log, Count on the shared texts,\n" +
+	"# core.Analyze per config), benchstat-friendly; -short uses a 20 MB log:\n" +
+	"go test -run '^$' -bench . -count 6 ./bench/ | tee new.txt && benchstat old.txt new.txt\n" +
+	"# per-package ones:\n" +
+	"go test -run '^$' -bench 'Decode|BufioLineSplit' -benchtime 5x ./columnar/\n" +
+	"go test -run '^$' -bench '^BenchmarkEncode' -cpu 1 -count 3 ./columnar/tokenizer\n" +
+	"go test -run '^$' -bench . -cpu 1 ./core/ ./core/stats/\n" +
+	"```\n"

@@ -1,3 +1,204 @@
 package main
 
-func scaleSection(e *env) (string, error) { return "", nil }
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/steadysweep/steadysweep/bench"
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// sizeRow is one log size of the scale table.
+type sizeRow struct {
+	mb         int64
+	size       int64
+	samples    int
+	nsp        int
+	reps       int
+	genS       float64
+	dec1, decN []bench.Sample
+	ours, ref  []bench.Child
+}
+
+// scaleReps is the number of repetitions at a log size: fewer for the big
+// sizes to keep `make bench` under 10 minutes.
+func scaleReps(e *env, mb int64) (ours, ref int) {
+	switch {
+	case e.quick:
+		return 2, 1
+	case mb <= 100:
+		return e.reps, 3
+	case mb <= 200:
+		return 3, 1
+	case mb <= 500:
+		return 2, 1
+	default:
+		return 1, 1
+	}
+}
+
+func nSuperPasses(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	var j struct {
+		N int `json:"n_super_passes"`
+	}
+	if json.Unmarshal(data, &j) != nil {
+		return 0
+	}
+	return j.N
+}
+
+func scaleSection(e *env) (string, error) {
+	sizes := []int64{50, 100, 200, 500, 1000}
+	if e.quick {
+		sizes = []int64{5, 10, 20}
+	}
+	refPath := os.Getenv("STEADYSWEEP_REFERENCE")
+	py, _ := pythonCmd()
+	withRef := refPath != "" && py != ""
+	if withRef {
+		if _, err := os.Stat(refPath); err != nil {
+			withRef = false
+		}
+	}
+	ncpu := runtime.GOMAXPROCS(0)
+	var rows []sizeRow
+	for _, mb := range sizes {
+		r := sizeRow{mb: mb}
+		oursReps, refReps := scaleReps(e, mb)
+		r.reps = oursReps
+		dir := filepath.Join(e.work, fmt.Sprintf("scale-%d", mb))
+		e.logf("scale: generating %d MB", mb)
+		g, err := bench.Time(func() error {
+			var err error
+			r.size, err = bench.GenerateRun(dir, bench.LogSpec(), mb*1e6)
+			return err
+		})
+		if err != nil {
+			return "", err
+		}
+		r.genS = g.Wall
+		path := filepath.Join(dir, "events.jsonl")
+		if err := warmFile(path); err != nil {
+			return "", err
+		}
+		e.logf("scale: %d MB: decode ×%d", mb, oursReps)
+		if r.dec1, err = repeatGC(oursReps, func() error { var err error; r.samples, err = decodeOnce(path, 1, false); return err }); err != nil {
+			return "", err
+		}
+		if r.decN, err = repeatGC(oursReps, func() error { _, err := decodeOnce(path, ncpu, false); return err }); err != nil {
+			return "", err
+		}
+		decoded = columnar.Decoded{} // free the biggest buffers before the next size
+		runtime.GC()
+		ourJSON := filepath.Join(dir, "ours.json")
+		if r.ours, err = children(e, oursReps, fmt.Sprintf("scale: %d MB: analyze", mb), func() *exec.Cmd { return analyzeCmd(e, dir, ourJSON) }); err != nil {
+			return "", err
+		}
+		r.nsp = nSuperPasses(ourJSON)
+		if withRef {
+			refJSON := filepath.Join(dir, "reference.json")
+			r.ref, err = children(e, refReps, fmt.Sprintf("scale: %d MB: reference", mb), func() *exec.Cmd {
+				cmd, err := referenceCmd(e, py, dir, refJSON)
+				if err != nil {
+					panic(err)
+				}
+				cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
+				return cmd
+			})
+			if err != nil {
+				return "", err
+			}
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return "", err
+		}
+		rows = append(rows, r)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "## 5. Scale\n\n### With log size\n\n")
+	fmt.Fprintf(&b, "Logs of each size from the same spec as section 1 (so the super-pass count grows with the size). "+
+		"Decode as in section 1 (no tokenizer); analyze and the reference as in section 3 (word counts, fresh process, "+
+		"no cache). To stay within the time budget the big sizes get fewer repetitions: the *reps* column gives ours / "+
+		"the reference's. The *per 100 MB* columns are CPU seconds per 100 MB: constant down a column means the cost "+
+		"is linear in the log size.\n\n")
+	fmt.Fprintf(&b, "| log | samples | super-passes | reps | generate | decode 1 worker MB/s | decode %d workers MB/s | "+
+		"decode CPU s per 100 MB | analyze wall | analyze CPU s per 100 MB | analyze peak RSS |", ncpu)
+	if withRef {
+		b.WriteString(" reference wall | reference CPU s per 100 MB | reference peak RSS | speed-up (wall) |")
+	}
+	b.WriteString("\n|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+	if withRef {
+		b.WriteString("---:|---:|---:|---:|")
+	}
+	b.WriteString("\n")
+	per100 := func(cpu float64, size int64) float64 { return cpu / (float64(size) / 1e8) }
+	for _, r := range rows {
+		m1 := measured{size: r.size, samples: r.dec1}
+		mN := measured{size: r.size, samples: r.decN}
+		_, refReps := scaleReps(e, r.mb)
+		reps := fmt.Sprintf("%d", r.reps)
+		if withRef {
+			reps = fmt.Sprintf("%d / %d", r.reps, refReps)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %.1f s | %.0f | %.0f | %.3f | %.2f s | %.3f | %s |",
+			fmtMB(r.size), r.samples, r.nsp, reps, r.genS, bench.Median(m1.mbps()), bench.Median(mN.mbps()),
+			per100(bench.Median(bench.CPUs(r.dec1)), r.size), bench.Median(walls(r.ours)),
+			per100(bench.Median(cpus(r.ours)), r.size), fmtBytes(bench.Median(rsss(r.ours))))
+		if withRef {
+			fmt.Fprintf(&b, " %.2f s | %.3f | %s | %.1f× |", bench.Median(walls(r.ref)), per100(bench.Median(cpus(r.ref)), r.size),
+				fmtBytes(bench.Median(rsss(r.ref))), bench.Median(walls(r.ref))/bench.Median(walls(r.ours)))
+		}
+		b.WriteString("\n")
+	}
+	if !withRef {
+		b.WriteString("\nThe reference was not measured (set STEADYSWEEP_REFERENCE).\n")
+	}
+	b.WriteString("\n")
+
+	// With configs.
+	if err := ensureBig(e); err != nil {
+		return "", err
+	}
+	s, info, err := loadBig(e, e.bigDir)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "### With configs\n\n")
+	fmt.Fprintf(&b, "`core.Analyze` of the %s run of section 1 under `bench.Configs(n)`, one goroutine (as one sweep "+
+		"worker analyses one run); total time per repetition and per config. Constant µs/config means the cost is "+
+		"linear in the number of configs.\n\n", fmtMB(e.bigSize))
+	fmt.Fprintf(&b, "| configs | reps | total wall | total CPU | µs/config (wall) | µs/config (CPU) |\n|---:|---:|---:|---:|---:|---:|\n")
+	for _, n := range []int{10, 100, 1000} {
+		cfgs, err := bench.Configs(n)
+		if err != nil {
+			return "", err
+		}
+		reps := e.reps // fewer for the long ones, to stay within the time budget
+		switch {
+		case n >= 1000:
+			reps = 1
+		case n >= 100 || e.quick:
+			reps = min(reps, 3)
+		}
+		e.logf("scale: %d configs ×%d", n, reps)
+		wall, cpu, _, err := configCost(cfgs, reps, func(p core.Params) (*core.Result, error) { return core.Analyze(&s, info, p) })
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "| %d | %d | %.2f s | %.2f s | %s | %s |\n", n, reps, bench.Median(wall)*float64(n)/1e6,
+			bench.Median(cpu)*float64(n)/1e6, fmtRange(wall, "%.0f"), fmtRange(cpu, "%.0f"))
+	}
+	b.WriteString("\n")
+	return b.String(), nil
+}

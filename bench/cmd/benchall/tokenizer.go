@@ -80,8 +80,8 @@ func (r tokResult) rate(per float64, secs []float64) []float64 {
 	return out
 }
 
-func (r tokResult) mbps() []float64    { return r.rate(float64(r.Bytes), r.WallS) }
-func (r tokResult) mtoks() []float64   { return r.rate(float64(r.Tokens), r.WallS) }
+func (r tokResult) mbps() []float64     { return r.rate(float64(r.Bytes), r.WallS) }
+func (r tokResult) mtoks() []float64    { return r.rate(float64(r.Tokens), r.WallS) }
 func (r tokResult) mbPerCPU() []float64 { return r.rate(float64(r.Bytes), r.CPUS) }
 
 // measureOurs times Tokenizer.Count over every text, one call per text on
