@@ -76,7 +76,8 @@ type ErrorRun struct {
 // Calibrate reads Out/rows, scores every config against each run's
 // truth.json, ranks them, and writes the report, plot and Parquet table
 // (Options). A run without truth is skipped and counted; an error row is
-// counted and listed.
+// counted and listed. Each row's run_path is used as written: a sweep run
+// with relative archive paths is calibrated from the same directory.
 func Calibrate(ctx context.Context, o Options) (*Report, error) {
 	if o.Out == "" {
 		return nil, errors.New("calibrate: no sweep output directory")
