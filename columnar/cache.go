@@ -147,6 +147,11 @@ func (c *Cache) load(key string, mem memory.Allocator, run *Run) *Table {
 	for _, path := range matches {
 		t, err := readEntry(path, mem)
 		if err == nil {
+			// The key has no path: an identical copy of the log (same
+			// content, size and mtime, e.g. after cp -a) shares the entry,
+			// whose problems must name this run's file.
+			t.Summary.File = run.EventsPath
+			t.Summary.restoreFirst()
 			return t
 		}
 		run.warnf("cache: discarding %s: %v", path, err)
