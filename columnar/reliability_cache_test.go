@@ -1,0 +1,211 @@
+package columnar
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// copyGoodRun copies the repository's testdata/goodrun into dir with
+// events.jsonl replaced by events (when non-nil), and sets every file's
+// mtime to mtime.
+func copyGoodRun(t *testing.T, dir string, events []byte, mtime time.Time) *Run {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", "testdata", "goodrun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"events.jsonl", "config.yaml", "run_meta.json", "sample_idx_map.json"} {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatalf("%v (the committed reliability corpus is needed)", err)
+		}
+		if name == "events.jsonl" && events != nil {
+			b = events
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := ResolveRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// TestCacheIdenticalCopiesNameTheirOwnFile: two byte-identical copies of
+// a log with the same mtime (cp -a, rsync -a) share a cache entry; the
+// second one's problems must still name its own file (they named the
+// first copy's).
+func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	good, err := os.ReadFile(filepath.Join("..", "testdata", "goodrun", "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []byte(strings.Replace(string(good), "\n", "\n[1,2,3]\n", 1)) // line 2 is not an object
+	mtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	base := t.TempDir()
+	x := copyGoodRun(t, filepath.Join(base, "x"), bad, mtime)
+	y := copyGoodRun(t, filepath.Join(base, "y"), bad, mtime)
+	c := &Cache{Dir: filepath.Join(base, "cache")}
+	opts := IngestOptions{Counter: words{}, Allocator: mem}
+	for i, run := range []*Run{x, y} {
+		tab, hit, err := c.Ingest(context.Background(), run, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hit != (i == 1) {
+			t.Errorf("run %d: hit %v", i, hit)
+		}
+		ws := tab.Summary.Warnings()
+		want := run.EventsPath + ":2: JSON value is not an object"
+		if len(ws) != 1 || ws[0] != want {
+			t.Errorf("run %d warnings %q, want [%q]", i, ws, want)
+		}
+		tab.Release()
+	}
+}
+
+// TestCacheCorruptEntryRebuilt: a corrupt, truncated or emptied entry is
+// discarded with a warning and rebuilt; the table is the same as a fresh
+// ingest.
+func TestCacheCorruptEntryRebuilt(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	base := t.TempDir()
+	run := copyGoodRun(t, filepath.Join(base, "r"), nil, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	c := &Cache{Dir: filepath.Join(base, "cache")}
+	opts := IngestOptions{Counter: words{}, Allocator: mem}
+	tab, hit, err := c.Ingest(context.Background(), run, opts)
+	if err != nil || hit {
+		t.Fatalf("first ingest: hit %v, %v", hit, err)
+	}
+	want := tab.Samples()
+	tab.Release()
+	entries, _ := filepath.Glob(filepath.Join(c.Dir, "*.arrow"))
+	if len(entries) != 1 {
+		t.Fatalf("%d entries, want 1", len(entries))
+	}
+	orig, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		corrupt func([]byte) []byte
+	}{
+		{"flipped byte", func(b []byte) []byte { b[len(b)/2] ^= 0x01; return b }},
+		{"truncated", func(b []byte) []byte { return b[:len(b)/3] }},
+		{"empty", func([]byte) []byte { return nil }},
+		{"not arrow", func([]byte) []byte { return []byte("ARROW1 but not really") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(entries[0], tc.corrupt(append([]byte(nil), orig...)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r, err := ResolveRun(run.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab, hit, err := c.Ingest(context.Background(), r, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tab.Release()
+			if hit {
+				t.Fatal("a corrupt entry was used")
+			}
+			if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "cache: discarding "+entries[0]) {
+				t.Errorf("warnings %q", r.Warnings)
+			}
+			if got := tab.Samples(); got.Len() != want.Len() || got.Len() != 96 {
+				t.Errorf("%d samples, want %d", got.Len(), want.Len())
+			}
+			b, err := os.ReadFile(entries[0])
+			if err != nil || string(b) != string(orig) {
+				t.Errorf("entry not rebuilt to the original bytes (%v)", err)
+			}
+		})
+	}
+}
+
+// TestCacheConcurrentWriters: many goroutines, each with its own Cache
+// value on one directory (as separate processes would be), ingest the
+// same runs at once: every result is complete, and the directory ends
+// with one valid entry per run and no temporaries.
+func TestCacheConcurrentWriters(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	base := t.TempDir()
+	var runs []*Run
+	for i := range 4 {
+		runs = append(runs, copyGoodRun(t, filepath.Join(base, "r", string(rune('a'+i))), nil, time.Unix(1_700_000_000+int64(i), 0)))
+	}
+	dir := filepath.Join(base, "cache")
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*len(runs))
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &Cache{Dir: dir}
+			for _, run := range runs {
+				r, err := ResolveRun(run.Dir)
+				if err != nil {
+					errs <- err
+					return
+				}
+				tab, _, err := c.Ingest(context.Background(), r, IngestOptions{Counter: words{}, Allocator: mem, Workers: 1})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if s := tab.Samples(); s.Len() != 96 {
+					errs <- &ParseError{File: r.EventsPath, Err: os.ErrInvalid}
+				}
+				for _, w := range r.Warnings {
+					if strings.Contains(w, "cache:") {
+						errs <- &ParseError{File: w, Err: os.ErrInvalid}
+					}
+				}
+				tab.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	entries, _ := filepath.Glob(filepath.Join(dir, "*.arrow"))
+	if len(entries) != len(runs) {
+		t.Errorf("%d entries, want %d", len(entries), len(runs))
+	}
+	for _, e := range entries {
+		tab, err := readEntry(e, mem)
+		if err != nil {
+			t.Errorf("%s: %v", e, err)
+			continue
+		}
+		tab.Release()
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmps) != 0 {
+		t.Errorf("temporaries left: %v", tmps)
+	}
+}
