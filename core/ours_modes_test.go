@@ -85,3 +85,48 @@ func TestOursRollupsPath(t *testing.T) {
 		}
 	}
 }
+
+// TestOursSelectionGuardrails: on synth clean_ramp (flat plateau, 3 %
+// jitter) the gating metrics are Plateau, OLS and Newey–West corroborate
+// the gate, and the certifying ensemble settings are exactly those whose
+// bounds (b, 1.5·b) hold the window's CoV of tpot_p50 and tpot_p90,
+// recomputed here from the result's trajectories; on drift_up (+35 %
+// linear) the line beats the steps.
+func TestOursSelectionGuardrails(t *testing.T) {
+	s, info, _ := genRun(t, "clean_ramp", 1, nil)
+	r, _ := analyzeOurs(t, s, info, core.DefaultParams())
+	sel := r.Ours.Selection
+	if st := sel.GatingStates(); st[0] != core.StatePlateau || st[1] != core.StatePlateau || !sel.Corroborated {
+		t.Errorf("states %v corroborated %v (OLS p %.3g, NW p %.3g)", st, sel.Corroborated, sel.OLSP, sel.NeweyWestP)
+	}
+	lo, hi := r.Ours.WinLo-r.Warmup, r.Ours.WinHi-r.Warmup
+	cov := func(xs []float64) float64 {
+		mu, v := 0.0, 0.0
+		for _, x := range xs {
+			mu += x
+		}
+		mu /= float64(len(xs))
+		for _, x := range xs {
+			v += (x - mu) * (x - mu)
+		}
+		return math.Sqrt(v/float64(len(xs))) / mu
+	}
+	c50, c90 := cov(r.Trajectories[2][lo:hi]), cov(r.Trajectories[3][lo:hi])
+	var want []int
+	for i, b := range []float64{0.03, 0.05, 0.08} {
+		if c50 <= b && c90 <= 1.5*b {
+			want = append(want, i)
+		}
+	}
+	if len(want) == 0 || len(sel.Certifying) != len(want) || sel.Certifying[0] != want[0] {
+		t.Errorf("certifying %v, recomputed %v (CoV p50 %.4f p90 %.4f)", sel.Certifying, want, c50, c90)
+	}
+	if !(sel.Concordance >= 0 && sel.Concordance <= 1) {
+		t.Errorf("concordance %v", sel.Concordance)
+	}
+	s2, info2, _ := genRun(t, "drift_up", 1, nil)
+	r2, _ := analyzeOurs(t, s2, info2, core.DefaultParams())
+	if d := r2.Ours.Selection.Drift; d == nil || !d.Drift || !(d.BICLine < d.BICStep) || !d.Up {
+		t.Errorf("drift test %+v", d)
+	}
+}
