@@ -13,7 +13,7 @@ import (
 // bytes at load time so that encoding never builds byte-mapped strings.
 type bpeModel struct {
 	// merges maps a pair of ids, first<<32|second, to rank<<32|merged id.
-	merges map[uint64]uint64
+	merges *mergeTable
 	// symbols gives the initial id of a byte by position in the piece,
 	// indexed by symbolFirst|symbolLast bits; the four tables differ only
 	// with continuing_subword_prefix or end_of_word_suffix.
@@ -46,10 +46,7 @@ type bpeScratch struct {
 }
 
 func (b *bpeModel) pairRank(left, right uint32) uint64 {
-	if v, ok := b.merges[uint64(left)<<32|uint64(right)]; ok {
-		return v
-	}
-	return noMerge
+	return b.merges.get(uint64(left)<<32 | uint64(right))
 }
 
 // appendPiece appends the ids of one pre-tokenized piece.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -89,7 +90,7 @@ func buildBPE(f *bpeFile) (*bpeModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.merges = make(map[uint64]uint64, len(pairs))
+	b.merges = newMergeTable(len(pairs))
 	for rank, p := range pairs {
 		left, okL := f.Vocab[p[0]]
 		right, okR := f.Vocab[p[1]]
@@ -103,8 +104,11 @@ func buildBPE(f *bpeFile) (*bpeModel, error) {
 		if !ok {
 			return nil, fmt.Errorf("tokenizer: merge %d (%q %q): result not in vocabulary", rank, p[0], p[1])
 		}
+		if left == math.MaxUint32 && right == math.MaxUint32 {
+			return nil, fmt.Errorf("tokenizer: unsupported: merge %d of two ids 4294967295", rank)
+		}
 		// A repeated pair keeps its last rank, as HF's HashMap collect does.
-		b.merges[uint64(left)<<32|uint64(right)] = uint64(rank)<<32 | uint64(merged)
+		b.merges.set(uint64(left)<<32|uint64(right), uint64(rank)<<32|uint64(merged))
 	}
 	return b, nil
 }
