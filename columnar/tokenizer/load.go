@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // The subset of tokenizer.json this package reads. Every field that can
@@ -86,32 +85,45 @@ func Load(path string) (*Tokenizer, error) {
 	return t, nil
 }
 
-// LoadBytes builds a tokenizer from the bytes of a tokenizer.json
-// (uncompressed), without a tokenizer_config.json.
+// LoadBytes builds a tokenizer from the bytes of a tokenizer.json, plain
+// or gzip-compressed, without a tokenizer_config.json.
 func LoadBytes(data []byte) (*Tokenizer, error) {
+	data, err := gunzipIfCompressed(data)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
 	return load(data, nil)
 }
 
 func readMaybeGzip(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("tokenizer: gunzip %s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	data, err := io.ReadAll(r)
+	data, err = gunzipIfCompressed(data)
 	if err != nil {
-		return nil, fmt.Errorf("tokenizer: read %s: %w", path, err)
+		return nil, fmt.Errorf("tokenizer: %s: %w", path, err)
 	}
 	return data, nil
+}
+
+// gunzipIfCompressed recognises gzip by its magic bytes rather than by a
+// file name, so a .json.gz renamed or piped in still loads, and the
+// identity is always that of the uncompressed JSON.
+func gunzipIfCompressed(data []byte) ([]byte, error) {
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("gunzip: %w", err)
+	}
+	defer zr.Close()
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("gunzip: %w", err)
+	}
+	return out, nil
 }
 
 func load(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {

@@ -189,6 +189,13 @@ func TestIdentity(t *testing.T) {
 	if got := tok.Identity(); got != want {
 		t.Errorf("Identity() of .gz = %s, want %s", got, want)
 	}
+	tok, err = LoadBytes(gz.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tok.Identity(); got != want {
+		t.Errorf("Identity() of LoadBytes(gzip) = %s, want %s", got, want)
+	}
 	if got := (Words{}).Identity(); got != "words" {
 		t.Errorf("Words.Identity() = %q, want words", got)
 	}
