@@ -1,0 +1,504 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sweep"
+)
+
+// sweepRow is the part of a rows-table row these tests compare.
+type sweepRow struct {
+	run, config, status, reason string
+	partial                     bool
+}
+
+func (r sweepRow) String() string {
+	return fmt.Sprintf("%s|%s|%s|%v|%s", r.run, r.config, r.status, r.partial, r.reason)
+}
+
+// readSweepRows reads every published part file of out/rows and checks
+// that the directory holds nothing else (no temporaries, no strays).
+func readSweepRows(t testing.TB, out string) []sweepRow {
+	t.Helper()
+	dir := filepath.Join(out, "rows")
+	files, err := sinks.PartFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != len(files) {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("%s holds %v; only published part files expected", dir, names)
+	}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	var rows []sweepRow
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
+		fh.Close()
+		if err != nil {
+			t.Fatalf("%s is not valid Parquet: %v", f, err)
+		}
+		tr := array.NewTableReader(tbl, 1<<16)
+		for tr.Next() {
+			rec := tr.RecordBatch()
+			col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
+			path, cfg, st, rs := col("run_path").(*array.String), col("config_id").(*array.String), col("status").(*array.String), col("reason").(*array.String)
+			partial := col("partial").(*array.Boolean)
+			for i := range int(rec.NumRows()) {
+				rows = append(rows, sweepRow{filepath.Base(path.Value(i)), cfg.Value(i), st.Value(i), rs.Value(i), partial.Value(i)})
+			}
+		}
+		tr.Release()
+		tbl.Release()
+	}
+	slices.SortFunc(rows, func(a, b sweepRow) int { return strings.Compare(a.String(), b.String()) })
+	return rows
+}
+
+// hostileArchive links every reliability case (but "missing") into one
+// archive directory, one run per case, plus the good run.
+func hostileArchive(t *testing.T) (string, []reliabilityCase) {
+	t.Helper()
+	arch := t.TempDir()
+	var kept []reliabilityCase
+	for _, tc := range reliabilityCases(t) {
+		if tc.name == "missing" || tc.long && testing.Short() {
+			continue
+		}
+		if err := os.Symlink(tc.setup(t), filepath.Join(arch, tc.name)); err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, tc)
+	}
+	if err := os.Symlink(filepath.Join(repoRoot(t), "testdata", "goodrun"), filepath.Join(arch, "goodrun")); err != nil {
+		t.Fatal(err)
+	}
+	return arch, kept
+}
+
+// TestSweepHostileInputs sweeps every hostile input at once: exit 0, one
+// row per run × config, each with the expected status and reason, and
+// the good run unaffected by its neighbours.
+func TestSweepHostileInputs(t *testing.T) {
+	arch, cases := hostileArchive(t)
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache",
+		"--preset", "default,reference", "--jobs", "2"}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var g sweep.Grid
+	refs, err := g.Configs([]string{"reference"}, nil)
+	if err != nil || len(refs) != 1 {
+		t.Fatalf("reference preset: %v", err)
+	}
+	refID := refs[0].ID()
+	rows := readSweepRows(t, out)
+	byRun := map[string][]sweepRow{}
+	for _, r := range rows {
+		byRun[r.run] = append(byRun[r.run], r)
+	}
+	// want: the default preset's row; the reference preset's row has no
+	// status (the reference has none) unless it is an error row.
+	type want struct {
+		status, reason string
+		partial        bool
+	}
+	wants := map[string]want{
+		"goodrun":             {status: "windowable"},
+		"corrupt_gzip":        {status: "partial_dataset", reason: "less than one full super-pass (0 of 8 samples)", partial: true},
+		"truncated_zstd":      {status: "partial_dataset", reason: "less than one full super-pass (0 of 8 samples)", partial: true},
+		"empty_file":          {status: "partial_dataset", reason: "less than one full super-pass (0 of 8 samples)", partial: true},
+		"truncated_last_line": {status: "windowable", partial: true},
+		"runmeta_negative":    {status: "error", reason: "analyze: could not resolve dataset/super-pass size"},
+		"events_dir":          {status: "error", reason: "events file is not a regular file"},
+	}
+	if len(byRun) != len(cases)+1 {
+		t.Errorf("rows for %d runs, want %d", len(byRun), len(cases)+1)
+	}
+	for _, tc := range append(cases, reliabilityCase{name: "goodrun"}) {
+		w, ok := wants[tc.name]
+		if !ok {
+			w = want{status: tc.status}
+		}
+		got := byRun[tc.name]
+		if len(got) != 2 {
+			t.Errorf("%s: %d rows, want 2 (one per config)", tc.name, len(got))
+			continue
+		}
+		def, ref := &got[0], &got[1]
+		if def.config == refID {
+			def, ref = ref, def
+		}
+		if def.status != w.status || !strings.Contains(def.reason, w.reason) || def.partial != w.partial {
+			t.Errorf("%s: row %s, want status %q, reason containing %q, partial %v", tc.name, def, w.status, w.reason, w.partial)
+		}
+		if w.status == "error" {
+			if ref.status != "error" || !strings.Contains(ref.reason, w.reason) {
+				t.Errorf("%s: reference row %s, want an error row too", tc.name, ref)
+			}
+		} else if ref.status != "" || ref.reason != "" {
+			t.Errorf("%s: reference row %s, want no status", tc.name, ref)
+		}
+	}
+	if !strings.Contains(stderr.String(), fmt.Sprintf("%d runs × 2 configs: %d rows", len(cases)+1, 2*(len(cases)+1))) {
+		t.Errorf("summary line missing:\n%s", stderr.String())
+	}
+}
+
+// buildBinary builds bin/steadysweep into a temporary directory once per
+// test binary.
+var buildOnce struct {
+	sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+func steadysweepBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "steadysweep-bin-")
+		if err != nil {
+			buildOnce.err = err
+			return
+		}
+		buildOnce.path = filepath.Join(dir, "steadysweep")
+		cmd := exec.Command("go", "build", "-o", buildOnce.path, ".")
+		buildOnce.out, buildOnce.err = cmd.CombinedOutput()
+	})
+	if buildOnce.err != nil {
+		t.Fatalf("go build: %v\n%s", buildOnce.err, buildOnce.out)
+	}
+	return buildOnce.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildOnce.path != "" {
+		os.RemoveAll(filepath.Dir(buildOnce.path))
+	}
+	os.Exit(code)
+}
+
+// manyRuns makes an archive of n copies of the good run (each its own
+// run id).
+func manyRuns(t *testing.T, n int) string {
+	t.Helper()
+	arch := t.TempDir()
+	good := goodRunFiles()
+	for i := range n {
+		dir := filepath.Join(arch, fmt.Sprintf("g%03d", i/100), fmt.Sprintf("run%04d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// Distinct mtimes: copies written within one clock tick would
+		// share cache keys (content, size and mtime).
+		mtime := time.Unix(1_700_000_000+int64(i), 0)
+		for name, b := range good {
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, mtime, mtime); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return arch
+}
+
+// sweepArgs sweep arch into out: 300 runs × 20 configs.
+func sweepArgs(arch, out string, extra ...string) []string {
+	return append([]string{"sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache", "--jobs", "1",
+		"--set", "warmup_band=0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08,0.09,0.1",
+		"--set", "trend_gate=mk_hamed_rao,mann_kendall"}, extra...)
+}
+
+// TestSweepSIGINTThenResume interrupts a child `steadysweep sweep` with
+// SIGINT mid-way: exit 130, only valid published Parquet files (no
+// temporaries) holding whole runs; --resume then completes it to exactly
+// the rows of an uninterrupted sweep. A SIGKILLed sweep (a crash, a full
+// disk's hard stop) leaves temporaries that --resume discards.
+func TestSweepSIGINTThenResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and sweeps 300 runs three times: skipped under -short")
+	}
+	bin := steadysweepBinary(t)
+	arch := manyRuns(t, 300)
+	whole, cut := filepath.Join(t.TempDir(), "whole"), filepath.Join(t.TempDir(), "cut")
+
+	first := exec.Command(bin, sweepArgs(arch, whole, "-q")...)
+	if b, err := first.CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted sweep: %v\n%s", err, b)
+	}
+	// CPU time, not wall time, decides when to interrupt: it does not
+	// depend on how loaded the machine is.
+	full := first.ProcessState.UserTime() + first.ProcessState.SystemTime()
+	want := readSweepRows(t, whole)
+	if len(want) != 300*20 {
+		t.Fatalf("uninterrupted sweep: %d rows, want %d", len(want), 300*20)
+	}
+
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			out := cut + "-" + strings.ReplaceAll(sig.String(), " ", "")
+			cmd := exec.Command(bin, sweepArgs(arch, out)...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitForCPU(t, cmd.Process.Pid, full*2/5)
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			code := cmd.ProcessState.ExitCode()
+			if sig == syscall.SIGINT {
+				if code != exitInterrupted {
+					t.Fatalf("exit %d (%v), want 130 (sweep took %v uninterrupted)\n%s", code, err, full, stderr.String())
+				}
+				if !strings.Contains(stderr.String(), "sweep interrupted after") {
+					t.Errorf("stderr lacks the interruption message:\n%s", stderr.String())
+				}
+				got := readSweepRows(t, out) // fails on a temporary or an invalid file
+				if len(got) == 0 || len(got) >= len(want) || len(got)%20 != 0 {
+					t.Fatalf("interrupted sweep left %d rows; want whole runs (multiple of 20), some but not all", len(got))
+				}
+			} else {
+				tmps, _ := filepath.Glob(filepath.Join(out, "rows", ".part-*.tmp"))
+				t.Logf("SIGKILL left %d temporaries", len(tmps))
+			}
+			var resumeErr bytes.Buffer
+			resume := exec.Command(bin, sweepArgs(arch, out, "--resume")...)
+			resume.Stderr = &resumeErr
+			if err := resume.Run(); err != nil {
+				t.Fatalf("resume: %v\n%s", err, resumeErr.String())
+			}
+			got := readSweepRows(t, out)
+			if !slices.Equal(got, want) {
+				t.Fatalf("interrupted + resumed: %d rows, uninterrupted %d; they differ", len(got), len(want))
+			}
+		})
+	}
+}
+
+// waitForCPU waits until process pid has used d of CPU time (Linux
+// /proc/PID/stat, 100 ticks a second), or has exited.
+func waitForCPU(t *testing.T, pid int, d time.Duration) {
+	t.Helper()
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			t.Fatalf("read /proc/%d/stat: %v", pid, err)
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		var utime, stime int64
+		fmt.Sscan(f[11], &utime)
+		fmt.Sscan(f[12], &stime)
+		if f[0] == "Z" || time.Duration(utime+stime)*10*time.Millisecond >= d {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestSweepUnwritableOutput: an output directory that cannot be created
+// is exit 1 with one clear line, and nothing appears under it. Tests run
+// as root, who ignores permission bits, so the path goes through a
+// regular file (ENOTDIR) and through /proc.
+func TestSweepUnwritableOutput(t *testing.T) {
+	good := filepath.Join(repoRoot(t), "testdata", "goodrun")
+	file := filepath.Join(t.TempDir(), "plain-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ out, want string }{
+		{filepath.Join(file, "out"), "not a directory"},
+		{"/proc/steadysweep-out", "create output directory: mkdir /proc/steadysweep-out"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), []string{"sweep", good, "-o", tc.out, "--tokenizer", "words", "--no-cache"}, &stdout, &stderr)
+		if code := exitCode(err, &stderr); code != exitFailure {
+			t.Errorf("-o %s: exit %d, want 1: %s", tc.out, code, stderr.String())
+		}
+		if got := stderr.String(); !strings.Contains(got, tc.want) || strings.Count(got, "steadysweep: ") != 1 {
+			t.Errorf("-o %s: stderr %q, want one line with %q", tc.out, got, tc.want)
+		}
+		if _, err := os.Stat(tc.out); err == nil {
+			t.Errorf("-o %s exists after the failure", tc.out)
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Errorf("the plain file was modified: %q", b)
+	}
+}
+
+// TestSweepLeavesInputsAlone runs the binary with HOME, XDG_CACHE_HOME,
+// TMPDIR and the working directory pointed at empty directories, over a
+// read-only archive of good and hostile runs, with a cache: the inputs
+// keep every byte, mode and mtime, and files appear only under -o and
+// --cache-dir.
+func TestSweepLeavesInputsAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped under -short")
+	}
+	bin := steadysweepBinary(t)
+	root := repoRoot(t)
+	arch := t.TempDir()
+	for _, name := range []string{"goodrun", "malformed/not_object", "malformed/corrupt_gzip", "malformed/truncated_zstd",
+		"malformed/config_not_yaml", "malformed/runmeta_negative", "malformed/empty_file"} {
+		if err := os.Rename(copyRun(t, filepath.Join(root, "testdata", name)), filepath.Join(arch, filepath.Base(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	makeReadOnly(t, arch)
+	before := hashTree(t, arch)
+	home, xdg, tmp, cwd := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	work := t.TempDir()
+	out, cache := filepath.Join(work, "out"), filepath.Join(work, "cache")
+	for i := range 2 {
+		args := []string{"sweep", arch, "-o", out, "--tokenizer", "words", "--cache-dir", cache, "--preset", "default,reference"}
+		if i == 1 {
+			args = append(args, "--resume", "--set", "warmup_band=0.02")
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = cwd
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+xdg, "TMPDIR="+tmp)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("sweep %d: %v\n%s", i, err, b)
+		}
+	}
+	after := hashTree(t, arch)
+	for p, h := range before {
+		if after[p] != h {
+			t.Errorf("%s changed: %s → %s", p, h, after[p])
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("archive: %d paths before, %d after", len(before), len(after))
+	}
+	for _, d := range []string{home, xdg, tmp, cwd} {
+		if es, _ := os.ReadDir(d); len(es) != 0 {
+			t.Errorf("%s gained %d entries (first %s)", d, len(es), es[0].Name())
+		}
+	}
+	if es, _ := os.ReadDir(work); len(es) != 2 {
+		t.Errorf("work dir holds %d entries, want out and cache", len(es))
+	}
+	rows := readSweepRows(t, out)
+	if len(rows) != 7*4 {
+		t.Errorf("%d rows, want 28 (7 runs × 2 presets, then × 2 more with warmup_band=0.02)", len(rows))
+	}
+}
+
+// TestSweepConcurrentCache runs two sweeps at once on one --cache-dir
+// (separate outputs): both succeed with the rows of a cache-less sweep;
+// then every cache entry is corrupted and a third sweep rebuilds them,
+// still with the same rows.
+func TestSweepConcurrentCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped under -short")
+	}
+	bin := steadysweepBinary(t)
+	arch := manyRuns(t, 40)
+	work := t.TempDir()
+	cache := filepath.Join(work, "cache")
+	sweepTo := func(out string, extra ...string) *exec.Cmd {
+		args := append([]string{"sweep", arch, "-o", filepath.Join(work, out), "--tokenizer", "words", "--jobs", "2", "-q",
+			"--preset", "default,reference"}, extra...)
+		return exec.Command(bin, args...)
+	}
+	if b, err := sweepTo("nocache", "--no-cache").CombinedOutput(); err != nil {
+		t.Fatalf("cache-less sweep: %v\n%s", err, b)
+	}
+	want := readSweepRows(t, filepath.Join(work, "nocache"))
+	if len(want) != 80 {
+		t.Fatalf("%d rows, want 80", len(want))
+	}
+	a, b := sweepTo("a", "--cache-dir", cache), sweepTo("b", "--cache-dir", cache)
+	var ea, eb bytes.Buffer
+	a.Stderr, b.Stderr = &ea, &eb
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	errA, errB := a.Wait(), b.Wait()
+	if errA != nil || errB != nil {
+		t.Fatalf("concurrent sweeps: %v / %v\n%s\n%s", errA, errB, ea.String(), eb.String())
+	}
+	for _, out := range []string{"a", "b"} {
+		if got := readSweepRows(t, filepath.Join(work, out)); !slices.Equal(got, want) {
+			t.Errorf("sweep %s with the shared cache: rows differ from the cache-less sweep", out)
+		}
+	}
+	entries, _ := filepath.Glob(filepath.Join(cache, "*.arrow"))
+	if len(entries) != 40 {
+		t.Fatalf("%d cache entries, want 40 (one per run)", len(entries))
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(cache, ".tmp-*")); len(tmps) != 0 {
+		t.Errorf("cache temporaries left: %v", tmps)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0xff
+		if err := os.WriteFile(e, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := sweepTo("c", "--cache-dir", cache).CombinedOutput(); err != nil {
+		t.Fatalf("sweep over a corrupt cache: %v\n%s", err, b)
+	}
+	if got := readSweepRows(t, filepath.Join(work, "c")); !slices.Equal(got, want) {
+		t.Errorf("sweep over a corrupt cache: rows differ")
+	}
+	rebuilt, _ := filepath.Glob(filepath.Join(cache, "*.arrow"))
+	if len(rebuilt) != 40 {
+		t.Errorf("%d cache entries after the rebuild, want 40", len(rebuilt))
+	}
+	for _, e := range rebuilt {
+		data, err := os.ReadFile(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if !strings.HasSuffix(e, "-"+hex.EncodeToString(sum[:])[:32]+".arrow") {
+			t.Errorf("cache entry %s does not match its checksum: the corrupt entry was kept", filepath.Base(e))
+		}
+	}
+}
