@@ -37,8 +37,8 @@ func FuzzSidecars(f *testing.F) {
 	f.Add([]byte("settings: {load_pattern: 3, runtime: [1], warmup: {n_requests: 1e300}}\ndatasets: [1, {agentic_inference: {num_trajectories_to_issue: -1e30}}]\n"),
 		[]byte(`{"dataset_size": 1e999}`), []byte(`{"performance": null}`), []byte("\xff"), []byte(`{}`))
 	f.Add([]byte("a: &x [*x, *x, *x]\nb: !!binary AAAA\nc: !!float .nan\n"), []byte(`{"dataset_size": true}`), []byte(`{"performance": {}}`), []byte{}, []byte(`{"state": 5, "n_pending_tasks": "x"}`))
+	dir := f.TempDir() // one worker runs one input at a time: reuse it
 	f.Fuzz(func(t *testing.T, config, runMeta, sampleIdx, resultSummary, snapshot []byte) {
-		dir := t.TempDir()
 		files := map[string][]byte{
 			"events.jsonl":                    []byte(sidecarEvents),
 			"config.yaml":                     config,
