@@ -77,3 +77,21 @@ func BenchmarkLoad(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWords counts words in the 3000 shared texts.
+//
+//	go test -run '^$' -bench '^BenchmarkWords' -cpu 1 ./columnar/tokenizer
+func BenchmarkWords(b *testing.B) {
+	vectors := readJSONLines[idVector](b, filepath.Join(sharedDir(b), "vectors", "gptoss.jsonl.gz"))
+	bytes := 0
+	for _, v := range vectors {
+		bytes += len(v.Text)
+	}
+	b.SetBytes(int64(bytes))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, v := range vectors {
+			_ = Words{}.Count(v.Text)
+		}
+	}
+}

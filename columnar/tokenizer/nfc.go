@@ -2,7 +2,6 @@ package tokenizer
 
 import (
 	"slices"
-	"sort"
 	"sync"
 	"unicode/utf8"
 )
@@ -186,8 +185,18 @@ func sortCombiningRuns(rs []rune, t *nfcTables) {
 		for j < len(rs) && t.ccc[rs[j]] != 0 {
 			j++
 		}
-		run := rs[i:j]
-		sort.SliceStable(run, func(a, b int) bool { return t.ccc[run[a]] < t.ccc[run[b]] })
+		if j-i > 32 {
+			// Zalgo-style runs: keep the sort O(n log n).
+			slices.SortStableFunc(rs[i:j], func(a, b rune) int { return int(t.ccc[a]) - int(t.ccc[b]) })
+			i = j
+			continue
+		}
+		// Insertion sort: stable, allocation-free, fast on short runs.
+		for a := i + 1; a < j; a++ {
+			for b := a; b > i && t.ccc[rs[b-1]] > t.ccc[rs[b]]; b-- {
+				rs[b-1], rs[b] = rs[b], rs[b-1]
+			}
+		}
 		i = j
 	}
 }

@@ -2,6 +2,7 @@ package tokenizer
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,4 +35,28 @@ func TestNFCProbes(t *testing.T) {
 		}
 	}
 	t.Logf("%d/%d probes match HF NFC", len(probes)-bad, len(probes))
+}
+
+// TestNFCOrdering checks canonical ordering and composition on cases from
+// the Unicode standard (UAX #15) and the README: marks sort by combining
+// class, stably; a blocked mark does not compose; Unicode 10+ marks are
+// left alone because HF's tables are Unicode 9.
+func TestNFCOrdering(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a\u0301\u0316", "\u00e1\u0316"},  // á then below-mark: ccc 230 and 220 reorder, then a+U+0301 composes
+		{"a\u0316\u0301", "\u00e1\u0316"},  // already ordered
+		{"\u212b", "\u00c5"},               // singleton Angstrom sign → Å
+		{"\u1100\u1161\u11a8", "\uac01"},   // Hangul L+V+T → 각
+		{"\uac00\u11a8", "\uac01"},         // LV + T
+		{"a\u1df6\u0316", "a\u1df6\u0316"}, // U+1DF6 is Unicode 10: unassigned for HF, no reordering
+		{"e\u0301\u0301", "\u00e9\u0301"},  // the second acute is blocked by the first's class
+		{">\u0338", "\u226f"},              // composes to NOT GREATER-THAN
+		{"\u0301a", "\u0301a"},             // a leading mark stays
+		{strings.Repeat("\u0316\u0301", 40), strings.Repeat("\u0316", 40) + strings.Repeat("\u0301", 40)}, // long run, stable
+	}
+	for _, tt := range tests {
+		if got := string(appendNFC(nil, tt.in)); got != tt.want {
+			t.Errorf("NFC(%+q) = %+q, want %+q", tt.in, got, tt.want)
+		}
+	}
 }

@@ -44,6 +44,17 @@ func (t *Tokenizer) initPool() {
 	t.scratch.New = func() any { return new(encodeScratch) }
 }
 
+// maxPooledPieces bounds the piece buffer kept in the pool, so that one
+// huge text does not pin hundreds of megabytes of scratch.
+const maxPooledPieces = 1 << 16
+
+func (t *Tokenizer) release(sc *encodeScratch) {
+	if cap(sc.pieces) > maxPooledPieces || cap(sc.ids) > maxPooledPieces || cap(sc.bpe.syms) > maxPooledPieces {
+		return
+	}
+	t.scratch.Put(sc)
+}
+
 // Identity is "sha256:" and the hex SHA-256 of the uncompressed
 // tokenizer.json, so caches of counts can key on the exact tokenizer.
 func (t *Tokenizer) Identity() string { return t.identity }
@@ -53,7 +64,7 @@ func (t *Tokenizer) Count(text string) int {
 	sc := t.scratch.Get().(*encodeScratch)
 	sc.ids = t.appendEncode(sc.ids[:0], text, sc)
 	n := len(sc.ids)
-	t.scratch.Put(sc)
+	t.release(sc)
 	return n
 }
 
@@ -67,7 +78,7 @@ func (t *Tokenizer) Encode(text string) []uint32 {
 func (t *Tokenizer) AppendEncode(dst []uint32, text string) []uint32 {
 	sc := t.scratch.Get().(*encodeScratch)
 	dst = t.appendEncode(dst, text, sc)
-	t.scratch.Put(sc)
+	t.release(sc)
 	return dst
 }
 

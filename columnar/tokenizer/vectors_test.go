@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -137,4 +138,34 @@ func TestReadmeCounts(t *testing.T) {
 	if got := loadShared(t, "llama3_1").Encode("Hello world<|eot_id|>"); !slices.Equal(got, []uint32{9906, 1917, 128009}) {
 		t.Errorf("llama3_1 Encode(Hello world<|eot_id|>) = %v, want [9906 1917 128009]", got)
 	}
+}
+
+// TestSharedConcurrent encodes every shared llama3_1 text from four
+// goroutines at once, each in its own order, so that they race on the
+// scratch pool and the BPE cache; every result must still equal HF's ids.
+func TestSharedConcurrent(t *testing.T) {
+	dir := sharedDir(t)
+	tok, err := Load(filepath.Join(dir, "llama3_1", "tokenizer.json.gz")) // a fresh, cold cache
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectors := readJSONLines[idVector](t, filepath.Join(dir, "vectors", "llama3_1.jsonl.gz"))
+	var wg sync.WaitGroup
+	// Multipliers coprime to 3000 make each order a permutation.
+	for g, step := range []int{1, 7, 11, 13} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var ids []uint32
+			for i := range vectors {
+				v := vectors[(i*step+g*997)%len(vectors)]
+				ids = tok.AppendEncode(ids[:0], v.Text)
+				if !slices.Equal(ids, v.IDs) {
+					t.Errorf("goroutine %d: text %q differs from HF", g, truncate(v.Text, 60))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
