@@ -21,10 +21,10 @@ var accuracyPresets = []string{"clean_ramp", "late_staircase", "ramp_only", "dri
 
 // accRun is one generated run with both detectors' outcomes.
 type accRun struct {
-	name             string
-	truth            synth.Truth
-	ours, ref, ourNM core.Outcome // ourNM: ours with MinDuration off
-	err              error
+	name                    string
+	truth                   synth.Truth
+	ours, ref, ourNM, refNM core.Outcome // *NM: MinDuration off
+	err                     error
 }
 
 // plantedLevelNs is the planted TPOT level (truth.json
@@ -126,6 +126,14 @@ func analyzeCorpus(t *testing.T, n int, presets []string) []accRun {
 				return
 			}
 			ar.ourNM = rn.Outcome()
+			rnm := core.ReferenceParams()
+			rnm.MinDuration = false
+			rr2, err := core.Analyze(s, info, rnm)
+			if err != nil {
+				ar.err = err
+				return
+			}
+			ar.refNM = rr2.Outcome()
 		}()
 	}
 	wg.Wait()
@@ -144,8 +152,8 @@ func TestAccuracyOursVsReference(t *testing.T) {
 	}
 	runs := analyzeCorpus(t, 32, accuracyPresets)
 	type tally struct{ genuine, found, falseSteady, bad, staircases, flagged int }
-	var ours, ref, nmOurs tally
-	var oursErr, refErr, nmErr, nmClosed []float64
+	var ours, ref, nmOurs, nmRef tally
+	var oursErr, refErr, nmErr, nmClosed, nmRefErr, nmRefClosed []float64
 	var tbl strings.Builder
 	fmt.Fprintf(&tbl, "%-28s %-14s | %-14s %8s | %-14s %8s\n", "run", "truth", "reference", "tpot err", "ours", "tpot err")
 	for _, ar := range runs {
@@ -183,20 +191,41 @@ func TestAccuracyOursVsReference(t *testing.T) {
 		}
 		rs := row(ar.ref, &ref, &refErr)
 		os := row(ar.ours, &ours, &oursErr)
+		for _, c := range []struct {
+			o  core.Outcome
+			tl *tally
+		}{{ar.ourNM, &nmOurs}, {ar.refNM, &nmRef}} {
+			if noSteady && c.o.Found && (c.o.Verdict == core.VerdictSteadyState || c.o.Verdict == core.VerdictAnomaly) {
+				c.tl.falseSteady++
+				if c.tl == &nmOurs && testing.Verbose() {
+					t.Logf("no-min-duration %s: reported %s over %d..%d", ar.name, c.o.Verdict, c.o.WindowStartSP, c.o.WindowEndSP)
+				}
+			}
+		}
 		if tr.ExpectedVerdict.FoundNoMinDuration && (tr.ExpectedVerdict.Verdict == "steady" || tr.ExpectedVerdict.Verdict == "anomaly") {
-			o := ar.ourNM
-			nmOurs.genuine++
-			if o.Found && (o.Verdict == core.VerdictSteadyState || o.Verdict == core.VerdictAnomaly) {
-				nmOurs.found++
-				if lv := plantedLevelNs(tr, o.WindowStartSP, o.WindowEndSP); !math.IsNaN(lv) {
-					nmErr = append(nmErr, math.Abs(o.SteadyTPOTP50Ns-lv)/lv)
-					if tr.Mode == synth.ModeConcurrency {
-						nmClosed = append(nmClosed, math.Abs(o.SteadyTPOTP50Ns-lv)/lv)
-					}
-					if testing.Verbose() && math.Abs(o.SteadyTPOTP50Ns-lv)/lv > 0.005 {
-						t.Logf("no-min-duration %s: window %d..%d TPOT p50 %+.2f%% from planted (%.0f tok/s)", ar.name,
-							o.WindowStartSP, o.WindowEndSP, 100*(o.SteadyTPOTP50Ns-lv)/lv, tr.ServiceRateTokS)
-					}
+			for _, c := range []struct {
+				o           core.Outcome
+				tl          *tally
+				all, closed *[]float64
+			}{{ar.ourNM, &nmOurs, &nmErr, &nmClosed}, {ar.refNM, &nmRef, &nmRefErr, &nmRefClosed}} {
+				o := c.o
+				c.tl.genuine++
+				if !(o.Found && (o.Verdict == core.VerdictSteadyState || o.Verdict == core.VerdictAnomaly)) {
+					continue
+				}
+				c.tl.found++
+				lv := plantedLevelNs(tr, o.WindowStartSP, o.WindowEndSP)
+				if math.IsNaN(lv) {
+					continue
+				}
+				e := math.Abs(o.SteadyTPOTP50Ns-lv) / lv
+				*c.all = append(*c.all, e)
+				if tr.Mode == synth.ModeConcurrency {
+					*c.closed = append(*c.closed, e)
+				}
+				if c.tl == &nmOurs && testing.Verbose() && e > 0.005 {
+					t.Logf("no-min-duration %s: window %d..%d TPOT p50 %.2f%% off planted (%.0f tok/s)", ar.name,
+						o.WindowStartSP, o.WindowEndSP, 100*e, tr.ServiceRateTokS)
 				}
 			}
 		}
@@ -218,10 +247,11 @@ func TestAccuracyOursVsReference(t *testing.T) {
 	fmt.Fprintf(&tbl, "%-34s %11.3f%% %11.3f%%\n", "|TPOT p50 err| p95", 100*q(refErr, 0.95), 100*q(oursErr, 0.95))
 	fmt.Fprintf(&tbl, "%-34s %12d %12d\n", "ramp-only/drift reported steady", ref.falseSteady, ours.falseSteady)
 	fmt.Fprintf(&tbl, "%-34s %5d/%-6d %5d/%-6d\n", "late staircases flagged", ref.flagged, ref.staircases, ours.flagged, ours.staircases)
-	fmt.Fprintf(&tbl, "%-34s %12s %5d/%-6d\n", "no-min-duration: admissible found", "", nmOurs.found, nmOurs.genuine)
-	fmt.Fprintf(&tbl, "%-34s %12s %11.3f%%\n", "no-min-duration: |err| median", "", 100*q(nmErr, 0.5))
-	fmt.Fprintf(&tbl, "%-34s %12s %11.3f%%\n", "no-min-duration: |err| p95", "", 100*q(nmErr, 0.95))
-	fmt.Fprintf(&tbl, "%-34s %12s %11.3f%%\n", "  closed-loop only: |err| p95", "", 100*q(nmClosed, 0.95))
+	fmt.Fprintf(&tbl, "%-34s %5d/%-6d %5d/%-6d\n", "no-min-duration: admissible found", nmRef.found, nmRef.genuine, nmOurs.found, nmOurs.genuine)
+	fmt.Fprintf(&tbl, "%-34s %11.3f%% %11.3f%%\n", "no-min-duration: |err| median", 100*q(nmRefErr, 0.5), 100*q(nmErr, 0.5))
+	fmt.Fprintf(&tbl, "%-34s %11.3f%% %11.3f%%\n", "no-min-duration: |err| p95", 100*q(nmRefErr, 0.95), 100*q(nmErr, 0.95))
+	fmt.Fprintf(&tbl, "%-34s %12d %12d\n", "no-min-duration: drift/ramp steady", nmRef.falseSteady, nmOurs.falseSteady)
+	fmt.Fprintf(&tbl, "%-34s %11.3f%% %11.3f%%\n", "  closed-loop only: |err| p95", 100*q(nmRefClosed, 0.95), 100*q(nmClosed, 0.95))
 	fmt.Fprintf(&tbl, "(Poisson's batch runs below the reference batch, so its TPOT sits below the planted level)\n")
 	t.Logf("accuracy table (go test -run TestAccuracyOursVsReference -v ./core/):\n%s", tbl.String())
 
@@ -241,6 +271,9 @@ func TestAccuracyOursVsReference(t *testing.T) {
 	// runs count): closed-loop plateaus at the planted level within 2 %.
 	if m := q(nmClosed, 0.95); !(m <= 0.02) {
 		t.Errorf("no-min-duration closed-loop p95 |TPOT p50 error| %.3f%%, want ≤ 2%%", 100*m)
+	}
+	if nmOurs.falseSteady != 0 {
+		t.Errorf("no-min-duration: %d ramp-only/drifting runs reported steady, want 0", nmOurs.falseSteady)
 	}
 	if ours.falseSteady != 0 {
 		t.Errorf("%d ramp-only/drifting runs reported steady, want 0", ours.falseSteady)

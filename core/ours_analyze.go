@@ -282,7 +282,7 @@ func statusOf(r *Result, o *Ours, p Params) (status, verdict, reason string) {
 		status = StatusInsufficientPasses
 		reason = fmt.Sprintf("%d full super-pass(es), warmup %d: fewer than %d post-warmup super-passes",
 			o.NFull, r.Warmup, p.MinTrendN)
-	case ss.AllShort:
+	case ss.AllShort || o.Selection.Burst:
 		status = StatusInsufficientDuration
 		reason = ss.Reason
 	case o.WinLo < 0:

@@ -163,6 +163,7 @@ func (o *Ours) selectionJSON() JSONObject {
 		{"mser_start_sp", mser},
 		{"mser_agrees", sel.MSERAgrees},
 		{"mser_applied", sel.MSERApplied},
+		{"burst", sel.Burst},
 		{"ols_p", num(sel.OLSP)},
 		{"newey_west_p", num(sel.NeweyWestP)},
 		{"corroborated", sel.Corroborated},

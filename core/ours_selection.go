@@ -33,6 +33,9 @@ type Selection struct {
 	// MSERApplied reports that the reported window was trimmed to
 	// MSERStart (the trim at least halved the standard error).
 	MSERApplied bool
+	// Burst reports a reported window issued within one median request
+	// latency (isBurst): never a steady state.
+	Burst bool
 	// OLSP and NeweyWestP are the slope p-values of tpot_p50 over the
 	// reported window; Corroborated reports that both agree with the gate
 	// (p ≥ Alpha ⇔ tpot_p50 is Plateau). NaN without a window.
@@ -389,10 +392,27 @@ func selectSteady(post []SuperPass, pct []*spPercentiles, p Params, bounds []flo
 			res.report.MSERApplied = true
 		}
 	}
+	// Burst guard (deviation D13): a window issued within one median
+	// request latency was in flight all at once (n_samples ≈ concurrency,
+	// design §5.5): no steady state, whatever the duration gate says.
+	if isBurst(post[lo:pl.Hi]) {
+		res.report.Burst = true
+		ss.Found = false
+		ss.Reason = joinReason(ss.Reason, "issue burst: the window was issued within one median request latency "+
+			"(n_samples ≈ concurrency); no steady state")
+	}
 	res.report.States = statesOver(pct, lo, pl.Hi, p)
 	res.hasWindow, res.lo, res.hi = true, lo, pl.Hi
 	guardrails(&res, post, pct, p)
 	return res
+}
+
+// isBurst reports a window whose issue span is shorter than the median
+// end-to-end latency of its samples: every sample was issued before a
+// typical one completed, so the window never left the load ramp.
+func isBurst(w []SuperPass) bool {
+	lat := spanStatsOf(w, false).totals.Lat.P50
+	return !math.IsNaN(lat) && float64(issueSpanNs(w)) < lat
 }
 
 // fillWindow sets the summaries, TPS and window record of post[lo:hi]

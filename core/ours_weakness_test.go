@@ -162,3 +162,28 @@ func TestDeviationPettittEmptySuperPasses(t *testing.T) {
 		t.Errorf("ours: anomaly %v at %d, planted step at 24", o.AnomalyDetected, o.ChangePointSP)
 	}
 }
+
+// TestDeviationRampOnlyBurst (D13): synth ramp_only issues every sample in
+// the opening burst (n_samples = C = 512, truth expected_verdict
+// not_found). With the duration gate off the reference reports its
+// admissible window as found; ours rejects a window issued within one
+// median request latency.
+func TestDeviationRampOnlyBurst(t *testing.T) {
+	s, info, tr := genRun(t, "ramp_only", 1, nil)
+	rp := core.ReferenceParams()
+	rp.MinDuration = false
+	ref, err := core.Analyze(s, info, rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ref.Steady.Found {
+		t.Errorf("reference --no-min-duration: found %v (parity conc_ramp_only: found)", ref.Steady.Found)
+	}
+	p := core.DefaultParams()
+	p.MinDuration = false
+	r, _ := analyzeOurs(t, s, info, p)
+	o := r.Outcome()
+	if o.Found || !r.Ours.Selection.Burst || o.Status != core.StatusInsufficientDuration || tr.ExpectedVerdict.Verdict != "not_found" {
+		t.Errorf("ours: found %v burst %v status %s (truth %s)", o.Found, r.Ours.Selection.Burst, o.Status, tr.ExpectedVerdict.Verdict)
+	}
+}
