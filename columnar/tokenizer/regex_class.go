@@ -1,0 +1,129 @@
+package tokenizer
+
+import (
+	"slices"
+	"unicode"
+)
+
+// lowSet is a bitmap over the code points below U+0800.
+type lowSet [0x800 / 64]uint64
+
+func (s *lowSet) has(r rune) bool { return s[r>>6]&(1<<(r&63)) != 0 }
+
+func (s *lowSet) union(t *lowSet) {
+	for i := range s {
+		s[i] |= t[i]
+	}
+}
+
+// A runeClass is a set of code points: explicit ranges, code points having
+// any of props, and code points lacking one of notProps, complemented when
+// negate is set. Membership below U+0800 is precomputed as a bitmap since
+// nearly all text in benchmarks and logs is there.
+type runeClass struct {
+	ranges   []runeRange
+	props    property
+	notProps []property
+	negate   bool
+	low      lowSet
+	table    *propertyTable
+}
+
+func (c *runeClass) has(r rune) bool {
+	if uint32(r) < 0x800 {
+		return c.low[r>>6]&(1<<(r&63)) != 0
+	}
+	return c.slowHas(r)
+}
+
+func (c *runeClass) slowHas(r rune) bool {
+	p := c.table.of(r)
+	in := p&c.props != 0
+	for _, np := range c.notProps {
+		if p&np == 0 {
+			in = true
+		}
+	}
+	if !in && len(c.ranges) > 0 && r <= c.ranges[len(c.ranges)-1].hi {
+		_, found := slices.BinarySearchFunc(c.ranges, r, func(rr runeRange, r rune) int {
+			switch {
+			case rr.hi < r:
+				return -1
+			case rr.lo > r:
+				return 1
+			}
+			return 0
+		})
+		in = found
+	}
+	return in != c.negate
+}
+
+func (c *runeClass) finish(t *propertyTable) {
+	c.table = t
+	slices.SortFunc(c.ranges, func(a, b runeRange) int { return int(a.lo - b.lo) })
+	merged := c.ranges[:0]
+	for _, r := range c.ranges {
+		if n := len(merged); n > 0 && r.lo <= merged[n-1].hi+1 {
+			merged[n-1].hi = max(merged[n-1].hi, r.hi)
+			continue
+		}
+		merged = append(merged, r)
+	}
+	c.ranges = merged
+	for r := rune(0); r < 0x800; r++ {
+		if c.slowHas(r) {
+			c.low[r>>6] |= 1 << (r & 63)
+		}
+	}
+}
+
+// appendFolds adds the simple case folds of r; the shared tables' fold_x
+// entries show Oniguruma folds exactly these (e.g. s, S and U+017F ſ).
+func appendFolds(ranges []runeRange, r rune) []runeRange {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		ranges = append(ranges, runeRange{f, f})
+	}
+	return ranges
+}
+
+// disjointFromAll reports whether no code point is in c and in any of
+// others. Outside the classes' explicit ranges membership depends only on
+// a code point's property word, so it checks each distinct property word
+// once, then the code points of the ranges one by one.
+func disjointFromAll(c *runeClass, others []*runeClass) bool {
+	for _, o := range others {
+		for i := range c.low {
+			if c.low[i]&o.low[i] != 0 {
+				return false
+			}
+		}
+		for _, p := range c.table.distinct {
+			if c.hasProps(p) && o.hasProps(p) {
+				return false
+			}
+		}
+		for _, rs := range [][]runeRange{c.ranges, o.ranges} {
+			for _, rr := range rs {
+				for r := max(rr.lo, 0x800); r <= rr.hi; r++ {
+					if c.slowHas(r) && o.slowHas(r) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// hasProps is membership of a code point with properties p that lies in
+// none of the class's explicit ranges.
+func (c *runeClass) hasProps(p property) bool {
+	in := p&c.props != 0
+	for _, np := range c.notProps {
+		if p&np == 0 {
+			in = true
+		}
+	}
+	return in != c.negate
+}

@@ -1,0 +1,163 @@
+package tokenizer
+
+import "unicode/utf8"
+
+// continuation is what remains to match after the current group: the rest
+// of an enclosing concatenation, then the continuation at index next
+// (-1 for none). Continuations live in a matcher's stack, addressed by
+// index, so matching allocates nothing once the stack has grown.
+type continuation struct {
+	items []*regexNode
+	next  int
+}
+
+// A matcher holds the scratch space for matching; it is not safe for
+// concurrent use, so each encoding goroutine has its own.
+type matcher struct {
+	stack  []continuation
+	pieces [2][]string // intermediate pieces of a sequence of Splits
+}
+
+func (m *matcher) push(items []*regexNode, next int) int {
+	m.stack = append(m.stack, continuation{items: items, next: next})
+	return len(m.stack) - 1
+}
+
+// matchAt returns the end of the match of re starting at pos, or -1. s is
+// the whole piece being split: lookahead sees its end as the end of the
+// text, as HF's sequential Splits do.
+func (m *matcher) matchAt(re *pattern, s string, pos int) int {
+	m.stack = m.stack[:0]
+	r, _ := utf8.DecodeRuneInString(s[pos:])
+	for i, alt := range re.alts {
+		if r < 0x800 && !re.first[i].has(r) {
+			continue
+		}
+		if end := m.matchItems(s, alt.subs, pos, -1); end >= 0 {
+			return end
+		}
+	}
+	return -1
+}
+
+func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
+	for {
+		for len(items) > 0 {
+			n := items[0]
+			switch n.kind {
+			case nodeClass:
+				if n.min == 1 && n.max == 1 {
+					if pos >= len(s) {
+						return -1
+					}
+					r, w := utf8.DecodeRuneInString(s[pos:])
+					if !n.class.has(r) {
+						return -1
+					}
+					pos += w
+					items = items[1:]
+					continue
+				}
+				if n.possessive {
+					end, count := pos, 0
+					for (n.max < 0 || count < n.max) && end < len(s) {
+						r, w := utf8.DecodeRuneInString(s[end:])
+						if !n.class.has(r) {
+							break
+						}
+						end += w
+						count++
+					}
+					if count < n.min {
+						return -1
+					}
+					pos = end
+					items = items[1:]
+					continue
+				}
+				return m.matchRepeat(s, n, items[1:], pos, k)
+			case nodeAlt:
+				frame := k
+				if len(items) > 1 {
+					frame = m.push(items[1:], k)
+				}
+				r := rune(-1)
+				if pos < len(s) {
+					r, _ = utf8.DecodeRuneInString(s[pos:])
+				}
+				for i, alt := range n.subs {
+					if !n.nullables[i] && (r < 0 || r < 0x800 && !n.firsts[i].has(r)) {
+						continue
+					}
+					if end := m.matchItems(s, alt.subs, pos, frame); end >= 0 {
+						return end
+					}
+				}
+				if frame != k {
+					m.stack = m.stack[:frame]
+				}
+				return -1
+			case nodeConcat:
+				frame := m.push(items[1:], k)
+				end := m.matchItems(s, n.subs, pos, frame)
+				m.stack = m.stack[:frame]
+				return end
+			case nodeLookahead:
+				matched := m.matchItems(s, n.subs[0].subs, pos, -1) >= 0
+				if matched == n.negate {
+					return -1
+				}
+				items = items[1:]
+			}
+		}
+		if k < 0 {
+			return pos
+		}
+		items, k = m.stack[k].items, m.stack[k].next
+	}
+}
+
+// matchRepeat matches n greedily, then gives back one character at a time
+// until the rest matches, as a backtracking engine does.
+func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int, k int) int {
+	end, count := pos, 0
+	for (n.max < 0 || count < n.max) && end < len(s) {
+		r, w := utf8.DecodeRuneInString(s[end:])
+		if !n.class.has(r) {
+			break
+		}
+		end += w
+		count++
+	}
+	if count < n.min {
+		return -1
+	}
+	for {
+		if len(rest) == 0 && k < 0 {
+			return end
+		}
+		if e := m.matchItems(s, rest, end, k); e >= 0 {
+			return e
+		}
+		if count == n.min {
+			return -1
+		}
+		_, w := utf8.DecodeLastRuneInString(s[pos:end])
+		end -= w
+		count--
+	}
+}
+
+// find returns the leftmost match of re in s at or after from, or -1, -1.
+func (m *matcher) find(re *pattern, s string, from int) (start, end int) {
+	for pos := from; pos < len(s); {
+		r, w := utf8.DecodeRuneInString(s[pos:])
+		if r >= 0x800 || re.anyFirst.has(r) {
+			if e := m.matchAt(re, s, pos); e >= 0 {
+				return pos, e
+			}
+		}
+		pos += w
+	}
+	return -1, -1
+}
