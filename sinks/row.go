@@ -23,7 +23,10 @@ type Provenance struct {
 
 // Row is one run analysed with one parameter set.
 type Row struct {
+	// RunPath is the run directory as discovered; RunRel its path relative
+	// to the sweep root (the run's identity); RunID the hash of RunRel.
 	RunPath    string
+	RunRel     string
 	RunID      string
 	Provenance Provenance
 	ConfigID   string

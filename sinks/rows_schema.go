@@ -28,6 +28,7 @@ func buildRowColumns() []column[Row] {
 	type R = Row
 	cols := []column[R]{
 		strCol("run_path", "RunPath", false, func(r *R) string { return r.RunPath }),
+		strCol("run_rel", "RunRel", false, func(r *R) string { return r.RunRel }),
 		strCol("run_id", "RunID", false, func(r *R) string { return r.RunID }),
 		strCol("config_id", "ConfigID", true, func(r *R) string { return r.ConfigID }),
 		i32Col("schema_version", "", func(*R) int32 { return SchemaVersion }),

@@ -26,6 +26,7 @@ func testRow(i int) Row {
 	nan := math.NaN()
 	return Row{
 		RunPath:    "/archive/run" + string(rune('a'+i)),
+		RunRel:     "run" + string(rune('a'+i)),
 		RunID:      "id" + string(rune('a'+i)),
 		Provenance: Provenance{EventsPath: "/archive/events.jsonl", EventsSize: 1000 + int64(i), EventsMtimeNs: 1_700_000_000_000_000_000, EventsSHA256: "abc", ToolVersion: "v0", ToolCommit: "c0", Tokenizer: "words"},
 		ConfigID:   p.ID(),
@@ -136,6 +137,9 @@ func TestRowWriterRoundTrip(t *testing.T) {
 	// Rows came in order; chunk 0 holds the first row group (2 rows).
 	if got := col("run_path").(*array.String).Value(1); got != "/archive/runb" {
 		t.Errorf("run_path[1] = %q", got)
+	}
+	if got := col("run_rel").(*array.String).Value(1); got != "runb" {
+		t.Errorf("run_rel[1] = %q", got)
 	}
 	if got := col("alpha").(*array.Float64).Value(1); got != 0.02 {
 		t.Errorf("alpha[1] = %v", got)

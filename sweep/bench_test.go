@@ -11,10 +11,11 @@ import (
 )
 
 // BenchmarkSweep sweeps 200 small runs × 100 parameter sets into Parquet.
-// The loader serves one run held in memory (testdata's conc_partial_dataset,
-// 2 000 samples) so the figures are the engine, the analyses and the
-// writer, not the disk; analyzer=core runs the real detector,
-// analyzer=fake a trivial one (engine and writer overhead only).
+// With loader=memory the loader serves one run held in memory (testdata's
+// conc_partial_dataset, 2 000 samples), so the figures are the engine, the
+// analyses and the writer, not the disk; loader=columnar decodes 200
+// on-disk copies of it (.jsonl.gz, no cache). analyzer=core runs the real
+// detector, analyzer=fake a trivial one (engine and writer overhead only).
 //
 //	go test -run '^$' -bench '^BenchmarkSweep' -benchtime 1x -count 6 ./sweep | tee sweep.txt; benchstat sweep.txt
 func BenchmarkSweep(b *testing.B) {
@@ -47,17 +48,46 @@ func BenchmarkSweep(b *testing.B) {
 	load := func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
 		return &LoadedRun{Samples: small.Samples, Info: small.Info, Tokenizer: small.Tokenizer}, nil
 	}
-	for _, an := range []struct {
-		name string
-		f    Analyzer
-	}{{"fake", fakeAnalyze}, {"core", DefaultAnalyzer}} {
+	// On-disk copies for loader=columnar.
+	src := filepath.Join("testdata", "runs", "conc_partial_dataset")
+	files, err := os.ReadDir(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var diskRefs []corpora.RunRef
+	for _, r := range refs {
+		d := filepath.Join(dir, "disk", r.Rel)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(filepath.Join(src, f.Name()))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, f.Name()), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		diskRefs = append(diskRefs, corpora.RunRef{Root: dir, Path: d, Rel: r.Rel, EventsPath: filepath.Join(d, "events.jsonl.gz")})
+	}
+	for _, v := range []struct {
+		loader, analyzer string
+		load             Loader
+		refs             []corpora.RunRef
+		f                Analyzer
+	}{
+		{"memory", "fake", load, refs, fakeAnalyze},
+		{"columnar", "fake", DefaultLoader(LoaderOptions{}), diskRefs, fakeAnalyze},
+		{"memory", "core", load, refs, DefaultAnalyzer},
+	} {
 		for _, jobs := range []int{1, 2} {
-			b.Run(fmt.Sprintf("analyzer=%s/jobs=%d", an.name, jobs), func(b *testing.B) {
+			b.Run(fmt.Sprintf("loader=%s/analyzer=%s/jobs=%d", v.loader, v.analyzer, jobs), func(b *testing.B) {
 				b.ReportAllocs()
 				rows := 0
 				for b.Loop() {
-					sum, err := Run(context.Background(), Options{Runs: refs, Configs: cs, Out: b.TempDir(), Jobs: jobs,
-						Load: load, Analyze: an.f, Series: DefaultSeries})
+					sum, err := Run(context.Background(), Options{Runs: v.refs, Configs: cs, Out: b.TempDir(), Jobs: jobs,
+						Load: v.load, Analyze: v.f, Series: DefaultSeries})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -46,7 +46,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 		return runResult{skipped: true}
 	}
 	row := func(i int, out core.Outcome, analysisNs, ingestNs int64) sinks.Row {
-		return sinks.Row{RunPath: ref.Path, RunID: runID, Provenance: prov, ConfigID: ids[i], Params: todo[i],
+		return sinks.Row{RunPath: ref.Path, RunRel: ref.Rel, RunID: runID, Provenance: prov, ConfigID: ids[i], Params: todo[i],
 			Outcome: out, AnalysisNs: analysisNs, IngestNs: ingestNs}
 	}
 	failAll := func(reason string, ingestNs int64) runResult {
