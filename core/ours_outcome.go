@@ -37,6 +37,7 @@ func (r *Result) Outcome() Outcome {
 
 	o := r.Ours
 	if o == nil {
+		out.Status = referenceStatus(r)
 		out.Verdict = VerdictNotFound
 		if r.Steady.Found {
 			out.Verdict = VerdictSteadyState

@@ -99,7 +99,7 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		fmt.Fprintf(stderr, "warning: %s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)\n",
 			run.EventsPath, n)
 	}
-	info := run.Info
+	info := table.Info // the sidecars' facts plus what the log showed (partial, …)
 	if l.datasetSize != 0 {
 		info.DatasetSize, info.DatasetSizeSource = l.datasetSize, "--dataset-size"
 	}
