@@ -17,11 +17,12 @@ import (
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
-// heapPeak samples the live heap every millisecond until stop is
-// called, which returns the peak in bytes.
+// heapPeak samples the live heap (as marked by the last GC, so not
+// inflated by garbage awaiting collection) every millisecond until stop
+// is called, which returns the peak in bytes.
 func heapPeak() (stop func() uint64) {
 	runtime.GC()
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var (
 		peak uint64
 		wg   sync.WaitGroup
