@@ -335,3 +335,28 @@ func TestAnalyzeLeavesInputsAlone(t *testing.T) {
 		t.Errorf("%d files in the output directory, want %d", len(jsons), len(dirs))
 	}
 }
+
+// TestAnalyzeUnwritableJSON: --json to a path that cannot be written is
+// exit 1 with one line, after the report, and leaves no file behind.
+func TestAnalyzeUnwritableJSON(t *testing.T) {
+	good := filepath.Join(repoRoot(t), "testdata", "goodrun")
+	file := filepath.Join(t.TempDir(), "plain-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(file, "out.json") // ENOTDIR, even for root
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"analyze", good, "--tokenizer", "words", "--no-cache", "--json", target}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitFailure {
+		t.Fatalf("exit %d, want 1: %s", code, stderr.String())
+	}
+	if got := stderr.String(); !strings.Contains(got, "steadysweep: write --json: ") || !strings.Contains(got, "not a directory") || strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr %q", got)
+	}
+	if !strings.Contains(stdout.String(), "  status   windowable\n") {
+		t.Errorf("the report was not printed before the failure:\n%s", stdout.String())
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Errorf("plain file modified: %q", b)
+	}
+}

@@ -599,3 +599,33 @@ func TestSweepFullDisk(t *testing.T) {
 		}
 	})
 }
+
+// TestSweepMissingRoots: a root that does not exist is a warning and the
+// other roots are swept; with no run at all the sweep is exit 1.
+func TestSweepMissingRoots(t *testing.T) {
+	good := filepath.Join(repoRoot(t), "testdata", "goodrun")
+	missing := filepath.Join(t.TempDir(), "nope")
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"sweep", missing, good, "-o", out, "--tokenizer", "words", "--no-cache", "-q"}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if got := stderr.String(); got != "warning: root "+missing+": stat "+missing+": no such file or directory\n" {
+		t.Errorf("stderr %q", got)
+	}
+	if rows := readSweepRows(t, out); len(rows) != 1 || rows[0].run != "goodrun" || rows[0].status != "windowable" {
+		t.Errorf("rows %v", rows)
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	out2 := filepath.Join(t.TempDir(), "out")
+	err = run(context.Background(), []string{"sweep", missing, "-o", out2, "--tokenizer", "words"}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitFailure || !strings.Contains(stderr.String(), "steadysweep: no runs found under "+missing) {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+	if _, err := os.Stat(out2); err == nil {
+		t.Errorf("output directory created for a sweep of nothing")
+	}
+}
