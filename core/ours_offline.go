@@ -160,7 +160,8 @@ func offlineSteady(s *Samples, ow *OfflineWindow) (Totals, EarlyStopSeries) {
 
 // applyOffline windows an offline run by its token-rate plateau and sets
 // its status: windowable when the plateau is found with confidence and
-// lasts at least MinDurFloorS, insufficient_duration when shorter,
+// lasts at least MinDurFloorS (when the min-duration gate is on, as for
+// the super-pass window), insufficient_duration when shorter,
 // insufficient_passes when no confident plateau exists, partial_dataset
 // without a full super-pass. The issue-time window of the reference
 // pipeline is dropped (it spans 0 s).
@@ -187,7 +188,7 @@ func applyOffline(r *Result, o *Ours, s *Samples, p Params) {
 	case !ow.Found || ow.LowConfidence:
 		o.Status, o.Verdict = StatusInsufficientPasses, VerdictNotFound
 		o.Reason = fmt.Sprintf("no confident token-rate plateau (%d bins)", ow.NBins)
-	case ow.DurationS < p.MinDurFloorS:
+	case p.MinDuration && ow.DurationS < p.MinDurFloorS:
 		o.Status, o.Verdict = StatusInsufficientDuration, VerdictNotFound
 		o.Reason = fmt.Sprintf("token-rate plateau %ss < %ss floor", pyFixed(ow.DurationS, 0), pyFixed(p.MinDurFloorS, 0))
 	default:

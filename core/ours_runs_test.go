@@ -207,6 +207,31 @@ func TestOursOfflinePlateauTPS(t *testing.T) {
 	}
 }
 
+// TestOursOfflineGateOff: the min-duration gate governs the offline
+// token-rate window as it does the super-pass window. synth offline_burst
+// (with the full-batch spec of TestOursOfflinePlateauTPS) plants a
+// plateau shorter than the 600 s floor: gated it is insufficient_duration,
+// with --no-min-duration it is reported steady at the planted service rate
+// (within 1 %).
+func TestOursOfflineGateOff(t *testing.T) {
+	s, info, tr := genRun(t, "offline_burst", 1, func(sp *synth.Spec) {
+		sp.PrefillSlots, sp.OutputWords, sp.MaxNewTokens, sp.Passes = 64, 240, 4096, 10
+	})
+	gated, _ := analyzeOurs(t, s, info, core.DefaultParams())
+	if gated.Ours.Status != core.StatusInsufficientDuration {
+		t.Fatalf("gated: status %q (%s), want insufficient_duration", gated.Ours.Status, gated.Ours.Reason)
+	}
+	p := core.DefaultParams()
+	p.MinDuration = false
+	r, _ := analyzeOurs(t, s, info, p)
+	if r.Ours.Status != core.StatusWindowable || r.Ours.Verdict != core.VerdictSteadyState {
+		t.Fatalf("gate off: status %q verdict %q (%s)", r.Ours.Status, r.Ours.Verdict, r.Ours.Reason)
+	}
+	if e := math.Abs(r.Ours.Offline.TPS-tr.ServiceRateTokS) / tr.ServiceRateTokS; !(e <= 0.01) {
+		t.Errorf("plateau TPS %.1f vs planted %.1f tok/s", r.Ours.Offline.TPS, tr.ServiceRateTokS)
+	}
+}
+
 // TestOursDriftNeverWindowable: synth drift_up/drift_down plant a linear
 // drift with no plateau (truth expected_verdict); the block carries the
 // 4+-super-pass drifting window, never windowable, with the drift verdict.
