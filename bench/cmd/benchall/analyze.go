@@ -135,6 +135,7 @@ func analyzeSection(e *env) (string, error) {
 		return "", err
 	}
 
+	e.bigOurs, e.bigNSP = ours, nSuperPasses(ourJSON)
 	refPath := os.Getenv("STEADYSWEEP_REFERENCE")
 	py, pyInfo := pythonCmd()
 	var ref []bench.Child
@@ -160,6 +161,7 @@ func analyzeSection(e *env) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		e.bigRef = ref
 	}
 
 	fmt.Fprintf(&b, "The %s log of section 1 with its sidecars (dataset size %d from run_meta.json), tokens counted as "+

@@ -44,16 +44,18 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/bench"
+	"github.com/steadysweep/steadysweep/core"
 )
 
 var (
-	outFlag      = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
-	sectionsFlag = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale", "comma list of sections to run")
-	workFlag     = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
-	keepFlag     = flag.Bool("keep", false, "keep the generated inputs")
-	quickFlag    = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
-	repsFlag     = flag.Int("reps", 5, "repetitions of each main measurement (the median is reported)")
-	binFlag      = flag.String("bin", "bin/steadysweep", "the steadysweep binary (built into the work directory when missing)")
+	outFlag       = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
+	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale", "comma list of sections to run")
+	workFlag      = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
+	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
+	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
+	repsFlag      = flag.Int("reps", 5, "repetitions of each main measurement (the median is reported)")
+	binFlag       = flag.String("bin", "bin/steadysweep", "the steadysweep binary (built into the work directory when missing)")
+	sweepRepsFlag = flag.Int("sweep-reps", 1, "repetitions of each sweep variant (a sweep is 20,000 analyses)")
 )
 
 func main() {
@@ -88,6 +90,14 @@ type env struct {
 	// analyze, sweep (per-config cost) and scale sections.
 	bigDir  string
 	bigSize int64
+	// Measurements of the big run kept for the scale table's 200 MB row.
+	bigSamples       int
+	bigDec1, bigDecN []bench.Sample
+	bigOurs, bigRef  []bench.Child
+	bigNSP           int
+	bigGenS          float64
+	bigLoaded        *core.Samples
+	bigInfo          core.RunInfo
 
 	targets []target
 	notes   []string
@@ -110,6 +120,14 @@ func run(ctx context.Context) error {
 	var err error
 	if e.self, err = os.Executable(); err != nil {
 		return err
+	}
+	// Scripts and the binary are found relative to the module root.
+	if gomod, err := exec.Command("go", "env", "GOMOD").Output(); err == nil {
+		if root := filepath.Dir(strings.TrimSpace(string(gomod))); root != "." && root != "" {
+			if err := os.Chdir(root); err != nil {
+				return err
+			}
+		}
 	}
 	e.work = *workFlag
 	if e.work == "" {
@@ -248,11 +266,16 @@ func ensureBig(e *env) error {
 	}
 	dir := filepath.Join(e.work, "big")
 	e.logf("generating a %d MB log in %s", size/1e6, dir)
-	n, err := bench.GenerateRun(dir, bench.LogSpec(), size)
+	var n int64
+	g, err := bench.Time(func() error {
+		var err error
+		n, err = bench.GenerateRun(dir, bench.LogSpec(), size)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	e.bigDir, e.bigSize = dir, n
+	e.bigDir, e.bigSize, e.bigGenS = dir, n, g.Wall
 	return nil
 }
 

@@ -16,14 +16,15 @@ import (
 
 // sizeRow is one log size of the scale table.
 type sizeRow struct {
-	mb         int64
-	size       int64
-	samples    int
-	nsp        int
-	reps       int
-	genS       float64
-	dec1, decN []bench.Sample
-	ours, ref  []bench.Child
+	mb                int64
+	size              int64
+	samples           int
+	nsp               int
+	oursReps, refReps int
+	reused            bool // the big run of sections 1 and 3
+	genS              float64
+	dec1, decN        []bench.Sample
+	ours, ref         []bench.Child
 }
 
 // scaleReps is the number of repetitions at a log size: fewer for the big
@@ -32,12 +33,14 @@ func scaleReps(e *env, mb int64) (ours, ref int) {
 	switch {
 	case e.quick:
 		return 2, 1
-	case mb <= 100:
+	case mb <= 50:
 		return e.reps, 3
+	case mb <= 100:
+		return e.reps, 1
 	case mb <= 200:
 		return 3, 1
 	case mb <= 500:
-		return 2, 1
+		return 2, 0
 	default:
 		return 1, 1
 	}
@@ -75,7 +78,18 @@ func scaleSection(e *env) (string, error) {
 	for _, mb := range sizes {
 		r := sizeRow{mb: mb}
 		oursReps, refReps := scaleReps(e, mb)
-		r.reps = oursReps
+		if !withRef {
+			refReps = 0
+		}
+		r.oursReps, r.refReps = oursReps, refReps
+		if mb == 200 && !e.quick && e.bigDec1 != nil && e.bigOurs != nil && (refReps == 0 || e.bigRef != nil) {
+			r.reused = true
+			r.size, r.samples, r.nsp, r.genS = e.bigSize, e.bigSamples, e.bigNSP, e.bigGenS
+			r.dec1, r.decN, r.ours, r.ref = e.bigDec1, e.bigDecN, e.bigOurs, e.bigRef
+			r.oursReps, r.refReps = len(e.bigOurs), len(e.bigRef)
+			rows = append(rows, r)
+			continue
+		}
 		dir := filepath.Join(e.work, fmt.Sprintf("scale-%d", mb))
 		e.logf("scale: generating %d MB", mb)
 		g, err := bench.Time(func() error {
@@ -105,7 +119,7 @@ func scaleSection(e *env) (string, error) {
 			return "", err
 		}
 		r.nsp = nSuperPasses(ourJSON)
-		if withRef {
+		if refReps > 0 {
 			refJSON := filepath.Join(dir, "reference.json")
 			r.ref, err = children(e, refReps, fmt.Sprintf("scale: %d MB: reference", mb), func() *exec.Cmd {
 				cmd, err := referenceCmd(e, py, dir, refJSON)
@@ -129,7 +143,8 @@ func scaleSection(e *env) (string, error) {
 	fmt.Fprintf(&b, "## 5. Scale\n\n### With log size\n\n")
 	fmt.Fprintf(&b, "Logs of each size from the same spec as section 1 (so the super-pass count grows with the size). "+
 		"Decode as in section 1 (no tokenizer); analyze and the reference as in section 3 (word counts, fresh process, "+
-		"no cache). To stay within the time budget the big sizes get fewer repetitions: the *reps* column gives ours / "+
+		"no cache). The 200 MB row is the run of sections 1 and 3 and reuses their measurements. To stay within the "+
+		"time budget the other sizes get fewer repetitions, and the reference skips 500 MB: the *reps* column gives ours / "+
 		"the reference's. The *per 100 MB* columns are CPU seconds per 100 MB: constant down a column means the cost "+
 		"is linear in the log size.\n\n")
 	fmt.Fprintf(&b, "| log | samples | super-passes | reps | generate | decode 1 worker MB/s | decode %d workers MB/s | "+
@@ -146,16 +161,20 @@ func scaleSection(e *env) (string, error) {
 	for _, r := range rows {
 		m1 := measured{size: r.size, samples: r.dec1}
 		mN := measured{size: r.size, samples: r.decN}
-		_, refReps := scaleReps(e, r.mb)
-		reps := fmt.Sprintf("%d", r.reps)
+		reps := fmt.Sprintf("%d", r.oursReps)
 		if withRef {
-			reps = fmt.Sprintf("%d / %d", r.reps, refReps)
+			reps = fmt.Sprintf("%d / %d", r.oursReps, r.refReps)
+		}
+		if r.reused {
+			reps += " (§1, §3)"
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %s | %.1f s | %.0f | %.0f | %.3f | %.2f s | %.3f | %s |",
 			fmtMB(r.size), r.samples, r.nsp, reps, r.genS, bench.Median(m1.mbps()), bench.Median(mN.mbps()),
 			per100(bench.Median(bench.CPUs(r.dec1)), r.size), bench.Median(walls(r.ours)),
 			per100(bench.Median(cpus(r.ours)), r.size), fmtBytes(bench.Median(rsss(r.ours))))
-		if withRef {
+		if withRef && len(r.ref) == 0 {
+			b.WriteString(" – | – | – | – |")
+		} else if withRef {
 			fmt.Fprintf(&b, " %.2f s | %.3f | %s | %.1f× |", bench.Median(walls(r.ref)), per100(bench.Median(cpus(r.ref)), r.size),
 				fmtBytes(bench.Median(rsss(r.ref))), bench.Median(walls(r.ref))/bench.Median(walls(r.ours)))
 		}
@@ -170,7 +189,7 @@ func scaleSection(e *env) (string, error) {
 	if err := ensureBig(e); err != nil {
 		return "", err
 	}
-	s, info, err := loadBig(e, e.bigDir)
+	s, info, err := loadBig(e)
 	if err != nil {
 		return "", err
 	}
@@ -192,7 +211,7 @@ func scaleSection(e *env) (string, error) {
 			reps = min(reps, 3)
 		}
 		e.logf("scale: %d configs ×%d", n, reps)
-		wall, cpu, _, err := configCost(cfgs, reps, func(p core.Params) (*core.Result, error) { return core.Analyze(&s, info, p) })
+		wall, cpu, _, err := configCost(cfgs, reps, func(p core.Params) (*core.Result, error) { return core.Analyze(s, info, p) })
 		if err != nil {
 			return "", err
 		}

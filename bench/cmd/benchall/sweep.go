@@ -103,15 +103,13 @@ func sweepSection(e *env) (string, error) {
 		return "", err
 	}
 	cacheDir := filepath.Join(e.work, "column-cache")
-	// Fill the cache once (timed, reported, not a repetition).
-	e.logf("sweep: filling the column cache (jobs %d)", runtime.GOMAXPROCS(0))
-	fill, err := bench.Time(func() error {
-		_, err := runSweep(e, refs, cfgs, runtime.GOMAXPROCS(0), cacheDir, -1)
-		return err
-	})
+	// Fill the cache once, ingest only (timed and reported, not a variant).
+	e.logf("sweep: filling the column cache")
+	fill, err := fillCache(e, refs, cacheDir)
 	if err != nil {
 		return "", err
 	}
+	reps := *sweepRepsFlag
 	variants := []struct {
 		name  string
 		jobs  int
@@ -126,8 +124,8 @@ func sweepSection(e *env) (string, error) {
 	k := 0
 	for _, v := range variants {
 		r := sweepResult{name: v.name, jobs: v.jobs}
-		for i := range e.reps {
-			e.logf("sweep: %s (%d/%d)", v.name, i+1, e.reps)
+		for i := range reps {
+			e.logf("sweep: %s (%d/%d)", v.name, i+1, reps)
 			var sum sweep.Summary
 			s, err := bench.Time(func() error {
 				var err error
@@ -152,9 +150,11 @@ func sweepSection(e *env) (string, error) {
 		"`bench.Loader` (columnar.Ingest or columnar.Cache.Ingest with the word counter and one decode worker per run) and "+
 		"analysed with `bench.Analyze` (core.Analyze → Outcome): the sweep package has no default loader/analyzer yet, "+
 		"so bench/ wires columnar and core the way `steadysweep analyze` does. Cold reads and decodes every run "+
-		"(no column cache); warm reads the Arrow IPC entries of a cache filled beforehand (that filling sweep, "+
-		"--jobs %d, took %.2f s). The corpus is in the page cache in both.\n\n",
-		nRuns, nRuns, fmtMB(corpusBytes), gen.Round(time.Millisecond), nCfg, nCfg, nCfg/10, res[0].rows, runtime.GOMAXPROCS(0), fill.Wall)
+		"(no column cache); warm reads the Arrow IPC entries of a cache filled beforehand (filling it — `Cache.Ingest` "+
+		"of every run on %d goroutines, no analysis — took %.2f s wall, %.2f s CPU). The corpus is in the page cache in both. "+
+		"%s\n\n",
+		nRuns, nRuns, fmtMB(corpusBytes), gen.Round(time.Millisecond), nCfg, nCfg, nCfg/10, res[0].rows,
+		runtime.GOMAXPROCS(0), fill.Wall, fill.CPU, repsNote(reps, e.reps))
 	fmt.Fprintf(&b, "| variant | wall | runs/s | rows/s | cores busy (CPU/wall) |\n|---|---:|---:|---:|---:|\n")
 	for _, r := range res {
 		fmt.Fprintf(&b, "| %s | %s s | %s | %s | %s |\n", r.name, fmtRange(bench.Walls(r.samples), "%.2f"),
@@ -187,19 +187,66 @@ func sweepSection(e *env) (string, error) {
 	return b.String(), nil
 }
 
-// loadBig ingests the big run with the word counter (what analyze does).
-func loadBig(e *env, dir string) (core.Samples, core.RunInfo, error) {
-	run, err := columnar.ResolveRun(dir)
+func repsNote(reps, main int) string {
+	if reps >= main {
+		return ""
+	}
+	return fmt.Sprintf("**Each variant was run %d time(s), not %d**: one sweep is 20,000 analyses (about 30 s of CPU "+
+		"here), and %d repetitions of 4 variants would take most of the 10-minute budget of `make bench` on its own "+
+		"(`-sweep-reps` raises it).", reps, main, main)
+}
+
+// fillCache ingests every run through the column cache in dir, on
+// GOMAXPROCS goroutines.
+func fillCache(e *env, refs []corpora.RunRef, dir string) (bench.Sample, error) {
+	load := bench.Loader(dir)
+	return bench.Time(func() error {
+		jobs := make(chan corpora.RunRef)
+		errs := make(chan error, runtime.GOMAXPROCS(0))
+		for range runtime.GOMAXPROCS(0) {
+			go func() {
+				var first error
+				for ref := range jobs {
+					if _, err := load(e.ctx, ref); err != nil && first == nil {
+						first = err
+					}
+				}
+				errs <- first
+			}()
+		}
+		for _, r := range refs {
+			jobs <- r
+		}
+		close(jobs)
+		var err error
+		for range runtime.GOMAXPROCS(0) {
+			if e := <-errs; e != nil && err == nil {
+				err = e
+			}
+		}
+		return err
+	})
+}
+
+// loadBig ingests the big run with the word counter (what analyze
+// does), once.
+func loadBig(e *env) (*core.Samples, core.RunInfo, error) {
+	if e.bigLoaded != nil {
+		return e.bigLoaded, e.bigInfo, nil
+	}
+	run, err := columnar.ResolveRun(e.bigDir)
 	if err != nil {
-		return core.Samples{}, core.RunInfo{}, err
+		return nil, core.RunInfo{}, err
 	}
 	table, err := columnar.Ingest(e.ctx, run, columnar.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
-		return core.Samples{}, core.RunInfo{}, err
+		return nil, core.RunInfo{}, err
 	}
 	// The samples may alias the table's Arrow buffers: the table is never
 	// released, it lives as long as this process.
-	return table.Samples(), table.Info, nil
+	s := table.Samples()
+	e.bigLoaded, e.bigInfo = &s, table.Info
+	return e.bigLoaded, e.bigInfo, nil
 }
 
 // configCost times analyze(p) for every config, reps times, and returns
@@ -231,13 +278,13 @@ func perConfigSection(e *env) (string, error) {
 	if err := ensureBig(e); err != nil {
 		return "", err
 	}
-	s, info, err := loadBig(e, e.bigDir)
+	s, info, err := loadBig(e)
 	if err != nil {
 		return "", err
 	}
-	sps := core.Rollup(&s, info.DatasetSize)
+	sps := core.Rollup(s, info.DatasetSize)
 	const perRep = 20
-	fromSamples := func(p core.Params) (*core.Result, error) { return core.Analyze(&s, info, p) }
+	fromSamples := func(p core.Params) (*core.Result, error) { return core.Analyze(s, info, p) }
 	fromRollups := func(p core.Params) (*core.Result, error) { return core.AnalyzeRollups(sps, info, p) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Per-config core cost\n\n")
