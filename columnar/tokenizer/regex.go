@@ -53,8 +53,12 @@ type regexNode struct {
 	// alternative that cannot start with the next character is skipped.
 	firsts    []lowSet
 	nullables []bool
-	subs      []*regexNode
-	negate    bool // negative lookahead
+	// restFirst and restNullable describe the items after this one in its
+	// concatenation; backtracking skips positions the rest cannot start at.
+	restFirst    lowSet
+	restNullable bool
+	subs         []*regexNode
+	negate       bool // negative lookahead
 }
 
 func unsupportedRegex(src, what string) error {

@@ -54,10 +54,16 @@ func nullable(n *regexNode) bool {
 	return true // lookahead consumes nothing
 }
 
-// setAltFirsts fills the first sets of every alternation under n.
+// setAltFirsts fills the first sets of every alternation under n, and of
+// what follows each item of a concatenation.
 func setAltFirsts(n *regexNode) {
 	for _, sub := range n.subs {
 		setAltFirsts(sub)
+	}
+	if n.kind == nodeConcat {
+		for i, item := range n.subs {
+			item.restFirst, item.restNullable = firstSet(n.subs[i+1:])
+		}
 	}
 	if n.kind != nodeAlt {
 		return

@@ -136,8 +136,10 @@ func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int
 		if len(rest) == 0 && k < 0 {
 			return end
 		}
-		if e := m.matchItems(s, rest, end, k); e >= 0 {
-			return e
+		if m.restMayStart(n, s, end) {
+			if e := m.matchItems(s, rest, end, k); e >= 0 {
+				return e
+			}
 		}
 		if count == n.min {
 			return -1
@@ -146,6 +148,19 @@ func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int
 		end -= w
 		count--
 	}
+}
+
+// restMayStart reports whether the items after n could match at pos; it
+// only rules out code points below U+0800 absent from their first set.
+func (m *matcher) restMayStart(n *regexNode, s string, pos int) bool {
+	if n.restNullable {
+		return true
+	}
+	if pos >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[pos:])
+	return r >= 0x800 || n.restFirst.has(r)
 }
 
 // find returns the leftmost match of re in s at or after from, or -1, -1.
