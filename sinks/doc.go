@@ -1,4 +1,6 @@
-// Package sinks writes sweep results as Parquet datasets.
+// Package sinks writes analysis results: sweep rows as Parquet datasets
+// (this file's subject; rows_*.go, series_schema.go, part_writer.go), and
+// single-run text reports and plots (report*.go, plot*.go).
 //
 // A sweep output directory OUT holds two tables, each a directory of part
 // files that reads as one dataset (pyarrow.dataset, DuckDB, Polars):
