@@ -98,6 +98,8 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 	if n := table.Summary.ProblemTotal(); n > 0 {
 		fmt.Fprintf(stderr, "warning: %s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)\n",
 			run.EventsPath, n)
+	} else if table.Summary.Lines == 0 {
+		fmt.Fprintf(stderr, "warning: %s: empty events file: nothing to analyse (did the run die before logging?)\n", run.EventsPath)
 	}
 	info := table.Info // the sidecars' facts plus what the log showed (partial, …)
 	if l.datasetSize != 0 {
