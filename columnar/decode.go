@@ -184,7 +184,7 @@ func (c *collector) consume(b *block) {
 	}
 	if b.err != nil && c.readErr == nil {
 		c.readErr = b.err
-		sum.addProblem(KindCorruptStream, c.baseLine, "")
+		sum.addProblem(KindCorruptStream, max(c.baseLine, 1), "") // lines are 1-indexed, even before the first
 	}
 }
 
