@@ -75,6 +75,10 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 	if err != nil {
 		return nil, err
 	}
+	if l.datasetSize != 0 {
+		// Before ingest: --tokenize-sample picks its samples per super-pass.
+		run.Info.DatasetSize, run.Info.DatasetSizeSource = l.datasetSize, "--dataset-size"
+	}
 	opts := columnar.IngestOptions{Counter: counter, TokenizeSample: l.tokenizeSample}
 	var (
 		table *columnar.Table
@@ -102,9 +106,6 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		fmt.Fprintf(stderr, "warning: %s: empty events file: nothing to analyse (did the run die before logging?)\n", run.EventsPath)
 	}
 	info := table.Info // the sidecars' facts plus what the log showed (partial, …)
-	if l.datasetSize != 0 {
-		info.DatasetSize, info.DatasetSizeSource = l.datasetSize, "--dataset-size"
-	}
 	return &loadedRun{
 		run: run, samples: table.Samples(), info: info, counter: counter,
 		tokSource: res.Source, cacheHit: hit, table: table,
