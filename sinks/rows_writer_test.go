@@ -2,6 +2,7 @@ package sinks
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -320,5 +322,66 @@ func TestRowsSchemaCoversOutcome(t *testing.T) {
 		if !names[n] {
 			t.Errorf("fixed column %s missing", n)
 		}
+	}
+}
+
+// MaxFileAge publishes a part file at the first Write after it expires,
+// so a long sweep killed hard loses little.
+func TestRowWriterMaxFileAge(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	w, err := NewRowWriter(WriterOptions{Dir: dir, RowsPerGroup: 2, MaxFileAge: time.Nanosecond, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := w.Write([]Row{testRow(i), testRow(i + 1)}); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(w.Files()); got != i+1 {
+			t.Fatalf("after write %d: %d published files", i+1, got)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tables := readTables(t, dir, mem)
+	for _, tb := range tables {
+		if tb.NumRows() != 2 {
+			t.Errorf("file with %d rows, want 2", tb.NumRows())
+		}
+		tb.Release()
+	}
+	if len(tables) != 3 {
+		t.Fatalf("%d files, want 3", len(tables))
+	}
+}
+
+// A failed write leaves no temporary behind and the writer reports the
+// error again instead of writing more.
+func TestRowWriterFailureCleansUp(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	dir := filepath.Join(t.TempDir(), "rows")
+	w, err := NewRowWriter(WriterOptions{Dir: dir, RowsPerGroup: 1, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil { // the directory vanishes under the writer
+		t.Fatal(err)
+	}
+	err = w.Write([]Row{testRow(0)})
+	if err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("write into a removed directory: %v", err)
+	}
+	if err2 := w.Write([]Row{testRow(1)}); err2 != err {
+		t.Fatalf("second write: %v, want the sticky %v", err2, err)
+	}
+	if err := w.Close(); err == nil {
+		t.Fatal("Close after a failure: nil error")
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("writer recreated %s or left files: %v", dir, err)
 	}
 }

@@ -105,6 +105,20 @@ func (s Summary) String() string {
 	return line
 }
 
+// tableSink is what the sweep needs of a table writer (sinks.RowWriter,
+// sinks.SeriesWriter). One goroutine owns it.
+type tableSink[T any] interface {
+	Write([]T) error
+	Close() error
+	Files() []string
+}
+
+// The sinks' constructors; tests swap them to inject write failures.
+var (
+	newRowSink    = func(o sinks.WriterOptions) (tableSink[sinks.Row], error) { return sinks.NewRowWriter(o) }
+	newSeriesSink = func(o sinks.WriterOptions) (tableSink[sinks.SeriesRow], error) { return sinks.NewSeriesWriter(o) }
+)
+
 // runResult is what a worker hands the writer for one run.
 type runResult struct {
 	rows      []sinks.Row
@@ -176,14 +190,14 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
 		MaxFileAge: o.MaxFileAge, Mem: o.Mem}
-	rw, err := sinks.NewRowWriter(wopts)
+	rw, err := newRowSink(wopts)
 	if err != nil {
 		return sum, err
 	}
-	var sw *sinks.SeriesWriter
+	var sw tableSink[sinks.SeriesRow]
 	if o.Series != nil {
 		wopts.Dir = seriesDir
-		if sw, err = sinks.NewSeriesWriter(wopts); err != nil {
+		if sw, err = newSeriesSink(wopts); err != nil {
 			return sum, errors.Join(err, rw.Close())
 		}
 	}
@@ -297,7 +311,7 @@ func prepareTable(dir string, shard Shard, resume bool) error {
 }
 
 // write hands one run's rows to the writers and counts them.
-func (e *engine) write(res runResult, rw *sinks.RowWriter, sw *sinks.SeriesWriter, sum *Summary) error {
+func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sinks.SeriesRow], sum *Summary) error {
 	switch {
 	case res.abandoned:
 		return nil
