@@ -246,3 +246,68 @@ func TestEncodeAllocs(t *testing.T) {
 		t.Errorf("AppendEncode+Count allocate %.1f times per run, want 0", allocs)
 	}
 }
+
+// TestTokenizerConfig checks the two settings of tokenizer_config.json that
+// change transformers' ids: split_special_tokens (special tokens are then
+// ordinary text) and added_tokens_decoder entries missing from
+// tokenizer.json (transformers adds them).
+func TestTokenizerConfig(t *testing.T) {
+	tests := []struct {
+		name, config, text string
+		want               []uint32
+	}{
+		{"NoConfigEffect", `{"split_special_tokens": false}`, "<|end|>", []uint32{266}},
+		{"SplitSpecialTokens", `{"split_special_tokens": true}`, "<|end|>", []uint32{'<', '|', 'e', 'n', 'd', '|', '>'}},
+		{"SplitKeepsNonSpecial", `{"split_special_tokens": true}`, "<think>", []uint32{267}},
+		{"ExtraAddedToken", `{"added_tokens_decoder": {"300": {"content": "<extra>", "special": true, "normalized": false}}}`, "a<extra>", []uint32{'a', 300}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "tokenizer.json"), tinyJSON(t), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(tt.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tok, err := Load(filepath.Join(dir, "tokenizer.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tok.Encode(tt.text); !slices.Equal(got, tt.want) {
+				t.Errorf("Encode(%q) = %v, want %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAddedTokenFlags follows HF's AddedVocabulary::find_matches: lstrip
+// and rstrip widen the token over adjacent whitespace, and a single_word
+// token only counts when no word character touches it. None of the shared
+// tokenizers sets these flags, so the expectations come from that code.
+func TestAddedTokenFlags(t *testing.T) {
+	tests := []struct {
+		name, flag, text string
+		want             []uint32
+	}{
+		{"RStrip", `"rstrip": true`, "a<|end|>  b", []uint32{'a', 266, 'b'}},
+		{"LStrip", `"lstrip": true`, "a  <|end|>b", []uint32{'a', 266, 'b'}},
+		{"SingleWordAlone", `"single_word": true`, "a <|end|> b", []uint32{'a', ' ', 266, ' ', 'b'}},
+		{"SingleWordTouching", `"single_word": true`, "a<|end|> b", []uint32{'a', '<', '|', 'e', 'n', 'd', '|', '>', ' ', 'b'}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old := `"content": "<|end|>",` + "\n" + `   "single_word": false,` + "\n" + `   "lstrip": false,` + "\n" + `   "rstrip": false,`
+			flags := strings.NewReplacer(`"single_word": true`, `"single_word": true, "lstrip": false, "rstrip": false`,
+				`"lstrip": true`, `"single_word": false, "lstrip": true, "rstrip": false`,
+				`"rstrip": true`, `"single_word": false, "lstrip": false, "rstrip": true`).Replace(tt.flag)
+			tok, err := LoadBytes(tinyWith(t, old, `"content": "<|end|>", `+flags+`,`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tok.Encode(tt.text); !slices.Equal(got, tt.want) {
+				t.Errorf("Encode(%q) = %v, want %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
