@@ -227,7 +227,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		g.Go(func() error {
 			defer workers.Done()
 			for r := range work {
-				results <- e.process(wctx, r) // the writer drains results to the end
+				results <- e.safeProcess(wctx, r) // the writer drains results to the end
 			}
 			return nil
 		})

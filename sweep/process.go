@@ -18,6 +18,24 @@ import (
 // analysed; its reason says why.
 const StatusError = "error"
 
+// safeProcess is process with a last-resort recover: a panic outside the
+// loader and analyzer (already recovered there) still becomes error rows
+// for every parameter set instead of killing the sweep.
+func (e *engine) safeProcess(ctx context.Context, ref corpora.RunRef) (res runResult) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.debug.Printf("run %s: panic: %v\n%s", ref.Path, v, debug.Stack())
+			res = runResult{}
+			for i, p := range e.o.Configs {
+				res.rows = append(res.rows, sinks.Row{RunPath: ref.Path, RunRel: ref.Rel, RunID: ref.RunID(),
+					Provenance: sinks.Provenance{EventsPath: ref.EventsPath, ToolVersion: e.o.ToolVersion, ToolCommit: e.o.ToolCommit},
+					ConfigID:   e.ids[i], Params: p, Outcome: ErrorOutcome(fmt.Sprintf("panic: %v", v))})
+			}
+		}
+	}()
+	return e.process(ctx, ref)
+}
+
 // process loads one run and analyses it under every parameter set not
 // already done. It never panics and never fails: problems become error
 // rows. A run cut short by ctx is abandoned whole, so resuming redoes it.
