@@ -1,11 +1,16 @@
 package columnar
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // sidecarEvents is a minimal log with two tracked samples.
@@ -88,6 +93,68 @@ func FuzzSidecars(f *testing.F) {
 			}
 			if si == nil || si.ByUUID == nil {
 				t.Fatalf("row %d has a dataset index without a sample index", i)
+			}
+		}
+	})
+}
+
+// FuzzCompressedEvents corrupts a gzip or zstd events stream: data is
+// XORed into the compressed bytes at off, and the stream cut at cut.
+// Properties: no panic, no error but a corrupt-stream ParseError from
+// opening it; every problem names a line ≥ 1; the summary and the
+// columns agree on the number of samples.
+//
+//	go test -run '^$' -fuzz FuzzCompressedEvents -fuzztime 60s ./columnar/
+func FuzzCompressedEvents(f *testing.F) {
+	plain := []byte(sidecarEvents)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	zs := enc.EncodeAll(plain, nil)
+	enc.Close()
+	streams := [][]byte{gz.Bytes(), zs}
+	for _, s := range []struct {
+		zstd     bool
+		off, cut uint16
+		data     []byte
+	}{{false, 0, 0, nil}, {true, 0, 0, nil}, {false, 30, 0, []byte{0xff}}, {true, 12, 0, []byte{1, 2, 3}}, {false, 0, 40, nil}, {true, 0, 9, nil}, {true, 4, 0, []byte{0x80}}} {
+		f.Add(s.zstd, s.off, s.cut, s.data)
+	}
+	f.Fuzz(func(t *testing.T, useZstd bool, off, cut uint16, data []byte) {
+		src := streams[0]
+		if useZstd {
+			src = streams[1]
+		}
+		b := bytes.Clone(src)
+		for i, x := range data {
+			if j := int(off) + i; j < len(b) {
+				b[j] ^= x
+			}
+		}
+		if c := int(cut); c > 0 && c < len(b) {
+			b = b[:c]
+		}
+		rc, err := decompress(bytes.NewReader(b), "f")
+		if err != nil {
+			if !errors.Is(err, ErrCorruptStream) {
+				t.Fatalf("open: %v, want a corrupt-stream error", err)
+			}
+			return
+		}
+		var d Decoded
+		if err := DecodeReader(context.Background(), rc, DecodeOptions{Name: "f", Counter: words{}, Workers: 1}, &d); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if d.Summary.Samples != d.Samples.Len() || len(d.TextBytes) != d.Samples.Len() {
+			t.Fatalf("summary counts %d samples, columns hold %d (text %d)", d.Summary.Samples, d.Samples.Len(), len(d.TextBytes))
+		}
+		for _, p := range d.Summary.Problems {
+			for _, e := range p.First {
+				if e.Line < 1 {
+					t.Fatalf("problem %v at line %d", e, e.Line)
+				}
 			}
 		}
 	})
