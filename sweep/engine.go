@@ -85,7 +85,11 @@ type Summary struct {
 func (s Summary) String() string {
 	var st []string
 	for _, k := range sortedKeys(s.RowsByStatus) {
-		st = append(st, fmt.Sprintf("%s %d", k, s.RowsByStatus[k]))
+		name := k
+		if name == "" {
+			name = "no status" // reference-compat outcomes carry none
+		}
+		st = append(st, fmt.Sprintf("%s %d", name, s.RowsByStatus[k]))
 	}
 	line := fmt.Sprintf("%d runs × %d configs: %d rows", s.Runs, s.Configs, s.Rows)
 	if len(st) > 0 {

@@ -71,6 +71,9 @@ func TestRunGrid(t *testing.T) {
 	if !strings.Contains(sum.String(), "18 runs × 9 configs: 162 rows") {
 		t.Errorf("summary line %q", sum.String())
 	}
+	if got := (Summary{Runs: 1, Configs: 2, Rows: 2, RowsByStatus: map[string]int{"": 1, "windowable": 1}}).String(); !strings.HasPrefix(got, "1 runs × 2 configs: 2 rows (no status 1, windowable 1); ") {
+		t.Errorf("summary line %q", got)
+	}
 
 	// Resume writes nothing new and loads nothing.
 	calls.Store(0)
