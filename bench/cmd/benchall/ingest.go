@@ -206,6 +206,14 @@ func ingestSection(e *env) (string, error) {
 	}
 	b.WriteString("\n")
 
+	e.logf("ingest: CPU profile of decode, 1 worker")
+	prof, err := profileTop(e, "decode", 14, func() error { _, err := decodeOnce(path, 1, false); return err })
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "Where the time of `decode, 1 worker` goes (one more pass under the CPU profiler; `go tool pprof -top -cum`, "+
+		"this module's functions plus byte search, UTF-8 validation and sorting):\n\n%s\n", prof)
+
 	one := ms[1]
 	perCoreCPU := bench.Median(one.mbPerCPU())
 	perCoreWall := bench.Median(one.mbps())

@@ -123,7 +123,8 @@ func run(ctx context.Context) error {
 	}
 	// Scripts and the binary are found relative to the module root.
 	if gomod, err := exec.Command("go", "env", "GOMOD").Output(); err == nil {
-		if root := filepath.Dir(strings.TrimSpace(string(gomod))); root != "." && root != "" {
+		if gm := strings.TrimSpace(string(gomod)); filepath.Base(gm) == "go.mod" {
+			root := filepath.Dir(gm)
 			if err := os.Chdir(root); err != nil {
 				return err
 			}

@@ -339,6 +339,24 @@ func perConfigSection(e *env) (string, error) {
 		return "", err
 	}
 	b.WriteString("\n")
+	def, err := sweep.Preset("default")
+	if err != nil {
+		return "", err
+	}
+	e.logf("sweep: CPU profile of core.Analyze, preset default")
+	prof, err := profileTop(e, "analyze", 16, func() error {
+		for range perRep {
+			if _, err := fromSamples(def); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "Where the time of `core.Analyze` from samples under the default preset goes (%d more analyses under "+
+		"the CPU profiler):\n\n%s\n", perRep, prof)
 	e.targets = append(e.targets, target{
 		name:     fmt.Sprintf("per-config core cost (%d super-passes)", nSP),
 		goal:     "≤ 1 ms for 60 super-passes",
