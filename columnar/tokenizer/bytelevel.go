@@ -2,12 +2,10 @@ package tokenizer
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strings"
-	"unicode/utf8"
 )
 
 // byteRunes is GPT-2's bytes_to_unicode table, which HF's ByteLevel uses:
@@ -58,6 +56,10 @@ func buildBPE(f *bpeFile) (*bpeModel, error) {
 	if f.EndOfWordSuffix != nil {
 		suffix = *f.EndOfWordSuffix
 	}
+	vocab, err := scanVocab(f.Vocab)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: vocab: %w", err)
+	}
 	b := &bpeModel{ignoreMerges: f.IgnoreMerges, cache: newBPECache()}
 	for c := 0; c < 256; c++ {
 		for kind := 0; kind < 4; kind++ {
@@ -68,7 +70,7 @@ func buildBPE(f *bpeFile) (*bpeModel, error) {
 			if kind&symbolLast != 0 {
 				s += suffix
 			}
-			id, ok := f.Vocab[s]
+			id, ok := vocab[s]
 			if !ok {
 				// With every byte symbol present, byte_fallback and
 				// unk_token can never apply; without, HF would emit
@@ -79,62 +81,38 @@ func buildBPE(f *bpeFile) (*bpeModel, error) {
 		}
 	}
 	if b.ignoreMerges {
-		b.vocab = make(map[string]uint32, len(f.Vocab))
-		for s, id := range f.Vocab {
+		b.vocab = make(map[string]uint32, len(vocab))
+		for s, id := range vocab {
 			if raw, ok := unmapByteLevel(s); ok {
 				b.vocab[raw] = id
 			}
 		}
 	}
-	pairs, err := decodeMerges(f.Merges)
-	if err != nil {
-		return nil, err
-	}
-	b.merges = newMergeTable(len(pairs))
-	for rank, p := range pairs {
-		left, okL := f.Vocab[p[0]]
-		right, okR := f.Vocab[p[1]]
+	b.merges = newMergeTable(bytes.Count(f.Merges, []byte(`",`)) + 1)
+	var merged []byte
+	err = scanMerges(f.Merges, func(rank int, p0, p1 []byte) error {
+		left, okL := vocab[string(p0)]
+		right, okR := vocab[string(p1)]
 		if !okL || !okR {
-			return nil, fmt.Errorf("tokenizer: merge %d (%q %q): part not in vocabulary", rank, p[0], p[1])
+			return fmt.Errorf("tokenizer: merge %d (%q %q): part not in vocabulary", rank, p0, p1)
 		}
-		if !strings.HasPrefix(p[1], prefix) {
-			return nil, fmt.Errorf("tokenizer: merge %d (%q %q): second part lacks continuing_subword_prefix", rank, p[0], p[1])
+		if !bytes.HasPrefix(p1, []byte(prefix)) {
+			return fmt.Errorf("tokenizer: merge %d (%q %q): second part lacks continuing_subword_prefix", rank, p0, p1)
 		}
-		merged, ok := f.Vocab[p[0]+p[1][len(prefix):]]
+		merged = append(append(merged[:0], p0...), p1[len(prefix):]...)
+		id, ok := vocab[string(merged)]
 		if !ok {
-			return nil, fmt.Errorf("tokenizer: merge %d (%q %q): result not in vocabulary", rank, p[0], p[1])
+			return fmt.Errorf("tokenizer: merge %d (%q %q): result not in vocabulary", rank, p0, p1)
 		}
 		if left == math.MaxUint32 && right == math.MaxUint32 {
-			return nil, fmt.Errorf("tokenizer: unsupported: merge %d of two ids 4294967295", rank)
+			return fmt.Errorf("tokenizer: unsupported: merge %d of two ids 4294967295", rank)
 		}
 		// A repeated pair keeps its last rank, as HF's HashMap collect does.
-		b.merges.set(uint64(left)<<32|uint64(right), uint64(rank)<<32|uint64(merged))
+		b.merges.set(uint64(left)<<32|uint64(right), uint64(rank)<<32|uint64(id))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: merges: %w", err)
 	}
 	return b, nil
-}
-
-// decodeMerges reads merges in either of HF's formats: "a b" strings
-// (older files) or ["a", "b"] pairs.
-func decodeMerges(raw json.RawMessage) ([][2]string, error) {
-	var pairs [][2]string
-	inner := bytes.TrimLeft(bytes.TrimPrefix(bytes.TrimLeft(raw, " \t\r\n"), []byte("[")), " \t\r\n")
-	if len(inner) > 0 && inner[0] == '[' {
-		if err := json.Unmarshal(raw, &pairs); err != nil {
-			return nil, fmt.Errorf("tokenizer: decode merges: %w", err)
-		}
-		return pairs, nil
-	}
-	var lines []string
-	if err := json.Unmarshal(raw, &lines); err != nil {
-		return nil, fmt.Errorf("tokenizer: decode merges: %w", err)
-	}
-	pairs = make([][2]string, len(lines))
-	for i, line := range lines {
-		a, b, ok := strings.Cut(line, " ")
-		if !ok || strings.Contains(b, " ") || !utf8.ValidString(line) {
-			return nil, fmt.Errorf("tokenizer: merge %d %q: want two space-separated parts", i, line)
-		}
-		pairs[i] = [2]string{a, b}
-	}
-	return pairs, nil
 }

@@ -128,3 +128,20 @@ func FuzzCompilePattern(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoadBytes mutates the fixture's JSON: loading must fail with an
+// error or give a tokenizer that encodes without panicking.
+func FuzzLoadBytes(f *testing.F) {
+	f.Add(tinyJSON(f))
+	f.Add([]byte(`{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tok, err := LoadBytes(data)
+		if err != nil {
+			return
+		}
+		ids := tok.Encode("hello world <|end|> e\u0301 \xff")
+		if tok.Count("hello world <|end|> e\u0301 \xff") != len(ids) {
+			t.Fatal("Count differs from len(Encode)")
+		}
+	})
+}
