@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -289,7 +290,10 @@ func (o *Options) check() error {
 
 // prepareTable creates a table directory, removes this shard's stale
 // temporaries (left by a killed sweep; never readable) and, unless
-// resuming, refuses a directory that already holds this shard's parts.
+// resuming, refuses a directory that already holds parts of this shard or
+// of a sweep with another shard count (either would duplicate rows).
+// Parts of the other shards of the same count are expected: shards of one
+// sweep share the directory.
 func prepareTable(dir string, shard Shard, resume bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
@@ -309,6 +313,9 @@ func prepareTable(dir string, shard Shard, resume bool) error {
 		case strings.HasPrefix(name, prefix) && !resume:
 			return fmt.Errorf("%s already holds part files of shard %s (%s); resume, or use an empty directory",
 				dir, shard, name)
+		case !resume && strings.HasPrefix(name, "part-") && !strings.HasSuffix(strings.SplitN(name, "-", 3)[1], "of"+strconv.Itoa(max(shard.Count, 1))):
+			return fmt.Errorf("%s holds part files of another sweep (%s, not %d shards); resume, or use an empty directory",
+				dir, name, max(shard.Count, 1))
 		}
 	}
 	return nil

@@ -171,6 +171,10 @@ func TestRunShards(t *testing.T) {
 			}
 		}
 	}
+	// An unsharded sweep into the sharded directory would duplicate rows.
+	if _, err := Run(context.Background(), fakeOptions(runs, cs, sharded, mem)); err == nil || !strings.Contains(err.Error(), "another sweep") {
+		t.Fatalf("unsharded sweep over shards: %v", err)
+	}
 	if perShard[0]+perShard[1] != 18 || perShard[0] == 0 || perShard[1] == 0 {
 		t.Fatalf("shard sizes %v", perShard)
 	}
