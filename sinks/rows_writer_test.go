@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -383,5 +384,60 @@ func TestRowWriterFailureCleansUp(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("writer recreated %s or left files: %v", dir, err)
+	}
+}
+
+// The parameter columns hold the whole parameter set: rebuilding Params
+// from them gives back the row's config_id.
+func TestRowParamsRoundTrip(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	w, err := NewRowWriter(WriterOptions{Dir: dir, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []Row
+	for i, base := range []core.Params{core.DefaultParams(), core.ReferenceParams()} {
+		r := testRow(i)
+		base.Profile, base.SuperpassSize, base.MinDuration = "poisson", 250, i == 0
+		base.CovBounds, base.WindowSizes = []float64{0.03, 0.05}, []int{4, 6}
+		base.TailCutEps = 0.125
+		r.Params, r.ConfigID = base, base.ID()
+		rows = append(rows, r)
+	}
+	if err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tables := readTables(t, dir, mem)
+	defer tables[0].Release()
+	tb := tables[0]
+	col := func(name string) arrow.Array { return tb.Column(tb.Schema().FieldIndices(name)[0]).Data().Chunk(0) }
+	for i := range rows {
+		var p core.Params
+		for _, name := range core.Names() {
+			var v string
+			switch a := col(name).(type) {
+			case *array.String:
+				v = a.Value(i)
+			case *array.Int64:
+				v = strconv.FormatInt(a.Value(i), 10)
+			case *array.Float64:
+				v = strconv.FormatFloat(a.Value(i), 'g', -1, 64)
+			case *array.Boolean:
+				v = strconv.FormatBool(a.Value(i))
+			default:
+				t.Fatalf("column %s has type %T", name, a)
+			}
+			if err := p.Set(name, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, want := p.ID(), col("config_id").(*array.String).Value(i); got != want {
+			t.Errorf("row %d: params from columns have id %s, config_id %s\n%s", i, got, want, p.Canonical())
+		}
 	}
 }
