@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"slices"
 	"unicode"
+	"unicode/utf8"
 )
 
 // lowSet is a bitmap over the code points below U+0800.
@@ -34,6 +35,50 @@ func (c *runeClass) has(r rune) bool {
 		return c.low[r>>6]&(1<<(r&63)) != 0
 	}
 	return c.slowHas(r)
+}
+
+// hasASCII is has for a byte below utf8.RuneSelf; it inlines, which
+// matters because it runs for nearly every byte of English text and code.
+func (c *runeClass) hasASCII(b byte) bool {
+	return c.low[b>>6]&(1<<(b&63)) != 0
+}
+
+// span returns the end of the longest run of at most limit characters of
+// c starting at s[pos] (limit < 0: unbounded), and the run's length in
+// characters. It is the inner loop of every repetition.
+func (c *runeClass) span(s string, pos, limit int) (end, count int) {
+	end = pos
+	for end < len(s) && count != limit {
+		if b := s[end]; b < utf8.RuneSelf {
+			if !c.hasASCII(b) {
+				break
+			}
+			end++
+		} else {
+			r, w := utf8.DecodeRuneInString(s[end:])
+			if !c.has(r) {
+				break
+			}
+			end += w
+		}
+		count++
+	}
+	return end, count
+}
+
+// width returns the length of the character at s[pos] if it is in c, or 0.
+func (c *runeClass) width(s string, pos int) int {
+	if b := s[pos]; b < utf8.RuneSelf {
+		if c.hasASCII(b) {
+			return 1
+		}
+		return 0
+	}
+	r, w := utf8.DecodeRuneInString(s[pos:])
+	if c.has(r) {
+		return w
+	}
+	return 0
 }
 
 func (c *runeClass) slowHas(r rune) bool {

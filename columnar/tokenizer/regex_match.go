@@ -50,8 +50,8 @@ func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
 					if pos >= len(s) {
 						return -1
 					}
-					r, w := utf8.DecodeRuneInString(s[pos:])
-					if !n.class.has(r) {
+					w := n.class.width(s, pos)
+					if w == 0 {
 						return -1
 					}
 					pos += w
@@ -59,15 +59,7 @@ func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
 					continue
 				}
 				if n.possessive {
-					end, count := pos, 0
-					for (n.max < 0 || count < n.max) && end < len(s) {
-						r, w := utf8.DecodeRuneInString(s[end:])
-						if !n.class.has(r) {
-							break
-						}
-						end += w
-						count++
-					}
+					end, count := n.class.span(s, pos, n.max)
 					if count < n.min {
 						return -1
 					}
@@ -120,15 +112,7 @@ func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
 // matchRepeat matches n greedily, then gives back one character at a time
 // until the rest matches, as a backtracking engine does.
 func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int, k int) int {
-	end, count := pos, 0
-	for (n.max < 0 || count < n.max) && end < len(s) {
-		r, w := utf8.DecodeRuneInString(s[end:])
-		if !n.class.has(r) {
-			break
-		}
-		end += w
-		count++
-	}
+	end, count := n.class.span(s, pos, n.max)
 	if count < n.min {
 		return -1
 	}
@@ -159,7 +143,10 @@ func (m *matcher) restMayStart(n *regexNode, s string, pos int) bool {
 	if pos >= len(s) {
 		return false
 	}
-	r, _ := utf8.DecodeRuneInString(s[pos:])
+	r := rune(s[pos])
+	if r >= utf8.RuneSelf {
+		r, _ = utf8.DecodeRuneInString(s[pos:])
+	}
 	return r >= 0x800 || n.restFirst.has(r)
 }
 
