@@ -79,7 +79,7 @@ func Resolve(spec, modelName string) (Counter, Resolution, error) {
 	}
 	path, err := findTokenizerFile(target, &res.Looked)
 	if err != nil {
-		return nil, res, err
+		return nil, res, fmt.Errorf("resolve tokenizer via %s: %w", res.Source, err)
 	}
 	tok, err := Load(path)
 	if err != nil {
