@@ -49,10 +49,19 @@ func (r *Row) Key() Key {
 	return Key{RunID: r.RunID, ConfigID: r.ConfigID, EventsSHA256: r.Provenance.EventsSHA256, SchemaVersion: SchemaVersion}
 }
 
+// SeriesKey identifies a run's series for resuming.
+type SeriesKey struct {
+	RunID, EventsSHA256 string
+	SchemaVersion       int32
+}
+
 // SeriesRow is one super-pass of one run's trajectory (at the run's
 // default super-pass size), for plots.
 type SeriesRow struct {
-	RunID                                    string
+	RunID string
+	// EventsSHA256 is the hash of the events file the series came from
+	// (resume writes a run's series once per input).
+	EventsSHA256                             string
 	SP                                       int
 	SuperpassSize                            int
 	NIssued                                  int

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -41,33 +42,53 @@ func PartFiles(dir string) ([]string, error) {
 // ReadKeys returns the resume keys of every row in the published part
 // files of dir (OUT/rows), reading only the four key columns.
 func ReadKeys(ctx context.Context, dir string, mem memory.Allocator) (map[Key]struct{}, error) {
+	keys := map[Key]struct{}{}
+	err := readColumns(ctx, dir, mem, []string{"run_id", "config_id", "events_sha256", "schema_version"}, func(cols []arrow.Array, i int) {
+		keys[Key{RunID: str(cols[0], i), ConfigID: str(cols[1], i), EventsSHA256: str(cols[2], i), SchemaVersion: cols[3].(*array.Int32).Value(i)}] = struct{}{}
+	})
+	return keys, err
+}
+
+// ReadSeriesKeys returns the runs (by run id and events hash) that have
+// series rows in the published part files of dir (OUT/series).
+func ReadSeriesKeys(ctx context.Context, dir string, mem memory.Allocator) (map[SeriesKey]struct{}, error) {
+	keys := map[SeriesKey]struct{}{}
+	err := readColumns(ctx, dir, mem, []string{"run_id", "events_sha256", "schema_version"}, func(cols []arrow.Array, i int) {
+		keys[SeriesKey{RunID: str(cols[0], i), EventsSHA256: str(cols[1], i), SchemaVersion: cols[2].(*array.Int32).Value(i)}] = struct{}{}
+	})
+	return keys, err
+}
+
+func str(a arrow.Array, i int) string { return a.(*array.String).Value(i) }
+
+// readColumns calls row for every row of the named columns (strings, the
+// last int32) of every published part file of dir.
+func readColumns(ctx context.Context, dir string, mem memory.Allocator, names []string, row func(cols []arrow.Array, i int)) error {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
 	files, err := PartFiles(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	keys := map[Key]struct{}{}
 	for _, path := range files {
-		if err := readKeysFile(ctx, path, mem, keys); err != nil {
-			return nil, fmt.Errorf("read resume keys from %s: %w", path, err)
+		if err := readColumnsFile(ctx, path, mem, names, row); err != nil {
+			return fmt.Errorf("read resume keys from %s: %w", path, err)
 		}
 	}
-	return keys, nil
+	return nil
 }
 
-func readKeysFile(ctx context.Context, path string, mem memory.Allocator, keys map[Key]struct{}) (err error) {
+func readColumnsFile(ctx context.Context, path string, mem memory.Allocator, names []string, row func(cols []arrow.Array, i int)) (err error) {
 	pf, err := file.OpenParquetFile(path, false)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, pf.Close()) }()
-	names := []string{"run_id", "config_id", "events_sha256", "schema_version"}
 	idx := make([]int, len(names))
 	for i, n := range names {
 		if idx[i] = pf.MetaData().Schema.ColumnIndexByName(n); idx[i] < 0 {
-			return fmt.Errorf("no column %q: not a steadysweep rows file", n)
+			return fmt.Errorf("no column %q: not a steadysweep table of this schema", n)
 		}
 	}
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, mem)
@@ -81,15 +102,16 @@ func readKeysFile(ctx context.Context, path string, mem memory.Allocator, keys m
 	defer rr.Release()
 	for rr.Next() {
 		rec := rr.RecordBatch()
-		run, ok1 := rec.Column(0).(*array.String)
-		cfg, ok2 := rec.Column(1).(*array.String)
-		sha, ok3 := rec.Column(2).(*array.String)
-		ver, ok4 := rec.Column(3).(*array.Int32)
-		if !ok1 || !ok2 || !ok3 || !ok4 {
-			return fmt.Errorf("key columns have unexpected types %s", rec.Schema())
+		cols := rec.Columns()
+		for c, a := range cols {
+			_, isStr := a.(*array.String)
+			_, isI32 := a.(*array.Int32)
+			if (c < len(cols)-1 && !isStr) || (c == len(cols)-1 && !isI32) {
+				return fmt.Errorf("key column %s has type %s", names[c], a.DataType())
+			}
 		}
 		for i := range int(rec.NumRows()) {
-			keys[Key{RunID: run.Value(i), ConfigID: cfg.Value(i), EventsSHA256: sha.Value(i), SchemaVersion: ver.Value(i)}] = struct{}{}
+			row(cols, i)
 		}
 	}
 	return rr.Err()

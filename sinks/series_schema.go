@@ -15,6 +15,7 @@ func buildSeriesColumns() []column[SeriesRow] {
 	type S = SeriesRow
 	return []column[S]{
 		strCol("run_id", "RunID", false, func(s *S) string { return s.RunID }),
+		strCol("events_sha256", "EventsSHA256", false, func(s *S) string { return s.EventsSHA256 }),
 		i32Col("schema_version", "", func(*S) int32 { return SchemaVersion }),
 		i64Col("sp", "SP", func(s *S) int64 { return int64(s.SP) }),
 		i64Col("superpass_size", "SuperpassSize", func(s *S) int64 { return int64(s.SuperpassSize) }),

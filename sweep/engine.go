@@ -134,10 +134,11 @@ type runResult struct {
 }
 
 type engine struct {
-	o     Options
-	ids   []string // config ids, parallel to o.Configs
-	done  map[sinks.Key]struct{}
-	debug *log.Logger
+	o          Options
+	ids        []string // config ids, parallel to o.Configs
+	done       map[sinks.Key]struct{}
+	seriesDone map[sinks.SeriesKey]struct{}
+	debug      *log.Logger
 }
 
 // Run sweeps o.Runs × o.Configs and writes the rows. Jobs workers each
@@ -192,6 +193,9 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			return sum, fmt.Errorf("resume: %w", err)
 		}
 		e.done = keys
+		if e.seriesDone, err = sinks.ReadSeriesKeys(ctx, seriesDir, o.Mem); err != nil {
+			return sum, fmt.Errorf("resume: %w", err)
+		}
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
 		MaxFileAge: o.MaxFileAge, Mem: o.Mem}
@@ -323,21 +327,23 @@ func prepareTable(dir string, shard Shard, resume bool) error {
 
 // write hands one run's rows to the writers and counts them.
 func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sinks.SeriesRow], sum *Summary) error {
-	switch {
-	case res.abandoned:
-		return nil
-	case res.skipped:
-		sum.Skipped++
+	if res.abandoned {
 		return nil
 	}
-	if err := rw.Write(res.rows); err != nil {
-		return err
+	if len(res.rows) > 0 {
+		if err := rw.Write(res.rows); err != nil {
+			return err
+		}
 	}
 	if sw != nil && len(res.series) > 0 {
 		if err := sw.Write(res.series); err != nil {
 			return err
 		}
 		sum.SeriesRows += len(res.series)
+	}
+	if res.skipped {
+		sum.Skipped++
+		return nil
 	}
 	sum.Analysed++
 	sum.Bytes += res.bytes

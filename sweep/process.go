@@ -47,20 +47,22 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	prov, perr := fileProvenance(ref.EventsPath)
 	prov.ToolVersion, prov.ToolCommit = e.o.ToolVersion, e.o.ToolCommit
 
-	todo := make([]core.Params, 0, len(e.o.Configs))
-	ids := make([]string, 0, len(e.o.Configs))
 	// An unreadable events file has an empty hash: its error rows are
 	// skipped on resume until the file becomes readable (a new hash).
-	fresh := true // no row of this run yet: write its series
+	todo := make([]core.Params, 0, len(e.o.Configs))
+	ids := make([]string, 0, len(e.o.Configs))
 	for c, p := range e.o.Configs {
 		id := e.ids[c]
 		if _, ok := e.done[sinks.Key{RunID: runID, ConfigID: id, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]; ok {
-			fresh = false
 			continue
 		}
 		todo, ids = append(todo, p), append(ids, id)
 	}
-	if len(todo) == 0 {
+	// The series is written once per run and input, whatever happened to
+	// the rows (a sweep can publish one table and fail on the other).
+	_, hasSeries := e.seriesDone[sinks.SeriesKey{RunID: runID, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]
+	needSeries := e.o.Series != nil && !hasSeries && perr == nil
+	if len(todo) == 0 && !needSeries {
 		return runResult{skipped: true}
 	}
 	row := func(i int, out core.Outcome, analysisNs, ingestNs int64) sinks.Row {
@@ -68,7 +70,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 			Outcome: out, AnalysisNs: analysisNs, IngestNs: ingestNs}
 	}
 	failAll := func(reason string, ingestNs int64) runResult {
-		r := runResult{bytes: prov.EventsSize}
+		r := runResult{bytes: prov.EventsSize, skipped: len(todo) == 0}
 		for i := range todo {
 			r.rows = append(r.rows, row(i, ErrorOutcome(reason), 0, ingestNs))
 		}
@@ -101,14 +103,16 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 		}
 		rows = append(rows, row(i, out, time.Since(t).Nanoseconds(), ingestNs))
 	}
-	res = runResult{rows: rows, bytes: prov.EventsSize}
-	if fresh && e.o.Series != nil {
+	// A run with every row present but no series is "skipped" for the
+	// rows table and still gets its series.
+	res = runResult{rows: rows, bytes: prov.EventsSize, skipped: len(todo) == 0}
+	if needSeries {
 		series, err := e.series(ref, run)
 		if err != nil {
 			e.debug.Printf("run %s: series: %v", ref.Path, err)
 		}
 		for i := range series {
-			series[i].RunID = runID
+			series[i].RunID, series[i].EventsSHA256 = runID, prov.EventsSHA256
 		}
 		res.series = series
 	}
