@@ -51,7 +51,10 @@ func (b *bpeModel) pairRank(left, right uint32) uint64 {
 
 // appendPiece appends the ids of one pre-tokenized piece.
 func (b *bpeModel) appendPiece(dst []uint32, piece string, sc *bpeScratch) []uint32 {
-	if len(piece) == 1 {
+	switch len(piece) {
+	case 0:
+		return dst
+	case 1:
 		return append(dst, b.symbols[symbolFirst|symbolLast][piece[0]])
 	}
 	h, cacheable := b.cache.hash(piece)

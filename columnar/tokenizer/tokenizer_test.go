@@ -311,3 +311,32 @@ func TestAddedTokenFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestByteLevelOnly checks a pre-tokenizer that is ByteLevel alone: HF
+// then merges each segment as one piece. "hello world" still ends as hello,
+// Ġworld because no merge joins those two.
+func TestByteLevelOnly(t *testing.T) {
+	data := tinyJSON(t)
+	start := bytes.Index(data, []byte(`"pre_tokenizer"`))
+	end := bytes.Index(data, []byte(`"post_processor"`))
+	onlyByteLevel := `"pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false},` + "\n "
+	tok, err := LoadBytes(append(append(append([]byte(nil), data[:start]...), onlyByteLevel...), data[end:]...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As one piece, "12345" can merge 3+4 across the digit-chunk boundary
+	// the Split regex would have drawn.
+	tests := []struct {
+		text string
+		want []uint32
+	}{
+		{"12345", []uint32{'1', '2', 265, '5'}},
+		{"hello world", []uint32{259, 264}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := tok.Encode(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Encode(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
