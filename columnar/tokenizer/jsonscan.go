@@ -193,3 +193,157 @@ func scanMerges(raw []byte, fn func(rank int, a, b []byte) error) error {
 		}
 	}
 }
+
+// skipValue moves past one JSON value of any kind. It checks structure
+// only as far as needed to find the value's end; the values this package
+// uses are decoded, and so validated, separately.
+func (s *jsonScanner) skipValue() error {
+	switch s.peek() {
+	case 0:
+		return s.fail("a value")
+	case '"':
+		_, err := s.skipString()
+		return err
+	case '{', '[':
+		depth := 0
+		for s.pos < len(s.data) {
+			switch c := s.data[s.pos]; c {
+			case '"':
+				if _, err := s.skipString(); err != nil {
+					return err
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.pos++
+					return nil
+				}
+			}
+			s.pos++
+		}
+		return s.fail("a closing bracket")
+	}
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return nil
+		}
+		s.pos++
+	}
+	return nil
+}
+
+// skipString moves past a JSON string and returns its raw bytes, quotes
+// included.
+func (s *jsonScanner) skipString() ([]byte, error) {
+	start := s.pos
+	for i := s.pos + 1; i < len(s.data); i++ {
+		switch s.data[i] {
+		case '\\':
+			i++
+		case '"':
+			s.pos = i + 1
+			return s.data[start:s.pos], nil
+		}
+	}
+	return nil, s.fail("a closing quote")
+}
+
+// objectFields calls fn with each key of the JSON object at the scanner's
+// position and the raw bytes of its value.
+func (s *jsonScanner) objectFields(fn func(key string, raw []byte) error) error {
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		key, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		s.skipSpace()
+		start := s.pos
+		if err := s.skipValue(); err != nil {
+			return err
+		}
+		if err := fn(string(key), s.data[start:s.pos]); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.fail(`"," or "}"`)
+		}
+	}
+}
+
+// decodeTokenizerFile fills a tokenizerFile from tokenizer.json. The
+// vocabulary and merges, nearly all of the bytes, are only located here
+// and left to scanVocab and scanMerges; encoding/json would validate and
+// skip them first, which took about a third of the load time.
+func decodeTokenizerFile(data []byte) (*tokenizerFile, error) {
+	var f tokenizerFile
+	m := &f.Model
+	modelFields := map[string]any{
+		"type": &m.Type, "dropout": &m.Dropout, "unk_token": &m.UnkToken,
+		"continuing_subword_prefix": &m.ContinuingSubwordPrefix, "end_of_word_suffix": &m.EndOfWordSuffix,
+		"byte_fallback": &m.ByteFallback, "ignore_merges": &m.IgnoreMerges,
+	}
+	s := &jsonScanner{data: data}
+	err := s.objectFields(func(key string, raw []byte) error {
+		switch key {
+		case "truncation":
+			f.Truncation = raw
+		case "padding":
+			f.Padding = raw
+		case "normalizer":
+			f.Normalizer = raw
+		case "pre_tokenizer":
+			f.PreTokenizer = raw
+		case "post_processor":
+			f.PostProcessor = raw
+		case "added_tokens":
+			if err := json.Unmarshal(raw, &f.AddedTokens); err != nil {
+				return fmt.Errorf("added_tokens: %w", err)
+			}
+		case "model":
+			ms := &jsonScanner{data: raw}
+			return ms.objectFields(func(key string, raw []byte) error {
+				switch key {
+				case "vocab":
+					m.Vocab = raw
+				case "merges":
+					m.Merges = raw
+				default:
+					if field, ok := modelFields[key]; ok {
+						if err := json.Unmarshal(raw, field); err != nil {
+							return fmt.Errorf("model.%s: %w", key, err)
+						}
+					}
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s.peek() != 0 {
+		return nil, s.fail("the end of the document")
+	}
+	return &f, nil
+}

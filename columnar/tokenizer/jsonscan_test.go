@@ -59,3 +59,31 @@ func TestScanMerges(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeTokenizerFile checks the hand-walked top level against
+// encoding/json on the fixture (same fields, same raw members), and that
+// malformed documents are rejected.
+func TestDecodeTokenizerFile(t *testing.T) {
+	data := tinyJSON(t)
+	got, err := decodeTokenizerFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want tokenizerFile
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	gotJSON, _ := json.Marshal(got)
+	wantJSON, _ := json.Marshal(&want)
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("decodeTokenizerFile differs from encoding/json:\ngot  %.300s\nwant %.300s", gotJSON, wantJSON)
+	}
+	for _, bad := range []string{
+		`{"model": {"type": "BPE"}} x`, `{"model": {"type": "BPE"}`, `{"model": {"type": 5}}`, `["model"]`,
+		`{"added_tokens": {}}`, `{"model": {"vocab": {"a": 1}, "merges": ["a b"]`, `{"a" "b"}`,
+	} {
+		if _, err := decodeTokenizerFile([]byte(bad)); err == nil {
+			t.Errorf("decodeTokenizerFile(%s) succeeded", bad)
+		}
+	}
+}

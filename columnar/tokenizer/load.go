@@ -14,9 +14,9 @@ import (
 	"path/filepath"
 )
 
-// The subset of tokenizer.json this package reads. Every field that can
-// change ids is checked; components that cannot (decoder, the offsets of
-// ByteLevel post-processing) are ignored.
+// The subset of tokenizer.json this package reads (decodeTokenizerFile).
+// Every field that can change ids is checked; components that cannot
+// (decoder, the offsets of ByteLevel post-processing) are ignored.
 type tokenizerFile struct {
 	Truncation    json.RawMessage `json:"truncation"`
 	Padding       json.RawMessage `json:"padding"`
@@ -128,8 +128,8 @@ func gunzipIfCompressed(data []byte) ([]byte, error) {
 
 func load(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
 	sum := sha256.Sum256(data)
-	var file tokenizerFile
-	if err := json.Unmarshal(data, &file); err != nil {
+	file, err := decodeTokenizerFile(data)
+	if err != nil {
 		return nil, fmt.Errorf("tokenizer: decode tokenizer.json: %w", err)
 	}
 	if !isNull(file.Truncation) {
@@ -139,7 +139,6 @@ func load(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
 		return nil, errors.New("tokenizer: unsupported: padding")
 	}
 	t := &Tokenizer{identity: "sha256:" + hex.EncodeToString(sum[:])}
-	var err error
 	if t.nfc, err = parseNormalizer(file.Normalizer); err != nil {
 		return nil, err
 	}
