@@ -116,9 +116,6 @@ func TestCaseFolds(t *testing.T) {
 // but not U+200B (README, "Regex features Go's regexp lacks").
 func TestPropertiesMatchOniguruma(t *testing.T) {
 	props := unicodeProperties()
-	if unicode.IsLetter(0x1E5D0) {
-		t.Log("Go's unicode tables already know U+1E5D0")
-	}
 	tests := []struct {
 		r    rune
 		want property
