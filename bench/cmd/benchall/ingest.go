@@ -166,7 +166,7 @@ func ingestSection(e *env) (string, error) {
 		{fmt.Sprintf("decode, %d workers", ncpu), []string{"child-decode", path, strconv.Itoa(ncpu), "none"}},
 		{fmt.Sprintf("decode + word counts, %d workers", ncpu), []string{"child-decode", path, strconv.Itoa(ncpu), "words"}},
 	}
-	rssReps := 3
+	rssReps := 1 // the workload is deterministic; peak RSS varies little
 	var rss [][]bench.Child
 	for _, r := range rssRows {
 		e.logf("ingest: peak RSS of %s ×%d", r.name, rssReps)
@@ -194,7 +194,7 @@ func ingestSection(e *env) (string, error) {
 		w, c := bench.Median(m.mbps()), bench.Median(m.mbPerCPU())
 		fmt.Fprintf(&b, "| %s | %s | %.2f | %s | %.2f |\n", m.name, fmtRange(m.mbps(), "%.0f"), w/floor, fmtRange(m.mbPerCPU(), "%.0f"), c/floorCPU)
 	}
-	fmt.Fprintf(&b, "\nPeak RSS of a child process that does only this (%s; median of %d):\n\n", bench.RSSMethod(), rssReps)
+	fmt.Fprintf(&b, "\nPeak RSS of a child process that does only this (%s; %d run each):\n\n", bench.RSSMethod(), rssReps)
 	fmt.Fprintf(&b, "| operation | peak RSS | wall |\n|---|---:|---:|\n")
 	for i, r := range rssRows {
 		var rs, ws []float64
