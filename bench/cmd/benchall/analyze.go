@@ -128,7 +128,7 @@ func analyzeSection(e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	compat, err := children(e, reps, "analyze: ours --compat reference", func() *exec.Cmd {
+	compat, err := children(e, min(reps, 3), "analyze: ours --compat reference", func() *exec.Cmd {
 		return analyzeCmd(e, dir, compatJSON, "--compat", "reference")
 	})
 	if err != nil {
@@ -187,13 +187,13 @@ func analyzeSection(e *env) (string, error) {
 	fmt.Fprintf(&b, "`reference_shim.py` (ours) loads the reference module from its path and calls its `run()` with the CLI's "+
 		"effective defaults (window sizes 4,6,8, auto warmup, the profile's CoV bounds and flush size) and "+
 		"`count_tokens = lambda texts: [len(t.split()) for t in texts]`, as shared/parity/README.md describes.\n\n")
-	fmt.Fprintf(&b, "| command | wall | CPU | peak RSS | MB/s (wall) |\n|---|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| command | reps | wall | CPU | peak RSS | MB/s (wall) |\n|---|---:|---:|---:|---:|---:|\n")
 	row := func(name string, cs []bench.Child) {
 		mb := make([]float64, len(cs))
 		for i, c := range cs {
 			mb[i] = float64(e.bigSize) / 1e6 / c.Wall
 		}
-		fmt.Fprintf(&b, "| %s | %s s | %s s | %s | %s |\n", name, fmtRange(walls(cs), "%.2f"), fmtRange(cpus(cs), "%.2f"),
+		fmt.Fprintf(&b, "| %s | %d | %s s | %s s | %s | %s |\n", name, len(cs), fmtRange(walls(cs), "%.2f"), fmtRange(cpus(cs), "%.2f"),
 			fmtBytes(bench.Median(rsss(cs))), fmtRange(mb, "%.1f"))
 	}
 	row("steadysweep analyze", ours)

@@ -56,6 +56,7 @@ var (
 	repsFlag      = flag.Int("reps", 5, "repetitions of each main measurement (the median is reported)")
 	binFlag       = flag.String("bin", "bin/steadysweep", "the steadysweep binary (built into the work directory when missing)")
 	sweepRepsFlag = flag.Int("sweep-reps", 1, "repetitions of each sweep variant (a sweep is 20,000 analyses)")
+	hfRepsFlag    = flag.Int("hf-reps", 3, "timed passes of the HF tokenizer per tokenizer (after one warm-up pass)")
 )
 
 func main() {
