@@ -43,7 +43,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			"--presets", demoPresets, "--seed", "1"}},
 		{"2. sweep them: presets default, reference and the whole-run baseline × warmup band × min-duration gate", []string{"sweep", corpus,
 			"-o", sweepOut, "--tokenizer", "words", "--cache-dir", cacheDir,
-			"--preset", "default,reference,total", "--set", "warmup_band=0.05,0.1", "--set", "min_duration=true,false"}},
+			"--preset", "default,reference,total", "--set", "warmup_band=0.03,0.05", "--set", "min_duration=true,false"}},
 		{"3. score every config against the planted truth", []string{"calibrate", sweepOut}},
 	}
 	for _, s := range steps {
