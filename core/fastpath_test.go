@@ -162,8 +162,8 @@ func TestSelectKth(t *testing.T) {
 		}
 		sorted := slices.Sorted(slices.Values(xs))
 		k := rng.IntN(n)
-		if got := selectKth(slices.Clone(xs), k); got != sorted[k] {
-			t.Fatalf("selectKth(%v, %d) = %v, want %v", xs, k, got, sorted[k])
+		if got := stats.SelectKth(slices.Clone(xs), k); got != sorted[k] {
+			t.Fatalf("SelectKth(%v, %d) = %v, want %v", xs, k, got, sorted[k])
 		}
 	}
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -217,42 +216,7 @@ func (u *listUnion) kth(k int) float64 {
 		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
 		vals = append(vals, l[off[seg]:off[seg+1]]...)
 	}
-	return selectKth(vals, k)
-}
-
-// selectKth returns the k-th smallest of xs (reordering xs): quickselect
-// with a median-of-three pivot, sorting small or stubborn ranges.
-func selectKth(xs []float64, k int) float64 {
-	lo, hi := 0, len(xs)-1
-	for rounds := 0; hi-lo > 16 && rounds < 64; rounds++ {
-		mid := lo + (hi-lo)/2
-		a, b, c := xs[lo], xs[mid], xs[hi]
-		pivot := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi
-		for i <= j {
-			for xs[i] < pivot {
-				i++
-			}
-			for xs[j] > pivot {
-				j--
-			}
-			if i <= j {
-				xs[i], xs[j] = xs[j], xs[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return xs[k]
-		}
-	}
-	slices.Sort(xs[lo : hi+1])
-	return xs[k]
+	return stats.SelectKth(vals, k)
 }
 
 // sortedUnion returns the ascending union of ascending lists, in the order

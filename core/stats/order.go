@@ -99,7 +99,7 @@ func medianSelect(s []float64) float64 {
 	}
 	n := len(s)
 	k := n / 2
-	hi := selectKth(s, k)
+	hi := SelectKth(s, k)
 	if n%2 == 1 {
 		return hi
 	}
@@ -112,17 +112,15 @@ func medianSelect(s []float64) float64 {
 	return (lo + hi) / 2
 }
 
-// selectKth reorders s so that s[k] is the k-th smallest value, every s[i]
-// with i < k is ≤ s[k] and every s[i] with i > k is ≥ s[k], and returns s[k].
-// s must not contain NaN.
-func selectKth(s []float64, k int) float64 {
+// SelectKth reorders s so that s[k] is the k-th smallest value (0-based),
+// every s[i] with i < k is ≤ s[k] and every s[i] with i > k is ≥ s[k], and
+// returns s[k]: quickselect with a median-of-three pivot and Hoare
+// partition, sorting small ranges, and sorting the remaining range after
+// 64 rounds so adversarial input cannot make it quadratic.
+// s must not contain NaN; k must be in [0, len(s)).
+func SelectKth(s []float64, k int) float64 {
 	lo, hi := 0, len(s)-1
-	for hi > lo {
-		if hi-lo < 16 {
-			slices.Sort(s[lo : hi+1])
-			return s[k]
-		}
-		// Median-of-three pivot, Hoare partition.
+	for rounds := 0; hi-lo > 16 && rounds < 64; rounds++ {
 		mid := lo + (hi-lo)/2
 		a, b, c := s[lo], s[mid], s[hi]
 		pivot := max(min(a, b), min(max(a, b), c))
@@ -149,5 +147,6 @@ func selectKth(s []float64, k int) float64 {
 			return s[k]
 		}
 	}
+	slices.Sort(s[lo : hi+1])
 	return s[k]
 }
