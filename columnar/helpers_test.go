@@ -1,8 +1,7 @@
 package columnar
 
 import (
-	"os"
-	"path/filepath"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"testing"
 	"unicode/utf8"
 )
@@ -41,23 +40,5 @@ func (words) Count(text string) int {
 // test when it is absent.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("../shared not present: no go.mod above the test")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "parity", "runs")); err != nil {
-		t.Skipf("../shared not present: %v", err)
-	}
-	return shared
+	return sharedtest.Dir(t, "parity/runs")
 }

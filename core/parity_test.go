@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"io"
 	"math"
 	"os"
@@ -30,25 +31,7 @@ import (
 // sharedDir returns ../shared relative to the module root, or skips.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "parity", "runs")); err != nil {
-		t.Skipf("shared parity corpus not found at %s", shared)
-	}
-	return shared
+	return sharedtest.Dir(t, "parity/runs")
 }
 
 // jsonNode is a decoded JSON value that keeps key order and number kinds.

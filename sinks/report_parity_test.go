@@ -3,6 +3,7 @@ package sinks_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,25 +17,7 @@ import (
 // go.mod), skipping the test when it is absent.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("../shared not present: no go.mod above the test")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "parity", "runs")); err != nil {
-		t.Skipf("../shared not present: %v", err)
-	}
-	return shared
+	return sharedtest.Dir(t, "parity/runs")
 }
 
 // analyzeParityRun analyses the shared parity run name the way the

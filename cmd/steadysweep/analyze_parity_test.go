@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,14 +18,7 @@ import (
 // when it is absent.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	d, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(d, "parity", "runs")); err != nil {
-		t.Skipf("../shared not present (%v): the parity corpus is needed for this test", err)
-	}
-	return d
+	return sharedtest.Dir(t, "parity/runs")
 }
 
 // TestAnalyzeReferenceCLI runs `steadysweep analyze RUN --tokenizer words

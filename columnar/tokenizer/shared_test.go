@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"os"
 	"path/filepath"
 	"sync"
@@ -19,25 +20,7 @@ var sharedTokenizerNames = []string{"deepseek_v3", "deepseek_r1_derived", "gptos
 // (the directory holding go.mod), or skips the test.
 func sharedDir(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("../shared not present: no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared", "tokenizers")
-	if _, err := os.Stat(shared); err != nil {
-		tb.Skip("../shared not present: " + err.Error())
-	}
-	return shared
+	return filepath.Join(sharedtest.Dir(tb, "tokenizers"), "tokenizers")
 }
 
 // readJSONLines decodes every line of a gzip-compressed JSON-lines file.

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"encoding/json"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,28 +18,7 @@ const (
 
 // sharedDir returns the shared material directory, ../shared relative to the
 // repository root (the directory holding go.mod), or "" if it is absent.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if fi, err := os.Stat(shared); err != nil || !fi.IsDir() {
-		return ""
-	}
-	return shared
-}
+func sharedDir(t testing.TB) string { return sharedtest.Locate() }
 
 // requireShared returns the path of a file under the shared directory or
 // skips the test.

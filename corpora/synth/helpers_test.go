@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,25 +17,7 @@ import (
 // holding go.mod) + ../shared. Tests that need it skip when it is absent.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatalf("getwd: %v", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory; shared material unavailable")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "parity", "runs")); err != nil {
-		t.Skipf("shared material not found at %s: %v", shared, err)
-	}
-	return shared
+	return sharedtest.Dir(t, "parity/runs")
 }
 
 // event is one decoded events.jsonl line with its keys in file order.
