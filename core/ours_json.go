@@ -93,6 +93,12 @@ func gridKey(p float64) string {
 }
 
 func (e EarlyStopEstimate) json() JSONObject {
+	return JSONObject{{"n", e.N}, {"percentiles", e.percentilesJSON()}}
+}
+
+// percentilesJSON maps each grid key ("99.9" … "50.0") to the estimate, or
+// null below its floor.
+func (e EarlyStopEstimate) percentilesJSON() JSONObject {
 	obj := make(JSONObject, len(EarlyStopGrid))
 	for i, p := range EarlyStopGrid {
 		var v any
@@ -101,7 +107,7 @@ func (e EarlyStopEstimate) json() JSONObject {
 		}
 		obj[i] = JSONField{gridKey(p), v}
 	}
-	return JSONObject{{"n", e.N}, {"percentiles", obj}}
+	return obj
 }
 
 func (s EarlyStopSeries) json() JSONObject {

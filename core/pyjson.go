@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -229,6 +230,8 @@ func writePyJSON(b *strings.Builder, v any, level int) {
 		}
 		writeIndent(b, level)
 		b.WriteByte('}')
+	case json.Number:
+		b.WriteString(string(x)) // a number read from input, kept as written
 	case pyJSONer:
 		writePyJSON(b, x.pyJSON(), level)
 	default:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,6 +34,8 @@ type analyzeFlags struct {
 	pointYAML    bool
 	writeReport  bool
 	plotPath     string
+	augment      string
+	augmentOut   string
 }
 
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -61,6 +64,8 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
 	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file")
 	fs.StringVar(&f.plotPath, "plot", "", "write a PNG plot of the run to `FILE`")
+	fs.StringVar(&f.augment, "augment", "", "add the steady_state block and early-stopping maps to this result_summary.json (with -o)")
+	fs.StringVarP(&f.augmentOut, "output", "o", "", "where --augment writes the augmented summary")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
@@ -70,6 +75,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return usagef("analyze needs exactly one RUN_DIR or events file, got %d", fs.NArg())
+	}
+	if (f.augment == "") != (f.augmentOut == "") {
+		return usagef("--augment SUMMARY and -o FILE go together")
 	}
 	params, err := f.params()
 	if err != nil {
@@ -123,13 +131,23 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	if f.writeReport {
-		for name, data := range map[string][]byte{"steady_state.json": res.ReferenceJSON(), "steady_state.txt": []byte(text)} {
-			p := filepath.Join(run.Dir, name)
-			if err := writeFileAtomic(p, data); err != nil {
-				return fmt.Errorf("--write-report: %w", err)
-			}
-			fmt.Fprintf(stderr, "wrote %s\n", p)
+		if err := writeReportFiles(run.Dir, res, text, loaded.info, stderr); err != nil {
+			return fmt.Errorf("--write-report: %w", err)
 		}
+	}
+	if f.augment != "" {
+		summary, err := os.ReadFile(f.augment)
+		if err != nil {
+			return fmt.Errorf("--augment: %w", err)
+		}
+		out, err := res.AugmentSummary(summary)
+		if err != nil {
+			return fmt.Errorf("--augment %s: %w", f.augment, err)
+		}
+		if err := writeFileAtomic(f.augmentOut, out); err != nil {
+			return fmt.Errorf("--augment: %w", err)
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", f.augmentOut)
 	}
 	if f.plotPath != "" {
 		if err := writePlot(f.plotPath, fs.Arg(0), res); err != nil {
@@ -180,4 +198,29 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		return p, usageError{err}
 	}
 	return p, nil
+}
+
+// writeReportFiles writes steady_state.json and steady_state.txt beside the
+// events file, and run_meta.json with the dataset size when the run has
+// none (an existing one is never touched, nor is the events file), each
+// atomically.
+func writeReportFiles(dir string, res *core.Result, text string, info core.RunInfo, stderr io.Writer) error {
+	files := []struct {
+		name string
+		data []byte
+	}{{"steady_state.json", res.ReferenceJSON()}, {"steady_state.txt", []byte(text)}}
+	if _, err := os.Stat(filepath.Join(dir, "run_meta.json")); errors.Is(err, os.ErrNotExist) && info.DatasetSize > 0 {
+		files = append(files, struct {
+			name string
+			data []byte
+		}{"run_meta.json", []byte(fmt.Sprintf("{\"dataset_size\": %d}\n", info.DatasetSize))})
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := writeFileAtomic(p, f.data); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", p)
+	}
+	return nil
 }
