@@ -155,7 +155,7 @@ func ingestSection(e *env) (string, error) {
 		}
 		ms = append(ms, measured{o.name, e.bigSize, ss})
 	}
-	e.bigSamples, e.bigDec1, e.bigDecN = samples, ms[1].samples, ms[2].samples
+	e.bigSamples, e.bigDec1, e.bigDecN, e.bigDecWords = samples, ms[1].samples, ms[2].samples, ms[3].samples
 	floor := bench.Median(ms[0].mbps())
 	floorCPU := bench.Median(ms[0].mbPerCPU())
 

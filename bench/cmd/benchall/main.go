@@ -94,6 +94,7 @@ type env struct {
 	// Measurements of the big run kept for the scale table's 200 MB row.
 	bigSamples       int
 	bigDec1, bigDecN []bench.Sample
+	bigDecWords      []bench.Sample // decode + word counts, 1 worker
 	bigOurs, bigRef  []bench.Child
 	bigNSP           int
 	bigGenS          float64
