@@ -111,8 +111,17 @@ func superpassSize(info RunInfo, p Params) (int, error) {
 // super-pass size. The error reports invalid parameters or an unresolvable
 // super-pass size (ErrSuperpassSize); any input data yields a Result.
 func Analyze(s *Samples, info RunInfo, p Params) (*Result, error) {
+	return AnalyzeWithRollups(s, nil, info, p)
+}
+
+// AnalyzeWithRollups is Analyze with the run's rollups at the resolved
+// super-pass size already built (sps = Rollup(s, S)), so that a sweep
+// analysing one run under many parameter sets builds them once and the
+// per-window memos keyed on them are shared; sps nil builds them. The
+// result equals Analyze's.
+func AnalyzeWithRollups(s *Samples, sps []SuperPass, info RunInfo, p Params) (*Result, error) {
 	if p.Compat != "reference" {
-		return analyzeOurs(s, nil, info, p)
+		return analyzeOurs(s, sps, info, p)
 	}
 	if err := checkParams(p); err != nil {
 		return nil, err
@@ -125,7 +134,10 @@ func Analyze(s *Samples, info RunInfo, p Params) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return AnalyzeRollups(Rollup(s, S), info, p)
+	if sps == nil {
+		sps = Rollup(s, S)
+	}
+	return AnalyzeRollups(sps, info, p)
 }
 
 func checkParams(p Params) error {

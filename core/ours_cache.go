@@ -24,44 +24,56 @@ type spanStats struct {
 	es     EarlyStopSeries
 }
 
-// spanCacheSize bounds the memo (FIFO eviction); each entry is small but
-// keeps its rollup reachable until evicted.
+// spanCacheSize bounds each span memo (FIFO eviction); each entry is
+// small but keeps its rollup reachable until evicted.
 const spanCacheSize = 256
 
-var spanCache struct {
-	sync.Mutex
-	m     map[spanKey]*spanStats
+// spanMemo is a bounded, concurrency-safe memo of values computed from a
+// span of a rollup (FIFO eviction). Computing happens outside the lock, so
+// two goroutines may compute the same entry; the first stored wins.
+type spanMemo[V any] struct {
+	mu    sync.Mutex
+	m     map[spanKey]V
 	order []spanKey
 }
+
+// get returns the value memoised under k, computing and storing it with
+// compute on a miss.
+func (c *spanMemo[V]) get(k spanKey, compute func() V) V {
+	c.mu.Lock()
+	if v, ok := c.m[k]; ok {
+		c.mu.Unlock()
+		return v
+	}
+	c.mu.Unlock()
+	v := compute()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[k]; ok {
+		return old
+	}
+	if c.m == nil {
+		c.m = map[spanKey]V{}
+	}
+	if len(c.order) >= spanCacheSize {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[k] = v
+	c.order = append(c.order, k)
+	return v
+}
+
+var spanCache spanMemo[*spanStats]
 
 // spanStatsOf returns the totals and early-stopping estimates of sps
 // (whole: drain-inclusive duration), memoised.
 func spanStatsOf(sps []SuperPass, whole bool) *spanStats {
+	compute := func() *spanStats { return &spanStats{totals: totalsOf(sps, whole), es: earlyStoppingOf(sps)} }
 	if len(sps) == 0 {
-		return &spanStats{totals: totalsOf(sps, whole), es: earlyStoppingOf(sps)}
+		return compute()
 	}
-	k := spanKey{&sps[0], len(sps), whole}
-	spanCache.Lock()
-	if v, ok := spanCache.m[k]; ok {
-		spanCache.Unlock()
-		return v
-	}
-	spanCache.Unlock()
-	v := &spanStats{totals: totalsOf(sps, whole), es: earlyStoppingOf(sps)}
-	spanCache.Lock()
-	if spanCache.m == nil {
-		spanCache.m = map[spanKey]*spanStats{}
-	}
-	if _, ok := spanCache.m[k]; !ok {
-		if len(spanCache.order) >= spanCacheSize {
-			delete(spanCache.m, spanCache.order[0])
-			spanCache.order = spanCache.order[1:]
-		}
-		spanCache.m[k] = v
-		spanCache.order = append(spanCache.order, k)
-	}
-	spanCache.Unlock()
-	return v
+	return spanCache.get(spanKey{&sps[0], len(sps), whole}, compute)
 }
 
 type budgetKey struct {
@@ -109,24 +121,17 @@ type windowSummary struct {
 	tps        TPS
 }
 
-var winCache struct {
-	sync.Mutex
-	m     map[spanKey]*windowSummary
-	order []spanKey
-}
+var winCache spanMemo[*windowSummary]
 
 // windowSummaryOf computes (memoised) the windowSummary of w.
 func windowSummaryOf(w []SuperPass) *windowSummary {
-	var k spanKey
-	if len(w) > 0 {
-		k = spanKey{&w[0], len(w), false}
-		winCache.Lock()
-		if v, ok := winCache.m[k]; ok {
-			winCache.Unlock()
-			return v
-		}
-		winCache.Unlock()
+	if len(w) == 0 {
+		return computeWindowSummary(w)
 	}
+	return winCache.get(spanKey{&w[0], len(w), false}, func() *windowSummary { return computeWindowSummary(w) })
+}
+
+func computeWindowSummary(w []SuperPass) *windowSummary {
 	v := &windowSummary{tps: windowTPS(w)}
 	ttft := pooled(w, func(sp *SuperPass) []float64 { return sp.TTFT })
 	tpot := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
@@ -139,21 +144,5 @@ func windowSummaryOf(w []SuperPass) *windowSummary {
 		s := stats.Summarize(tpot)
 		v.tpot = &s
 	}
-	if len(w) == 0 {
-		return v
-	}
-	winCache.Lock()
-	if winCache.m == nil {
-		winCache.m = map[spanKey]*windowSummary{}
-	}
-	if _, ok := winCache.m[k]; !ok {
-		if len(winCache.order) >= spanCacheSize {
-			delete(winCache.m, winCache.order[0])
-			winCache.order = winCache.order[1:]
-		}
-		winCache.m[k] = v
-		winCache.order = append(winCache.order, k)
-	}
-	winCache.Unlock()
 	return v
 }

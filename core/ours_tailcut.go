@@ -37,51 +37,84 @@ type TailCut struct {
 // holds, the TPOT summary without the tail.
 func tailCutOf(r *Result, s *Samples, p Params) TailCut {
 	o := r.Ours
-	tc := TailCut{CoV: math.NaN(), Skew: math.NaN()}
 	w := r.all[o.WinLo:o.WinHi]
-	itl := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
-	if len(itl) < 2 {
-		tc.Reason = "fewer than two samples with an inter-token latency"
-		return tc
+	var ts *tailStats
+	if len(w) == 0 {
+		ts = computeTailStats(w, s, r.SuperpassSize, o.WinLo)
+	} else {
+		// The parameters only compare against these statistics, so the
+		// parameter sets of a sweep share them (see spanMemo).
+		ts = tailCache.get(spanKey{&w[0], len(w), s == nil},
+			func() *tailStats { return computeTailStats(w, s, r.SuperpassSize, o.WinLo) })
 	}
-	mu := stats.Mean(itl)
-	tc.CoV = stats.PStdev(itl) / mu
-	tc.Skew = math.Abs(mu-stats.Median(itl)) / mu
-	if s == nil {
-		tc.Reason = "per-sample completion times unavailable (rollups only)"
-		return tc
-	}
-	var lastIssue int64 = -1
-	for _, t := range s.IssueNs {
-		lastIssue = max(lastIssue, t)
-	}
-	S := r.SuperpassSize
-	lo, hi := o.WinLo*S, min(o.WinHi*S, s.Len())
-	var kept []float64
-	for i := lo; i < hi; i++ {
-		tok := at(s.OutTokens, i, -1)
-		hasTPOT := tok > 0 && at(s.HasFirstToken, i, false) && at(s.HasComplete, i, false)
-		if at(s.HasComplete, i, false) && at(s.CompleteNs, i, 0) > lastIssue {
-			tc.NTail++
-			continue
-		}
-		if hasTPOT {
-			kept = append(kept, float64(at(s.CompleteNs, i, 0)-at(s.FirstTokenNs, i, 0))/float64(tok))
-		}
-	}
+	tc := TailCut{CoV: ts.cov, Skew: ts.skew, NTail: ts.nTail}
 	switch {
+	case ts.reason != "":
+		tc.Reason = ts.reason
 	case !(tc.CoV <= p.TailCutEps):
 		tc.Reason = "ITL not per-sample invariant: σ/μ above tail_cut_eps; tail kept"
 	case !(tc.Skew <= p.TailCutDelta):
 		tc.Reason = "ITL skewed: |μ − m|/μ above tail_cut_delta; tail kept"
 	case tc.NTail == 0:
 		tc.Reason = "no window sample in flight at issuance stop"
-	case len(kept) == 0:
+	case ts.kept == nil:
 		tc.Reason = "the whole window is tail; tail kept"
 	default:
 		tc.Applied = true
-		sum := stats.Summarize(kept)
-		tc.tpot = &sum
+		tc.tpot = ts.kept
 	}
 	return tc
+}
+
+// tailStats is what the tail-cut guard measures of a window, independent
+// of the parameters: the ITL's σ/μ and |μ − m|/μ, the tail's size and the
+// TPOT summary without the tail (nil when nothing is kept); reason is set
+// when the guard cannot be evaluated at all.
+type tailStats struct {
+	cov, skew float64
+	nTail     int
+	kept      *stats.Summary
+	reason    string
+}
+
+var tailCache spanMemo[*tailStats]
+
+// computeTailStats measures the window w (super-passes winLo… of size S)
+// of the run's samples s (nil: rollups only).
+func computeTailStats(w []SuperPass, s *Samples, S, winLo int) *tailStats {
+	ts := &tailStats{cov: math.NaN(), skew: math.NaN()}
+	itl := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
+	if len(itl) < 2 {
+		ts.reason = "fewer than two samples with an inter-token latency"
+		return ts
+	}
+	mu := stats.Mean(itl)
+	ts.cov = stats.PStdev(itl) / mu
+	ts.skew = math.Abs(mu-stats.Median(itl)) / mu
+	if s == nil {
+		ts.reason = "per-sample completion times unavailable (rollups only)"
+		return ts
+	}
+	var lastIssue int64 = -1
+	for _, t := range s.IssueNs {
+		lastIssue = max(lastIssue, t)
+	}
+	lo, hi := winLo*S, min((winLo+len(w))*S, s.Len())
+	var kept []float64
+	for i := lo; i < hi; i++ {
+		tok := at(s.OutTokens, i, -1)
+		hasTPOT := tok > 0 && at(s.HasFirstToken, i, false) && at(s.HasComplete, i, false)
+		if at(s.HasComplete, i, false) && at(s.CompleteNs, i, 0) > lastIssue {
+			ts.nTail++
+			continue
+		}
+		if hasTPOT {
+			kept = append(kept, float64(at(s.CompleteNs, i, 0)-at(s.FirstTokenNs, i, 0))/float64(tok))
+		}
+	}
+	if len(kept) > 0 && ts.nTail > 0 {
+		sum := stats.Summarize(kept)
+		ts.kept = &sum
+	}
+	return ts
 }

@@ -66,18 +66,17 @@ func DefaultLoader(o LoaderOptions) Loader {
 type rollupKey struct{ S int }
 
 // DefaultAnalyzer analyses with core and returns (*core.Result).Outcome.
-// Where core.Analyze is by definition AnalyzeRollups(Rollup(s, S)) — the
-// reference-compat window path — it computes the rollups once per
-// distinct super-pass size of the run and calls core.AnalyzeRollups;
-// everything else (steadysweep's own path, which also reads per-sample
-// timestamps, and the agentic NATL path) goes through core.Analyze. Either
-// way the outcome equals core.Analyze's (TestRealSweep checks it).
+// On the window path it builds the rollups once per distinct super-pass
+// size of the run and hands them to core.AnalyzeWithRollups, so the
+// parameter sets of a run share them and core's per-window memos; the
+// agentic NATL path goes through core.Analyze. Either way the outcome
+// equals core.Analyze's (TestRealSweep checks it).
 func DefaultAnalyzer(run *LoadedRun, p core.Params) (core.Outcome, error) {
 	var r *core.Result
 	var err error
-	if S := superpassSize(run.Info, p); S > 0 && p.Compat == "reference" && profileOf(run.Info, p).Path == "window" {
+	if S := superpassSize(run.Info, p); S > 0 && profileOf(run.Info, p).Path == "window" {
 		sps := run.Memo(rollupKey{S}, func() any { return core.Rollup(run.Samples, S) }).([]core.SuperPass)
-		r, err = core.AnalyzeRollups(sps, run.Info, p)
+		r, err = core.AnalyzeWithRollups(run.Samples, sps, run.Info, p)
 	} else {
 		r, err = core.Analyze(run.Samples, run.Info, p)
 	}
