@@ -34,7 +34,7 @@ fuzz:
 	done
 
 fuzz-smoke:
-	$(MAKE) fuzz FUZZTIME=3s
+	$(MAKE) fuzz FUZZTIME=2s
 
 clean:
 	rm -rf bin demo-out
