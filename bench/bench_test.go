@@ -160,8 +160,9 @@ func sharedTexts(b *testing.B, path string) (texts []string, tokens, bytes int64
 
 // BenchmarkAnalyze runs the detector on the decoded benchmark run (about
 // 60 super-passes of 400 samples at 200 MB) under the default and the
-// reference presets: core.Analyze from samples, the sweep's unit of work,
-// and core.AnalyzeRollups from prebuilt rollups.
+// reference presets: core.Analyze from samples (nothing shared),
+// core.AnalyzeWithRollups on rollups shared across iterations (the sweep's
+// path), and core.AnalyzeRollups from rollups alone.
 func BenchmarkAnalyze(b *testing.B) {
 	dir, _ := benchRun(b)
 	run, err := columnar.ResolveRun(dir)
@@ -192,6 +193,23 @@ func BenchmarkAnalyze(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/config")
 			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
 			b.ReportMetric(float64(r.NSuperPasses), "super-passes")
+		})
+		b.Run("preset="+preset+"/from=shared-rollups", func(b *testing.B) {
+			// sweep.DefaultAnalyzer's path: rollups built once per run,
+			// shared with core's memos across configs (so after the first
+			// iteration the memos are warm, as for the later configs of a
+			// sweep whose windows repeat).
+			sps := core.Rollup(&s, info.DatasetSize)
+			cpu0 := CPUTime()
+			for b.Loop() {
+				r, err := core.AnalyzeWithRollups(&s, sps, info, p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = r.Outcome()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/config")
+			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
 		})
 		b.Run("preset="+preset+"/from=rollups", func(b *testing.B) {
 			sps := core.Rollup(&s, info.DatasetSize)

@@ -3,10 +3,10 @@
 // counting, the Python reference detector for a whole analysis, and the
 // targets of the sweep engine.
 //
-// The package holds the shared pieces (generated runs, the sweep loader and
-// analyzer, statistics, machine description) and the cross-package Go
-// micro-benchmarks (bench_test.go); bench/cmd/benchall runs every
-// measurement and rewrites bench/RESULTS.md:
+// The package holds the shared pieces (generated runs, the sweep grid,
+// statistics, child-process measurement, machine description) and the
+// cross-package Go micro-benchmarks (bench_test.go); bench/cmd/benchall
+// runs every measurement and rewrites bench/RESULTS.md:
 //
 //	make bench
 //

@@ -12,7 +12,6 @@ import (
 	"github.com/steadysweep/steadysweep/bench"
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
-	"github.com/steadysweep/steadysweep/core"
 )
 
 // sizeRow is one log size of the scale table.
@@ -204,9 +203,9 @@ func scaleSection(e *env) (string, error) {
 	cs, info := table.Samples(), table.Info
 	s := &cs
 	fmt.Fprintf(&b, "### With configs\n\n")
-	fmt.Fprintf(&b, "`core.Analyze` of the %s run above (%d samples, %d super-passes) under `bench.Configs(n)` (half "+
-		"default preset, half reference), one goroutine (as one sweep worker analyses one run); total time per "+
-		"repetition and per config. Constant µs/config means the cost is linear in the number of configs.\n\n",
+	fmt.Fprintf(&b, "The sweep path (section 4: `core.Rollup` once, `core.AnalyzeWithRollups` per config) on the %s run "+
+		"above (%d samples, %d super-passes) under `bench.Configs(n)` (half default preset, half reference), one goroutine "+
+		"(as one sweep worker analyses one run); total time per repetition and per config. Constant µs/config would mean a cost linear in the number of configs; falling µs/config means better than linear (the per-run rollups and core's per-window memos are shared by more configs).\n\n",
 		fmtMB(rows[0].size), s.Len(), rows[0].nsp)
 	fmt.Fprintf(&b, "| configs | reps | total wall | total CPU | µs/config (wall) | µs/config (CPU) |\n|---:|---:|---:|---:|---:|---:|\n")
 	for _, n := range []int{10, 100, 1000} {
@@ -222,7 +221,7 @@ func scaleSection(e *env) (string, error) {
 			reps = min(reps, 3)
 		}
 		e.logf("scale: %d configs ×%d", n, reps)
-		wall, cpu, _, err := configCost(cfgs, reps, func(p core.Params) (*core.Result, error) { return core.Analyze(s, info, p) })
+		wall, cpu, _, err := configCost(cfgs, reps, sweepPath(s, info))
 		if err != nil {
 			return "", err
 		}
