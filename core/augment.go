@@ -28,14 +28,9 @@ func (r *Result) AugmentSummary(summary []byte) ([]byte, error) {
 	if r.Ours == nil {
 		return nil, errors.New("augment: the reference compat computes no submission block or early stopping; use --compat steadysweep")
 	}
-	dec := json.NewDecoder(bytes.NewReader(summary))
-	dec.UseNumber()
-	v, err := decodeOrderedJSON(dec)
+	v, err := ParseOrderedJSON(summary)
 	if err != nil {
 		return nil, fmt.Errorf("augment: parse result summary: %w", err)
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, errors.New("augment: parse result summary: data after the top-level value")
 	}
 	top, ok := v.(JSONObject)
 	if !ok {
@@ -81,8 +76,23 @@ func (o JSONObject) index(key string) int {
 	return -1
 }
 
-// decodeOrderedJSON reads one JSON value keeping object key order
-// (JSONObject) and numbers as written (json.Number).
+// ParseOrderedJSON parses one JSON document keeping object key order
+// (objects as JSONObject, arrays as []any) and numbers as written
+// (json.Number), so it can be compared or re-encoded exactly.
+func ParseOrderedJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeOrderedJSON(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, errors.New("data after the top-level value")
+	}
+	return v, nil
+}
+
+// decodeOrderedJSON reads one JSON value (see ParseOrderedJSON).
 func decodeOrderedJSON(dec *json.Decoder) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,57 +90,13 @@ func compareJSON(t *testing.T, got, want string) {
 	}
 }
 
-type orderedObject struct {
-	keys   []string
-	values map[string]any
-}
-
 func decodeOrdered(t *testing.T, s string) any {
 	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
+	v, err := core.ParseOrderedJSON([]byte(s))
 	if err != nil {
 		t.Fatalf("decode JSON: %v", err)
 	}
 	return v
-}
-
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch tok {
-	case json.Delim('{'):
-		o := orderedObject{values: map[string]any{}}
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := decodeValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			o.keys = append(o.keys, k.(string))
-			o.values[k.(string)] = v
-		}
-		_, err := dec.Token()
-		return o, err
-	case json.Delim('['):
-		var a []any
-		for dec.More() {
-			v, err := decodeValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-		_, err := dec.Token()
-		return a, err
-	}
-	return tok, nil
 }
 
 func walkCompare(path string, got, want any, diffs *[]string) {
@@ -146,14 +104,14 @@ func walkCompare(path string, got, want any, diffs *[]string) {
 		*diffs = append(*diffs, path+": "+fmt.Sprintf(format, args...))
 	}
 	switch w := want.(type) {
-	case orderedObject:
-		g, ok := got.(orderedObject)
-		if !ok || strings.Join(g.keys, ",") != strings.Join(w.keys, ",") {
-			add("keys %v, want %v", keysOf(got), w.keys)
+	case core.JSONObject:
+		g, ok := got.(core.JSONObject)
+		if !ok || !slices.Equal(keysOf(g), keysOf(w)) {
+			add("keys %v, want %v", keysOf(got), keysOf(w))
 			return
 		}
-		for _, k := range w.keys {
-			walkCompare(path+"."+k, g.values[k], w.values[k], diffs)
+		for i, f := range w {
+			walkCompare(path+"."+f.Key, g[i].Value, f.Value, diffs)
 		}
 	case []any:
 		g, ok := got.([]any)
@@ -189,8 +147,10 @@ func walkCompare(path string, got, want any, diffs *[]string) {
 }
 
 func keysOf(v any) []string {
-	if o, ok := v.(orderedObject); ok {
-		return o.keys
+	o, _ := v.(core.JSONObject)
+	keys := make([]string, len(o))
+	for i, f := range o {
+		keys[i] = f.Key
 	}
-	return nil
+	return keys
 }
