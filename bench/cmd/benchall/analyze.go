@@ -128,7 +128,7 @@ func analyzeSection(e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	compat, err := children(e, min(reps, 3), "analyze: ours --compat reference", func() *exec.Cmd {
+	compat, err := children(e, reps, "analyze: ours --compat reference", func() *exec.Cmd {
 		return analyzeCmd(e, dir, compatJSON, "--compat", "reference")
 	})
 	if err != nil {

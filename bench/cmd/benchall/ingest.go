@@ -145,9 +145,6 @@ func ingestSection(e *env) (string, error) {
 	var ms []measured
 	for _, o := range ops {
 		reps := e.reps
-		if strings.Contains(o.name, "word counts") {
-			reps = min(reps, 3) // time budget; the no-counter rows carry the target
-		}
 		e.logf("ingest: %s ×%d", o.name, reps)
 		ss, err := repeatGC(reps, o.fn)
 		if err != nil {

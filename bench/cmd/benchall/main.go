@@ -55,8 +55,8 @@ var (
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
 	repsFlag      = flag.Int("reps", 5, "repetitions of each main measurement (the median is reported)")
 	binFlag       = flag.String("bin", "bin/steadysweep", "the steadysweep binary (built into the work directory when missing)")
-	sweepRepsFlag = flag.Int("sweep-reps", 1, "repetitions of each sweep variant (a sweep is 20,000 analyses)")
-	hfRepsFlag    = flag.Int("hf-reps", 3, "timed passes of the HF tokenizer per tokenizer (after one warm-up pass)")
+	sweepRepsFlag = flag.Int("sweep-reps", 5, "repetitions of each sweep variant (a sweep is 20,000 analyses)")
+	hfRepsFlag    = flag.Int("hf-reps", 5, "timed passes of the HF tokenizer per tokenizer (after one warm-up pass)")
 )
 
 func main() {
@@ -284,7 +284,7 @@ func ensureBig(e *env) error {
 
 const commandsText = "## Commands\n\n" +
 	"```sh\n" +
-	"# everything above (≈10 min on an idle 2-core machine); the reference comparison needs\n" +
+	"# everything above (≈6 min on an idle 2-core machine, more under load); the reference comparison needs\n" +
 	"# a copy of steady_state_diagnostics.py from mlcommons/endpoints @ 40b78bfe (not vendored):\n" +
 	"STEADYSWEEP_REFERENCE=/path/to/steady_state_diagnostics.py make bench\n" +
 	"go run ./bench/cmd/benchall -quick -o -            # a 1-minute check of the harness\n" +

@@ -232,7 +232,7 @@ func tokenizerSection(e *env) (string, error) {
 			"one awaited `encode(text, null, {addSpecialTokens:false})` per text, after one warm-up pass — the \"single\" "+
 			"setting of shared/tokenizers/README.md (its ~0.05 ms of binding overhead per call is included, as there). "+
 			"Both measured in this run, one after the other. Ours is the median of %d passes, HF's of %d (each HF pass "+
-			"takes seconds; `-hf-reps` raises it — shared/tokenizers/README.md used 3).\n\n", hfPackage, reps, *hfRepsFlag)
+			"takes seconds; `-hf-reps` sets it; shared/tokenizers/README.md used 3).\n\n", hfPackage, reps, *hfRepsFlag)
 	} else {
 		fmt.Fprintf(&b, "HF was **not re-measured** (%s); its column is shared/tokenizers/README.md's \"single\" figures "+
 			"(median of 3 runs on this machine type, measured earlier).\n\n", why)
