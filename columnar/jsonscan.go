@@ -72,20 +72,30 @@ func scanString(b []byte, i int) (end int, esc bool, err error) {
 			return i + q + 1, esc, nil
 		}
 		esc = true
-		// Walk escapes from the first backslash on.
+		// Walk escapes from the first backslash on. nextQuote is the next
+		// '"' at or after j, searched again only once an escape moves j
+		// past it, so a string with many escapes is scanned in linear time.
 		j := i + bs
+		nextQuote := i + q
 		for j < len(b) {
 			c := b[j]
 			if c == '"' {
 				return j + 1, true, nil
 			}
 			if c != '\\' {
-				// Jump to the next quote or backslash.
-				n := indexQuoteOrBackslash(b[j:])
-				if n < 0 {
-					return 0, false, errJSON
+				if nextQuote < j {
+					k := bytes.IndexByte(b[j:], '"')
+					if k < 0 {
+						return 0, false, errJSON
+					}
+					nextQuote = j + k
 				}
-				j += n
+				// Jump to the next backslash before that quote, or to it.
+				if k := bytes.IndexByte(b[j:nextQuote], '\\'); k >= 0 {
+					j += k
+				} else {
+					j = nextQuote
+				}
 				continue
 			}
 			if j+1 >= len(b) {
@@ -105,17 +115,6 @@ func scanString(b []byte, i int) (end int, esc bool, err error) {
 		}
 		return 0, false, errJSON
 	}
-}
-
-func indexQuoteOrBackslash(b []byte) int {
-	q := bytes.IndexByte(b, '"')
-	if q < 0 {
-		return -1
-	}
-	if bs := bytes.IndexByte(b[:q], '\\'); bs >= 0 {
-		return bs
-	}
-	return q
 }
 
 func isHex4(b []byte) bool {
