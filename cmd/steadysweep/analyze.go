@@ -111,13 +111,23 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		_, err := io.WriteString(stdout, res.SubmissionYAML())
 		return err
 	}
-	text := res.ReferenceText()
+	// text goes to files (no colour ever); shown to stdout, with colour
+	// when stdout is a terminal.
+	text, shown := res.ReferenceText(), ""
 	if params.Compat != "reference" {
-		if text, err = reportText(res, loaded, stdout); err != nil {
+		if text, err = reportText(res, loaded, false); err != nil {
 			return err
 		}
+		if colorWanted(stdout) {
+			if shown, err = reportText(res, loaded, true); err != nil {
+				return err
+			}
+		}
 	}
-	if _, err := io.WriteString(stdout, text); err != nil {
+	if shown == "" {
+		shown = text
+	}
+	if _, err := io.WriteString(stdout, shown); err != nil {
 		return err
 	}
 	if f.jsonPath != "" {

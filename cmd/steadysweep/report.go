@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strconv"
 	"strings"
 
@@ -9,15 +8,15 @@ import (
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
-// reportText renders steadysweep's own report of res: colour only on a
-// terminal with NO_COLOR unset.
-func reportText(res *core.Result, l *loadedRun, stdout any) (string, error) {
+// reportText renders steadysweep's own report of res, with ANSI colour
+// when color is set (colorWanted: a terminal, never a file).
+func reportText(res *core.Result, l *loadedRun, color bool) (string, error) {
 	var b strings.Builder
 	err := sinks.WriteReport(&b, sinks.ReportInput{
 		Result:  res,
 		RunPath: l.run.EventsPath,
 		Derived: derivations(res, l),
-		Color:   colorWanted(stdout),
+		Color:   color,
 	})
 	return b.String(), err
 }
@@ -46,26 +45,6 @@ func derivations(res *core.Result, l *loadedRun) []sinks.Derivation {
 		d = append(d, sinks.Derivation{Name: "columns", Value: "from cache", Source: "--cache-dir"})
 	}
 	return d
-}
-
-// colorWanted reports whether w is a terminal and NO_COLOR is unset
-// (https://no-color.org).
-func colorWanted(w any) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	return isTerminal(f)
-}
-
-// isTerminal reports whether f is a character device (a terminal), without
-// a dependency on x/term.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func writePlot(path, runPath string, res *core.Result) error {

@@ -177,9 +177,3 @@ func (f *sweepFlags) loader() sweep.Loader {
 		return sweep.DefaultLoader(o)(ctx, ref)
 	}
 }
-
-// isTerminalWriter reports whether w is a terminal.
-func isTerminalWriter(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && isTerminal(f)
-}

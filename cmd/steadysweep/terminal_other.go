@@ -1,0 +1,7 @@
+//go:build !linux && !darwin && !dragonfly && !freebsd && !netbsd && !openbsd
+
+package main
+
+// termiosReadable is false where steadysweep has no isatty: no colour and
+// no live progress line, as on a pipe.
+func termiosReadable(int) bool { return false }
