@@ -15,13 +15,51 @@ import (
 // detector must tell apart.
 var demoPresets = "clean_ramp,late_staircase,drift_up,ramp_only,noisy,partial_dataset,poisson_steady,truncated"
 
+// demoMarker is the file demo leaves in a directory it made; only such a
+// directory (or a new or empty one) is ever written or cleared by demo.
+const demoMarker = ".steadysweep-demo"
+
+// demoDirs are the demo's outputs inside --out: all it ever replaces.
+type demoDirs struct{ out, corpus, sweep, cache string }
+
+func newDemoDirs(out string) demoDirs {
+	return demoDirs{out: out, corpus: filepath.Join(out, "corpus"), sweep: filepath.Join(out, "sweep"),
+		cache: filepath.Join(out, "cache")}
+}
+
+func (d demoDirs) owned() []string { return []string{d.corpus, d.sweep, d.cache} }
+
+// demoStep is one command of the demo, shown as a shell line and run
+// in-process; after, if set, explains its output.
+type demoStep struct {
+	title string
+	args  []string
+	after func(w io.Writer)
+}
+
+// demoSteps is the demo's story.
+func demoSteps(d demoDirs, runs int) []demoStep {
+	return []demoStep{
+		{title: "1. synthesize runs with planted truth", args: []string{"synth", "--out", d.corpus, "--runs", fmt.Sprint(runs),
+			"--presets", demoPresets, "--seed", "1"}},
+		{title: "2. sweep them: presets default, reference and the whole-run baseline × warmup band × min-duration gate",
+			args: []string{"sweep", d.corpus, "-o", d.sweep, "--tokenizer", "words", "--cache-dir", d.cache,
+				"--preset", "default,reference,total", "--set", "warmup_band=0.03,0.05", "--set", "min_duration=true,false"}},
+		{title: "3. score every config against the planted truth", args: []string{"calibrate", d.sweep},
+			after: func(w io.Writer) {
+				fmt.Fprintf(w, "\nParquet rows: %s/rows/*.parquet (one row per run × config; 'steadysweep schema' lists the columns)\n", d.sweep)
+				fmt.Fprintf(w, "Try: duckdb -c \"SELECT config_id, status, verdict, count(*) FROM read_parquet('%s/rows/*.parquet') GROUP BY ALL\"\n", d.sweep)
+			}},
+	}
+}
+
 // runDemo is the main job on an embedded default: synthesize a small
 // corpus with planted truth, sweep it over a small grid, score each config
 // against the truth, and say where everything went.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "demo-out", "directory for the corpus, the sweep and the calibration (replaced)")
+	out := fs.String("out", "demo-out", "directory for the corpus, the sweep and the calibration: created, or one an earlier demo made (its outputs are replaced); any other non-empty directory is refused")
 	runs := fs.Int("runs", 16, "number of synthetic runs")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -29,31 +67,59 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		return usageError{err}
 	}
-	if err := os.RemoveAll(*out); err != nil {
+	d := newDemoDirs(*out)
+	if err := prepareDemoDir(d); err != nil {
 		return err
 	}
-	corpus, sweepOut := filepath.Join(*out, "corpus"), filepath.Join(*out, "sweep")
-	cacheDir := filepath.Join(*out, "cache")
-
-	steps := []struct {
-		title string
-		args  []string
-	}{
-		{"1. synthesize runs with planted truth", []string{"synth", "--out", corpus, "--runs", fmt.Sprint(*runs),
-			"--presets", demoPresets, "--seed", "1"}},
-		{"2. sweep them: presets default, reference and the whole-run baseline × warmup band × min-duration gate", []string{"sweep", corpus,
-			"-o", sweepOut, "--tokenizer", "words", "--cache-dir", cacheDir,
-			"--preset", "default,reference,total", "--set", "warmup_band=0.03,0.05", "--set", "min_duration=true,false"}},
-		{"3. score every config against the planted truth", []string{"calibrate", sweepOut}},
-	}
-	for _, s := range steps {
+	for _, s := range demoSteps(d, *runs) {
 		fmt.Fprintf(stdout, "\n== %s\n$ steadysweep %s\n", s.title, shellJoin(s.args))
 		if err := run(ctx, s.args, stdout, stderr); err != nil {
 			return fmt.Errorf("demo step %q: %w", s.title, err)
 		}
+		if s.after != nil {
+			s.after(stdout)
+		}
 	}
-	fmt.Fprintf(stdout, "\nParquet rows: %s/rows/*.parquet (one row per run × config; 'steadysweep schema' lists the columns)\n", sweepOut)
-	fmt.Fprintf(stdout, "Try: duckdb -c \"SELECT config_id, status, verdict, count(*) FROM read_parquet('%s/rows/*.parquet') GROUP BY ALL\"\n", sweepOut)
+	return nil
+}
+
+// prepareDemoDir makes d.out ready for a fresh demo without ever removing
+// what demo did not make: a missing directory is created, an empty one
+// adopted, one holding demo's marker has only demo's own outputs removed;
+// anything else (a file, a symlink, a non-empty directory such as ..) is
+// refused.
+func prepareDemoDir(d demoDirs) error {
+	st, err := os.Lstat(d.out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := os.MkdirAll(d.out, 0o755); err != nil {
+			return fmt.Errorf("demo --out: %w", err)
+		}
+	case err != nil:
+		return fmt.Errorf("demo --out: %w", err)
+	case !st.IsDir():
+		return usagef("demo --out %s: not a directory (demo writes only into a directory it creates)", d.out)
+	default:
+		entries, err := os.ReadDir(d.out)
+		if err != nil {
+			return fmt.Errorf("demo --out: %w", err)
+		}
+		if len(entries) > 0 {
+			if m, err := os.Lstat(filepath.Join(d.out, demoMarker)); err != nil || !m.Mode().IsRegular() {
+				return usagef("demo --out %s: directory is not empty and was not made by demo (no %s in it); name a new directory",
+					d.out, demoMarker)
+			}
+		}
+		for _, p := range d.owned() {
+			if err := os.RemoveAll(p); err != nil {
+				return fmt.Errorf("demo --out: clear the previous demo: %w", err)
+			}
+		}
+	}
+	marker := "made by 'steadysweep demo': a later demo --out here replaces corpus/, sweep/ and cache/ and nothing else\n"
+	if err := os.WriteFile(filepath.Join(d.out, demoMarker), []byte(marker), 0o644); err != nil {
+		return fmt.Errorf("demo --out: %w", err)
+	}
 	return nil
 }
 

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// demo writes only into a directory it creates or one it made before: a
+// new directory gets the corpus, the sweep and the marker; a second demo
+// into it replaces demo's outputs and keeps a file someone added; a
+// non-empty directory without the marker (given as .., as in the report
+// that filed this), a file and a symlink are refused with nothing
+// touched; an empty directory is adopted.
+func TestDemoOutDirectory(t *testing.T) {
+	demo := func(out string) (string, error) {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), []string{"demo", "--out", out, "--runs", "8"}, &stdout, &stderr)
+		return stdout.String() + stderr.String(), err
+	}
+	root := t.TempDir()
+	out := filepath.Join(root, "new", "demo")
+	if log, err := demo(out); err != nil {
+		t.Fatalf("demo into a new directory: %v\n%s", err, log)
+	}
+	for _, p := range []string{demoMarker, "corpus", "sweep/rows", "sweep/calibration.md"} {
+		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
+			t.Errorf("after demo: %v", err)
+		}
+	}
+	rows := readSweepRows(t, filepath.Join(out, "sweep"))
+	if len(rows) != 8*12 { // 8 runs × (3 presets × 2 bands × 2 gates)
+		t.Errorf("demo sweep: %d rows, want 96", len(rows))
+	}
+	notes := filepath.Join(out, "my-notes.txt")
+	if err := os.WriteFile(notes, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if log, err := demo(out); err != nil {
+		t.Fatalf("second demo into its own directory: %v\n%s", err, log)
+	}
+	if got, err := os.ReadFile(notes); err != nil || string(got) != "mine" {
+		t.Errorf("second demo removed a file it did not make: %q, %v", got, err)
+	}
+	if rows := readSweepRows(t, filepath.Join(out, "sweep")); len(rows) != 96 {
+		t.Errorf("second demo: %d rows, want 96 (the first sweep replaced, not resumed)", len(rows))
+	}
+
+	// Someone's directory, named through "..": refused, every file kept.
+	home := filepath.Join(root, "home")
+	if err := os.MkdirAll(filepath.Join(home, "project", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "project", "thesis.tex"), []byte("years of work"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := hashTree(t, home)
+	link := filepath.Join(root, "link")
+	if err := os.Symlink(out, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, out, want string }{
+		{"non-empty directory via ..", filepath.Join(home, "project", "sub") + "/..", "not made by demo"},
+		{"a file", filepath.Join(home, "project", "thesis.tex"), "not a directory"},
+		{"a symlink to demo's directory", link, "not a directory"},
+	} {
+		log, err := demo(tc.out)
+		var ue usageError
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &ue) {
+			t.Errorf("%s: demo = %v, want a usage error saying %q\n%s", tc.name, err, tc.want, log)
+		}
+	}
+	if after := hashTree(t, home); !maps.Equal(before, after) {
+		t.Errorf("a refused demo changed the directory: before %v after %v", before, after)
+	}
+
+	empty := filepath.Join(root, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if log, err := demo(empty); err != nil {
+		t.Fatalf("demo into an empty directory: %v\n%s", err, log)
+	}
+	if _, err := os.Stat(filepath.Join(empty, demoMarker)); err != nil {
+		t.Errorf("demo adopted an empty directory without marking it: %v", err)
+	}
+}
