@@ -87,6 +87,19 @@ func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*array.
 	if err != nil {
 		return nil, err
 	}
+	return &partWriter[T]{
+		opts:   opts,
+		cols:   cols,
+		append: app,
+		props:  partProperties(cols, opts),
+		seq:    seq,
+		rb:     array.NewRecordBuilder(opts.Mem, schemaOf(cols)),
+	}, nil
+}
+
+// partProperties are the Parquet writer properties of a table's part
+// files: zstd, dictionaries only where the layout asks for them.
+func partProperties[T any](cols []column[T], opts WriterOptions) *parquet.WriterProperties {
 	wp := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithDictionaryDefault(false),
@@ -99,14 +112,7 @@ func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*array.
 			wp = append(wp, parquet.WithDictionaryFor(c.name, true))
 		}
 	}
-	return &partWriter[T]{
-		opts:   opts,
-		cols:   cols,
-		append: app,
-		props:  parquet.NewWriterProperties(wp...),
-		seq:    seq,
-		rb:     array.NewRecordBuilder(opts.Mem, schemaOf(cols)),
-	}, nil
+	return parquet.NewWriterProperties(wp...)
 }
 
 // partName matches part files and their temporaries: group 1 is the

@@ -49,6 +49,37 @@ func ReadKeys(ctx context.Context, dir string, mem memory.Allocator) (map[Key]st
 	return keys, err
 }
 
+// RowState is what resume needs to know of a published row besides its
+// key: its status and the part file holding it.
+type RowState struct {
+	Status string
+	File   string
+}
+
+// ReadRowStates returns the key, status and part file of every row in the
+// published part files of dir (OUT/rows), reading only those columns. A
+// key held twice keeps its last file.
+func ReadRowStates(ctx context.Context, dir string, mem memory.Allocator) (map[Key]RowState, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	files, err := PartFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	states := map[Key]RowState{}
+	for _, path := range files {
+		err := readColumnsFile(ctx, path, mem, []string{"run_id", "config_id", "events_sha256", "status", "schema_version"}, func(cols []arrow.Array, i int) {
+			k := Key{RunID: str(cols[0], i), ConfigID: str(cols[1], i), EventsSHA256: str(cols[2], i), SchemaVersion: cols[4].(*array.Int32).Value(i)}
+			states[k] = RowState{Status: str(cols[3], i), File: path}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read resume keys from %s: %w", path, err)
+		}
+	}
+	return states, nil
+}
+
 // ReadSeriesKeys returns the runs (by run id and events hash) that have
 // series rows in the published part files of dir (OUT/series).
 func ReadSeriesKeys(ctx context.Context, dir string, mem memory.Allocator) (map[SeriesKey]struct{}, error) {
