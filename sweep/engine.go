@@ -40,6 +40,12 @@ type Options struct {
 	// Out/rows with the same events hash, config_id and schema_version.
 	// Without it, Out/rows must hold no part files of this shard.
 	Resume bool
+	// RetryErrors, with Resume, redoes the run × parameter pairs whose
+	// row has status "error" (a missing tokenizer since installed, a run
+	// since repaired): their rows are taken out of the part files this
+	// process may rewrite (its shard's; any when unsharded) and the pairs
+	// analysed again. Error rows in other shards' files are kept.
+	RetryErrors bool
 
 	// Load reads a run; Analyze analyses it under one parameter set
 	// (DefaultLoader / DefaultAnalyzer plug in columnar and core).
@@ -72,15 +78,27 @@ type Summary struct {
 	// Rows is the number of rows written, RowsByStatus by status column.
 	Rows         int
 	RowsByStatus map[string]int
-	// ErrorRuns is the number of runs with at least one error row.
-	ErrorRuns  int
-	SeriesRows int
+	// ErrorRuns is the number of runs with at least one error row;
+	// Failures names the first maxFailures of them, with a reason.
+	ErrorRuns int
+	Failures  []RunFailure
+	// Retried is the number of error rows taken out to be redone
+	// (RetryErrors); RetryKept those left because another shard's part
+	// files hold them.
+	Retried, RetryKept int
+	SeriesRows         int
 	// Bytes is the size of the events files of the analysed runs.
 	Bytes int64
 	// Files are the part files published by this sweep.
 	Files   []string
 	Elapsed time.Duration
 }
+
+// RunFailure is a run that got error rows, and the first one's reason.
+type RunFailure struct{ Run, Reason string }
+
+// maxFailures is how many failed runs a Summary names.
+const maxFailures = 10
 
 // String is the one-line final report.
 func (s Summary) String() string {
@@ -103,11 +121,31 @@ func (s Summary) String() string {
 	if s.ErrorRuns > 0 {
 		line += fmt.Sprintf(", %d with errors", s.ErrorRuns)
 	}
+	if s.Retried > 0 {
+		line += fmt.Sprintf(", %d error rows redone", s.Retried)
+	}
 	line += fmt.Sprintf("; %d files; %s", len(s.Files), s.Elapsed.Round(time.Millisecond))
 	if secs := s.Elapsed.Seconds(); secs > 0 && s.Bytes > 0 {
 		line += fmt.Sprintf(", %.1f MB/s", float64(s.Bytes)/1e6/secs)
 	}
 	return line
+}
+
+// FailureLines names the runs that failed and why, the first
+// maxFailures of them; none when no run failed.
+func (s Summary) FailureLines() []string {
+	if s.ErrorRuns == 0 {
+		return nil
+	}
+	head := fmt.Sprintf("%d runs failed:", s.ErrorRuns)
+	if s.ErrorRuns > len(s.Failures) {
+		head = fmt.Sprintf("%d runs failed; the first %d:", s.ErrorRuns, len(s.Failures))
+	}
+	lines := []string{head}
+	for _, f := range s.Failures {
+		lines = append(lines, "  "+f.Run+": "+f.Reason)
+	}
+	return lines
 }
 
 // tableSink is what the sweep needs of a table writer (sinks.RowWriter,
@@ -188,11 +226,20 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	if o.Resume {
-		keys, err := sinks.ReadKeys(ctx, rowsDir, o.Mem)
+		states, err := sinks.ReadRowStates(ctx, rowsDir, o.Mem)
 		if err != nil {
 			return sum, fmt.Errorf("resume: %w", err)
 		}
-		e.done = keys
+		if o.RetryErrors {
+			if sum.Retried, sum.RetryKept, err = e.takeOutErrors(ctx, states, runs); err != nil {
+				return sum, fmt.Errorf("resume: redo error rows: %w", err)
+			}
+			o.Progress.retrying(sum.Retried, sum.RetryKept)
+		}
+		e.done = make(map[sinks.Key]struct{}, len(states))
+		for k := range states {
+			e.done[k] = struct{}{}
+		}
 		if e.seriesDone, err = sinks.ReadSeriesKeys(ctx, seriesDir, o.Mem); err != nil {
 			return sum, fmt.Errorf("resume: %w", err)
 		}
@@ -348,14 +395,64 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	sum.Analysed++
 	sum.Bytes += res.bytes
 	sum.Rows += len(res.rows)
-	failed := false
+	failure := -1
 	for i := range res.rows {
 		st := res.rows[i].Outcome.Status
 		sum.RowsByStatus[st]++
-		failed = failed || st == StatusError
+		if st == StatusError && failure < 0 {
+			failure = i
+		}
 	}
-	if failed {
+	if failure >= 0 {
 		sum.ErrorRuns++
+		if len(sum.Failures) < maxFailures {
+			r := &res.rows[failure]
+			name := r.RunRel
+			if name == "" || name == "." {
+				name = r.RunPath
+			}
+			sum.Failures = append(sum.Failures, RunFailure{Run: name, Reason: r.Outcome.Reason})
+		}
 	}
 	return nil
+}
+
+// takeOutErrors removes from states, and from the part files holding
+// them, the error rows that this sweep will redo: rows of runs it owns,
+// under parameter sets it sweeps, in part files it may rewrite (its
+// shard's own; every file when unsharded, as no other process writes).
+// It returns how many it took out and how many it had to keep.
+func (e *engine) takeOutErrors(ctx context.Context, states map[sinks.Key]sinks.RowState, runs []corpora.RunRef) (taken, kept int, err error) {
+	owned := make(map[string]bool, len(runs))
+	for _, r := range runs {
+		owned[r.RunID()] = true
+	}
+	swept := make(map[string]bool, len(e.ids))
+	for _, id := range e.ids {
+		swept[id] = true
+	}
+	ownPrefix := "part-" + e.o.Shard.String() + "-"
+	redo := map[sinks.Key]bool{}
+	files := map[string]bool{}
+	for k, st := range states {
+		if st.Status != StatusError || !owned[k.RunID] || !swept[k.ConfigID] {
+			continue
+		}
+		if e.o.Shard.Count > 1 && !strings.HasPrefix(filepath.Base(st.File), ownPrefix) {
+			kept++
+			continue
+		}
+		redo[k], files[st.File] = true, true
+	}
+	for _, f := range sortedKeys(files) {
+		n, err := sinks.DropRows(ctx, f, func(k sinks.Key) bool { return redo[k] }, e.o.Mem)
+		if err != nil {
+			return taken, kept, err
+		}
+		taken += n
+	}
+	for k := range redo {
+		delete(states, k)
+	}
+	return taken, kept, nil
 }

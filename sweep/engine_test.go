@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -244,6 +245,17 @@ func TestRunPanicBecomesErrorRows(t *testing.T) {
 	if sum.ErrorRuns != 3 || sum.RowsByStatus[StatusError] != 27 {
 		t.Errorf("summary: %+v", sum)
 	}
+	// The summary names the failed runs and why.
+	failures := map[string]string{}
+	for _, f := range sum.Failures {
+		failures[f.Run] = f.Reason
+	}
+	if !maps.Equal(failures, want) {
+		t.Errorf("summary failures %v, want %v", failures, want)
+	}
+	if lines := sum.FailureLines(); len(lines) != 4 || lines[0] != "3 runs failed:" || !slices.Contains(lines, "  offline_burst: load: bad log") {
+		t.Errorf("failure lines %q", lines)
+	}
 	if !containsAll(dbg.String(), "panic: loader exploded", "goroutine", "process.go") {
 		t.Errorf("debug log lacks the panic stacks:\n%s", dbg.String())
 	}
@@ -298,7 +310,7 @@ func TestProgress(t *testing.T) {
 	buf.Reset()
 	p = NewProgress(&buf, true, false)
 	p.start(4, 1)
-	sum := Summary{Analysed: 1, Rows: 3, Bytes: 1e6, RowsByStatus: map[string]int{StatusError: 2}}
+	sum := Summary{Analysed: 1, ErrorRuns: 1, Rows: 3, Bytes: 1e6, RowsByStatus: map[string]int{StatusError: 2}}
 	p.update(&sum)
 	p.mu.Lock()
 	p.started = p.started.Add(-2e9) // 2 s elapsed
@@ -306,7 +318,9 @@ func TestProgress(t *testing.T) {
 	p.mu.Unlock()
 	p.finish(Summary{Runs: 4, Configs: 1})
 	got := buf.String()
-	if !containsAll(got, "\r1/4 runs  3 rows  2 errors  0.5 MB/s  ETA 6s", "4 runs × 1 configs: 0 rows") {
+	// One run done, and it failed: error rows are counted as rows, not
+	// runs.
+	if !containsAll(got, "\r1/4 runs (1 failed)  3 rows (2 errors)  0.5 MB/s  ETA 6s", "4 runs × 1 configs: 0 rows") {
 		t.Fatalf("terminal output: %q", got)
 	}
 

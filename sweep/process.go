@@ -48,7 +48,8 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	prov.ToolVersion, prov.ToolCommit = e.o.ToolVersion, e.o.ToolCommit
 
 	// An unreadable events file has an empty hash: its error rows are
-	// skipped on resume until the file becomes readable (a new hash).
+	// skipped on resume until the file becomes readable (a new hash), or
+	// redone with RetryErrors.
 	todo := make([]core.Params, 0, len(e.o.Configs))
 	ids := make([]string, 0, len(e.o.Configs))
 	for c, p := range e.o.Configs {
@@ -161,7 +162,7 @@ func ErrorOutcome(reason string) core.Outcome {
 	return out
 }
 
-func sortedKeys(m map[string]int) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
