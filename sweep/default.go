@@ -23,6 +23,9 @@ type LoaderOptions struct {
 	Counter columnar.TokenCounter
 	// TokenizeSample is columnar.IngestOptions.TokenizeSample.
 	TokenizeSample int
+	// DatasetSize, if positive, overrides the run's sidecars (as
+	// analyze's --dataset-size): every run gets this dataset size.
+	DatasetSize int
 	// Workers is the decode goroutines per run (default 1: the sweep
 	// already runs one run per core).
 	Workers int
@@ -45,6 +48,11 @@ func DefaultLoader(o LoaderOptions) Loader {
 		run, err := columnar.ResolveRun(ref.Path)
 		if err != nil {
 			return nil, err
+		}
+		if o.DatasetSize > 0 {
+			// Before ingest: TokenizeSample picks its samples per
+			// super-pass, and the cache key holds the size.
+			run.Info.DatasetSize, run.Info.DatasetSizeSource = o.DatasetSize, "--dataset-size"
 		}
 		opts := columnar.IngestOptions{Counter: o.Counter, Allocator: o.Mem, Workers: o.Workers, TokenizeSample: o.TokenizeSample}
 		var t *columnar.Table

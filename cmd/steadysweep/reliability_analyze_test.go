@@ -17,6 +17,13 @@ import (
 func copyRun(t testing.TB, src string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	copyRunTo(t, src, dst)
+	return dst
+}
+
+// copyRunTo copies the run directory src to dst.
+func copyRunTo(t testing.TB, src, dst string) {
+	t.Helper()
 	err := filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -34,7 +41,6 @@ func copyRun(t testing.TB, src string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 // hugeLineRun is the good run with one 300 MB line (a COMPLETE whose

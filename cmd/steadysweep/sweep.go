@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -22,17 +23,19 @@ import (
 // sweepFlags are the flags of `steadysweep sweep`.
 type sweepFlags struct {
 	loadFlags
-	out      string
-	gridFile string
-	sets     []string
-	presets  string
-	include  []string
-	exclude  []string
-	shard    string
-	jobs     int
-	resume   bool
-	quiet    bool
-	debugLog string
+	out           string
+	gridFile      string
+	sets          []string
+	presets       string
+	include       []string
+	exclude       []string
+	shard         string
+	jobs          int
+	resume        bool
+	retryErrors   bool
+	quiet         bool
+	progressEvery time.Duration
+	debugLog      string
 }
 
 func (f *sweepFlags) register(fs *pflag.FlagSet) {
@@ -46,7 +49,9 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.shard, "shard", "", "process shard i of N (i/N); /N takes i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; empty: SLURM_ARRAY_TASK_ID/COUNT, else JOB_COMPLETION_INDEX with STEADYSWEEP_SHARD_COUNT, else unsharded")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "runs analysed at once")
 	fs.BoolVar(&f.resume, "resume", false, "skip run × config pairs already in the output directory")
+	fs.BoolVar(&f.retryErrors, "retry-errors", true, "with --resume, redo the pairs whose rows are errors (false: keep them)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no summary")
+	fs.DurationVar(&f.progressEvery, "progress-every", 30*time.Second, "when stderr is not a terminal, a progress line this often (0: none)")
 	fs.StringVar(&f.debugLog, "debug-log", "", "append panic stacks and series errors to `FILE`")
 }
 
@@ -87,11 +92,20 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("no runs found under %s (a run is a directory holding events.jsonl[.gz|.zst] in ./ or ./client/)",
 			strings.Join(fs.Args(), ", "))
 	}
+	if f.datasetSize < 0 {
+		return usagef("--dataset-size: %d is negative", f.datasetSize)
+	}
 	opts := sweep.Options{
-		Runs: runs, Configs: configs, Out: f.out, Shard: shard, Jobs: f.jobs, Resume: f.resume,
+		Runs: runs, Configs: configs, Out: f.out, Shard: shard, Jobs: f.jobs, Resume: f.resume, RetryErrors: f.retryErrors,
 		Load: f.loader(), Analyze: sweep.DefaultAnalyzer, Series: sweep.DefaultSeries,
 		ToolVersion: version, ToolCommit: commit,
 		Progress: sweep.NewProgress(stderr, isTerminalWriter(stderr), f.quiet),
+	}
+	opts.Progress.Every = f.progressEvery
+	// The output directory first: the debug log lives in it in the
+	// cluster recipes, and a fresh one does not exist yet.
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return fmt.Errorf("-o %s: %w", f.out, err)
 	}
 	if f.debugLog != "" {
 		dl, err := os.OpenFile(f.debugLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -137,7 +151,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 	if !f.noCache && f.cacheDir != "" {
 		cache = &columnar.Cache{Dir: f.cacheDir}
 	}
-	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample}
+	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample, DatasetSize: f.datasetSize}
 	if f.tokenizer != "" {
 		c, _, err := tokenizer.Resolve(f.tokenizer, f.model)
 		if err != nil {
