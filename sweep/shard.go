@@ -39,10 +39,19 @@ func (s Shard) String() string {
 //	"/N"    N shards, the index from the environment (below)
 //	""      from the environment if set there, else unsharded
 //
-// Environment: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (the index
-// made 0-based with SLURM_ARRAY_TASK_MIN, so --array=1-8 works), else
-// JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with the count from
-// STEADYSWEEP_SHARD_COUNT (set it to the Job's completions).
+// Environment, when no i/N is given:
+//
+//   - Slurm job array: shard SLURM_ARRAY_TASK_ID mod N. N is /N, else
+//     STEADYSWEEP_SHARD_COUNT, else the whole array's span
+//     SLURM_ARRAY_TASK_MAX − SLURM_ARRAY_TASK_MIN + 1, so --array=0-15
+//     and --array=1-16 both make 16 shards. A resubmitted subset
+//     (--array=1,3, or 2-3) cannot see the original array: give it N (/N
+//     or STEADYSWEEP_SHARD_COUNT; examples/slurm.sh records N in OUT) and
+//     it keeps the original sharding, the index not depending on the
+//     subset. One whose task count differs from its span (1,3) is refused
+//     without N; a contiguous one (2-3) cannot be told from a whole array.
+//   - Kubernetes Indexed Job: shard JOB_COMPLETION_INDEX of N, N from /N
+//     or STEADYSWEEP_SHARD_COUNT (set it to the Job's completions).
 func ParseShard(spec string, getenv func(string) string) (Shard, error) {
 	spec = strings.TrimSpace(spec)
 	if spec != "" && !strings.HasPrefix(spec, "/") {
@@ -76,21 +85,7 @@ func ParseShard(spec string, getenv func(string) string) (Shard, error) {
 	if id, ok, err := env("SLURM_ARRAY_TASK_ID"); err != nil {
 		return Shard{}, err
 	} else if ok {
-		lo, _, err := env("SLURM_ARRAY_TASK_MIN")
-		if err != nil {
-			return Shard{}, err
-		}
-		if count == 0 {
-			n, ok, err := env("SLURM_ARRAY_TASK_COUNT")
-			if err != nil {
-				return Shard{}, err
-			}
-			if !ok {
-				return Shard{}, fmt.Errorf("shard from environment: SLURM_ARRAY_TASK_ID set but SLURM_ARRAY_TASK_COUNT is not; pass --shard /N")
-			}
-			count = n
-		}
-		return checkShard(Shard{id - lo, count}, "SLURM_ARRAY_TASK_ID")
+		return slurmShard(id, count, env)
 	}
 	if id, ok, err := env("JOB_COMPLETION_INDEX"); err != nil {
 		return Shard{}, err
@@ -111,6 +106,49 @@ func ParseShard(spec string, getenv func(string) string) (Shard, error) {
 		return Shard{}, fmt.Errorf("shard %q: no SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX in the environment", spec)
 	}
 	return Shard{0, 1}, nil
+}
+
+// slurmShard is the shard of Slurm array task id (see ParseShard); count
+// is the explicit shard count (/N), 0 if none.
+func slurmShard(id, count int, env func(string) (int, bool, error)) (Shard, error) {
+	var (
+		fixed, lo, hi, tasks             int
+		hasFixed, hasLo, hasHi, hasTasks bool
+		err                              error
+	)
+	for _, e := range []struct {
+		name string
+		v    *int
+		ok   *bool
+	}{{"STEADYSWEEP_SHARD_COUNT", &fixed, &hasFixed}, {"SLURM_ARRAY_TASK_MIN", &lo, &hasLo},
+		{"SLURM_ARRAY_TASK_MAX", &hi, &hasHi}, {"SLURM_ARRAY_TASK_COUNT", &tasks, &hasTasks}} {
+		if *e.v, *e.ok, err = env(e.name); err != nil {
+			return Shard{}, err
+		}
+	}
+	if count == 0 && hasFixed {
+		count = fixed
+	}
+	span, hasSpan := hi-lo+1, hasLo && hasHi
+	switch {
+	case count > 0 && hasSpan && span > count:
+		return Shard{}, fmt.Errorf("shard from environment: the array spans %d ids (%d-%d), more than its %d shards: tasks would share shards",
+			span, lo, hi, count)
+	case count > 0:
+	case hasSpan && (!hasTasks || tasks == span):
+		count = span // the whole array
+	case hasSpan:
+		return Shard{}, fmt.Errorf("shard from environment: the array has %d tasks over ids %d-%d (a resubmitted subset, or a stepped array): "+
+			"give the whole array's shard count (STEADYSWEEP_SHARD_COUNT=N or --shard /N)", tasks, lo, hi)
+	case hasTasks:
+		count = tasks // a Slurm that sets no MIN/MAX
+	default:
+		return Shard{}, fmt.Errorf("shard from environment: SLURM_ARRAY_TASK_ID set but neither SLURM_ARRAY_TASK_MIN/MAX nor a count; pass --shard /N")
+	}
+	if count < 1 {
+		return Shard{}, fmt.Errorf("shard from environment: shard count %d (want ≥ 1)", count)
+	}
+	return checkShard(Shard{id % count, count}, "SLURM_ARRAY_TASK_ID")
 }
 
 func checkShard(s Shard, from string) (Shard, error) {

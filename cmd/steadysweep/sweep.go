@@ -46,7 +46,7 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.presets, "preset", "default", "comma list of presets, each one config: "+strings.Join(sweep.PresetNames(), ", "))
 	fs.StringArrayVar(&f.include, "include", nil, "only runs whose path (relative to its root) matches this glob; repeatable")
 	fs.StringArrayVar(&f.exclude, "exclude", nil, "skip runs whose relative path matches this glob; repeatable")
-	fs.StringVar(&f.shard, "shard", "", "process shard i of N (i/N); /N takes i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; empty: SLURM_ARRAY_TASK_ID/COUNT, else JOB_COMPLETION_INDEX with STEADYSWEEP_SHARD_COUNT, else unsharded")
+	fs.StringVar(&f.shard, "shard", "", "process shard i of N (i/N); /N takes i from SLURM_ARRAY_TASK_ID (mod N) or JOB_COMPLETION_INDEX; empty: a Slurm array (N from STEADYSWEEP_SHARD_COUNT, else the array's MIN..MAX span), else JOB_COMPLETION_INDEX with STEADYSWEEP_SHARD_COUNT, else unsharded")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "runs analysed at once")
 	fs.BoolVar(&f.resume, "resume", false, "skip run × config pairs already in the output directory")
 	fs.BoolVar(&f.retryErrors, "retry-errors", true, "with --resume, redo the pairs whose rows are errors (false: keep them)")
