@@ -192,9 +192,9 @@ func steadysweepBinary(t *testing.T) string {
 			buildOnce.err = err
 			return
 		}
+		// The binary the image ships (TestDockerfile checks it).
 		buildOnce.path = filepath.Join(dir, "steadysweep")
-		cmd := exec.Command("go", "build", "-o", buildOnce.path, ".")
-		buildOnce.out, buildOnce.err = cmd.CombinedOutput()
+		buildOnce.out, buildOnce.err = buildAsDockerfile(t, buildOnce.path)
 	})
 	if buildOnce.err != nil {
 		t.Fatalf("go build: %v\n%s", buildOnce.err, buildOnce.out)
