@@ -81,6 +81,10 @@ args=(sweep "$ARCHIVE" -o "$OUT" --preset default,reference,total,fixed-pct,mser
   --jobs "${SLURM_CPUS_PER_TASK:-1}" --resume --progress-every "${PROGRESS_EVERY:-30s}"
   --debug-log "$OUT/debug-${SLURM_ARRAY_JOB_ID:-${SLURM_JOB_ID:-0}}_${SLURM_ARRAY_TASK_ID:-0}.log")
 [[ -n $GRID ]] && args+=(--grid "$GRID")
-echo "$(date '+%F %T') steadysweep task ${SLURM_ARRAY_TASK_ID:-(none)} of job ${SLURM_ARRAY_JOB_ID:-${SLURM_JOB_ID:-?}} on $(hostname):" \
-  "shard ${SLURM_ARRAY_TASK_ID:-0} mod ${STEADYSWEEP_SHARD_COUNT:-(from the array)}; $ARCHIVE -> $OUT; $*" >&2
+if [[ -n ${SLURM_ARRAY_TASK_ID:-} ]]; then
+  what="task $SLURM_ARRAY_TASK_ID of job ${SLURM_ARRAY_JOB_ID:-?}: shard $SLURM_ARRAY_TASK_ID mod ${STEADYSWEEP_SHARD_COUNT:-(the array span)}"
+else
+  what="job ${SLURM_JOB_ID:-(none)}: unsharded"
+fi
+echo "$(date '+%F %T') steadysweep $what on $(hostname); $ARCHIVE -> $OUT; flags: ${*:-(none)}" >&2
 exec "$STEADYSWEEP" "${args[@]}" "$@"
