@@ -105,7 +105,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// The output directory first: the debug log lives in it in the
 	// cluster recipes, and a fresh one does not exist yet.
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return fmt.Errorf("-o %s: %w", f.out, err)
+		return fmt.Errorf("create output directory: %w", err)
 	}
 	if f.debugLog != "" {
 		dl, err := os.OpenFile(f.debugLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
