@@ -106,7 +106,7 @@ func prepareDemoDir(d demoDirs) error {
 		}
 		if len(entries) > 0 {
 			if m, err := os.Lstat(filepath.Join(d.out, demoMarker)); err != nil || !m.Mode().IsRegular() {
-				return usagef("demo --out %s: directory is not empty and was not made by demo (no %s in it); name a new directory",
+				return usagef("demo --out %s: directory is not empty and was not made by demo (no %s in it; one an older steadysweep made: remove it, e.g. make clean); name a new directory",
 					d.out, demoMarker)
 			}
 		}
