@@ -109,16 +109,23 @@ func (s *sim) planted(tracked []*request) Planted {
 		p.ChangePointsSP = append(p.ChangePointsSP, st.AtSuperPass)
 		p.Steps = append(p.Steps, st)
 	}
+	if sp.RampFrom > 0 {
+		kind := "exp"
+		if sp.RampLinear {
+			kind = "lin"
+		}
+		p.Ramp = &RampTruth{From: sp.RampFrom, LenSP: sp.RampLenSP, Kind: kind}
+	}
 	if sp.Drift != 0 {
 		p.Drift = append(p.Drift, DriftTruth{X0: 0, X1: float64(s.planned) / float64(n), Total: sp.Drift})
 	}
 	if sp.LevelNoiseSigma > 0 {
-		p.Noise = append(p.Noise, NoiseTruth{Sigma: sp.LevelNoiseSigma, EpochSP: 1})
+		p.Noise = append(p.Noise, NoiseTruth{Sigma: sp.LevelNoiseSigma, EpochSP: sp.NoiseEpochSP})
 	}
 	// shapeKey is the planted multiplier without noise: flat runs may not span a
 	// step or drift, but noise is a per-super-pass property of a flat level.
 	closedLoop := sp.Mode == ModeConcurrency
-	shapeKey := func(r *request) float64 { return r.planted / s.noiseFor(int(r.track)/n) }
+	shapeKey := func(r *request) float64 { return r.planted / s.noiseAt(int(r.track)) }
 	runStart := -1
 	var runKey float64
 	closeRun := func(end int) {

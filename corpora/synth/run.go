@@ -77,7 +77,7 @@ func runName(spec Spec) string {
 	return "custom"
 }
 
-func marshalTruth(t Truth) ([]byte, error) {
+func marshalTruth(t any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

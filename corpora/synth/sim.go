@@ -135,6 +135,10 @@ func newSim(spec Spec, lw *lineWriter) *sim {
 	s.netNs = math.Min(math.Max(0.05*level, 20_000), 1_000_000)
 	s.prefillBaseNs = 0.5 * level
 	s.prefillTokNs = 0.03 * level
+	if spec.PrefillS > 0 {
+		s.prefillBaseNs = 0.5 * spec.PrefillS * 1e9
+		s.prefillTokNs = 0.5 * spec.PrefillS * 1e9 / float64(spec.PromptWords)
+	}
 	s.factor = s.batchFactor(0)
 	return s
 }
@@ -261,24 +265,34 @@ func (s *sim) writeStop() {
 	}
 }
 
-// noiseFor returns the planted lognormal level multiplier of super-pass sp.
-func (s *sim) noiseFor(sp int) float64 {
-	for len(s.levelNoise) <= sp {
+// noiseAt returns the planted lognormal level multiplier of the request at
+// tracked position pos: that of its noise epoch.
+func (s *sim) noiseAt(pos int) float64 {
+	n := s.spec.DatasetSize
+	if s.spec.NoiseEpochSP == 1 {
+		return s.noiseFor(pos / n)
+	}
+	return s.noiseFor(int(math.Floor(float64(pos) / (s.spec.NoiseEpochSP * float64(n)))))
+}
+
+// noiseFor returns the planted lognormal level multiplier of noise epoch e.
+func (s *sim) noiseFor(e int) float64 {
+	for len(s.levelNoise) <= e {
 		m := 1.0
 		if s.spec.LevelNoiseSigma > 0 {
 			m = math.Exp(s.spec.LevelNoiseSigma * s.levelRNG.NormFloat64())
 		}
 		s.levelNoise = append(s.levelNoise, m)
 	}
-	return s.levelNoise[sp]
+	return s.levelNoise[e]
 }
 
 // plantedLevel is the per-token time planted for the request at tracked position
-// pos: level × drift × KV-eviction steps × super-pass noise.
+// pos: level × ramp × drift × KV-eviction steps × epoch noise.
 func (s *sim) plantedLevel(pos int) float64 {
 	n := s.spec.DatasetSize
 	x := float64(pos) / float64(n)
-	m := 1.0
+	m := s.spec.rampMult(pos)
 	if s.spec.Drift != 0 && s.planned > 1 {
 		m *= 1 + s.spec.Drift*float64(pos)/float64(s.planned-1)
 	}
@@ -287,8 +301,28 @@ func (s *sim) plantedLevel(pos int) float64 {
 			m *= st.Mult
 		}
 	}
-	m *= s.noiseFor(pos / n)
+	m *= s.noiseAt(pos)
 	return s.spec.levelNs() * m
+}
+
+// rampSettled is how close to 1 an exponential ramp's multiplier must come
+// to be taken as exactly 1, so the plateau after it is flat.
+const rampSettled = 1e-4
+
+// rampMult is the planted ramp multiplier (RampFrom) of tracked position pos.
+func (s Spec) rampMult(pos int) float64 {
+	if s.RampFrom <= 0 || pos < 0 {
+		return 1
+	}
+	u := float64(pos+1) / float64(s.DatasetSize)
+	if s.RampLinear {
+		return s.RampFrom + (1-s.RampFrom)*math.Min(u/s.RampLenSP, 1)
+	}
+	d := (1 - s.RampFrom) * math.Exp(-u/s.RampLenSP)
+	if math.Abs(d) < rampSettled {
+		return 1
+	}
+	return 1 - d
 }
 
 // jitter returns the relative TPOT deviation ε of the request at tracked

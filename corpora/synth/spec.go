@@ -82,8 +82,21 @@ type Spec struct {
 	// JitterSigma is the per-request relative TPOT jitter (default 0.03; negative
 	// means none).
 	JitterSigma float64
-	// LevelNoiseSigma is the lognormal sigma of a per-super-pass level multiplier.
+	// LevelNoiseSigma is the lognormal sigma of a level multiplier drawn per
+	// noise epoch (NoiseEpochSP super-passes of tracked issues).
 	LevelNoiseSigma float64
+	// NoiseEpochSP is the length of a noise epoch in super-passes (default 1).
+	NoiseEpochSP float64
+	// RampFrom, when > 0, plants a TPOT ramp over the issue position
+	// u = (pos+1)/N of the request at tracked position pos: the level is
+	// multiplied by 1 − (1−RampFrom)·exp(−u/RampLenSP) (exponential, taken as
+	// exactly 1 once within 1e-4 of it), or by RampFrom + (1−RampFrom)·
+	// min(u/RampLenSP, 1) when RampLinear. RampFrom < 1 ramps up from below,
+	// > 1 settles down from above. Unlike RampSuperPasses (a batch-fill
+	// ramp, through BatchH0) it does not depend on the running batch.
+	RampFrom   float64
+	RampLenSP  float64
+	RampLinear bool
 	// Drift is the relative level change from the first to the last planned issue,
 	// linear in issue position (+0.3 = 30 % slower at the end).
 	Drift float64
@@ -91,6 +104,13 @@ type Spec struct {
 	Steps []Step
 	// PrefillSlots is how many prompts the server prefills at once (default 4).
 	PrefillSlots int
+	// PrefillS, when > 0, is the prefill time in seconds of a prompt of the
+	// median length (half fixed, half proportional to its words); 0 ties
+	// prefill to the decode level (about half a decode step). Long prefills
+	// with few slots make a prefill-bound server: closed loops then issue
+	// about PrefillSlots/PrefillS requests per second whatever the
+	// concurrency, and TTFT grows with it (long-context serving).
+	PrefillS float64
 	// FailureRate is the fraction of requests that fail: 60 % as HTTP errors before
 	// any chunk, 40 % mid-stream after the first chunk.
 	FailureRate float64
@@ -148,6 +168,9 @@ func (s Spec) withDefaults() Spec {
 	}
 	if s.PrefillSlots == 0 {
 		s.PrefillSlots = 4
+	}
+	if s.NoiseEpochSP == 0 {
+		s.NoiseEpochSP = 1
 	}
 	if s.DrainTimeoutS == 0 {
 		s.DrainTimeoutS = 240
@@ -221,6 +244,15 @@ func (s Spec) validate() error {
 		if !(st.Mult > 0) || st.AtSuperPass < 0 {
 			bad("Steps[%d] (%+v) needs AtSuperPass >= 0 and Mult > 0", i, st)
 		}
+	}
+	if s.RampFrom < 0 || (s.RampFrom > 0 && !(s.RampLenSP > 0)) {
+		bad("RampFrom (%v) must be >= 0, with RampLenSP (%v) > 0 when set", s.RampFrom, s.RampLenSP)
+	}
+	if !(s.NoiseEpochSP > 0) {
+		bad("NoiseEpochSP (%v) must be > 0", s.NoiseEpochSP)
+	}
+	if s.PrefillS < 0 {
+		bad("PrefillS (%v) must be >= 0", s.PrefillS)
 	}
 	if s.Drift <= -1 {
 		bad("Drift (%v) must be > -1", s.Drift)

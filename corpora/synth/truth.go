@@ -63,10 +63,13 @@ type Planted struct {
 	// first reached b_ref: the end of the admission ramp. Null if it never did.
 	WarmupEndSP *float64 `json:"warmup_end_sp"`
 	// ChangePointsSP are the planted KV-eviction level shifts' positions.
-	ChangePointsSP []float64    `json:"change_points_sp"`
-	Steps          []Step       `json:"steps"`
-	Drift          []DriftTruth `json:"drift"`
-	Noise          []NoiseTruth `json:"noise"`
+	ChangePointsSP []float64 `json:"change_points_sp"`
+	// Ramp is the planted TPOT ramp over the issue position (Spec.RampFrom);
+	// nil without one.
+	Ramp  *RampTruth   `json:"ramp,omitempty"`
+	Steps []Step       `json:"steps"`
+	Drift []DriftTruth `json:"drift"`
+	Noise []NoiseTruth `json:"noise"`
 	// JitterSigma is the per-request relative TPOT jitter (antithetic pairs).
 	JitterSigma   float64     `json:"jitter_sigma"`
 	BatchFactor   BatchFactor `json:"batch_factor"`
@@ -87,7 +90,16 @@ type DriftTruth struct {
 	Total float64 `json:"total"`
 }
 
-// NoiseTruth is per-super-pass lognormal level noise.
+// RampTruth is a planted TPOT ramp: the level times 1 − (1−From)·exp(−u/LenSP)
+// ("exp") or From + (1−From)·min(u/LenSP, 1) ("lin"), u = (tracked position
+// + 1) / N.
+type RampTruth struct {
+	From  float64 `json:"from"`
+	LenSP float64 `json:"len_sp"`
+	Kind  string  `json:"kind"`
+}
+
+// NoiseTruth is lognormal level noise drawn per epoch of EpochSP super-passes.
 type NoiseTruth struct {
 	Sigma   float64 `json:"sigma"`
 	EpochSP float64 `json:"epoch_sp"`
