@@ -20,9 +20,17 @@
 //
 //   - Prefill runs on a few slots in FIFO order; its queue drives TTFT.
 //
-//   - Level changes are planted on top: KV-cache eviction steps (requests admitted
-//     after the step decode M times slower), a linear drift, and per-super-pass
-//     lognormal level noise, all keyed by the request's issue position.
+//   - Level changes are planted on top: a TPOT ramp (exponential or linear,
+//     from below or above; independent of the batch), KV-cache eviction steps
+//     (requests admitted after the step decode M times slower), a linear
+//     drift, and lognormal level noise per epoch, all keyed by the request's
+//     issue position.
+//
+//   - Prefill-bound servers (PrefillS seconds a prompt on PrefillSlots
+//     slots, BatchH0 = 1) issue a few requests per second whatever the
+//     concurrency, with TTFTs of seconds to minutes: the long-context
+//     presets (LongContextPresets) and the accuracy suite last 10–40 minutes
+//     of issue time with small files, so the 600 s min-duration gate binds.
 //
 //   - Open loops: Poisson arrivals at rate λ, offline bursts issued at t = 0 into a
 //     server that admits at most MaxBatch requests, and agentic conversations whose
@@ -50,6 +58,12 @@
 // stamped after it, as upstream does. sample.recv_non_first is never written
 // (stream_all_chunks is off). config.yaml, run_meta.json and sample_idx_map.json
 // mimic parity/runs byte layout; truth.json is Truth.
+//
+// Accuracy suite. AccuracySuite draws 120 runs over the classes of the shared
+// accuracy set (clean, staircase incl. short tails, ramp-only bursts, drifts
+// incl. short slow ones); GenerateSuite writes them in that set's layout with
+// truth/NAME.json in its judge's schema (JudgeTruth), so
+// shared/accuracy/judge.py scores them with its own definitions.
 //
 // Not modelled: warmup and accuracy phases, malformed lines, agentic turn
 // timeouts, non-streaming runs.
