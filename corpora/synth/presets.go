@@ -153,6 +153,84 @@ var presets = []preset{
 				FailureRate: 0.01}
 		},
 	},
+	{
+		name:        "long_context_clean",
+		shape:       "long-context clean plateau (~20 min of issue time)",
+		description: "Closed loop C=24 against a prefill-bound server (4 prefill slots, 3 s a prompt): ~1.3 requests/s whatever the concurrency, TTFT ~18 s, decode independent of the batch (h0=1). TPOT ramps linearly from 0.75x over 2.5 super-passes, then a plateau of ~15 super-passes (~1150 s), above the 600 s floor.",
+		spec: func(seed uint64) Spec {
+			return longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: 24, DatasetSize: 100, Passes: 18, OutputTokS: 2000,
+				RampFrom: 0.75, RampLenSP: 2.5, RampLinear: true})
+		},
+	},
+	{
+		name:        "long_context_staircase",
+		shape:       "long-context late staircase",
+		description: "Closed loop C=16, prefill-bound (~1.3 requests/s): linear ramp from 0.8x over 2 super-passes, a ~12-super-pass plateau (~850 s), then every request issued from x=14.5 of 22 decodes 1.25x slower.",
+		spec: func(seed uint64) Spec {
+			return longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: 16, DatasetSize: 90, Passes: 22, OutputTokS: 1300,
+				RampFrom: 0.8, RampLenSP: 2, RampLinear: true, Steps: []Step{{AtSuperPass: 14.5, Mult: 1.25}}})
+		},
+	},
+	{
+		name:        "long_context_short_tail",
+		shape:       "long-context staircase with a 2-super-pass tail",
+		description: "Closed loop C=20, prefill-bound (~1.3 requests/s), 150-sample super-passes: linear ramp from 0.8x over 2 super-passes, an 8-super-pass plateau (~930 s), then a 1.35x step at x=10 of 12: only two full super-passes after the shift.",
+		spec: func(seed uint64) Spec {
+			return longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: 20, DatasetSize: 150, Passes: 12, OutputTokS: 1800,
+				RampFrom: 0.8, RampLenSP: 2, RampLinear: true, Steps: []Step{{AtSuperPass: 10, Mult: 1.35}}})
+		},
+	},
+	{
+		name:        "long_context_drift_up",
+		shape:       "long-context drift up",
+		description: "Closed loop C=16, prefill-bound (~1.3 requests/s): TPOT rises linearly by 25% over 16 super-passes (~1250 s, about 12% per 600 s); no plateau.",
+		spec: func(seed uint64) Spec {
+			return longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: 16, DatasetSize: 100, Passes: 16, OutputTokS: 1100, Drift: 0.25})
+		},
+	},
+	{
+		name:        "long_context_drift_down",
+		shape:       "long-context drift down",
+		description: "Closed loop C=32, prefill-bound (~1.3 requests/s): TPOT falls linearly by 22% over 14 super-passes of 120 (~1300 s); no plateau.",
+		spec: func(seed uint64) Spec {
+			return longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: 32, DatasetSize: 120, Passes: 14, OutputTokS: 2600, Drift: -0.22})
+		},
+	},
+	{
+		name:        "long_context_poisson",
+		shape:       "long-context Poisson arrivals, steady",
+		description: "Open loop at 1.0 requests/s into a server with 4 prefill slots of 2 s (50% utilised): TPOT ramps linearly from 0.8x over 1.5 super-passes of 80, then a ~1100 s plateau.",
+		spec: func(seed uint64) Spec {
+			s := longContextPreset(Spec{Mode: ModePoisson, Concurrency: 8, DatasetSize: 80, Passes: 16, OutputTokS: 600, QPS: 1.0,
+				RampFrom: 0.8, RampLenSP: 1.5, RampLinear: true})
+			s.PrefillS = 2
+			return s
+		},
+	},
+}
+
+// longContextPreset completes a long-context preset: a prefill-bound server
+// (4 prefill slots, 3 s a median prompt), decode independent of the batch,
+// 20-word answers, 0.4 % level noise per super-pass. Its runs issue about
+// 1.3 requests/s however the concurrency or service rate is swept, so they
+// last 20–30 minutes of issue time and their plateaus clear the 600 s
+// min-duration floor.
+func longContextPreset(s Spec) Spec {
+	s.BatchH0, s.PrefillSlots, s.PrefillS = 1, 4, 3
+	s.OutputWords, s.LevelNoiseSigma = 20, 0.004
+	return s
+}
+
+// LongContextPresets returns the presets whose runs last ≥ 600 s of issue
+// time (plateaus included), the ones that exercise the min-duration gate.
+func LongContextPresets() []string {
+	var out []string
+	for _, p := range presets {
+		if strings.HasPrefix(p.name, "long_context_") {
+			out = append(out, p.name)
+		}
+	}
+	return out
 }
 
 func presetByName(name string) (preset, bool) {
@@ -182,6 +260,12 @@ func presetByName(name string) (preset, bool) {
 //	poisson_steady       open loop at 80 % of capacity → steady
 //	offline_burst        everything issued at t0 into a 192-request server → not_supported
 //	agentic              multi-turn tool-calling conversations → not_supported
+//	long_context_clean       prefill-bound, ~20 min: ramp then a ~1150 s plateau → steady
+//	long_context_staircase   ~850 s plateau, ×1.25 at 14.5 of 22 → anomaly
+//	long_context_short_tail  ~930 s plateau, ×1.35 with a 2-super-pass tail → anomaly
+//	long_context_drift_up    +25 % over ~1250 s → drifting_up
+//	long_context_drift_down  −22 % over ~1300 s → drifting_down
+//	long_context_poisson     Poisson 1 request/s, ~1100 s plateau → steady
 //
 // truth.json's description field has the details of each.
 func Presets() []string {

@@ -31,7 +31,9 @@ func TestPresetSpec_UnknownNameListsValidOnes(t *testing.T) {
 func TestPresets_NamesFromTheIssue(t *testing.T) {
 	want := []string{"clean_ramp", "long_ramp", "late_staircase", "two_staircases", "drift_up", "drift_down",
 		"hairball_tail", "noisy", "ramp_only", "partial_dataset", "insufficient_passes", "truncated",
-		"failures_retries", "poisson_steady", "offline_burst", "agentic"}
+		"failures_retries", "poisson_steady", "offline_burst", "agentic",
+		"long_context_clean", "long_context_staircase", "long_context_short_tail", "long_context_drift_up",
+		"long_context_drift_down", "long_context_poisson"}
 	if got := Presets(); !slices.Equal(got, want) {
 		t.Errorf("Presets() = %v\nwant %v", got, want)
 	}
@@ -45,6 +47,8 @@ func TestPresets_Verdicts(t *testing.T) {
 		"ramp_only": "not_found", "partial_dataset": "partial_dataset", "insufficient_passes": "insufficient_passes",
 		"truncated": "steady", "failures_retries": "steady", "poisson_steady": "steady",
 		"offline_burst": "not_supported", "agentic": "not_supported",
+		"long_context_clean": "steady", "long_context_staircase": "anomaly", "long_context_short_tail": "anomaly",
+		"long_context_drift_up": "drifting_up", "long_context_drift_down": "drifting_down", "long_context_poisson": "steady",
 	}
 	for _, name := range Presets() {
 		t.Run(name, func(t *testing.T) {
@@ -330,5 +334,40 @@ func TestAgentic_TurnsAndTracking(t *testing.T) {
 	}
 	if repeats == 0 || untracked != truth.Counts.UntrackedPerfIssued || untracked == 0 {
 		t.Errorf("repeat turns %d, untracked turns %d (truth %d); want both > 0 and equal to truth", repeats, untracked, truth.Counts.UntrackedPerfIssued)
+	}
+}
+
+// TestLongContextPresets_ClearTheGate: every long-context preset lasts ≥ 600 s
+// of issue time, and the steady ones plant a plateau that clears the
+// min-duration gate (600 s and 5 × p90 latency, truth's Found) — also when
+// GenerateCorpus sweeps them to 0.5× and 4× concurrency at the extremes of its
+// service rates, as the calibration corpus does.
+func TestLongContextPresets_ClearTheGate(t *testing.T) {
+	names := LongContextPresets()
+	if len(names) < 5 {
+		t.Fatalf("LongContextPresets() = %v", names)
+	}
+	for _, name := range names {
+		for _, sw := range []struct{ tokS, mult float64 }{{0, 1}, {corpusMinTokS, 4}, {corpusMaxTokS, 0.5}} {
+			spec, err := PresetSpec(name, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sw.tokS > 0 {
+				spec = sweepSpec(spec, sw.tokS, sw.mult)
+			}
+			_, truth := simulate(t, spec, name)
+			span := 0.0
+			for _, r := range truth.SimulatedPerSP {
+				span += r.IssueSpanS
+			}
+			if span < 600 {
+				t.Errorf("%s (rate %v, ×%v): issue span %.0f s < 600 s", name, sw.tokS, sw.mult, span)
+			}
+			v := truth.ExpectedVerdict
+			if (v.Verdict == "steady" || v.Verdict == "anomaly") && !v.Found {
+				t.Errorf("%s (rate %v, ×%v): plateau not found with the gate: %s", name, sw.tokS, sw.mult, v.Reason)
+			}
+		}
 	}
 }
