@@ -6,7 +6,7 @@ COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 
-.PHONY: build test demo bench lint fuzz fuzz-smoke clean
+.PHONY: build test demo bench accuracy lint fuzz fuzz-smoke clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/steadysweep
@@ -21,6 +21,12 @@ demo: build
 
 bench: build
 	$(GO) run ./bench/cmd/benchall -o bench/RESULTS.md
+
+# Detection accuracy against planted truth: the shared accuracy set and our
+# generated suite (synth.AccuracySuite, kept in accuracy-out/), our defaults
+# beside --compat reference, scored by ../shared/accuracy/judge.py.
+accuracy: build
+	$(GO) run ./bench/cmd/accuracy -bin $(BIN) -work accuracy-out -o accuracy-out/REPORT.md
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -39,4 +45,4 @@ fuzz-smoke:
 	$(MAKE) fuzz FUZZTIME=300x
 
 clean:
-	rm -rf bin demo-out
+	rm -rf bin demo-out accuracy-out
