@@ -39,6 +39,8 @@ type score struct {
 	nDrift, cwDrift     int
 	nRamp, cwRamp       int
 	stair, anom         int
+	falseAnom, nNoShift int // anomaly flagged on a run without a planted step
+	falseAnomNames      []string
 	short, shortAnom    int
 	missing             int
 	missed, cwNames     []string
@@ -50,6 +52,13 @@ type score struct {
 func scoreRows(rows []judgeRow) score {
 	s := score{median: math.Inf(1), p95: math.Inf(1), maxErr: math.Inf(1), signedMedian: math.NaN()}
 	for _, r := range rows {
+		if !r.HasShift {
+			s.nNoShift++
+			if r.Anomaly {
+				s.falseAnom++
+				s.falseAnomNames = append(s.falseAnomNames, r.Name)
+			}
+		}
 		if !r.Out {
 			s.missing++
 			s.noOut = append(s.noOut, r.Name)
@@ -142,7 +151,7 @@ func (s score) foundRate() float64 {
 // doneWhen reports whether the column meets issue 15's targets.
 func (s score) doneWhen() bool {
 	return s.foundRate() >= targetFound && s.median <= targetMedian && s.p95 <= targetP95 &&
-		s.cw == 0 && s.anom == s.stair && s.missing == 0
+		s.cw == 0 && s.anom == s.stair && s.falseAnom == 0 && s.missing == 0
 }
 
 func pct(x float64) string {
@@ -218,6 +227,7 @@ func renderReport(cols []column, meta reportMeta) string {
 	})
 	line("staircase anomaly detected", "all", func(s score) string { return frac(s.anom, s.stair) })
 	line("… of them short tails (≤ 3 sp)", "all", func(s score) string { return frac(s.shortAnom, s.short) })
+	line("anomaly on runs without a step", "0", func(s score) string { return frac(s.falseAnom, s.nNoShift) })
 	line("runs without output", "0", func(s score) string { return fmt.Sprint(s.missing) })
 	fmt.Fprintf(&b, "| judge.py gates | PASS |")
 	for _, c := range cols {
@@ -246,6 +256,9 @@ func renderReport(cols []column, meta reportMeta) string {
 		}
 		if len(s.anomMissed) > 0 {
 			parts = append(parts, "anomaly missed "+strings.Join(s.anomMissed, ", "))
+		}
+		if len(s.falseAnomNames) > 0 {
+			parts = append(parts, "anomaly without a step "+strings.Join(s.falseAnomNames, ", "))
 		}
 		if len(s.noOut) > 0 {
 			parts = append(parts, "no output "+strings.Join(s.noOut, ", "))
