@@ -15,6 +15,9 @@
 // number uses judge.py's definitions. The suite carries truth/NAME.json in
 // judge.py's schema (synth.JudgeTruth).
 //
+// Any other -corpora entry is a directory in judge.py's layout (runs/ and
+// truth/, e.g. written by synth.GenerateSuite), scored the same way.
+//
 // Outputs under -work: suite/ (the generated corpus), out/CORPUS/COMPAT/
 // (the JSON results and judge.txt, judge.py's full table).
 package main
@@ -41,7 +44,7 @@ var (
 	jobsFlag   = flag.Int("jobs", 2, "analyses run at a time")
 	compatFlag = flag.String("compat", "steadysweep,reference", "comma list of --compat values to score")
 	argsFlag   = flag.String("args", "", "extra analyze flags for every run (space-separated)")
-	corpFlag   = flag.String("corpora", "shared,suite", "comma list of corpora: shared, suite")
+	corpFlag   = flag.String("corpora", "shared,suite", "comma list of corpora: shared, suite, or the path of a directory holding runs/ and truth/ in judge.py's layout")
 	pythonFlag = flag.String("python", "python3", "Python 3.11+ interpreter for judge.py")
 	labelFlag  = flag.String("label", "", "label of this scoring in the report title")
 )
@@ -79,7 +82,11 @@ func run(ctx context.Context) error {
 				return err
 			}
 		default:
-			return fmt.Errorf("-corpora: %q is not shared or suite", corpus)
+			dir = corpus
+			if _, err := os.Stat(filepath.Join(dir, "truth")); err != nil {
+				return fmt.Errorf("-corpora: %q is not shared, suite or a directory with runs/ and truth/: %w", corpus, err)
+			}
+			corpus = filepath.Base(filepath.Clean(dir))
 		}
 		for _, compat := range splitList(*compatFlag) {
 			out := filepath.Join(*workFlag, "out", corpus, compat)
