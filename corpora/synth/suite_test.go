@@ -29,6 +29,17 @@ func simulate(t *testing.T, spec Spec, name string) (*sim, Truth) {
 	return s, s.truth(name)
 }
 
+// simulateJudged simulates a suite run and exports its judge truth.
+func simulateJudged(t *testing.T, run SuiteRun) (*sim, Truth, JudgeTruth) {
+	t.Helper()
+	s, truth := simulate(t, run.Spec, run.Name)
+	jt, err := truth.Judge(run.Spec, run.Category)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, truth, jt
+}
+
 // judgeShape is judge.py's Shape.base, written from its documentation
 // (shared/accuracy/judge.py): the multiplicative TPOT level at x of the
 // ramp, step and drift components (noise is not part of the planted level).
@@ -67,11 +78,7 @@ func judgeShape(comps [][]any, x float64) float64 {
 func TestJudgeTruth_PlantedLevelIsTheJudgeShape(t *testing.T) {
 	for _, run := range AccuracySuite(1) {
 		t.Run(run.Name, func(t *testing.T) {
-			s, truth := simulate(t, run.Spec, run.Name)
-			jt, err := truth.Judge(run.Spec, run.Category)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, truth, jt := simulateJudged(t, run)
 			// Round-trip through JSON, as judge.py reads it.
 			raw, _ := json.Marshal(jt)
 			var back struct {
@@ -134,11 +141,7 @@ func judgeFlatRuns(spVals [][]float64) [][2]int {
 func TestAccuracySuite_PlateausAsPlanted(t *testing.T) {
 	for _, run := range AccuracySuite(1) {
 		t.Run(run.Name, func(t *testing.T) {
-			s, truth := simulate(t, run.Spec, run.Name)
-			jt, err := truth.Judge(run.Spec, run.Category)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, truth, jt := simulateJudged(t, run)
 			n := truth.SuperpassSize
 			tracked := s.tracked()
 			var spVals [][]float64

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/steadysweep/steadysweep/core/stats"
 )
 
 // Targets of issue 15's "Done when" (tighter than judge.py's gates).
@@ -115,25 +117,14 @@ func scoreRows(rows []judgeRow) score {
 	}
 	sort.Float64s(s.absErr)
 	if len(s.absErr) > 0 {
-		s.median = medianSorted(s.absErr)
+		s.median = stats.Median(s.absErr) // Python's statistics.median
 		s.p95 = nearestRank(s.absErr, 0.95)
 		s.maxErr = s.absErr[len(s.absErr)-1]
 	}
 	if len(s.signed) > 0 {
-		sorted := slices.Clone(s.signed)
-		sort.Float64s(sorted)
-		s.signedMedian = medianSorted(sorted)
+		s.signedMedian = stats.Median(s.signed)
 	}
 	return s
-}
-
-// medianSorted is Python's statistics.median of sorted values.
-func medianSorted(xs []float64) float64 {
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // nearestRank is judge.py's p95: sorted[max(0, ⌈q·n⌉ − 1)].
