@@ -30,4 +30,26 @@ type RunInfo struct {
 	// or a cut last line); PartialReason says which.
 	Partial       bool
 	PartialReason string
+
+	// SourceFormat names the log format the run was read from:
+	// "endpoints", "endpoints-legacy", "aiperf", "guidellm" or "vllm"
+	// ("" is endpoints, as read before formats were recorded).
+	SourceFormat string
+	// SourcePath is the file the samples were read from (with "#N" for
+	// one benchmark of a multi-benchmark report).
+	SourcePath string
+	// ToolVersion is the recording tool's version where its log or summary
+	// says it ("" unknown).
+	ToolVersion string
+	// ToolLoadPattern is the load pattern as the tool named it (GuideLLM
+	// "synchronous", AIPerf "concurrency_burst", …) when LoadPattern is
+	// that name mapped onto the profiles' vocabulary.
+	ToolLoadPattern string
+	// TokensRecorded reports token counts taken from the log (the tool's
+	// own counts) rather than counted from output text.
+	TokensRecorded bool
+	// NoTimelineReason is non-empty when the log records no per-request
+	// start times, so samples cannot be placed in time and the run cannot
+	// be windowed; it says why (whole-run numbers only).
+	NoTimelineReason string
 }

@@ -61,6 +61,19 @@ type Samples struct {
 	// Failed reports a failed request (an error event, or a COMPLETE with
 	// null data).
 	Failed []bool
+	// FailureKind classifies every sample that did not complete
+	// successfully (FailNone otherwise): the failed ones and those still
+	// in flight when the log ended (FailIncomplete, with Failed false).
+	FailureKind []FailureKind
+	// FailCode is the HTTP status or the tool's error code of a failed
+	// sample where the log records one (0 otherwise).
+	FailCode []int32
+	// InTokens is the prompt's token count where the log records it (-1
+	// otherwise).
+	InTokens []int64
+	// ReasoningTokens is the reasoning part of FullTokens where the log
+	// records it apart (-1 otherwise).
+	ReasoningTokens []int64
 	// Retries counts repeated ISSUED events while the sample was pending.
 	Retries []int32
 	// ConversationID is the agentic conversation id ("" when absent).
