@@ -126,6 +126,7 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *Dec
 	}
 	c.finish()
 	m.finish()
+	fillDecodedColumns(&dst.Samples)
 	return nil
 }
 

@@ -47,8 +47,10 @@ var (
 
 // ParseError is a problem at one place of an events file. Line numbers
 // are 1-indexed and count physical lines as Python's universal newlines
-// does (\n, \r\n and a lone \r each end a line). Field is the JSON key
-// involved ("" for the whole line).
+// does (\n, \r\n and a lone \r each end a line); 0 means the place is
+// named by Field alone (a record of a JSON report, e.g.
+// "benchmarks[0].requests.successful[3].output_tokens"). Field is the
+// JSON key involved ("" for the whole line).
 type ParseError struct {
 	File  string
 	Line  int
@@ -60,6 +62,9 @@ func (e *ParseError) Error() string {
 	file := e.File
 	if file == "" {
 		file = "<input>"
+	}
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s: %v", file, e.Field, e.Err)
 	}
 	if e.Field == "" {
 		return fmt.Sprintf("%s:%d: %v", file, e.Line, e.Err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/steadysweep/steadysweep/core"
 )
 
 // IngestOptions configures Ingest.
@@ -30,12 +32,20 @@ type IngestOptions struct {
 // compressed stream are recorded in the table's Summary (the rest of the
 // run is ingested); the error is for an unreadable file or a cancelled
 // context.
+//
+// The run's Format picks the Reader (ResolveRun detected it from the
+// log's content).
 func Ingest(ctx context.Context, run *Run, opts IngestOptions) (*Table, error) {
-	var d Decoded
-	if err := decodeRun(ctx, run, opts, &d); err != nil {
+	r, err := ReaderFor(run.Format)
+	if err != nil {
 		return nil, err
 	}
-	return buildTable(run, opts, &d)
+	var d Decoded
+	info, err := r.Read(ctx, run, opts, &d)
+	if err != nil {
+		return nil, err
+	}
+	return buildTable(run, info, opts, &d)
 }
 
 func decodeRun(ctx context.Context, run *Run, opts IngestOptions, d *Decoded) error {
@@ -69,7 +79,7 @@ func decodeRun(ctx context.Context, run *Run, opts IngestOptions, d *Decoded) er
 	return nil
 }
 
-func buildTable(run *Run, opts IngestOptions, d *Decoded) (*Table, error) {
+func buildTable(run *Run, info core.RunInfo, opts IngestOptions, d *Decoded) (*Table, error) {
 	var idx []int64
 	if si := run.Sidecars.SampleIndex; si != nil && si.ByUUID != nil {
 		idx = make([]int64, d.Samples.Len())
@@ -81,7 +91,7 @@ func buildTable(run *Run, opts IngestOptions, d *Decoded) (*Table, error) {
 			idx[i] = v
 		}
 	}
-	info := run.Info
 	info.Partial, info.PartialReason = d.Summary.Truncated, d.Summary.TruncatedReason
+	finishInfo(run, &info, &d.Samples)
 	return newTable(opts.Allocator, d, idx, info)
 }

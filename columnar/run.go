@@ -27,6 +27,11 @@ type Run struct {
 	Sidecars Sidecars
 	// Warnings lists missing-but-expected or malformed sidecars.
 	Warnings []string
+	// Format is the log's format, detected from its content.
+	Format Format
+	// Part is the benchmark of a GuideLLM report (its benchmarks[] index),
+	// -1 for the other formats.
+	Part int
 }
 
 // eventsNames are the events file names looked up in a directory, in
@@ -36,10 +41,19 @@ var eventsNames = []string{"events.jsonl", "events.jsonl.gz", "events.jsonl.zst"
 // ResolveRun resolves path, a run directory or an events file, and reads
 // the sidecars beside the events file. In a directory it looks for
 // events.jsonl, events.jsonl.gz and events.jsonl.zst in ./ and then
-// ./client/. A missing or malformed sidecar is a warning; only a missing
-// events file is an error.
+// ./client/, failing those for one other tool's log (ForeignLogs). The
+// log's format is detected from its content (Run.Format); "report.json#N"
+// names benchmark N of a GuideLLM report. A missing or malformed sidecar
+// is a warning; a missing events file or a log of unknown format is an
+// error.
 func ResolveRun(path string) (*Run, error) {
+	part := -1
 	st, err := os.Stat(path)
+	if file, n, ok := splitPart(path); err != nil && ok {
+		if fst, ferr := os.Stat(file); ferr == nil && fst.Mode().IsRegular() {
+			path, part, st, err = file, n, fst, nil
+		}
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("no such events file: %s: %w", path, fs.ErrNotExist)
@@ -61,7 +75,14 @@ func ResolveRun(path string) (*Run, error) {
 			}
 		}
 		if events == "" {
-			return nil, fmt.Errorf("no events.jsonl under %s (looked in ./ and ./client/): %w", path, fs.ErrNotExist)
+			foreign, _, ferr := foreignLog(path)
+			if ferr != nil {
+				return nil, ferr
+			}
+			events = foreign
+		}
+		if events == "" {
+			return nil, fmt.Errorf("no events.jsonl under %s (looked in ./ and ./client/), nor another tool's log: %w", path, fs.ErrNotExist)
 		}
 	} else {
 		if !st.Mode().IsRegular() {
@@ -69,14 +90,19 @@ func ResolveRun(path string) (*Run, error) {
 		}
 		events = path
 	}
-	run := &Run{Dir: filepath.Dir(events), EventsPath: events}
+	run := &Run{Dir: filepath.Dir(events), EventsPath: events, Part: part}
 	switch {
 	case strings.HasSuffix(events, ".gz"):
 		run.Compression = "gzip"
 	case strings.HasSuffix(events, ".zst"):
 		run.Compression = "zstd"
 	}
-	run.readSidecars()
+	if err := run.detectFormat(); err != nil {
+		return nil, err
+	}
+	if run.Format.HasDatasetPass() {
+		run.readSidecars()
+	}
 	return run, nil
 }
 

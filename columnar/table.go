@@ -13,7 +13,7 @@ import (
 )
 
 // SchemaVersion is the version of Schema; it is part of the cache key.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Metadata keys of the per-sample schema.
 const (
@@ -44,6 +44,10 @@ const (
 	ColTurn
 	ColDatasetIndex
 	ColRetries
+	ColFailureKind
+	ColFailureCode
+	ColInputTokens
+	ColReasoningTokens
 	numCols
 )
 
@@ -71,6 +75,10 @@ const (
 //	turn               int32, null   agentic turn of the ISSUED line
 //	dataset_index      int64, null   index from sample_idx_map.json
 //	retries            int32         repeated ISSUED events while pending
+//	failure_kind       utf8, null    core.FailureKind name (null: completed)
+//	failure_code       int32, null   HTTP status or tool error code of a failure
+//	input_tokens       int64, null   prompt tokens as the log records them
+//	reasoning_tokens   int64, null   reasoning tokens recorded apart from the output
 var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "issue_order", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "uuid", Type: arrow.BinaryTypes.String},
@@ -92,6 +100,10 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "turn", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 	{Name: "dataset_index", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: "retries", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "failure_kind", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "failure_code", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	{Name: "input_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "reasoning_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 }, nil)
 
 // Table is the ingested form of one run: the per-sample record batch,
@@ -153,6 +165,14 @@ func newTable(mem memory.Allocator, d *Decoded, datasetIndex []int64, info core.
 	failed := b.Field(ColFailed).(*array.BooleanBuilder)
 	turns := b.Field(ColTurn).(*array.Int32Builder)
 	retries := b.Field(ColRetries).(*array.Int32Builder)
+	kinds := b.Field(ColFailureKind).(*array.StringBuilder)
+	codes := b.Field(ColFailureCode).(*array.Int32Builder)
+	at := func(xs []int64, k int) int64 {
+		if k < len(xs) {
+			return xs[k]
+		}
+		return -1
+	}
 	var buf [32]byte
 	for k := 0; k < n; k++ {
 		i64(ColIssueOrder).UnsafeAppend(int64(k))
@@ -202,6 +222,19 @@ func newTable(mem memory.Allocator, d *Decoded, datasetIndex []int64, info core.
 		}
 		opt(ColDatasetIndex, di, di >= 0)
 		retries.UnsafeAppend(s.Retries[k])
+		if k < len(s.FailureKind) && s.FailureKind[k] != core.FailNone {
+			kinds.Append(s.FailureKind[k].String())
+		} else {
+			kinds.AppendNull()
+		}
+		if k < len(s.FailCode) && s.FailCode[k] != 0 {
+			codes.UnsafeAppend(s.FailCode[k])
+		} else {
+			codes.UnsafeAppendBoolToBitmap(false)
+		}
+		in, rs := at(s.InTokens, k), at(s.ReasoningTokens, k)
+		opt(ColInputTokens, in, in >= 0)
+		opt(ColReasoningTokens, rs, rs >= 0)
 	}
 	return &Table{Record: b.NewRecordBatch(), Info: info, Summary: d.Summary}, nil
 }
@@ -263,7 +296,19 @@ func (t *Table) Samples() core.Samples {
 	s.ConversationID = make([]string, n)
 	s.Turn = make([]int32, n)
 	s.Retries = make([]int32, n)
+	kinds := rec.Column(ColFailureKind).(*array.String)
+	codes := rec.Column(ColFailureCode).(*array.Int32)
+	s.FailureKind = make([]core.FailureKind, n)
+	s.FailCode = make([]int32, n)
+	s.InTokens = ints(ColInputTokens, -1)
+	s.ReasoningTokens = ints(ColReasoningTokens, -1)
 	for i := 0; i < n; i++ {
+		if kinds.IsValid(i) {
+			s.FailureKind[i], _ = core.FailureKindByName(kinds.Value(i))
+		}
+		if codes.IsValid(i) {
+			s.FailCode[i] = codes.Value(i)
+		}
 		if convs.IsValid(i) {
 			s.ConversationID[i] = convs.Value(i)
 		}

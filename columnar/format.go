@@ -1,0 +1,290 @@
+package columnar
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Format names a per-request log format: one Reader each.
+type Format string
+
+// The formats steadysweep reads.
+const (
+	// FormatEndpoints is the MLCommons endpoints events.jsonl written
+	// since PR #282 (April 2026): dotted event types, PromptData and
+	// TextModelOutput payloads (event-log spec §1).
+	FormatEndpoints Format = "endpoints"
+	// FormatEndpointsLegacy is the events.jsonl of endpoints runs before
+	// #282: alphabetically sorted keys approx_datetime_str, event_type,
+	// sample_uuid, timestamp_ns, value; dot-less event types (§1.9).
+	FormatEndpointsLegacy Format = "endpoints-legacy"
+	// FormatAIPerf is NVIDIA AIPerf's profile_export*.jsonl: one record per
+	// request, {metadata, metrics, error}.
+	FormatAIPerf Format = "aiperf"
+	// FormatGuideLLM is a GuideLLM benchmarks report (JSON, or YAML up to
+	// maxYAMLReport): benchmarks[].requests.{successful,errored,incomplete}.
+	FormatGuideLLM Format = "guidellm"
+	// FormatVLLM is a `vllm bench serve --save-result --save-detailed`
+	// result: one JSON object of per-request arrays (ttfts, itls, …).
+	FormatVLLM Format = "vllm"
+)
+
+// Formats lists every format, in the order detection reports them.
+var Formats = []Format{FormatEndpoints, FormatEndpointsLegacy, FormatAIPerf, FormatGuideLLM, FormatVLLM}
+
+// RecordsTokens reports whether the format's logs carry the tool's own
+// token counts, so that no tokenizer is needed (or used) to read them.
+func (f Format) RecordsTokens() bool {
+	switch f {
+	case FormatAIPerf, FormatGuideLLM, FormatVLLM:
+		return true
+	}
+	return false
+}
+
+// HasDatasetPass reports whether the format's runs iterate a dataset in
+// passes (so the dataset size is the natural super-pass size); the
+// others get DefaultSuperpassSize.
+func (f Format) HasDatasetPass() bool {
+	return f == FormatEndpoints || f == FormatEndpointsLegacy
+}
+
+// sniffSize is how much of a file (after decompression) detection reads.
+const sniffSize = 256 << 10
+
+// UnknownFormatError reports a file whose content matches no format.
+type UnknownFormatError struct {
+	File string
+	// Seen describes what the first bytes hold.
+	Seen string
+}
+
+func (e *UnknownFormatError) Error() string {
+	return fmt.Sprintf("%s: unknown log format: %s; steadysweep reads an endpoints events.jsonl (current or pre-April-2026), "+
+		"an AIPerf profile_export.jsonl, a GuideLLM benchmarks report (JSON or YAML) or a vLLM `bench serve --save-result --save-detailed` result",
+		e.File, e.Seen)
+}
+
+// ErrUnknownFormat matches every UnknownFormatError with errors.Is.
+var ErrUnknownFormat = errors.New("unknown log format")
+
+// Is reports target == ErrUnknownFormat.
+func (e *UnknownFormatError) Is(target error) bool { return target == ErrUnknownFormat }
+
+// DetectFile reads the first bytes of path (gzip and zstd decompressed)
+// and returns the format they show. A file whose content shows no format
+// is an *UnknownFormatError naming what was seen.
+func DetectFile(path string) (Format, error) {
+	head, err := readHead(path, sniffSize)
+	if err != nil {
+		return "", err
+	}
+	f, seen := Detect(head)
+	if f == "" {
+		return "", &UnknownFormatError{File: path, Seen: seen}
+	}
+	return f, nil
+}
+
+// readHead returns up to n decompressed bytes from the start of path. A
+// read error ends the head without failing: what was read decides, and
+// the reader reports the damage where it meets it.
+func readHead(path string, n int) ([]byte, error) {
+	rc, err := openEvents(path)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	head, _ := io.ReadAll(io.LimitReader(rc, int64(n)))
+	return head, nil
+}
+
+// Detect classifies a file by its first bytes (decompressed; a prefix of
+// the file is enough). It returns the format, or "" and a description of
+// what the bytes hold. Only content decides: the first JSON value's keys
+// (and an endpoints event type's spelling), or a YAML document's
+// top-level keys.
+func Detect(head []byte) (Format, string) {
+	body := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(body) == 0 {
+		return "", "an empty file"
+	}
+	if body[0] == '{' {
+		// The first value: a whole report, or the first JSONL record.
+		keys, evType := topLevelKeys(body)
+		if f, seen := classifyJSON(keys, evType); f != "" {
+			return f, ""
+		} else if len(keys) > 0 && seen != "" {
+			// A recognisable non-log (a summary beside the log) says so.
+			return "", seen
+		}
+		// JSONL whose first line is damaged: the next few lines decide.
+		sc := bufio.NewScanner(bytes.NewReader(body))
+		sc.Buffer(nil, len(body)+1)
+		for tries := 0; tries < 32 && sc.Scan(); tries++ {
+			if k, et := topLevelKeys(sc.Bytes()); len(k) > 0 {
+				if f, _ := classifyJSON(k, et); f != "" {
+					return f, ""
+				}
+			}
+		}
+		if len(keys) == 0 {
+			return "", fmt.Sprintf("first bytes %s (not a JSON object)", quoteHead(body))
+		}
+		return "", "a JSON object with keys " + keyList(keys)
+	}
+	if keys := yamlTopLevelKeys(body); len(keys) > 0 {
+		if slices.Contains(keys, "benchmarks") {
+			return FormatGuideLLM, ""
+		}
+		return "", "a YAML document with keys " + keyList(keys)
+	}
+	return "", "first bytes " + quoteHead(body)
+}
+
+// classifyJSON picks the format of a JSON object from its top-level keys
+// (and its event_type, for the endpoints logs). When it finds none but
+// recognises the object, seen says what it is.
+func classifyJSON(keys []string, evType string) (f Format, seen string) {
+	has := func(k string) bool { return slices.Contains(keys, k) }
+	switch {
+	case has("event_type"):
+		if has("value") || has("approx_datetime_str") || (evType != "" && !strings.Contains(evType, ".")) {
+			return FormatEndpointsLegacy, ""
+		}
+		return FormatEndpoints, ""
+	case has("metadata") && (has("metrics") || has("error")) && !has("benchmarks"):
+		return FormatAIPerf, ""
+	case has("benchmarks"):
+		return FormatGuideLLM, ""
+	case has("ttfts") || has("model_id") && (has("num_prompts") || has("backend") || has("endpoint_type")):
+		return FormatVLLM, ""
+	case has("records") && has("input_config"):
+		return "", "an AIPerf summary (profile_export_aiperf.json), not its per-request log: read profile_export.jsonl beside it"
+	}
+	return "", ""
+}
+
+// topLevelKeys returns the keys of the JSON object at the start of b, as
+// far as b holds it (a cut object yields the keys before the cut), and
+// the value of an "event_type" key when it is a string.
+func topLevelKeys(b []byte) (keys []string, evType string) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, ""
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys, evType
+		}
+		key, ok := t.(string)
+		if !ok {
+			return keys, evType
+		}
+		keys = append(keys, key)
+		if key == "event_type" {
+			if v, err := dec.Token(); err == nil {
+				if s, ok := v.(string); ok {
+					evType = s
+				}
+				if d, ok := v.(json.Delim); ok && (d == '[' || d == '{') {
+					if skipRest(dec) != nil {
+						return keys, evType
+					}
+				}
+				continue
+			}
+			return keys, evType
+		}
+		if skipValue(dec) != nil {
+			return keys, evType
+		}
+	}
+	return keys, evType
+}
+
+// skipValue consumes one JSON value from dec, holding at most one token.
+func skipValue(dec *json.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); ok && (d == '[' || d == '{') {
+		return skipRest(dec)
+	}
+	return nil
+}
+
+// skipRest consumes the rest of a container whose opening delimiter was
+// just read.
+func skipRest(dec *json.Decoder) error {
+	for depth := 1; depth > 0; {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := t.(json.Delim); ok {
+			switch d {
+			case '[', '{':
+				depth++
+			default:
+				depth--
+			}
+		}
+	}
+	return nil
+}
+
+// yamlTopLevelKeys returns the column-0 mapping keys of a YAML document
+// prefix ("key:" lines), or nil when b does not look like YAML mapping.
+func yamlTopLevelKeys(b []byte) []string {
+	var keys []string
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		line = bytes.TrimRight(line, "\r")
+		if len(line) == 0 || line[0] == '#' || line[0] == ' ' || line[0] == '\t' || line[0] == '-' {
+			continue // blank, comment, nested, sequence item or "---"
+		}
+		colon := bytes.IndexByte(line, ':')
+		ok := colon > 0 && (colon+1 == len(line) || line[colon+1] == ' ') &&
+			!bytes.ContainsAny(line[:colon], " \t\"'{}[],")
+		if !ok {
+			if len(keys) == 0 {
+				return nil // the first content line is not "key:"
+			}
+			continue
+		}
+		keys = append(keys, string(line[:colon]))
+	}
+	return keys
+}
+
+// keyList renders up to 8 keys for a message.
+func keyList(keys []string) string {
+	var b strings.Builder
+	for i, k := range keys {
+		if i == 8 {
+			fmt.Fprintf(&b, ", … (%d keys)", len(keys))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", k)
+	}
+	return b.String()
+}
+
+// quoteHead quotes the first bytes of b for a message.
+func quoteHead(b []byte) string {
+	if len(b) > 40 {
+		return fmt.Sprintf("%q…", b[:40])
+	}
+	return fmt.Sprintf("%q", b)
+}

@@ -1,0 +1,260 @@
+package columnar
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// A Reader decodes one format's per-request log into the detector's
+// columns. Each format has one (reader_*.go); Ingest picks it by the
+// run's Format, which ResolveRun detected from the log's content.
+type Reader interface {
+	// Format is the format the reader reads.
+	Format() Format
+	// Read decodes run's log into dst, which it resets first, and returns
+	// the run's info: run.Info completed with what the log and the
+	// format's own config or summary say (model, load pattern, target
+	// concurrency or rate, tool version). Bad records are counted in
+	// dst.Summary with their line or record and field, and the rest is
+	// read; the error is for an unreadable file or a cancelled context.
+	// Memory is O(samples): the log is streamed, never held whole.
+	Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error)
+}
+
+// readers maps each format to its reader.
+var readers = map[Format]Reader{
+	FormatEndpoints:       endpointsReader{},
+	FormatEndpointsLegacy: legacyReader{},
+	FormatAIPerf:          aiperfReader{},
+	FormatGuideLLM:        guidellmReader{},
+	FormatVLLM:            vllmReader{},
+}
+
+// ReaderFor returns the reader of format f ("" is endpoints).
+func ReaderFor(f Format) (Reader, error) {
+	if f == "" {
+		f = FormatEndpoints
+	}
+	r, ok := readers[f]
+	if !ok {
+		return nil, fmt.Errorf("no reader for format %q", f)
+	}
+	return r, nil
+}
+
+// request is one request of a per-request log (AIPerf, GuideLLM, vLLM)
+// on its way to the columns: absolute times in ns on the log's clock,
+// token counts as recorded (-1 unknown).
+type request struct {
+	id string
+	// ord is the record's position in the log (ties in issue time keep
+	// it).
+	ord int64
+	// issueNs is when the request was sent; firstNs its first token;
+	// endNs its last response byte (hasFirst/hasEnd say they exist).
+	issueNs, firstNs, endNs int64
+	hasFirst, hasEnd        bool
+	// lastNs is the latest time known of the request (its end, or the
+	// last time a failure was seen); 0 means issueNs.
+	lastNs int64
+	// outTokens is the whole output's token count (reasoning included);
+	// reasoning the reasoning part when recorded apart; in the prompt's.
+	outTokens, reasoning, in int64
+	failure                  core.FailureKind
+	code                     int32
+	// conv and turn identify a multi-turn conversation ("" and -1 when
+	// single-turn).
+	conv string
+	turn int32
+}
+
+// newRequest returns a request with every count unknown.
+func newRequest(ord int64) request {
+	return request{ord: ord, outTokens: -1, reasoning: -1, in: -1, turn: -1}
+}
+
+// fillFromRequests builds dst's samples from reqs: one sample per
+// request, in issue order (ties in log order). A failed request keeps
+// its issue time and failure kind but contributes no TTFT, TPOT or
+// latency, as the tools' own statistics leave failures out. The
+// post-first-token count that TPOT divides by is the recorded output
+// count minus one (the tools' inter-token latency); the whole recorded
+// count is FullTokens. FirstTokenSeq and CompleteSeq, the orders within a
+// super-pass, are the ranks of the first-token and end times.
+func fillFromRequests(reqs []request, dst *Decoded) {
+	slices.SortStableFunc(reqs, func(a, b request) int {
+		if c := cmp.Compare(a.issueNs, b.issueNs); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ord, b.ord)
+	})
+	s := &dst.Samples
+	n := len(reqs)
+	*s = core.Samples{
+		IssueNs: make([]int64, n), LastIssueNs: make([]int64, n), LastEventNs: make([]int64, n),
+		HasFirstToken: make([]bool, n), FirstTokenNs: make([]int64, n), TTFTNs: make([]int64, n),
+		WarmTTFT: make([]bool, n), FirstTokenSeq: make([]int64, n),
+		HasComplete: make([]bool, n), CompleteNs: make([]int64, n), LatencyNs: make([]int64, n),
+		CompleteSeq: make([]int64, n), OutTokens: make([]int64, n), FullTokens: make([]int64, n),
+		Failed: make([]bool, n), Retries: make([]int32, n), ConversationID: make([]string, n), Turn: make([]int32, n),
+		FailureKind: make([]core.FailureKind, n), FailCode: make([]int32, n),
+		InTokens: make([]int64, n), ReasoningTokens: make([]int64, n),
+	}
+	dst.keys = make([]sampleKey, n)
+	dst.TextBytes = make([]int64, n)
+	firsts, ends := make([]int, 0, n), make([]int, 0, n)
+	for i := range reqs {
+		r := &reqs[i]
+		dst.keys[i] = sampleKey{ext: r.id}
+		s.IssueNs[i], s.LastIssueNs[i] = r.issueNs, r.issueNs
+		s.LastEventNs[i] = max(r.issueNs, r.lastNs)
+		s.FirstTokenSeq[i], s.CompleteSeq[i] = -1, -1
+		s.OutTokens[i], s.FullTokens[i] = -1, r.outTokens
+		s.ConversationID[i], s.Turn[i] = r.conv, r.turn
+		s.WarmTTFT[i] = r.turn < 0 || r.turn > 1
+		s.FailureKind[i], s.FailCode[i] = r.failure, r.code
+		s.Failed[i] = r.failure != core.FailNone && r.failure != core.FailIncomplete
+		s.InTokens[i], s.ReasoningTokens[i] = r.in, r.reasoning
+		dst.TextBytes[i] = -1
+		if r.failure != core.FailNone {
+			continue
+		}
+		if r.hasFirst {
+			s.HasFirstToken[i], s.FirstTokenNs[i], s.TTFTNs[i] = true, r.firstNs, r.firstNs-r.issueNs
+			s.LastEventNs[i] = max(s.LastEventNs[i], r.firstNs)
+			firsts = append(firsts, i)
+		}
+		if r.hasEnd {
+			s.HasComplete[i], s.CompleteNs[i], s.LatencyNs[i] = true, r.endNs, r.endNs-r.issueNs
+			s.LastEventNs[i] = max(s.LastEventNs[i], r.endNs)
+			ends = append(ends, i)
+			if r.hasFirst && r.outTokens > 1 {
+				s.OutTokens[i] = r.outTokens - 1
+			}
+		}
+	}
+	rank := func(idx []int, at []int64, seq []int64) {
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(at[a], at[b]) })
+		for k, i := range idx {
+			seq[i] = int64(k)
+		}
+	}
+	rank(firsts, s.FirstTokenNs, s.FirstTokenSeq)
+	rank(ends, s.CompleteNs, s.CompleteSeq)
+}
+
+// summarizeSamples fills the per-sample tallies of dst.Summary.
+func summarizeSamples(dst *Decoded) {
+	s, sum := &dst.Samples, &dst.Summary
+	sum.Samples, sum.Mode = s.Len(), "non-streaming"
+	for i := 0; i < s.Len(); i++ {
+		if s.HasComplete[i] {
+			sum.Completed++
+		}
+		if s.Failed[i] {
+			sum.Failed++
+		}
+		if !s.HasComplete[i] && !s.Failed[i] {
+			sum.Pending++
+		}
+		if s.HasFirstToken[i] && sum.Mode != "agentic" {
+			sum.Mode = "streaming"
+		}
+		if s.ConversationID[i] != "" {
+			sum.Mode = "agentic"
+		}
+	}
+}
+
+// DefaultSuperpassSize is the super-pass size of a run with no dataset
+// pass (AIPerf, GuideLLM and vLLM logs; docs/readers.md): four times the
+// concurrency, at least MinSuperpassSize, and at most an eighth of the
+// run (so a long enough run has eight super-passes), but never below the
+// minimum:
+//
+//	S = max(MinSuperpassSize, min(4·C, ⌊n/8⌋))
+//
+// C is the configured concurrency, else the mean number of requests in
+// flight the log shows (Σ latency / span, Little's law); n the number of
+// samples. Four concurrency-widths make each super-pass span several
+// turnovers of the in-flight set, so its percentiles are not one burst;
+// the minimum keeps a p90 on at least 6 samples above it.
+func DefaultSuperpassSize(concurrency float64, n int) int {
+	c := 4 * concurrency
+	if math.IsNaN(c) || c < 0 {
+		c = 0
+	}
+	s := min(int(math.Min(c, 1<<30)), n/8)
+	return max(MinSuperpassSize, s)
+}
+
+// MinSuperpassSize is DefaultSuperpassSize's floor.
+const MinSuperpassSize = 64
+
+// observedConcurrency is the mean number of requests in flight: the
+// summed latencies over the span from the first issue to the last end
+// (0 when there is no span).
+func observedConcurrency(s *core.Samples) float64 {
+	var busy float64
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := 0; i < s.Len(); i++ {
+		lo, hi = min(lo, s.IssueNs[i]), max(hi, s.LastEventNs[i])
+		if s.HasComplete[i] {
+			busy += float64(s.LatencyNs[i])
+		}
+	}
+	if hi <= lo {
+		return 0
+	}
+	return busy / float64(hi-lo)
+}
+
+// applyDefaultSuperpass sets info's super-pass size for a format without
+// a dataset pass, unless one was given (--dataset-size).
+func applyDefaultSuperpass(info *core.RunInfo, s *core.Samples) {
+	if info.DatasetSize > 0 {
+		return
+	}
+	n := s.Len()
+	if info.NoTimelineReason != "" {
+		info.DatasetSize = max(n, 1)
+		info.DatasetSizeSource = "the whole run (no per-request start times: it cannot be windowed)"
+		return
+	}
+	c, from := float64(info.Concurrency), "concurrency"
+	if info.Concurrency <= 0 {
+		c, from = observedConcurrency(s), "mean in flight"
+	}
+	info.DatasetSize = DefaultSuperpassSize(c, n)
+	info.DatasetSizeSource = fmt.Sprintf("default for %s (no dataset pass): max(%d, min(4×%s %.3g, %d samples/8))",
+		info.SourceFormat, MinSuperpassSize, from, c, n)
+}
+
+// nsOf converts a duration or time in unit to integer nanoseconds,
+// rounded; ok is false for a unit it does not know or a value out of
+// range.
+func nsOf(v float64, unit string) (int64, bool) {
+	var scale float64
+	switch unit {
+	case "ns":
+		scale = 1
+	case "us", "µs":
+		scale = 1e3
+	case "ms", "":
+		scale = 1e6
+	case "s", "sec", "seconds":
+		scale = 1e9
+	default:
+		return 0, false
+	}
+	ns := math.Round(v * scale)
+	if math.IsNaN(ns) || math.Abs(ns) > 9.2e18 {
+		return 0, false
+	}
+	return int64(ns), true
+}

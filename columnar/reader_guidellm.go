@@ -1,0 +1,467 @@
+package columnar
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// guidellmReader reads a GuideLLM benchmarks report: one run per entry of
+// benchmarks[] (Run.Part), its requests.{successful,errored,incomplete}
+// lists (requests.total, when a version writes it, repeats them and is
+// skipped). Every listed request is a sample, the ones GuideLLM's own
+// metrics leave out as warmup or cooldown included: finding the steady
+// window is ours to do. Per request (0.5 names, with the earlier ones as
+// fallbacks):
+//
+//	issue        request_start_time | start_time | info.timings.request_start   (epoch s)
+//	first token  issue + time_to_first_token_ms, else info.timings.first_token_iteration | first_token_time
+//	end          issue + request_latency (s), else request_end_time | end_time | info.timings.request_end
+//	tokens       output_tokens, prompt_tokens (as recorded)
+//
+// TTFT and latency come from the recorded durations, not differences of
+// the float epoch seconds (whose resolution at 2026 epochs is ~240 ns).
+// errored requests are failures (kind from info.error); incomplete ones
+// were in flight when the benchmark ended (core.FailIncomplete).
+//
+// The JSON is streamed (jsonWalker): memory is the samples plus one
+// request record. YAML reports are decoded whole, so they are refused
+// above maxYAMLReport.
+type guidellmReader struct{}
+
+func (guidellmReader) Format() Format { return FormatGuideLLM }
+
+// maxYAMLReport caps the YAML reports read (a YAML document is decoded
+// whole); convert a larger one to JSON, which is streamed.
+const maxYAMLReport = 64 << 20
+
+// guidellmArgs is what a report's top-level args say.
+type guidellmArgs struct {
+	Model   string          `json:"model"`
+	Profile json.RawMessage `json:"profile"`
+}
+
+// guidellmConfig is the part of a benchmark's config (0.5) or args
+// (earlier) that says the load.
+type guidellmConfig struct {
+	Strategy *guidellmStrategy `json:"strategy"`
+	Backend  struct {
+		Model string `json:"model"`
+	} `json:"backend"`
+}
+
+type guidellmStrategy struct {
+	Type           string   `json:"type_"`
+	Streams        *float64 `json:"streams"`
+	MaxConcurrency *float64 `json:"max_concurrency"`
+	Rate           *float64 `json:"rate"`
+}
+
+// guidellmRequest is one request record; nil pointers are absent fields.
+type guidellmRequest struct {
+	RequestID        string   `json:"request_id"`
+	RequestStartTime *float64 `json:"request_start_time"`
+	RequestEndTime   *float64 `json:"request_end_time"`
+	StartTime        *float64 `json:"start_time"`
+	EndTime          *float64 `json:"end_time"`
+	FirstTokenTime   *float64 `json:"first_token_time"`
+	RequestLatency   *float64 `json:"request_latency"`
+	TTFTMs           *float64 `json:"time_to_first_token_ms"`
+	PromptTokens     *float64 `json:"prompt_tokens"`
+	OutputTokens     *float64 `json:"output_tokens"`
+	Error            *string  `json:"error"`
+	Info             struct {
+		Status  string  `json:"status"`
+		Error   *string `json:"error"`
+		Timings struct {
+			RequestStart        *float64 `json:"request_start"`
+			FirstTokenIteration *float64 `json:"first_token_iteration"`
+			RequestEnd          *float64 `json:"request_end"`
+		} `json:"timings"`
+	} `json:"info"`
+}
+
+// errStopWalk ends a walk early (the benchmark wanted has been read).
+var errStopWalk = errors.New("stop")
+
+func (guidellmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
+	startDecoded(dst, run)
+	info := run.Info
+	src, closer, err := openReport(run.EventsPath)
+	if err != nil {
+		return info, err
+	}
+	defer closer()
+	w := newJSONWalker(src, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	part := max(run.Part, 0)
+	var (
+		reqs     []request
+		args     guidellmArgs
+		cfg      guidellmConfig
+		found    bool
+		nBench   int
+		location = "the report"
+	)
+	sum := &dst.Summary
+	problem := func(k Kind, field string) { sum.addProblem(k, 0, field) }
+	err = w.members(func(key string) error {
+		switch key {
+		case "metadata":
+			var md struct {
+				Version string `json:"guidellm_version"`
+			}
+			if w.decode(&md) == nil {
+				info.ToolVersion = md.Version
+			}
+			return nil
+		case "args":
+			if err := w.decode(&args); err != nil {
+				problem(KindFieldType, "args")
+			}
+			return nil
+		case "benchmarks":
+			err := w.elements(func(i int) error {
+				nBench = i + 1
+				if i != part {
+					return w.skip()
+				}
+				found = true
+				location = fmt.Sprintf("benchmarks[%d]", i)
+				if err := readGuideLLMBenchmark(ctx, w, location, &cfg, &reqs, sum); err != nil {
+					return err
+				}
+				return errStopWalk
+			})
+			return err
+		}
+		return w.skip()
+	})
+	sum.Bytes = w.off
+	switch {
+	case errors.Is(err, errStopWalk):
+	case ctx.Err() != nil:
+		return info, ctx.Err()
+	case err != nil:
+		var rerr *recordError
+		if !errors.As(err, &rerr) {
+			rerr = &recordError{at: location, err: err}
+		}
+		kind := KindSyntax
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			kind = KindTruncatedLine
+		}
+		problem(kind, rerr.at)
+		sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("report unreadable in %s: %v", rerr.at, rerr.err)
+	}
+	if !found {
+		if sum.Truncated {
+			return info, fmt.Errorf("%s: %s before benchmark %d", run.EventsPath, sum.TruncatedReason, part)
+		}
+		return info, fmt.Errorf("%s: no benchmark %d in the GuideLLM report (it holds %d)", run.EventsPath, part, nBench)
+	}
+	fillFromRequests(reqs, dst)
+	summarizeSamples(dst)
+	guidellmInfo(&info, args, cfg)
+	return info, nil
+}
+
+// recordError places a walk error at a record path.
+type recordError struct {
+	at  string
+	err error
+}
+
+func (e *recordError) Error() string { return e.at + ": " + e.err.Error() }
+func (e *recordError) Unwrap() error { return e.err }
+
+// readGuideLLMBenchmark reads one benchmarks[] entry: its config (or
+// earlier versions' args) and its request lists.
+func readGuideLLMBenchmark(ctx context.Context, w *jsonWalker, at string, cfg *guidellmConfig, reqs *[]request, sum *Summary) error {
+	return w.members(func(key string) error {
+		switch key {
+		case "config", "args":
+			var c guidellmConfig
+			if err := w.decode(&c); err != nil {
+				sum.addProblem(KindFieldType, 0, at+"."+key)
+				return nil
+			}
+			if c.Strategy != nil || c.Backend.Model != "" {
+				*cfg = c
+			}
+			return nil
+		case "requests":
+			return w.members(func(list string) error {
+				if list != "successful" && list != "errored" && list != "incomplete" {
+					return w.skip() // "total" repeats the three lists
+				}
+				if null, err := w.isNull(); null || err != nil {
+					return err
+				}
+				return w.elements(func(i int) error {
+					if i%1024 == 0 && ctx.Err() != nil {
+						return ctx.Err()
+					}
+					path := fmt.Sprintf("%s.requests.%s[%d]", at, list, i)
+					raw, err := w.rawValue()
+					sum.Lines++
+					sum.Events[list]++
+					if errors.Is(err, errValueTooLarge) {
+						sum.addProblem(KindLineTooLong, 0, path)
+						return nil
+					}
+					if err != nil {
+						return &recordError{at: path, err: err}
+					}
+					if r, ok := guidellmRecord(raw, list, path, int64(len(*reqs)), sum); ok {
+						*reqs = append(*reqs, r)
+					}
+					return nil
+				})
+			})
+		}
+		return w.skip()
+	})
+}
+
+// guidellmRecord turns one request record into a request; ok is false
+// (and the problem counted) when the record cannot be placed in time.
+func guidellmRecord(raw []byte, list, path string, ord int64, sum *Summary) (request, bool) {
+	var g guidellmRequest
+	if err := json.Unmarshal(raw, &g); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			sum.addProblem(KindSyntax, 0, path)
+			return request{}, false
+		}
+		sum.addProblem(KindFieldType, 0, path+"."+te.Field) // the field reads as absent
+	}
+	start := firstSet(g.RequestStartTime, g.StartTime, g.Info.Timings.RequestStart)
+	if start == nil {
+		sum.addProblem(KindMissingField, 0, path+".request_start_time")
+		return request{}, false
+	}
+	r := newRequest(ord)
+	r.id = g.RequestID
+	if r.id == "" {
+		r.id = path
+	}
+	issue, ok := nsOf(*start, "s")
+	if !ok {
+		sum.addProblem(KindFieldType, 0, path+".request_start_time")
+		return request{}, false
+	}
+	r.issueNs = issue
+	if g.TTFTMs != nil {
+		if d, ok := nsOf(*g.TTFTMs, "ms"); ok && *g.TTFTMs > 0 {
+			r.firstNs, r.hasFirst = issue+d, true
+		}
+	} else if t := firstSet(g.Info.Timings.FirstTokenIteration, g.FirstTokenTime); t != nil {
+		if ns, ok := nsOf(*t, "s"); ok {
+			r.firstNs, r.hasFirst = ns, true
+		}
+	}
+	if g.RequestLatency != nil {
+		if d, ok := nsOf(*g.RequestLatency, "s"); ok && *g.RequestLatency > 0 {
+			r.endNs, r.hasEnd = issue+d, true
+		}
+	} else if t := firstSet(g.RequestEndTime, g.EndTime, g.Info.Timings.RequestEnd); t != nil {
+		if ns, ok := nsOf(*t, "s"); ok {
+			r.endNs, r.hasEnd = ns, true
+		}
+	}
+	if r.hasEnd {
+		r.lastNs = r.endNs
+	} else if t := firstSet(g.RequestEndTime, g.EndTime, g.Info.Timings.RequestEnd); t != nil {
+		r.lastNs, _ = nsOf(*t, "s")
+	}
+	r.outTokens, r.in = count(g.OutputTokens), count(g.PromptTokens)
+	switch list {
+	case "errored":
+		msg := ""
+		if e := firstSetString(g.Info.Error, g.Error); e != nil {
+			msg = *e
+		}
+		r.failure, r.code = classifyFailure(0, g.Info.Status, msg, r.hasFirst)
+	case "incomplete":
+		r.failure = core.FailIncomplete
+	default:
+		if !r.hasEnd {
+			sum.addProblem(KindMissingField, 0, path+".request_latency")
+		}
+	}
+	return r, true
+}
+
+// guidellmInfo fills the run info from the report's args and the
+// benchmark's strategy, mapping GuideLLM's strategies onto the profiles:
+// synchronous and concurrent are concurrency runs, throughput is
+// max_throughput, poisson is poisson, constant stays "constant" (no
+// profile: unknown).
+func guidellmInfo(info *core.RunInfo, args guidellmArgs, cfg guidellmConfig) {
+	info.Model = cfg.Backend.Model
+	if info.Model == "" {
+		info.Model = args.Model
+	}
+	info.Streaming = true
+	st := cfg.Strategy
+	if st == nil {
+		if err := json.Unmarshal(args.Profile, &info.ToolLoadPattern); err == nil && info.ToolLoadPattern == "synchronous" {
+			info.LoadPattern, info.Concurrency = "concurrency", 1
+		}
+		return
+	}
+	info.ToolLoadPattern = st.Type
+	switch st.Type {
+	case "synchronous":
+		info.LoadPattern, info.Concurrency = "concurrency", 1
+	case "concurrent":
+		info.LoadPattern = "concurrency"
+		info.Concurrency = int(num(orNil(st.Streams, st.MaxConcurrency), 0))
+	case "throughput":
+		info.LoadPattern = "max_throughput"
+		info.Concurrency = int(num(orNil(st.MaxConcurrency, nil), 0))
+	case "poisson":
+		info.LoadPattern, info.TargetQPS = "poisson", num(orNil(st.Rate, nil), 0)
+	default:
+		info.LoadPattern, info.TargetQPS = st.Type, num(orNil(st.Rate, nil), 0)
+	}
+}
+
+// GuideLLMBenchmarks counts the benchmarks[] entries of a GuideLLM report
+// (one run each), streaming the JSON without decoding it (YAML up to
+// maxYAMLReport is decoded).
+func GuideLLMBenchmarks(path string) (int, error) {
+	src, closer, err := openReport(path)
+	if err != nil {
+		return 0, err
+	}
+	defer closer()
+	w := newJSONWalker(src, DefaultMaxLineSize)
+	n := 0
+	err = w.members(func(key string) error {
+		if key != "benchmarks" {
+			return w.skip()
+		}
+		if err := w.elements(func(i int) error { n = i + 1; return w.skip() }); err != nil {
+			return err
+		}
+		return errStopWalk
+	})
+	if err != nil && !errors.Is(err, errStopWalk) {
+		return n, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
+
+// openReport opens a report for the walker: JSON as a stream, YAML
+// (bounded) converted to JSON.
+func openReport(path string) (io.Reader, func() error, error) {
+	rc, err := openEvents(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	head, _ := readHead(path, sniffSize)
+	body := bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
+	if len(body) == 0 || body[0] == '{' || body[0] == '[' {
+		return rc, rc.Close, nil
+	}
+	defer rc.Close()
+	doc, err := io.ReadAll(io.LimitReader(rc, maxYAMLReport+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(doc) > maxYAMLReport {
+		return nil, nil, fmt.Errorf("%s: YAML report over %d MiB (YAML is decoded whole): convert it to JSON, which is streamed", path, maxYAMLReport>>20)
+	}
+	var v any
+	if err := yaml.Unmarshal(doc, &v); err != nil {
+		return nil, nil, fmt.Errorf("%s: YAML: %w", path, err)
+	}
+	js, err := json.Marshal(jsonable(v))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: YAML to JSON: %w", path, err)
+	}
+	return bytes.NewReader(js), func() error { return nil }, nil
+}
+
+// jsonable turns a decoded YAML value into one encoding/json can write:
+// non-string map keys become strings, non-finite floats null.
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonable(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonable(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonable(e)
+		}
+		return x
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil
+		}
+	}
+	return v
+}
+
+// firstSet returns the first non-nil pointer.
+func firstSet(ps ...*float64) *float64 {
+	for _, p := range ps {
+		if p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+func firstSetString(ps ...*string) *string {
+	for _, p := range ps {
+		if p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+func orNil(a, b *float64) any {
+	if a != nil {
+		return *a
+	}
+	if b != nil {
+		return *b
+	}
+	return nil
+}
+
+// count converts a recorded token count (-1 when absent or not a count).
+func count(p *float64) int64 {
+	if p == nil || *p < 0 || *p != math.Trunc(*p) || *p > 1<<53 {
+		return -1
+	}
+	return int64(*p)
+}
+
+// startDecoded resets dst for a reader that is not the endpoints
+// decoder.
+func startDecoded(dst *Decoded, run *Run) {
+	dst.Reset()
+	dst.Summary.File = run.SourcePath()
+	dst.Summary.TrackingStartNs, dst.Summary.TrackingStopNs = -1, -1
+	dst.Summary.Events = make(map[string]int64)
+}

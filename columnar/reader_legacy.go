@@ -1,0 +1,282 @@
+package columnar
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// legacyReader reads the events.jsonl of endpoints runs before PR #282
+// (Jan–Apr 2026), written by metrics/reporter.py's dump_to_json from the
+// recorder's sqlite table in insertion order (event-log spec §1.9):
+//
+//	{"approx_datetime_str":"…","event_type":"loadgen_issue_called","sample_uuid":"…","timestamp_ns":…,"value":""}
+//
+// Its events map onto the state machine of today's format (state.go),
+// which then applies the same rules:
+//
+//	test_started               session start; tracking on (the recorder has no start event:
+//	                           every sample issued before stop_performance_tracking is tracked)
+//	loadgen_issue_called       sample.issued
+//	first_chunk_received       sample.recv_first; value = the first chunk's text
+//	complete                   sample.complete; value = the whole output, "[reasoning: R] O" with reasoning
+//	error                      error.generic (the failed request's complete follows, value "")
+//	stop_performance_tracking  session.stop_performance_tracking (after the last perf issue)
+//	test_ended                 session.ended
+//
+// (non_first_chunk_received, loadgen_data_load, http_* and zmq_* are
+// counted and ignored.) The post-first-chunk text is the complete's text
+// without the first chunk's, matching today's TextModelOutput rule; with
+// reasoning it is R without the first chunk, then O, R and O split at the
+// first "] " (exact unless R itself holds "] "). Tokens are counted with
+// the run's counter, as for today's format. No prompts were logged, so no
+// input token counts.
+type legacyReader struct{}
+
+func (legacyReader) Format() Format { return FormatEndpointsLegacy }
+
+// legacyLine is one line of the legacy log.
+type legacyLine struct {
+	EventType   *string         `json:"event_type"`
+	SampleUUID  json.RawMessage `json:"sample_uuid"`
+	TimestampNs json.RawMessage `json:"timestamp_ns"`
+	Value       json.RawMessage `json:"value"`
+}
+
+var legacyKinds = map[string]evKind{
+	"test_started":              evStarted,
+	"loadgen_issue_called":      evIssued,
+	"first_chunk_received":      evRecvFirst,
+	"non_first_chunk_received":  evRecvNonFirst,
+	"complete":                  evComplete,
+	"error":                     evError,
+	"stop_performance_tracking": evStop,
+	"test_ended":                evEnded,
+}
+
+// legacyNoUUID is the recorder's sample_uuid of an error without one.
+const legacyNoUUID = "<NO_SAMPLE_UUID>"
+
+func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
+	dst.Reset()
+	sum := &dst.Summary
+	sum.File = run.EventsPath
+	sum.TrackingStartNs, sum.TrackingStopNs = -1, -1
+	sum.Events = make(map[string]int64)
+	if opts.Counter != nil {
+		sum.Counter = opts.Counter.Identity()
+	}
+	rc, err := openEvents(run.EventsPath)
+	if err != nil {
+		return run.Info, err
+	}
+	defer rc.Close()
+	m := newMachine(dst)
+	m.apply(&event{kind: evStart}) // tracked from the start: there is no start event
+	lr := newLineReader(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	first := map[sampleKey]string{} // first-chunk text of pending samples
+	errMsg := map[string]string{}   // error text by uuid
+	ended, lastCut := false, false
+	for {
+		if lr.line%4096 == 0 && ctx.Err() != nil {
+			return run.Info, ctx.Err()
+		}
+		line, cut, tooLong, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			sum.addProblem(KindCorruptStream, max(lr.line, 1), "")
+			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.line, err)
+			break
+		}
+		sum.Lines, lastCut = lr.line, cut
+		if tooLong {
+			sum.addProblem(KindLineTooLong, lr.line, "")
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		ev, ok := legacyEvent(line, lr.line, cut, sum)
+		if !ok {
+			continue
+		}
+		var text string
+		if len(ev.value) > 0 && ev.value[0] == '"' {
+			_ = json.Unmarshal(ev.value, &text)
+		}
+		switch ev.kind {
+		case evStarted:
+			if sum.TrackingStartNs < 0 && ev.flags&fTS != 0 {
+				sum.TrackingStartNs = ev.ts
+			}
+			continue
+		case evEnded:
+			ended = true
+			continue
+		case evRecvFirst:
+			if _, seen := first[ev.key()]; !seen {
+				first[ev.key()] = text
+			}
+		case evError:
+			errMsg[ev.uuidString()] = text
+		case evComplete:
+			key := ev.key()
+			f, streamed := first[key]
+			delete(first, key)
+			if _, failed := errMsg[ev.uuidString()]; failed && text == "" {
+				ev.flags |= fDataNull
+				break
+			}
+			after := legacyTextAfterFirstChunk(text, f, streamed)
+			ev.nbytes = int32(min(len(after), 1<<31-1))
+			switch {
+			case after == "":
+			case opts.Counter != nil:
+				ev.tokens = int32(opts.Counter.Count(after))
+			default:
+				ev.tokens = tokNotCounted
+			}
+		}
+		m.apply(&ev.event)
+	}
+	sum.Bytes = lr.read
+	switch {
+	case sum.Truncated:
+	case lastCut:
+		sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
+	case !ended:
+		sum.Truncated, sum.TruncatedReason = true, "no test_ended event"
+	}
+	m.finish()
+	fillDecodedColumns(&dst.Samples)
+	legacyFailureKinds(dst, errMsg)
+	return endpointsInfo(run), nil
+}
+
+// legacyEv is a decoded legacy line.
+type legacyEv struct {
+	event
+	value json.RawMessage
+}
+
+func (e *legacyEv) key() sampleKey {
+	if e.flags&fUUIDExt != 0 {
+		return sampleKey{ext: e.ext}
+	}
+	return sampleKey{hex: e.uuid}
+}
+
+func (e *legacyEv) uuidString() string { return e.key().String() }
+
+// legacyEvent decodes one line; ok is false for a line that is bad (the
+// problem counted) or that the state machine does not need.
+func legacyEvent(line []byte, lineNo int64, cut bool, sum *Summary) (legacyEv, bool) {
+	var l legacyLine
+	if err := json.Unmarshal(line, &l); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			sum.addProblem(KindFieldType, lineNo, te.Field)
+			sum.Events["other"]++
+			return legacyEv{}, false
+		case cut:
+			sum.addProblem(KindTruncatedLine, lineNo, "")
+		case bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")):
+			sum.addProblem(KindSyntax, lineNo, "")
+		default:
+			sum.addProblem(KindNotObject, lineNo, "")
+		}
+		return legacyEv{}, false
+	}
+	if l.EventType == nil {
+		sum.addProblem(KindMissingField, lineNo, "event_type")
+		sum.Events["other"]++
+		return legacyEv{}, false
+	}
+	name := *l.EventType
+	sum.Events[name]++
+	kind, known := legacyKinds[name]
+	if !known || kind == evRecvNonFirst {
+		return legacyEv{}, false
+	}
+	ev := legacyEv{event: event{line: lineNo, kind: kind, turn: -1, tokens: tokEmpty, full: tokEmpty, flags: fWarm}, value: l.Value}
+	if ts := bytes.TrimSpace(l.TimestampNs); len(ts) > 0 && !bytes.Equal(ts, []byte("null")) {
+		if n, err := strconv.ParseInt(string(ts), 10, 64); err == nil {
+			ev.ts, ev.flags = n, ev.flags|fTS
+		} else if f, err := strconv.ParseFloat(string(ts), 64); err == nil && f >= -9.2e18 && f <= 9.2e18 {
+			sum.addProblem(KindFieldType, lineNo, "timestamp_ns")
+			ev.ts, ev.flags = int64(f), ev.flags|fTS
+		} else {
+			sum.addProblem(KindFieldType, lineNo, "timestamp_ns")
+		}
+	}
+	switch kind {
+	case evStarted, evEnded, evStop:
+		return ev, true
+	}
+	var uuid string
+	if err := json.Unmarshal(l.SampleUUID, &uuid); err != nil && len(l.SampleUUID) > 0 && string(l.SampleUUID) != "null" {
+		sum.addProblem(KindFieldType, lineNo, "sample_uuid")
+		return legacyEv{}, false
+	}
+	if uuid == "" || uuid == legacyNoUUID {
+		if kind != evError {
+			sum.addProblem(KindMissingField, lineNo, "sample_uuid")
+		}
+		return legacyEv{}, false
+	}
+	if ev.flags&fTS == 0 && kind != evError {
+		sum.addProblem(KindMissingField, lineNo, "timestamp_ns")
+	}
+	ev.flags |= fUUID
+	if len(uuid) != 32 || !packHex(&ev.uuid, []byte(uuid)) {
+		ev.ext, ev.flags = uuid, ev.flags|fUUIDExt
+	}
+	return ev, true
+}
+
+// legacyReasoningPrefix opens the recorder's rendering of an output with
+// reasoning, "[reasoning: R] O".
+const legacyReasoningPrefix = "[reasoning: "
+
+// legacyTextAfterFirstChunk is the text after the first chunk of a legacy
+// complete's value, given the first chunk's text (streamed false: there
+// was none, a non-streamed output, whose text is all first chunk).
+func legacyTextAfterFirstChunk(value, firstChunk string, streamed bool) string {
+	if !streamed {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(value, legacyReasoningPrefix); ok {
+		if r, o, ok := strings.Cut(rest, "] "); ok {
+			return strings.TrimPrefix(r, firstChunk) + o
+		}
+	}
+	return strings.TrimPrefix(value, firstChunk)
+}
+
+// legacyFailureKinds refines the failure kinds of samples whose error
+// event's text names a cause (the recorder's "{'error_type': …,
+// 'error_message': 'HTTP 503: …'}").
+func legacyFailureKinds(dst *Decoded, errMsg map[string]string) {
+	if len(errMsg) == 0 {
+		return
+	}
+	s := &dst.Samples
+	for i := 0; i < s.Len(); i++ {
+		if !s.Failed[i] {
+			continue
+		}
+		if msg, ok := errMsg[dst.UUID(i)]; ok {
+			s.FailureKind[i], s.FailCode[i] = classifyFailure(0, "", msg, s.HasFirstToken[i])
+		}
+	}
+}

@@ -1,0 +1,316 @@
+package columnar
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// vllmReader reads a `vllm bench serve --save-result --save-detailed`
+// result: one JSON object whose per-request data are parallel arrays in
+// issue order (vllm/benchmarks/serve.py builds them from the outputs of
+// asyncio.gather over the issued tasks):
+//
+//	start_times  time.perf_counter() at send, s (recent vLLM only)
+//	ttfts        s (0 when the request failed)
+//	latencies    s (recent vLLM; else ttft + Σ itls, the last token's time)
+//	itls         per request, the gaps between tokens, s
+//	output_lens, input_lens   tokens as vLLM counted them
+//	errors       "" or the failure's text
+//
+// Older vLLM results have no start_times: a request's TTFT and latency
+// are known but not when it was sent, so samples cannot be placed in
+// time — no window, duration or throughput exists. Such a run is read as
+// one super-pass (whole-run numbers only) with RunInfo.NoTimelineReason
+// saying why. A result saved without --save-detailed has no per-request
+// arrays at all and is refused.
+type vllmReader struct{}
+
+func (vllmReader) Format() Format { return FormatVLLM }
+
+// vllmNoTimeline is the NoTimelineReason of a vLLM result without
+// start_times.
+const vllmNoTimeline = "this vLLM result has no start_times (vLLM bench serve recorded per-request start times only in later versions): " +
+	"each request's TTFT and latency are known but not when it was sent, so no window, duration or throughput can be computed; whole-run numbers only"
+
+// vllmColumns are the per-request arrays read.
+type vllmColumns struct {
+	start, ttft, latency, itlSum []float64 // NaN: null or absent
+	out, in                      []int64
+	errs                         []string
+	have                         map[string]int // array name → length
+}
+
+func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
+	startDecoded(dst, run)
+	info := run.Info
+	rc, err := openEvents(run.EventsPath)
+	if err != nil {
+		return info, err
+	}
+	defer rc.Close()
+	sum := &dst.Summary
+	w := newJSONWalker(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	cols := vllmColumns{have: map[string]int{}}
+	meta := map[string]json.RawMessage{}
+	floats := func(name string, dst *[]float64, elem func(raw []byte) (float64, bool)) error {
+		n := 0
+		err := w.elements(func(i int) error {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			raw, err := w.rawValue()
+			if err != nil && !errors.Is(err, errValueTooLarge) {
+				return &recordError{at: fmt.Sprintf("%s[%d]", name, i), err: err}
+			}
+			v, ok := elem(raw)
+			if !ok {
+				sum.addProblem(KindFieldType, 0, fmt.Sprintf("%s[%d]", name, i))
+				v = math.NaN()
+			}
+			*dst = append(*dst, v)
+			n = i + 1
+			return nil
+		})
+		cols.have[name] = n
+		return err
+	}
+	err = w.members(func(key string) error {
+		switch key {
+		case "start_times":
+			return floats(key, &cols.start, looseFloat)
+		case "ttfts":
+			return floats(key, &cols.ttft, looseFloat)
+		case "latencies":
+			return floats(key, &cols.latency, looseFloat)
+		case "itls":
+			return floats(key, &cols.itlSum, func(raw []byte) (float64, bool) {
+				var gaps []float64
+				if bytes.Equal(raw, []byte("null")) {
+					return math.NaN(), true
+				}
+				if json.Unmarshal(raw, &gaps) != nil {
+					return 0, false
+				}
+				t := 0.0
+				for _, g := range gaps {
+					t += g
+				}
+				return t, true
+			})
+		case "output_lens", "input_lens":
+			var fs []float64
+			if err := floats(key, &fs, looseFloat); err != nil {
+				return err
+			}
+			ints := make([]int64, len(fs))
+			for i := range fs {
+				ints[i] = count(&fs[i])
+			}
+			if key == "output_lens" {
+				cols.out = ints
+			} else {
+				cols.in = ints
+			}
+			return nil
+		case "errors":
+			n := 0
+			err := w.elements(func(i int) error {
+				var s *string
+				raw, err := w.rawValue()
+				if err != nil && !errors.Is(err, errValueTooLarge) {
+					return &recordError{at: fmt.Sprintf("errors[%d]", i), err: err}
+				}
+				if errors.Is(err, errValueTooLarge) {
+					t := "error text too long"
+					s = &t
+				} else if json.Unmarshal(raw, &s) != nil {
+					sum.addProblem(KindFieldType, 0, fmt.Sprintf("errors[%d]", i))
+					t := string(raw)
+					s = &t
+				}
+				e := ""
+				if s != nil {
+					e = *s
+				}
+				cols.errs = append(cols.errs, e)
+				n = i + 1
+				return nil
+			})
+			cols.have[key] = n
+			return err
+		case "date", "backend", "endpoint_type", "label", "model_id", "tokenizer_id", "num_prompts",
+			"request_rate", "burstiness", "max_concurrency", "vllm_version", "version":
+			raw, err := w.rawValue()
+			if err == nil {
+				meta[key] = bytes.Clone(raw)
+			}
+			return nil
+		}
+		return w.skip()
+	})
+	sum.Bytes = w.off
+	if err != nil {
+		if ctx.Err() != nil {
+			return info, ctx.Err()
+		}
+		var rerr *recordError
+		at := "the result"
+		if errors.As(err, &rerr) {
+			at = rerr.at
+		}
+		sum.addProblem(KindSyntax, 0, at)
+		sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("result unreadable at %s: %v", at, err)
+	}
+	if _, ok := cols.have["ttfts"]; !ok {
+		if _, ok := cols.have["latencies"]; !ok {
+			return info, fmt.Errorf("%s: vLLM result without per-request arrays (ttfts, latencies, …): it was saved without --save-detailed, "+
+				"and its summary numbers alone cannot be windowed", run.EventsPath)
+		}
+	}
+	reqs := vllmRequests(&cols, sum)
+	sum.Lines = int64(len(reqs))
+	sum.Events["request"] = int64(len(reqs))
+	if len(cols.start) == 0 {
+		info.NoTimelineReason = vllmNoTimeline
+	}
+	fillFromRequests(reqs, dst)
+	summarizeSamples(dst)
+	vllmInfo(&info, meta)
+	return info, nil
+}
+
+// vllmRequests zips the arrays into requests; arrays shorter than the
+// longest are counted as problems and their missing entries read as
+// absent.
+func vllmRequests(c *vllmColumns, sum *Summary) []request {
+	n := 0
+	for _, l := range c.have {
+		n = max(n, l)
+	}
+	for name, l := range c.have {
+		if l != n {
+			sum.addProblem(KindMissingField, 0, fmt.Sprintf("%s (%d entries, %d expected)", name, l, n))
+		}
+	}
+	f := func(xs []float64, i int) float64 {
+		if i < len(xs) {
+			return xs[i]
+		}
+		return math.NaN()
+	}
+	reqs := make([]request, n)
+	for i := range reqs {
+		r := newRequest(int64(i))
+		r.id = strconv.Itoa(i)
+		if start := f(c.start, i); !math.IsNaN(start) {
+			r.issueNs, _ = nsOf(start, "s")
+		}
+		ttft := f(c.ttft, i)
+		if ns, ok := nsOf(ttft, "s"); ok && ttft > 0 {
+			r.firstNs, r.hasFirst = r.issueNs+ns, true
+		}
+		lat := f(c.latency, i)
+		if math.IsNaN(lat) && len(c.latency) == 0 && ttft > 0 {
+			lat = ttft + f(c.itlSum, i) // the last token's time: no latency recorded
+		}
+		if ns, ok := nsOf(lat, "s"); ok && lat > 0 {
+			r.endNs, r.hasEnd, r.lastNs = r.issueNs+ns, true, r.issueNs+ns
+		}
+		if i < len(c.out) {
+			r.outTokens = c.out[i]
+		}
+		if i < len(c.in) {
+			r.in = c.in[i]
+		}
+		msg := ""
+		if i < len(c.errs) {
+			msg = c.errs[i]
+		}
+		if msg != "" || !r.hasEnd {
+			// serve.py leaves a failed request's ttft and latency at 0, its
+			// error sometimes "" (an HTTP reason it did not get).
+			r.failure, r.code = classifyFailure(0, "", msg, r.hasFirst)
+		}
+		reqs[i] = r
+	}
+	return reqs
+}
+
+// vllmInfo fills the run facts from the result's own keys: model, and
+// the load: a finite request rate is poisson (burstiness 1, vLLM's
+// default) or gamma (another burstiness: no profile); an infinite rate
+// is a concurrency run when max_concurrency caps it, else everything is
+// sent at once (max_throughput).
+func vllmInfo(info *core.RunInfo, meta map[string]json.RawMessage) {
+	str := func(k string) string {
+		var s string
+		_ = json.Unmarshal(meta[k], &s)
+		return s
+	}
+	flt := func(k string) (float64, bool) {
+		raw, ok := meta[k]
+		if !ok {
+			return 0, false
+		}
+		return looseFloat(raw)
+	}
+	info.Model = str("model_id")
+	info.ToolVersion = str("vllm_version")
+	info.Streaming = true
+	rate, hasRate := flt("request_rate")
+	if !hasRate {
+		if str("request_rate") == "inf" {
+			rate, hasRate = math.Inf(1), true
+		}
+	}
+	burst, hasBurst := flt("burstiness")
+	conc, hasConc := flt("max_concurrency")
+	if hasConc && conc > 0 {
+		info.Concurrency = int(conc)
+	}
+	info.ToolLoadPattern = fmt.Sprintf("request_rate=%s", string(meta["request_rate"]))
+	if hasBurst {
+		info.ToolLoadPattern += fmt.Sprintf(" burstiness=%g", burst)
+	}
+	if hasConc {
+		info.ToolLoadPattern += fmt.Sprintf(" max_concurrency=%g", conc)
+	}
+	switch {
+	case hasRate && !math.IsInf(rate, 1) && rate > 0:
+		info.TargetQPS = rate
+		info.LoadPattern = "poisson"
+		if hasBurst && burst != 1 {
+			info.LoadPattern = "gamma"
+		}
+	case info.Concurrency > 0:
+		info.LoadPattern = "concurrency"
+	default:
+		info.LoadPattern = "max_throughput"
+	}
+}
+
+// looseFloat parses a JSON number, null (NaN), or Python's json.dump
+// spellings Infinity, -Infinity and NaN (and the string "inf" serve.py
+// writes for an unlimited rate).
+func looseFloat(raw []byte) (float64, bool) {
+	switch string(bytes.TrimSpace(raw)) {
+	case "null", "NaN":
+		return math.NaN(), true
+	case "Infinity", `"inf"`:
+		return math.Inf(1), true
+	case "-Infinity":
+		return math.Inf(-1), true
+	}
+	var v float64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return 0, false
+	}
+	return v, true
+}

@@ -1,0 +1,150 @@
+package columnar
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// SourcePath is the file the run's samples come from, with "#N" for one
+// benchmark of a GuideLLM report (the syntax ResolveRun accepts back).
+func (r *Run) SourcePath() string {
+	if r.Part >= 0 {
+		return r.EventsPath + "#" + strconv.Itoa(r.Part)
+	}
+	return r.EventsPath
+}
+
+// splitPart splits "report.json#2" into the file and the benchmark
+// index; ok is false when path has no "#N" suffix.
+func splitPart(path string) (file string, part int, ok bool) {
+	i := strings.LastIndexByte(path, '#')
+	if i <= 0 {
+		return path, -1, false
+	}
+	n, err := strconv.Atoi(path[i+1:])
+	if err != nil || n < 0 || strings.HasPrefix(path[i+1:], "+") {
+		return path, -1, false
+	}
+	return path[:i], n, true
+}
+
+// foreignLogPatterns are the names a directory's non-endpoints log may
+// have. Names only narrow the search: every candidate's content decides
+// its format.
+var foreignLogPatterns = []string{
+	"profile_export*.jsonl", "profile_export*.jsonl.gz", "profile_export*.jsonl.zst",
+	"*.json", "*.json.gz", "*.json.zst", "*.yaml", "*.yml",
+}
+
+// notLogs are files of a run directory known not to be per-request logs
+// (endpoints sidecars, AIPerf summaries, our own outputs), never sniffed.
+var notLogs = map[string]bool{
+	"config.yaml": true, "run_meta.json": true, "sample_idx_map.json": true, "result_summary.json": true,
+	"final_snapshot.json": true, "steady_state.json": true, "profile_export_aiperf.json": true,
+}
+
+// ForeignLogs returns the per-request logs in dir that are not endpoints
+// events files, with their formats: AIPerf profile_export*.jsonl,
+// GuideLLM reports, vLLM results, chosen by content among the names of
+// foreignLogPatterns. Files whose content is no log are left out.
+func ForeignLogs(dir string) (paths []string, formats []Format) {
+	seen := map[string]bool{}
+	for _, pat := range foreignLogPatterns {
+		matches, _ := filepath.Glob(filepath.Join(dir, pat))
+		slices.Sort(matches)
+		for _, p := range matches {
+			base := filepath.Base(p)
+			if seen[p] || notLogs[base] || strings.HasPrefix(base, ".") {
+				continue
+			}
+			seen[p] = true
+			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			f, err := DetectFile(p)
+			if err != nil || f == FormatEndpoints || f == FormatEndpointsLegacy {
+				continue
+			}
+			paths, formats = append(paths, p), append(formats, f)
+		}
+	}
+	return paths, formats
+}
+
+// foreignLog picks the one per-request log of a directory without an
+// events file. AIPerf writes more than one profile_export*.jsonl in some
+// versions; profile_export.jsonl is preferred. Several reports in one
+// directory are several runs: the error lists them.
+func foreignLog(dir string) (string, Format, error) {
+	paths, formats := ForeignLogs(dir)
+	switch len(paths) {
+	case 0:
+		return "", "", nil
+	case 1:
+		return paths[0], formats[0], nil
+	}
+	for i, p := range paths {
+		if filepath.Base(p) == "profile_export.jsonl" && formats[i] == FormatAIPerf {
+			return p, formats[i], nil
+		}
+	}
+	return "", "", fmt.Errorf("%s holds %d benchmark logs (%s): each is a run; pass one of them", dir, len(paths), strings.Join(paths, ", "))
+}
+
+// detectFormat sets r.Format from the events file's content. A file
+// named as an endpoints events log whose content shows no format (empty,
+// or garbage the decoder reports line by line) is read as endpoints.
+func (r *Run) detectFormat() error {
+	f, err := DetectFile(r.EventsPath)
+	var unknown *UnknownFormatError
+	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
+		f, err = FormatEndpoints, nil
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("no such events file: %s: %w", r.EventsPath, err)
+		}
+		return err
+	}
+	r.Format = f
+	if r.Part >= 0 && f != FormatGuideLLM {
+		return fmt.Errorf("%s#%d: only GuideLLM reports hold several benchmarks; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
+	}
+	if f == FormatGuideLLM && r.Part < 0 {
+		n, err := GuideLLMBenchmarks(r.EventsPath)
+		if err != nil {
+			return err
+		}
+		if n > 1 {
+			return fmt.Errorf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)
+		}
+		r.Part = 0
+	}
+	if !f.HasDatasetPass() {
+		r.Info = core.RunInfo{Streaming: true}
+	}
+	return nil
+}
+
+// finishInfo stamps info with the run's source (format, path, whether
+// tokens were recorded) and gives a format without a dataset pass its
+// default super-pass size (unless --dataset-size set one).
+func finishInfo(run *Run, info *core.RunInfo, s *core.Samples) {
+	f := run.Format
+	if f == "" {
+		f = FormatEndpoints
+	}
+	info.SourceFormat, info.SourcePath, info.TokensRecorded = string(f), run.SourcePath(), f.RecordsTokens()
+	if !f.HasDatasetPass() {
+		applyDefaultSuperpass(info, s)
+	}
+}
