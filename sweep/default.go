@@ -66,7 +66,11 @@ func DefaultLoader(o LoaderOptions) Loader {
 		}
 		defer t.Release()
 		s := t.Samples()
-		return &LoadedRun{Samples: &s, Info: t.Info, Tokenizer: o.Counter.Identity(), Warnings: run.Warnings}, nil
+		tok := o.Counter.Identity()
+		if t.Info.TokensRecorded {
+			tok = "recorded:" + t.Info.SourceFormat
+		}
+		return &LoadedRun{Samples: &s, Info: t.Info, Tokenizer: tok, Warnings: run.Warnings}, nil
 	}
 }
 

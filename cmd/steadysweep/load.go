@@ -59,6 +59,10 @@ type loadedRun struct {
 // counterFor resolves the token counter for run: --tokenizer, else the
 // model name (flag, then config.yaml) through the registry.
 func (l *loadFlags) counterFor(run *columnar.Run) (tokenizer.Counter, tokenizer.Resolution, error) {
+	if run.Format.RecordsTokens() {
+		// The log carries the tool's own counts; a counter would go unused.
+		return tokenizer.Words{}, tokenizer.Resolution{Source: "unused: the " + string(run.Format) + " log records token counts"}, nil
+	}
 	model := l.model
 	if model == "" {
 		model = run.Info.Model

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -36,9 +37,18 @@ func derivations(res *core.Result, l *loadedRun) []sinks.Derivation {
 	if lp == "" {
 		lp = "absent → concurrency"
 	}
+	sizeName := "dataset size"
+	if f := columnar.Format(l.info.SourceFormat); f != "" && !f.HasDatasetPass() {
+		sizeName = "super-pass size"
+	}
+	tok := l.counter.Identity()
+	if l.info.TokensRecorded {
+		tok = "none (token counts recorded in the log)"
+	}
 	d := []sinks.Derivation{
-		{Name: "tokenizer", Value: l.counter.Identity(), Source: l.tokSource},
-		{Name: "dataset size", Value: size, Source: src},
+		{Name: "source", Value: l.info.SourceFormat + " " + l.info.ToolVersion, Source: l.info.SourcePath},
+		{Name: "tokenizer", Value: tok, Source: l.tokSource},
+		{Name: sizeName, Value: size, Source: src},
 		{Name: "profile", Value: res.Profile.Name, Source: "load pattern " + lp},
 	}
 	if l.cacheHit {

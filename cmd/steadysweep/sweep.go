@@ -171,6 +171,9 @@ func (f *sweepFlags) loader() sweep.Loader {
 		if err != nil {
 			return nil, err
 		}
+		if run.Format.RecordsTokens() {
+			return sweep.DefaultLoader(base)(ctx, ref) // the log records token counts
+		}
 		model := f.model
 		if model == "" {
 			model = run.Info.Model
