@@ -85,6 +85,9 @@ func cacheKey(run *Run, opts IngestOptions) (string, error) {
 		counter = opts.Counter.Identity()
 	}
 	fmt.Fprintf(h, "counter=%q\x00sample=%d\x00S=%d\x00", counter, opts.TokenizeSample, run.Info.DatasetSize)
+	if run.Format != "" && run.Format != FormatEndpoints {
+		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
+	}
 	if err := fingerprint(h, run.EventsPath); err != nil {
 		return "", fmt.Errorf("cache key: %w", err)
 	}
