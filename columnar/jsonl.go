@@ -3,7 +3,11 @@ package columnar
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
 	"io"
+	"math"
+	"strconv"
 )
 
 // lineReader reads the lines of a JSONL log (AIPerf, endpoints-legacy)
@@ -57,4 +61,81 @@ func (r *lineReader) next() (line []byte, cut, tooLong bool, err error) {
 		}
 		return bytes.TrimRight(r.buf, "\r\n"), cut, false, nil
 	}
+}
+
+// unmarshalLine decodes one JSONL line into v, an object type. ok is
+// false when the line is unusable (its problem counted): not JSON (a cut
+// last line is a truncated log), or JSON but not an object. A field of
+// the wrong type is counted and reads as absent; the line is still used.
+func unmarshalLine(line []byte, lineNo int64, cut bool, v any, sum *Summary) bool {
+	err := json.Unmarshal(line, v)
+	if err == nil {
+		return true
+	}
+	var te *json.UnmarshalTypeError
+	switch {
+	case !json.Valid(line) && cut:
+		sum.addProblem(KindTruncatedLine, lineNo, "")
+		sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
+	case !json.Valid(line):
+		sum.addProblem(KindSyntax, lineNo, "")
+	case bytes.TrimSpace(line)[0] != '{':
+		sum.addProblem(KindNotObject, lineNo, "")
+	case errors.As(err, &te):
+		sum.addProblem(KindFieldType, lineNo, te.Field)
+		return true
+	default:
+		sum.addProblem(KindSyntax, lineNo, "")
+	}
+	return false
+}
+
+// optNum is an optional JSON number field. Unlike a *float64 it tells
+// absent (or null) from present-but-not-a-number, and keeps an integer
+// exact (nanosecond timestamps exceed float64's 2^53).
+type optNum struct {
+	f        float64
+	i        int64
+	set, bad bool
+	isInt    bool
+}
+
+func (o *optNum) UnmarshalJSON(b []byte) error {
+	*o = optNum{}
+	s := string(bytes.TrimSpace(b))
+	if s == "null" {
+		return nil
+	}
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		o.i, o.f, o.isInt, o.set = i, float64(i), true, true
+		return nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && s[0] != '"' && !math.IsInf(f, 0) {
+		o.f, o.set = f, true
+		if f >= -9.2e18 && f <= 9.2e18 {
+			o.i = int64(f)
+		}
+		return nil
+	}
+	o.bad = true
+	return nil
+}
+
+// check counts a present-but-unusable field as a problem at field and
+// reports whether the value is usable.
+func (o optNum) check(sum *Summary, line int64, field string) bool {
+	if o.bad {
+		sum.addProblem(KindFieldType, line, field)
+	}
+	return o.set
+}
+
+// firstNum returns the first set field, counting the unusable ones.
+func firstNum(sum *Summary, line int64, fields []string, nums ...optNum) (optNum, bool) {
+	for k, n := range nums {
+		if n.check(sum, line, fields[k]) {
+			return n, true
+		}
+	}
+	return optNum{}, false
 }

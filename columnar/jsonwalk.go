@@ -20,7 +20,12 @@ type jsonWalker struct {
 	off      int64 // bytes consumed
 	maxValue int
 	buf      []byte // reused by rawValue
+	stack    []byte // open brackets of the value being scanned
 }
+
+// maxJSONDepth caps the nesting the walker follows (encoding/json's own
+// limit is 10000).
+const maxJSONDepth = 10000
 
 // errValueTooLarge is rawValue's report of a value over the cap; the
 // value has been skipped.
@@ -75,17 +80,20 @@ func (w *jsonWalker) expect(c byte) error {
 	return err
 }
 
-// more reports whether the container being walked has another element
-// (or member), consuming the comma before it; first is true for the
-// first call after entering the container.
-func (w *jsonWalker) more(first bool) (bool, error) {
+// more reports whether the container being walked, which ends with
+// closer, has another element (or member), consuming the comma before
+// it; first is true for the first call after entering the container.
+func (w *jsonWalker) more(first bool, closer byte) (bool, error) {
 	c, err := w.peek()
 	if err != nil {
 		return false, err
 	}
-	if c == ']' || c == '}' {
+	if c == closer {
 		_, err = w.readByte()
 		return false, err
+	}
+	if c == ']' || c == '}' {
+		return false, w.errorf("unexpected %q", c)
 	}
 	if first {
 		return true, nil
@@ -124,7 +132,7 @@ func (w *jsonWalker) members(fn func(key string) error) error {
 		return err
 	}
 	for first := true; ; first = false {
-		ok, err := w.more(first)
+		ok, err := w.more(first, '}')
 		if err != nil || !ok {
 			return err
 		}
@@ -145,7 +153,7 @@ func (w *jsonWalker) elements(fn func(i int) error) error {
 		return err
 	}
 	for i := 0; ; i++ {
-		ok, err := w.more(i == 0)
+		ok, err := w.more(i == 0, ']')
 		if err != nil || !ok {
 			return err
 		}
@@ -226,9 +234,13 @@ func (w *jsonWalker) scan(out *[]byte) error {
 		case '{', '[':
 			one[0] = c
 			keep(one[:])
+			if depth == maxJSONDepth {
+				return w.errorf("nested deeper than %d", maxJSONDepth)
+			}
+			w.stack = append(w.stack[:depth], c)
 			depth++
 		case '}', ']':
-			if depth == 0 {
+			if depth == 0 || w.stack[depth-1] != c-2 { // '{'+2 == '}', '['+2 == ']'
 				return w.errorf("unexpected %q", c)
 			}
 			one[0] = c

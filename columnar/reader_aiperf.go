@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,54 +38,72 @@ type aiperfMetric struct {
 
 type aiperfRecord struct {
 	Metadata struct {
-		XRequestID     string   `json:"x_request_id"`
-		XCorrelationID string   `json:"x_correlation_id"`
-		ConversationID string   `json:"conversation_id"`
-		TurnIndex      *float64 `json:"turn_index"`
-		TimestampNs    *int64   `json:"timestamp_ns"`
-		RequestStartNs *int64   `json:"request_start_ns"`
-		RequestEndNs   *int64   `json:"request_end_ns"`
-		CreditIssuedNs *int64   `json:"credit_issued_ns"`
-		CreditPhase    string   `json:"credit_phase"`
-		BenchmarkPhase string   `json:"benchmark_phase"`
-		WasCancelled   bool     `json:"was_cancelled"`
+		XRequestID     string `json:"x_request_id"`
+		XCorrelationID string `json:"x_correlation_id"`
+		ConversationID string `json:"conversation_id"`
+		TurnIndex      optNum `json:"turn_index"`
+		TimestampNs    optNum `json:"timestamp_ns"`
+		RequestStartNs optNum `json:"request_start_ns"`
+		RequestEndNs   optNum `json:"request_end_ns"`
+		CreditPhase    string `json:"credit_phase"`
+		BenchmarkPhase string `json:"benchmark_phase"`
+		WasCancelled   bool   `json:"was_cancelled"`
 	} `json:"metadata"`
 	Metrics map[string]aiperfMetric `json:"metrics"`
 	Error   *struct {
-		Code    *float64 `json:"code"`
-		Type    string   `json:"type"`
-		Message string   `json:"message"`
+		Code    optNum `json:"code"`
+		Type    string `json:"type"`
+		Message string `json:"message"`
 	} `json:"error"`
 }
 
-// metric returns a scalar metric in ns (times) or as is (counts); ok is
-// false when absent or not a number in a known unit.
-func (r *aiperfRecord) metric(name string) (v float64, unit string, ok bool) {
-	m, present := r.Metrics[name]
-	if !present || len(m.Value) == 0 {
-		return 0, "", false
-	}
-	if err := json.Unmarshal(m.Value, &v); err != nil {
-		return 0, "", false
-	}
-	return v, m.Unit, true
+// metrics reads one record's scalar metrics, counting a metric that is
+// present but not a number in a known unit as a problem at its line.
+type aiperfMetrics struct {
+	rec  *aiperfRecord
+	line int64
+	sum  *Summary
 }
 
-func (r *aiperfRecord) duration(names ...string) (int64, bool) {
+// value returns metric name's value and unit; ok is false when absent or
+// unusable (the latter counted).
+func (m aiperfMetrics) value(name string) (v float64, unit string, ok bool) {
+	mt, present := m.rec.Metrics[name]
+	if !present || len(mt.Value) == 0 || string(mt.Value) == "null" {
+		return 0, "", false
+	}
+	if err := json.Unmarshal(mt.Value, &v); err != nil {
+		m.sum.addProblem(KindFieldType, m.line, "metrics."+name+".value")
+		return 0, "", false
+	}
+	return v, mt.Unit, true
+}
+
+// duration returns the first present metric of names in ns.
+func (m aiperfMetrics) duration(names ...string) (int64, bool) {
 	for _, n := range names {
-		if v, unit, ok := r.metric(n); ok {
-			return nsOf(v, unit)
+		if v, unit, ok := m.value(n); ok {
+			ns, ok := nsOf(v, unit)
+			if !ok {
+				m.sum.addProblem(KindFieldType, m.line, "metrics."+n+".unit")
+			}
+			return ns, ok
 		}
 	}
 	return 0, false
 }
 
-func (r *aiperfRecord) tokens(name string) int64 {
-	v, _, ok := r.metric(name)
+// tokens returns a count metric (-1 when absent or not a count).
+func (m aiperfMetrics) tokens(name string) int64 {
+	v, _, ok := m.value(name)
 	if !ok {
 		return -1
 	}
-	return count(&v)
+	n := count(&v)
+	if n < 0 {
+		m.sum.addProblem(KindFieldType, m.line, "metrics."+name+".value")
+	}
+	return n
 }
 
 func (aiperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
@@ -123,19 +140,8 @@ func (aiperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 			continue
 		}
 		var rec aiperfRecord
-		if err := json.Unmarshal(line, &rec); err != nil {
-			var te *json.UnmarshalTypeError
-			switch {
-			case errors.As(err, &te):
-				sum.addProblem(KindFieldType, lr.line, te.Field) // the field reads as absent
-			case cut:
-				sum.addProblem(KindTruncatedLine, lr.line, "")
-				sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
-				continue
-			default:
-				sum.addProblem(KindSyntax, lr.line, "")
-				continue
-			}
+		if !unmarshalLine(line, lr.line, cut, &rec, sum) {
+			continue
 		}
 		if phase := rec.Metadata.CreditPhase + rec.Metadata.BenchmarkPhase; phase == "warmup" {
 			sum.Events["warmup"]++
@@ -166,46 +172,47 @@ func (aiperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 // the record has no issue time.
 func aiperfRequest(rec *aiperfRecord, line int64, sum *Summary) (request, bool) {
 	md := &rec.Metadata
+	mx := aiperfMetrics{rec: rec, line: line, sum: sum}
 	r := newRequest(line)
 	r.id = md.XRequestID
-	start := md.RequestStartNs
-	if start == nil {
-		start = md.TimestampNs
-	}
-	if start == nil {
-		if v, unit, ok := rec.metric("min_request_timestamp"); ok {
-			if ns, ok := nsOf(v, unit); ok {
-				start = &ns
-			}
+	start, ok := firstNum(sum, line, []string{"metadata.request_start_ns", "metadata.timestamp_ns"}, md.RequestStartNs, md.TimestampNs)
+	switch {
+	case ok:
+		r.issueNs = start.i
+	default:
+		v, unit, ok := mx.value("min_request_timestamp")
+		if ns, okNs := nsOf(v, unit); ok && okNs {
+			r.issueNs = ns
+			break
 		}
-	}
-	if start == nil {
-		sum.addProblem(KindMissingField, line, "metadata.request_start_ns")
+		if !md.RequestStartNs.bad && !md.TimestampNs.bad { // a bad one is counted already
+			sum.addProblem(KindMissingField, line, "metadata.request_start_ns")
+		}
 		return r, false
 	}
-	r.issueNs = *start
-	if ttft, ok := rec.duration("time_to_first_token", "ttft"); ok && ttft > 0 {
+	if ttft, ok := mx.duration("time_to_first_token", "ttft"); ok && ttft > 0 {
 		r.firstNs, r.hasFirst = r.issueNs+ttft, true
 	}
-	if lat, ok := rec.duration("request_latency"); ok && lat > 0 {
+	end, hasEnd := md.RequestEndNs, md.RequestEndNs.check(sum, line, "metadata.request_end_ns")
+	if lat, ok := mx.duration("request_latency"); ok && lat > 0 {
 		r.endNs, r.hasEnd = r.issueNs+lat, true
-	} else if md.RequestEndNs != nil && *md.RequestEndNs > r.issueNs {
-		r.endNs, r.hasEnd = *md.RequestEndNs, true
+	} else if hasEnd && end.i > r.issueNs {
+		r.endNs, r.hasEnd = end.i, true
 	}
 	r.lastNs = r.endNs
-	if !r.hasEnd && md.RequestEndNs != nil {
-		r.lastNs = *md.RequestEndNs
+	if !r.hasEnd && hasEnd {
+		r.lastNs = end.i
 	}
-	r.outTokens = rec.tokens("output_sequence_length")
-	r.reasoning = rec.tokens("reasoning_token_count")
+	r.outTokens = mx.tokens("output_sequence_length")
+	r.reasoning = mx.tokens("reasoning_token_count")
 	if r.outTokens < 0 {
-		if out := rec.tokens("output_token_count"); out >= 0 {
+		if out := mx.tokens("output_token_count"); out >= 0 {
 			r.outTokens = out + max(r.reasoning, 0)
 		}
 	}
-	r.in = rec.tokens("input_sequence_length")
-	if md.TurnIndex != nil && *md.TurnIndex >= 0 && *md.TurnIndex < 1<<30 {
-		r.turn = int32(*md.TurnIndex) + 1 // 1-based, as endpoints numbers turns
+	r.in = mx.tokens("input_sequence_length")
+	if md.TurnIndex.check(sum, line, "metadata.turn_index") && md.TurnIndex.isInt && md.TurnIndex.i >= 0 && md.TurnIndex.i < 1<<30 {
+		r.turn = int32(md.TurnIndex.i) + 1 // 1-based, as endpoints numbers turns
 		r.conv = md.XCorrelationID
 		if r.conv == "" {
 			r.conv = md.ConversationID
@@ -214,8 +221,8 @@ func aiperfRequest(rec *aiperfRecord, line int64, sum *Summary) (request, bool) 
 	switch {
 	case rec.Error != nil:
 		code := int64(0)
-		if rec.Error.Code != nil {
-			code = int64(*rec.Error.Code)
+		if rec.Error.Code.check(sum, line, "error.code") {
+			code = rec.Error.Code.i
 		}
 		r.failure, r.code = classifyFailure(code, rec.Error.Type, rec.Error.Message, r.hasFirst)
 	case md.WasCancelled:

@@ -65,26 +65,27 @@ type guidellmStrategy struct {
 	Rate           *float64 `json:"rate"`
 }
 
-// guidellmRequest is one request record; nil pointers are absent fields.
+// guidellmRequest is one request record (optNum: absent, or a number,
+// or counted as bad).
 type guidellmRequest struct {
-	RequestID        string   `json:"request_id"`
-	RequestStartTime *float64 `json:"request_start_time"`
-	RequestEndTime   *float64 `json:"request_end_time"`
-	StartTime        *float64 `json:"start_time"`
-	EndTime          *float64 `json:"end_time"`
-	FirstTokenTime   *float64 `json:"first_token_time"`
-	RequestLatency   *float64 `json:"request_latency"`
-	TTFTMs           *float64 `json:"time_to_first_token_ms"`
-	PromptTokens     *float64 `json:"prompt_tokens"`
-	OutputTokens     *float64 `json:"output_tokens"`
-	Error            *string  `json:"error"`
+	RequestID        string `json:"request_id"`
+	RequestStartTime optNum `json:"request_start_time"`
+	RequestEndTime   optNum `json:"request_end_time"`
+	StartTime        optNum `json:"start_time"`
+	EndTime          optNum `json:"end_time"`
+	FirstTokenTime   optNum `json:"first_token_time"`
+	RequestLatency   optNum `json:"request_latency"`
+	TTFTMs           optNum `json:"time_to_first_token_ms"`
+	PromptTokens     optNum `json:"prompt_tokens"`
+	OutputTokens     optNum `json:"output_tokens"`
+	Error            any    `json:"error"`
 	Info             struct {
-		Status  string  `json:"status"`
-		Error   *string `json:"error"`
+		Status  string `json:"status"`
+		Error   any    `json:"error"`
 		Timings struct {
-			RequestStart        *float64 `json:"request_start"`
-			FirstTokenIteration *float64 `json:"first_token_iteration"`
-			RequestEnd          *float64 `json:"request_end"`
+			RequestStart        optNum `json:"request_start"`
+			FirstTokenIteration optNum `json:"first_token_iteration"`
+			RequestEnd          optNum `json:"request_end"`
 		} `json:"timings"`
 	} `json:"info"`
 }
@@ -235,6 +236,10 @@ func readGuideLLMBenchmark(ctx context.Context, w *jsonWalker, at string, cfg *g
 // (and the problem counted) when the record cannot be placed in time.
 func guidellmRecord(raw []byte, list, path string, ord int64, sum *Summary) (request, bool) {
 	var g guidellmRequest
+	if len(raw) > 0 && raw[0] != '{' && json.Valid(raw) {
+		sum.addProblem(KindNotObject, 0, path)
+		return request{}, false
+	}
 	if err := json.Unmarshal(raw, &g); err != nil {
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) {
@@ -243,51 +248,59 @@ func guidellmRecord(raw []byte, list, path string, ord int64, sum *Summary) (req
 		}
 		sum.addProblem(KindFieldType, 0, path+"."+te.Field) // the field reads as absent
 	}
-	start := firstSet(g.RequestStartTime, g.StartTime, g.Info.Timings.RequestStart)
-	if start == nil {
-		sum.addProblem(KindMissingField, 0, path+".request_start_time")
+	at := func(fields ...string) []string {
+		for i := range fields {
+			fields[i] = path + "." + fields[i]
+		}
+		return fields
+	}
+	tm := &g.Info.Timings
+	start, ok := firstNum(sum, 0, at("request_start_time", "start_time", "info.timings.request_start"),
+		g.RequestStartTime, g.StartTime, tm.RequestStart)
+	issue, okNs := nsOf(start.f, "s")
+	if !ok || !okNs {
+		if !ok && !g.RequestStartTime.bad && !g.StartTime.bad && !tm.RequestStart.bad {
+			sum.addProblem(KindMissingField, 0, path+".request_start_time")
+		} else if ok {
+			sum.addProblem(KindFieldType, 0, path+".request_start_time")
+		}
 		return request{}, false
 	}
 	r := newRequest(ord)
-	r.id = g.RequestID
+	r.id, r.issueNs = g.RequestID, issue
 	if r.id == "" {
 		r.id = path
 	}
-	issue, ok := nsOf(*start, "s")
-	if !ok {
-		sum.addProblem(KindFieldType, 0, path+".request_start_time")
-		return request{}, false
-	}
-	r.issueNs = issue
-	if g.TTFTMs != nil {
-		if d, ok := nsOf(*g.TTFTMs, "ms"); ok && *g.TTFTMs > 0 {
+	if g.TTFTMs.check(sum, 0, path+".time_to_first_token_ms") {
+		if d, ok := nsOf(g.TTFTMs.f, "ms"); ok && g.TTFTMs.f > 0 {
 			r.firstNs, r.hasFirst = issue+d, true
 		}
-	} else if t := firstSet(g.Info.Timings.FirstTokenIteration, g.FirstTokenTime); t != nil {
-		if ns, ok := nsOf(*t, "s"); ok {
+	} else if t, ok := firstNum(sum, 0, at("info.timings.first_token_iteration", "first_token_time"), tm.FirstTokenIteration, g.FirstTokenTime); ok {
+		if ns, ok := nsOf(t.f, "s"); ok {
 			r.firstNs, r.hasFirst = ns, true
 		}
 	}
-	if g.RequestLatency != nil {
-		if d, ok := nsOf(*g.RequestLatency, "s"); ok && *g.RequestLatency > 0 {
+	end, hasEnd := firstNum(sum, 0, at("request_end_time", "end_time", "info.timings.request_end"), g.RequestEndTime, g.EndTime, tm.RequestEnd)
+	endNs, okEnd := nsOf(end.f, "s")
+	hasEnd = hasEnd && okEnd
+	if g.RequestLatency.check(sum, 0, path+".request_latency") {
+		if d, ok := nsOf(g.RequestLatency.f, "s"); ok && g.RequestLatency.f > 0 {
 			r.endNs, r.hasEnd = issue+d, true
 		}
-	} else if t := firstSet(g.RequestEndTime, g.EndTime, g.Info.Timings.RequestEnd); t != nil {
-		if ns, ok := nsOf(*t, "s"); ok {
-			r.endNs, r.hasEnd = ns, true
-		}
+	} else if hasEnd && endNs > issue {
+		r.endNs, r.hasEnd = endNs, true
 	}
-	if r.hasEnd {
-		r.lastNs = r.endNs
-	} else if t := firstSet(g.RequestEndTime, g.EndTime, g.Info.Timings.RequestEnd); t != nil {
-		r.lastNs, _ = nsOf(*t, "s")
+	r.lastNs = r.endNs
+	if !r.hasEnd && hasEnd {
+		r.lastNs = endNs
 	}
-	r.outTokens, r.in = count(g.OutputTokens), count(g.PromptTokens)
+	r.outTokens = recordedCount(g.OutputTokens, sum, path+".output_tokens")
+	r.in = recordedCount(g.PromptTokens, sum, path+".prompt_tokens")
 	switch list {
 	case "errored":
-		msg := ""
-		if e := firstSetString(g.Info.Error, g.Error); e != nil {
-			msg = *e
+		msg := errorText(g.Info.Error)
+		if msg == "" {
+			msg = errorText(g.Error)
 		}
 		r.failure, r.code = classifyFailure(0, g.Info.Status, msg, r.hasFirst)
 	case "incomplete":
@@ -295,9 +308,35 @@ func guidellmRecord(raw []byte, list, path string, ord int64, sum *Summary) (req
 	default:
 		if !r.hasEnd {
 			sum.addProblem(KindMissingField, 0, path+".request_latency")
+			r.failure = core.FailIncomplete
 		}
 	}
 	return r, true
+}
+
+// errorText renders a recorded error (a string, or an object) as text.
+func errorText(v any) string {
+	switch e := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return e
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// recordedCount is a recorded token count, -1 when absent or not a count
+// (the latter counted at field).
+func recordedCount(n optNum, sum *Summary, field string) int64 {
+	if !n.check(sum, 0, field) {
+		return -1
+	}
+	c := count(&n.f)
+	if c < 0 {
+		sum.addProblem(KindFieldType, 0, field)
+	}
+	return c
 }
 
 // guidellmInfo fills the run info from the report's args and the
@@ -418,25 +457,6 @@ func jsonable(v any) any {
 		}
 	}
 	return v
-}
-
-// firstSet returns the first non-nil pointer.
-func firstSet(ps ...*float64) *float64 {
-	for _, p := range ps {
-		if p != nil {
-			return p
-		}
-	}
-	return nil
-}
-
-func firstSetString(ps ...*string) *string {
-	for _, p := range ps {
-		if p != nil {
-			return p
-		}
-	}
-	return nil
 }
 
 func orNil(a, b *float64) any {

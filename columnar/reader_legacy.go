@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -44,7 +43,7 @@ func (legacyReader) Format() Format { return FormatEndpointsLegacy }
 
 // legacyLine is one line of the legacy log.
 type legacyLine struct {
-	EventType   *string         `json:"event_type"`
+	EventType   json.RawMessage `json:"event_type"`
 	SampleUUID  json.RawMessage `json:"sample_uuid"`
 	TimestampNs json.RawMessage `json:"timestamp_ns"`
 	Value       json.RawMessage `json:"value"`
@@ -181,28 +180,20 @@ func (e *legacyEv) uuidString() string { return e.key().String() }
 // problem counted) or that the state machine does not need.
 func legacyEvent(line []byte, lineNo int64, cut bool, sum *Summary) (legacyEv, bool) {
 	var l legacyLine
-	if err := json.Unmarshal(line, &l); err != nil {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &te):
-			sum.addProblem(KindFieldType, lineNo, te.Field)
-			sum.Events["other"]++
-			return legacyEv{}, false
-		case cut:
-			sum.addProblem(KindTruncatedLine, lineNo, "")
-		case bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")):
-			sum.addProblem(KindSyntax, lineNo, "")
-		default:
-			sum.addProblem(KindNotObject, lineNo, "")
-		}
+	if !unmarshalLine(line, lineNo, cut, &l, sum) {
 		return legacyEv{}, false
 	}
-	if l.EventType == nil {
+	var name string
+	if len(l.EventType) == 0 || string(l.EventType) == "null" {
 		sum.addProblem(KindMissingField, lineNo, "event_type")
 		sum.Events["other"]++
 		return legacyEv{}, false
 	}
-	name := *l.EventType
+	if json.Unmarshal(l.EventType, &name) != nil {
+		sum.addProblem(KindFieldType, lineNo, "event_type")
+		sum.Events["other"]++
+		return legacyEv{}, false
+	}
 	sum.Events[name]++
 	kind, known := legacyKinds[name]
 	if !known || kind == evRecvNonFirst {
