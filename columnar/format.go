@@ -139,6 +139,9 @@ func Detect(head []byte) (Format, string) {
 		}
 		return "", "a JSON object with keys " + keyList(keys)
 	}
+	if body[0] == '[' {
+		return "", "a JSON array, not an object: first bytes " + quoteHead(body)
+	}
 	if keys := yamlTopLevelKeys(body); len(keys) > 0 {
 		if slices.Contains(keys, "benchmarks") {
 			return FormatGuideLLM, ""

@@ -225,7 +225,7 @@ func legacyEvent(line []byte, lineNo int64, cut bool, sum *Summary) (legacyEv, b
 		}
 		return legacyEv{}, false
 	}
-	if ev.flags&fTS == 0 && kind != evError {
+	if ev.flags&fTS == 0 && kind != evError && (len(l.TimestampNs) == 0 || string(l.TimestampNs) == "null") {
 		sum.addProblem(KindMissingField, lineNo, "timestamp_ns")
 	}
 	ev.flags |= fUUID

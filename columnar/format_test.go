@@ -1,0 +1,118 @@
+package columnar
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// TestDetect: the format is read from the first bytes, whatever the file
+// is called; what is not a log says what it is.
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct {
+		name, head string
+		want       Format
+		seen       string // part of the description when want is ""
+	}{
+		{"endpoints", lnStart + "\n" + lnIssue1 + "\n", FormatEndpoints, ""},
+		{"endpoints, damaged first line", `{"event_type":"sess` + "\n" + lnIssue1 + "\n", FormatEndpoints, ""},
+		{"endpoints-legacy", `{"approx_datetime_str":"2026-02-01T10:00:00.000000","event_type":"test_started","sample_uuid":"","timestamp_ns":5,"value":""}`, FormatEndpointsLegacy, ""},
+		{"endpoints-legacy, keys reordered", `{"event_type":"loadgen_issue_called","timestamp_ns":5}`, FormatEndpointsLegacy, ""},
+		{"aiperf", `{"metadata":{"x_request_id":"a","timestamp_ns":1},"metrics":{"ttft":{"value":1,"unit":"ms"}},"error":null}`, FormatAIPerf, ""},
+		{"aiperf, error record first", `{"metadata":{"request_start_ns":1},"error":{"code":499}}`, FormatAIPerf, ""},
+		{"guidellm", `{"metadata":{"guidellm_version":"0.5"},"args":{},"benchmarks":[{"requests":{}}]}`, FormatGuideLLM, ""},
+		{"guidellm, pretty and cut", "{\n  \"benchmarks\": [\n    {\n      \"type_\": \"generative_be", FormatGuideLLM, ""},
+		{"guidellm yaml", "# report\n---\nmetadata:\n  version: 1\nbenchmarks:\n- type_: generative_benchmark\n", FormatGuideLLM, ""},
+		{"vllm", `{"date": "20260102-030405", "endpoint_type": "openai", "backend": "openai", "label": null, "model_id": "m", "num_prompts": 4}`, FormatVLLM, ""},
+		{"vllm, only arrays", `{"ttfts": [0.1], "itls": [[]]}`, FormatVLLM, ""},
+		{"aiperf summary", `{"records": {}, "input_config": {}}`, "", "AIPerf summary"},
+		{"other JSON", `{"name": "x", "version": "1.0.0"}`, "", `a JSON object with keys "name", "version"`},
+		{"JSON list", `[1, 2, 3]`, "", `a JSON array, not an object`},
+		{"other YAML", "apiVersion: v1\nkind: Pod\n", "", `a YAML document with keys "apiVersion", "kind"`},
+		{"binary", "PK\x03\x04\x00\x00", "", `first bytes "PK\x03\x04\x00\x00"`},
+		{"empty", " \n\t", "", "an empty file"},
+	} {
+		f, seen := Detect([]byte(tc.head))
+		if f != tc.want || tc.want == "" && !strings.Contains(seen, tc.seen) {
+			t.Errorf("%s: Detect = %q, %q; want %q, %q", tc.name, f, seen, tc.want, tc.seen)
+		}
+	}
+}
+
+// TestDetectFile: compressed logs are sniffed decompressed, and the name
+// never decides against the content.
+func TestDetectFile(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(`{"approx_datetime_str":"x","event_type":"test_started","sample_uuid":"","timestamp_ns":5,"value":""}` + "\n"))
+	zw.Close()
+	for name, body := range map[string]string{
+		"events.jsonl.gz": gz.String(),
+		// An AIPerf log under an endpoints name is AIPerf.
+		"a/events.jsonl": `{"metadata":{"timestamp_ns":1},"metrics":{}}` + "\n",
+	} {
+		writeTemp(t, dir, name, body)
+	}
+	for name, want := range map[string]Format{"events.jsonl.gz": FormatEndpointsLegacy, "a/events.jsonl": FormatAIPerf} {
+		if f, err := DetectFile(filepath.Join(dir, name)); f != want || err != nil {
+			t.Errorf("%s: %q, %v; want %q", name, f, err, want)
+		}
+	}
+	run, err := ResolveRun(filepath.Join(dir, "a"))
+	if err != nil || run.Format != FormatAIPerf {
+		t.Errorf("ResolveRun: %+v, %v", run, err)
+	}
+}
+
+// TestResolveUnknown: a file of no known format is an error naming it
+// and what it holds; under an endpoints events name it is read as
+// endpoints, whose decoder names each bad line.
+func TestResolveUnknown(t *testing.T) {
+	dir := t.TempDir()
+	p := writeTemp(t, dir, "results.json", `{"name": "x"}`)
+	_, err := ResolveRun(p)
+	var u *UnknownFormatError
+	if !errors.As(err, &u) || !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), p+": unknown log format: a JSON object with keys \"name\"") {
+		t.Errorf("err = %v", err)
+	}
+	ev := writeTemp(t, dir, "run/events.jsonl", "garbage\n")
+	if run, err := ResolveRun(filepath.Dir(ev)); err != nil || run.Format != FormatEndpoints {
+		t.Errorf("garbage events.jsonl: %+v, %v", run, err)
+	}
+	if _, err := ResolveRun(ev + "#1"); err == nil || !strings.Contains(err.Error(), "only GuideLLM reports hold several benchmarks") {
+		t.Errorf("#1 on an events file: %v", err)
+	}
+}
+
+// TestResolveForeignDirectory: a directory without events.jsonl resolves
+// to its one per-request log (AIPerf preferring profile_export.jsonl);
+// several reports are several runs, and the error lists them.
+func TestResolveForeignDirectory(t *testing.T) {
+	dir := t.TempDir()
+	rec := `{"metadata":{"timestamp_ns":1},"metrics":{}}` + "\n"
+	writeTemp(t, dir, "aiperf/profile_export.jsonl", rec)
+	writeTemp(t, dir, "aiperf/profile_export_raw.jsonl", rec)
+	writeTemp(t, dir, "aiperf/profile_export_aiperf.json", `{"records": {}, "input_config": {}}`)
+	writeTemp(t, dir, "aiperf/notes.json", `{"note": "not a log"}`)
+	run, err := ResolveRun(filepath.Join(dir, "aiperf"))
+	if err != nil || filepath.Base(run.EventsPath) != "profile_export.jsonl" || run.Format != FormatAIPerf {
+		t.Fatalf("aiperf dir: %+v, %v", run, err)
+	}
+	writeTemp(t, dir, "vllm/a.json", vllmResult)
+	writeTemp(t, dir, "vllm/b.json", vllmResult)
+	if _, err := ResolveRun(filepath.Join(dir, "vllm")); err == nil || !strings.Contains(err.Error(), "holds 2 benchmark logs") {
+		t.Errorf("two results: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResolveRun(filepath.Join(dir, "empty")); err == nil || !strings.Contains(err.Error(), "nor another tool's log") {
+		t.Errorf("empty dir: %v", err)
+	}
+}
