@@ -70,8 +70,11 @@ func (d *discoverer) discoverRoot(root string) {
 		return
 	}
 	if !st.IsDir() {
+		if !slices.Contains(EventsNames, filepath.Base(root)) && d.keepForeignFile(root) {
+			return
+		}
 		if !slices.Contains(EventsNames, filepath.Base(root)) {
-			d.errs = append(d.errs, fmt.Errorf("root %s: not a directory or an events file (%s)",
+			d.errs = append(d.errs, fmt.Errorf("root %s: not a directory, an events file (%s) or another tool's log",
 				root, strings.Join(EventsNames, ", ")))
 			return
 		}
@@ -123,6 +126,8 @@ func (d *discoverer) walk(root, dir, rel string) {
 			runRel = filepath.Base(abs)
 		}
 		d.keep(RunRef{Root: root, Path: dir, Rel: runRel, EventsPath: events})
+	} else {
+		d.keepForeign(root, dir, rel)
 	}
 	for _, e := range entries {
 		name := e.Name()

@@ -1,0 +1,85 @@
+package corpora
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/steadysweep/steadysweep/columnar"
+)
+
+// keepForeign keeps the runs of other tools' per-request logs in dir, a
+// directory that is not an endpoints run (rel as in walk). The logs are
+// found by content (columnar.ForeignLogs):
+//
+//   - a directory whose logs are all AIPerf's is one run, as
+//     columnar.ResolveRun reads it (its profile_export.jsonl);
+//   - otherwise each log is a run of its own, named by its file;
+//   - each benchmark of a GuideLLM report is a run, "#N" after the file
+//     (one report holds several load levels), so N is in the run id.
+func (d *discoverer) keepForeign(root, dir, rel string) {
+	paths, formats := columnar.ForeignLogs(dir)
+	if len(paths) == 0 {
+		return
+	}
+	dirRel := rel
+	if dirRel == "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			d.errs = append(d.errs, fmt.Errorf("root %s: %w", dir, err))
+			return
+		}
+		dirRel = filepath.Base(abs)
+	}
+	allAIPerf, preferred := true, ""
+	for i, p := range paths {
+		allAIPerf = allAIPerf && formats[i] == columnar.FormatAIPerf
+		if filepath.Base(p) == "profile_export.jsonl" {
+			preferred = p
+		}
+	}
+	if allAIPerf && (len(paths) == 1 || preferred != "") {
+		if preferred == "" {
+			preferred = paths[0]
+		}
+		d.keep(RunRef{Root: root, Path: dir, Rel: dirRel, EventsPath: preferred})
+		return
+	}
+	for i, p := range paths {
+		fileRel := joinRel(rel, filepath.Base(p))
+		if formats[i] != columnar.FormatGuideLLM {
+			d.keep(RunRef{Root: root, Path: p, Rel: fileRel, EventsPath: p})
+			continue
+		}
+		// A report that cannot be counted still yields its first run, so
+		// the sweep records why it cannot be read.
+		n, _ := columnar.GuideLLMBenchmarks(p)
+		for b := 0; b < max(n, 1); b++ {
+			part := "#" + strconv.Itoa(b)
+			d.keep(RunRef{Root: root, Path: p + part, Rel: fileRel + part, EventsPath: p})
+		}
+	}
+}
+
+// keepForeignFile keeps the runs of a root that is another tool's log
+// file; it reports false when the file is none.
+func (d *discoverer) keepForeignFile(root string) bool {
+	f, err := columnar.DetectFile(root)
+	if err != nil || f == columnar.FormatEndpoints || f == columnar.FormatEndpointsLegacy {
+		return false
+	}
+	n := 1
+	if f == columnar.FormatGuideLLM {
+		n, _ = columnar.GuideLLMBenchmarks(root)
+	}
+	name := filepath.Base(root)
+	for b := 0; b < max(n, 1); b++ {
+		ref := RunRef{Root: filepath.Dir(root), Path: root, Rel: name, EventsPath: root}
+		if f == columnar.FormatGuideLLM {
+			part := "#" + strconv.Itoa(b)
+			ref.Path, ref.Rel = root+part, name+part
+		}
+		d.keep(ref)
+	}
+	return true
+}
