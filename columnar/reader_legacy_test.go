@@ -350,7 +350,18 @@ func checkLegacyParity(t *testing.T, dir string) {
 // columns and the same detector result as the run in today's format
 // (testdata/small_run converted both ways; it is cut, so it also checks
 // a log without an end).
-func TestLegacyParity(t *testing.T) { checkLegacyParity(t, smallRun) }
+func TestLegacyParity(t *testing.T) {
+	checkLegacyParity(t, smallRun)
+	// testdata/legacy_run (the mixed-archive tests' legacy run) is this
+	// conversion of small_run.
+	current, err := os.ReadFile(filepath.Join(smallRun, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fixture, err := os.ReadFile("testdata/legacy_run/events.jsonl"); err != nil || !bytes.Equal(fixture, toLegacy(t, current)) {
+		t.Errorf("testdata/legacy_run/events.jsonl is not toLegacy(small_run) (%v)", err)
+	}
+}
 
 // TestLegacyParityShared: the same on shared parity runs with failures,
 // reasoning outputs, a Poisson load and a truncated log.

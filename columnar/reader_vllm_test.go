@@ -3,6 +3,7 @@ package columnar
 import (
 	"context"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -30,7 +31,10 @@ const vllmResult = `{"date": "20260102-030405", "endpoint_type": "openai", "back
 // TestVLLMResult: per-request arrays become samples in issue order, the
 // rate and concurrency become the load, failures their kinds.
 func TestVLLMResult(t *testing.T) {
-	path := writeTemp(t, t.TempDir(), "openai-infqps-concurrency2-Llama-3.1-8B-Instruct-20260102-030405.json", vllmResult)
+	path := "testdata/vllm_result/openai-infqps-concurrency2-Llama-3.1-8B-Instruct-20260102-030405.json"
+	if b, err := os.ReadFile(path); err != nil || string(b) != vllmResult {
+		t.Fatalf("%s is not vllmResult (%v)", path, err)
+	}
 	tab, s := ingestPath(t, path)
 	checkColumns(t, &s)
 	info := tab.Info

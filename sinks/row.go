@@ -19,6 +19,9 @@ type Provenance struct {
 	ToolVersion, ToolCommit string
 	// Tokenizer identifies the output-token counter ("" when unknown).
 	Tokenizer string
+	// SourceFormat is the log format the run was read from (core.RunInfo's;
+	// "" when the run could not be read).
+	SourceFormat string
 }
 
 // Row is one run analysed with one parameter set.

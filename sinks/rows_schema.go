@@ -39,6 +39,7 @@ func buildRowColumns() []column[Row] {
 		strCol("tool_version", "Provenance.ToolVersion", true, func(r *R) string { return r.Provenance.ToolVersion }),
 		strCol("tool_commit", "Provenance.ToolCommit", true, func(r *R) string { return r.Provenance.ToolCommit }),
 		strCol("tokenizer", "Provenance.Tokenizer", true, func(r *R) string { return r.Provenance.Tokenizer }),
+		strCol("source_format", "Provenance.SourceFormat", true, func(r *R) string { return r.Provenance.SourceFormat }),
 	}
 	cols = append(cols, paramColumns()...)
 	type O = core.Outcome

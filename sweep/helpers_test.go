@@ -108,7 +108,7 @@ func grid3x3(t testing.TB) []core.Params {
 }
 
 // row is the part of a written row the tests compare.
-type row struct{ runID, configID, status, reason, runPath string }
+type row struct{ runID, configID, status, reason, runPath, sourceFormat string }
 
 // readRows reads every published part file of dir.
 func readRows(t testing.TB, dir string, mem memory.Allocator) []row {
@@ -139,8 +139,9 @@ func readRows(t testing.TB, dir string, mem memory.Allocator) []row {
 				return rec.Column(rec.Schema().FieldIndices(name)[0]).(*array.String)
 			}
 			id, cfg, st, rs, rp := col("run_id"), col("config_id"), col("status"), col("reason"), col("run_path")
+			sf := rec.Column(rec.Schema().FieldIndices("source_format")[0])
 			for i := range int(rec.NumRows()) {
-				out = append(out, row{id.Value(i), cfg.Value(i), st.Value(i), rs.Value(i), rp.Value(i)})
+				out = append(out, row{id.Value(i), cfg.Value(i), st.Value(i), rs.Value(i), rp.Value(i), stringAt(sf, i)})
 			}
 		}
 		tr.Release()
@@ -214,4 +215,15 @@ func containsAll(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// stringAt reads a string or dictionary-encoded string column.
+func stringAt(a arrow.Array, i int) string {
+	switch c := a.(type) {
+	case *array.String:
+		return c.Value(i)
+	case *array.Dictionary:
+		return c.Dictionary().(*array.String).Value(c.GetValueIndex(i))
+	}
+	return ""
 }

@@ -91,7 +91,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 		return failAll("load: "+err.Error(), ingestNs)
 	}
 	rows := make([]sinks.Row, 0, len(todo))
-	prov.Tokenizer = run.Tokenizer
+	prov.Tokenizer, prov.SourceFormat = run.Tokenizer, run.Info.SourceFormat
 	for i, p := range todo {
 		if ctx.Err() != nil {
 			return runResult{abandoned: true}
