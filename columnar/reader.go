@@ -183,7 +183,7 @@ func summarizeSamples(dst *Decoded) {
 // flight the log shows (Σ latency / span, Little's law); n the number of
 // samples. Four concurrency-widths make each super-pass span several
 // turnovers of the in-flight set, so its percentiles are not one burst;
-// the minimum keeps a p90 on at least 6 samples above it.
+// the floor leaves six or more samples above each super-pass's p90.
 func DefaultSuperpassSize(concurrency float64, n int) int {
 	c := 4 * concurrency
 	if math.IsNaN(c) || c < 0 {
