@@ -116,3 +116,15 @@ func TestResolveForeignDirectory(t *testing.T) {
 		t.Errorf("empty dir: %v", err)
 	}
 }
+
+// FuzzDetect: any first bytes: no panic, and a format or a description.
+func FuzzDetect(f *testing.F) {
+	for _, s := range []string{lnIssue1, `{"metadata":{}}`, "benchmarks:\n- a", `{"ttfts":[`, "\xef\xbb\xbf{", "{{{{", `{"event_type":[{"a":1}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		if fm, seen := Detect(head); (fm == "") == (seen == "") {
+			t.Fatalf("Detect = %q, %q", fm, seen)
+		}
+	})
+}
