@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -127,4 +128,30 @@ func FuzzDetect(f *testing.F) {
 			t.Fatalf("Detect = %q, %q", fm, seen)
 		}
 	})
+}
+
+// TestReadersCancelled: every reader stops on a cancelled context and
+// reports progress while it reads.
+func TestReadersCancelled(t *testing.T) {
+	for _, path := range []string{"testdata/legacy_run", "testdata/aiperf_burst", "testdata/guidellm_sync/benchmarks.json",
+		"testdata/vllm_result/openai-infqps-concurrency2-Llama-3.1-8B-Instruct-20260102-030405.json"} {
+		run, err := ResolveRun(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := Ingest(ctx, run, IngestOptions{}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s (%s): err = %v, want context.Canceled", path, run.Format, err)
+		}
+		var seen int64
+		tab, err := Ingest(context.Background(), run, IngestOptions{Progress: func(n int64) { seen++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab.Release()
+		if seen == 0 {
+			t.Errorf("%s: no progress reported", path)
+		}
+	}
 }

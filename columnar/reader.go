@@ -47,6 +47,16 @@ func ReaderFor(f Format) (Reader, error) {
 	return r, nil
 }
 
+// checkpoint is called by the streaming readers every so many records:
+// it reports the bytes read to opts.Progress and returns ctx's error once
+// the context is cancelled.
+func checkpoint(ctx context.Context, opts IngestOptions, bytesRead int64) error {
+	if opts.Progress != nil {
+		opts.Progress(bytesRead)
+	}
+	return ctx.Err()
+}
+
 // request is one request of a per-request log (AIPerf, GuideLLM, vLLM)
 // on its way to the columns: absolute times in ns on the log's clock,
 // token counts as recorded (-1 unknown).

@@ -107,9 +107,8 @@ func (m aiperfMetrics) tokens(name string) int64 {
 }
 
 func (aiperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
-	startDecoded(dst, run)
 	info := run.Info
-	rc, err := openEvents(run.EventsPath)
+	rc, err := beginRead(dst, run)
 	if err != nil {
 		return info, err
 	}
@@ -119,8 +118,10 @@ func (aiperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 	var reqs []request
 	multiTurn := false
 	for {
-		if lr.line%1024 == 0 && ctx.Err() != nil {
-			return info, ctx.Err()
+		if lr.line%1024 == 0 {
+			if err := checkpoint(ctx, opts, lr.read); err != nil {
+				return info, err
+			}
 		}
 		line, cut, tooLong, err := lr.next()
 		if err == io.EOF {

@@ -154,7 +154,7 @@ func TestAIPerfNewerRecords(t *testing.T) {
 	if s.Len() != 4 || tab.Summary.Events["warmup"] != 1 {
 		t.Fatalf("%d samples, events %v", s.Len(), tab.Summary.Events)
 	}
-	for i, want := range []struct {
+	type view struct {
 		id              string
 		issue, ttft     int64
 		latency         int64
@@ -162,21 +162,14 @@ func TestAIPerfNewerRecords(t *testing.T) {
 		kind            core.FailureKind
 		code            int32
 		first, complete bool
-	}{
+	}
+	for i, want := range []view{
 		{"a", 1000, 1000, 3500, 5, 4, -1, core.FailNone, 0, true, true},
 		{"b", 2000, 500, 7000, 11, 10, 7, core.FailNone, 0, true, true},
 		{"c", 3000, 0, 0, -1, -1, -1, core.FailHTTP, 503, false, false},
 		{"d", 4000, 0, 0, -1, -1, -1, core.FailCancelled, 0, false, false},
 	} {
-		got := struct {
-			id              string
-			issue, ttft     int64
-			latency         int64
-			full, out, in   int64
-			kind            core.FailureKind
-			code            int32
-			first, complete bool
-		}{tab.UUID(i), s.IssueNs[i], s.TTFTNs[i], s.LatencyNs[i], s.FullTokens[i], s.OutTokens[i], s.InTokens[i],
+		got := view{tab.UUID(i), s.IssueNs[i], s.TTFTNs[i], s.LatencyNs[i], s.FullTokens[i], s.OutTokens[i], s.InTokens[i],
 			s.FailureKind[i], s.FailCode[i], s.HasFirstToken[i], s.HasComplete[i]}
 		if got != want {
 			t.Errorf("sample %d: %+v, want %+v", i, got, want)

@@ -136,7 +136,8 @@ func (guidellmReader) Read(ctx context.Context, run *Run, opts IngestOptions, ds
 				}
 				found = true
 				location = fmt.Sprintf("benchmarks[%d]", i)
-				if err := readGuideLLMBenchmark(ctx, w, location, &cfg, &reqs, sum); err != nil {
+				tick := func() error { return checkpoint(ctx, opts, w.off) }
+				if err := readGuideLLMBenchmark(tick, w, location, &cfg, &reqs, sum); err != nil {
 					return err
 				}
 				return errStopWalk
@@ -184,8 +185,9 @@ func (e *recordError) Error() string { return e.at + ": " + e.err.Error() }
 func (e *recordError) Unwrap() error { return e.err }
 
 // readGuideLLMBenchmark reads one benchmarks[] entry: its config (or
-// earlier versions' args) and its request lists.
-func readGuideLLMBenchmark(ctx context.Context, w *jsonWalker, at string, cfg *guidellmConfig, reqs *[]request, sum *Summary) error {
+// earlier versions' args) and its request lists, calling tick every 1024
+// records (progress, cancellation).
+func readGuideLLMBenchmark(tick func() error, w *jsonWalker, at string, cfg *guidellmConfig, reqs *[]request, sum *Summary) error {
 	return w.members(func(key string) error {
 		switch key {
 		case "config", "args":
@@ -207,8 +209,10 @@ func readGuideLLMBenchmark(ctx context.Context, w *jsonWalker, at string, cfg *g
 					return err
 				}
 				return w.elements(func(i int) error {
-					if i%1024 == 0 && ctx.Err() != nil {
-						return ctx.Err()
+					if i%1024 == 0 {
+						if err := tick(); err != nil {
+							return err
+						}
 					}
 					path := fmt.Sprintf("%s.requests.%s[%d]", at, list, i)
 					raw, err := w.rawValue()
@@ -475,6 +479,13 @@ func count(p *float64) int64 {
 		return -1
 	}
 	return int64(*p)
+}
+
+// beginRead resets dst for a reader that is not the endpoints decoder
+// and opens the run's log (decompressed).
+func beginRead(dst *Decoded, run *Run) (io.ReadCloser, error) {
+	startDecoded(dst, run)
+	return openEvents(run.EventsPath)
 }
 
 // startDecoded resets dst for a reader that is not the endpoints

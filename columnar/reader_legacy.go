@@ -84,8 +84,10 @@ func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 	errMsg := map[string]string{}   // error text by uuid
 	ended, lastCut := false, false
 	for {
-		if lr.line%4096 == 0 && ctx.Err() != nil {
-			return run.Info, ctx.Err()
+		if lr.line%4096 == 0 {
+			if err := checkpoint(ctx, opts, lr.read); err != nil {
+				return run.Info, err
+			}
 		}
 		line, cut, tooLong, err := lr.next()
 		if err == io.EOF {

@@ -48,9 +48,8 @@ type vllmColumns struct {
 }
 
 func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
-	startDecoded(dst, run)
 	info := run.Info
-	rc, err := openEvents(run.EventsPath)
+	rc, err := beginRead(dst, run)
 	if err != nil {
 		return info, err
 	}
@@ -62,8 +61,10 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 	floats := func(name string, dst *[]float64, elem func(raw []byte) (float64, bool)) error {
 		n := 0
 		err := w.elements(func(i int) error {
-			if i%4096 == 0 && ctx.Err() != nil {
-				return ctx.Err()
+			if i%4096 == 0 {
+				if err := checkpoint(ctx, opts, w.off); err != nil {
+					return err
+				}
 			}
 			raw, err := w.rawValue()
 			if err != nil && !errors.Is(err, errValueTooLarge) {

@@ -16,7 +16,7 @@ import (
 // SourcePath is the file the run's samples come from, with "#N" for one
 // benchmark of a GuideLLM report (the syntax ResolveRun accepts back).
 func (r *Run) SourcePath() string {
-	if r.Part >= 0 {
+	if r.Format == FormatGuideLLM && r.Part >= 0 {
 		return r.EventsPath + "#" + strconv.Itoa(r.Part)
 	}
 	return r.EventsPath

@@ -46,7 +46,7 @@ func derivations(res *core.Result, l *loadedRun) []sinks.Derivation {
 		tok = "none (token counts recorded in the log)"
 	}
 	d := []sinks.Derivation{
-		{Name: "source", Value: l.info.SourceFormat + " " + l.info.ToolVersion, Source: l.info.SourcePath},
+		{Name: "source", Value: strings.TrimSpace(l.info.SourceFormat + " " + l.info.ToolVersion), Source: l.info.SourcePath},
 		{Name: "tokenizer", Value: tok, Source: l.tokSource},
 		{Name: sizeName, Value: size, Source: src},
 		{Name: "profile", Value: res.Profile.Name, Source: "load pattern " + lp},
