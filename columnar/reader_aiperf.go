@@ -49,12 +49,49 @@ type aiperfRecord struct {
 		BenchmarkPhase string `json:"benchmark_phase"`
 		WasCancelled   bool   `json:"was_cancelled"`
 	} `json:"metadata"`
-	Metrics map[string]aiperfMetric `json:"metrics"`
+	// Metrics holds the metrics read, by name; the per-chunk arrays
+	// (inter_chunk_latency, …) are not decoded.
+	Metrics aiperfMetricSet `json:"metrics"`
 	Error   *struct {
 		Code    optNum `json:"code"`
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	} `json:"error"`
+}
+
+// aiperfMetricSet is the metrics the reader uses.
+type aiperfMetricSet struct {
+	TimeToFirstToken     aiperfMetric `json:"time_to_first_token"`
+	TTFT                 aiperfMetric `json:"ttft"`
+	RequestLatency       aiperfMetric `json:"request_latency"`
+	MinRequestTimestamp  aiperfMetric `json:"min_request_timestamp"`
+	OutputSequenceLength aiperfMetric `json:"output_sequence_length"`
+	OutputTokenCount     aiperfMetric `json:"output_token_count"`
+	ReasoningTokenCount  aiperfMetric `json:"reasoning_token_count"`
+	InputSequenceLength  aiperfMetric `json:"input_sequence_length"`
+}
+
+// byName returns the metric of that JSON name.
+func (m *aiperfMetricSet) byName(name string) aiperfMetric {
+	switch name {
+	case "time_to_first_token":
+		return m.TimeToFirstToken
+	case "ttft":
+		return m.TTFT
+	case "request_latency":
+		return m.RequestLatency
+	case "min_request_timestamp":
+		return m.MinRequestTimestamp
+	case "output_sequence_length":
+		return m.OutputSequenceLength
+	case "output_token_count":
+		return m.OutputTokenCount
+	case "reasoning_token_count":
+		return m.ReasoningTokenCount
+	case "input_sequence_length":
+		return m.InputSequenceLength
+	}
+	return aiperfMetric{}
 }
 
 // metrics reads one record's scalar metrics, counting a metric that is
@@ -68,8 +105,8 @@ type aiperfMetrics struct {
 // value returns metric name's value and unit; ok is false when absent or
 // unusable (the latter counted).
 func (m aiperfMetrics) value(name string) (v float64, unit string, ok bool) {
-	mt, present := m.rec.Metrics[name]
-	if !present || len(mt.Value) == 0 || string(mt.Value) == "null" {
+	mt := m.rec.Metrics.byName(name)
+	if len(mt.Value) == 0 || string(mt.Value) == "null" {
 		return 0, "", false
 	}
 	if err := json.Unmarshal(mt.Value, &v); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -49,6 +50,30 @@ type legacyLine struct {
 	Value       json.RawMessage `json:"value"`
 }
 
+// set records a field of a flat line (scanFlatObject).
+func (l *legacyLine) set(key, val []byte) {
+	switch string(key) {
+	case "event_type":
+		l.EventType = val
+	case "sample_uuid":
+		l.SampleUUID = val
+	case "timestamp_ns":
+		l.TimestampNs = val
+	case "value":
+		l.Value = val
+	}
+}
+
+// legacyNames is the inverse of legacyKinds (for counting events without
+// allocating their names).
+var legacyNames = func() map[evKind]string {
+	m := map[evKind]string{}
+	for name, k := range legacyKinds {
+		m[k] = name
+	}
+	return m
+}()
+
 var legacyKinds = map[string]evKind{
 	"test_started":              evStarted,
 	"loadgen_issue_called":      evIssued,
@@ -83,6 +108,7 @@ func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 	first := map[sampleKey]string{} // first-chunk text of pending samples
 	errMsg := map[string]string{}   // error text by uuid
 	ended, lastCut := false, false
+	var buf []byte
 	for {
 		if lr.line%4096 == 0 {
 			if err := checkpoint(ctx, opts, lr.read); err != nil {
@@ -110,9 +136,15 @@ func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 		if !ok {
 			continue
 		}
+		// text aliases the line or buf: it is copied where it is kept.
 		var text string
 		if len(ev.value) > 0 && ev.value[0] == '"' {
-			_ = json.Unmarshal(ev.value, &text)
+			if t, ok := unquoteJSON(ev.value, buf); ok {
+				text = unsafe.String(unsafe.SliceData(t), len(t))
+				if len(t) > 0 && &t[0] != &ev.value[1] {
+					buf = t[:0]
+				}
+			}
 		}
 		switch ev.kind {
 		case evStarted:
@@ -125,10 +157,10 @@ func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 			continue
 		case evRecvFirst:
 			if _, seen := first[ev.key()]; !seen {
-				first[ev.key()] = text
+				first[ev.key()] = strings.Clone(text)
 			}
 		case evError:
-			errMsg[ev.uuidString()] = text
+			errMsg[ev.uuidString()] = strings.Clone(text)
 		case evComplete:
 			key := ev.key()
 			f, streamed := first[key]
@@ -182,22 +214,31 @@ func (e *legacyEv) uuidString() string { return e.key().String() }
 // problem counted) or that the state machine does not need.
 func legacyEvent(line []byte, lineNo int64, cut bool, sum *Summary) (legacyEv, bool) {
 	var l legacyLine
-	if !unmarshalLine(line, lineNo, cut, &l, sum) {
-		return legacyEv{}, false
+	if !scanFlatObject(line, l.set) {
+		// Not a flat object of scalars: encoding/json decides, and names
+		// the problem.
+		l = legacyLine{}
+		if !unmarshalLine(line, lineNo, cut, &l, sum) {
+			return legacyEv{}, false
+		}
 	}
-	var name string
 	if len(l.EventType) == 0 || string(l.EventType) == "null" {
 		sum.addProblem(KindMissingField, lineNo, "event_type")
 		sum.Events["other"]++
 		return legacyEv{}, false
 	}
-	if json.Unmarshal(l.EventType, &name) != nil {
+	nameBytes, ok := unquoteJSON(l.EventType, nil)
+	if !ok {
 		sum.addProblem(KindFieldType, lineNo, "event_type")
 		sum.Events["other"]++
 		return legacyEv{}, false
 	}
-	sum.Events[name]++
-	kind, known := legacyKinds[name]
+	kind, known := legacyKinds[string(nameBytes)]
+	if known {
+		sum.Events[legacyNames[kind]]++
+	} else {
+		sum.Events[string(nameBytes)]++
+	}
 	if !known || kind == evRecvNonFirst {
 		return legacyEv{}, false
 	}
@@ -217,9 +258,13 @@ func legacyEvent(line []byte, lineNo int64, cut bool, sum *Summary) (legacyEv, b
 		return ev, true
 	}
 	var uuid string
-	if err := json.Unmarshal(l.SampleUUID, &uuid); err != nil && len(l.SampleUUID) > 0 && string(l.SampleUUID) != "null" {
-		sum.addProblem(KindFieldType, lineNo, "sample_uuid")
-		return legacyEv{}, false
+	if len(l.SampleUUID) > 0 && string(l.SampleUUID) != "null" {
+		u, ok := unquoteJSON(l.SampleUUID, nil)
+		if !ok {
+			sum.addProblem(KindFieldType, lineNo, "sample_uuid")
+			return legacyEv{}, false
+		}
+		uuid = string(u)
 	}
 	if uuid == "" || uuid == legacyNoUUID {
 		if kind != evError {

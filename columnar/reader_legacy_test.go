@@ -62,7 +62,7 @@ func chunks(raw json.RawMessage) ([]string, bool) {
 // no warmup: samples issued before start_performance_tracking are left
 // out, and a failed complete with no error before it gets the error the
 // recorder always wrote first.
-func toLegacy(t *testing.T, current []byte) []byte {
+func toLegacy(t testing.TB, current []byte) []byte {
 	t.Helper()
 	var lines []currentLine
 	first := map[string]string{}
@@ -482,6 +482,39 @@ func FuzzLegacyLine(f *testing.F) {
 				if e.Line < 1 || e.Line > 4 {
 					t.Fatalf("problem %v outside lines 1..4", e)
 				}
+			}
+		}
+	})
+}
+
+// FuzzFlatObject: the legacy fast path agrees with encoding/json: a line
+// it accepts is valid JSON, and every value it returns decodes as
+// encoding/json decodes it (last duplicate key winning in both).
+func FuzzFlatObject(f *testing.F) {
+	for _, s := range []string{`{"a":"b\n\u00e9\ud83d\ude00","t":12,"n":null}`, `{"a":"\ud800x"}`, `{"a":1e5,"b":-0.5}`, `{}`, `{"a":"\xff"}`,
+		`{"a":01}`, `{"a":"b"} x`, `{"a":{"b":1}}`, `{"k":"v","k":"w"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got := map[string]string{}
+		if !scanFlatObject(line, func(k, v []byte) { got[string(k)] = string(v) }) {
+			return
+		}
+		var want map[string]any
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatalf("accepted %q, which encoding/json rejects: %v", line, err)
+		}
+		if len(want) != len(got) {
+			t.Fatalf("%q: %d keys, encoding/json %d", line, len(got), len(want))
+		}
+		for k, raw := range got {
+			s, ok := want[k].(string)
+			if !ok {
+				continue
+			}
+			u, ok := unquoteJSON([]byte(raw), nil)
+			if !ok || string(u) != s {
+				t.Fatalf("%q: key %q = %q (ok %v), encoding/json %q", line, k, u, ok, s)
 			}
 		}
 	})
