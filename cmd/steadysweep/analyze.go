@@ -219,7 +219,10 @@ func writeReportFiles(dir string, res *core.Result, text string, info core.RunIn
 		name string
 		data []byte
 	}{{"steady_state.json", res.ReferenceJSON()}, {"steady_state.txt", []byte(text)}}
-	if _, err := os.Stat(filepath.Join(dir, "run_meta.json")); errors.Is(err, os.ErrNotExist) && info.DatasetSize > 0 {
+	// Only endpoints runs have a dataset size to record (the others' is a
+	// default super-pass size, and run_meta.json is no sidecar of theirs).
+	endpoints := columnar.Format(info.SourceFormat).HasDatasetPass() || info.SourceFormat == ""
+	if _, err := os.Stat(filepath.Join(dir, "run_meta.json")); errors.Is(err, os.ErrNotExist) && info.DatasetSize > 0 && endpoints {
 		files = append(files, struct {
 			name string
 			data []byte
