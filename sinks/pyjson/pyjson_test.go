@@ -1,0 +1,80 @@
+package pyjson
+
+import (
+	"math"
+	"testing"
+)
+
+// TestPyFloat checks Python's repr(float) layout (detector.md §11.3 and
+// the parity corpus's values).
+func TestPyFloat(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want string
+	}{
+		{100, "100.0"}, {0.03, "0.03"}, {882.491394409, "882.491394409"}, {1e-05, "1e-05"},
+		{5.1e-06, "5.1e-06"}, {1.2e16, "1.2e+16"}, {1e16, "1e+16"}, {9999999999999998, "9999999999999998.0"},
+		{0.0001, "0.0001"}, {0.00012, "0.00012"}, {1.676649208914891e-05, "1.676649208914891e-05"},
+		{math.Copysign(0, -1), "-0.0"}, {0, "0.0"}, {-2.5, "-2.5"}, {1e22, "1e+22"}, {1.5e300, "1.5e+300"},
+		{470588235.2941176, "470588235.2941176"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"},
+		{math.Inf(-1), "-Infinity"}, {5e-324, "5e-324"}, {123456789012345680, "1.2345678901234568e+17"},
+	} {
+		if got := Float(tc.x); got != tc.want {
+			t.Errorf("Float(%v) = %s, want %s", tc.x, got, tc.want)
+		}
+	}
+}
+
+// TestPyFixed checks Python's ".Nf" rounding on halfway cases (§11.3).
+func TestPyFixed(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		prec int
+		want string
+	}{{0.125, 2, "0.12"}, {2.5, 0, "2"}, {599.5, 0, "600"}, {3.5, 0, "4"}, {math.NaN(), 1, "nan"}} {
+		if got := Fixed(tc.x, tc.prec); got != tc.want {
+			t.Errorf("Fixed(%v, %d) = %s, want %s", tc.x, tc.prec, got, tc.want)
+		}
+	}
+}
+
+// TestMarshal checks json.dumps(indent=2) layout: nesting, empty
+// containers, ASCII escapes, no trailing newline.
+func TestMarshal(t *testing.T) {
+	v := Object{
+		{"a", 1}, {"b", []float64{1, 0.5}}, {"c", Object{}}, {"d", []any{}},
+		{"e", nil}, {"f", "café \"x\"\n→𝄞"}, {"g", Object{{"h", true}}},
+	}
+	want := "{\n  \"a\": 1,\n  \"b\": [\n    1.0,\n    0.5\n  ],\n  \"c\": {},\n  \"d\": [],\n  \"e\": null,\n" +
+		"  \"f\": \"caf\\u00e9 \\\"x\\\"\\n\\u2192\\ud834\\udd1e\",\n  \"g\": {\n    \"h\": true\n  }\n}"
+	if got := string(Marshal(v)); got != want {
+		t.Errorf("Marshal =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestAppendFloatMatchesFloat: AppendFloat appends exactly Float's text
+// after any prefix.
+func TestAppendFloatMatchesFloat(t *testing.T) {
+	for _, x := range []float64{1, 0.1, 1e-7, 12345.678, -3e21, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		if got := string(AppendFloat([]byte("x="), x)); got != "x="+Float(x) {
+			t.Errorf("AppendFloat(%v) = %s", x, got)
+		}
+	}
+}
+
+// TestParseKeepsOrderAndNumbers: Parse then Marshal reproduces key order
+// and number spellings as written (indentation normalised).
+func TestParseKeepsOrderAndNumbers(t *testing.T) {
+	in := `{"z": 1, "a": [1.50, 2e3, -0], "m": {"k": null, "b": true}, "e": {}}`
+	v, err := Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"z\": 1,\n  \"a\": [\n    1.50,\n    2e3,\n    -0\n  ],\n  \"m\": {\n    \"k\": null,\n    \"b\": true\n  },\n  \"e\": {}\n}"
+	if got := string(Marshal(v)); got != want {
+		t.Errorf("round trip:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := Parse([]byte(`{} {}`)); err == nil {
+		t.Error("trailing data accepted")
+	}
+}
