@@ -16,6 +16,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
 // Cache stores ingested tables as Arrow IPC files so a run is decoded
@@ -199,24 +200,24 @@ func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
 	return tableFromRecord(rec)
 }
 
-// store writes t as the entry for key, atomically.
+// store writes t as the entry for key, atomically (sinks/atomicfile); the
+// entry's name holds the hash of its bytes.
 func (c *Cache) store(key string, t *Table) (err error) {
 	dir := c.dir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-"+key+"-*")
+	f, err := atomicfile.Create(filepath.Join(dir, key+".arrow"))
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			f.Abort()
 		}
 	}()
 	h := sha256.New()
-	w, err := ipc.NewFileWriter(io.MultiWriter(tmp, h), ipc.WithSchema(t.Record.Schema()))
+	w, err := ipc.NewFileWriter(io.MultiWriter(f, h), ipc.WithSchema(t.Record.Schema()))
 	if err != nil {
 		return fmt.Errorf("write entry: %w", err)
 	}
@@ -226,12 +227,5 @@ func (c *Cache) store(key string, t *Table) (err error) {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("write entry: %w", err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	final := filepath.Join(dir, key+"-"+hex.EncodeToString(h.Sum(nil))[:32]+".arrow")
-	return os.Rename(tmp.Name(), final)
+	return f.CommitAs(filepath.Join(dir, key+"-"+hex.EncodeToString(h.Sum(nil))[:32]+".arrow"))
 }

@@ -205,7 +205,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 		}
 		tab.Release()
 	}
-	if tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmps) != 0 {
+	if tmps, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmps) != 0 {
 		t.Errorf("temporaries left: %v", tmps)
 	}
 }

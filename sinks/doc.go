@@ -8,8 +8,9 @@
 //	OUT/rows/part-<shard>-<seq>.parquet    one row per run × parameter set (RowsSchema)
 //	OUT/series/part-<shard>-<seq>.parquet  one row per run × super-pass   (SeriesSchema)
 //
-// Files are written as .part-<shard>-<seq>.parquet.tmp and renamed when
-// complete, so a reader never sees a half-written file. Row groups are
+// Files are written as .part-<shard>-<seq>.parquet.<random>.tmp (by
+// sinks/atomicfile) and renamed when complete, so a reader never sees a
+// half-written file. Row groups are
 // flushed every WriterOptions.RowsPerGroup rows (bounding memory) and a
 // part file is closed and renamed every RowsPerFile rows or MaxFileAge,
 // whichever comes first (bounding what a hard kill can lose). Columns are

@@ -3,7 +3,6 @@ package sinks
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
 // WriterOptions configure a RowWriter or SeriesWriter.
@@ -67,9 +67,8 @@ type partWriter[T any] struct {
 	rb      *array.RecordBuilder
 	pending int // rows in rb
 
-	f        *os.File
+	f        *atomicfile.File
 	fw       *pqarrow.FileWriter
-	tmp      string
 	final    string
 	opened   time.Time
 	fileRows int
@@ -115,9 +114,9 @@ func partProperties[T any](cols []column[T], opts WriterOptions) *parquet.Writer
 	return parquet.NewWriterProperties(wp...)
 }
 
-// partName matches part files and their temporaries: group 1 is the
-// shard, group 2 the sequence number.
-var partName = regexp.MustCompile(`^\.?part-(.+)-(\d+)\.parquet(\.tmp)?$`)
+// partName matches part files and their temporaries (atomicfile's
+// ".NAME.RANDOM.tmp"): group 1 is the shard, group 2 the sequence number.
+var partName = regexp.MustCompile(`^\.?part-(.+)-(\d+)\.parquet(\.[0-9a-z]+\.tmp)?$`)
 
 // nextSeq returns one more than the highest sequence number used by shard
 // in dir (temporaries included), so a resumed sweep never overwrites.
@@ -174,7 +173,7 @@ func (w *partWriter[T]) flush() error {
 	rec := w.rb.NewRecordBatch()
 	defer rec.Release()
 	if err := w.fw.Write(rec); err != nil {
-		return fmt.Errorf("write row group to %s: %w", w.tmp, err)
+		return fmt.Errorf("write row group to %s: %w", w.final, err)
 	}
 	w.fileRows += w.pending
 	w.pending = 0
@@ -185,17 +184,16 @@ func (w *partWriter[T]) openFile() error {
 	base := fmt.Sprintf("part-%s-%06d.parquet", w.opts.Shard, w.seq)
 	w.seq++
 	w.final = filepath.Join(w.opts.Dir, base)
-	w.tmp = filepath.Join(w.opts.Dir, "."+base+".tmp")
-	f, err := os.OpenFile(w.tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := atomicfile.Create(w.final)
 	if err != nil {
 		return fmt.Errorf("create part file: %w", err)
 	}
-	// The pqarrow writer closes an io.Closer sink; hide Close so the file
-	// can be synced first.
-	fw, err := pqarrow.NewFileWriter(w.rb.Schema(), struct{ io.Writer }{f}, w.props,
+	// The atomic file is no io.Closer, so the pqarrow writer leaves it open
+	// for Commit to sync and rename.
+	fw, err := pqarrow.NewFileWriter(w.rb.Schema(), f, w.props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(w.opts.Mem)))
 	if err != nil {
-		return errors.Join(fmt.Errorf("start parquet writer for %s: %w", w.tmp, err), f.Close(), os.Remove(w.tmp))
+		return errors.Join(fmt.Errorf("start parquet writer for %s: %w", w.final, err), f.Abort())
 	}
 	w.f, w.fw, w.opened, w.fileRows = f, fw, time.Now(), 0
 	return nil
@@ -213,16 +211,10 @@ func (w *partWriter[T]) closeFile() error {
 	f, fw := w.f, w.fw
 	w.f, w.fw = nil, nil
 	if err := fw.Close(); err != nil {
-		return errors.Join(fmt.Errorf("finish %s: %w", w.tmp, err), f.Close(), os.Remove(w.tmp))
+		return errors.Join(fmt.Errorf("finish %s: %w", w.final, err), f.Abort())
 	}
-	if err := f.Sync(); err != nil {
-		return errors.Join(fmt.Errorf("sync %s: %w", w.tmp, err), f.Close(), os.Remove(w.tmp))
-	}
-	if err := f.Close(); err != nil {
-		return errors.Join(fmt.Errorf("close %s: %w", w.tmp, err), os.Remove(w.tmp))
-	}
-	if err := os.Rename(w.tmp, w.final); err != nil {
-		return errors.Join(fmt.Errorf("publish part file: %w", err), os.Remove(w.tmp))
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("publish part file: %w", err)
 	}
 	w.files = append(w.files, w.final)
 	return nil
@@ -233,8 +225,7 @@ func (w *partWriter[T]) fail(err error) error {
 	w.err = err
 	if w.f != nil {
 		w.fw.Close()
-		w.f.Close()
-		os.Remove(w.tmp)
+		w.f.Abort()
 		w.f, w.fw = nil, nil
 	}
 	return err

@@ -2,41 +2,29 @@ package calibrate
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
-// writeFileAtomic writes path through write: into a temporary beside it,
-// then renamed into place, so a reader never sees half a file.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+// writeFileAtomic writes path through write (buffered), creating its
+// directory, with the module's atomic writer (sinks/atomicfile).
+func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create directory of %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("create %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			err = errors.Join(err, os.Remove(tmp))
+	err := atomicfile.WriteWith(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := write(bw); err != nil {
+			return err
 		}
-	}()
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		return errors.Join(fmt.Errorf("write %s: %w", path, err), f.Close())
-	}
-	if err := bw.Flush(); err != nil {
-		return errors.Join(fmt.Errorf("write %s: %w", path, err), f.Close())
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("publish %s: %w", path, err)
+		return bw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

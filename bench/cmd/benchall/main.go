@@ -45,6 +45,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/bench"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
 var (
@@ -223,11 +224,7 @@ func run(ctx context.Context) error {
 		_, err = io.WriteString(os.Stdout, doc.String())
 		return err
 	}
-	tmp := *outFlag + ".tmp"
-	if err := os.WriteFile(tmp, []byte(doc.String()), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, *outFlag); err != nil {
+	if err := atomicfile.WriteFile(*outFlag, []byte(doc.String())); err != nil {
 		return err
 	}
 	e.logf("wrote %s", *outFlag)
