@@ -160,9 +160,8 @@ func sharedTexts(b *testing.B, path string) (texts []string, tokens, bytes int64
 
 // BenchmarkAnalyze runs the detector on the decoded benchmark run (about
 // 60 super-passes of 400 samples at 200 MB) under the default and the
-// reference presets: core.Analyze from samples (nothing shared),
-// core.AnalyzeWithRollups on rollups shared across iterations (the sweep's
-// path), and core.AnalyzeRollups from rollups alone.
+// reference presets: a fresh core.Run per iteration (nothing shared), and
+// one core.Run shared across iterations (the sweep's path).
 func BenchmarkAnalyze(b *testing.B) {
 	dir, _ := benchRun(b)
 	run, err := columnar.ResolveRun(dir)
@@ -185,7 +184,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			cpu0 := CPUTime()
 			var r *core.Result
 			for b.Loop() {
-				if r, err = core.Analyze(&s, info, p); err != nil {
+				if r, err = core.NewRun(&s, info).Analyze(p); err != nil {
 					b.Fatal(err)
 				}
 				_ = r.Outcome()
@@ -194,28 +193,15 @@ func BenchmarkAnalyze(b *testing.B) {
 			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
 			b.ReportMetric(float64(r.NSuperPasses), "super-passes")
 		})
-		b.Run("preset="+preset+"/from=shared-rollups", func(b *testing.B) {
-			// sweep.DefaultAnalyzer's path: rollups built once per run,
-			// shared with core's memos across configs (so after the first
+		b.Run("preset="+preset+"/from=shared-run", func(b *testing.B) {
+			// sweep.DefaultAnalyzer's path: one core.Run per run, its
+			// rollups and memos shared across configs (so after the first
 			// iteration the memos are warm, as for the later configs of a
 			// sweep whose windows repeat).
-			sps := core.Rollup(&s, info.DatasetSize)
+			shared := core.NewRun(&s, info)
 			cpu0 := CPUTime()
 			for b.Loop() {
-				r, err := core.AnalyzeWithRollups(&s, sps, info, p)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_ = r.Outcome()
-			}
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/config")
-			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
-		})
-		b.Run("preset="+preset+"/from=rollups", func(b *testing.B) {
-			sps := core.Rollup(&s, info.DatasetSize)
-			cpu0 := CPUTime()
-			for b.Loop() {
-				r, err := core.AnalyzeRollups(sps, info, p)
+				r, err := shared.Analyze(p)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 func TestMedian(t *testing.T) {
@@ -35,7 +36,7 @@ func TestConfigs(t *testing.T) {
 		}
 		ids := map[string]bool{}
 		for _, p := range cs {
-			ids[p.ID()] = true
+			ids[sinks.ConfigID(p)] = true
 		}
 		if len(cs) != n || len(ids) != n {
 			t.Errorf("Configs(%d): %d configs, %d distinct ids", n, len(cs), len(ids))

@@ -32,7 +32,7 @@ func ingestPath(t testing.TB, path string) (*Table, core.Samples) {
 // the outcome (the whole-run totals are the point: these runs are short).
 func wholeRun(t testing.TB, s core.Samples, info core.RunInfo) core.Outcome {
 	t.Helper()
-	res, err := core.Analyze(&s, info, core.DefaultParams())
+	res, err := core.NewRun(&s, info).Analyze(core.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 
 // legacyRecord is one line as the pre-#282 recorder's dump_to_json wrote
@@ -308,15 +309,23 @@ func sameRun(t *testing.T, a, b *Table) {
 		}
 	}
 	for _, p := range []core.Params{core.ReferenceParams(), core.DefaultParams()} {
-		ra, err := core.Analyze(&sa, a.Info, p)
+		ra, err := core.NewRun(&sa, a.Info).Analyze(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rb, err := core.Analyze(&sb, b.Info, p)
+		rb, err := core.NewRun(&sb, b.Info).Analyze(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ja, jb := ra.ReferenceJSON(), rb.ReferenceJSON(); !bytes.Equal(ja, jb) {
+		ja, err := resultjson.Marshal(ra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jb, err := resultjson.Marshal(rb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(ja, jb) {
 			t.Errorf("compat %s: results differ", p.Compat)
 		}
 	}

@@ -75,7 +75,7 @@ func BenchmarkAnalyzeRollups(b *testing.B) {
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	for b.Loop() {
-		if _, err := AnalyzeRollups(sps, info, p); err != nil {
+		if _, err := analyzeRollups(sps, info, p); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -88,13 +88,14 @@ func BenchmarkAnalyzeRollups(b *testing.B) {
 // reference JSON and text need them; the headline does not).
 func BenchmarkDiagnostics(b *testing.B) {
 	sps := Rollup(syntheticSamples(60, 150), 150)
-	r, err := AnalyzeRollups(sps, RunInfo{DatasetSize: 150}, ReferenceParams())
+	r, err := analyzeRollups(sps, RunInfo{DatasetSize: 150}, ReferenceParams())
 	if err != nil {
 		b.Fatal(err)
 	}
 	cpu0 := cpuTime()
 	for b.Loop() {
-		diagnosticTables(&r.Trajectories, []int{4, 6, 8}, []float64{0.03, 0.05, 0.08}, 4, 0.05)
+		traj := r.Trajectories()
+		diagnosticTables(&traj, []int{4, 6, 8}, []float64{0.03, 0.05, 0.08}, 4, 0.05, nil)
 	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
 }
@@ -110,7 +111,7 @@ func BenchmarkRollup(b *testing.B) {
 
 func TestSyntheticBenchmarkRunShape(t *testing.T) {
 	sps := Rollup(syntheticSamples(60, 150), 150)
-	r, err := AnalyzeRollups(sps, RunInfo{DatasetSize: 150}, ReferenceParams())
+	r, err := analyzeRollups(sps, RunInfo{DatasetSize: 150}, ReferenceParams())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package core
 
-import "github.com/steadysweep/steadysweep/core/stats"
+import (
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
 
 // CovCell is one cell of the CoV table (detector spec §9): the CoV of the
 // trailing window of a metric's trajectory and its pass flag per bound.
@@ -19,21 +23,21 @@ type CovCell struct {
 // trajectory.
 type RollingCell struct {
 	Lo, Hi   int
-	Verdicts [5]string
+	Verdicts [5]stats.Verdict
 }
 
 // DriftEntry is the drift diagnostics of one metric for one window size:
 // the verdicts on the whole trajectory and on every rolling window.
 type DriftEntry struct {
-	WholeRun [5]string
+	WholeRun [5]stats.Verdict
 	Rolling  []RollingCell
 }
 
 // WindowDiagnostics is the CoV and drift tables of one window size.
 type WindowDiagnostics struct {
 	W     int
-	Cov   [numMetrics]CovCell
-	Drift [numMetrics]DriftEntry
+	Cov   [NumMetrics]CovCell
+	Drift [NumMetrics]DriftEntry
 }
 
 // trailing returns the reference's trailing window traj[-w:] if
@@ -106,7 +110,7 @@ func distinctWindowSizes(ws []int) []int {
 // covCell computes the CoV cell of a trajectory for window size w (§9).
 func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
 	tr := trailing(traj, w)
-	c := CovCell{Gated: gated, N: len(tr), CoV: nan()}
+	c := CovCell{Gated: gated, N: len(tr), CoV: math.NaN()}
 	if len(tr) >= 2 {
 		c.CoV = stats.CoV(tr)
 		c.Passes = make([]bool, len(bounds))
@@ -119,9 +123,12 @@ func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
 
 // driftEntry computes the drift entry of a trajectory for window size w,
 // given the verdicts on the whole trajectory.
-func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]string, tmp []float64) DriftEntry {
+func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, tmp []float64, stop *stopper) DriftEntry {
 	d := DriftEntry{WholeRun: whole}
 	for _, r := range rollingWindows(len(traj), w) {
+		if stop.failed() {
+			return d
+		}
 		d.Rolling = append(d.Rolling, RollingCell{Lo: r[0], Hi: r[1],
 			Verdicts: allVerdicts(traj[r[0]:r[1]], minN, alpha, tmp)})
 	}
@@ -129,19 +136,24 @@ func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]string, tmp
 }
 
 // diagnosticTables computes the per-window-size tables (§9) over the post-
-// warmup trajectories.
-func diagnosticTables(traj *[numMetrics][]float64, sizes []int, bounds []float64, minN int, alpha float64) []WindowDiagnostics {
-	var whole [numMetrics][5]string
+// warmup trajectories; it ends early (incomplete) when stop fails.
+func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64, minN int, alpha float64,
+	stop *stopper) []WindowDiagnostics {
+	var whole [NumMetrics][5]stats.Verdict
 	tmp := make([]float64, 0, 64)
-	for m := range TrackedMetrics {
+	for m := range NumMetrics {
+		if stop.failed() {
+			return nil
+		}
 		whole[m] = allVerdicts(traj[m], minN, alpha, tmp) // the same for every size
 	}
+	ms := Metrics()
 	out := make([]WindowDiagnostics, len(sizes))
 	for i, w := range sizes {
 		out[i].W = w
-		for m := range TrackedMetrics {
-			out[i].Cov[m] = covCell(traj[m], w, TrackedMetrics[m].Gated, bounds)
-			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole[m], tmp)
+		for m := range NumMetrics {
+			out[i].Cov[m] = covCell(traj[m], w, ms[m].Gated, bounds)
+			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole[m], tmp, stop)
 		}
 	}
 	return out

@@ -2,28 +2,32 @@
 // samples of one benchmark run (Samples, RunInfo) and a parameter set
 // (Params) it finds the run's steady window and summarises it.
 //
-// With ReferenceParams the detector reproduces the Python reference
-// (mlcommons/endpoints steady_state_diagnostics.py at 40b78bfe, specified
-// in shared/spec/detector.md, cited by §) exactly: its JSON bytes
-// (Result.ReferenceJSON) and its text report (Result.ReferenceText). The
-// stages, each a function named for what it computes:
+// A Run holds one run's samples, its super-pass rollups (one per size) and
+// every memo its analyses share; (*Run).Analyze(Params) is the one entry
+// point, and it runs one pipeline, each stage once:
 //
-//	Rollup              super-passes of S samples by issue rank (§4)
-//	AutoWarmup          the adaptive warmup crop (§8)
-//	trajectory          per-super-pass percentiles of ten metrics (§6)
-//	diagnosticTables    CoV and drift tables per window size (§9)
-//	windowAdmissible    admissibility of a window (§10.1)
-//	segmentPlateaus     grow-from-left plateaus (§10.2)
-//	minSteadyDuration   the min-duration gate of a plateau (§10.3)
-//	buildSteadyState    plateau selection, found and reason (§10.4)
-//	detectLevelShift    Pettitt-corroborated level shift (§10.5)
-//	globalTrend         the tail trend and drifting_up (§10.6)
-//	windowTPS           per-user and system TPS with CIs (§10.7)
-//	NATLPairs, NATLSummary  the agentic NATL path (§13)
+//	resolve   validate the parameters, pick the profile (§2.4) and the
+//	          strategy (Params.Compat, Params.Method)           run.go
+//	series    the rollup at the super-pass size (§4) and the part of it
+//	          the strategy windows                              run.go
+//	warmup    the adaptive or fixed crop (§8)                   warmup.go
+//	select    plateaus (§10.2), the reported window and its
+//	          summaries (§10.4–§10.7)                           selection.go
+//	finish    steadysweep's assessment: totals, tail cut, load
+//	          mode, status, verdict, submission block           assessment.go
 //
-// Analyze runs everything; Rollup and AnalyzeRollups split it so that the
-// rollups of a run are built once per super-pass size and analysed under
-// many parameter sets (the rollups are read-only and carry caches of their
-// sorted lists). The statistics come from core/stats. The package does no
-// I/O and has no mutable globals.
+// The agentic profile takes the NATL path (§13, natl.go) instead of
+// series to select. A strategy is a small interface (compat.go) with three
+// implementations: the reference's behaviour at 40b78bfe (ReferenceParams,
+// specified in shared/spec/detector.md, cited by §), steadysweep's own
+// (DefaultParams; docs/deviations.md) and the peer baselines (total,
+// fixed-pct, mser5; baselines.go). Files are named for concepts and hold
+// both behaviours of a concept side by side: warmup.go, plateau.go,
+// levelshift.go, selection.go, status.go, …
+//
+// The package computes; it renders nothing. The reference's JSON and text
+// and steadysweep's JSON, point.yaml and augmented summary are written by
+// sinks/resultjson, sinks/reftext and sinks/submission from a Result. The
+// statistics come from core/stats. The package does no I/O and keeps no
+// state of its own: everything a Run computes is owned by the Run.
 package core

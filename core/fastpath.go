@@ -81,10 +81,10 @@ func covExceeds(xs []float64, bound float64) bool {
 // verdict is trendVerdict with the slope_vs_scatter shortcut: a series
 // whose |relative drift| is below 0.15 cannot drift, so it is steady
 // without computing the exact residual scatter.
-func verdict(algo string, xs []float64, minN int, alpha float64, tmp []float64) string {
-	if len(xs) >= minN && len(xs) >= stats.MinTrendN && algo == string(stats.TrendSlopeVsScatter) {
+func verdict(algo TrendGate, xs []float64, minN int, alpha float64, tmp []float64) stats.Verdict {
+	if len(xs) >= minN && len(xs) >= stats.MinTrendN && algo == TrendSlopeVsScatter {
 		if math.Abs(relDrift(xs, tmp)) < stats.RelDriftThreshold {
-			return VerdictSteady
+			return stats.VerdictSteady
 		}
 	}
 	return trendVerdict(algo, xs, minN, alpha)

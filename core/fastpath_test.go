@@ -50,7 +50,7 @@ func TestFastPathsMatchStats(t *testing.T) {
 			}
 		}
 		for _, a := range stats.TrendAlgos {
-			if got, want := verdict(string(a), xs, 4, 0.05, tmp), trendVerdict(string(a), xs, 4, 0.05); got != want {
+			if got, want := verdict(TrendGate(a), xs, 4, 0.05, tmp), trendVerdict(TrendGate(a), xs, 4, 0.05); got != want {
 				t.Fatalf("verdict(%s, %v) = %s, stats %s", a, xs, got, want)
 			}
 		}
@@ -210,8 +210,8 @@ func TestSegmentPlateausMatchesDefinition(t *testing.T) {
 			pct[i] = d
 		}
 		g := refGate()
-		g.gate = string(stats.TrendAlgos[trial%5])
-		if got, want := segmentPlateaus(pct, g), naive(pct, g); !slices.Equal(got, want) {
+		g.gate = TrendGate(stats.TrendAlgos[trial%5])
+		if got, want := segmentPlateaus(pct, g, nil), naive(pct, g); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%s): plateaus %v, definition %v", trial, g.gate, got, want)
 		}
 	}

@@ -6,23 +6,28 @@ import (
 	"github.com/steadysweep/steadysweep/core/stats"
 )
 
-// Anomaly is the level-shift record (detector spec §10.5).
+// Anomaly is the level-shift record of an analysis (detector spec §10.5;
+// deviations D3, D4, D6). Indices are post-warmup relative.
 type Anomaly struct {
 	Detected bool
-	// ChangePointSP is Pettitt's change point (post-relative), −1 (JSON
-	// null) when nothing is detected.
+	// ChangePointSP is the first super-pass of the new level (−1, JSON
+	// null, when nothing is detected): Pettitt's change point under the
+	// reference, the least-squares split under steadysweep.
 	ChangePointSP int
-	// DeltaPct is the signed TPOT change of the later plateau vs the
-	// reported one, in percent (0 by default).
+	// DeltaPct is the signed TPOT change of the shifted level against the
+	// base plateau, in percent (0 when nothing is detected).
 	DeltaPct float64
-	// Pettitt is the test on the per-super-pass TPOT means; nil when the
-	// test was not reached.
+	// Pettitt is the test on the per-super-pass TPOT means, nil when it was
+	// not run: under the reference over every post-warmup super-pass (0 for
+	// one without TPOT), so its ChangePoint is a super-pass; under
+	// steadysweep over the super-passes with TPOT only.
 	Pettitt *stats.PettittResult
 	// Plateaus are all plateaus.
 	Plateaus []Plateau
 }
 
-// pooledTPOTMean is the compensated mean of the pooled TPOT of w, 0 if empty.
+// pooledTPOTMean is the compensated mean of the pooled TPOT of w in
+// super-pass order, 0 if empty.
 func pooledTPOTMean(w []SuperPass) float64 {
 	t := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
 	if len(t) == 0 {
@@ -31,13 +36,13 @@ func pooledTPOTMean(w []SuperPass) float64 {
 	return stats.Sum(t) / float64(len(t))
 }
 
-// detectLevelShift flags a staircase after the reported plateau base
+// referenceLevelShift flags a staircase after the reported plateau base
 // (§10.5): with μ_R the pooled TPOT mean of plateau base (> 0 required) and
 // the Pettitt test on the per-super-pass TPOT means of all of post (0 for a
 // super-pass without TPOT), the first later plateau with
 // |μ − μ_R|/μ_R > band while Pettitt is significant sets Detected,
 // ChangePointSP = Pettitt's change point and DeltaPct = 100·rel.
-func detectLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, base int, band, alpha float64) Anomaly {
+func referenceLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, base int, band, alpha float64) Anomaly {
 	a := Anomaly{ChangePointSP: -1, Plateaus: plateaus}
 	if len(plateaus) <= base+1 {
 		return a
@@ -65,12 +70,113 @@ func detectLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau
 	return a
 }
 
+// firstPlateauShift is steadysweep's level shift, against the FIRST
+// plateau (deviation D3): the first later plateau whose pooled TPOT mean
+// differs by more than band, or else the super-passes after the last
+// plateau (at least two, all beyond the band on the same side), confirmed
+// by Pettitt on the TPOT means of the non-empty super-passes (deviation
+// D6). The change point is the least-squares split between the previous
+// plateau's start and the shifted segment's end (deviation D4).
+func firstPlateauShift(post []SuperPass, plateaus []Plateau, band, alpha float64) Anomaly {
+	a := Anomaly{ChangePointSP: -1, Plateaus: plateaus}
+	if len(plateaus) == 0 {
+		return a
+	}
+	base := plateaus[0]
+	mu := pooledTPOTMean(post[base.Lo:base.Hi])
+	if mu <= 0 {
+		return a
+	}
+	var means []float64
+	for i := range post {
+		if len(post[i].TPOT) > 0 {
+			means = append(means, tpotMean(&post[i]))
+		}
+	}
+	pet := stats.Pettitt(means, alpha)
+	a.Pettitt = &pet
+	if !pet.Significant {
+		return a
+	}
+	for k := 1; k < len(plateaus); k++ {
+		q := plateaus[k]
+		rel := (pooledTPOTMean(post[q.Lo:q.Hi]) - mu) / mu
+		if math.Abs(rel) > band {
+			a.Detected, a.DeltaPct = true, rel*100
+			a.ChangePointSP = splitPoint(post, plateaus[k-1].Lo, q.Hi)
+			return a
+		}
+	}
+	last := plateaus[len(plateaus)-1]
+	tail := post[last.Hi:]
+	nTail, side := 0, 0
+	for i := range tail {
+		if len(tail[i].TPOT) == 0 {
+			continue
+		}
+		r := (tpotMean(&tail[i]) - mu) / mu
+		s := 0
+		if r > band {
+			s = 1
+		} else if r < -band {
+			s = -1
+		}
+		if s == 0 || (side != 0 && s != side) {
+			return a
+		}
+		side = s
+		nTail++
+	}
+	if nTail >= 2 {
+		rel := (pooledTPOTMean(tail) - mu) / mu
+		a.Detected, a.DeltaPct = true, rel*100
+		a.ChangePointSP = splitPoint(post, last.Lo, len(post))
+	}
+	return a
+}
+
+// splitPoint returns the index k in (lo, hi) minimising the residual sum
+// of squares of a two-level fit of the per-super-pass TPOT means of
+// post[lo:hi] (empty super-passes skipped): the first super-pass of the
+// second level. −1 when fewer than two super-passes have TPOT.
+func splitPoint(post []SuperPass, lo, hi int) int {
+	var idx []int
+	var ys []float64
+	for i := lo; i < hi; i++ {
+		if len(post[i].TPOT) > 0 {
+			idx = append(idx, i)
+			ys = append(ys, tpotMean(&post[i]))
+		}
+	}
+	if len(ys) < 2 {
+		return -1
+	}
+	best, bestRSS := -1, math.Inf(1)
+	for k := 1; k < len(ys); k++ {
+		r := sse(ys[:k]) + sse(ys[k:])
+		if r < bestRSS {
+			best, bestRSS = idx[k], r
+		}
+	}
+	return best
+}
+
+// sse is Σ(x − x̄)².
+func sse(xs []float64) float64 {
+	mu := stats.Mean(xs)
+	s := 0.0
+	for _, x := range xs {
+		s += (x - mu) * (x - mu)
+	}
+	return s
+}
+
 // globalTrend returns the gate's verdict per watched metric (ttft_p50,
 // ttft_p90, tpot_p50, tpot_p90) on its trajectory over post[from:] (empty
 // super-passes skipped), insufficient below minN points (§10.6).
-func globalTrend(pct []*spPercentiles, from int, gate string, minN int, alpha float64) [4]string {
-	var out [4]string
-	for i, m := range watchedMetrics {
+func globalTrend(pct []*spPercentiles, from int, gate TrendGate, minN int, alpha float64) [4]stats.Verdict {
+	var out [4]stats.Verdict
+	for i, m := range watchedMetrics() {
 		out[i] = trendVerdict(gate, trajectory(pct[from:], m), minN, alpha)
 	}
 	return out

@@ -45,24 +45,39 @@ func (src MetricSource) list(sp *SuperPass) []float64 {
 	return nil
 }
 
-// TrackedMetrics are the reference's ten metrics in output order (§6). The
-// order of MetricKeys (params.go) is the same.
-var TrackedMetrics = [numMetrics]Metric{
-	{"ttft_p50", SourceTTFT, 0.50, false, true},
-	{"ttft_p90", SourceTTFT, 0.90, false, true},
-	{"tpot_p50", SourceTPOT, 0.50, true, true},
-	{"tpot_p90", SourceTPOT, 0.90, true, true},
-	{"ttft_p99", SourceTTFT, 0.99, false, false},
-	{"tpot_p99", SourceTPOT, 0.99, false, false},
-	{"latency_p50", SourceLatency, 0.50, false, false},
-	{"latency_p90", SourceLatency, 0.90, false, false},
-	{"ttft_warm_p50", SourceTTFTWarm, 0.50, false, false},
-	{"ttft_warm_p90", SourceTTFTWarm, 0.90, false, false},
+// NumMetrics is the number of tracked metrics.
+const NumMetrics = 10
+
+// Metrics returns the reference's ten tracked metrics in output order
+// (§6); the array is a copy.
+func Metrics() [NumMetrics]Metric {
+	return [NumMetrics]Metric{
+		{"ttft_p50", SourceTTFT, 0.50, false, true},
+		{"ttft_p90", SourceTTFT, 0.90, false, true},
+		{"tpot_p50", SourceTPOT, 0.50, true, true},
+		{"tpot_p90", SourceTPOT, 0.90, true, true},
+		{"ttft_p99", SourceTTFT, 0.99, false, false},
+		{"tpot_p99", SourceTPOT, 0.99, false, false},
+		{"latency_p50", SourceLatency, 0.50, false, false},
+		{"latency_p90", SourceLatency, 0.90, false, false},
+		{"ttft_warm_p50", SourceTTFTWarm, 0.50, false, false},
+		{"ttft_warm_p90", SourceTTFTWarm, 0.90, false, false},
+	}
 }
 
-const numMetrics = 10
+// MetricKeys returns the keys of Metrics in order.
+func MetricKeys() []string {
+	ms := Metrics()
+	keys := make([]string, len(ms))
+	for i, m := range ms {
+		keys[i] = m.Key
+	}
+	return keys
+}
 
-// Indices into TrackedMetrics used by the stages.
+const numMetrics = NumMetrics
+
+// Indices into Metrics used by the stages.
 const (
 	mTTFTP50 = 0
 	mTTFTP90 = 1
@@ -72,14 +87,13 @@ const (
 
 // gatedMetrics and watchedMetrics are the indices of the gated (§10.1) and
 // watched (§10.6) metrics, in output order.
-var (
-	gatedMetrics   = []int{mTPOTP50, mTPOTP90}
-	watchedMetrics = []int{mTTFTP50, mTTFTP90, mTPOTP50, mTPOTP90}
-)
+func gatedMetrics() [2]int   { return [2]int{mTPOTP50, mTPOTP90} }
+func watchedMetrics() [4]int { return [4]int{mTTFTP50, mTTFTP90, mTPOTP50, mTPOTP90} }
 
-func metricIndex(key string) int {
-	for i := range TrackedMetrics {
-		if TrackedMetrics[i].Key == key {
+// MetricIndex returns the index in Metrics of the metric keyed key, or −1.
+func MetricIndex(key string) int {
+	for i, m := range Metrics() {
+		if m.Key == key {
 			return i
 		}
 	}
@@ -102,6 +116,7 @@ type spPercentiles struct {
 // tracked metric of sp (§6) and the other derived values.
 func metricPercentiles(sp *SuperPass) *spPercentiles {
 	var out spPercentiles
+	ms := Metrics()
 	for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency, SourceTTFTWarm} {
 		xs := src.list(sp)
 		if len(xs) == 0 {
@@ -109,9 +124,9 @@ func metricPercentiles(sp *SuperPass) *spPercentiles {
 		}
 		sorted := slices.Clone(xs)
 		slices.Sort(sorted)
-		for m := range TrackedMetrics {
-			if TrackedMetrics[m].Source == src {
-				out.v[m] = stats.PercentileLower(sorted, TrackedMetrics[m].P)
+		for m := range ms {
+			if ms[m].Source == src {
+				out.v[m] = stats.PercentileLower(sorted, ms[m].P)
 				out.ok[m] = true
 			}
 		}

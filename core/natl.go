@@ -1,10 +1,8 @@
 package core
 
 import (
-	"cmp"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -53,7 +51,7 @@ func NATLPairs(s *Samples) []NATLPair {
 		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
-		return cmp.Compare(at(s.CompleteSeq, a, int64(a)), at(s.CompleteSeq, b, int64(b)))
+		return compareInt64(at(s.CompleteSeq, a, int64(a)), at(s.CompleteSeq, b, int64(b)))
 	})
 	byID := map[string]*conv{}
 	var order []string
@@ -78,7 +76,7 @@ func NATLPairs(s *Samples) []NATLPair {
 			pairs = append(pairs, NATLPair{EndNs: c.end, NATL: float64(c.tokens) / c.lat})
 		}
 	}
-	slices.SortStableFunc(pairs, func(a, b NATLPair) int { return cmp.Compare(a.EndNs, b.EndNs) })
+	slices.SortStableFunc(pairs, func(a, b NATLPair) int { return compareInt64(a.EndNs, b.EndNs) })
 	return pairs
 }
 
@@ -129,90 +127,4 @@ func NATLSummary(pairs []NATLPair, T int, covBounds []float64) NATLResult {
 		r.Found = r.NSuperPasses >= 2 && r.AcrossCoV <= bmax
 	}
 	return r
-}
-
-// analyzeNATL is Analyze's agentic path.
-func analyzeNATL(s *Samples, prof Profile, p Params) *Result {
-	T := p.SuperpassSize
-	if T == 0 {
-		T = prof.DefaultSuperpass
-	}
-	if T == 0 {
-		T = 32
-	}
-	bounds := p.CovBounds
-	if len(bounds) == 0 {
-		bounds = prof.CovBounds
-	}
-	var pairs []NATLPair
-	if s != nil {
-		pairs = NATLPairs(s)
-	}
-	nr := NATLSummary(pairs, T, bounds)
-	return &Result{Path: "natl", Profile: prof, Params: p, CovBounds: bounds, SuperpassSize: T, NATL: &nr}
-}
-
-// natlJSON is the reference's NATL dict.
-func (n *NATLResult) json() JSONObject {
-	return JSONObject{
-		{"n_trajectories", n.NTrajectories},
-		{"superpass_trajectories", n.SuperpassTrajectories},
-		{"n_super_passes", n.NSuperPasses},
-		{"distribution", JSONObject{
-			{"p10", n.P10}, {"p50", n.P50}, {"p90", n.P90}, {"p99", n.P99},
-			{"mean", n.Mean}, {"cov", n.CoV},
-		}},
-		{"sp_median", n.SPMedian},
-		{"across_cov", n.AcrossCoV},
-		{"batch_means_se_pct", n.BatchMeansSEPct},
-		{"found", n.Found},
-	}
-}
-
-// natlText is the reference's NATL stdout: the report and the
-// not-supported banner.
-func (n *NATLResult) text() string {
-	var b strings.Builder
-	b.WriteString("=== NATL (agentic per-trajectory throughput) ===\n")
-	b.WriteString("  trajectories: " + itoa(n.NTrajectories) + "  (super-pass = " +
-		itoa(n.SuperpassTrajectories) + " trajectories -> " + itoa(n.NSuperPasses) + " super-passes)\n")
-	b.WriteString("  NATL tok/s: p10 " + pyFixed(n.P10, 1) + "  p50 " + pyFixed(n.P50, 1) +
-		"  p90 " + pyFixed(n.P90, 1) + "  p99 " + pyFixed(n.P99, 1) + "  mean " + pyFixed(n.Mean, 1) +
-		"  (distribution CoV " + pyFixed(n.CoV, 2) + ")\n")
-	verdict := "NOT steady"
-	if n.Found {
-		verdict = "STEADY"
-	}
-	b.WriteString("  steadiness: across-super-pass CoV " + pyFixed(n.AcrossCoV, 3) + "  (batch-means SE " +
-		pyFixed(n.BatchMeansSEPct, 1) + "%)  -> " + verdict + "\n")
-	b.WriteString(agenticBanner())
-	b.WriteString("\n")
-	return b.String()
-}
-
-// agenticBanner is the reference's not-supported banner (§13).
-func agenticBanner() string {
-	msg := []string{
-		"AGENTIC STEADY-STATE DETECTION IS NOT YET SUPPORTED.",
-		"",
-		"The NATL metric above is EXPERIMENTAL and REQUIRES FURTHER STUDY.",
-		"Per-turn TTFT/TPOT do NOT converge on agentic multi-turn runs (structural",
-		"server-side queue/eviction variance), so the standard steady-state window",
-		"does not apply. NATL (per-trajectory throughput) is a promising candidate but",
-		"is NOT validated for official reporting.",
-		"",
-		"DO NOT use these numbers for submissions or gating decisions.",
-	}
-	w := 0
-	for _, m := range msg {
-		w = max(w, len(m))
-	}
-	w += 6
-	bar := strings.Repeat("#", w)
-	lines := []string{"", bar, bar}
-	for _, m := range msg {
-		lines = append(lines, "##  "+m+strings.Repeat(" ", w-6-len(m))+"##")
-	}
-	lines = append(lines, bar, bar, "")
-	return strings.Join(lines, "\n")
 }

@@ -52,23 +52,3 @@ func TestNATLSummary(t *testing.T) {
 		t.Errorf("empty: %+v", e)
 	}
 }
-
-// TestAnalyzeAgenticTakesNATL: the agentic profile takes the NATL path in
-// Analyze and prints the not-supported banner (§13).
-func TestAnalyzeAgenticTakesNATL(t *testing.T) {
-	r, err := Analyze(&Samples{}, RunInfo{LoadPattern: "agentic_inference"}, ReferenceParams())
-	if err != nil || r.Path != "natl" || r.NATL == nil || r.SuperpassSize != 32 {
-		t.Fatalf("result %+v err %v", r, err)
-	}
-	const wantCaveat = "[profile: agentic] agentic steady-state detection is NOT yet supported and requires further study."
-	if r.Caveat() != wantCaveat {
-		t.Errorf("caveat %q", r.Caveat())
-	}
-	want := "{\n  \"n_trajectories\": 0,\n  \"superpass_trajectories\": 32,\n  \"n_super_passes\": 0,\n" +
-		"  \"distribution\": {\n    \"p10\": 0.0,\n    \"p50\": 0.0,\n    \"p90\": 0.0,\n    \"p99\": 0.0,\n" +
-		"    \"mean\": 0.0,\n    \"cov\": 0.0\n  },\n  \"sp_median\": [],\n  \"across_cov\": 0.0,\n" +
-		"  \"batch_means_se_pct\": 0.0,\n  \"found\": false\n}"
-	if got := string(r.ReferenceJSON()); got != want {
-		t.Errorf("NATL JSON\n%s\nwant\n%s", got, want)
-	}
-}

@@ -1,19 +1,19 @@
 package core
 
+import "math"
+
 // Outcome is the flat, typed digest of one analysis: one value per column
 // of a sweep row. Durations and latencies are in the unit their name says;
 // NaN marks a value that does not exist for this run (no window, no TPOT).
 // Indices of super-passes are absolute (warmup included), the end inclusive,
 // so they mean the same thing under every parameter set.
 type Outcome struct {
-	// Status is the coverage status: "windowable", "insufficient_passes",
-	// "partial_dataset", "insufficient_duration", "not_supported", "error".
-	Status string
+	// Status is the coverage status.
+	Status Status
 	// Partial reports a truncated or interrupted log.
 	Partial bool
-	// Verdict is "STEADY STATE", "drifting_up", "drifting_down", "anomaly"
-	// or "not found".
-	Verdict string
+	// Verdict is the outcome ("" for an error row).
+	Verdict Verdict
 	// Reason explains a non-found or non-windowable outcome ("" otherwise).
 	Reason string
 	// Found is the detector's found flag.
@@ -32,7 +32,7 @@ type Outcome struct {
 	MinDurationDominant        string
 	IsShort                    bool
 
-	StateTPOTP50, StateTPOTP90 string // "Plateau", "Drifting Up", "Drifting Down", ""
+	StateTPOTP50, StateTPOTP90 MetricState
 
 	SteadyTTFTP50Ns, SteadyTTFTP90Ns, SteadyTTFTP99Ns float64
 	SteadyTPOTP50Ns, SteadyTPOTP90Ns, SteadyTPOTP99Ns float64
@@ -53,4 +53,145 @@ type Outcome struct {
 	GapTPSUpliftPct     float64
 	GapTTFTP99ChangePct float64
 	GapRetainedFrac     float64
+}
+
+// Outcome returns the flat digest of r for a sweep row, in three steps:
+// what every result has (outcomeBase), then the reference's decision
+// (referenceOutcome) or steadysweep's assessment (assessedOutcome). Under
+// the reference Status is derived from its found flag (referenceStatus),
+// Verdict follows the found flag and the anomaly, and the fields the
+// assessment adds are NaN/zero.
+func (r *Result) Outcome() Outcome {
+	out := r.outcomeBase()
+	if r.Assessment == nil {
+		r.referenceOutcome(&out)
+	} else {
+		r.assessedOutcome(&out)
+	}
+	return out
+}
+
+// outcomeBase fills the fields every result has and sets the rest to
+// their "none" values.
+func (r *Result) outcomeBase() Outcome {
+	nan := math.NaN()
+	nanQ := Quantiles{nan, nan, nan}
+	out := Outcome{
+		Found: r.Steady.Found, NSuperPasses: r.NSuperPasses, SuperpassSize: r.SuperpassSize,
+		Warmup: r.Warmup, NPlateaus: len(r.Steady.Plateaus),
+		WindowStartSP: -1, WindowEndSP: -1, WindowDurationS: nan, MinDurationS: nan,
+		ChangePointSP: -1, AnomalyDeltaPct: nan,
+		DriftingUp:         append([]string(nil), r.Steady.DriftingUp...),
+		EarlyStopTTFTP99Ns: nan, EarlyStopTPOTP99Ns: nan,
+		GapTPSUpliftPct: nan, GapTTFTP99ChangePct: nan, GapRetainedFrac: nan,
+	}
+	out.setSteadyTTFT(nanQ)
+	out.setSteadyTPOT(nanQ)
+	out.setTotalTTFT(nanQ)
+	out.setTotalTPOT(nanQ)
+	out.SteadyTPSPerUser, out.SteadyTPSPerUserCILo, out.SteadyTPSPerUserCIHi = nan, nan, nan
+	out.SteadyTPSSystem, out.SteadyTPSSystemCILo, out.SteadyTPSSystemCIHi = nan, nan, nan
+	out.TotalTPSPerUser, out.TotalTPSSystem = nan, nan
+	if sw := r.Steady.ShortWindow; sw != nil {
+		out.MinDurationS, out.MinDurationDominant, out.IsShort = sw.MinDurationS, sw.Dominant, sw.IsShort
+	}
+	if t := r.Steady.TPS; t != nil {
+		out.SteadyTPSPerUser, out.SteadyTPSPerUserCILo, out.SteadyTPSPerUserCIHi = t.PerUser, t.PerUserCI[0], t.PerUserCI[1]
+		out.SteadyTPSSystem, out.SteadyTPSSystemCILo, out.SteadyTPSSystemCIHi = t.System, t.SystemCI[0], t.SystemCI[1]
+	}
+	return out
+}
+
+// referenceOutcome fills the window, verdict and anomaly of a reference
+// result.
+func (r *Result) referenceOutcome(out *Outcome) {
+	out.Status = referenceStatus(r)
+	out.Verdict = VerdictNotFound
+	if r.Steady.Found {
+		out.Verdict = VerdictSteadyState
+	}
+	if a := r.Steady.Anomaly; a.Detected {
+		out.Verdict = VerdictAnomaly
+		out.AnomalyDetected = true
+		out.ChangePointSP = r.Warmup + a.ChangePointSP
+		out.AnomalyDeltaPct = a.DeltaPct
+	}
+	if w := r.Steady.Window; w != nil {
+		out.WindowStartSP, out.WindowEndSP = r.Warmup+w.SPLo, r.Warmup+w.SPHi-1
+		out.WindowSamples = w.NSamples
+		if sw := r.Steady.ShortWindow; sw != nil {
+			out.WindowDurationS = sw.WindowDurationS
+		}
+	}
+	if s := r.Steady.TTFT; s != nil {
+		out.setSteadyTTFT(quantiles3(*s))
+	}
+	if s := r.Steady.TPOT; s != nil {
+		out.setSteadyTPOT(quantiles3(*s))
+	}
+}
+
+// assessedOutcome fills the fields of a steadysweep result from its
+// assessment.
+func (r *Result) assessedOutcome(out *Outcome) {
+	as := r.Assessment
+	nan := math.NaN()
+	out.Status, out.Partial, out.Verdict, out.Reason = as.Status, as.Partial, as.Verdict, as.Reason
+	out.Found = false
+	if as.Status == StatusWindowable && as.Verdict != VerdictDriftingUp && as.Verdict != VerdictDriftingDown {
+		out.Found = r.Steady.Found || as.Offline != nil
+	}
+	if as.WinLo >= 0 {
+		out.WindowStartSP, out.WindowEndSP = as.WinLo, as.WinHi-1
+		out.WindowSamples = as.Submission.Window.NSamples
+		out.WindowDurationS = as.Submission.Window.DurationS
+	}
+	gs := as.Selection.GatingStates()
+	out.StateTPOTP50, out.StateTPOTP90 = gs[0], gs[1]
+	if st := as.Steady; st != nil {
+		out.setSteadyTTFT(st.TTFT)
+		out.setSteadyTPOT(st.TPOT)
+		if as.Offline != nil {
+			out.WindowSamples, out.WindowDurationS = st.NSamples, st.DurationS
+			out.SteadyTPSSystem, out.SteadyTPSPerUser = st.TPSSystem, st.TPSPerUser
+			out.SteadyTPSSystemCILo, out.SteadyTPSSystemCIHi = nan, nan
+			out.SteadyTPSPerUserCILo, out.SteadyTPSPerUserCIHi = nan, nan
+		}
+	}
+	if t := as.Total; t != nil {
+		out.setTotalTTFT(t.TTFT)
+		out.setTotalTPOT(t.TPOT)
+		out.TotalTPSPerUser, out.TotalTPSSystem = t.TPSPerUser, t.TPSSystem
+	}
+	if a := r.Steady.Anomaly; a.Detected {
+		out.AnomalyDetected, out.ChangePointSP, out.AnomalyDeltaPct = true, r.Warmup+a.ChangePointSP, a.DeltaPct
+	}
+	out.TailCutApplied = as.TailCut.Applied
+	es := &as.EarlyStop.Total
+	if as.EarlyStop.Steady != nil {
+		es = as.EarlyStop.Steady
+	}
+	if es.TTFT.OK != nil && es.TTFT.OK[earlyStopP99] {
+		out.EarlyStopTTFTP99Ns = es.TTFT.Values[earlyStopP99]
+	}
+	if es.TPOT.OK != nil && es.TPOT.OK[earlyStopP99] {
+		out.EarlyStopTPOTP99Ns = es.TPOT.Values[earlyStopP99]
+	}
+	out.GapTPSUpliftPct, out.GapTTFTP99ChangePct, out.GapRetainedFrac = as.Gap.TPSUpliftPct, as.Gap.TTFTP99ChangePct, as.Gap.RetainedFrac
+}
+
+func (o *Outcome) setSteadyTTFT(q Quantiles) {
+	o.SteadyTTFTP50Ns, o.SteadyTTFTP90Ns, o.SteadyTTFTP99Ns = q.P50, q.P90, q.P99
+}
+
+func (o *Outcome) setSteadyTPOT(q Quantiles) {
+	o.SteadyTPOTP50Ns, o.SteadyTPOTP90Ns, o.SteadyTPOTP99Ns = q.P50, q.P90, q.P99
+}
+
+func (o *Outcome) setTotalTTFT(q Quantiles) {
+	o.TotalTTFTP50Ns, o.TotalTTFTP90Ns, o.TotalTTFTP99Ns = q.P50, q.P90, q.P99
+}
+
+func (o *Outcome) setTotalTPOT(q Quantiles) {
+	o.TotalTPOTP50Ns, o.TotalTPOTP90Ns, o.TotalTPOTP99Ns = q.P50, q.P90, q.P99
 }

@@ -3,31 +3,29 @@ package core
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 )
 
 // Params holds every tunable of the detector. The zero value is not
 // useful: start from DefaultParams or ReferenceParams and change fields.
 // Every field is sweepable by the name in its `param` tag (see Names).
 type Params struct {
-	// Compat is "steadysweep" (our detector, the default) or "reference"
-	// (exactly the behaviour of the reference at 40b78bfe).
-	Compat string `param:"compat"`
-	// Method is "steady" (the steady-state detector) or a peer baseline:
-	// "total" (whole tracked run), "fixed-pct" (fixed warmup/cooldown
-	// percentages, as GuideLLM does), "mser5" (MSER-5 truncation only).
-	Method string `param:"method"`
-	// Profile forces a workload profile; "" derives it from the run.
+	// Compat is CompatSteadysweep (our detector, the default) or
+	// CompatReference (exactly the behaviour of the reference at 40b78bfe).
+	Compat Compat `param:"compat"`
+	// Method is MethodSteady (the steady-state detector) or a peer
+	// baseline (baselines.go).
+	Method Method `param:"method"`
+	// Profile forces a workload profile (ProfileNames); "" derives it from
+	// the run.
 	Profile string `param:"profile"`
 	// SuperpassSize overrides the super-pass size; 0 uses the dataset size
 	// (agentic: trajectories per super-pass, 0 = 32).
 	SuperpassSize int `param:"superpass_size"`
 
-	// WarmupMode is "auto" (adaptive crop) or "fixed" (WarmupFixed super-passes).
-	WarmupMode  string `param:"warmup_mode"`
-	WarmupFixed int    `param:"warmup_fixed"`
+	// WarmupMode is WarmupAuto (adaptive crop) or WarmupFixed (WarmupFixed
+	// super-passes).
+	WarmupMode  WarmupMode `param:"warmup_mode"`
+	WarmupFixed int        `param:"warmup_fixed"`
 	// WarmupBand is the auto-warmup tolerance: leading super-passes whose
 	// driver metric is off the back-half median by more than this relative
 	// amount are cropped.
@@ -43,7 +41,7 @@ type Params struct {
 	// Empty means the profile's default.
 	CovBounds []float64 `param:"cov_bounds"`
 	// TrendGate is the trend test gating admissibility.
-	TrendGate string `param:"trend_gate"`
+	TrendGate TrendGate `param:"trend_gate"`
 	// Alpha is the significance level of every test.
 	Alpha float64 `param:"alpha"`
 	// TrendRelDriftMin is the effect-size floor: a significant trend
@@ -88,14 +86,14 @@ type Params struct {
 // §14) with Compat "reference".
 func ReferenceParams() Params {
 	return Params{
-		Compat:           "reference",
-		Method:           "steady",
-		WarmupMode:       "auto",
+		Compat:           CompatReference,
+		Method:           MethodSteady,
+		WarmupMode:       WarmupAuto,
 		WarmupBand:       0.05,
 		WarmupMaxFrac:    0.5,
 		WarmupDriver:     "tpot_p50",
 		WindowSizes:      []int{4, 6, 8},
-		TrendGate:        "mk_hamed_rao",
+		TrendGate:        TrendMKHamedRao,
 		Alpha:            0.05,
 		TrendRelDriftMin: 0.05,
 		MinTrendN:        4,
@@ -116,27 +114,16 @@ func ReferenceParams() Params {
 // numbers with our detector behaviour.
 func DefaultParams() Params {
 	p := ReferenceParams()
-	p.Compat = "steadysweep"
+	p.Compat = CompatSteadysweep
 	return p
 }
-
-// Choices of the enumerated parameters, in documentation order.
-var (
-	CompatChoices     = []string{"steadysweep", "reference"}
-	MethodChoices     = []string{"steady", "total", "fixed-pct", "mser5"}
-	ProfileChoices    = []string{"", "concurrency", "poisson", "offline", "agentic", "unknown"}
-	WarmupModeChoices = []string{"auto", "fixed"}
-	TrendGateChoices  = []string{"mk_hamed_rao", "mann_kendall", "newey_west", "theil_sen", "slope_vs_scatter"}
-	MetricKeys        = []string{"ttft_p50", "ttft_p90", "tpot_p50", "tpot_p90", "ttft_p99", "tpot_p99",
-		"latency_p50", "latency_p90", "ttft_warm_p50", "ttft_warm_p90"}
-)
 
 // Validate reports every invalid field, naming it and the valid choices.
 func (p Params) Validate() error {
 	var errs []error
-	choice := func(name, v string, choices []string) {
-		if !slices.Contains(choices, v) {
-			errs = append(errs, fmt.Errorf("%s: %q is not one of %s", name, v, quoteList(choices)))
+	check := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
 		}
 	}
 	nonNeg := func(name string, v float64) {
@@ -144,12 +131,18 @@ func (p Params) Validate() error {
 			errs = append(errs, fmt.Errorf("%s: must be ≥ 0, got %v", name, v))
 		}
 	}
-	choice("compat", p.Compat, CompatChoices)
-	choice("method", p.Method, MethodChoices)
-	choice("profile", p.Profile, ProfileChoices)
-	choice("warmup_mode", p.WarmupMode, WarmupModeChoices)
-	choice("warmup_driver", p.WarmupDriver, MetricKeys)
-	choice("trend_gate", p.TrendGate, TrendGateChoices)
+	_, err := ParseCompat(string(p.Compat))
+	check(err)
+	_, err = ParseMethod(string(p.Method))
+	check(err)
+	_, err = parseEnum("profile", p.Profile, append([]string{""}, ProfileNames()...))
+	check(err)
+	_, err = ParseWarmupMode(string(p.WarmupMode))
+	check(err)
+	_, err = parseEnum("warmup_driver", p.WarmupDriver, MetricKeys())
+	check(err)
+	_, err = ParseTrendGate(string(p.TrendGate))
+	check(err)
 	if p.SuperpassSize < 0 {
 		errs = append(errs, fmt.Errorf("superpass_size: must be ≥ 0 (0 = dataset size), got %d", p.SuperpassSize))
 	}
@@ -197,12 +190,4 @@ func (p Params) Validate() error {
 			p.FixedWarmupPct, p.FixedCooldownPct))
 	}
 	return errors.Join(errs...)
-}
-
-func quoteList(xs []string) string {
-	q := make([]string, len(xs))
-	for i, x := range xs {
-		q[i] = strconv.Quote(x)
-	}
-	return strings.Join(q, ", ")
 }

@@ -1,8 +1,6 @@
 package core
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"reflect"
 	"strings"
 	"testing"
@@ -84,22 +82,28 @@ fixed_cooldown_pct=10
 submission_min_duration_s=0
 `
 
-func TestParamsCanonicalAndID(t *testing.T) {
+// TestParamsCanonical pins the canonical text the rows' config_id hashes
+// (sinks.ConfigID, tested there) and checks that the parameter table lists
+// every field of Params in declaration order under its `param` tag.
+func TestParamsCanonical(t *testing.T) {
 	p := ReferenceParams()
 	if got := string(p.Canonical()); got != referenceCanonical {
 		t.Errorf("Canonical() =\n%s\nwant\n%s", got, referenceCanonical)
 	}
-	sum := sha256.Sum256([]byte(referenceCanonical))
-	if got, want := p.ID(), hex.EncodeToString(sum[:8]); got != want {
-		t.Errorf("ID() = %s, want %s", got, want)
-	}
-	if ReferenceParams().ID() != p.ID() {
-		t.Error("ID not stable across equal params")
-	}
 	q := p
 	q.WindowSizes = []int{4, 6, 9}
-	if q.ID() == p.ID() {
-		t.Error("different params share an ID")
+	if string(q.Canonical()) == string(p.Canonical()) {
+		t.Error("different params share a canonical text")
+	}
+	typ := reflect.TypeFor[Params]()
+	names := Names()
+	if len(names) != typ.NumField() {
+		t.Fatalf("%d parameters for %d fields", len(names), typ.NumField())
+	}
+	for i := range typ.NumField() {
+		if tag := typ.Field(i).Tag.Get("param"); names[i] != tag {
+			t.Errorf("parameter %d is %q, field %s is tagged %q", i, names[i], typ.Field(i).Name, tag)
+		}
 	}
 }
 
@@ -136,14 +140,14 @@ func TestAnalyzeRejectsInvalid(t *testing.T) {
 	sps := mkSeries(repeatLevel(100, 50, 8), 40)
 	p := ReferenceParams()
 	p.WarmupMode, p.WarmupFixed = "fixed", -1 // the reference: ValueError("warmup must be >= 0")
-	if _, err := AnalyzeRollups(sps, testInfo, p); err == nil {
+	if _, err := analyzeRollups(sps, testInfo, p); err == nil {
 		t.Error("negative fixed warmup accepted")
 	}
 	for _, info := range []RunInfo{{}, {DatasetSize: -3}} {
-		if _, err := AnalyzeRollups(sps, info, ReferenceParams()); err != ErrSuperpassSize {
+		if _, err := analyzeRollups(sps, info, ReferenceParams()); err != ErrSuperpassSize {
 			t.Errorf("dataset size %d: err %v, want ErrSuperpassSize", info.DatasetSize, err)
 		}
-		if _, err := Analyze(&Samples{}, info, ReferenceParams()); err != ErrSuperpassSize {
+		if _, err := analyze(&Samples{}, info, ReferenceParams()); err != ErrSuperpassSize {
 			t.Errorf("Analyze dataset size %d: err %v, want ErrSuperpassSize", info.DatasetSize, err)
 		}
 	}
@@ -151,7 +155,7 @@ func TestAnalyzeRejectsInvalid(t *testing.T) {
 		t.Errorf("message %q", ErrSuperpassSize)
 	}
 	// Empty input is not an error (§2.9): no super-passes, not found.
-	r, err := Analyze(&Samples{}, testInfo, ReferenceParams())
+	r, err := analyze(&Samples{}, testInfo, ReferenceParams())
 	if err != nil || r.NSuperPasses != 0 || r.NPostWarmup != 0 || r.Steady.Found {
 		t.Errorf("empty run: %+v %v", r, err)
 	}

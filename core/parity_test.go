@@ -206,36 +206,34 @@ func TestParity(t *testing.T) {
 				t.Fatalf("decode: %v", err)
 			}
 			p := core.ReferenceParams()
-			S := info.DatasetSize
-			sps := core.Rollup(s, S)
 			for _, variant := range []struct {
 				suffix      string
 				minDuration bool
 			}{{".json", true}, {".nomindur.json", false}} {
 				p.MinDuration = variant.minDuration
 				// Library mode: the window path whatever the profile.
-				r, err := core.AnalyzeRollups(sps, info, p)
+				r, err := core.AnalyzeLibrary(s, info, p)
 				if err != nil {
-					t.Fatalf("AnalyzeRollups: %v", err)
+					t.Fatalf("AnalyzeLibrary: %v", err)
 				}
-				compareJSON(t, name+variant.suffix, r.ReferenceJSON(), filepath.Join(expected, name+variant.suffix))
+				compareJSON(t, name+variant.suffix, refJSON(t, r), filepath.Join(expected, name+variant.suffix))
 			}
 			// CLI mode: default params through Analyze (NATL for agentic).
 			p.MinDuration = true
-			r, err := core.Analyze(s, info, p)
+			r, err := core.NewRun(s, info).Analyze(p)
 			if err != nil {
 				t.Fatalf("Analyze: %v", err)
 			}
 			if cliJSON := filepath.Join(expected, name+".cli.json"); fileExists(cliJSON) {
-				compareJSON(t, name+".cli.json", r.ReferenceJSON(), cliJSON)
+				compareJSON(t, name+".cli.json", refJSON(t, r), cliJSON)
 			} else {
-				compareJSON(t, name+".json (cli)", r.ReferenceJSON(), filepath.Join(expected, name+".json"))
+				compareJSON(t, name+".json (cli)", refJSON(t, r), filepath.Join(expected, name+".json"))
 			}
 			want, err := os.ReadFile(filepath.Join(expected, name+".cli.stdout.txt"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := r.ReferenceText(); got != string(want) {
+			if got := refText(t, r); got != string(want) {
 				t.Errorf("%s: text report differs:\n%s", name, firstDiff(got, string(want)))
 			} else {
 				t.Logf("%s: text report identical", name)

@@ -13,10 +13,10 @@ type Plateau struct{ Lo, Hi int }
 
 // gateConfig is what admissibility needs from the parameters (§10.1).
 type gateConfig struct {
-	gate        string  // trend algorithm
-	covMax      float64 // loosest CoV bound
-	relDriftMin float64 // effect-size floor
-	minN        int     // minimum points
+	gate        TrendGate // trend algorithm
+	covMax      float64   // loosest CoV bound
+	relDriftMin float64   // effect-size floor
+	minN        int       // minimum points
 	alpha       float64
 }
 
@@ -26,7 +26,7 @@ type gateConfig struct {
 // are not trending (gate verdict steady, or |RelDrift| < relDriftMin) and
 // have CoV ≤ covMax. buf is scratch space.
 func windowAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, buf, tmp []float64) bool {
-	for _, m := range gatedMetrics {
+	for _, m := range gatedMetrics() {
 		traj := strictTrajectory(pct[lo:hi], m, buf)
 		if traj == nil || len(traj) < g.minN {
 			return false
@@ -38,15 +38,15 @@ func windowAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, buf, tmp [
 		// A trend breaks the window only with |rel_drift| ≥ the floor, so
 		// the (costlier) gate verdict is needed only then.
 		if math.Abs(relDrift(traj, tmp)) >= g.relDriftMin &&
-			verdict(g.gate, traj, g.minN, g.alpha, tmp) != VerdictSteady {
+			verdict(g.gate, traj, g.minN, g.alpha, tmp) != stats.VerdictSteady {
 			return false
 		}
 	}
 	return true
 }
 
-// segmentPlateaus returns the plateaus of the post-warmup series by the
-// reference's grow-from-left rule (§10.2):
+// growPlateaus is the grow-from-left segmentation of n super-passes
+// (§10.2) under an admissibility test:
 //
 //	start = 0
 //	while start ≤ n − minN:
@@ -54,35 +54,19 @@ func windowAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, buf, tmp [
 //	    if some end was admissible: record [start, best), start = best
 //	    else: start++
 //
-// Growth stops at the first inadmissible end. Plateaus are disjoint and
-// at least minN long. It decides exactly as windowAdmissible, keeping each
-// gated metric's window values sorted as the window grows so the medians
-// of the relative drifts cost no selection.
-func segmentPlateaus(pct []*spPercentiles, g gateConfig) []Plateau {
-	n := len(pct)
+// Growth stops at the first inadmissible end. Plateaus are disjoint and at
+// least minN long. admissible is called with increasing ends for one
+// start before the start moves on, so it may keep state per start. The
+// scan ends early (with the plateaus so far) when stop fails.
+func growPlateaus(n, minN int, admissible func(lo, hi int) bool, stop *stopper) []Plateau {
 	var out []Plateau
-	minLen := max(g.minN, 1)
-	var win [2]growingWindow
-	tmp := make([]float64, 0, n)
+	minLen := max(minN, 1)
 	for start := 0; start <= n-minLen; {
-		for i := range win {
-			win[i].reset()
+		if stop.failed() {
+			return out
 		}
 		best := -1
-	grow:
-		for end := start + 1; end <= n; end++ {
-			for i, m := range gatedMetrics {
-				if !pct[end-1].ok[m] {
-					break grow // a super-pass lacking the metric fails every longer window
-				}
-				win[i].push(pct[end-1].v[m])
-			}
-			if end-start < minLen {
-				continue
-			}
-			if !win[0].admissible(g, tmp) || !win[1].admissible(g, tmp) {
-				break
-			}
+		for end := start + minLen; end <= n && admissible(start, end); end++ {
 			best = end
 		}
 		if best < 0 {
@@ -93,6 +77,49 @@ func segmentPlateaus(pct []*spPercentiles, g gateConfig) []Plateau {
 		start = best
 	}
 	return out
+}
+
+// segmentPlateaus returns the plateaus of the post-warmup series by the
+// reference's rule (growPlateaus under windowAdmissible). It decides
+// exactly as windowAdmissible, keeping each gated metric's window values
+// sorted as the window grows so the medians of the relative drifts cost
+// no selection.
+func segmentPlateaus(pct []*spPercentiles, g gateConfig, stop *stopper) []Plateau {
+	rg := referenceGate{pct: pct, g: g, lo: -1, tmp: make([]float64, 0, len(pct))}
+	return growPlateaus(len(pct), g.minN, rg.admissible, stop)
+}
+
+// referenceGate is windowAdmissible over a window that grows from one
+// start: the gated metrics' values so far, in order and sorted.
+type referenceGate struct {
+	pct    []*spPercentiles
+	g      gateConfig
+	lo, hi int  // the window [lo, hi) pushed so far
+	broken bool // a super-pass of the window lacks a gated metric
+	win    [2]growingWindow
+	tmp    []float64
+}
+
+func (rg *referenceGate) admissible(lo, hi int) bool {
+	if lo != rg.lo || hi < rg.hi {
+		rg.lo, rg.hi, rg.broken = lo, lo, false
+		for i := range rg.win {
+			rg.win[i].reset()
+		}
+	}
+	for ; rg.hi < hi && !rg.broken; rg.hi++ {
+		for i, m := range gatedMetrics() {
+			if !rg.pct[rg.hi].ok[m] {
+				rg.broken = true // a super-pass lacking the metric fails every longer window
+				break
+			}
+			rg.win[i].push(rg.pct[rg.hi].v[m])
+		}
+	}
+	if rg.broken {
+		return false
+	}
+	return rg.win[0].admissible(rg.g, rg.tmp) && rg.win[1].admissible(rg.g, rg.tmp)
 }
 
 // growingWindow holds a gated metric's values over a growing window, in
@@ -138,5 +165,84 @@ func (w *growingWindow) admissible(g gateConfig, tmp []float64) bool {
 	if len(traj) >= 2 {
 		rel = olsSlope(traj, tmp) * float64(len(traj)-1) / m
 	}
-	return !(math.Abs(rel) >= g.relDriftMin && verdict(g.gate, traj, g.minN, g.alpha, tmp) != VerdictSteady)
+	return !(math.Abs(rel) >= g.relDriftMin && verdict(g.gate, traj, g.minN, g.alpha, tmp) != stats.VerdictSteady)
+}
+
+// ensembleAdmissible is steadysweep's admissibility (windowAdmissible with
+// the CoV ensemble and the step guard): every gating metric has a value in
+// each super-pass (at least minN), at least one ensemble setting bounds the
+// CoV of every gating metric, tpot_p50 has no step (hasStep), and no gating
+// metric trends (gate verdict not steady with |RelDrift| ≥ the effect-size
+// floor). The checks are pure, so the cheap ones run first.
+func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []EnsembleSetting, buf []float64) bool {
+	var cov [2]float64
+	for k, m := range gatedMetrics() {
+		traj := strictTrajectory(pct[lo:hi], m, buf)
+		if traj == nil || len(traj) < g.minN {
+			return false
+		}
+		cov[k] = stats.CoV(traj)
+	}
+	if !anyCertifies(cov, ens) {
+		return false
+	}
+	for _, m := range gatedMetrics() {
+		traj := strictTrajectory(pct[lo:hi], m, buf)
+		if m == mTPOTP50 && hasStep(traj, g.relDriftMin) {
+			return false
+		}
+		if math.Abs(stats.RelDrift(traj)) >= g.relDriftMin &&
+			trendVerdict(g.gate, traj, g.minN, g.alpha) != stats.VerdictSteady {
+			return false
+		}
+	}
+	return true
+}
+
+// ensemblePlateaus segments the post-warmup series grow-from-left (§10.2)
+// under ensembleAdmissible.
+func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting, stop *stopper) []Plateau {
+	buf := make([]float64, 0, len(pct))
+	return growPlateaus(len(pct), g.minN, func(lo, hi int) bool {
+		return ensembleAdmissible(pct, lo, hi, g, ens, buf)
+	}, stop)
+}
+
+// hasStep reports a level shift inside xs (deviation D7): some split into
+// a head of at least two points and a tail of at least one whose means
+// differ by more than band relative to the head (2·band for a one-point
+// tail, so a lone noisy super-pass does not end a plateau), and by more
+// than three residual standard deviations of the two-level fit. A window
+// growing across a late step breaks as soon as the first super-pass of the
+// new level joins it, even when its CoV and the (step-blind, spec §18.7)
+// rank trend test still pass.
+func hasStep(xs []float64, band float64) bool {
+	n := len(xs)
+	if n < 4 {
+		return false
+	}
+	s1 := make([]float64, n+1)
+	s2 := make([]float64, n+1)
+	for i, x := range xs {
+		s1[i+1], s2[i+1] = s1[i]+x, s2[i]+x*x
+	}
+	sseOf := func(i, j int) float64 {
+		d := s1[j] - s1[i]
+		return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i))
+	}
+	for k := 2; k <= n-1; k++ {
+		m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
+		b := band
+		if k == n-1 {
+			b = 2 * band
+		}
+		if !(m1 > 0) || math.Abs(m2-m1)/m1 <= b {
+			continue
+		}
+		sd := math.Sqrt((sseOf(0, k) + sseOf(k, n)) / float64(n-2))
+		if math.Abs(m2-m1) > 3*sd {
+			return true
+		}
+	}
+	return false
 }

@@ -6,8 +6,8 @@ package core
 // NATL path (§13).
 type Profile struct {
 	Name string
-	// Path is "window" (super-pass windows) or "natl" (agentic NATL).
-	Path string
+	// Path is PathWindow (super-pass windows) or PathNATL (agentic NATL).
+	Path Path
 	// SuperpassUnit is "samples" or "trajectories".
 	SuperpassUnit string
 	// DefaultSuperpass is the default super-pass size when no size is
@@ -27,23 +27,48 @@ type Profile struct {
 	Note string
 }
 
-// Profiles are the reference's five profiles, in its order.
-var Profiles = []Profile{
-	{"concurrency", "window", "samples", 0, []float64{0.03, 0.05, 0.08}, "tpot_p50", 4096, true, ""},
-	{"poisson", "window", "samples", 0, []float64{0.03, 0.05, 0.08}, "tpot_p50", 4096, true,
-		"poisson: same detection as concurrency; usually under-saturated with the weakest ramp/drain."},
-	{"offline", "window", "samples", 0, []float64{0.03, 0.05, 0.08}, "tpot_p50", 4096, true,
-		"offline: issue-time throughput degenerate (all issued at t=0); the window and drain are " +
-			"completion-based (partial support -- system TPS is unreliable)."},
-	{"agentic", "natl", "trajectories", 32, []float64{0.10, 0.15}, "tpot_p50", 512, false,
-		"agentic steady-state detection is NOT yet supported and requires further study."},
-	{"unknown", "window", "samples", 0, []float64{0.03, 0.05, 0.08}, "tpot_p50", 4096, false,
-		"unrecognised load pattern: no validated profile for this workload."},
+// Path is the analysis a profile takes.
+type Path string
+
+// The two analysis paths.
+const (
+	PathWindow Path = "window" // super-pass windows (§6–§10)
+	PathNATL   Path = "natl"   // the agentic per-trajectory throughput (§13)
+)
+
+func (p Path) String() string { return string(p) }
+
+// Profiles returns the reference's five profiles, in its order (fresh
+// values each call).
+func Profiles() []Profile {
+	window := func() []float64 { return []float64{0.03, 0.05, 0.08} }
+	return []Profile{
+		{"concurrency", PathWindow, "samples", 0, window(), "tpot_p50", 4096, true, ""},
+		{"poisson", PathWindow, "samples", 0, window(), "tpot_p50", 4096, true,
+			"poisson: same detection as concurrency; usually under-saturated with the weakest ramp/drain."},
+		{"offline", PathWindow, "samples", 0, window(), "tpot_p50", 4096, true,
+			"offline: issue-time throughput degenerate (all issued at t=0); the window and drain are " +
+				"completion-based (partial support -- system TPS is unreliable)."},
+		{"agentic", PathNATL, "trajectories", 32, []float64{0.10, 0.15}, "tpot_p50", 512, false,
+			"agentic steady-state detection is NOT yet supported and requires further study."},
+		{"unknown", PathWindow, "samples", 0, window(), "tpot_p50", 4096, false,
+			"unrecognised load pattern: no validated profile for this workload."},
+	}
+}
+
+// ProfileNames returns the profile names in the reference's order.
+func ProfileNames() []string {
+	ps := Profiles()
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	return names
 }
 
 // LookupProfile returns the profile of the given name.
 func LookupProfile(name string) (Profile, bool) {
-	for _, p := range Profiles {
+	for _, p := range Profiles() {
 		if p.Name == name {
 			return p, true
 		}
@@ -80,9 +105,9 @@ func (p Profile) Caveat() string {
 	return "[profile: " + p.Name + "] " + p.Note
 }
 
-// resolveProfile picks the profile: Params.Profile if set, else from the
-// run's load pattern.
-func resolveProfile(info RunInfo, p Params) Profile {
+// ResolveProfile picks the profile an analysis uses: Params.Profile if it
+// names one, else the run's load pattern's.
+func ResolveProfile(info RunInfo, p Params) Profile {
 	if p.Profile != "" {
 		if pr, ok := LookupProfile(p.Profile); ok {
 			return pr

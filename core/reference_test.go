@@ -1,8 +1,10 @@
-package core
+package core_test
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/core"
 )
 
 // TestReferenceTextWarnings checks the headline lines the parity corpus
@@ -10,12 +12,12 @@ import (
 // formats of detector.md §12: the short-window warning, the anomaly line
 // and the skipped-plateau note.
 func TestReferenceTextWarnings(t *testing.T) {
-	stair := mkSeries(append(repeatLevel(100, 50, 6), repeatLevel(200, 60, 6)...), 40)
-	r, err := AnalyzeRollups(stair, testInfo, postParams(false))
+	stair := core.MkSeries(append(core.RepeatLevel(100, 50, 6), core.RepeatLevel(200, 60, 6)...), 40)
+	r, err := core.AnalyzeRollups(stair, core.TestInfo, core.PostParams(false))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := r.ReferenceText()
+	text := refText(t, r)
 	for _, want := range []string{
 		"super-passes: 12 (size 40, warmup 0 [fixed], post-warmup 12)\n\n=== STEADY STATE (headline) ===\n",
 		"  window: super-passes 0..5 (post-warmup), 240 samples\n",
@@ -29,23 +31,23 @@ func TestReferenceTextWarnings(t *testing.T) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}
 	}
-	skip := concatPlateaus(spannedSeries(4, 5, 1, 0, 0.1, 40), spannedSeries(8, 6.5, 120, 0, 1, 40))
-	r, err = AnalyzeRollups(skip, testInfo, postParams(true))
+	skip := core.ConcatPlateaus(core.SpannedSeries(4, 5, 1, 0, 0.1, 40), core.SpannedSeries(8, 6.5, 120, 0, 1, 40))
+	r, err = core.AnalyzeRollups(skip, core.TestInfo, core.PostParams(true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const note = "  note: skipped 1 earlier plateau(s) below min-duration; reporting plateau 2 of 2\n"
-	if text := r.ReferenceText(); !strings.Contains(text, note) || strings.Contains(text, "WARNING: Window too short") {
+	if text := refText(t, r); !strings.Contains(text, note) || strings.Contains(text, "WARNING: Window too short") {
 		t.Errorf("text lacks the skip note or warns:\n%s", text)
 	}
-	flat := mkSeries(repeatLevel(100, 50, 8), 40)
-	r, err = AnalyzeRollups(flat, testInfo, postParams(true))
+	flat := core.MkSeries(core.RepeatLevel(100, 50, 8), 40)
+	r, err = core.AnalyzeRollups(flat, core.TestInfo, core.PostParams(true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	const notFound = "  not found: all 1 admissible plateau(s) too short: longest 0s < 600s required " +
 		"(floor-dominated); pass --no-min-duration to override\n"
-	if text := r.ReferenceText(); !strings.Contains(text, notFound) || strings.Contains(text, "TPS per-user") {
+	if text := refText(t, r); !strings.Contains(text, notFound) || strings.Contains(text, "TPS per-user") {
 		t.Errorf("all-short text:\n%s", text)
 	}
 }

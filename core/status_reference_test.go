@@ -14,7 +14,7 @@ import (
 // the partial-dataset run partial_dataset and the agentic run (NATL path)
 // not_supported.
 func TestReferenceStatus(t *testing.T) {
-	want := map[string]string{
+	want := map[string]core.Status{
 		"conc_clean_ramp":           core.StatusWindowable,
 		"conc_staircase_late":       core.StatusWindowable,
 		"conc_partial_dataset":      core.StatusPartialDataset,
@@ -29,7 +29,7 @@ func TestReferenceStatus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: decode: %v", name, err)
 		}
-		res, err := core.Analyze(s, info, core.ReferenceParams())
+		res, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
@@ -11,7 +10,7 @@ import (
 // plateau with its summaries, throughput, min-duration record, level
 // shift and tail trend. Window, TTFT, TPOT, TPS and ShortWindow are nil
 // when no plateau exists; in the all-short case they are filled while
-// Found is false (§10.4).
+// Found is false (§10.4). Indices are post-warmup relative.
 type SteadyState struct {
 	Found bool
 	// Reason explains a non-found result ("" = JSON null).
@@ -23,7 +22,7 @@ type SteadyState struct {
 	ShortWindow *ShortWindow
 	// GlobalTrend is the gate's verdict for ttft_p50, ttft_p90, tpot_p50,
 	// tpot_p90 over post[plateau start:].
-	GlobalTrend [4]string
+	GlobalTrend [4]stats.Verdict
 	// DriftingUp lists the watched keys whose GlobalTrend is up.
 	DriftingUp []string
 
@@ -34,109 +33,31 @@ type SteadyState struct {
 	AllShort bool
 }
 
-// buildSteadyState selects and summarises the reported plateau of the
-// post-warmup series (§10.2–§10.7).
-func buildSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax float64) SteadyState {
-	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin,
-		minN: p.MinTrendN, alpha: p.Alpha}
-	plateaus := segmentPlateaus(pct, g)
-	ss := SteadyState{Plateaus: plateaus}
-	if len(plateaus) == 0 {
-		ss.Reason = "no admissible steady plateau"
-		ss.Anomaly = detectLevelShift(post, pct, plateaus, 0, p.LevelShiftBand, p.Alpha)
-		ss.GlobalTrend = globalTrend(pct, 0, p.TrendGate, p.MinTrendN, p.Alpha)
-		ss.DriftingUp = driftingUp(ss.GlobalTrend)
-		return ss
-	}
-	mc := minDurationConfig{eps: p.MinDurEps, relaxMult: p.MinDurRelaxMult, floorS: p.MinDurFloorS,
-		kstarFloor: p.MinDurKstarFloor}
-	ss.Shorts = make([]ShortWindow, len(plateaus))
-	for i, pl := range plateaus {
-		ss.Shorts[i] = minSteadyDuration(post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
-	}
-	report, allShort := reportedPlateau(ss.Shorts, p.MinDuration)
-	ss.AllShort = allShort
-	short := ss.Shorts[report]
-	pl := plateaus[report]
-	w := post[pl.Lo:pl.Hi]
-	ss.Anomaly = detectLevelShift(post, pct, plateaus, report, p.LevelShiftBand, p.Alpha)
-	ss.GlobalTrend = globalTrend(pct, pl.Lo, p.TrendGate, p.MinTrendN, p.Alpha)
+// setGlobalTrend sets the tail trend of the window starting at from
+// (post-relative) and the watched metrics drifting up.
+func (ss *SteadyState) setGlobalTrend(pct []*spPercentiles, from int, p Params) {
+	ss.GlobalTrend = globalTrend(pct, from, p.TrendGate, p.MinTrendN, p.Alpha)
 	ss.DriftingUp = driftingUp(ss.GlobalTrend)
-
-	wp := pct[pl.Lo:pl.Hi]
-	ttft := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTTFT })
-	tpot := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTPOT })
-	nTTFT := 0
-	if len(ttft) > 0 {
-		s := summarizeLists(ttft)
-		ss.TTFT = &s
-		nTTFT = s.Count
-	}
-	if len(tpot) > 0 {
-		s := summarizeLists(tpot)
-		ss.TPOT = &s
-	}
-	tps := windowTPSCached(w, wp)
-	ss.TPS = &tps
-	skipped := 0 // short plateaus before the reported one (= its index when enforced)
-	for i := range report {
-		if ss.Shorts[i].IsShort {
-			skipped++
-		}
-	}
-	ss.Window = &WindowInfo{SPLo: pl.Lo, SPHi: pl.Hi, NSuperPasses: pl.Hi - pl.Lo, NSamples: nTTFT,
-		PlateauIndex: report, NPlateaus: len(plateaus), SkippedShort: skipped}
-	ss.ShortWindow = &short
-	ss.Found = true
-	if ss.AllShort {
-		ss.Found = false
-		ss.Reason = fmt.Sprintf("all %d admissible plateau(s) too short: longest %s < %s required "+
-			"(%s-dominated); pass --no-min-duration to override",
-			len(plateaus), pyFixed(short.WindowDurationS, 0)+"s", pyFixed(short.MinDurationS, 0)+"s",
-			short.Dominant)
-	}
-	return ss
-}
-
-// reportedPlateau picks the plateau to report from the gate records of all
-// plateaus (§10.4): with the gate enforced, the first that is not short;
-// if all are short, the longest (first on ties) with allShort set; with
-// the gate off, the first.
-func reportedPlateau(shorts []ShortWindow, enforce bool) (index int, allShort bool) {
-	if !enforce {
-		return 0, false
-	}
-	for i := range shorts {
-		if !shorts[i].IsShort {
-			return i, false
-		}
-	}
-	for i := range shorts {
-		if shorts[i].WindowDurationS > shorts[index].WindowDurationS {
-			index = i
-		}
-	}
-	return index, true
-}
-
-// sortedLists collects one cached sorted list per super-pass.
-func sortedLists(pct []*spPercentiles, get func(*spPercentiles) []float64) [][]float64 {
-	out := make([][]float64, 0, len(pct))
-	for _, d := range pct {
-		if l := get(d); len(l) > 0 {
-			out = append(out, l)
-		}
-	}
-	return out
 }
 
 // driftingUp lists the watched metric keys whose verdict is up.
-func driftingUp(gt [4]string) []string {
+func driftingUp(gt [4]stats.Verdict) []string {
 	out := []string{}
-	for i, m := range watchedMetrics {
-		if gt[i] == VerdictUp {
-			out = append(out, TrackedMetrics[m].Key)
+	ms := Metrics()
+	for i, m := range watchedMetrics() {
+		if gt[i] == stats.VerdictUp {
+			out = append(out, ms[m].Key)
 		}
 	}
 	return slices.Clip(out)
+}
+
+// cloneSummary is a copy of s sharing nothing with it (nil for nil).
+func cloneSummary(s *stats.Summary) *stats.Summary {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.Histogram = slices.Clone(s.Histogram)
+	return &c
 }

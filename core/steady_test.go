@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/core/stats"
 )
 
 // mkSeries is the upstream fixture _mk_series: per super-pass i a
@@ -95,7 +97,7 @@ var testInfo = RunInfo{DatasetSize: 40}
 
 func steady(t *testing.T, sps []SuperPass, minDuration bool) *SteadyState {
 	t.Helper()
-	r, err := AnalyzeRollups(sps, testInfo, postParams(minDuration))
+	r, err := analyzeRollups(sps, testInfo, postParams(minDuration))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +167,7 @@ func TestSegmentPlateaus(t *testing.T) {
 		// detector.md §10.2 (verified): 4 %/sp over 16 sps → 4-sp plateaus.
 		{"linear drift", drift4pct(16), []Plateau{{0, 4}, {4, 8}, {8, 12}, {12, 16}}},
 	} {
-		got := segmentPlateaus(percentileTable(mkSeries(tc.levels, 40)), refGate())
+		got := segmentPlateaus(percentileTable(mkSeries(tc.levels, 40)), refGate(), nil)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: plateaus %v, want %v", tc.name, got, tc.want)
 		}
@@ -184,14 +186,14 @@ func drift4pct(n int) [][2]float64 {
 
 func TestDetectLevelShift(t *testing.T) {
 	stair := mkSeries(append(repeatLevel(100, 50, 6), repeatLevel(200, 60, 6)...), 40)
-	pl := segmentPlateaus(percentileTable(stair), refGate())
-	a := detectLevelShift(stair, percentileTable(stair), pl, 0, 0.05, 0.05)
+	pl := segmentPlateaus(percentileTable(stair), refGate(), nil)
+	a := referenceLevelShift(stair, percentileTable(stair), pl, 0, 0.05, 0.05)
 	if !a.Detected || a.ChangePointSP != 6 || !(a.DeltaPct > 0) {
 		t.Errorf("staircase anomaly = %+v, want detected at 6 with delta > 0", a)
 	}
 	flat := mkSeries(repeatLevel(100, 50, 8), 40)
-	pl = segmentPlateaus(percentileTable(flat), refGate())
-	if a := detectLevelShift(flat, percentileTable(flat), pl, 0, 0.05, 0.05); a.Detected || a.Pettitt != nil {
+	pl = segmentPlateaus(percentileTable(flat), refGate(), nil)
+	if a := referenceLevelShift(flat, percentileTable(flat), pl, 0, 0.05, 0.05); a.Detected || a.Pettitt != nil {
 		t.Errorf("single plateau anomaly = %+v, want default", a)
 	}
 }
@@ -217,7 +219,7 @@ func TestStaircaseGolden(t *testing.T) {
 		!closeRel(a.Pettitt.P, 0.03140780113025614, 1e-14) {
 		t.Errorf("anomaly %+v pettitt %+v", a, a.Pettitt)
 	}
-	if ss.GlobalTrend != [4]string{"steady", "steady", "steady", "steady"} {
+	if ss.GlobalTrend != [4]stats.Verdict{"steady", "steady", "steady", "steady"} {
 		t.Errorf("global trend %v, want all steady", ss.GlobalTrend)
 	}
 	if sw := ss.ShortWindow; sw.Dominant != "floor" || sw.WindowDurationS != 5.1e-06 || !sw.IsShort {
@@ -265,7 +267,7 @@ func TestAutoWarmupGoldens(t *testing.T) {
 	}
 	// Through the pipeline: the crop of the upstream ramp fixture.
 	sps := mkSeries(append([][2]float64{{20, 50}, {30, 50}, {40, 50}}, repeatLevel(50, 50, 7)...), 40)
-	r, err := AnalyzeRollups(sps, testInfo, ReferenceParams())
+	r, err := analyzeRollups(sps, testInfo, ReferenceParams())
 	if err != nil {
 		t.Fatal(err)
 	}

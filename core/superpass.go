@@ -1,7 +1,6 @@
 package core
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
@@ -57,9 +56,9 @@ type SuperPass struct {
 //	TPOT = double(CompleteNs − FirstTokenNs) / double(OutTokens)
 //
 // and exists iff HasFirstToken, HasComplete and OutTokens > 0 (§3.8).
-// Rollup also caches each super-pass's sorted lists' percentiles, so a
-// result of Rollup can be analysed under many parameter sets cheaply;
-// the returned slice must not be modified afterwards.
+// Rollup also caches each super-pass's sorted lists' percentiles. A Run
+// builds its own rollups (one per super-pass size); Rollup is exported for
+// inspecting them.
 func Rollup(s *Samples, S int) []SuperPass {
 	if s == nil || S <= 0 {
 		return nil
@@ -135,7 +134,17 @@ type seqValue struct {
 }
 
 func sortBySeq(xs []seqValue) {
-	slices.SortStableFunc(xs, func(a, b seqValue) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortStableFunc(xs, func(a, b seqValue) int { return compareInt64(a.seq, b.seq) })
+}
+
+func compareInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // at returns xs[i], or def when the column is shorter (a missing column).

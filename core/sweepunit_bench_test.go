@@ -12,7 +12,7 @@ import (
 
 // BenchmarkAnalyzeSweepUnit is the sweep's unit of work under the
 // default parameters: one parameter set analysed over a run whose rollups
-// are shared by the run's parameter sets (core.AnalyzeWithRollups), on a
+// and memos are shared by the run's parameter sets (one core.Run), on a
 // synth clean_ramp run of 60 super-passes × 400 samples with word counts.
 func BenchmarkAnalyzeSweepUnit(b *testing.B) {
 	dir := b.TempDir()
@@ -29,9 +29,9 @@ func BenchmarkAnalyzeSweepUnit(b *testing.B) {
 	}
 	s := t.Samples()
 	p := core.DefaultParams()
-	sps := core.Rollup(&s, t.Info.DatasetSize)
+	shared := core.NewRun(&s, t.Info)
 	for b.Loop() {
-		r, err := core.AnalyzeWithRollups(&s, sps, t.Info, p)
+		r, err := shared.Analyze(p)
 		if err != nil {
 			b.Fatal(err)
 		}

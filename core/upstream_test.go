@@ -184,15 +184,15 @@ func TestUpstreamRun(t *testing.T) {
 	p := core.ReferenceParams()
 	p.WindowSizes = []int{4}
 	p.WarmupMode, p.WarmupFixed = "fixed", 1
-	r, err := core.Analyze(s, info, p)
+	r, err := core.NewRun(s, info).Analyze(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.NSuperPasses != 8 || r.NPostWarmup != 7 || len(r.Trajectories[0]) == 0 {
+	if r.NSuperPasses != 8 || r.NPostWarmup != 7 || len(r.Trajectories()[0]) == 0 {
 		t.Errorf("n %d post %d", r.NSuperPasses, r.NPostWarmup)
 	}
-	d := r.Diagnostics()
-	if len(d) != 1 || d[0].W != 4 {
+	d, err := r.Diagnostics()
+	if err != nil || len(d) != 1 || d[0].W != 4 {
 		t.Fatalf("diagnostics %+v", d)
 	}
 	var windows [][2]int
@@ -205,13 +205,13 @@ func TestUpstreamRun(t *testing.T) {
 	if !d[0].Cov[2].Gated || d[0].Cov[0].Gated || d[0].Cov[4].Gated { // tpot_p50, ttft_p50, ttft_p99
 		t.Error("gated flags")
 	}
-	js := string(r.ReferenceJSON())
+	js := string(refJSON(t, r))
 	for _, key := range []string{`"0.03": `, `"0.05": `, `"0.08": `, `"steady_state": {`, `"anomaly": {`} {
 		if !strings.Contains(js, key) {
 			t.Errorf("JSON lacks %s", key)
 		}
 	}
-	text := r.ReferenceText()
+	text := refText(t, r)
 	for _, want := range []string{"window size 4", "CoV steadiness", "drift (whole-run", "ttft_p50"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks %q", want)
@@ -219,7 +219,7 @@ func TestUpstreamRun(t *testing.T) {
 	}
 	// run_auto_warmup_resolves_to_int
 	s, info = syntheticRun(t, 8, func(int) int64 { return 100 })
-	r, err = core.Analyze(s, info, core.ReferenceParams())
+	r, err = core.NewRun(s, info).Analyze(core.ReferenceParams())
 	if err != nil || r.WarmupMode != "auto" || r.Warmup < 1 {
 		t.Errorf("auto warmup %d [%s] %v", r.Warmup, r.WarmupMode, err)
 	}

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
 // The plot's size in pixels at plotDPI.
@@ -33,23 +34,44 @@ func WritePlot(path string, r *core.Result) error { return WriteNamedPlot(path, 
 // panels (ms over absolute super-pass index), the warmup shaded, the
 // reported window highlighted, every plateau outlined, the change point
 // marked and the whole-run values dashed; the title gives run, status and
-// verdict. The file is written beside path and renamed into place.
+// verdict. The file is written atomically (sinks/atomicfile).
 func WriteNamedPlot(path, run string, r *core.Result) error {
+	img, err := renderPlot(run, r)
+	if err != nil {
+		return err
+	}
+	return writePNG(path, vgimg.PngCanvas{Canvas: img})
+}
+
+// WritePlotPNG writes the PNG of WriteNamedPlot to w.
+func WritePlotPNG(w io.Writer, run string, r *core.Result) error {
+	img, err := renderPlot(run, r)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
+		return fmt.Errorf("sinks: plot: %w", err)
+	}
+	return nil
+}
+
+// renderPlot draws the plot of r.
+func renderPlot(run string, r *core.Result) (*vgimg.Canvas, error) {
 	if r == nil {
-		return errors.New("sinks: plot: nil result")
+		return nil, errors.New("sinks: plot: nil result")
 	}
 	l := layoutOf(r)
 	if len(l.X) == 0 {
-		return errors.New("sinks: plot: no super-pass series to plot (agentic runs take the NATL path)")
+		return nil, errors.New("sinks: plot: no super-pass series to plot (agentic runs take the NATL path)")
 	}
 	m := marksOf(&l)
 	top, tpotLegend, err := panelPlot(&l, m, "TPOT (ms)", l.TPOTP50, l.TPOTP90, l.TotalTPOTP50, l.TotalTPOTP90, tpotColors)
 	if err != nil {
-		return fmt.Errorf("sinks: plot: TPOT panel: %w", err)
+		return nil, fmt.Errorf("sinks: plot: TPOT panel: %w", err)
 	}
 	bottom, ttftLegend, err := panelPlot(&l, m, "TTFT (ms)", l.TTFTP50, l.TTFTP90, l.TotalTTFTP50, l.TotalTTFTP90, ttftColors)
 	if err != nil {
-		return fmt.Errorf("sinks: plot: TTFT panel: %w", err)
+		return nil, fmt.Errorf("sinks: plot: TTFT panel: %w", err)
 	}
 	bottom.X.Label.Text = "super-pass (absolute index, warmup included)"
 
@@ -63,7 +85,7 @@ func WriteNamedPlot(path, run string, r *core.Result) error {
 	canvases := plot.Align([][]*plot.Plot{{top}, {bottom}}, tiles, draw.Crop(dc, 0, 0, 0, -hh))
 	top.Draw(canvases[0][0])
 	bottom.Draw(canvases[1][0])
-	return writePNG(path, vgimg.PngCanvas{Canvas: img})
+	return img, nil
 }
 
 // plotTitle names the run and says what the detector concluded and where.
@@ -250,22 +272,15 @@ func (superPassTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// writePNG writes the canvas to path through a temporary file renamed into
-// place, so path never holds a partial image.
+// writePNG writes the canvas to path atomically (sinks/atomicfile), so
+// path never holds a partial image.
 func writePNG(path string, c vgimg.PngCanvas) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	err := atomicfile.WriteWith(path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("sinks: plot: %w", err)
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		return errors.Join(fmt.Errorf("sinks: plot: write %s: %w", path, err), f.Close(), os.Remove(tmp))
-	}
-	if err := f.Close(); err != nil {
-		return errors.Join(fmt.Errorf("sinks: plot: close %s: %w", path, err), os.Remove(tmp))
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return errors.Join(fmt.Errorf("sinks: plot: %w", err), os.Remove(tmp))
 	}
 	return nil
 }

@@ -2,10 +2,8 @@ package sinks
 
 import (
 	"math"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/core/stats"
 )
 
 // span is a range of super-passes on the plot's x axis, [Lo, Hi] in
@@ -38,7 +36,7 @@ func layoutOf(r *core.Result) plotLayout {
 	o := outcomeOf(r)
 	sps := r.SuperPasses()
 	l := plotLayout{
-		Status: o.Status, Verdict: o.Verdict,
+		Status: string(o.Status), Verdict: string(o.Verdict),
 		X:       make([]float64, len(sps)),
 		TPOTP50: make([]float64, len(sps)), TPOTP90: make([]float64, len(sps)),
 		TTFTP50: make([]float64, len(sps)), TTFTP90: make([]float64, len(sps)),
@@ -48,8 +46,8 @@ func layoutOf(r *core.Result) plotLayout {
 	}
 	for i := range sps {
 		l.X[i] = float64(i)
-		l.TPOTP50[i], l.TPOTP90[i] = percentilesMs(sps[i].TPOT)
-		l.TTFTP50[i], l.TTFTP90[i] = percentilesMs(sps[i].TTFT)
+		l.TPOTP50[i], l.TPOTP90[i] = metricMs(sps[i], tpotP50, tpotP90)
+		l.TTFTP50[i], l.TTFTP90[i] = metricMs(sps[i], ttftP50, ttftP90)
 	}
 	if o.WindowStartSP >= 0 {
 		l.Window = &span{o.WindowStartSP, o.WindowEndSP}
@@ -60,13 +58,17 @@ func layoutOf(r *core.Result) plotLayout {
 	return l
 }
 
-// percentilesMs are the p50 and p90 of one super-pass's list in
-// milliseconds; NaN when the list is empty.
-func percentilesMs(ns []float64) (p50, p90 float64) {
-	if len(ns) == 0 {
+// Indices of the plotted metrics in core.Metrics.
+var (
+	ttftP50, ttftP90 = core.MetricIndex("ttft_p50"), core.MetricIndex("ttft_p90")
+	tpotP50, tpotP90 = core.MetricIndex("tpot_p50"), core.MetricIndex("tpot_p90")
+)
+
+// metricMs are two tracked metrics of one super-pass in milliseconds; NaN
+// when the super-pass lacks them.
+func metricMs(d core.SuperPassDigest, p50, p90 int) (float64, float64) {
+	if !d.Has[p50] {
 		return math.NaN(), math.NaN()
 	}
-	s := slices.Clone(ns)
-	slices.Sort(s)
-	return stats.PercentileLower(s, 0.50) / 1e6, stats.PercentileLower(s, 0.90) / 1e6
+	return d.Value[p50] / 1e6, d.Value[p90] / 1e6
 }

@@ -119,7 +119,7 @@ func TestPlotLayoutMatchesOutcome(t *testing.T) {
 			if l.ChangePoint != o.ChangePointSP {
 				t.Errorf("change point %d, Outcome %d", l.ChangePoint, o.ChangePointSP)
 			}
-			if l.Status != o.Status || l.Verdict != o.Verdict {
+			if l.Status != string(o.Status) || l.Verdict != string(o.Verdict) {
 				t.Errorf("status %q verdict %q, Outcome %q %q", l.Status, l.Verdict, o.Status, o.Verdict)
 			}
 		})

@@ -30,8 +30,8 @@ func TestPlotPNG(t *testing.T) {
 			if b := img.Bounds(); b.Dx() != sinks.PlotWidthPx || b.Dy() != sinks.PlotHeightPx {
 				t.Errorf("plot is %d×%d, want %d×%d", b.Dx(), b.Dy(), sinks.PlotWidthPx, sinks.PlotHeightPx)
 			}
-			if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
-				t.Errorf("temporary file left behind: %v", err)
+			if es, err := os.ReadDir(filepath.Dir(path)); err != nil || len(es) != 1 {
+				t.Errorf("temporary file left behind: %v %v", es, err)
 			}
 		})
 	}

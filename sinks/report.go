@@ -40,10 +40,10 @@ func WriteReport(w io.Writer, in ReportInput) error {
 	o := outcomeOf(r)
 	writeTitle(b, in, &o)
 	writeHeadline(b, r, &o)
-	if r.Path == "natl" && r.NATL != nil {
+	if r.Path == core.PathNATL && r.NATL != nil {
 		writeNATL(b, r.NATL)
-	} else {
-		writeDiagnostics(b, r)
+	} else if err := writeDiagnostics(b, r); err != nil {
+		return fmt.Errorf("write report: %w", err)
 	}
 	writeSettings(b, in)
 	if c := r.Caveat(); c != "" {
@@ -69,7 +69,7 @@ func writeTitle(b *reportBuilder, in ReportInput, o *core.Outcome) {
 	}
 	shape := fmt.Sprintf("%d super-passes of %d samples · warmup %d (%s) · %d post-warmup",
 		r.NSuperPasses, r.SuperpassSize, r.Warmup, orNA(r.WarmupMode), r.NPostWarmup)
-	if r.Path == "natl" {
+	if r.Path == core.PathNATL {
 		shape = "agentic NATL path (per-trajectory throughput)"
 	}
 	b.field("profile", r.Profile.Name+" · "+shape)
@@ -96,7 +96,7 @@ func RunName(path string) string {
 }
 
 // statusStyle colours a coverage status: only a windowable run is good.
-func statusStyle(status string) style {
+func statusStyle(status core.Status) style {
 	switch status {
 	case core.StatusWindowable:
 		return good
@@ -109,7 +109,7 @@ func statusStyle(status string) style {
 }
 
 // verdictStyle colours a verdict by what it means for the numbers.
-func verdictStyle(verdict string) style {
+func verdictStyle(verdict core.Verdict) style {
 	switch verdict {
 	case core.VerdictSteadyState:
 		return good

@@ -13,8 +13,12 @@ import (
 // writeDiagnostics prints why the detector chose what it chose: the CoV
 // of every metric's trailing window against the bounds, the trend
 // verdicts, and every plateau with its minimum-duration breakdown.
-func writeDiagnostics(b *reportBuilder, r *core.Result) {
-	tables := slices.Clone(r.Diagnostics())
+func writeDiagnostics(b *reportBuilder, r *core.Result) error {
+	diags, err := r.Diagnostics()
+	if err != nil {
+		return err
+	}
+	tables := slices.Clone(diags)
 	slices.SortStableFunc(tables, func(x, y core.WindowDiagnostics) int { return x.W - y.W })
 	b.heading("diagnostics")
 	if len(tables) > 0 {
@@ -22,6 +26,7 @@ func writeDiagnostics(b *reportBuilder, r *core.Result) {
 		writeTrends(b, r, tables)
 	}
 	writePlateaus(b, r)
+	return nil
 }
 
 // writeCoV prints one row per metric and one column per window size: the
@@ -42,7 +47,7 @@ func writeCoV(b *reportBuilder, r *core.Result, tables []core.WindowDiagnostics)
 		head = append(head, cell{"w=" + strconv.Itoa(d.W), dim})
 	}
 	t.add(head...)
-	for m, tm := range core.TrackedMetrics {
+	for m, tm := range core.Metrics() {
 		role := "diag"
 		if tm.Gated {
 			role = "gate"
@@ -74,24 +79,20 @@ func covCell(c core.CovCell, bounds []float64, gated bool) cell {
 	return cell{fmt.Sprintf("%.4f  >%g", c.CoV, bounds[len(bounds)-1]), st}
 }
 
-// verdictGlyph marks a trend verdict so direction reads at a glance.
-var verdictGlyph = map[string]string{
-	core.VerdictSteady:       "= steady",
-	core.VerdictUp:           "^ up",
-	core.VerdictDown:         "v down",
-	core.VerdictInsufficient: "- n<min",
-}
-
-// glyph returns the marked verdict and its style.
-func glyph(v string) cell {
-	g, ok := verdictGlyph[v]
-	if !ok {
-		g = orNA(v)
+// glyph returns a trend verdict marked so direction reads at a glance,
+// and its style.
+func glyph(v stats.Verdict) cell {
+	switch v {
+	case stats.VerdictSteady:
+		return txt("= steady")
+	case stats.VerdictUp:
+		return cell{"^ up", warn}
+	case stats.VerdictDown:
+		return cell{"v down", warn}
+	case stats.VerdictInsufficient:
+		return txt("- n<min")
 	}
-	if v == core.VerdictUp || v == core.VerdictDown {
-		return cell{g, warn}
-	}
-	return txt(g)
+	return txt(orNA(string(v)))
 }
 
 // writeTrends prints the five trend tests on each metric's whole
@@ -102,12 +103,12 @@ func writeTrends(b *reportBuilder, r *core.Result, tables []core.WindowDiagnosti
 	b.line("  trend of each metric over the post-warmup run (all five tests)")
 	t := &textTable{indent: "    "}
 	head := []cell{cell{"metric", dim}}
-	for _, a := range stats.TrendAlgos {
-		head = append(head, cell{string(a), dim})
+	for _, g := range core.TrendGates() {
+		head = append(head, cell{string(g), dim})
 	}
 	t.add(head...)
 	whole := tables[0] // the whole-run verdicts do not depend on the window size
-	for m, tm := range core.TrackedMetrics {
+	for m, tm := range core.Metrics() {
 		row := []cell{txt(tm.Key)}
 		for _, v := range whole.Drift[m].WholeRun {
 			row = append(row, glyph(v))
@@ -116,27 +117,24 @@ func writeTrends(b *reportBuilder, r *core.Result, tables []core.WindowDiagnosti
 	}
 	b.table(t)
 
-	gate := slices.Index(stats.TrendAlgos, stats.TrendAlgo(r.Params.TrendGate))
-	if gate < 0 {
-		gate = 0
-	}
+	gate := max(slices.Index(core.TrendGates(), r.Params.TrendGate), 0)
 	b.blank()
-	b.line("  rolling windows trending under " + string(stats.TrendAlgos[gate]) + " (up / down / windows)")
+	b.line("  rolling windows trending under " + string(core.TrendGates()[gate]) + " (up / down / windows)")
 	t = &textTable{indent: "    ", align: "lrrrrrrrr"}
 	head = []cell{cell{"metric", dim}}
 	for _, d := range tables {
 		head = append(head, cell{"w=" + strconv.Itoa(d.W), dim})
 	}
 	t.add(head...)
-	for m, tm := range core.TrackedMetrics {
+	for m, tm := range core.Metrics() {
 		row := []cell{txt(tm.Key)}
 		for _, d := range tables {
 			up, down := 0, 0
 			for _, rc := range d.Drift[m].Rolling {
 				switch rc.Verdicts[gate] {
-				case core.VerdictUp:
+				case stats.VerdictUp:
 					up++
-				case core.VerdictDown:
+				case stats.VerdictDown:
 					down++
 				}
 			}

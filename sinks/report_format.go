@@ -43,9 +43,9 @@ func seconds(s float64) string {
 func spRange(lo, hi int) string { return fmt.Sprintf("%d..%d", lo, hi) }
 
 // orNA is s, or n/a when s is empty.
-func orNA(s string) string {
+func orNA[S ~string](s S) string {
 	if s == "" {
 		return notAvailable
 	}
-	return s
+	return string(s)
 }

@@ -19,7 +19,7 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 		b.field("reason", o.Reason)
 	}
 	writeWindow(b, r, o)
-	if r.Path == "natl" {
+	if r.Path == core.PathNATL {
 		return
 	}
 	writeThroughput(b, o)

@@ -48,7 +48,7 @@ func analyzeRun(t testing.TB, name string, params core.Params) (*core.Result, *c
 	if err != nil {
 		t.Fatalf("decode %s: %v", name, err)
 	}
-	r, err := core.Analyze(&d.Samples, run.Info, params)
+	r, err := core.NewRun(&d.Samples, run.Info).Analyze(params)
 	if err != nil {
 		t.Fatalf("analyze %s: %v", name, err)
 	}

@@ -75,7 +75,7 @@ func TestReportWidth(t *testing.T) {
 		{"conc_truncated", core.DefaultParams()}, {"conc_partial_dataset", core.DefaultParams()},
 		{"agentic_tools", core.DefaultParams()}, {"conc_warmup_overlap_short", core.DefaultParams()},
 	} {
-		t.Run(tc.name+"/"+tc.params.Compat, func(t *testing.T) {
+		t.Run(tc.name+"/"+string(tc.params.Compat), func(t *testing.T) {
 			r, run := analyzeRun(t, tc.name, tc.params)
 			dir := run.Dir
 			in := sinks.ReportInput{Result: r, RunPath: dir + strings.Repeat("/very-long-directory-name", 6),

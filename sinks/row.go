@@ -1,6 +1,11 @@
 package sinks
 
-import "github.com/steadysweep/steadysweep/core"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/steadysweep/steadysweep/core"
+)
 
 // SchemaVersion is written into every row; bump it when a column changes
 // meaning or type. Resume only reuses rows of the same version.
@@ -38,6 +43,14 @@ type Row struct {
 	// AnalysisNs is the wall time of this analysis; IngestNs the wall time
 	// of loading the run (shared by all its rows).
 	AnalysisNs, IngestNs int64
+}
+
+// ConfigID is the rows' config_id of a parameter set: the first 16 hex
+// digits of the SHA-256 of its canonical text (core.Params.Canonical), so
+// equal parameter sets share an id across runs, sweeps and versions.
+func ConfigID(p core.Params) string {
+	sum := sha256.Sum256(p.Canonical())
+	return hex.EncodeToString(sum[:8])
 }
 
 // Key is what identifies a row for resuming: the same run, parameters,

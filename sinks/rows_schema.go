@@ -49,9 +49,9 @@ func buildRowColumns() []column[Row] {
 	outB := func(f func(o *O) bool) func(*R) bool { return func(r *R) bool { return f(&r.Outcome) } }
 	outSP := func(f func(o *O) int) func(*R) int { return func(r *R) int { return f(&r.Outcome) } }
 	cols = append(cols,
-		strCol("status", "Status", true, out(func(o *O) string { return o.Status })),
+		strCol("status", "Status", true, out(func(o *O) string { return string(o.Status) })),
 		boolCol("partial", "Partial", outB(func(o *O) bool { return o.Partial })),
-		strCol("verdict", "Verdict", true, out(func(o *O) string { return o.Verdict })),
+		strCol("verdict", "Verdict", true, out(func(o *O) string { return string(o.Verdict) })),
 		strCol("reason", "Reason", true, out(func(o *O) string { return o.Reason })),
 		boolCol("found", "Found", outB(func(o *O) bool { return o.Found })),
 		i64Col("n_superpasses", "NSuperPasses", outI(func(o *O) int { return o.NSuperPasses })),
@@ -65,8 +65,8 @@ func buildRowColumns() []column[Row] {
 		f64Col("min_duration_s", "MinDurationS", outF(func(o *O) float64 { return o.MinDurationS })),
 		strCol("min_duration_dominant", "MinDurationDominant", true, out(func(o *O) string { return o.MinDurationDominant })),
 		boolCol("is_short", "IsShort", outB(func(o *O) bool { return o.IsShort })),
-		strCol("state_tpot_p50", "StateTPOTP50", true, out(func(o *O) string { return o.StateTPOTP50 })),
-		strCol("state_tpot_p90", "StateTPOTP90", true, out(func(o *O) string { return o.StateTPOTP90 })),
+		strCol("state_tpot_p50", "StateTPOTP50", true, out(func(o *O) string { return string(o.StateTPOTP50) })),
+		strCol("state_tpot_p90", "StateTPOTP90", true, out(func(o *O) string { return string(o.StateTPOTP90) })),
 		f64Col("steady_ttft_p50_ns", "SteadyTTFTP50Ns", outF(func(o *O) float64 { return o.SteadyTTFTP50Ns })),
 		f64Col("steady_ttft_p90_ns", "SteadyTTFTP90Ns", outF(func(o *O) float64 { return o.SteadyTTFTP90Ns })),
 		f64Col("steady_ttft_p99_ns", "SteadyTTFTP99Ns", outF(func(o *O) float64 { return o.SteadyTTFTP99Ns })),

@@ -32,7 +32,7 @@ func testRow(i int) Row {
 		RunRel:     "run" + string(rune('a'+i)),
 		RunID:      "id" + string(rune('a'+i)),
 		Provenance: Provenance{EventsPath: "/archive/events.jsonl", EventsSize: 1000 + int64(i), EventsMtimeNs: 1_700_000_000_000_000_000, EventsSHA256: "abc", ToolVersion: "v0", ToolCommit: "c0", Tokenizer: "words"},
-		ConfigID:   p.ID(),
+		ConfigID:   ConfigID(p),
 		Params:     p,
 		Outcome: core.Outcome{
 			Status: "windowable", Verdict: "STEADY STATE", Found: i%2 == 0,
@@ -403,7 +403,7 @@ func TestRowParamsRoundTrip(t *testing.T) {
 		base.Profile, base.SuperpassSize, base.MinDuration = "poisson", 250, i == 0
 		base.CovBounds, base.WindowSizes = []float64{0.03, 0.05}, []int{4, 6}
 		base.TailCutEps = 0.125
-		r.Params, r.ConfigID = base, base.ID()
+		r.Params, r.ConfigID = base, ConfigID(base)
 		rows = append(rows, r)
 	}
 	if err := w.Write(rows); err != nil {
@@ -436,7 +436,7 @@ func TestRowParamsRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got, want := p.ID(), col("config_id").(*array.String).Value(i); got != want {
+		if got, want := ConfigID(p), col("config_id").(*array.String).Value(i); got != want {
 			t.Errorf("row %d: params from columns have id %s, config_id %s\n%s", i, got, want, p.Canonical())
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // Configs expands the grid into parameter sets: for each preset (default
@@ -82,7 +83,7 @@ func (g Grid) Configs(presetNames []string, sets []string) ([]core.Params, error
 						errs = append(errs, e)
 					}
 				}
-			} else if id := p.ID(); !seen[id] {
+			} else if id := sinks.ConfigID(p); !seen[id] {
 				seen[id] = true
 				out = append(out, p)
 			}

@@ -3,13 +3,12 @@ package sweep
 import (
 	"context"
 	"fmt"
-	"slices"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/core/stats"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -74,47 +73,25 @@ func DefaultLoader(o LoaderOptions) Loader {
 	}
 }
 
-// rollupKey memoises core.Rollup per super-pass size.
-type rollupKey struct{ S int }
+// runKey is the LoadedRun memo of the run's core.Run.
+type runKey struct{}
 
-// DefaultAnalyzer analyses with core and returns (*core.Result).Outcome.
-// On the window path it builds the rollups once per distinct super-pass
-// size of the run and hands them to core.AnalyzeWithRollups, so the
-// parameter sets of a run share them and core's per-window memos; the
-// agentic NATL path goes through core.Analyze. Either way the outcome
-// equals core.Analyze's (TestRealSweep checks it).
+// CoreRun returns the core.Run of a loaded run, prepared on first use: the
+// run's parameter sets share its rollups and memos, and they are released
+// with the LoadedRun (a sweep holds at most Jobs runs in memory).
+func CoreRun(run *LoadedRun) *core.Run {
+	return run.Memo(runKey{}, func() any { return core.NewRun(run.Samples, run.Info) }).(*core.Run)
+}
+
+// DefaultAnalyzer analyses with core.Run.Analyze and returns the result's
+// Outcome. The parameter sets of one run go to one core.Run (CoreRun), so
+// they share its rollups and memos.
 func DefaultAnalyzer(run *LoadedRun, p core.Params) (core.Outcome, error) {
-	var r *core.Result
-	var err error
-	if S := superpassSize(run.Info, p); S > 0 && profileOf(run.Info, p).Path == "window" {
-		sps := run.Memo(rollupKey{S}, func() any { return core.Rollup(run.Samples, S) }).([]core.SuperPass)
-		r, err = core.AnalyzeWithRollups(run.Samples, sps, run.Info, p)
-	} else {
-		r, err = core.Analyze(run.Samples, run.Info, p)
-	}
+	r, err := CoreRun(run).Analyze(p)
 	if err != nil {
 		return core.Outcome{}, err
 	}
 	return r.Outcome(), nil
-}
-
-// profileOf resolves the workload profile as core does: the forced
-// profile when it names one, else the run's load pattern.
-func profileOf(info core.RunInfo, p core.Params) core.Profile {
-	if p.Profile != "" {
-		if pr, ok := core.LookupProfile(p.Profile); ok {
-			return pr
-		}
-	}
-	return core.ProfileForLoadPattern(info.LoadPattern)
-}
-
-// superpassSize resolves S as core does; ≤ 0 when unresolvable.
-func superpassSize(info core.RunInfo, p core.Params) int {
-	if p.SuperpassSize != 0 {
-		return p.SuperpassSize
-	}
-	return info.DatasetSize
 }
 
 // DefaultSeries is the per-super-pass trajectory at the run's dataset
@@ -125,22 +102,24 @@ func DefaultSeries(run *LoadedRun) ([]sinks.SeriesRow, error) {
 	if S <= 0 {
 		return nil, nil
 	}
-	sps := run.Memo(rollupKey{S}, func() any { return core.Rollup(run.Samples, S) }).([]core.SuperPass)
+	sps, err := CoreRun(run).SuperPasses(S)
+	if err != nil {
+		return nil, err
+	}
+	idx := func(key string) int { return core.MetricIndex(key) }
+	val := func(d core.SuperPassDigest, key string) float64 {
+		if m := idx(key); d.Has[m] {
+			return d.Value[m]
+		}
+		return math.NaN()
+	}
 	rows := make([]sinks.SeriesRow, len(sps))
-	for i := range sps {
-		sp := &sps[i]
-		r := sinks.SeriesRow{SP: sp.Index, SuperpassSize: S, NIssued: sp.NIssued,
-			FirstIssueNs: sp.FirstIssueNs, LastIssueNs: sp.LastIssueNs, OutTokens: sp.OutTokens}
-		r.TTFTP50Ns, r.TTFTP90Ns, r.TTFTP99Ns = percentiles(sp.TTFT)
-		r.TPOTP50Ns, r.TPOTP90Ns, r.TPOTP99Ns = percentiles(sp.TPOT)
-		r.LatencyP50Ns, r.LatencyP90Ns, r.LatencyP99Ns = percentiles(sp.Latency)
-		rows[i] = r
+	for i, d := range sps {
+		rows[i] = sinks.SeriesRow{SP: d.I, SuperpassSize: S, NIssued: d.NIssued,
+			FirstIssueNs: d.FirstIssueNs, LastIssueNs: d.LastIssueNs, OutTokens: d.OutTokens,
+			TTFTP50Ns: val(d, "ttft_p50"), TTFTP90Ns: val(d, "ttft_p90"), TTFTP99Ns: val(d, "ttft_p99"),
+			TPOTP50Ns: val(d, "tpot_p50"), TPOTP90Ns: val(d, "tpot_p90"), TPOTP99Ns: val(d, "tpot_p99"),
+			LatencyP50Ns: val(d, "latency_p50"), LatencyP90Ns: val(d, "latency_p90"), LatencyP99Ns: d.LatencyP99}
 	}
 	return rows, nil
-}
-
-func percentiles(xs []float64) (p50, p90, p99 float64) {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return stats.PercentileLower(s, 0.5), stats.PercentileLower(s, 0.9), stats.PercentileLower(s, 0.99)
 }

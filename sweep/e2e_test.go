@@ -12,6 +12,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // realSweep sweeps runs × the 3×3 grid with the columnar loader and the
@@ -59,15 +60,15 @@ func realSweep(t *testing.T, runs []corpora.RunRef) {
 		}
 		for _, p := range cs {
 			got, err1 := DefaultAnalyzer(lr, p)
-			r, err2 := core.Analyze(lr.Samples, lr.Info, p)
+			r, err2 := core.NewRun(lr.Samples, lr.Info).Analyze(p)
 			if (err1 == nil) != (err2 == nil) {
-				t.Fatalf("%s %s: errors differ: %v vs %v", ref.Rel, p.ID(), err1, err2)
+				t.Fatalf("%s %s: errors differ: %v vs %v", ref.Rel, sinks.ConfigID(p), err1, err2)
 			}
 			if err2 != nil {
 				continue
 			}
 			if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", r.Outcome()); g != w {
-				t.Errorf("%s %s: DefaultAnalyzer\n%s\ncore.Analyze\n%s", ref.Rel, p.ID(), g, w)
+				t.Errorf("%s %s: DefaultAnalyzer\n%s\ncore.Analyze\n%s", ref.Rel, sinks.ConfigID(p), g, w)
 			}
 		}
 	}

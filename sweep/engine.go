@@ -207,7 +207,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	e := &engine{o: o, debug: log.New(debug, "steadysweep: ", log.LstdFlags)}
 	for _, p := range o.Configs {
-		e.ids = append(e.ids, p.ID())
+		e.ids = append(e.ids, sinks.ConfigID(p))
 	}
 
 	var runs []corpora.RunRef
@@ -397,7 +397,7 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	sum.Rows += len(res.rows)
 	failure := -1
 	for i := range res.rows {
-		st := res.rows[i].Outcome.Status
+		st := string(res.rows[i].Outcome.Status)
 		sum.RowsByStatus[st]++
 		if st == StatusError && failure < 0 {
 			failure = i

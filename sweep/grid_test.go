@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 func TestParseGrid(t *testing.T) {
@@ -104,8 +105,8 @@ func TestConfigsPresetsAndSets(t *testing.T) {
 	ids := map[string]bool{}
 	methods := map[string]int{}
 	for _, c := range cs {
-		ids[c.ID()] = true
-		methods[c.Compat+"/"+c.Method]++
+		ids[sinks.ConfigID(c)] = true
+		methods[string(c.Compat)+"/"+string(c.Method)]++
 	}
 	if len(ids) != 24 {
 		t.Errorf("distinct ids: %d", len(ids))
@@ -119,7 +120,7 @@ func TestConfigsPresetsAndSets(t *testing.T) {
 
 	// Default preset alone; duplicates collapse.
 	cs, err = Grid{}.Configs(nil, []string{"compat=steadysweep,steadysweep"})
-	if err != nil || len(cs) != 1 || cs[0].ID() != core.DefaultParams().ID() {
+	if err != nil || len(cs) != 1 || sinks.ConfigID(cs[0]) != sinks.ConfigID(core.DefaultParams()) {
 		t.Fatalf("default: %d configs, %v", len(cs), err)
 	}
 	cs, err = Grid{}.Configs([]string{"total", "fixed-pct"}, nil)
@@ -186,10 +187,10 @@ func FuzzParseGrid(f *testing.F) {
 			if err := c.Validate(); err != nil {
 				t.Fatalf("invalid config returned: %v", err)
 			}
-			if ids[c.ID()] {
-				t.Fatalf("duplicate config id %s", c.ID())
+			if ids[sinks.ConfigID(c)] {
+				t.Fatalf("duplicate config id %s", sinks.ConfigID(c))
 			}
-			ids[c.ID()] = true
+			ids[sinks.ConfigID(c)] = true
 		}
 		if len(cs) == 0 || len(cs) > MaxConfigs {
 			t.Fatalf("%d configs from a valid grid", len(cs))

@@ -182,7 +182,7 @@ func expectedPairs(runs []corpora.RunRef, cs []core.Params) []string {
 	var ks []string
 	for _, r := range runs {
 		for _, c := range cs {
-			ks = append(ks, r.RunID()+"/"+c.ID())
+			ks = append(ks, r.RunID()+"/"+sinks.ConfigID(c))
 		}
 	}
 	slices.Sort(ks)

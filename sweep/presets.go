@@ -16,12 +16,12 @@ var presets = []struct {
 }{
 	{"default", "steadysweep's detector with its defaults (core.DefaultParams)", core.DefaultParams},
 	{"reference", "the reference detector's behaviour and defaults (core.ReferenceParams)", core.ReferenceParams},
-	{"total", "peer baseline: the whole tracked run", method("total")},
-	{"fixed-pct", "peer baseline: fixed warmup/cooldown percentages (GuideLLM)", method("fixed-pct")},
-	{"mser5", "peer baseline: MSER-5 truncation", method("mser5")},
+	{"total", "peer baseline: the whole tracked run", method(core.MethodTotal)},
+	{"fixed-pct", "peer baseline: fixed warmup/cooldown percentages (GuideLLM)", method(core.MethodFixedPct)},
+	{"mser5", "peer baseline: MSER-5 truncation", method(core.MethodMSER5)},
 }
 
-func method(m string) func() core.Params {
+func method(m core.Method) func() core.Params {
 	return func() core.Params {
 		p := core.DefaultParams()
 		p.Method = m

@@ -15,8 +15,8 @@ import (
 )
 
 // StatusError is the status of a row whose run could not be read or
-// analysed; its reason says why.
-const StatusError = "error"
+// analysed (core.StatusError); its reason says why.
+const StatusError = string(core.StatusError)
 
 // safeProcess is process with a last-resort recover: a panic outside the
 // loader and analyzer (already recovered there) still becomes error rows
@@ -152,7 +152,7 @@ func (e *engine) recoverInto(err *error, ref corpora.RunRef, what string) {
 // ErrorOutcome is the outcome of a failed analysis: status "error", the
 // reason, every measurement NaN (null) and every super-pass index −1.
 func ErrorOutcome(reason string) core.Outcome {
-	out := core.Outcome{Status: StatusError, Reason: reason, Verdict: "", WindowStartSP: -1, WindowEndSP: -1, ChangePointSP: -1}
+	out := core.Outcome{Status: core.StatusError, Reason: reason, Verdict: "", WindowStartSP: -1, WindowEndSP: -1, ChangePointSP: -1}
 	v := reflect.ValueOf(&out).Elem()
 	for i := range v.NumField() {
 		if f := v.Field(i); f.Kind() == reflect.Float64 {

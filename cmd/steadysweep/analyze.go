@@ -14,6 +14,11 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/sinks/reftext"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sinks/submission"
 )
 
 // analyzeFlags are the flags of `steadysweep analyze`; every derived
@@ -42,30 +47,8 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var f analyzeFlags
 	fs := pflag.NewFlagSet("analyze", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: steadysweep analyze RUN_DIR|events.jsonl[.gz|.zst] [flags]")
-		fmt.Fprintln(stderr, "\nWith no flags the tokenizer, dataset size and profile come from the run's sidecars.")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-		fmt.Fprintln(stderr, "\nexit codes: 0 result produced (found or not), 1 input could not be analysed, 2 usage error")
-	}
-	f.loadFlags.register(fs)
-	fs.StringVar(&f.compat, "compat", "steadysweep", "detector behaviour: steadysweep, or reference (exactly the reference at 40b78bfe)")
-	fs.StringVar(&f.profile, "profile", "", "workload profile: concurrency, poisson, offline, agentic, unknown (default from config.yaml)")
-	fs.IntVar(&f.superpass, "superpass-size", 0, "super-pass size (default: the dataset size)")
-	fs.StringVar(&f.warmup, "warmup", "auto", "warmup: auto, or a fixed number of super-passes")
-	fs.Float64Var(&f.warmupBand, "warmup-band", 0.05, "auto-warmup band (relative)")
-	fs.StringVar(&f.warmupDriver, "warmup-driver", "tpot_p50", "metric driving auto warmup")
-	fs.StringVar(&f.covBounds, "cov-bounds", "", "comma list of CoV bounds (default from the profile)")
-	fs.StringVar(&f.windowSizes, "window-sizes", "4,6,8", "comma list of diagnostic window sizes")
-	fs.StringVar(&f.trendGate, "trend-gate", "mk_hamed_rao", "trend gate: "+strings.Join(core.TrendGateChoices, ", "))
-	fs.BoolVar(&f.noMinDur, "no-min-duration", false, "do not enforce the minimum-duration gate")
-	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
-	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
-	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file")
-	fs.StringVar(&f.plotPath, "plot", "", "write a PNG plot of the run to `FILE`")
-	fs.StringVar(&f.augment, "augment", "", "add the steady_state block and early-stopping maps to this result_summary.json (with -o)")
-	fs.StringVarP(&f.augmentOut, "output", "o", "", "where --augment writes the augmented summary")
+	setUsage(fs, "analyze", stderr)
+	f.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
@@ -89,14 +72,14 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("%w (pass a run directory holding events.jsonl, or the events file itself)", err)
 	}
 	warnings := stderr
-	if params.Compat == "reference" {
+	if params.Compat == core.CompatReference {
 		warnings = io.Discard // the reference prints no ingest warnings
 	}
 	loaded, err := f.loadFlags.load(ctx, run, warnings)
 	if err != nil {
 		return err
 	}
-	res, err := core.Analyze(&loaded.samples, loaded.info, params)
+	res, err := core.NewRun(&loaded.samples, loaded.info).Analyze(params)
 	if errors.Is(err, core.ErrSuperpassSize) {
 		return usageError{err}
 	}
@@ -106,23 +89,27 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if c := res.Caveat(); c != "" {
 		fmt.Fprintf(stderr, "%s\n\n", c)
 	}
-
 	if f.pointYAML {
-		_, err := io.WriteString(stdout, res.SubmissionYAML())
-		return err
+		return submission.WritePointYAML(stdout, res)
 	}
+	return writeAnalysis(&f, fs.Arg(0), run, loaded, res, stdout, stderr)
+}
+
+// writeAnalysis writes the outputs of one analysis: the text report on
+// stdout, then the files the flags ask for.
+func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loadedRun, res *core.Result,
+	stdout, stderr io.Writer) error {
 	// text goes to files (no colour ever); shown to stdout, with colour
 	// when stdout is a terminal.
-	text, shown := res.ReferenceText(), ""
-	if params.Compat != "reference" {
-		if text, err = reportText(res, loaded, false); err != nil {
-			return err
-		}
-		if colorWanted(stdout) {
-			if shown, err = reportText(res, loaded, true); err != nil {
-				return err
-			}
-		}
+	var text, shown string
+	var err error
+	if res.Params.Compat == core.CompatReference {
+		text, err = reftext.Text(res)
+	} else if text, err = reportText(res, loaded, false); err == nil && colorWanted(stdout) {
+		shown, err = reportText(res, loaded, true)
+	}
+	if err != nil {
+		return err
 	}
 	if shown == "" {
 		shown = text
@@ -131,10 +118,10 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if f.jsonPath != "" {
-		if err := writeFileAtomic(f.jsonPath, res.ReferenceJSON()); err != nil {
+		if err := writeOutput(f.jsonPath, stdout, func(w io.Writer) error { return resultjson.Write(w, res) }); err != nil {
 			return fmt.Errorf("write --json: %w", err)
 		}
-		if res.Path == "natl" {
+		if res.Path == core.PathNATL {
 			fmt.Fprintf(stderr, "wrote %s\n", f.jsonPath)
 		} else {
 			fmt.Fprintf(stderr, "\nwrote %s\n", f.jsonPath)
@@ -150,17 +137,17 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return fmt.Errorf("--augment: %w", err)
 		}
-		out, err := res.AugmentSummary(summary)
+		err = writeOutput(f.augmentOut, stdout, func(w io.Writer) error { return submission.Augment(w, res, summary) })
 		if err != nil {
 			return fmt.Errorf("--augment %s: %w", f.augment, err)
-		}
-		if err := writeFileAtomic(f.augmentOut, out); err != nil {
-			return fmt.Errorf("--augment: %w", err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", f.augmentOut)
 	}
 	if f.plotPath != "" {
-		if err := writePlot(f.plotPath, fs.Arg(0), res); err != nil {
+		err := writeOutput(f.plotPath, stdout, func(w io.Writer) error {
+			return sinks.WritePlotPNG(w, sinks.RunName(arg), res)
+		})
+		if err != nil {
 			return fmt.Errorf("--plot: %w", err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", f.plotPath)
@@ -168,13 +155,42 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// register defines the flags of analyze; every detector default is
+// core.DefaultParams()'s.
+func (f *analyzeFlags) register(fs *pflag.FlagSet) {
+	d := core.DefaultParams()
+	f.loadFlags.register(fs)
+	fs.StringVar(&f.compat, "compat", d.Compat.String(), "detector behaviour: steadysweep, or reference (exactly the reference at 40b78bfe)")
+	fs.StringVar(&f.profile, "profile", d.Profile, "workload profile: "+strings.Join(core.ProfileNames(), ", ")+" (default from config.yaml)")
+	fs.IntVar(&f.superpass, "superpass-size", d.SuperpassSize, "super-pass size (default: the dataset size)")
+	fs.StringVar(&f.warmup, "warmup", d.WarmupMode.String(), "warmup: auto, or a fixed number of super-passes")
+	fs.Float64Var(&f.warmupBand, "warmup-band", d.WarmupBand, "auto-warmup band (relative)")
+	fs.StringVar(&f.warmupDriver, "warmup-driver", d.WarmupDriver, "metric driving auto warmup")
+	fs.StringVar(&f.covBounds, "cov-bounds", "", "comma list of CoV bounds (default from the profile)")
+	sizes, _ := d.Get("window_sizes")
+	fs.StringVar(&f.windowSizes, "window-sizes", sizes, "comma list of diagnostic window sizes")
+	gates := make([]string, 0, len(core.TrendGates()))
+	for _, g := range core.TrendGates() {
+		gates = append(gates, g.String())
+	}
+	fs.StringVar(&f.trendGate, "trend-gate", d.TrendGate.String(), "trend gate: "+strings.Join(gates, ", "))
+	fs.BoolVar(&f.noMinDur, "no-min-duration", !d.MinDuration, "do not enforce the minimum-duration gate")
+	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
+	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
+	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file")
+	fs.StringVar(&f.plotPath, "plot", "", "write a PNG plot of the run to `FILE`")
+	fs.StringVar(&f.augment, "augment", "", "add the steady_state block and early-stopping maps to this result_summary.json (with -o)")
+	fs.StringVarP(&f.augmentOut, "output", "o", "", "where --augment writes the augmented summary")
+}
+
 // params turns the flags into detector parameters, validated.
 func (f *analyzeFlags) params() (core.Params, error) {
 	var p core.Params
-	switch f.compat {
-	case "reference":
+	compat, _ := core.ParseCompat(f.compat)
+	switch compat {
+	case core.CompatReference:
 		p = core.ReferenceParams()
-	case "steadysweep":
+	case core.CompatSteadysweep:
 		p = core.DefaultParams()
 	default:
 		return p, usagef("--compat: %q is not one of steadysweep, reference", f.compat)
@@ -182,18 +198,18 @@ func (f *analyzeFlags) params() (core.Params, error) {
 	p.Profile = f.profile
 	p.SuperpassSize = f.superpass
 	switch w := strings.TrimSpace(f.warmup); w {
-	case "auto":
-		p.WarmupMode = "auto"
+	case core.WarmupAuto.String():
+		p.WarmupMode = core.WarmupAuto
 	default:
 		n, err := strconv.Atoi(w)
 		if err != nil {
 			return p, usagef("--warmup: %q is neither auto nor an integer", f.warmup)
 		}
-		p.WarmupMode, p.WarmupFixed = "fixed", n
+		p.WarmupMode, p.WarmupFixed = core.WarmupFixed, n
 	}
 	p.WarmupBand = f.warmupBand
 	p.WarmupDriver = f.warmupDriver
-	p.TrendGate = f.trendGate
+	p.TrendGate = core.TrendGate(f.trendGate)
 	p.MinDuration = !f.noMinDur
 	if err := p.Set("cov_bounds", f.covBounds); err != nil {
 		return p, usageError{fmt.Errorf("--cov-bounds: %w", err)}
@@ -202,7 +218,7 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		return p, usageError{fmt.Errorf("--window-sizes: %w", err)}
 	}
 	if len(p.WindowSizes) == 0 {
-		p.WindowSizes = []int{4, 6, 8}
+		p.WindowSizes = core.DefaultParams().WindowSizes
 	}
 	if err := p.Validate(); err != nil {
 		return p, usageError{err}
@@ -218,7 +234,12 @@ func writeReportFiles(dir string, res *core.Result, text string, info core.RunIn
 	files := []struct {
 		name string
 		data []byte
-	}{{"steady_state.json", res.ReferenceJSON()}, {"steady_state.txt", []byte(text)}}
+	}{{"steady_state.json", nil}, {"steady_state.txt", []byte(text)}}
+	js, err := resultjson.Marshal(res)
+	if err != nil {
+		return err
+	}
+	files[0].data = js
 	// Only endpoints runs have a dataset size to record (the others' is a
 	// default super-pass size, and run_meta.json is no sidecar of theirs).
 	endpoints := columnar.Format(info.SourceFormat).HasDatasetPass() || info.SourceFormat == ""
@@ -230,7 +251,7 @@ func writeReportFiles(dir string, res *core.Result, text string, info core.RunIn
 	}
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
-		if err := writeFileAtomic(p, f.data); err != nil {
+		if err := atomicfile.WriteFile(p, f.data); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", p)

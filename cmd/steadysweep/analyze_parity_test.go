@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // sharedDir returns ../shared beside the repository, skipping the test
@@ -92,7 +93,7 @@ func compareJSON(t *testing.T, got, want string) {
 
 func decodeOrdered(t *testing.T, s string) any {
 	t.Helper()
-	v, err := core.ParseOrderedJSON([]byte(s))
+	v, err := pyjson.Parse([]byte(s))
 	if err != nil {
 		t.Fatalf("decode JSON: %v", err)
 	}
@@ -104,8 +105,8 @@ func walkCompare(path string, got, want any, diffs *[]string) {
 		*diffs = append(*diffs, path+": "+fmt.Sprintf(format, args...))
 	}
 	switch w := want.(type) {
-	case core.JSONObject:
-		g, ok := got.(core.JSONObject)
+	case pyjson.Object:
+		g, ok := got.(pyjson.Object)
 		if !ok || !slices.Equal(keysOf(g), keysOf(w)) {
 			add("keys %v, want %v", keysOf(got), keysOf(w))
 			return
@@ -147,7 +148,7 @@ func walkCompare(path string, got, want any, diffs *[]string) {
 }
 
 func keysOf(v any) []string {
-	o, _ := v.(core.JSONObject)
+	o, _ := v.(pyjson.Object)
 	keys := make([]string, len(o))
 	for i, f := range o {
 		keys[i] = f.Key

@@ -18,11 +18,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&o.ReportPath, "report", "", "Markdown report (default OUT_DIR/calibration.md; - for none)")
 	fs.StringVar(&o.PlotPath, "plot", "", "PNG of error vs parameter (default OUT_DIR/calibration.png; - for none)")
 	fs.StringVar(&o.ParquetPath, "parquet", "", "per-config scores (default OUT_DIR/calibration.parquet; - for none)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: steadysweep calibrate OUT_DIR [flags]")
-		fmt.Fprintln(stderr, "\nScores every config of a sweep of synthetic runs against each run's truth.json.")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "calibrate", stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil

@@ -17,10 +17,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var lf loadFlags
 	lf.register(fs)
 	out := fs.StringP("output", "o", "", "Parquet file to write (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: steadysweep ingest RUN... -o samples.parquet [flags]")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "ingest", stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil
@@ -43,7 +40,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		tables = append(tables, columnar.NamedTable{Name: path, Table: l.table})
 	}
-	if err := writeWith(*out, func(w io.Writer) error { return columnar.ExportParquet(w, tables) }); err != nil {
+	if err := writeOutput(*out, stdout, func(w io.Writer) error { return columnar.ExportParquet(w, tables) }); err != nil {
 		return fmt.Errorf("write %s: %w", *out, err)
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables))

@@ -1,6 +1,7 @@
 // Command steadysweep finds the steady state of LLM-inference benchmark
 // runs from their event logs, one run (analyze) or whole archives over a
-// parameter grid (sweep). See the README for the commands and exit codes.
+// parameter grid (sweep). Each command's help page is help/NAME.txt,
+// embedded (help.go); the README describes the commands and exit codes.
 package main
 
 import (
@@ -92,14 +93,4 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return usagef("unknown command %q (run 'steadysweep help')", args[0])
 }
 
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: steadysweep COMMAND [flags] [args]   (steadysweep --version: the version)")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "commands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "exit codes: 0 result produced (found or not), 1 input could not be analysed,")
-	fmt.Fprintln(w, "            2 usage error, 130 interrupted")
-}
+func printUsage(w io.Writer) { io.WriteString(w, helpPage("steadysweep", nil)) }

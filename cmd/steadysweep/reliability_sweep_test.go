@@ -121,7 +121,7 @@ func TestSweepHostileInputs(t *testing.T) {
 	if err != nil || len(refs) != 1 {
 		t.Fatalf("reference preset: %v", err)
 	}
-	refID := refs[0].ID()
+	refID := sinks.ConfigID(refs[0])
 	rows := readSweepRows(t, out)
 	byRun := map[string][]sweepRow{}
 	for _, r := range rows {

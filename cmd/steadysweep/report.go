@@ -57,6 +57,3 @@ func derivations(res *core.Result, l *loadedRun) []sinks.Derivation {
 	return d
 }
 
-func writePlot(path, runPath string, res *core.Result) error {
-	return sinks.WriteNamedPlot(path, sinks.RunName(runPath), res)
-}

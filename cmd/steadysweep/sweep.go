@@ -60,12 +60,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: steadysweep sweep PATH... -o OUT_DIR [flags]")
-		fmt.Fprintln(stderr, "\nFinds every run under each PATH and writes one row per run × config to OUT_DIR/rows.")
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "sweep", stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil

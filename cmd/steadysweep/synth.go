@@ -24,10 +24,7 @@ func runSynth(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	concurrency := fs.Int("concurrency", 0, "override the preset's concurrency")
 	datasetSize := fs.Int("dataset-size", 0, "override the preset's dataset size")
 	rate := fs.Float64("output-tok-s", 0, "override the preset's service rate (output tok/s)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: steadysweep synth --out DIR (--preset NAME | --runs N) [flags]")
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "synth", stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil

@@ -18,11 +18,7 @@ func runTokens(_ context.Context, args []string, stdout, stderr io.Writer) error
 	spec := fs.String("tokenizer", "", "tokenizer.json path or directory, Hugging Face model id in the local cache, or 'words'")
 	model := fs.String("model", "", "model name to look up in the tokenizer registry")
 	ids := fs.Bool("ids", false, "also write the token ids")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: steadysweep tokens --tokenizer SPEC [--ids] < lines.jsonl")
-		fmt.Fprintln(stderr, `reads {"text": …} per line on stdin, writes {"count": N} (and "ids") per line`)
-		fs.PrintDefaults()
-	}
+	setUsage(fs, "tokens", stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // Options configure Calibrate.
@@ -150,7 +151,7 @@ func score(rows []row) *Report {
 			order = append(order, c)
 		}
 		c.add(row, truths[row.RunPath])
-		if row.Status == core.StatusError {
+		if row.Status == string(core.StatusError) {
 			e := errRuns[row.RunPath]
 			if e == nil {
 				e = &ErrorRun{RunPath: row.RunPath, Reason: row.Reason}
@@ -249,7 +250,7 @@ func presetConfigs(cs []*ConfigScore) map[string]string {
 		q := p
 		q.MinDuration = false
 		for key, params := range map[string]core.Params{name: p, name + "/no-min-duration": q} {
-			if id := params.ID(); byID[id] {
+			if id := sinks.ConfigID(params); byID[id] {
 				ids[key] = id
 			}
 		}

@@ -57,7 +57,7 @@ func span(lo, hi int) []int {
 
 // outcome is a row outcome over super-passes of 100 issues; ws < 0 means
 // no window, tpotMs ≤ 0 no steady TPOT.
-func outcome(status, verdict string, found bool, ws, we int, tpotMs float64) core.Outcome {
+func outcome(status core.Status, verdict core.Verdict, found bool, ws, we int, tpotMs float64) core.Outcome {
 	o := core.Outcome{Status: status, Verdict: verdict, Found: found, SuperpassSize: 100,
 		WindowStartSP: -1, WindowEndSP: -1, ChangePointSP: -1, SteadyTPOTP50Ns: math.NaN()}
 	if ws >= 0 {
@@ -131,7 +131,7 @@ func writeFixture(t *testing.T, runs []fixtureRun) (out string) {
 			p core.Params
 			o core.Outcome
 		}{{oursParams(), fr.ours}, {core.ReferenceParams(), fr.ref}} {
-			rows = append(rows, sinks.Row{RunPath: dir, RunID: fr.name, ConfigID: c.p.ID(), Params: c.p, Outcome: c.o})
+			rows = append(rows, sinks.Row{RunPath: dir, RunID: fr.name, ConfigID: sinks.ConfigID(c.p), Params: c.p, Outcome: c.o})
 		}
 	}
 	w, err := sinks.NewRowWriter(sinks.WriterOptions{Dir: filepath.Join(out, "rows"), RowsPerGroup: 5})
@@ -167,7 +167,7 @@ func TestCalibrate(t *testing.T) {
 		!strings.Contains(r.ErrorRuns[0].Reason, "unexpected EOF") {
 		t.Errorf("ErrorRuns = %+v, want G_unreadable under 2 configs", r.ErrorRuns)
 	}
-	oursID, refID := oursParams().ID(), core.ReferenceParams().ID()
+	oursID, refID := sinks.ConfigID(oursParams()), sinks.ConfigID(core.ReferenceParams())
 	if r.Recommended != oursID {
 		t.Errorf("recommended %s, want ours %s", r.Recommended, oursID)
 	}

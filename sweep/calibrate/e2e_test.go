@@ -12,6 +12,7 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 
@@ -92,7 +93,7 @@ func TestCalibrateRealSweep(t *testing.T) {
 	// steadysweep without the gate finds the planted plateau of
 	// clean_ramp within 5 % of its planted TPOT and labels the partial
 	// dataset as such.
-	c := r.Config(ours.ID())
+	c := r.Config(sinks.ConfigID(ours))
 	if c.FoundEligible != 1 || c.Eligible != 1 || c.ConfusionCount("steady", "steady") != 1 ||
 		c.ConfusionCount("partial_dataset", "partial_dataset") != 1 {
 		t.Errorf("%s: found %d of %d eligible; confusion %v", c.Label, c.FoundEligible, c.Eligible, c.Confusion)

@@ -21,7 +21,7 @@ var PredLabels = append(append([]string(nil), TruthLabels...), LabelShort)
 // Label maps a row's status and verdict to the truth vocabulary (see the
 // package doc's table). An unknown verdict is returned unchanged.
 func Label(status, verdict string) string {
-	switch status {
+	switch core.Status(status) {
 	case core.StatusError:
 		return LabelError
 	case core.StatusPartialDataset, core.StatusInsufficientPasses, core.StatusNotSupported:
@@ -29,7 +29,7 @@ func Label(status, verdict string) string {
 	case core.StatusInsufficientDuration:
 		return LabelShort
 	}
-	switch verdict {
+	switch core.Verdict(verdict) {
 	case core.VerdictSteadyState:
 		return "steady"
 	case core.VerdictNotFound:

@@ -34,7 +34,11 @@ func TestQuantile(t *testing.T) {
 
 // TestLabel covers every row of the package doc's mapping table.
 func TestLabel(t *testing.T) {
-	for _, tc := range []struct{ status, verdict, want string }{
+	for _, tc := range []struct {
+		status  core.Status
+		verdict core.Verdict
+		want    string
+	}{
 		{core.StatusError, "", LabelError},
 		{core.StatusPartialDataset, core.VerdictNotFound, "partial_dataset"},
 		{core.StatusInsufficientPasses, core.VerdictNotFound, "insufficient_passes"},
@@ -49,7 +53,7 @@ func TestLabel(t *testing.T) {
 		{core.StatusWindowable, core.VerdictNotFound, "not_found"},
 		{"", core.VerdictNotFound, "not_found"},
 	} {
-		if got := Label(tc.status, tc.verdict); got != tc.want {
+		if got := Label(string(tc.status), string(tc.verdict)); got != tc.want {
 			t.Errorf("Label(%q, %q) = %q, want %q", tc.status, tc.verdict, got, tc.want)
 		}
 	}

@@ -317,20 +317,17 @@ func configCost(cfgs []core.Params, reps int, prepare func() analyzeFunc) (wall,
 	return wall, cpu, nsp, nil
 }
 
-// sweepPath is how sweep.DefaultAnalyzer analyses a run: rollups built
-// once (fresh each repetition, so core's memos start empty as for a new
-// run), then core.AnalyzeWithRollups per config.
+// sweepPath is how sweep.DefaultAnalyzer analyses a run: one core.Run
+// (fresh each repetition, so its rollups and memos start empty as for a
+// new run), Run.Analyze per config.
 func sweepPath(s *core.Samples, info core.RunInfo) func() analyzeFunc {
-	return func() analyzeFunc {
-		sps := core.Rollup(s, info.DatasetSize)
-		return func(p core.Params) (*core.Result, error) { return core.AnalyzeWithRollups(s, sps, info, p) }
-	}
+	return func() analyzeFunc { return core.NewRun(s, info).Analyze }
 }
 
-// alone is core.Analyze with nothing shared between configs.
+// alone is a fresh core.Run per config: nothing shared between configs.
 func alone(s *core.Samples, info core.RunInfo) func() analyzeFunc {
 	return func() analyzeFunc {
-		return func(p core.Params) (*core.Result, error) { return core.Analyze(s, info, p) }
+		return func(p core.Params) (*core.Result, error) { return core.NewRun(s, info).Analyze(p) }
 	}
 }
 

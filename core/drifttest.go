@@ -1,0 +1,110 @@
+package core
+
+import (
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// DriftTest compares, over the super-passes from the first plateau's start
+// to the last one's end, a single line against the best fit by as many
+// levels as there are plateaus (BIC = n·ln(RSS/n) + q·ln n, q = 2 for the
+// line, 2k − 1 for k levels). Drift is true when the line wins and the gate
+// finds a trend of at least the effect-size floor over [Lo, Hi): the
+// plateaus are a drift chopped into pieces (deviation D5), not a staircase.
+// Lo and Hi are absolute super-passes in an Assessment.
+type DriftTest struct {
+	Lo, Hi           int
+	BICLine, BICStep float64
+	Drift            bool
+	Up               bool
+}
+
+// driftTest is the DriftTest of the gated tpot_p50 over [first plateau
+// start, last plateau end) (post-relative): a line against the best
+// piecewise-constant fit with as many levels as there are plateaus
+// (optimal segmentation, so the super-passes straddling a step do not
+// count against the steps).
+func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig) DriftTest {
+	dt := DriftTest{Lo: plateaus[0].Lo, Hi: plateaus[len(plateaus)-1].Hi}
+	var xs, ys []float64
+	for i := dt.Lo; i < dt.Hi; i++ {
+		if pct[i].ok[mTPOTP50] {
+			xs = append(xs, float64(i))
+			ys = append(ys, pct[i].v[mTPOTP50])
+		}
+	}
+	n := float64(len(ys))
+	k := len(plateaus)
+	if len(ys) < max(3, k) {
+		dt.BICLine, dt.BICStep = math.NaN(), math.NaN()
+		return dt
+	}
+	slope, rssLine := lineFit(xs, ys)
+	rssStep := segmentSSE(ys, k)
+	floor := n * math.Pow(1e-6*stats.Mean(ys), 2)
+	dt.BICLine = n*math.Log((rssLine+floor)/n) + 2*math.Log(n)
+	dt.BICStep = n*math.Log((rssStep+floor)/n) + float64(2*k-1)*math.Log(n)
+	dt.Up = slope > 0
+	traj := trajectory(pct[dt.Lo:dt.Hi], mTPOTP50)
+	trend := trendVerdict(g.gate, traj, g.minN, g.alpha) != stats.VerdictSteady &&
+		math.Abs(stats.RelDrift(traj)) >= g.relDriftMin
+	dt.Drift = trend && dt.BICLine < dt.BICStep
+	return dt
+}
+
+// segmentSSE is the least residual sum of squares of ys split into k
+// contiguous non-empty segments, each fitted by its mean (dynamic
+// programming over prefix sums, O(k·n²)).
+func segmentSSE(ys []float64, k int) float64 {
+	n := len(ys)
+	s1 := make([]float64, n+1)
+	s2 := make([]float64, n+1)
+	for i, y := range ys {
+		s1[i+1], s2[i+1] = s1[i]+y, s2[i]+y*y
+	}
+	cost := func(i, j int) float64 { // SSE of ys[i:j]
+		m := float64(j - i)
+		d := s1[j] - s1[i]
+		return math.Max(0, (s2[j]-s2[i])-d*d/m)
+	}
+	prev := make([]float64, n+1)
+	for j := 1; j <= n; j++ {
+		prev[j] = cost(0, j)
+	}
+	for seg := 2; seg <= k; seg++ {
+		cur := make([]float64, n+1)
+		for j := range cur {
+			cur[j] = math.Inf(1)
+		}
+		for j := seg; j <= n; j++ {
+			for i := seg - 1; i < j; i++ {
+				if c := prev[i] + cost(i, j); c < cur[j] {
+					cur[j] = c
+				}
+			}
+		}
+		prev = cur
+	}
+	return prev[n]
+}
+
+// lineFit is the least-squares line y = a + b·x: slope b and residual sum
+// of squares (NaN slope when the xs are constant).
+func lineFit(xs, ys []float64) (slope, rss float64) {
+	mx, my := stats.Mean(xs), stats.Mean(ys)
+	sxx, sxy := 0.0, 0.0
+	for i := range xs {
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+		sxy += (xs[i] - mx) * (ys[i] - my)
+	}
+	if sxx == 0 {
+		return math.NaN(), math.NaN()
+	}
+	slope = sxy / sxx
+	for i := range xs {
+		e := ys[i] - (my + slope*(xs[i]-mx))
+		rss += e * e
+	}
+	return slope, rss
+}

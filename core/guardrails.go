@@ -1,0 +1,82 @@
+package core
+
+import (
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// mserChoice is the MSER start of the trims of one window [lo, hi).
+type mserChoice struct{ lo, hi, start int }
+
+// mserStart is the MSER choice among the trims [s, hi) of the window
+// [lo, hi) keeping at least minN super-passes: the first s minimising the
+// standard error SE(s) = σ/√n of the per-super-pass TPOT means (empty
+// super-passes skipped; White 1997, design §5.5 "select by precision").
+// It returns s with SE(lo) and SE(s); s = lo when nothing is computable.
+func mserStart(post []SuperPass, lo, hi, minN int, stop *stopper) (s int, seFull, seBest float64) {
+	var means []float64
+	for i := lo; i < hi; i++ {
+		if len(post[i].TPOT) > 0 {
+			means = append(means, tpotMean(&post[i]))
+		} else {
+			means = append(means, math.NaN())
+		}
+	}
+	s, seFull, seBest = lo, math.NaN(), math.Inf(1)
+	xs := make([]float64, 0, len(means))
+	for k := 0; k+minN <= len(means); k++ {
+		if stop.failed() {
+			break
+		}
+		xs = xs[:0]
+		for _, v := range means[k:] {
+			if !math.IsNaN(v) {
+				xs = append(xs, v)
+			}
+		}
+		if len(xs) < 2 {
+			continue
+		}
+		se := stats.PStdev(xs) / math.Sqrt(float64(len(xs)))
+		if k == 0 {
+			seFull = se
+		}
+		if se < seBest {
+			s, seBest = lo+k, se
+		}
+	}
+	if math.IsInf(seBest, 1) {
+		seBest = math.NaN()
+	}
+	return s, seFull, seBest
+}
+
+// mserKnee is how much MSER must cut the standard error for the trim to be
+// applied: a genuine transient at the window's head (bias), not noise.
+const mserKnee = 0.5
+
+// guardrails fills the MSER, OLS/Newey–West corroboration and certifying
+// ensemble settings of the reported window post[lo:hi] (post-relative).
+func (a *analysis) guardrails(lo, hi int) {
+	pct, p, rep := a.res.pct, a.p, &a.assess.Selection
+	var cov [2]float64
+	for k, m := range gatedMetrics() {
+		cov[k] = stats.CoV(trajectory(pct[lo:hi], m))
+	}
+	rep.Certifying = certifying(cov, rep.Ensemble)
+	if c := a.mser; c.lo == lo && c.hi == hi {
+		rep.MSERStart = c.start // the select stage's own MSER of this window
+	} else {
+		rep.MSERStart, _, _ = mserStart(a.res.post, lo, hi, p.MinTrendN, a.stop)
+	}
+	rep.MSERAgrees = rep.MSERStart == lo
+	traj := trajectory(pct[lo:hi], mTPOTP50)
+	if len(traj) >= 3 {
+		rep.OLSP = stats.OLS(traj).P
+		rep.NeweyWestP = stats.NeweyWest(traj, -1).P
+		plateau := rep.States[mTPOTP50] == StatePlateau
+		agree := func(pv float64) bool { return math.IsNaN(pv) || (pv >= p.Alpha) == plateau }
+		rep.Corroborated = agree(rep.OLSP) && agree(rep.NeweyWestP)
+	}
+}

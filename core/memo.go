@@ -1,0 +1,129 @@
+package core
+
+// The memos of a Run. A sweep analyses one run under many parameter sets:
+// the rollups, the whole-run totals and early-stopping estimates do not
+// depend on the parameters, and the window ones repeat across parameter
+// sets, so they are computed once per run and super-pass size. Windows are
+// keyed by their absolute super-pass range [lo, hi) in the rollup (every
+// strategy's series is a prefix of it). The memos live as long as the Run.
+
+// rollup is the super-pass series of a run at one super-pass size, with
+// the per-super-pass percentiles and the memos of its spans.
+type rollup struct {
+	S     int
+	sps   []SuperPass
+	pct   []*spPercentiles
+	nFull int // super-passes holding S samples
+
+	whole   *spanStats              // the whole rollup, drain-inclusive
+	windows map[[2]int]*windowStats // steadysweep's reported windows
+	tails   map[[2]int]*tailStats   // tail-cut statistics of a window
+}
+
+// rollup returns the run's rollup at super-pass size S (S > 0), building
+// it on first use.
+func (run *Run) rollup(S int) *rollup {
+	if r, ok := run.rollups[S]; ok {
+		return r
+	}
+	sps := Rollup(run.samples, S)
+	r := &rollup{S: S, sps: sps, pct: percentileTable(sps), nFull: fullSuperPasses(sps, S)}
+	if run.rollups == nil {
+		run.rollups = map[int]*rollup{}
+	}
+	run.rollups[S] = r
+	return r
+}
+
+// fullSuperPasses is the number of super-passes holding S samples (all
+// but possibly the last).
+func fullSuperPasses(sps []SuperPass, S int) int {
+	n := 0
+	for i := range sps {
+		if sps[i].NIssued >= S {
+			n++
+		}
+	}
+	return n
+}
+
+// wholeStats returns the totals and early-stopping estimates of the whole
+// rollup (drain-inclusive duration), memoised.
+func (run *Run) wholeStats(r *rollup) *spanStats {
+	if r.whole == nil {
+		r.whole = run.spanStatsOf(r.sps, true)
+	}
+	return r.whole
+}
+
+// windowStatsOf returns the summaries, totals, throughput and
+// early-stopping estimates of the window r.sps[lo:hi], memoised.
+func (run *Run) windowStatsOf(r *rollup, lo, hi int) *windowStats {
+	k := [2]int{lo, hi}
+	if ws, ok := r.windows[k]; ok {
+		return ws
+	}
+	ws := run.computeWindowStats(r.sps[lo:hi], r.pct[lo:hi])
+	if r.windows == nil {
+		r.windows = map[[2]int]*windowStats{}
+	}
+	r.windows[k] = ws
+	return ws
+}
+
+// tailStatsOf returns the tail-cut statistics of the window r.sps[lo:hi],
+// memoised (the parameters only compare against them).
+func (run *Run) tailStatsOf(r *rollup, lo, hi int) *tailStats {
+	k := [2]int{lo, hi}
+	if ts, ok := r.tails[k]; ok {
+		return ts
+	}
+	ts := computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs())
+	if r.tails == nil {
+		r.tails = map[[2]int]*tailStats{}
+	}
+	r.tails[k] = ts
+	return ts
+}
+
+// sampleMemo holds what is computed once per run from the per-sample
+// columns.
+type sampleMemo struct {
+	haveLastIssue bool
+	lastIssue     int64
+	offline       *offlineStats
+	arrivals      *arrivalRates
+}
+
+// lastIssueNs is the run's last first-seen issue time (−1 without samples).
+func (run *Run) lastIssueNs() int64 {
+	m := &run.perSample
+	if !m.haveLastIssue {
+		m.lastIssue = -1
+		for _, t := range run.samples.IssueNs {
+			m.lastIssue = max(m.lastIssue, t)
+		}
+		m.haveLastIssue = true
+	}
+	return m.lastIssue
+}
+
+type budgetKey struct {
+	n int
+	p float64
+}
+
+// earlyStopBudget is stats.EarlyStoppingOverLatencyBudget(n, p, 0.99, 0)
+// memoised on the run; t = 0 means below the floor.
+func (run *Run) earlyStopBudget(n int, p float64) int {
+	k := budgetKey{n, p}
+	if t, ok := run.budgets[k]; ok {
+		return t
+	}
+	t := overLatencyBudget(n, p)
+	if run.budgets == nil {
+		run.budgets = map[budgetKey]int{}
+	}
+	run.budgets[k] = t
+	return t
+}

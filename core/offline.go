@@ -1,0 +1,224 @@
+package core
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// OfflineWindow is the steady region of a run whose issue time is
+// degenerate (offline / max-throughput, or a Poisson run with a backlog):
+// found from the output-token rate over time instead of an issue-time
+// window, which would span 0 s (detector spec §17.3, §18.1; design §5.6).
+//
+// The run [t0, t_end] (first issue to last completion) is cut into NBins
+// bins of BinS = min(60 s, span/20) seconds; every sample's post-first-
+// chunk tokens are spread uniformly over its decode interval [first token,
+// completion], so Rates[b] is the decode throughput of bin b in tok/s. With
+// steady = median(Rates), the plateau [Lo, Hi) is the longest run of
+// consecutive bins within ±10 % of steady (the first on ties); TPS is the
+// plateau's tokens over its duration. Fewer than 10 bins, or a plateau of
+// fewer than 3 bins, is LowConfidence.
+type OfflineWindow struct {
+	BinS      float64
+	NBins     int
+	Rates     []float64
+	Lo, Hi    int
+	StartS    float64 // plateau start, seconds after t0
+	DurationS float64
+	TPS       float64
+	// NSamples is the number of samples decoded entirely inside the plateau.
+	NSamples      int
+	Found         bool
+	LowConfidence bool
+}
+
+// offlineBand is the relative band around the median bin rate.
+const offlineBand = 0.10
+
+// offlineWindowOf computes the OfflineWindow of s (Found false when no
+// sample has a decode interval).
+func offlineWindowOf(s *Samples) OfflineWindow {
+	ow := OfflineWindow{Lo: -1, Hi: -1, TPS: math.NaN()}
+	t0, tEnd := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := range s.Len() {
+		t0 = min(t0, s.IssueNs[i])
+		if at(s.HasComplete, i, false) {
+			tEnd = max(tEnd, at(s.CompleteNs, i, 0))
+		}
+	}
+	if tEnd <= t0 {
+		return ow
+	}
+	span := float64(tEnd-t0) / 1e9
+	ow.BinS = math.Min(60, span/20)
+	ow.NBins = int(math.Ceil(span / ow.BinS))
+	if ow.NBins < 1 || ow.NBins > 1<<20 {
+		return ow
+	}
+	tokens := make([]float64, ow.NBins)
+	binOf := func(t float64) int { return min(ow.NBins-1, max(0, int(t/ow.BinS))) }
+	for i := range s.Len() {
+		tok := at(s.OutTokens, i, -1)
+		if tok <= 0 || !at(s.HasFirstToken, i, false) || !at(s.HasComplete, i, false) {
+			continue
+		}
+		a := float64(at(s.FirstTokenNs, i, 0)-t0) / 1e9
+		b := float64(at(s.CompleteNs, i, 0)-t0) / 1e9
+		if !(b > a) {
+			tokens[binOf(b)] += float64(tok)
+			continue
+		}
+		rate := float64(tok) / (b - a)
+		for k := binOf(a); k <= binOf(b); k++ {
+			lo, hi := math.Max(a, float64(k)*ow.BinS), math.Min(b, float64(k+1)*ow.BinS)
+			if hi > lo {
+				tokens[k] += rate * (hi - lo)
+			}
+		}
+	}
+	ow.Rates = make([]float64, ow.NBins)
+	for k := range tokens {
+		width := math.Min(ow.BinS, span-float64(k)*ow.BinS)
+		if width > 0 {
+			ow.Rates[k] = tokens[k] / width
+		}
+	}
+	steady := stats.Median(ow.Rates)
+	if !(steady > 0) {
+		return ow
+	}
+	bestLo, bestLen := -1, 0
+	for k := 0; k < ow.NBins; {
+		if math.Abs(ow.Rates[k]-steady)/steady > offlineBand {
+			k++
+			continue
+		}
+		j := k
+		for j < ow.NBins && math.Abs(ow.Rates[j]-steady)/steady <= offlineBand {
+			j++
+		}
+		if j-k > bestLen {
+			bestLo, bestLen = k, j-k
+		}
+		k = j
+	}
+	if bestLo < 0 {
+		return ow
+	}
+	ow.Lo, ow.Hi = bestLo, bestLo+bestLen
+	ow.StartS = float64(ow.Lo) * ow.BinS
+	end := math.Min(span, float64(ow.Hi)*ow.BinS)
+	ow.DurationS = end - ow.StartS
+	sum := 0.0
+	for k := ow.Lo; k < ow.Hi; k++ {
+		sum += tokens[k]
+	}
+	ow.TPS = sum / ow.DurationS
+	ow.Found = true
+	ow.LowConfidence = ow.NBins < 10 || bestLen < 3
+	return ow
+}
+
+// offlineStats are an offline run's token-rate plateau and the summary of
+// the samples decoded inside it: parameter-independent, memoised on the run.
+type offlineStats struct {
+	ow     OfflineWindow
+	steady Totals
+	es     EarlyStopSeries
+}
+
+// offlineStatsOf returns the run's offlineStats, computing them once.
+func (run *Run) offlineStatsOf() *offlineStats {
+	if m := run.perSample.offline; m != nil {
+		return m
+	}
+	st := &offlineStats{ow: offlineWindowOf(run.samples)}
+	if st.ow.Found {
+		st.steady, st.es = run.offlineSteady(&st.ow)
+	}
+	run.perSample.offline = st
+	return st
+}
+
+// offlineSteady summarises the samples decoded entirely inside the
+// plateau of ow (first token ≥ start, completion ≤ end), with their
+// early-stopping estimates.
+func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries) {
+	s := run.samples
+	t0 := int64(math.MaxInt64)
+	for _, t := range s.IssueNs {
+		t0 = min(t0, t)
+	}
+	start := t0 + int64(ow.StartS*1e9)
+	end := t0 + int64((ow.StartS+ow.DurationS)*1e9)
+	var ttft, tpot, lat []float64
+	var out int64
+	for i := range s.Len() {
+		if !at(s.HasFirstToken, i, false) || !at(s.HasComplete, i, false) {
+			continue
+		}
+		ft, ct := at(s.FirstTokenNs, i, 0), at(s.CompleteNs, i, 0)
+		if ft < start || ct > end {
+			continue
+		}
+		ttft = append(ttft, float64(at(s.TTFTNs, i, 0)))
+		lat = append(lat, float64(at(s.LatencyNs, i, 0)))
+		if tok := at(s.OutTokens, i, -1); tok > 0 {
+			tpot = append(tpot, float64(ct-ft)/float64(tok))
+			out += tok
+		}
+	}
+	t := Totals{NSamples: len(lat), DurationS: ow.DurationS, OutTokens: out, TPSSystem: ow.TPS,
+		TPSPerUser: math.NaN(), CompletedFraction: 1}
+	if len(tpot) > 0 {
+		t.TPSPerUser = perUserTPS(stats.Mean(tpot))
+	}
+	sorted := func(xs []float64) pooledSorted { slices.Sort(xs); return pooledSorted{sorted: xs} }
+	ps := [3]pooledSorted{sorted(ttft), sorted(tpot), sorted(lat)}
+	es := EarlyStopSeries{TTFT: run.earlyStopEstimate(ps[0].sorted), TPOT: run.earlyStopEstimate(ps[1].sorted),
+		Latency: run.earlyStopEstimate(ps[2].sorted)}
+	t.TTFT, t.TPOT, t.Lat = ps[0].quantiles(), ps[1].quantiles(), ps[2].quantiles()
+	return t, es
+}
+
+// windowOffline windows an offline run by its token-rate plateau and sets
+// its status: windowable when the plateau is found with confidence and
+// lasts at least MinDurFloorS (when the min-duration gate is on, as for
+// the super-pass window), insufficient_duration when shorter,
+// insufficient_passes when no confident plateau exists, partial_dataset
+// without a full super-pass. The issue-time window of the select stage is
+// not reported (it spans 0 s).
+func (a *analysis) windowOffline() {
+	as, p := a.assess, a.p
+	as.Mode.Method = "tps_trend"
+	as.WinLo, as.WinHi = -1, -1
+	as.Steady = nil
+	as.EarlyStop.Steady = nil
+	as.TailCut = TailCut{CoV: math.NaN(), Skew: math.NaN(), Reason: "not meaningful for a time window (design §5.4)"}
+	st := a.run.offlineStatsOf()
+	ow := st.ow
+	ow.Rates = slices.Clone(ow.Rates)
+	as.Offline = &ow
+	a.res.Steady.Found = false
+	switch {
+	case as.NFull == 0:
+		as.Status, as.Verdict = StatusPartialDataset, VerdictNotFound
+		as.Reason = "less than one full super-pass"
+	case !ow.Found || ow.LowConfidence:
+		as.Status, as.Verdict = StatusInsufficientPasses, VerdictNotFound
+		as.Reason = fmt.Sprintf("no confident token-rate plateau (%d bins)", ow.NBins)
+	case p.MinDuration && ow.DurationS < p.MinDurFloorS:
+		as.Status, as.Verdict = StatusInsufficientDuration, VerdictNotFound
+		as.Reason = fmt.Sprintf("token-rate plateau %ss < %ss floor", fixed0(ow.DurationS), fixed0(p.MinDurFloorS))
+	default:
+		as.Status, as.Verdict = StatusWindowable, VerdictSteadyState
+	}
+	if ow.Found {
+		steady, es := st.steady, st.es.clone()
+		as.Steady = &steady
+		as.EarlyStop.Steady = &es
+	}
+}

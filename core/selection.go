@@ -1,0 +1,330 @@
+package core
+
+import (
+	"fmt"
+	"math"
+)
+
+// The select stage: which post-warmup window is the steady state. The
+// reference takes the first plateau long enough for the min-duration gate
+// (§10.4); steadysweep segments with the CoV ensemble and the step guard,
+// tells a drift from a staircase, checks the window against the first
+// plateau, trims a settling head by MSER and rejects bursts (design §5.5).
+// The peer baselines choose by a fixed rule (baselines.go).
+
+// Selection is steadysweep's record of how the reported window was chosen:
+// the per-metric states and the guardrails (design §5.5; detector spec
+// §17.6–§17.7). Super-pass indices are absolute.
+type Selection struct {
+	// States is each tracked metric's state over the reported window (over
+	// the whole post-warmup series when there is none).
+	States [NumMetrics]MetricState
+	// Ensemble is the CoV ensemble; Certifying lists the indices of the
+	// settings that certify the reported window for every gating metric.
+	Ensemble   []EnsembleSetting
+	Certifying []int
+	// Drift is the drift-versus-staircase test over the plateaus (nil with
+	// fewer than two plateaus).
+	Drift *DriftTest
+	// MSERStart is the start minimising the standard error of the
+	// per-super-pass TPOT means among the admissible trims [lo', hi) of the
+	// reported window (−1 without a window); MSERAgrees reports that it is
+	// the reported start.
+	MSERStart  int
+	MSERAgrees bool
+	// MSERApplied reports that the reported window was trimmed to
+	// MSERStart (the trim at least halved the standard error).
+	MSERApplied bool
+	// Burst reports a reported window issued within one median request
+	// latency (isBurst): never a steady state.
+	Burst bool
+	// OLSP and NeweyWestP are the slope p-values of tpot_p50 over the
+	// reported window; Corroborated reports that both agree with the gate
+	// (p ≥ Alpha ⇔ tpot_p50 is Plateau). NaN without a window.
+	OLSP, NeweyWestP float64
+	Corroborated     bool
+	// Concordance is the agreement of the forward CoV stopping rules of the
+	// ensemble, max(0, 1 − (max end − min end)/max(1, n)), 0 if fewer than
+	// two converge.
+	Concordance float64
+}
+
+// GatingStates returns the states of tpot_p50 and tpot_p90.
+func (s Selection) GatingStates() [2]MetricState {
+	return [2]MetricState{s.States[mTPOTP50], s.States[mTPOTP90]}
+}
+
+// selectSteady of the reference: §10.2–§10.7.
+func (reference) selectSteady(a *analysis) {
+	r := a.res
+	covMax := r.CovBounds[0] // Python max: a later bound replaces only if strictly greater
+	for _, b := range r.CovBounds[1:] {
+		if b > covMax {
+			covMax = b
+		}
+	}
+	r.Steady = referenceSteadyState(r.post, r.pct, a.p, covMax, a.stop)
+}
+
+// referenceSteadyState selects and summarises the reported plateau of the
+// post-warmup series (§10.2–§10.7).
+func referenceSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax float64, stop *stopper) SteadyState {
+	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin, minN: p.MinTrendN, alpha: p.Alpha}
+	plateaus := segmentPlateaus(pct, g, stop)
+	ss := SteadyState{Plateaus: plateaus}
+	if len(plateaus) == 0 {
+		ss.Reason = "no admissible steady plateau"
+		ss.Anomaly = referenceLevelShift(post, pct, plateaus, 0, p.LevelShiftBand, p.Alpha)
+		ss.setGlobalTrend(pct, 0, p)
+		return ss
+	}
+	mc := minDurationOf(p)
+	ss.Shorts = make([]ShortWindow, len(plateaus))
+	for i, pl := range plateaus {
+		ss.Shorts[i] = minSteadyDuration(post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
+	}
+	report, allShort := reportedPlateau(ss.Shorts, p.MinDuration)
+	ss.AllShort = allShort
+	short := ss.Shorts[report]
+	pl := plateaus[report]
+	w := post[pl.Lo:pl.Hi]
+	ss.Anomaly = referenceLevelShift(post, pct, plateaus, report, p.LevelShiftBand, p.Alpha)
+	ss.setGlobalTrend(pct, pl.Lo, p)
+
+	wp := pct[pl.Lo:pl.Hi]
+	ttft := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTTFT })
+	tpot := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTPOT })
+	nTTFT := 0
+	if len(ttft) > 0 {
+		s := summarizeLists(ttft)
+		ss.TTFT = &s
+		nTTFT = s.Count
+	}
+	if len(tpot) > 0 {
+		s := summarizeLists(tpot)
+		ss.TPOT = &s
+	}
+	tps := windowTPSCached(w, wp)
+	ss.TPS = &tps
+	ss.Window = &WindowInfo{SPLo: pl.Lo, SPHi: pl.Hi, NSuperPasses: pl.Hi - pl.Lo, NSamples: nTTFT,
+		PlateauIndex: report, NPlateaus: len(plateaus), SkippedShort: skippedShort(ss.Shorts, report)}
+	ss.ShortWindow = &short
+	ss.Found = true
+	if ss.AllShort {
+		ss.Found = false
+		ss.Reason = allShortReason(len(plateaus), short) + "; pass --no-min-duration to override"
+	}
+	return ss
+}
+
+// reportedPlateau picks the plateau to report from the gate records of all
+// plateaus (§10.4): with the gate enforced, the first that is not short;
+// if all are short, the longest (first on ties) with allShort set; with
+// the gate off, the first. Both strategies report by this rule.
+func reportedPlateau(shorts []ShortWindow, enforce bool) (index int, allShort bool) {
+	if !enforce {
+		return 0, false
+	}
+	for i := range shorts {
+		if !shorts[i].IsShort {
+			return i, false
+		}
+	}
+	for i := range shorts {
+		if shorts[i].WindowDurationS > shorts[index].WindowDurationS {
+			index = i
+		}
+	}
+	return index, true
+}
+
+// skippedShort counts the short plateaus before the reported one (= its
+// index when the gate is enforced).
+func skippedShort(shorts []ShortWindow, report int) int {
+	n := 0
+	for i := range report {
+		if shorts[i].IsShort {
+			n++
+		}
+	}
+	return n
+}
+
+// allShortReason says why no plateau passed the min-duration gate.
+func allShortReason(nPlateaus int, longest ShortWindow) string {
+	return fmt.Sprintf("all %d admissible plateau(s) too short: longest %s < %s required (%s-dominated)",
+		nPlateaus, fixed0(longest.WindowDurationS)+"s", fixed0(longest.MinDurationS)+"s", longest.Dominant)
+}
+
+// sortedLists collects one cached sorted list per super-pass.
+func sortedLists(pct []*spPercentiles, get func(*spPercentiles) []float64) [][]float64 {
+	out := make([][]float64, 0, len(pct))
+	for _, d := range pct {
+		if l := get(d); len(l) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// selectSteady of steadysweep: ensemble plateaus, then one of three
+// outcomes — no plateau, a drift chopped into plateaus (the span of all of
+// them, not steady), or the first plateau passing the min-duration gate
+// (trimmed by MSER, checked for a level shift against the first plateau
+// and for a burst) — and the guardrails of the reported window.
+func (steadysweep) selectSteady(a *analysis) {
+	r, p, pct := a.res, a.p, a.res.pct
+	covMax := math.Inf(-1)
+	for _, b := range r.CovBounds {
+		covMax = math.Max(covMax, b)
+	}
+	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin, minN: p.MinTrendN, alpha: p.Alpha}
+	ens := ensembleOf(r.CovBounds)
+	plateaus := ensemblePlateaus(pct, g, ens, a.stop)
+	sel := &a.assess.Selection
+	*sel = Selection{Ensemble: ens, MSERStart: -1, OLSP: math.NaN(), NeweyWestP: math.NaN(),
+		Concordance: concordance(pct, a.stop)}
+	ss := &r.Steady
+	*ss = SteadyState{Plateaus: plateaus, Anomaly: Anomaly{ChangePointSP: -1, Plateaus: plateaus}}
+
+	lo, hi, ok := -1, -1, false
+	switch {
+	case len(plateaus) == 0:
+		ss.Reason = "no admissible steady plateau"
+		ss.setGlobalTrend(pct, 0, p)
+		sel.States = statesOver(pct, 0, len(pct), p)
+	case len(plateaus) >= 2 && a.driftAcross(g):
+		lo, hi, ok = sel.Drift.Lo, sel.Drift.Hi, true
+	default:
+		lo, hi, ok = a.plateauWindow(g)
+	}
+	if ok {
+		sel.States = statesOver(pct, lo, hi, p)
+		a.guardrails(lo, hi)
+		a.assess.WinLo, a.assess.WinHi = r.Warmup+lo, r.Warmup+hi
+	}
+	// The record is absolute from here on.
+	if sel.MSERStart >= 0 {
+		sel.MSERStart += r.Warmup
+	}
+	if d := sel.Drift; d != nil {
+		d.Lo, d.Hi = d.Lo+r.Warmup, d.Hi+r.Warmup
+	}
+}
+
+// driftAcross runs the drift-versus-staircase test over the plateaus and,
+// when the plateaus are a drift, reports their whole span as the window:
+// not a steady state (deviation D5).
+func (a *analysis) driftAcross(g gateConfig) bool {
+	r, p, pct, sel := a.res, a.p, a.res.pct, &a.assess.Selection
+	ss := &r.Steady
+	dt := driftTest(pct, ss.Plateaus, g)
+	sel.Drift = &dt
+	if !dt.Drift {
+		return false
+	}
+	lo, hi := dt.Lo, dt.Hi
+	short := minSteadyDuration(r.post[lo:hi], pct[lo:hi], minDurationOf(p))
+	ss.Shorts = []ShortWindow{short}
+	a.fillWindow(lo, hi, 0, len(ss.Plateaus), 0)
+	ss.ShortWindow = &short
+	ss.Found = false
+	dir := "down"
+	if dt.Up {
+		dir = "up"
+	}
+	ss.Reason = fmt.Sprintf("TPOT drifting %s across %d short plateaus (a line fits better than steps): "+
+		"no steady state", dir, len(ss.Plateaus))
+	ss.setGlobalTrend(pct, lo, p)
+	return true
+}
+
+// plateauWindow reports the first plateau passing the min-duration gate
+// (the longest when none does), trimmed by MSER when that pays, checked
+// against the first plateau for a level shift and against its latency for
+// a burst.
+func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
+	r, p, pct, sel := a.res, a.p, a.res.pct, &a.assess.Selection
+	ss := &r.Steady
+	plateaus := ss.Plateaus
+	mc := minDurationOf(p)
+	ss.Shorts = make([]ShortWindow, len(plateaus))
+	for i, pl := range plateaus {
+		ss.Shorts[i] = minSteadyDuration(r.post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
+	}
+	report, allShort := reportedPlateau(ss.Shorts, p.MinDuration)
+	ss.AllShort = allShort
+	pl := plateaus[report]
+	short := ss.Shorts[report]
+
+	// MSER selection by precision (design §5.5): trim a settling head off
+	// the reported plateau when that at least halves the standard error of
+	// the mean and keeps the window's min-duration verdict.
+	lo, hi = pl.Lo, pl.Hi
+	window := short
+	mser, full, best := mserStart(r.post, pl.Lo, pl.Hi, p.MinTrendN, a.stop)
+	a.mser = mserChoice{pl.Lo, pl.Hi, mser}
+	if mser > pl.Lo && best <= mserKnee*full {
+		trimmed := minSteadyDuration(r.post[mser:pl.Hi], pct[mser:pl.Hi], mc)
+		if trimmed.IsShort == short.IsShort || !p.MinDuration {
+			lo, window = mser, trimmed
+			sel.MSERApplied = true
+		}
+	}
+	a.fillWindow(lo, hi, report, len(plateaus), skippedShort(ss.Shorts, report))
+	ss.ShortWindow = &window
+	ss.Found = !ss.AllShort
+	if ss.AllShort {
+		ss.Reason = allShortReason(len(plateaus), short)
+	}
+	ss.setGlobalTrend(pct, pl.Lo, p)
+	ss.Anomaly = firstPlateauShift(r.post, plateaus, p.LevelShiftBand, p.Alpha)
+	if ss.Anomaly.Detected && report > 0 && ss.Anomaly.ChangePointSP <= pl.Lo {
+		ss.Reason = joinReason(ss.Reason, fmt.Sprintf("reported plateau %d is %+.1f%% from the skipped first plateau",
+			report, ss.Anomaly.DeltaPct))
+	}
+	// Burst guard (deviation D13): a window issued within one median
+	// request latency was in flight all at once (n_samples ≈ concurrency,
+	// design §5.5): no steady state, whatever the duration gate says.
+	if a.isBurst(lo, hi) {
+		sel.Burst = true
+		ss.Found = false
+		ss.Reason = joinReason(ss.Reason, "issue burst: the window was issued within one median request latency "+
+			"(n_samples ≈ concurrency); no steady state")
+	}
+	return lo, hi, true
+}
+
+// fillWindow sets the summaries, TPS and window record of post[lo:hi]
+// (post-relative) from the run's window memo.
+func (a *analysis) fillWindow(lo, hi, index, nPlateaus, skipped int) {
+	ws := a.windowStats(lo, hi)
+	ss := &a.res.Steady
+	ss.TTFT, ss.TPOT = cloneSummary(ws.ttft), cloneSummary(ws.tpot)
+	tps := ws.tps
+	ss.TPS = &tps
+	ss.Window = &WindowInfo{SPLo: lo, SPHi: hi, NSuperPasses: hi - lo, NSamples: ws.nTTFT,
+		PlateauIndex: index, NPlateaus: nPlateaus, SkippedShort: skipped}
+}
+
+// windowStats returns the memoised statistics of post[lo:hi]
+// (post-relative).
+func (a *analysis) windowStats(lo, hi int) *windowStats {
+	w := a.res.Warmup
+	return a.run.windowStatsOf(a.roll, w+lo, w+hi)
+}
+
+// isBurst reports a window (post-relative) whose issue span is shorter
+// than the median end-to-end latency of its samples: every sample was
+// issued before a typical one completed, so the window never left the
+// load ramp.
+func (a *analysis) isBurst(lo, hi int) bool {
+	lat := a.windowStats(lo, hi).totals.Lat.P50
+	return !math.IsNaN(lat) && float64(issueSpanNs(a.res.post[lo:hi])) < lat
+}
+
+// minDurationOf is the min-duration gate's configuration in p.
+func minDurationOf(p Params) minDurationConfig {
+	return minDurationConfig{eps: p.MinDurEps, relaxMult: p.MinDurRelaxMult, floorS: p.MinDurFloorS,
+		kstarFloor: p.MinDurKstarFloor}
+}

@@ -1,0 +1,63 @@
+package core
+
+import (
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// MetricState is a tracked metric's state over a window (design §5.5); ""
+// when the metric has fewer than MinTrendN points (no data is never a
+// plateau).
+type MetricState string
+
+// The states of a metric.
+const (
+	StatePlateau      MetricState = "Plateau"
+	StateDriftingUp   MetricState = "Drifting Up"
+	StateDriftingDown MetricState = "Drifting Down"
+	StateNone         MetricState = ""
+)
+
+// MetricStates returns the states with data, in documentation order.
+func MetricStates() []MetricState {
+	return []MetricState{StatePlateau, StateDriftingUp, StateDriftingDown}
+}
+
+func (s MetricState) String() string { return string(s) }
+
+// Valid reports whether s is one of MetricStates or StateNone.
+func (s MetricState) Valid() bool { _, err := ParseMetricState(string(s)); return err == nil }
+
+// ParseMetricState returns the MetricState spelled s ("" is StateNone).
+func ParseMetricState(s string) (MetricState, error) {
+	return parseEnum("state", s, append(MetricStates(), StateNone))
+}
+
+// stateOf classifies a trajectory: none below minN points, Drifting Up/Down
+// when the gate finds a trend of at least the effect-size floor, else
+// Plateau.
+func stateOf(traj []float64, p Params) MetricState {
+	v := trendVerdict(p.TrendGate, traj, p.MinTrendN, p.Alpha)
+	switch {
+	case v == stats.VerdictInsufficient:
+		return StateNone
+	case v == stats.VerdictUp && math.Abs(stats.RelDrift(traj)) >= p.TrendRelDriftMin:
+		return StateDriftingUp
+	case v == stats.VerdictDown && math.Abs(stats.RelDrift(traj)) >= p.TrendRelDriftMin:
+		return StateDriftingDown
+	}
+	return StatePlateau
+}
+
+// statesOver returns every tracked metric's state over pct[lo:hi].
+func statesOver(pct []*spPercentiles, lo, hi int, p Params) [NumMetrics]MetricState {
+	var out [NumMetrics]MetricState
+	if lo < 0 || hi > len(pct) || lo >= hi {
+		return out
+	}
+	for m := range NumMetrics {
+		out[m] = stateOf(trajectory(pct[lo:hi], m), p)
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package core
+
+import (
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// TailCut is the guarded drain-tail cut of the reported window (design
+// §5.4). Over the window's samples with an inter-token latency
+//
+//	ITL_i = (t_complete − t_first) / (OSL_i − 1)
+//
+// (OSL_i − 1 = the tokens after the first chunk, so ITL_i is the sample's
+// TPOT) with mean μ, median m and population standard deviation σ, the
+// tail — the window's samples still in flight when issuance stopped
+// (completion after the run's last issue) — is cut iff
+//
+//	σ/μ ≤ TailCutEps  and  |μ − m|/μ ≤ TailCutDelta
+//
+// and kept (and reported) otherwise.
+type TailCut struct {
+	// Applied reports that the tail samples were removed from the window's
+	// latency summaries.
+	Applied bool
+	// CoV is σ/μ and Skew |μ − m|/μ of the window's ITL (NaN without one).
+	CoV, Skew float64
+	// NTail is the number of window samples in flight at issuance stop.
+	NTail int
+	// Reason says why the cut was not applied ("" when applied).
+	Reason string
+
+	tpot *stats.Summary // the window's TPOT summary without the tail
+}
+
+// tailCut evaluates the guard over the reported window and, when it
+// holds, the TPOT summary without the tail. The statistics do not depend
+// on the parameters (they are memoised on the run); the parameters only
+// compare against them.
+func (a *analysis) tailCut() TailCut {
+	ts := a.run.tailStatsOf(a.roll, a.assess.WinLo, a.assess.WinHi)
+	p := a.p
+	tc := TailCut{CoV: ts.cov, Skew: ts.skew, NTail: ts.nTail}
+	switch {
+	case ts.reason != "":
+		tc.Reason = ts.reason
+	case !(tc.CoV <= p.TailCutEps):
+		tc.Reason = "ITL not per-sample invariant: σ/μ above tail_cut_eps; tail kept"
+	case !(tc.Skew <= p.TailCutDelta):
+		tc.Reason = "ITL skewed: |μ − m|/μ above tail_cut_delta; tail kept"
+	case tc.NTail == 0:
+		tc.Reason = "no window sample in flight at issuance stop"
+	case ts.kept == nil:
+		tc.Reason = "the whole window is tail; tail kept"
+	default:
+		tc.Applied = true
+		tc.tpot = ts.kept
+	}
+	return tc
+}
+
+// tailStats is what the tail-cut guard measures of a window, independent
+// of the parameters: the ITL's σ/μ and |μ − m|/μ, the tail's size and the
+// TPOT summary without the tail (nil when nothing is kept); reason is set
+// when the guard cannot be evaluated at all.
+type tailStats struct {
+	cov, skew float64
+	nTail     int
+	kept      *stats.Summary
+	reason    string
+}
+
+// computeTailStats measures the window w (super-passes winLo… of size S)
+// of the run's samples s, whose last issue is lastIssue.
+func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64) *tailStats {
+	ts := &tailStats{cov: math.NaN(), skew: math.NaN()}
+	itl := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
+	if len(itl) < 2 {
+		ts.reason = "fewer than two samples with an inter-token latency"
+		return ts
+	}
+	mu := stats.Mean(itl)
+	ts.cov = stats.PStdev(itl) / mu
+	ts.skew = math.Abs(mu-stats.Median(itl)) / mu
+	lo, hi := winLo*S, min((winLo+len(w))*S, s.Len())
+	var kept []float64
+	for i := lo; i < hi; i++ {
+		tok := at(s.OutTokens, i, -1)
+		hasTPOT := tok > 0 && at(s.HasFirstToken, i, false) && at(s.HasComplete, i, false)
+		if at(s.HasComplete, i, false) && at(s.CompleteNs, i, 0) > lastIssue {
+			ts.nTail++
+			continue
+		}
+		if hasTPOT {
+			kept = append(kept, float64(at(s.CompleteNs, i, 0)-at(s.FirstTokenNs, i, 0))/float64(tok))
+		}
+	}
+	if len(kept) > 0 && ts.nTail > 0 {
+		sum := stats.Summarize(kept)
+		ts.kept = &sum
+	}
+	return ts
+}

@@ -1,0 +1,162 @@
+package resultjson
+
+import (
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/sinks/submission"
+)
+
+// Assessment returns the top-level keys steadysweep adds after the
+// reference's, in a fixed order: status, partial, reason, verdict, mode,
+// submission, total, steady, gap, tail_cut, early_stopping, selection,
+// offline (only for a token-rate window). Undefined numbers are null,
+// never NaN. It is empty for a result without an assessment.
+func Assessment(r *core.Result) pyjson.Object {
+	as := r.Assessment
+	if as == nil {
+		return nil
+	}
+	mode := pyjson.Object{{Key: "name", Value: as.Mode.Name}, {Key: "method", Value: as.Mode.Method}}
+	if as.Mode.Name == "poisson" {
+		mode = append(mode, pyjson.Field{Key: "offered_qps", Value: num(as.Mode.OfferedQPS)},
+			pyjson.Field{Key: "completion_qps", Value: num(as.Mode.CompletionQPS)},
+			pyjson.Field{Key: "backlog", Value: as.Mode.Backlog})
+	}
+	obj := pyjson.Object{
+		{Key: "status", Value: string(as.Status)},
+		{Key: "partial", Value: as.Partial},
+		{Key: "reason", Value: str(as.Reason)},
+		{Key: "verdict", Value: string(as.Verdict)},
+		{Key: "mode", Value: mode},
+		{Key: "submission", Value: submission.Block(as.Submission)},
+		{Key: "total", Value: totals(as.Total)},
+		{Key: "steady", Value: totals(as.Steady)},
+		{Key: "gap", Value: pyjson.Object{
+			{Key: "tps_uplift_pct", Value: num(as.Gap.TPSUpliftPct)},
+			{Key: "ttft_p99_change_pct", Value: num(as.Gap.TTFTP99ChangePct)},
+			{Key: "retained_frac", Value: num(as.Gap.RetainedFrac)},
+			{Key: "too_short_to_window", Value: as.Gap.TooShortToWindow},
+		}},
+		{Key: "tail_cut", Value: tailCut(as.TailCut)},
+		{Key: "early_stopping", Value: earlyStopping(as.EarlyStop)},
+		{Key: "selection", Value: selection(r)},
+	}
+	if as.Offline != nil {
+		obj = append(obj, pyjson.Field{Key: "offline", Value: offline(as.Offline)})
+	}
+	return obj
+}
+
+func quantiles(q core.Quantiles) pyjson.Object {
+	return pyjson.Object{{Key: "p50", Value: num(q.P50)}, {Key: "p90", Value: num(q.P90)}, {Key: "p99", Value: num(q.P99)}}
+}
+
+// totals is a Totals block, null for nil.
+func totals(t *core.Totals) any {
+	if t == nil {
+		return nil
+	}
+	return pyjson.Object{
+		{Key: "n_super_passes", Value: t.NSuperPasses}, {Key: "n_samples", Value: t.NSamples},
+		{Key: "duration_s", Value: num(t.DurationS)}, {Key: "out_tokens", Value: t.OutTokens},
+		{Key: "ttft_ns", Value: quantiles(t.TTFT)}, {Key: "tpot_ns", Value: quantiles(t.TPOT)},
+		{Key: "latency_ns", Value: quantiles(t.Lat)},
+		{Key: "tps_per_user", Value: num(t.TPSPerUser)}, {Key: "tps_system", Value: num(t.TPSSystem)},
+		{Key: "completed_frac", Value: num(t.CompletedFraction)},
+	}
+}
+
+func tailCut(tc core.TailCut) pyjson.Object {
+	return pyjson.Object{{Key: "applied", Value: tc.Applied}, {Key: "itl_cov", Value: num(tc.CoV)},
+		{Key: "itl_skew", Value: num(tc.Skew)}, {Key: "n_tail", Value: tc.NTail}, {Key: "reason", Value: str(tc.Reason)}}
+}
+
+func earlyStopSeries(s core.EarlyStopSeries) pyjson.Object {
+	est := func(e core.EarlyStopEstimate) pyjson.Object {
+		return pyjson.Object{{Key: "n", Value: e.N}, {Key: "percentiles", Value: submission.EarlyStopPercentiles(e)}}
+	}
+	return pyjson.Object{{Key: "ttft_ns", Value: est(s.TTFT)}, {Key: "tpot_ns", Value: est(s.TPOT)},
+		{Key: "latency_ns", Value: est(s.Latency)}}
+}
+
+func earlyStopping(e core.EarlyStopping) pyjson.Object {
+	var steady any
+	if e.Steady != nil {
+		steady = earlyStopSeries(*e.Steady)
+	}
+	return pyjson.Object{{Key: "confidence", Value: 0.99}, {Key: "tolerance", Value: 0.0},
+		{Key: "total", Value: earlyStopSeries(e.Total)}, {Key: "steady", Value: steady}}
+}
+
+// selection is the selection record with the level shift in absolute
+// super-passes.
+func selection(r *core.Result) pyjson.Object {
+	as := r.Assessment
+	sel := as.Selection
+	states := pyjson.Object{}
+	for m, tm := range core.Metrics() {
+		states = append(states, pyjson.Field{Key: tm.Key, Value: str(sel.States[m])})
+	}
+	ens := make([]any, len(sel.Ensemble))
+	for i, e := range sel.Ensemble {
+		ens[i] = pyjson.Object{{Key: "tpot_p50", Value: e.P50}, {Key: "tpot_p90", Value: e.P90}}
+	}
+	cert := sel.Certifying
+	if cert == nil {
+		cert = []int{}
+	}
+	var drift any
+	if d := sel.Drift; d != nil {
+		drift = pyjson.Object{{Key: "sp_lo", Value: d.Lo}, {Key: "sp_hi", Value: d.Hi}, {Key: "bic_line", Value: num(d.BICLine)},
+			{Key: "bic_steps", Value: num(d.BICStep)}, {Key: "drift", Value: d.Drift}, {Key: "up", Value: d.Up}}
+	}
+	var win any
+	if as.WinLo >= 0 {
+		win = []int{as.WinLo, as.WinHi}
+	}
+	var mser any
+	if sel.MSERStart >= 0 {
+		mser = sel.MSERStart
+	}
+	a := r.Steady.Anomaly
+	an := pyjson.Object{{Key: "detected", Value: a.Detected}}
+	if a.Detected {
+		an = append(an, pyjson.Field{Key: "change_point_sp", Value: r.Warmup + a.ChangePointSP},
+			pyjson.Field{Key: "delta_pct", Value: num(a.DeltaPct)})
+	}
+	var pettittP any
+	if a.Pettitt != nil {
+		pettittP = num(a.Pettitt.P)
+	}
+	an = append(an, pyjson.Field{Key: "pettitt_p", Value: pettittP})
+	return pyjson.Object{
+		{Key: "baseline", Value: string(as.Baseline)},
+		{Key: "window_sp", Value: win},
+		{Key: "states", Value: states},
+		{Key: "cov_ensemble", Value: ens},
+		{Key: "certifying", Value: cert},
+		{Key: "drift_test", Value: drift},
+		{Key: "mser_start_sp", Value: mser},
+		{Key: "mser_agrees", Value: sel.MSERAgrees},
+		{Key: "mser_applied", Value: sel.MSERApplied},
+		{Key: "burst", Value: sel.Burst},
+		{Key: "ols_p", Value: num(sel.OLSP)},
+		{Key: "newey_west_p", Value: num(sel.NeweyWestP)},
+		{Key: "corroborated", Value: sel.Corroborated},
+		{Key: "concordance", Value: num(sel.Concordance)},
+		{Key: "anomaly", Value: an},
+	}
+}
+
+func offline(ow *core.OfflineWindow) pyjson.Object {
+	var plateau any
+	if ow.Lo >= 0 {
+		plateau = []int{ow.Lo, ow.Hi}
+	}
+	return pyjson.Object{
+		{Key: "bin_s", Value: num(ow.BinS)}, {Key: "n_bins", Value: ow.NBins}, {Key: "plateau_bins", Value: plateau},
+		{Key: "start_s", Value: num(ow.StartS)}, {Key: "duration_s", Value: num(ow.DurationS)},
+		{Key: "tps_system", Value: num(ow.TPS)}, {Key: "found", Value: ow.Found},
+		{Key: "low_confidence", Value: ow.LowConfidence},
+	}
+}

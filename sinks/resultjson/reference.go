@@ -1,0 +1,232 @@
+package resultjson
+
+import (
+	"strconv"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/core/stats"
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
+)
+
+// window is the reference's window-path tree (§11.1).
+func window(r *core.Result) (pyjson.Object, error) {
+	diags, err := r.Diagnostics()
+	if err != nil {
+		return nil, err
+	}
+	ms := core.Metrics()
+	metrics := make([]string, len(ms))
+	traj := make(pyjson.Object, len(ms))
+	var gated []string
+	for m, tm := range ms {
+		metrics[m] = tm.Key
+		traj[m] = pyjson.Field{Key: tm.Key, Value: r.Trajectory(m)}
+		if tm.Gated {
+			gated = append(gated, tm.Key)
+		}
+	}
+	cov, drift := diagnostics(diags, distinct(r.CovBounds))
+	psp := r.PerSuperPass()
+	rows := make([]any, len(psp))
+	for i, d := range psp {
+		rows[i] = perSuperPass(d)
+	}
+	return pyjson.Object{
+		{Key: "n_super_passes", Value: r.NSuperPasses},
+		{Key: "superpass_size", Value: r.SuperpassSize},
+		{Key: "warmup", Value: r.Warmup},
+		{Key: "warmup_mode", Value: string(r.WarmupMode)},
+		{Key: "n_post_warmup", Value: r.NPostWarmup},
+		{Key: "metrics", Value: metrics},
+		{Key: "gated_metrics", Value: gated},
+		{Key: "trajectories", Value: traj},
+		{Key: "cov", Value: cov},
+		{Key: "drift", Value: drift},
+		{Key: "steady_state", Value: steadyState(&r.Steady)},
+		{Key: "per_super_pass", Value: rows},
+	}, nil
+}
+
+// distinct is bounds without repeats, first occurrence kept (the
+// reference keys a dict by the bound).
+func distinct(bounds []float64) []float64 {
+	var out []float64
+	for _, b := range bounds {
+		dup := false
+		for _, o := range out {
+			dup = dup || o == b
+		}
+		if !dup {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// diagnostics are the cov and drift tables keyed by window size (§9).
+func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift pyjson.Object) {
+	ms := core.Metrics()
+	cov, drift = pyjson.Object{}, pyjson.Object{}
+	for _, d := range diags {
+		key := strconv.Itoa(d.W)
+		ct := make(pyjson.Object, len(ms))
+		dt := make(pyjson.Object, len(ms))
+		for m, tm := range ms {
+			c := d.Cov[m]
+			passes := make(pyjson.Object, len(bounds))
+			for i, b := range bounds {
+				var v any
+				if c.N >= 2 {
+					v = c.Passes[i]
+				}
+				passes[i] = pyjson.Field{Key: pyjson.Float(b), Value: v}
+			}
+			var cv any
+			if c.N >= 2 {
+				cv = c.CoV
+			}
+			ct[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
+				{Key: "gated", Value: c.Gated}, {Key: "n", Value: c.N}, {Key: "cov", Value: cv}, {Key: "passes", Value: passes}}}
+			rolling := make([]any, len(d.Drift[m].Rolling))
+			for i, rc := range d.Drift[m].Rolling {
+				rolling[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts)}}
+			}
+			dt[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
+				{Key: "whole_run", Value: verdicts(d.Drift[m].WholeRun)}, {Key: "rolling", Value: rolling}}}
+		}
+		cov = append(cov, pyjson.Field{Key: key, Value: ct})
+		drift = append(drift, pyjson.Field{Key: key, Value: dt})
+	}
+	return cov, drift
+}
+
+// verdicts maps each trend algorithm to its verdict, in registry order.
+func verdicts(v [5]stats.Verdict) pyjson.Object {
+	gates := core.TrendGates()
+	o := make(pyjson.Object, len(gates))
+	for i, g := range gates {
+		o[i] = pyjson.Field{Key: string(g), Value: string(v[i])}
+	}
+	return o
+}
+
+// perSuperPass is one row of per_super_pass (§11.1).
+func perSuperPass(d core.SuperPassDigest) pyjson.Object {
+	const ttftP50, ttftP90, tpotP50, tpotP90 = 0, 1, 2, 3 // indices of core.Metrics
+	var t50, t90, p50, p90 any
+	if d.HasTTFT() {
+		t50, t90 = d.Value[ttftP50], d.Value[ttftP90]
+	}
+	if d.HasTPOT() {
+		p50, p90 = d.Value[tpotP50], d.Value[tpotP90]
+	}
+	return pyjson.Object{
+		{Key: "i", Value: d.I}, {Key: "n_issued", Value: d.NIssued}, {Key: "out_tokens", Value: d.OutTokens},
+		{Key: "first_issue_ns", Value: d.FirstIssueNs}, {Key: "last_issue_ns", Value: d.LastIssueNs},
+		{Key: "last_event_ns", Value: d.LastEventNs},
+		{Key: "ttft_p50", Value: t50}, {Key: "ttft_p90", Value: t90}, {Key: "tpot_p50", Value: p50}, {Key: "tpot_p90", Value: p90},
+	}
+}
+
+// summary is the reference's summarize record (§5.11), null without data.
+func summary(s *stats.Summary) any {
+	if s == nil {
+		return nil
+	}
+	hist := make([]any, len(s.Histogram))
+	for i, b := range s.Histogram {
+		hist[i] = pyjson.Object{{Key: "lo", Value: b.Lo}, {Key: "hi", Value: b.Hi}, {Key: "count", Value: b.Count}}
+	}
+	return pyjson.Object{
+		{Key: "count", Value: s.Count}, {Key: "mean", Value: s.Mean}, {Key: "min", Value: s.Min}, {Key: "max", Value: s.Max},
+		{Key: "p50", Value: s.P50}, {Key: "p90", Value: s.P90}, {Key: "p99", Value: s.P99}, {Key: "histogram", Value: hist},
+	}
+}
+
+func plateaus(ps []core.Plateau) []any {
+	out := make([]any, len(ps))
+	for i, p := range ps {
+		out[i] = []int{p.Lo, p.Hi}
+	}
+	return out
+}
+
+// steadyState is the steady_state block (§10).
+func steadyState(ss *core.SteadyState) pyjson.Object {
+	var window, tps, short any
+	if w := ss.Window; w != nil {
+		window = pyjson.Object{
+			{Key: "sp_lo", Value: w.SPLo}, {Key: "sp_hi", Value: w.SPHi}, {Key: "n_super_passes", Value: w.NSuperPasses},
+			{Key: "n_samples", Value: w.NSamples}, {Key: "plateau_index", Value: w.PlateauIndex},
+			{Key: "n_plateaus", Value: w.NPlateaus}, {Key: "skipped_short", Value: w.SkippedShort},
+		}
+	}
+	if t := ss.TPS; t != nil {
+		tps = pyjson.Object{
+			{Key: "per_user", Value: t.PerUser}, {Key: "per_user_ci", Value: t.PerUserCI[:]},
+			{Key: "system", Value: t.System}, {Key: "system_ci", Value: t.SystemCI[:]},
+		}
+	}
+	if s := ss.ShortWindow; s != nil {
+		short = pyjson.Object{
+			{Key: "is_short", Value: s.IsShort}, {Key: "window_duration_s", Value: s.WindowDurationS},
+			{Key: "min_duration_s", Value: s.MinDurationS}, {Key: "dominant", Value: s.Dominant},
+			{Key: "t_precision_s", Value: s.TPrecisionS}, {Key: "t_relaxation_s", Value: s.TRelaxationS},
+			{Key: "t_floor_s", Value: s.TFloorS}, {Key: "kstar", Value: s.KStar}, {Key: "cov_b", Value: s.CovB},
+			{Key: "tau_sp_s", Value: s.TauSPS}, {Key: "l_p90_s", Value: s.LP90S},
+		}
+	}
+	a := ss.Anomaly
+	var cp, pet any
+	if a.ChangePointSP >= 0 {
+		cp = a.ChangePointSP
+	}
+	if a.Pettitt != nil {
+		pet = pyjson.Object{
+			{Key: "change_point", Value: a.Pettitt.ChangePoint}, {Key: "k_stat", Value: a.Pettitt.K},
+			{Key: "pvalue", Value: a.Pettitt.P}, {Key: "significant", Value: a.Pettitt.Significant},
+		}
+	}
+	ms := core.Metrics()
+	watched := []int{0, 1, 2, 3} // ttft_p50, ttft_p90, tpot_p50, tpot_p90: the GlobalTrend order
+	gt := make(pyjson.Object, len(watched))
+	for i, m := range watched {
+		gt[i] = pyjson.Field{Key: ms[m].Key, Value: string(ss.GlobalTrend[i])}
+	}
+	du := ss.DriftingUp
+	if du == nil {
+		du = []string{}
+	}
+	return pyjson.Object{
+		{Key: "found", Value: ss.Found},
+		{Key: "reason", Value: str(ss.Reason)},
+		{Key: "window", Value: window},
+		{Key: "ttft", Value: summary(ss.TTFT)},
+		{Key: "tpot", Value: summary(ss.TPOT)},
+		{Key: "tps", Value: tps},
+		{Key: "anomaly", Value: pyjson.Object{
+			{Key: "detected", Value: a.Detected}, {Key: "change_point_sp", Value: cp}, {Key: "delta_pct", Value: a.DeltaPct},
+			{Key: "pettitt", Value: pet}, {Key: "plateaus", Value: plateaus(a.Plateaus)},
+		}},
+		{Key: "short_window", Value: short},
+		{Key: "global_trend", Value: gt},
+		{Key: "drifting_up", Value: du},
+	}
+}
+
+// natl is the reference's NATL dict (§13).
+func natl(n *core.NATLResult) pyjson.Object {
+	return pyjson.Object{
+		{Key: "n_trajectories", Value: n.NTrajectories},
+		{Key: "superpass_trajectories", Value: n.SuperpassTrajectories},
+		{Key: "n_super_passes", Value: n.NSuperPasses},
+		{Key: "distribution", Value: pyjson.Object{
+			{Key: "p10", Value: n.P10}, {Key: "p50", Value: n.P50}, {Key: "p90", Value: n.P90}, {Key: "p99", Value: n.P99},
+			{Key: "mean", Value: n.Mean}, {Key: "cov", Value: n.CoV},
+		}},
+		{Key: "sp_median", Value: n.SPMedian},
+		{Key: "across_cov", Value: n.AcrossCoV},
+		{Key: "batch_means_se_pct", Value: n.BatchMeansSEPct},
+		{Key: "found", Value: n.Found},
+	}
+}

@@ -1,0 +1,74 @@
+// Package resultjson renders a core.Result as JSON: under compat
+// reference exactly the reference's --json bytes (detector spec §11: the
+// key tree of §11.1, or the NATL dict of §13), under steadysweep the same
+// tree followed by the assessment's keys (status, verdict, submission,
+// totals, gap, tail cut, early stopping, selection, offline). Python's
+// json.dumps layout with indent=2 and Python float repr (sinks/pyjson).
+//
+// Tree builds the ordered tree so that a caller can add keys or embed it
+// (the HTML report); Write encodes it.
+package resultjson
+
+import (
+	"io"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
+)
+
+// Write writes the JSON of r to w (no trailing newline, as the reference).
+func Write(w io.Writer, r *core.Result) error {
+	tree, err := Tree(r)
+	if err != nil {
+		return err
+	}
+	return pyjson.Write(w, tree)
+}
+
+// Marshal returns the JSON of r.
+func Marshal(r *core.Result) ([]byte, error) {
+	tree, err := Tree(r)
+	if err != nil {
+		return nil, err
+	}
+	return pyjson.Marshal(tree), nil
+}
+
+// Tree returns the ordered JSON tree of r: Reference(r), then
+// Assessment(r) when r has one. The error is the run's Stop hook ending
+// the diagnostic tables.
+func Tree(r *core.Result) (pyjson.Object, error) {
+	obj, err := Reference(r)
+	if err != nil {
+		return nil, err
+	}
+	if r.Assessment != nil {
+		obj = append(obj, Assessment(r)...)
+	}
+	return obj, nil
+}
+
+// Reference returns the reference's keys of r: the window-path tree of
+// §11.1 or the NATL dict of §13.
+func Reference(r *core.Result) (pyjson.Object, error) {
+	if r.Path == core.PathNATL && r.NATL != nil {
+		return natl(r.NATL), nil
+	}
+	return window(r)
+}
+
+// num is x, or nil (JSON null) when x is NaN or infinite.
+func num(x float64) any {
+	if x != x || x > 1.7976931348623157e308 || x < -1.7976931348623157e308 {
+		return nil
+	}
+	return x
+}
+
+// str is s, or nil (JSON null) when empty.
+func str[S ~string](s S) any {
+	if s == "" {
+		return nil
+	}
+	return string(s)
+}
