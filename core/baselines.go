@@ -81,17 +81,17 @@ func (b baseline) selectSteady(a *analysis) {
 	lo, hi := b.window(a)
 	if lo >= hi || n == 0 {
 		ss.Reason = "baseline window is empty"
-		a.assess.Selection.States = statesOver(pct, 0, n, p)
+		a.assess.Selection.States = statesOver(pct, 0, n, p, a.memo)
 		return
 	}
 	a.fillWindow(lo, hi, 0, 1, 0)
-	short := minSteadyDuration(r.post[lo:hi], pct[lo:hi], minDurationOf(p))
+	short := a.memo.minDuration(r.post, pct, lo, hi, minDurationOf(p))
 	ss.ShortWindow = &short
 	ss.Found = true
 	ss.Plateaus = []Plateau{{lo, hi}}
 	ss.Anomaly.Plateaus = ss.Plateaus
-	ss.setGlobalTrend(pct, lo, p)
-	a.assess.Selection.States = statesOver(pct, lo, hi, p)
+	ss.setGlobalTrend(pct, lo, p, a.memo)
+	a.assess.Selection.States = statesOver(pct, lo, hi, p, a.memo)
 	a.assess.WinLo, a.assess.WinHi = r.Warmup+lo, r.Warmup+hi
 }
 

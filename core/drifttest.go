@@ -25,7 +25,7 @@ type DriftTest struct {
 // piecewise-constant fit with as many levels as there are plateaus
 // (optimal segmentation, so the super-passes straddling a step do not
 // count against the steps).
-func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig) DriftTest {
+func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoView) DriftTest {
 	dt := DriftTest{Lo: plateaus[0].Lo, Hi: plateaus[len(plateaus)-1].Hi}
 	var xs, ys []float64
 	for i := dt.Lo; i < dt.Hi; i++ {
@@ -47,8 +47,8 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig) DriftTest
 	dt.BICStep = n*math.Log((rssStep+floor)/n) + float64(2*k-1)*math.Log(n)
 	dt.Up = slope > 0
 	traj := trajectory(pct[dt.Lo:dt.Hi], mTPOTP50)
-	trend := trendVerdict(g.gate, traj, g.minN, g.alpha) != stats.VerdictSteady &&
-		math.Abs(stats.RelDrift(traj)) >= g.relDriftMin
+	trend := v.trend(g.gate, mTPOTP50, dt.Lo, dt.Hi, traj, g.minN, g.alpha) != stats.VerdictSteady &&
+		math.Abs(relDrift(traj, nil)) >= g.relDriftMin
 	dt.Drift = trend && dt.BICLine < dt.BICStep
 	return dt
 }

@@ -78,6 +78,34 @@ func covExceeds(xs []float64, bound float64) bool {
 	return stats.CoV(xs) > bound
 }
 
+// covAtMost reports stats.CoV(xs) ≤ bound, by covExceeds's estimate when
+// it decides and the exact CoV otherwise (a NaN CoV is never ≤ a bound).
+func covAtMost(xs []float64, bound float64) bool {
+	n := len(xs)
+	if n < 2 {
+		return 0 <= bound
+	}
+	m := stats.Sum(xs) / float64(n)
+	if m == 0 || math.IsNaN(m) || math.IsInf(m, 0) || math.IsNaN(bound) {
+		return stats.CoV(xs) <= bound
+	}
+	ss := 0.0
+	for _, x := range xs {
+		d := x - m
+		ss += d * d
+	}
+	est := math.Sqrt(ss/float64(n)) / math.Abs(m)
+	margin := 1e-9*math.Abs(bound) + 1e-12
+	switch {
+	case math.IsNaN(est) || math.IsInf(est, 0):
+	case est > bound+margin:
+		return false
+	case est < bound-margin:
+		return true
+	}
+	return stats.CoV(xs) <= bound
+}
+
 // verdict is trendVerdict with the slope_vs_scatter shortcut: a series
 // whose |relative drift| is below 0.15 cannot drift, so it is steady
 // without computing the exact residual scatter.

@@ -48,6 +48,9 @@ func TestFastPathsMatchStats(t *testing.T) {
 			if got, want := covExceeds(xs, b), c > b; got != want {
 				t.Fatalf("covExceeds(%v, %v) = %v, CoV %v", xs, b, got, c)
 			}
+			if got, want := covAtMost(xs, b), c <= b; got != want {
+				t.Fatalf("covAtMost(%v, %v) = %v, CoV %v", xs, b, got, c)
+			}
 		}
 		for _, a := range stats.TrendAlgos {
 			if got, want := verdict(TrendGate(a), xs, 4, 0.05, tmp), trendVerdict(TrendGate(a), xs, 4, 0.05); got != want {
@@ -211,7 +214,7 @@ func TestSegmentPlateausMatchesDefinition(t *testing.T) {
 		}
 		g := refGate()
 		g.gate = TrendGate(stats.TrendAlgos[trial%5])
-		if got, want := segmentPlateaus(pct, g, nil), naive(pct, g); !slices.Equal(got, want) {
+		if got, want := segmentPlateaus(pct, g, nil, nil), naive(pct, g); !slices.Equal(got, want) {
 			t.Fatalf("trial %d (%s): plateaus %v, definition %v", trial, g.gate, got, want)
 		}
 	}

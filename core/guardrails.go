@@ -6,19 +6,16 @@ import (
 	"github.com/steadysweep/steadysweep/core/stats"
 )
 
-// mserChoice is the MSER start of the trims of one window [lo, hi).
-type mserChoice struct{ lo, hi, start int }
-
 // mserStart is the MSER choice among the trims [s, hi) of the window
 // [lo, hi) keeping at least minN super-passes: the first s minimising the
 // standard error SE(s) = σ/√n of the per-super-pass TPOT means (empty
 // super-passes skipped; White 1997, design §5.5 "select by precision").
 // It returns s with SE(lo) and SE(s); s = lo when nothing is computable.
-func mserStart(post []SuperPass, lo, hi, minN int, stop *stopper) (s int, seFull, seBest float64) {
+func mserStart(pct []*spPercentiles, lo, hi, minN int, stop *stopper) (s int, seFull, seBest float64) {
 	var means []float64
 	for i := lo; i < hi; i++ {
-		if len(post[i].TPOT) > 0 {
-			means = append(means, tpotMean(&post[i]))
+		if pct[i].ok[mTPOTP50] {
+			means = append(means, pct[i].tpotMean)
 		} else {
 			means = append(means, math.NaN())
 		}
@@ -60,21 +57,12 @@ const mserKnee = 0.5
 // ensemble settings of the reported window post[lo:hi] (post-relative).
 func (a *analysis) guardrails(lo, hi int) {
 	pct, p, rep := a.res.pct, a.p, &a.assess.Selection
-	var cov [2]float64
-	for k, m := range gatedMetrics() {
-		cov[k] = stats.CoV(trajectory(pct[lo:hi], m))
-	}
-	rep.Certifying = certifying(cov, rep.Ensemble)
-	if c := a.mser; c.lo == lo && c.hi == hi {
-		rep.MSERStart = c.start // the select stage's own MSER of this window
-	} else {
-		rep.MSERStart, _, _ = mserStart(a.res.post, lo, hi, p.MinTrendN, a.stop)
-	}
+	g := a.memo.guard(pct, lo, hi)
+	rep.Certifying = certifying(g.cov, rep.Ensemble)
+	rep.MSERStart, _, _ = a.memo.mserStart(pct, lo, hi, p.MinTrendN, a.stop)
 	rep.MSERAgrees = rep.MSERStart == lo
-	traj := trajectory(pct[lo:hi], mTPOTP50)
-	if len(traj) >= 3 {
-		rep.OLSP = stats.OLS(traj).P
-		rep.NeweyWestP = stats.NeweyWest(traj, -1).P
+	if len(trajectory(pct[lo:hi], mTPOTP50)) >= 3 {
+		rep.OLSP, rep.NeweyWestP = g.olsP, g.nwP
 		plateau := rep.States[mTPOTP50] == StatePlateau
 		agree := func(pv float64) bool { return math.IsNaN(pv) || (pv >= p.Alpha) == plateau }
 		rep.Corroborated = agree(rep.OLSP) && agree(rep.NeweyWestP)

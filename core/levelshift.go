@@ -42,13 +42,14 @@ func pooledTPOTMean(w []SuperPass) float64 {
 // super-pass without TPOT), the first later plateau with
 // |μ − μ_R|/μ_R > band while Pettitt is significant sets Detected,
 // ChangePointSP = Pettitt's change point and DeltaPct = 100·rel.
-func referenceLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, base int, band, alpha float64) Anomaly {
+func referenceLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, base int, band, alpha float64,
+	v *memoView) Anomaly {
 	a := Anomaly{ChangePointSP: -1, Plateaus: plateaus}
 	if len(plateaus) <= base+1 {
 		return a
 	}
 	pr := plateaus[base]
-	mu := pooledTPOTMean(post[pr.Lo:pr.Hi])
+	mu := v.pooledTPOTMean(post, pr.Lo, pr.Hi)
 	if mu <= 0 {
 		return a
 	}
@@ -59,7 +60,7 @@ func referenceLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plat
 	pet := stats.Pettitt(means, alpha)
 	a.Pettitt = &pet
 	for _, p := range plateaus[base+1:] {
-		rel := (pooledTPOTMean(post[p.Lo:p.Hi]) - mu) / mu
+		rel := (v.pooledTPOTMean(post, p.Lo, p.Hi) - mu) / mu
 		if math.Abs(rel) > band && pet.Significant {
 			a.Detected = true
 			a.ChangePointSP = pet.ChangePoint
@@ -77,20 +78,21 @@ func referenceLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plat
 // by Pettitt on the TPOT means of the non-empty super-passes (deviation
 // D6). The change point is the least-squares split between the previous
 // plateau's start and the shifted segment's end (deviation D4).
-func firstPlateauShift(post []SuperPass, plateaus []Plateau, band, alpha float64) Anomaly {
+func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, band, alpha float64,
+	v *memoView) Anomaly {
 	a := Anomaly{ChangePointSP: -1, Plateaus: plateaus}
 	if len(plateaus) == 0 {
 		return a
 	}
 	base := plateaus[0]
-	mu := pooledTPOTMean(post[base.Lo:base.Hi])
+	mu := v.pooledTPOTMean(post, base.Lo, base.Hi)
 	if mu <= 0 {
 		return a
 	}
 	var means []float64
-	for i := range post {
-		if len(post[i].TPOT) > 0 {
-			means = append(means, tpotMean(&post[i]))
+	for _, pc := range pct {
+		if pc.ok[mTPOTP50] {
+			means = append(means, pc.tpotMean)
 		}
 	}
 	pet := stats.Pettitt(means, alpha)
@@ -100,21 +102,20 @@ func firstPlateauShift(post []SuperPass, plateaus []Plateau, band, alpha float64
 	}
 	for k := 1; k < len(plateaus); k++ {
 		q := plateaus[k]
-		rel := (pooledTPOTMean(post[q.Lo:q.Hi]) - mu) / mu
+		rel := (v.pooledTPOTMean(post, q.Lo, q.Hi) - mu) / mu
 		if math.Abs(rel) > band {
 			a.Detected, a.DeltaPct = true, rel*100
-			a.ChangePointSP = splitPoint(post, plateaus[k-1].Lo, q.Hi)
+			a.ChangePointSP = splitPoint(pct, plateaus[k-1].Lo, q.Hi)
 			return a
 		}
 	}
 	last := plateaus[len(plateaus)-1]
-	tail := post[last.Hi:]
 	nTail, side := 0, 0
-	for i := range tail {
-		if len(tail[i].TPOT) == 0 {
+	for _, pc := range pct[last.Hi:] {
+		if !pc.ok[mTPOTP50] {
 			continue
 		}
-		r := (tpotMean(&tail[i]) - mu) / mu
+		r := (pc.tpotMean - mu) / mu
 		s := 0
 		if r > band {
 			s = 1
@@ -128,9 +129,9 @@ func firstPlateauShift(post []SuperPass, plateaus []Plateau, band, alpha float64
 		nTail++
 	}
 	if nTail >= 2 {
-		rel := (pooledTPOTMean(tail) - mu) / mu
+		rel := (v.pooledTPOTMean(post, last.Hi, len(post)) - mu) / mu
 		a.Detected, a.DeltaPct = true, rel*100
-		a.ChangePointSP = splitPoint(post, last.Lo, len(post))
+		a.ChangePointSP = splitPoint(pct, last.Lo, len(post))
 	}
 	return a
 }
@@ -139,13 +140,13 @@ func firstPlateauShift(post []SuperPass, plateaus []Plateau, band, alpha float64
 // of squares of a two-level fit of the per-super-pass TPOT means of
 // post[lo:hi] (empty super-passes skipped): the first super-pass of the
 // second level. −1 when fewer than two super-passes have TPOT.
-func splitPoint(post []SuperPass, lo, hi int) int {
+func splitPoint(pct []*spPercentiles, lo, hi int) int {
 	var idx []int
 	var ys []float64
 	for i := lo; i < hi; i++ {
-		if len(post[i].TPOT) > 0 {
+		if pct[i].ok[mTPOTP50] {
 			idx = append(idx, i)
-			ys = append(ys, tpotMean(&post[i]))
+			ys = append(ys, pct[i].tpotMean)
 		}
 	}
 	if len(ys) < 2 {
@@ -174,10 +175,10 @@ func sse(xs []float64) float64 {
 // globalTrend returns the gate's verdict per watched metric (ttft_p50,
 // ttft_p90, tpot_p50, tpot_p90) on its trajectory over post[from:] (empty
 // super-passes skipped), insufficient below minN points (§10.6).
-func globalTrend(pct []*spPercentiles, from int, gate TrendGate, minN int, alpha float64) [4]stats.Verdict {
+func globalTrend(pct []*spPercentiles, from int, gate TrendGate, minN int, alpha float64, v *memoView) [4]stats.Verdict {
 	var out [4]stats.Verdict
 	for i, m := range watchedMetrics() {
-		out[i] = trendVerdict(gate, trajectory(pct[from:], m), minN, alpha)
+		out[i] = v.trend(gate, m, from, len(pct), trajectory(pct[from:], m), minN, alpha)
 	}
 	return out
 }

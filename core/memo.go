@@ -15,9 +15,9 @@ type rollup struct {
 	pct   []*spPercentiles
 	nFull int // super-passes holding S samples
 
-	whole   *spanStats              // the whole rollup, drain-inclusive
-	windows map[[2]int]*windowStats // steadysweep's reported windows
-	tails   map[[2]int]*tailStats   // tail-cut statistics of a window
+	whole  *spanStats             // the whole rollup, drain-inclusive
+	spans  map[[2]int]*spanMemo   // per-span statistics (memoview.go)
+	trends map[trendKey]trendStat // trend tests (memoview.go)
 }
 
 // rollup returns the run's rollup at super-pass size S (S > 0), building
@@ -59,31 +59,21 @@ func (run *Run) wholeStats(r *rollup) *spanStats {
 // windowStatsOf returns the summaries, totals, throughput and
 // early-stopping estimates of the window r.sps[lo:hi], memoised.
 func (run *Run) windowStatsOf(r *rollup, lo, hi int) *windowStats {
-	k := [2]int{lo, hi}
-	if ws, ok := r.windows[k]; ok {
-		return ws
+	m := r.span(lo, hi)
+	if m.window == nil {
+		m.window = run.computeWindowStats(r.sps[lo:hi], r.pct[lo:hi])
 	}
-	ws := run.computeWindowStats(r.sps[lo:hi], r.pct[lo:hi])
-	if r.windows == nil {
-		r.windows = map[[2]int]*windowStats{}
-	}
-	r.windows[k] = ws
-	return ws
+	return m.window
 }
 
 // tailStatsOf returns the tail-cut statistics of the window r.sps[lo:hi],
 // memoised (the parameters only compare against them).
 func (run *Run) tailStatsOf(r *rollup, lo, hi int) *tailStats {
-	k := [2]int{lo, hi}
-	if ts, ok := r.tails[k]; ok {
-		return ts
+	m := r.span(lo, hi)
+	if m.tail == nil {
+		m.tail = computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs())
 	}
-	ts := computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs())
-	if r.tails == nil {
-		r.tails = map[[2]int]*tailStats{}
-	}
-	r.tails[k] = ts
-	return ts
+	return m.tail
 }
 
 // sampleMemo holds what is computed once per run from the per-sample

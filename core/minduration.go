@@ -42,6 +42,14 @@ type minDurationConfig struct {
 //	min      = max(t_prec, t_relax, floor), dominant by that precedence
 //	duration = issue span (s);  is_short = duration < min
 func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig) ShortWindow {
+	return durationStatsOf(w, pct).gate(c)
+}
+
+// durationStats are what the gate measures of a window, independent of
+// the parameters: cov_b, tau_sp, l_p90 and the issue span.
+type durationStats struct{ covB, tau, lp90, dur float64 }
+
+func durationStatsOf(w []SuperPass, pct []*spPercentiles) durationStats {
 	p50 := trajectory(pct, mTPOTP50)
 	covB := 0.0
 	if len(p50) >= 2 {
@@ -61,6 +69,12 @@ func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig)
 	if lat := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedLatency }); len(lat) > 0 {
 		lp90 = percentileLists(lat, 0.90) / 1e9
 	}
+	return durationStats{covB: covB, tau: tau, lp90: lp90, dur: float64(issueSpanNs(w)) / 1e9}
+}
+
+// gate is the gate record of the window under the configuration c.
+func (d durationStats) gate(c minDurationConfig) ShortWindow {
+	covB, tau, lp90 := d.covB, d.tau, d.lp90
 	z := 1.96 * covB / c.eps
 	kstar := c.kstarFloor
 	if k := math.Ceil(z * z); k > float64(kstar) {
@@ -83,7 +97,7 @@ func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig)
 	case tRelax:
 		dominant = "relaxation"
 	}
-	dur := float64(issueSpanNs(w)) / 1e9
+	dur := d.dur
 	return ShortWindow{
 		IsShort:         dur < minS,
 		WindowDurationS: dur,

@@ -84,8 +84,8 @@ func growPlateaus(n, minN int, admissible func(lo, hi int) bool, stop *stopper) 
 // exactly as windowAdmissible, keeping each gated metric's window values
 // sorted as the window grows so the medians of the relative drifts cost
 // no selection.
-func segmentPlateaus(pct []*spPercentiles, g gateConfig, stop *stopper) []Plateau {
-	rg := referenceGate{pct: pct, g: g, lo: -1, tmp: make([]float64, 0, len(pct))}
+func segmentPlateaus(pct []*spPercentiles, g gateConfig, v *memoView, stop *stopper) []Plateau {
+	rg := referenceGate{pct: pct, g: g, lo: -1, tmp: make([]float64, 0, len(pct)), memo: v}
 	return growPlateaus(len(pct), g.minN, rg.admissible, stop)
 }
 
@@ -98,6 +98,7 @@ type referenceGate struct {
 	broken bool // a super-pass of the window lacks a gated metric
 	win    [2]growingWindow
 	tmp    []float64
+	memo   *memoView
 }
 
 func (rg *referenceGate) admissible(lo, hi int) bool {
@@ -119,7 +120,19 @@ func (rg *referenceGate) admissible(lo, hi int) bool {
 	if rg.broken {
 		return false
 	}
-	return rg.win[0].admissible(rg.g, rg.tmp) && rg.win[1].admissible(rg.g, rg.tmp)
+	gated := gatedMetrics()
+	for i, m := range gated {
+		verdict := func(traj []float64) stats.Verdict {
+			if rg.g.gate == TrendSlopeVsScatter {
+				return verdict(rg.g.gate, traj, rg.g.minN, rg.g.alpha, rg.tmp) // its shortcut beats a memo
+			}
+			return rg.memo.trend(rg.g.gate, m, lo, hi, traj, rg.g.minN, rg.g.alpha)
+		}
+		if !rg.win[i].admissible(rg.g, rg.tmp, verdict) {
+			return false
+		}
+	}
+	return true
 }
 
 // growingWindow holds a gated metric's values over a growing window, in
@@ -151,8 +164,9 @@ func (w *growingWindow) median() float64 {
 	return m
 }
 
-// admissible is windowAdmissible's test of one gated metric.
-func (w *growingWindow) admissible(g gateConfig, tmp []float64) bool {
+// admissible is windowAdmissible's test of one gated metric; verdict is
+// the gate's verdict on the window's values.
+func (w *growingWindow) admissible(g gateConfig, tmp []float64, verdict func([]float64) stats.Verdict) bool {
 	traj := w.vals
 	if len(traj) < g.minN || covExceeds(traj, g.covMax) {
 		return false
@@ -165,7 +179,7 @@ func (w *growingWindow) admissible(g gateConfig, tmp []float64) bool {
 	if len(traj) >= 2 {
 		rel = olsSlope(traj, tmp) * float64(len(traj)-1) / m
 	}
-	return !(math.Abs(rel) >= g.relDriftMin && verdict(g.gate, traj, g.minN, g.alpha, tmp) != stats.VerdictSteady)
+	return !(math.Abs(rel) >= g.relDriftMin && verdict(traj) != stats.VerdictSteady)
 }
 
 // ensembleAdmissible is steadysweep's admissibility (windowAdmissible with
@@ -174,25 +188,23 @@ func (w *growingWindow) admissible(g gateConfig, tmp []float64) bool {
 // CoV of every gating metric, tpot_p50 has no step (hasStep), and no gating
 // metric trends (gate verdict not steady with |RelDrift| ≥ the effect-size
 // floor). The checks are pure, so the cheap ones run first.
-func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []EnsembleSetting, buf []float64) bool {
-	var cov [2]float64
-	for k, m := range gatedMetrics() {
-		traj := strictTrajectory(pct[lo:hi], m, buf)
-		if traj == nil || len(traj) < g.minN {
-			return false
-		}
-		cov[k] = stats.CoV(traj)
-	}
-	if !anyCertifies(cov, ens) {
+func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []EnsembleSetting, v *memoView,
+	buf, buf2, tmp []float64) bool {
+	gated := gatedMetrics()
+	t50 := strictTrajectory(pct[lo:hi], gated[0], buf)
+	t90 := strictTrajectory(pct[lo:hi], gated[1], buf2)
+	if t50 == nil || t90 == nil || len(t50) < g.minN {
 		return false
 	}
-	for _, m := range gatedMetrics() {
-		traj := strictTrajectory(pct[lo:hi], m, buf)
-		if m == mTPOTP50 && hasStep(traj, g.relDriftMin) {
+	if !certifiedBySome(t50, t90, ens) {
+		return false
+	}
+	for k, traj := range [2][]float64{t50, t90} {
+		if gated[k] == mTPOTP50 && hasStep(traj, g.relDriftMin) {
 			return false
 		}
-		if math.Abs(stats.RelDrift(traj)) >= g.relDriftMin &&
-			trendVerdict(g.gate, traj, g.minN, g.alpha) != stats.VerdictSteady {
+		if math.Abs(relDrift(traj, tmp)) >= g.relDriftMin &&
+			v.trend(g.gate, gated[k], lo, hi, traj, g.minN, g.alpha) != stats.VerdictSteady {
 			return false
 		}
 	}
@@ -201,10 +213,11 @@ func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []En
 
 // ensemblePlateaus segments the post-warmup series grow-from-left (§10.2)
 // under ensembleAdmissible.
-func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting, stop *stopper) []Plateau {
-	buf := make([]float64, 0, len(pct))
-	return growPlateaus(len(pct), g.minN, func(lo, hi int) bool {
-		return ensembleAdmissible(pct, lo, hi, g, ens, buf)
+func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting, v *memoView, stop *stopper) []Plateau {
+	n := len(pct)
+	buf, buf2, tmp := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	return growPlateaus(n, g.minN, func(lo, hi int) bool {
+		return ensembleAdmissible(pct, lo, hi, g, ens, v, buf, buf2, tmp)
 	}, stop)
 }
 

@@ -103,8 +103,8 @@ type analysis struct {
 	roll *rollup
 	// pct are the per-super-pass percentiles of res.series.
 	pct []*spPercentiles
-	// mser is the last MSER choice of the select stage (guardrails reuse it).
-	mser mserChoice
+	// memo addresses the rollup's memos by post-warmup ranges.
+	memo *memoView
 }
 
 // resolve validates p and picks the profile and the strategy.
@@ -162,6 +162,7 @@ func (a *analysis) window() error {
 		r.post, r.pct = r.series[r.Warmup:], a.pct[r.Warmup:]
 	}
 	r.NPostWarmup = len(r.post)
+	a.memo = &memoView{roll: a.roll, base: r.Warmup}
 
 	a.strategy.selectSteady(a)
 	return nil

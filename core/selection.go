@@ -63,50 +63,39 @@ func (reference) selectSteady(a *analysis) {
 			covMax = b
 		}
 	}
-	r.Steady = referenceSteadyState(r.post, r.pct, a.p, covMax, a.stop)
+	r.Steady = referenceSteadyState(r.post, r.pct, a.p, covMax, a.memo, a.stop)
 }
 
 // referenceSteadyState selects and summarises the reported plateau of the
 // post-warmup series (§10.2–§10.7).
-func referenceSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax float64, stop *stopper) SteadyState {
+func referenceSteadyState(post []SuperPass, pct []*spPercentiles, p Params, covMax float64, v *memoView,
+	stop *stopper) SteadyState {
 	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin, minN: p.MinTrendN, alpha: p.Alpha}
-	plateaus := segmentPlateaus(pct, g, stop)
+	plateaus := segmentPlateaus(pct, g, v, stop)
 	ss := SteadyState{Plateaus: plateaus}
 	if len(plateaus) == 0 {
 		ss.Reason = "no admissible steady plateau"
-		ss.Anomaly = referenceLevelShift(post, pct, plateaus, 0, p.LevelShiftBand, p.Alpha)
-		ss.setGlobalTrend(pct, 0, p)
+		ss.Anomaly = referenceLevelShift(post, pct, plateaus, 0, p.LevelShiftBand, p.Alpha, v)
+		ss.setGlobalTrend(pct, 0, p, v)
 		return ss
 	}
 	mc := minDurationOf(p)
 	ss.Shorts = make([]ShortWindow, len(plateaus))
 	for i, pl := range plateaus {
-		ss.Shorts[i] = minSteadyDuration(post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
+		ss.Shorts[i] = v.minDuration(post, pct, pl.Lo, pl.Hi, mc)
 	}
 	report, allShort := reportedPlateau(ss.Shorts, p.MinDuration)
 	ss.AllShort = allShort
 	short := ss.Shorts[report]
 	pl := plateaus[report]
-	w := post[pl.Lo:pl.Hi]
-	ss.Anomaly = referenceLevelShift(post, pct, plateaus, report, p.LevelShiftBand, p.Alpha)
-	ss.setGlobalTrend(pct, pl.Lo, p)
+	ss.Anomaly = referenceLevelShift(post, pct, plateaus, report, p.LevelShiftBand, p.Alpha, v)
+	ss.setGlobalTrend(pct, pl.Lo, p, v)
 
-	wp := pct[pl.Lo:pl.Hi]
-	ttft := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTTFT })
-	tpot := sortedLists(wp, func(d *spPercentiles) []float64 { return d.sortedTPOT })
-	nTTFT := 0
-	if len(ttft) > 0 {
-		s := summarizeLists(ttft)
-		ss.TTFT = &s
-		nTTFT = s.Count
-	}
-	if len(tpot) > 0 {
-		s := summarizeLists(tpot)
-		ss.TPOT = &s
-	}
-	tps := windowTPSCached(w, wp)
+	ws := v.listSummary(post, pct, pl.Lo, pl.Hi)
+	ss.TTFT, ss.TPOT = cloneSummary(ws.ttft), cloneSummary(ws.tpot)
+	tps := ws.tps
 	ss.TPS = &tps
-	ss.Window = &WindowInfo{SPLo: pl.Lo, SPHi: pl.Hi, NSuperPasses: pl.Hi - pl.Lo, NSamples: nTTFT,
+	ss.Window = &WindowInfo{SPLo: pl.Lo, SPHi: pl.Hi, NSuperPasses: pl.Hi - pl.Lo, NSamples: ws.nTTFT,
 		PlateauIndex: report, NPlateaus: len(plateaus), SkippedShort: skippedShort(ss.Shorts, report)}
 	ss.ShortWindow = &short
 	ss.Found = true
@@ -180,7 +169,7 @@ func (steadysweep) selectSteady(a *analysis) {
 	}
 	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin, minN: p.MinTrendN, alpha: p.Alpha}
 	ens := ensembleOf(r.CovBounds)
-	plateaus := ensemblePlateaus(pct, g, ens, a.stop)
+	plateaus := ensemblePlateaus(pct, g, ens, a.memo, a.stop)
 	sel := &a.assess.Selection
 	*sel = Selection{Ensemble: ens, MSERStart: -1, OLSP: math.NaN(), NeweyWestP: math.NaN(),
 		Concordance: concordance(pct, a.stop)}
@@ -191,15 +180,15 @@ func (steadysweep) selectSteady(a *analysis) {
 	switch {
 	case len(plateaus) == 0:
 		ss.Reason = "no admissible steady plateau"
-		ss.setGlobalTrend(pct, 0, p)
-		sel.States = statesOver(pct, 0, len(pct), p)
+		ss.setGlobalTrend(pct, 0, p, a.memo)
+		sel.States = statesOver(pct, 0, len(pct), p, a.memo)
 	case len(plateaus) >= 2 && a.driftAcross(g):
 		lo, hi, ok = sel.Drift.Lo, sel.Drift.Hi, true
 	default:
 		lo, hi, ok = a.plateauWindow(g)
 	}
 	if ok {
-		sel.States = statesOver(pct, lo, hi, p)
+		sel.States = statesOver(pct, lo, hi, p, a.memo)
 		a.guardrails(lo, hi)
 		a.assess.WinLo, a.assess.WinHi = r.Warmup+lo, r.Warmup+hi
 	}
@@ -218,13 +207,13 @@ func (steadysweep) selectSteady(a *analysis) {
 func (a *analysis) driftAcross(g gateConfig) bool {
 	r, p, pct, sel := a.res, a.p, a.res.pct, &a.assess.Selection
 	ss := &r.Steady
-	dt := driftTest(pct, ss.Plateaus, g)
+	dt := driftTest(pct, ss.Plateaus, g, a.memo)
 	sel.Drift = &dt
 	if !dt.Drift {
 		return false
 	}
 	lo, hi := dt.Lo, dt.Hi
-	short := minSteadyDuration(r.post[lo:hi], pct[lo:hi], minDurationOf(p))
+	short := a.memo.minDuration(r.post, pct, lo, hi, minDurationOf(p))
 	ss.Shorts = []ShortWindow{short}
 	a.fillWindow(lo, hi, 0, len(ss.Plateaus), 0)
 	ss.ShortWindow = &short
@@ -235,7 +224,7 @@ func (a *analysis) driftAcross(g gateConfig) bool {
 	}
 	ss.Reason = fmt.Sprintf("TPOT drifting %s across %d short plateaus (a line fits better than steps): "+
 		"no steady state", dir, len(ss.Plateaus))
-	ss.setGlobalTrend(pct, lo, p)
+	ss.setGlobalTrend(pct, lo, p, a.memo)
 	return true
 }
 
@@ -250,7 +239,7 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	mc := minDurationOf(p)
 	ss.Shorts = make([]ShortWindow, len(plateaus))
 	for i, pl := range plateaus {
-		ss.Shorts[i] = minSteadyDuration(r.post[pl.Lo:pl.Hi], pct[pl.Lo:pl.Hi], mc)
+		ss.Shorts[i] = a.memo.minDuration(r.post, pct, pl.Lo, pl.Hi, mc)
 	}
 	report, allShort := reportedPlateau(ss.Shorts, p.MinDuration)
 	ss.AllShort = allShort
@@ -262,10 +251,9 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	// the mean and keeps the window's min-duration verdict.
 	lo, hi = pl.Lo, pl.Hi
 	window := short
-	mser, full, best := mserStart(r.post, pl.Lo, pl.Hi, p.MinTrendN, a.stop)
-	a.mser = mserChoice{pl.Lo, pl.Hi, mser}
+	mser, full, best := a.memo.mserStart(pct, pl.Lo, pl.Hi, p.MinTrendN, a.stop)
 	if mser > pl.Lo && best <= mserKnee*full {
-		trimmed := minSteadyDuration(r.post[mser:pl.Hi], pct[mser:pl.Hi], mc)
+		trimmed := a.memo.minDuration(r.post, pct, mser, pl.Hi, mc)
 		if trimmed.IsShort == short.IsShort || !p.MinDuration {
 			lo, window = mser, trimmed
 			sel.MSERApplied = true
@@ -277,8 +265,8 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	if ss.AllShort {
 		ss.Reason = allShortReason(len(plateaus), short)
 	}
-	ss.setGlobalTrend(pct, pl.Lo, p)
-	ss.Anomaly = firstPlateauShift(r.post, plateaus, p.LevelShiftBand, p.Alpha)
+	ss.setGlobalTrend(pct, pl.Lo, p, a.memo)
+	ss.Anomaly = firstPlateauShift(r.post, pct, plateaus, p.LevelShiftBand, p.Alpha, a.memo)
 	if ss.Anomaly.Detected && report > 0 && ss.Anomaly.ChangePointSP <= pl.Lo {
 		ss.Reason = joinReason(ss.Reason, fmt.Sprintf("reported plateau %d is %+.1f%% from the skipped first plateau",
 			report, ss.Anomaly.DeltaPct))

@@ -34,30 +34,31 @@ func ParseMetricState(s string) (MetricState, error) {
 	return parseEnum("state", s, append(MetricStates(), StateNone))
 }
 
-// stateOf classifies a trajectory: none below minN points, Drifting Up/Down
-// when the gate finds a trend of at least the effect-size floor, else
-// Plateau.
-func stateOf(traj []float64, p Params) MetricState {
-	v := trendVerdict(p.TrendGate, traj, p.MinTrendN, p.Alpha)
+// stateOf classifies a trajectory given the gate's verdict v on it: none
+// below minN points, Drifting Up/Down when the gate finds a trend of at
+// least the effect-size floor, else Plateau.
+func stateOf(traj []float64, v stats.Verdict, p Params, tmp []float64) MetricState {
 	switch {
 	case v == stats.VerdictInsufficient:
 		return StateNone
-	case v == stats.VerdictUp && math.Abs(stats.RelDrift(traj)) >= p.TrendRelDriftMin:
+	case v == stats.VerdictUp && math.Abs(relDrift(traj, tmp)) >= p.TrendRelDriftMin:
 		return StateDriftingUp
-	case v == stats.VerdictDown && math.Abs(stats.RelDrift(traj)) >= p.TrendRelDriftMin:
+	case v == stats.VerdictDown && math.Abs(relDrift(traj, tmp)) >= p.TrendRelDriftMin:
 		return StateDriftingDown
 	}
 	return StatePlateau
 }
 
 // statesOver returns every tracked metric's state over pct[lo:hi].
-func statesOver(pct []*spPercentiles, lo, hi int, p Params) [NumMetrics]MetricState {
+func statesOver(pct []*spPercentiles, lo, hi int, p Params, memo *memoView) [NumMetrics]MetricState {
 	var out [NumMetrics]MetricState
 	if lo < 0 || hi > len(pct) || lo >= hi {
 		return out
 	}
+	tmp := make([]float64, 0, hi-lo)
 	for m := range NumMetrics {
-		out[m] = stateOf(trajectory(pct[lo:hi], m), p)
+		traj := trajectory(pct[lo:hi], m)
+		out[m] = stateOf(traj, memo.trend(p.TrendGate, m, lo, hi, traj, p.MinTrendN, p.Alpha), p, tmp)
 	}
 	return out
 }

@@ -35,8 +35,8 @@ type SteadyState struct {
 
 // setGlobalTrend sets the tail trend of the window starting at from
 // (post-relative) and the watched metrics drifting up.
-func (ss *SteadyState) setGlobalTrend(pct []*spPercentiles, from int, p Params) {
-	ss.GlobalTrend = globalTrend(pct, from, p.TrendGate, p.MinTrendN, p.Alpha)
+func (ss *SteadyState) setGlobalTrend(pct []*spPercentiles, from int, p Params, v *memoView) {
+	ss.GlobalTrend = globalTrend(pct, from, p.TrendGate, p.MinTrendN, p.Alpha, v)
 	ss.DriftingUp = driftingUp(ss.GlobalTrend)
 }
 

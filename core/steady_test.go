@@ -167,7 +167,7 @@ func TestSegmentPlateaus(t *testing.T) {
 		// detector.md §10.2 (verified): 4 %/sp over 16 sps → 4-sp plateaus.
 		{"linear drift", drift4pct(16), []Plateau{{0, 4}, {4, 8}, {8, 12}, {12, 16}}},
 	} {
-		got := segmentPlateaus(percentileTable(mkSeries(tc.levels, 40)), refGate(), nil)
+		got := segmentPlateaus(percentileTable(mkSeries(tc.levels, 40)), refGate(), nil, nil)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: plateaus %v, want %v", tc.name, got, tc.want)
 		}
@@ -186,14 +186,14 @@ func drift4pct(n int) [][2]float64 {
 
 func TestDetectLevelShift(t *testing.T) {
 	stair := mkSeries(append(repeatLevel(100, 50, 6), repeatLevel(200, 60, 6)...), 40)
-	pl := segmentPlateaus(percentileTable(stair), refGate(), nil)
-	a := referenceLevelShift(stair, percentileTable(stair), pl, 0, 0.05, 0.05)
+	pl := segmentPlateaus(percentileTable(stair), refGate(), nil, nil)
+	a := referenceLevelShift(stair, percentileTable(stair), pl, 0, 0.05, 0.05, nil)
 	if !a.Detected || a.ChangePointSP != 6 || !(a.DeltaPct > 0) {
 		t.Errorf("staircase anomaly = %+v, want detected at 6 with delta > 0", a)
 	}
 	flat := mkSeries(repeatLevel(100, 50, 8), 40)
-	pl = segmentPlateaus(percentileTable(flat), refGate(), nil)
-	if a := referenceLevelShift(flat, percentileTable(flat), pl, 0, 0.05, 0.05); a.Detected || a.Pettitt != nil {
+	pl = segmentPlateaus(percentileTable(flat), refGate(), nil, nil)
+	if a := referenceLevelShift(flat, percentileTable(flat), pl, 0, 0.05, 0.05, nil); a.Detected || a.Pettitt != nil {
 		t.Errorf("single plateau anomaly = %+v, want default", a)
 	}
 }

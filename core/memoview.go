@@ -1,0 +1,236 @@
+package core
+
+import (
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
+
+// memoView addresses the rollup's memos of parameter-independent
+// statistics by post-warmup relative super-pass ranges (base is the
+// absolute index of post[0]). Every method computes directly when the view
+// is nil (the stage functions' tests), so a memo can only change the cost.
+type memoView struct {
+	roll *rollup
+	base int
+}
+
+// spanMemo holds the parameter-independent statistics of one span
+// [lo, hi) of a rollup, each computed on first use.
+type spanMemo struct {
+	window   *windowStats
+	tail     *tailStats
+	duration *durationStats
+	tpotMean *float64
+	mser     map[int]mserStat // by the minimum trim length
+	guard    *guardStats
+	lists    *listSummary
+}
+
+// listSummary is the reference's summary of a window: the TTFT and TPOT
+// summaries of its pooled lists (nil without data), computed from the
+// super-passes' sorted lists without merging them, and its TPS block.
+type listSummary struct {
+	ttft, tpot *stats.Summary
+	nTTFT      int
+	tps        TPS
+}
+
+func listSummaryOf(w []SuperPass, pct []*spPercentiles) *listSummary {
+	ls := &listSummary{tps: windowTPSCached(w, pct)}
+	if ttft := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTTFT }); len(ttft) > 0 {
+		s := summarizeLists(ttft)
+		ls.ttft, ls.nTTFT = &s, s.Count
+	}
+	if tpot := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTPOT }); len(tpot) > 0 {
+		s := summarizeLists(tpot)
+		ls.tpot = &s
+	}
+	return ls
+}
+
+// listSummary is listSummaryOf(post[lo:hi]), memoised.
+func (v *memoView) listSummary(post []SuperPass, pct []*spPercentiles, lo, hi int) *listSummary {
+	if v == nil {
+		return listSummaryOf(post[lo:hi], pct[lo:hi])
+	}
+	m := v.roll.span(v.base+lo, v.base+hi)
+	if m.lists == nil {
+		m.lists = listSummaryOf(post[lo:hi], pct[lo:hi])
+	}
+	return m.lists
+}
+
+// span returns the memo of the absolute span [lo, hi).
+func (r *rollup) span(lo, hi int) *spanMemo {
+	k := [2]int{lo, hi}
+	if m, ok := r.spans[k]; ok {
+		return m
+	}
+	m := &spanMemo{}
+	if r.spans == nil {
+		r.spans = map[[2]int]*spanMemo{}
+	}
+	r.spans[k] = m
+	return m
+}
+
+// pooledTPOTMean is pooledTPOTMean(post[lo:hi]), memoised.
+func (v *memoView) pooledTPOTMean(post []SuperPass, lo, hi int) float64 {
+	if v == nil {
+		return pooledTPOTMean(post[lo:hi])
+	}
+	m := v.roll.span(v.base+lo, v.base+hi)
+	if m.tpotMean == nil {
+		mu := pooledTPOTMean(post[lo:hi])
+		m.tpotMean = &mu
+	}
+	return *m.tpotMean
+}
+
+// minDuration is minSteadyDuration(post[lo:hi]) with its measurements
+// memoised.
+func (v *memoView) minDuration(post []SuperPass, pct []*spPercentiles, lo, hi int, c minDurationConfig) ShortWindow {
+	if v == nil {
+		return minSteadyDuration(post[lo:hi], pct[lo:hi], c)
+	}
+	m := v.roll.span(v.base+lo, v.base+hi)
+	if m.duration == nil {
+		d := durationStatsOf(post[lo:hi], pct[lo:hi])
+		m.duration = &d
+	}
+	return m.duration.gate(c)
+}
+
+// mserStat is mserStart's answer for one window and trim length.
+type mserStat struct {
+	start          int // post-relative
+	seFull, seBest float64
+}
+
+// mserStart is mserStart(pct, lo, hi, minN), memoised (the scan is
+// quadratic in the window's length).
+func (v *memoView) mserStart(pct []*spPercentiles, lo, hi, minN int, stop *stopper) (int, float64, float64) {
+	if v == nil {
+		return mserStart(pct, lo, hi, minN, stop)
+	}
+	m := v.roll.span(v.base+lo, v.base+hi)
+	if st, ok := m.mser[minN]; ok {
+		return st.start, st.seFull, st.seBest
+	}
+	s, full, best := mserStart(pct, lo, hi, minN, stop)
+	if stop.failed() {
+		return s, full, best // incomplete: not memoised
+	}
+	if m.mser == nil {
+		m.mser = map[int]mserStat{}
+	}
+	m.mser[minN] = mserStat{s, full, best}
+	return s, full, best
+}
+
+// guardStats are the guardrails' measurements of a window: the CoV of the
+// gating trajectories and the OLS and Newey–West slope p-values of
+// tpot_p50 (NaN below three points).
+type guardStats struct {
+	cov       [2]float64
+	olsP, nwP float64
+}
+
+func guardStatsOf(pct []*spPercentiles) guardStats {
+	g := guardStats{olsP: math.NaN(), nwP: math.NaN()}
+	for k, m := range gatedMetrics() {
+		g.cov[k] = stats.CoV(trajectory(pct, m))
+	}
+	if traj := trajectory(pct, mTPOTP50); len(traj) >= 3 {
+		g.olsP = stats.OLS(traj).P
+		g.nwP = stats.NeweyWest(traj, -1).P
+	}
+	return g
+}
+
+// guard is guardStatsOf(pct[lo:hi]), memoised.
+func (v *memoView) guard(pct []*spPercentiles, lo, hi int) guardStats {
+	if v == nil {
+		return guardStatsOf(pct[lo:hi])
+	}
+	m := v.roll.span(v.base+lo, v.base+hi)
+	if m.guard == nil {
+		g := guardStatsOf(pct[lo:hi])
+		m.guard = &g
+	}
+	return *m.guard
+}
+
+// trendKey identifies one trend test: a gate on metric m's trajectory
+// over the absolute span [lo, hi).
+type trendKey struct {
+	gate      TrendGate
+	m, lo, hi int
+}
+
+// trendStat is what a trend test computes of a trajectory before the
+// significance level is applied: the Mann–Kendall or Newey–West result,
+// or the verdict of the level-free tests (Theil–Sen, slope vs scatter).
+type trendStat struct {
+	mk      stats.MannKendallResult
+	nw      stats.NeweyWestResult
+	verdict stats.Verdict
+}
+
+// maxTrendMemo bounds the trend memo of a rollup (a long run's windows
+// would otherwise grow it quadratically); past it tests are not stored.
+const maxTrendMemo = 1 << 15
+
+// trendStatOf runs gate's test on xs (len(xs) ≥ stats.MinTrendN).
+func trendStatOf(gate TrendGate, xs []float64) trendStat {
+	switch gate {
+	case TrendMKHamedRao:
+		return trendStat{mk: stats.HamedRao(xs)}
+	case TrendMannKendall:
+		return trendStat{mk: stats.MannKendall(xs)}
+	case TrendNeweyWest:
+		return trendStat{nw: stats.NeweyWest(xs, -1)}
+	}
+	return trendStat{verdict: stats.TrendVerdict(stats.TrendAlgo(gate), xs, stats.Alpha)}
+}
+
+// at is the test's verdict at significance alpha, as stats.TrendVerdict
+// decides it.
+func (t trendStat) at(gate TrendGate, alpha float64) stats.Verdict {
+	switch gate {
+	case TrendMKHamedRao, TrendMannKendall:
+		return t.mk.Verdict(alpha)
+	case TrendNeweyWest:
+		return t.nw.Verdict(alpha)
+	}
+	return t.verdict
+}
+
+// trend is trendVerdict(gate, xs, minN, alpha) for xs the trajectory of
+// metric m over post[lo:hi], with the test memoised: a sweep over alpha
+// reruns only the comparison.
+func (v *memoView) trend(gate TrendGate, m, lo, hi int, xs []float64, minN int, alpha float64) stats.Verdict {
+	if len(xs) < minN {
+		return stats.VerdictInsufficient
+	}
+	if len(xs) < stats.MinTrendN || !gate.Valid() {
+		return stats.TrendVerdict(stats.TrendAlgo(gate), xs, alpha)
+	}
+	if v == nil {
+		return trendStatOf(gate, xs).at(gate, alpha)
+	}
+	k := trendKey{gate, m, v.base + lo, v.base + hi}
+	r := v.roll
+	if t, ok := r.trends[k]; ok {
+		return t.at(gate, alpha)
+	}
+	t := trendStatOf(gate, xs)
+	if len(r.trends) < maxTrendMemo {
+		if r.trends == nil {
+			r.trends = map[trendKey]trendStat{}
+		}
+		r.trends[k] = t
+	}
+	return t.at(gate, alpha)
+}
