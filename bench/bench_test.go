@@ -25,6 +25,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
 var (
@@ -57,6 +58,9 @@ func benchRun(b *testing.B) (string, int64) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if perConfigDir != "" {
+		os.RemoveAll(perConfigDir)
+	}
 	if logDir != "" {
 		os.RemoveAll(logDir)
 	}
@@ -209,6 +213,66 @@ func BenchmarkAnalyze(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/config")
 			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
+		})
+	}
+}
+
+var (
+	perConfigOnce sync.Once
+	perConfigDir  string
+	perConfigErr  error
+)
+
+// BenchmarkPerConfig is the per-config target on the sweep path: one
+// core.Run of the PerConfigSpec run (60 super-passes of 1000 samples)
+// analysed under the 1001 alpha values of AlphaConfigs, per preset; an
+// iteration is the whole sweep of one run, the metrics are per parameter
+// set. Target: default ≤ PerConfigTargetUs µs of CPU (b.Error above it).
+//
+//	go test -run '^$' -bench PerConfig -benchtime 3x -cpu 1 ./bench/
+func BenchmarkPerConfig(b *testing.B) {
+	perConfigOnce.Do(func() {
+		perConfigDir, perConfigErr = os.MkdirTemp("", "steadysweep-perconfig-")
+		if perConfigErr == nil {
+			_, perConfigErr = synth.Generate(perConfigDir, PerConfigSpec())
+		}
+	})
+	if perConfigErr != nil {
+		b.Fatal(perConfigErr)
+	}
+	run, err := columnar.ResolveRun(perConfigDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer table.Release()
+	s := table.Samples()
+	for _, preset := range []string{"default", "reference"} {
+		base := core.DefaultParams()
+		if preset == "reference" {
+			base = core.ReferenceParams()
+		}
+		cfgs := AlphaConfigs(base, 1001)
+		b.Run("preset="+preset, func(b *testing.B) {
+			var wall, cpu float64
+			var nsp int
+			for b.Loop() {
+				w, c, n, err := SweepPathCost(&s, table.Info, cfgs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				wall, cpu, nsp = wall+w, cpu+c, n
+			}
+			wall, cpu = wall/float64(b.N), cpu/float64(b.N)
+			b.ReportMetric(wall, "µs/config")
+			b.ReportMetric(cpu, "cpu-µs/config")
+			b.ReportMetric(float64(nsp), "super-passes")
+			if preset == "default" && cpu > PerConfigTargetUs {
+				b.Errorf("default preset: %.0f µs CPU per config, target ≤ %d", cpu, PerConfigTargetUs)
+			}
 		})
 	}
 }

@@ -292,7 +292,7 @@ const commandsText = "## Commands\n\n" +
 	"# the reference on one run, as section 3 runs it:\n" +
 	"STEADYSWEEP_REFERENCE=... python3 bench/scripts/reference_shim.py RUN_DIR --json out.json\n\n" +
 	"# cross-package Go micro-benchmarks (decoder on a generated log, Count on the shared texts,\n" +
-	"# core.Analyze per config), benchstat-friendly; -short uses a 20 MB log:\n" +
+	"# core.Run.Analyze per config), benchstat-friendly; -short uses a 20 MB log:\n" +
 	"go test -run '^$' -bench . -count 6 ./bench/ | tee new.txt && benchstat old.txt new.txt\n" +
 	"# per-package ones:\n" +
 	"go test -run '^$' -bench 'Decode|BufioLineSplit' -benchtime 5x ./columnar/\n" +

@@ -203,7 +203,7 @@ func scaleSection(e *env) (string, error) {
 	cs, info := table.Samples(), table.Info
 	s := &cs
 	fmt.Fprintf(&b, "### With configs\n\n")
-	fmt.Fprintf(&b, "The sweep path (section 4: `core.Rollup` once, `core.AnalyzeWithRollups` per config) on the %s run "+
+	fmt.Fprintf(&b, "The sweep path (section 4: one `core.Run`, `Run.Analyze` per config) on the %s run "+
 		"above (%d samples, %d super-passes) under `bench.Configs(n)` (half default preset, half reference), one goroutine "+
 		"(as one sweep worker analyses one run); total time per repetition and per config. Constant µs/config would mean a cost linear in the number of configs; falling µs/config means better than linear (the per-run rollups and core's per-window memos are shared by more configs).\n\n",
 		fmtMB(rows[0].size), s.Len(), rows[0].nsp)
