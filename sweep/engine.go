@@ -192,8 +192,36 @@ type engine struct {
 func Run(ctx context.Context, o Options) (Summary, error) {
 	start := time.Now()
 	sum := Summary{Configs: len(o.Configs), RowsByStatus: map[string]int{}}
-	if err := o.check(); err != nil {
+	e, err := newEngine(o)
+	if err != nil {
 		return sum, err
+	}
+	runs := e.ownedRuns()
+	sum.Runs = len(runs)
+	out, err := e.openOutputs(ctx)
+	if err != nil {
+		return sum, err
+	}
+	e.o.Progress.start(len(runs), len(e.o.Configs))
+	werr := e.analyzeAll(ctx, runs, out, &sum)
+	werr = errors.Join(werr, out.close(&sum))
+	sum.Abandoned = sum.Runs - sum.Analysed - sum.Skipped
+	sum.Elapsed = time.Since(start)
+	e.o.Progress.finish(sum)
+	if werr != nil {
+		return sum, fmt.Errorf("write results: %w", werr)
+	}
+	if err := ctx.Err(); err != nil && sum.Abandoned > 0 {
+		return sum, fmt.Errorf("sweep interrupted after %d of %d runs: %w", sum.Analysed+sum.Skipped, sum.Runs, context.Cause(ctx))
+	}
+	return sum, nil
+}
+
+// newEngine checks the options, fills their defaults and computes the
+// config ids.
+func newEngine(o Options) (*engine, error) {
+	if err := o.check(); err != nil {
+		return nil, err
 	}
 	if o.Jobs <= 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)
@@ -209,26 +237,41 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	for _, p := range o.Configs {
 		e.ids = append(e.ids, sinks.ConfigID(p))
 	}
+	return e, nil
+}
 
+// ownedRuns are the runs of this shard.
+func (e *engine) ownedRuns() []corpora.RunRef {
 	var runs []corpora.RunRef
-	for _, r := range o.Runs {
-		if o.Shard.Owns(r) {
+	for _, r := range e.o.Runs {
+		if e.o.Shard.Owns(r) {
 			runs = append(runs, r)
 		}
 	}
-	sum.Runs = len(runs)
+	return runs
+}
 
+// outputs are the table writers of a sweep.
+type outputs struct {
+	rows   tableSink[sinks.Row]
+	series tableSink[sinks.SeriesRow] // nil without a series function
+}
+
+// openOutputs prepares the rows and series directories, reads what a
+// resumed sweep has written already and opens the writers.
+func (e *engine) openOutputs(ctx context.Context) (*outputs, error) {
+	o := e.o
 	rowsDir, seriesDir := filepath.Join(o.Out, "rows"), filepath.Join(o.Out, "series")
 	if err := prepareTable(rowsDir, o.Shard, o.Resume); err != nil {
-		return sum, err
+		return nil, err
 	}
 	if err := prepareTable(seriesDir, o.Shard, o.Resume); err != nil {
-		return sum, err
+		return nil, err
 	}
 	if o.Resume {
 		states, err := sinks.ReadRowStates(ctx, rowsDir, o.Mem)
 		if err != nil {
-			return sum, fmt.Errorf("resume: %w", err)
+			return nil, fmt.Errorf("resume: %w", err)
 		}
 		if o.RetryErrors {
 			if sum.Retried, sum.RetryKept, err = e.takeOutErrors(ctx, states, runs); err != nil {
@@ -241,27 +284,44 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			e.done[k] = struct{}{}
 		}
 		if e.seriesDone, err = sinks.ReadSeriesKeys(ctx, seriesDir, o.Mem); err != nil {
-			return sum, fmt.Errorf("resume: %w", err)
+			return nil, fmt.Errorf("resume: %w", err)
 		}
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
 		MaxFileAge: o.MaxFileAge, Mem: o.Mem}
 	rw, err := newRowSink(wopts)
 	if err != nil {
-		return sum, err
+		return nil, err
 	}
-	var sw tableSink[sinks.SeriesRow]
+	out := &outputs{rows: rw}
 	if o.Series != nil {
 		wopts.Dir = seriesDir
-		if sw, err = newSeriesSink(wopts); err != nil {
-			return sum, errors.Join(err, rw.Close())
+		if out.series, err = newSeriesSink(wopts); err != nil {
+			return nil, errors.Join(err, rw.Close())
 		}
 	}
+	return out, nil
+}
 
-	o.Progress.start(len(runs), len(o.Configs))
+// close finishes the writers and lists their files in sum.
+func (out *outputs) close(sum *Summary) error {
+	err := out.rows.Close()
+	sum.Files = append(sum.Files, out.rows.Files()...)
+	if out.series != nil {
+		err = errors.Join(err, out.series.Close())
+		sum.Files = append(sum.Files, out.series.Files()...)
+	}
+	return err
+}
+
+// analyzeAll feeds the runs to Jobs workers, each loading one run at a
+// time and analysing it under every parameter set, and writes their
+// results from this goroutine, counting them in sum. A write error
+// cancels the workers and is returned.
+func (e *engine) analyzeAll(ctx context.Context, runs []corpora.RunRef, out *outputs, sum *Summary) error {
 	wctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	results := make(chan runResult, o.Jobs)
+	results := make(chan runResult, e.o.Jobs)
 	work := make(chan corpora.RunRef)
 	// Loading is IO- and CPU-bound, analysis CPU-bound: one run per
 	// core, and at most Jobs runs in memory (plus the rows in results).
@@ -278,7 +338,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		return nil
 	})
 	var workers sync.WaitGroup
-	for range o.Jobs {
+	for range e.o.Jobs {
 		workers.Add(1)
 		g.Go(func() error {
 			defer workers.Done()
@@ -295,28 +355,13 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		if werr != nil {
 			continue
 		}
-		if werr = e.write(res, rw, sw, &sum); werr != nil {
+		if werr = e.write(res, out.rows, out.series, sum); werr != nil {
 			cancel(werr)
 		}
-		o.Progress.update(&sum)
+		e.o.Progress.update(sum)
 	}
 	_ = g.Wait() // workers return nil; panics are recovered per run
-	werr = errors.Join(werr, rw.Close())
-	sum.Files = append(sum.Files, rw.Files()...)
-	if sw != nil {
-		werr = errors.Join(werr, sw.Close())
-		sum.Files = append(sum.Files, sw.Files()...)
-	}
-	sum.Abandoned = sum.Runs - sum.Analysed - sum.Skipped
-	sum.Elapsed = time.Since(start)
-	o.Progress.finish(sum)
-	if werr != nil {
-		return sum, fmt.Errorf("write results: %w", werr)
-	}
-	if err := ctx.Err(); err != nil && sum.Abandoned > 0 {
-		return sum, fmt.Errorf("sweep interrupted after %d of %d runs: %w", sum.Analysed+sum.Skipped, sum.Runs, context.Cause(ctx))
-	}
-	return sum, nil
+	return werr
 }
 
 func (o *Options) check() error {
