@@ -1,9 +1,9 @@
 package columnar
 
 import (
-	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // This file reduces a sample.complete payload ["TextModelOutput", output,
@@ -165,44 +165,9 @@ func appendPyNumber(dst, line []byte, v value) []byte {
 	return appendPyFloat(dst, f)
 }
 
-// appendPyFloat appends Python's repr of a float.
-func appendPyFloat(dst []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(dst, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(dst, "-Infinity"...)
-	}
-	if f == 0 {
-		if math.Signbit(f) {
-			return append(dst, "-0.0"...)
-		}
-		return append(dst, "0.0"...)
-	}
-	exp := int(math.Floor(math.Log10(math.Abs(f))))
-	e := strconv.AppendFloat(nil, f, 'e', -1, 64)
-	// Use the exponent of the shortest representation, not Log10.
-	for i := len(e) - 1; i >= 0; i-- {
-		if e[i] == 'e' {
-			x, _ := strconv.Atoi(string(e[i+1:]))
-			exp = x
-			break
-		}
-	}
-	if exp < -4 || exp >= 16 {
-		return append(dst, e...)
-	}
-	start := len(dst)
-	dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
-	for _, c := range dst[start:] {
-		if c == '.' {
-			return dst
-		}
-	}
-	return append(dst, ".0"...)
-}
+// appendPyFloat appends Python's repr of a float (sinks/pyjson, the
+// module's one formatter).
+func appendPyFloat(dst []byte, f float64) []byte { return pyjson.AppendFloat(dst, f) }
 
 // appendPyDumps appends json.dumps(value) with Python's defaults:
 // separators ", " and ": ", ensure_ascii.
@@ -270,48 +235,9 @@ func (s *payloadScratch) appendPyDumps(dst, line []byte, v value) []byte {
 }
 
 // appendPyJSONString appends a string value re-encoded as json.dumps does
-// with ensure_ascii (non-ASCII as \uXXXX, surrogate pairs above the BMP).
+// with ensure_ascii (pyjson.AppendString: non-ASCII and DEL as \uXXXX,
+// surrogate pairs above the BMP).
 func (s *payloadScratch) appendPyJSONString(dst, line []byte, v value) []byte {
-	const hex = "0123456789abcdef"
 	s.str = appendUnescaped(s.str[:0], line, v)
-	body := s.str
-	dst = append(dst, '"')
-	for len(body) > 0 {
-		c := body[0]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"':
-				dst = append(dst, '\\', '"')
-			case c == '\\':
-				dst = append(dst, '\\', '\\')
-			case c == '\n':
-				dst = append(dst, '\\', 'n')
-			case c == '\r':
-				dst = append(dst, '\\', 'r')
-			case c == '\t':
-				dst = append(dst, '\\', 't')
-			case c == '\b':
-				dst = append(dst, '\\', 'b')
-			case c == '\f':
-				dst = append(dst, '\\', 'f')
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-			default:
-				dst = append(dst, c)
-			}
-			body = body[1:]
-			continue
-		}
-		r, size := utf8.DecodeRune(body)
-		body = body[size:]
-		if r >= 0x10000 {
-			r -= 0x10000
-			hi, lo := 0xD800+(r>>10), 0xDC00+(r&0x3FF)
-			dst = append(dst, '\\', 'u', hex[hi>>12&15], hex[hi>>8&15], hex[hi>>4&15], hex[hi&15])
-			dst = append(dst, '\\', 'u', hex[lo>>12&15], hex[lo>>8&15], hex[lo>>4&15], hex[lo&15])
-			continue
-		}
-		dst = append(dst, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-	}
-	return append(dst, '"')
+	return pyjson.AppendString(dst, string(s.str))
 }
