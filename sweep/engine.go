@@ -198,7 +198,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	runs := e.ownedRuns()
 	sum.Runs = len(runs)
-	out, err := e.openOutputs(ctx)
+	out, err := e.openOutputs(ctx, runs, &sum)
 	if err != nil {
 		return sum, err
 	}
@@ -258,8 +258,9 @@ type outputs struct {
 }
 
 // openOutputs prepares the rows and series directories, reads what a
-// resumed sweep has written already and opens the writers.
-func (e *engine) openOutputs(ctx context.Context) (*outputs, error) {
+// resumed sweep has written already (taking out the error rows of runs to
+// retry, counted in sum) and opens the writers.
+func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Summary) (*outputs, error) {
 	o := e.o
 	rowsDir, seriesDir := filepath.Join(o.Out, "rows"), filepath.Join(o.Out, "series")
 	if err := prepareTable(rowsDir, o.Shard, o.Resume); err != nil {
@@ -275,7 +276,7 @@ func (e *engine) openOutputs(ctx context.Context) (*outputs, error) {
 		}
 		if o.RetryErrors {
 			if sum.Retried, sum.RetryKept, err = e.takeOutErrors(ctx, states, runs); err != nil {
-				return sum, fmt.Errorf("resume: redo error rows: %w", err)
+				return nil, fmt.Errorf("resume: redo error rows: %w", err)
 			}
 			o.Progress.retrying(sum.Retried, sum.RetryKept)
 		}

@@ -56,4 +56,3 @@ func derivations(res *core.Result, l *loadedRun) []sinks.Derivation {
 	}
 	return d
 }
-
