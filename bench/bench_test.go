@@ -168,17 +168,10 @@ func sharedTexts(b *testing.B, path string) (texts []string, tokens, bytes int64
 // one core.Run shared across iterations (the sweep's path).
 func BenchmarkAnalyze(b *testing.B) {
 	dir, _ := benchRun(b)
-	run, err := columnar.ResolveRun(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer table.Release()
+	table := ingestWords(b, dir)
 	s := table.Samples()
 	info := table.Info
+	var err error
 	for _, preset := range []string{"default", "reference"} {
 		p := core.DefaultParams()
 		if preset == "reference" {
@@ -240,15 +233,7 @@ func BenchmarkPerConfig(b *testing.B) {
 	if perConfigErr != nil {
 		b.Fatal(perConfigErr)
 	}
-	run, err := columnar.ResolveRun(perConfigDir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer table.Release()
+	table := ingestWords(b, perConfigDir)
 	s := table.Samples()
 	for _, preset := range []string{"default", "reference"} {
 		base := core.DefaultParams()
@@ -275,4 +260,20 @@ func BenchmarkPerConfig(b *testing.B) {
 			}
 		})
 	}
+}
+
+// ingestWords decodes the run in dir with the word counter (what analyze
+// does); the table is released when b ends.
+func ingestWords(b *testing.B, dir string) *columnar.Table {
+	b.Helper()
+	run, err := columnar.ResolveRun(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(table.Release)
+	return table
 }

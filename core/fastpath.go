@@ -48,62 +48,50 @@ func relDrift(xs, tmp []float64) float64 {
 	return olsSlope(xs, tmp) * float64(n-1) / m
 }
 
-// covExceeds reports stats.CoV(xs) > bound. It first estimates the CoV in
-// double precision (compensated mean, two-pass deviation), whose absolute
-// error is far below 1e−12 for realistic series, and computes the exact
-// CoV only when the estimate is within a margin of the bound.
-func covExceeds(xs []float64, bound float64) bool {
-	n := len(xs)
-	if n < 2 {
-		return 0 > bound
-	}
-	m := stats.Sum(xs) / float64(n)
-	if m == 0 || math.IsNaN(m) || math.IsInf(m, 0) || math.IsNaN(bound) {
-		return stats.CoV(xs) > bound
-	}
-	ss := 0.0
-	for _, x := range xs {
-		d := x - m
-		ss += d * d
-	}
-	est := math.Sqrt(ss/float64(n)) / math.Abs(m)
-	margin := 1e-9*math.Abs(bound) + 1e-12
-	switch {
-	case math.IsNaN(est) || math.IsInf(est, 0):
-	case est > bound+margin:
-		return true
-	case est < bound-margin:
-		return false
-	}
-	return stats.CoV(xs) > bound
-}
+// covExceeds reports stats.CoV(xs) > bound (see covVersus).
+func covExceeds(xs []float64, bound float64) bool { return covVersus(xs, bound) > 0 }
 
-// covAtMost reports stats.CoV(xs) ≤ bound, by covExceeds's estimate when
-// it decides and the exact CoV otherwise (a NaN CoV is never ≤ a bound).
-func covAtMost(xs []float64, bound float64) bool {
+// covAtMost reports stats.CoV(xs) ≤ bound (see covVersus; a NaN CoV is
+// never ≤ a bound).
+func covAtMost(xs []float64, bound float64) bool { return covVersus(xs, bound) < 0 }
+
+// covVersus compares stats.CoV(xs) with bound: +1 above it, −1 at or below
+// it, 0 when neither holds (a NaN CoV or bound). It first estimates the
+// CoV in double precision (compensated mean, two-pass deviation), whose
+// absolute error is far below 1e−12 for realistic series, and computes the
+// exact CoV only when the estimate is within a margin of the bound.
+func covVersus(xs []float64, bound float64) int {
 	n := len(xs)
-	if n < 2 {
-		return 0 <= bound
+	if n >= 2 {
+		m := stats.Sum(xs) / float64(n)
+		if !(m == 0 || math.IsNaN(m) || math.IsInf(m, 0) || math.IsNaN(bound)) {
+			ss := 0.0
+			for _, x := range xs {
+				d := x - m
+				ss += d * d
+			}
+			est := math.Sqrt(ss/float64(n)) / math.Abs(m)
+			margin := 1e-9*math.Abs(bound) + 1e-12
+			switch {
+			case math.IsNaN(est) || math.IsInf(est, 0):
+			case est > bound+margin:
+				return 1
+			case est < bound-margin:
+				return -1
+			}
+		}
 	}
-	m := stats.Sum(xs) / float64(n)
-	if m == 0 || math.IsNaN(m) || math.IsInf(m, 0) || math.IsNaN(bound) {
-		return stats.CoV(xs) <= bound
+	c := 0.0 // stats.CoV is 0 below two values
+	if n >= 2 {
+		c = stats.CoV(xs)
 	}
-	ss := 0.0
-	for _, x := range xs {
-		d := x - m
-		ss += d * d
-	}
-	est := math.Sqrt(ss/float64(n)) / math.Abs(m)
-	margin := 1e-9*math.Abs(bound) + 1e-12
 	switch {
-	case math.IsNaN(est) || math.IsInf(est, 0):
-	case est > bound+margin:
-		return false
-	case est < bound-margin:
-		return true
+	case c > bound:
+		return 1
+	case c <= bound:
+		return -1
 	}
-	return stats.CoV(xs) <= bound
+	return 0
 }
 
 // verdict is trendVerdict with the slope_vs_scatter shortcut: a series

@@ -47,6 +47,11 @@ type Result struct {
 // or "" (concurrency).
 func (r *Result) Caveat() string { return r.Profile.Caveat() }
 
+// DistinctCovBounds returns CovBounds without repeats, first occurrence
+// kept: the bounds of the diagnostics' CovCell.Passes (the reference keys
+// its tables by the bound).
+func (r *Result) DistinctCovBounds() []float64 { return distinctBounds(r.CovBounds) }
+
 // Trajectory returns the post-warmup trajectory of metric m (an index of
 // Metrics), empty super-passes skipped (§6).
 func (r *Result) Trajectory(m int) []float64 { return trajectory(r.pct, m) }

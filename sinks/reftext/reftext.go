@@ -96,7 +96,7 @@ func diagnostics(add func(...string), r *core.Result, tables []core.WindowDiagno
 		hdr[i] = "cov<=" + pyjson.Float(b)
 	}
 	boundHdr := strings.Join(hdr, "  ")
-	distinct := distinctBounds(r.CovBounds)
+	distinct := r.DistinctCovBounds()
 	diags := make([]*core.WindowDiagnostics, len(tables))
 	for i := range tables {
 		diags[i] = &tables[i]
@@ -166,21 +166,6 @@ func glyph(v stats.Verdict) string {
 		return ". n/a"
 	}
 	return ""
-}
-
-// distinctBounds is bounds without repeats, first occurrence kept.
-func distinctBounds(bounds []float64) []float64 {
-	var out []float64
-	for _, b := range bounds {
-		dup := false
-		for _, o := range out {
-			dup = dup || o == b
-		}
-		if !dup {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // sortByW orders the tables by window size (stable).

@@ -25,7 +25,7 @@ func window(r *core.Result) (pyjson.Object, error) {
 			gated = append(gated, tm.Key)
 		}
 	}
-	cov, drift := diagnostics(diags, distinct(r.CovBounds))
+	cov, drift := diagnostics(diags, r.DistinctCovBounds())
 	psp := r.PerSuperPass()
 	rows := make([]any, len(psp))
 	for i, d := range psp {
@@ -45,22 +45,6 @@ func window(r *core.Result) (pyjson.Object, error) {
 		{Key: "steady_state", Value: steadyState(&r.Steady)},
 		{Key: "per_super_pass", Value: rows},
 	}, nil
-}
-
-// distinct is bounds without repeats, first occurrence kept (the
-// reference keys a dict by the bound).
-func distinct(bounds []float64) []float64 {
-	var out []float64
-	for _, b := range bounds {
-		dup := false
-		for _, o := range out {
-			dup = dup || o == b
-		}
-		if !dup {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // diagnostics are the cov and drift tables keyed by window size (§9).
