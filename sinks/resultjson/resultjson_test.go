@@ -1,0 +1,90 @@
+package resultjson_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
+)
+
+// analyzeGoodrun analyses the committed run testdata/goodrun under p.
+func analyzeGoodrun(t *testing.T, p core.Params) *core.Result {
+	t.Helper()
+	run, err := columnar.ResolveRun(filepath.Join("..", "..", "testdata", "goodrun"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer table.Release()
+	s := table.Samples()
+	r, err := core.NewRun(&s, table.Info).Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// keys are the top-level keys of a JSON object, in order.
+func keys(t *testing.T, b []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.Token()
+	var out []string
+	for dec.More() {
+		k, _ := dec.Token()
+		out = append(out, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+var referenceKeys = []string{"n_super_passes", "superpass_size", "warmup", "warmup_mode", "n_post_warmup", "metrics",
+	"gated_metrics", "trajectories", "cov", "drift", "steady_state", "per_super_pass"}
+
+// TestTreeLayout: the reference's twelve keys (§11.1) in its order, then,
+// under steadysweep, the assessment's keys; the encoded bytes are Tree's,
+// and a failing writer's error is returned.
+func TestTreeLayout(t *testing.T) {
+	ref, err := resultjson.Marshal(analyzeGoodrun(t, core.ReferenceParams()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := keys(t, ref); !slices.Equal(got, referenceKeys) {
+		t.Errorf("reference keys %v", got)
+	}
+	r := analyzeGoodrun(t, core.DefaultParams())
+	var b bytes.Buffer
+	if err := resultjson.Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(referenceKeys), "status", "partial", "reason", "verdict", "mode", "submission", "total",
+		"steady", "gap", "tail_cut", "early_stopping", "selection")
+	if got := keys(t, b.Bytes()); !slices.Equal(got, want) {
+		t.Errorf("steadysweep keys %v,\nwant %v", got, want)
+	}
+	if tree, err := resultjson.Tree(r); err != nil || len(tree) != len(want) {
+		t.Errorf("Tree: %d keys, %v", len(tree), err)
+	}
+	boom := errors.New("disk full")
+	if err := resultjson.Write(failing{boom}, r); !errors.Is(err, boom) {
+		t.Errorf("Write to a failing writer: %v", err)
+	}
+}
+
+type failing struct{ err error }
+
+func (f failing) Write([]byte) (int, error) { return 0, f.err }
