@@ -26,12 +26,16 @@ const (
 	numFailureKinds
 )
 
-var failureNames = [numFailureKinds]string{"", "error", "http", "midstream", "timeout", "cancelled", "incomplete"}
+// failureNames are the kinds' names by kind (a function: core keeps no
+// package state).
+func failureNames() [numFailureKinds]string {
+	return [numFailureKinds]string{"", "error", "http", "midstream", "timeout", "cancelled", "incomplete"}
+}
 
 // String returns the kind's name ("" for FailNone).
 func (k FailureKind) String() string {
 	if k < numFailureKinds {
-		return failureNames[k]
+		return failureNames()[k]
 	}
 	return "unknown"
 }
@@ -39,7 +43,7 @@ func (k FailureKind) String() string {
 // FailureKindByName is the inverse of String; ok is false for an unknown
 // name.
 func FailureKindByName(name string) (k FailureKind, ok bool) {
-	for i, n := range failureNames {
+	for i, n := range failureNames() {
 		if n == name {
 			return FailureKind(i), true
 		}
