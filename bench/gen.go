@@ -62,3 +62,12 @@ func GenerateRun(dir string, spec synth.Spec, targetBytes int64) (int64, error) 
 	}
 	return fi.Size(), nil
 }
+
+// AnalyzeSpec is the run of issue 16's end-to-end comparison: LogSpec's
+// closed loop with a 1,000-sample dataset and shorter answers (output
+// scale 7, about 3 KB of log a sample), so 183 MB hold 60 super-passes.
+func AnalyzeSpec() synth.Spec {
+	spec := LogSpec()
+	spec.OutputScale, spec.DatasetSize = 7, 1000
+	return spec
+}

@@ -9,81 +9,31 @@ package columnar
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/steadysweep/steadysweep/bench/benchlog"
 )
 
-var benchVocab = strings.Fields("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three")
-
-// writeBenchLog writes about size bytes of events to path and returns
-// the exact size.
+// writeBenchLog writes about size bytes of parity-shaped events to path
+// (benchlog.ParityShape) and returns the exact size.
 func writeBenchLog(tb testing.TB, path string, size int64) int64 {
 	tb.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	rng := rand.New(rand.NewPCG(20260901, 1))
-	text := func(n int) string {
-		var sb strings.Builder
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(benchVocab[rng.IntN(len(benchVocab))])
-		}
-		return sb.String()
-	}
-	// A pool of texts keeps generation fast; lines still differ by uuid/ts.
-	prompts := make([]string, 64)
-	outputs := make([]string, 64)
-	for i := range prompts {
-		prompts[i] = text(100 + rng.IntN(300))
-		outputs[i] = text(200 + rng.IntN(600))
-	}
-	var written int64
-	put := func(s string) { n, _ := w.WriteString(s); written += int64(n) }
-	ts := int64(81234567890123)
-	put(fmt.Sprintf(`{"event_type":"session.started","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts))
-	put(fmt.Sprintf(`{"event_type":"session.start_performance_tracking","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+1))
-	const C = 32
-	var inflight [][2]uint64
-	for written < size {
-		if len(inflight) < C {
-			u := [2]uint64{rng.Uint64(), rng.Uint64()}
-			inflight = append(inflight, u)
-			ts += int64(rng.IntN(1e6))
-			put(fmt.Sprintf(`{"event_type":"sample.issued","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["PromptData",%q,null,null,null,null,null,null]}`+"\n",
-				ts, u[0], u[1], prompts[rng.IntN(len(prompts))]))
-			ts += int64(rng.IntN(1e6))
-			put(fmt.Sprintf(`{"event_type":"sample.recv_first","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":null}`+"\n", ts, u[0], u[1]))
-			continue
-		}
-		k := rng.IntN(len(inflight))
-		u := inflight[k]
-		inflight[k] = inflight[len(inflight)-1]
-		inflight = inflight[:len(inflight)-1]
-		ts += int64(rng.IntN(1e7))
-		put(fmt.Sprintf(`{"event_type":"sample.complete","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["TextModelOutput",["The",%q],null,null],"finish_reason":"stop","worker_id":3}`+"\n",
-			ts, u[0], u[1], " "+outputs[rng.IntN(len(outputs))]))
-	}
-	put(fmt.Sprintf(`{"event_type":"session.stop_performance_tracking","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+1))
-	put(fmt.Sprintf(`{"event_type":"session.ended","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+2))
-	if err := w.Flush(); err != nil {
+	n, err := benchlog.ParityShape(f, size)
+	if err := errors.Join(err, f.Close()); err != nil {
 		tb.Fatal(err)
 	}
-	if err := f.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	return written
+	return n
 }
 
 func benchLog(b *testing.B) (string, int64) {
@@ -138,6 +88,7 @@ func BenchmarkDecodeWords(b *testing.B) {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			b.SetBytes(size)
 			var d Decoded
+			cpu0 := cpuTime()
 			for b.Loop() {
 				f, err := os.Open(path)
 				if err != nil {
@@ -148,6 +99,7 @@ func BenchmarkDecodeWords(b *testing.B) {
 				}
 				f.Close()
 			}
+			b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
 		})
 	}
 }

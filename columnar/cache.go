@@ -8,33 +8,51 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
-// Cache stores ingested tables as Arrow IPC files so a run is decoded
-// (and tokenized) once.
+// Cache stores ingested runs as Arrow IPC files so a run is decoded (and
+// tokenized) once.
 //
-// An entry is keyed by the schema version, the token counter's identity,
-// the tokenize-sample setting, the events file's size, mtime and a
-// content fingerprint (SHA-256 over its size, first and last MiB and 64
-// evenly spaced 64 KiB windows), and the size and mtime of its sidecars.
-// The entry file is named KEY-DIGEST.arrow where DIGEST is the SHA-256 of
-// the file itself: a read checks it, so a torn or corrupt entry is never
-// trusted; it is removed and rebuilt. Entries are written to a temporary
-// file, synced and renamed, so concurrent processes at worst write the
-// same entry twice.
+// An entry holds the decoded columns of one events file under one set of
+// decode options, and is found in two steps, neither of which reads the
+// events file:
+//
+//  1. Identity: the events file's device, inode, size, mtime and ctime
+//     name a small file under ids/ holding the file's SHA-256, recorded
+//     when it was decoded (hashed while it was read, not re-read).
+//  2. Entry: KEY-SHA-CRC.arrow, where KEY hashes the schema version, the
+//     token counter's identity, the tokenize-sample setting with the
+//     super-pass size it uses, the full-output count mode, the line cap
+//     and the events file's size and mtime; SHA is the start of the
+//     events file's SHA-256; CRC the CRC-32C of the entry file itself,
+//     checked on every read, so a torn or corrupt entry is never
+//     trusted: it is removed and rebuilt.
+//
+// A hit is always the same bytes: any write to the events file changes
+// its ctime, hence its identity, and a new identity (an edited file, a
+// copy, a restore from backup) is decoded again. The sidecars are not in
+// the entry: RunInfo and the dataset indices are applied from the run's
+// own sidecars on every load, so runs with identical logs but different
+// configs share only what the logs decide. Entries are written to a
+// temporary file, synced and renamed, so concurrent processes at worst
+// write the same entry twice.
 type Cache struct {
 	// Dir is the cache directory (DefaultCacheDir() when empty).
 	Dir string
 }
+
+// cacheKeyVersion changes when the key or the entry layout does.
+const cacheKeyVersion = 2
 
 // DefaultCacheDir returns $XDG_CACHE_HOME/steadysweep, else
 // ~/.cache/steadysweep.
@@ -55,113 +73,192 @@ func (c *Cache) dir() string {
 	return DefaultCacheDir()
 }
 
-// Ingest returns the run's table from the cache when a valid entry
-// exists (hit = true), else ingests the run and stores the result. A
-// cache that cannot be written is reported in run.Warnings, not as an
-// error.
+// Load returns the run's columns from the cache when a valid entry exists
+// (hit = true), else decodes the run, hashing the events file as it is
+// read, and stores the result. A cache that cannot be written is reported
+// in run.Warnings, not as an error.
+func (c *Cache) Load(ctx context.Context, run *Run, opts IngestOptions) (*Loaded, bool, error) {
+	fi, err := os.Stat(run.EventsPath)
+	if err != nil {
+		return nil, false, fmt.Errorf("cache key: %w", err)
+	}
+	id := fileIdentity(fi)
+	key := cacheKey(run, opts, id)
+	if sha, ok := c.identityDigest(id); ok {
+		if l := c.load(key, sha, run); l != nil {
+			return l, true, nil
+		}
+	}
+	opts.HashEvents = true
+	l, err := Load(ctx, run, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	if l.EventsSHA256 == "" {
+		// A reader that does not hash as it reads (other tools' formats,
+		// whose logs are small beside endpoints'): read the file for it.
+		if l.EventsSHA256, err = hashFile(run.EventsPath); err != nil {
+			run.warnf("cache: %v", err)
+			return l, false, nil
+		}
+	}
+	// A file written while it was read is not recorded under either identity.
+	if fi2, err := os.Stat(run.EventsPath); err == nil && fileIdentity(fi2) == id {
+		if err := c.store(key, l); err != nil {
+			run.warnf("cache: %v", err)
+		} else if err := c.recordIdentity(id, l.EventsSHA256); err != nil {
+			run.warnf("cache: %v", err)
+		}
+	}
+	return l, false, nil
+}
+
+// Ingest is Load returning the Arrow table (Release it when done).
 func (c *Cache) Ingest(ctx context.Context, run *Run, opts IngestOptions) (*Table, bool, error) {
-	key, err := cacheKey(run, opts)
+	l, hit, err := c.Load(ctx, run, opts)
 	if err != nil {
 		return nil, false, err
 	}
-	if t := c.load(key, opts.Allocator, run); t != nil {
-		return t, true, nil
+	t, err := l.Table(opts.Allocator)
+	return t, hit, err
+}
+
+// EventsDigest returns the SHA-256 (hex) of the events file at path as
+// the cache recorded it when the file was decoded, if the file is
+// unchanged since (same identity); it never reads the events file.
+func (c *Cache) EventsDigest(path string) (string, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
 	}
-	t, err := Ingest(ctx, run, opts)
+	return c.identityDigest(fileIdentity(fi))
+}
+
+// hashFile returns the hex SHA-256 of the file at path.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, err
+		return "", err
 	}
-	if err := c.store(key, t); err != nil {
-		run.warnf("cache: %v", err)
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
 	}
-	return t, false, nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // cacheKey derives the entry key of run under opts.
-func cacheKey(run *Run, opts IngestOptions) (string, error) {
+func cacheKey(run *Run, opts IngestOptions, id [5]int64) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "steadysweep-cache\x00schema=%d\x00", SchemaVersion)
+	fmt.Fprintf(h, "steadysweep-cache\x00v=%d\x00schema=%d\x00", cacheKeyVersion, SchemaVersion)
 	counter := "none"
 	if opts.Counter != nil {
 		counter = opts.Counter.Identity()
 	}
-	fmt.Fprintf(h, "counter=%q\x00sample=%d\x00S=%d\x00", counter, opts.TokenizeSample, run.Info.DatasetSize)
+	fmt.Fprintf(h, "counter=%q\x00sample=%d\x00S=%d\x00full=%d\x00maxline=%d\x00size=%d\x00mtime=%d\x00",
+		counter, opts.TokenizeSample, sampleSuperPass(run, opts), fullTokensMode(run), cmp0(opts.MaxLineSize, DefaultMaxLineSize), id[2], id[3])
 	if run.Format != "" && run.Format != FormatEndpoints {
 		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
 	}
-	if err := fingerprint(h, run.EventsPath); err != nil {
-		return "", fmt.Errorf("cache key: %w", err)
-	}
-	for _, name := range []string{"config.yaml", "run_meta.json", "sample_idx_map.json"} {
-		if st, err := os.Stat(filepath.Join(run.Dir, name)); err == nil {
-			fmt.Fprintf(h, "%s=%d/%d\x00", name, st.Size(), st.ModTime().UnixNano())
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32], nil
+	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// fingerprint hashes the size, mtime and sampled content of a file.
-func fingerprint(h hash.Hash, path string) error {
-	f, err := os.Open(path)
+// identityPath is the ids/ file of a file identity.
+func (c *Cache) identityPath(id [5]int64) string {
+	var b [40]byte
+	for i, v := range id {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	sum := sha256.Sum256(b[:])
+	return filepath.Join(c.dir(), "ids", hex.EncodeToString(sum[:16]))
+}
+
+// identityDigest returns the events SHA-256 recorded for id.
+func (c *Cache) identityDigest(id [5]int64) (string, bool) {
+	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
+		return "", false // no inode or ctime: the identity proves nothing
+	}
+	f, err := os.Open(c.identityPath(id))
 	if err != nil {
-		return err
+		return "", false
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
+	var b [65]byte
+	n, _ := io.ReadFull(f, b[:])
+	if n != 65 || b[64] != '\n' {
+		return "", false
 	}
-	size := st.Size()
-	binary.Write(h, binary.LittleEndian, [2]int64{size, st.ModTime().UnixNano()})
-	const edge, window, windows = 1 << 20, 64 << 10, 64
-	buf := make([]byte, edge)
-	read := func(off int64, n int64) error {
-		if off < 0 {
-			off = 0
-		}
-		n = min(n, size-off)
-		if n <= 0 {
-			return nil
-		}
-		if _, err := f.ReadAt(buf[:n], off); err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		h.Write(buf[:n])
-		return nil
+	if _, err := hex.DecodeString(string(b[:64])); err != nil {
+		return "", false
 	}
-	if err := read(0, edge); err != nil {
-		return err
-	}
-	if err := read(size-edge, edge); err != nil {
-		return err
-	}
-	if size > 2*edge {
-		for i := int64(0); i < windows; i++ {
-			if err := read(edge+i*(size-2*edge)/windows, window); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return string(b[:64]), true
 }
 
-// load returns a valid entry for key, or nil. Invalid entries are removed.
-func (c *Cache) load(key string, mem memory.Allocator, run *Run) *Table {
-	matches, _ := filepath.Glob(filepath.Join(c.dir(), key+"-*.arrow"))
+// recordIdentity records that the file of identity id has SHA-256 sha.
+func (c *Cache) recordIdentity(id [5]int64, sha string) error {
+	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
+		return nil
+	}
+	path := c.identityPath(id)
+	return writeCacheFile(filepath.Dir(path), filepath.Base(path), []byte(sha+"\n"))
+}
+
+// load returns a valid entry for key and events digest sha, or nil.
+// Invalid entries are removed.
+func (c *Cache) load(key, sha string, run *Run) *Loaded {
+	matches, _ := filepath.Glob(filepath.Join(c.dir(), key+"-"+sha[:32]+"-*.arrow"))
 	for _, path := range matches {
-		t, err := readEntry(path, mem)
+		t, err := readEntry(path, memory.DefaultAllocator)
 		if err == nil {
-			// The key has no path: an identical copy of the log (same
-			// content, size and mtime, e.g. after cp -a) shares the entry,
-			// whose problems must name this run's file.
-			t.Summary.File = run.EventsPath
-			t.Summary.restoreFirst()
-			return t
+			l := loadedFromTable(t)
+			// An endpoints run's facts come from its sidecars, read afresh;
+			// another format's from its own log, stored with the columns.
+			info := endpointsInfo(run)
+			if run.Format != "" && run.Format != FormatEndpoints {
+				info = t.Info
+			}
+			t.Release()
+			// The entry keeps the problems of the file it was made from;
+			// they must name this run's file.
+			l.Summary.File = run.EventsPath
+			l.Summary.restoreFirst()
+			l.EventsSHA256 = sha
+			l.attach(run, info)
+			return l
 		}
 		run.warnf("cache: discarding %s: %v", path, err)
 		os.Remove(path)
 	}
 	return nil
+}
+
+// loadedFromTable copies an entry's columns into a Loaded.
+func loadedFromTable(t *Table) *Loaded {
+	l := &Loaded{}
+	l.Samples = t.Samples()
+	l.Summary = t.Summary
+	rec := t.Record
+	n := int(rec.NumRows())
+	tb := rec.Column(ColOutputTextBytes).(*array.Int64)
+	uuids := rec.Column(ColUUID).(*array.String)
+	l.TextBytes = make([]int64, n)
+	l.keys = make([][16]byte, n)
+	for i := 0; i < n; i++ {
+		l.TextBytes[i] = -1
+		if tb.IsValid(i) {
+			l.TextBytes[i] = tb.Value(i)
+		}
+		u := uuids.Value(i)
+		if len(u) != 32 || !packHex(&l.keys[i], []byte(u)) {
+			if l.ext == nil {
+				l.ext = make(map[int32]string)
+			}
+			l.keys[i] = [16]byte{}
+			l.ext[int32(i)] = u
+		}
+	}
+	return l
 }
 
 // readEntry reads and validates one entry file.
@@ -172,8 +269,7 @@ func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
 	}
 	base := strings.TrimSuffix(filepath.Base(path), ".arrow")
 	dash := strings.LastIndexByte(base, '-')
-	sum := sha256.Sum256(b)
-	if dash < 0 || base[dash+1:] != hex.EncodeToString(sum[:])[:32] {
+	if dash < 0 || base[dash+1:] != fmt.Sprintf("%08x", crc32.Checksum(b, castagnoli)) {
 		return nil, errors.New("checksum mismatch")
 	}
 	defer func() {
@@ -184,7 +280,8 @@ func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	fr, err := ipc.NewFileReader(bytes.NewReader(b), ipc.WithAllocator(mem))
+	// The record references b (no second copy); callers copy what they keep.
+	fr, err := ipc.NewMappedFileReader(b, ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, err
 	}
@@ -200,24 +297,22 @@ func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
 	return tableFromRecord(rec)
 }
 
-// store writes t as the entry for key, atomically (sinks/atomicfile); the
-// entry's name holds the hash of its bytes.
-func (c *Cache) store(key string, t *Table) (err error) {
-	dir := c.dir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := atomicfile.Create(filepath.Join(dir, key+".arrow"))
+// castagnoli is the CRC-32C table (hardware-accelerated on amd64 and
+// arm64): the entry checksum catches torn and corrupt files at memory
+// speed.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// store writes l's columns as the entry for key, atomically. An
+// endpoints run's facts stored with them are not used (attach applies the
+// sidecars on load); the dataset indices are not stored.
+func (c *Cache) store(key string, l *Loaded) error {
+	t, err := newTable(memory.DefaultAllocator, &l.Decoded, nil, l.Info)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Abort()
-		}
-	}()
-	h := sha256.New()
-	w, err := ipc.NewFileWriter(io.MultiWriter(f, h), ipc.WithSchema(t.Record.Schema()))
+	defer t.Release()
+	var buf bytes.Buffer
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(t.Record.Schema()))
 	if err != nil {
 		return fmt.Errorf("write entry: %w", err)
 	}
@@ -227,5 +322,14 @@ func (c *Cache) store(key string, t *Table) (err error) {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("write entry: %w", err)
 	}
-	return f.CommitAs(filepath.Join(dir, key+"-"+hex.EncodeToString(h.Sum(nil))[:32]+".arrow"))
+	name := fmt.Sprintf("%s-%s-%08x.arrow", key, l.EventsSHA256[:32], crc32.Checksum(buf.Bytes(), castagnoli))
+	return writeCacheFile(c.dir(), name, buf.Bytes())
+}
+
+// writeCacheFile writes dir/name atomically (sinks/atomicfile).
+func writeCacheFile(dir, name string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, name), data)
 }

@@ -3,6 +3,7 @@ package columnar
 import (
 	"bufio"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 
@@ -14,6 +15,8 @@ import (
 type readCloser struct {
 	io.Reader
 	closers []func() error
+	raw     io.Reader // the file's bytes as read (through the hash, if any)
+	size    int64     // the file's size (0 unknown)
 }
 
 func (r *readCloser) Close() error {
@@ -28,17 +31,29 @@ func (r *readCloser) Close() error {
 
 // openEvents opens an events file, sniffing gzip and zstd magic bytes
 // (whatever the file name says).
-func openEvents(path string) (io.ReadCloser, error) {
+func openEvents(path string) (io.ReadCloser, error) { return openEventsHashed(path, nil) }
+
+// openEventsHashed is openEvents writing every byte read from the file
+// into h (when not nil).
+func openEventsHashed(path string, h hash.Hash) (*readCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open events: %w", err)
 	}
-	rc, err := decompress(f, path)
+	var raw io.Reader = f
+	if h != nil {
+		raw = io.TeeReader(f, h)
+	}
+	rc, err := decompress(raw, path)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	rc.closers = append(rc.closers, f.Close)
+	rc.raw = raw
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		rc.size = st.Size()
+	}
 	return rc, nil
 }
 

@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -12,7 +13,7 @@ import (
 
 // Default sizes of the decoder.
 const (
-	DefaultBlockSize   = 4 << 20
+	DefaultBlockSize   = 256 << 10
 	DefaultMaxLineSize = 64 << 20
 )
 
@@ -40,7 +41,19 @@ type DecodeOptions struct {
 	// Progress, when set, is called from one goroutine with the number
 	// of bytes read so far.
 	Progress func(bytesRead int64)
+	// SizeHint is the stream's expected length in bytes (0 unknown): the
+	// columns are then sized about once, from the fraction read.
+	SizeHint int64
+	// MemoryLimit, when positive, bounds what the decoder holds: read
+	// buffers are shrunk to fit in an eighth of it, and a log whose
+	// samples' columns would exceed it ends the decode with an error
+	// (ErrMemoryLimit) instead of exhausting memory.
+	MemoryLimit int64
 }
+
+// ErrMemoryLimit reports a log whose samples need more memory than
+// DecodeOptions.MemoryLimit allows.
+var ErrMemoryLimit = errors.New("memory limit exceeded")
 
 // FullTokensMode selects when the agentic full-output count is taken.
 type FullTokensMode uint8
@@ -61,8 +74,12 @@ type Decoded struct {
 	// the first chunk (-1 when not applicable, as for OutTokens).
 	TextBytes []int64
 
-	keys      []sampleKey
-	uncounted []int32 // samples whose OutTokens await a counting pass
+	keys      [][16]byte       // packed hex uuid per sample (zero for ext ones)
+	ext       map[int32]string // uuids that are not 32 lowercase hex digits
+	uncounted []int32          // samples whose OutTokens await a counting pass
+	// eventsSHA256 is the events file's hash when decodeRun computed it.
+	eventsSHA256 string
+	index        uuidIndex // kept for reuse across decodes
 }
 
 // Reset empties d, keeping the capacity of its columns.
@@ -70,12 +87,19 @@ func (d *Decoded) Reset() {
 	emptySamples(&d.Samples)
 	d.Summary = Summary{}
 	d.keys = d.keys[:0]
+	d.ext = nil
+	d.eventsSHA256 = ""
 	d.TextBytes = d.TextBytes[:0]
 	d.uncounted = d.uncounted[:0]
 }
 
 // UUID returns the sample_uuid of sample i.
-func (d *Decoded) UUID(i int) string { return d.keys[i].String() }
+func (d *Decoded) UUID(i int) string {
+	if s, ok := d.ext[int32(i)]; ok {
+		return s
+	}
+	return unpackHex(d.keys[i])
+}
 
 // Uncounted returns the samples whose post-first-chunk text was left
 // uncounted (DecodeOptions.SkipTextCounts).
@@ -91,9 +115,6 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *Dec
 	dst.Summary.File = opts.Name
 	dst.Summary.TrackingStartNs, dst.Summary.TrackingStopNs = -1, -1
 	dst.Summary.Events = make(map[string]int64)
-	if opts.Counter != nil {
-		dst.Summary.Counter = opts.Counter.Identity()
-	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -103,15 +124,26 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *Dec
 		blockSize: cmp0(opts.BlockSize, DefaultBlockSize),
 		maxLine:   cmp0(opts.MaxLineSize, DefaultMaxLineSize),
 	}
-	m := newMachine(dst)
+	if lim := opts.MemoryLimit; lim > 0 {
+		// In flight: 2·workers+2 blocks, each of which may grow to a line.
+		blocks := int64(2*workers + 2)
+		br.blockSize = int(max(64<<10, min(int64(br.blockSize), lim/8/blocks)))
+		br.maxLine = int(max(64<<10, min(int64(br.maxLine), lim/4/blocks)))
+	}
+	m := newMachine(dst, opts.SizeHint, dst.index)
+	m.limit = opts.MemoryLimit
+	defer func() { dst.index = m.index }()
 	c := collector{m: m, dst: dst}
 	newDecoder := func() *lineDecoder {
 		d := &lineDecoder{
-			counter:    opts.Counter,
-			countText:  !opts.SkipTextCounts,
-			countFull:  opts.FullTokens == FullAlways,
-			countConvs: opts.FullTokens == FullAuto,
+			counter:     opts.Counter,
+			countText:   !opts.SkipTextCounts,
+			countWanted: !opts.SkipTextCounts,
+			countFull:   opts.FullTokens == FullAlways,
+			countConvs:  opts.FullTokens == FullAuto,
 		}
+		_, d.words = opts.Counter.(WhitespaceWordCounter)
+		d.pending, _ = opts.Counter.(PendingCounter)
 		d.lineFn = d.decodeOne
 		return d
 	}
@@ -127,6 +159,9 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *Dec
 	c.finish()
 	m.finish()
 	fillDecodedColumns(&dst.Samples)
+	if opts.Counter != nil {
+		dst.Summary.Counter = opts.Counter.Identity() // a pending counter is ready by now or soon
+	}
 	return nil
 }
 
@@ -147,8 +182,9 @@ type collector struct {
 	readErr  error
 }
 
-func (c *collector) consume(b *block) {
+func (c *collector) consume(b *block) error {
 	sum := &c.dst.Summary
+	c.m.pos += int64(len(b.buf))
 	base := c.baseLine
 	res := &b.res
 	if b.tooLong {
@@ -187,6 +223,7 @@ func (c *collector) consume(b *block) {
 		c.readErr = b.err
 		sum.addProblem(KindCorruptStream, max(c.baseLine, 1), "") // lines are 1-indexed, even before the first
 	}
+	return c.m.err
 }
 
 func (c *collector) finish() {
@@ -232,7 +269,9 @@ func decodeSequential(ctx context.Context, br *blockReader, d *lineDecoder, c *c
 		if !b.tooLong {
 			d.decodeBlock(b.buf, b.final, &b.res)
 		}
-		c.consume(b)
+		if err := c.consume(b); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -316,10 +355,15 @@ func decodeParallel(ctx context.Context, br *blockReader, newDecoder func() *lin
 			}
 			delete(waiting, next)
 			next++
-			c.consume(nb)
+			cerr := c.consume(nb)
 			free <- nb
+			if cerr != nil {
+				err = cerr
+				cancel()
+				break
+			}
 		}
-		if e := ctx.Err(); e != nil {
+		if e := ctx.Err(); e != nil && err == nil {
 			err = e
 			cancel()
 		}

@@ -111,9 +111,16 @@ type lineDecoder struct {
 	countConvs      bool // count the full output of COMPLETEs with a conversation id
 	keepInvalidUTF8 bool
 
-	ps      payloadScratch
-	scratch []byte
-	interns map[string]string
+	words   bool           // counter is a WhitespaceWordCounter
+	pending PendingCounter // counter still loading: countText per block
+	// countWanted is countText as configured; with a pending counter
+	// countText is it and the counter's readiness at the block's start.
+	countWanted bool
+	ps          payloadScratch
+	pw          payloadWords // the one-pass payload scan of the line
+	pwStart     int          // start of the data value pw describes (-1: none)
+	scratch     []byte
+	interns     map[string]string
 
 	issues     []lineIssue
 	otherTypes map[string]int64
@@ -132,8 +139,16 @@ type fields struct {
 	eventType, ts, uuid, conv, turn, data value
 }
 
-// decode decodes one stripped, non-empty line. It reports whether ev was
-// filled with an event phase 2 needs; problems go to d.issues.
+// decode decodes one stripped, non-empty line in one pass: the scanner
+// validates the line, records the envelope fields and, on a COMPLETE
+// line whose event_type comes before its data (as the writer emits it),
+// measures and word-counts the output chunks on the escaped bytes as it
+// validates them (scanPayloadWords). It reports whether ev was filled
+// with an event phase 2 needs; problems go to d.issues.
+//
+// Per-kind event counters (d.counts) are taken right after the event type
+// is known; that is the place to hook counters or checks that need the
+// whole event (timestamps, order), before the switch on kind below.
 func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, ev *event) bool {
 	if bytes.IndexByte(line, 0) >= 0 {
 		d.issue(lineNo, KindNUL, "")
@@ -143,11 +158,21 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 		d.issue(lineNo, KindBOM, "")
 		return false
 	}
-	if !utf8.Valid(line) {
+	var f fields
+	d.pwStart = -1
+	err := d.scanEnvelope(line, &f)
+	// The one-pass payload scan checked its strings' UTF-8 (and the bytes
+	// before them): only the rest of the line is left.
+	var valid bool
+	if err == nil && d.pwStart >= 0 && d.pwStart == f.data.start {
+		valid = !d.pw.badUTF8 && utf8.Valid(line[d.pw.utf8At:]) && utf8.Valid(line[:d.pwStart])
+	} else {
+		valid = utf8.Valid(line)
+	}
+	if !valid {
 		d.issue(lineNo, KindInvalidUTF8, "")
 	}
-	var f fields
-	if err := d.scanEnvelope(line, &f); err != nil {
+	if err != nil {
 		switch {
 		case err == errNotObject:
 			d.issue(lineNo, KindNotObject, "")
@@ -161,12 +186,8 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 	kind := evOther
 	switch f.eventType.kind {
 	case vString:
-		body := line[f.eventType.start+1 : f.eventType.end-1]
-		if f.eventType.esc {
-			d.scratch = appendUnescaped(d.scratch[:0], line, f.eventType)
-			body = d.scratch
-		}
-		kind = lookupEvKind(body)
+		var body []byte
+		kind, body = d.eventKind(line, f.eventType)
 		if kind == evOther {
 			if d.otherTypes == nil {
 				d.otherTypes = make(map[string]int64)
@@ -212,17 +233,7 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 			ev.flags |= fDataNull
 			return true
 		}
-		text, bad := d.ps.textAfterFirstChunk(line, f.data)
-		if bad {
-			d.issue(lineNo, KindFieldType, "data")
-		}
-		ev.nbytes = int32(min(len(text), 1<<31-1))
-		if len(text) > 0 {
-			ev.tokens = tokNotCounted
-			if d.countText && d.counter != nil {
-				ev.tokens = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
-			}
-		}
+		d.readOutput(line, f.data, valid, lineNo, ev)
 		if d.countFull || d.countConvs && f.conv.kind == vString && f.conv.end-f.conv.start > 2 {
 			text := d.ps.fullOutputText(line, f.data)
 			if len(text) > 0 && d.counter != nil {
@@ -236,11 +247,64 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 	return true
 }
 
+// readOutput measures (and counts the tokens of) the output text after
+// the first chunk of a validated COMPLETE payload. A whitespace-word
+// counter on a valid UTF-8 line is served by the one-pass word runs;
+// otherwise (a real tokenizer; a line that is not UTF-8, whose chunks may
+// split a character; no counting at all, where the payload was skipped
+// at memchr speed) the chunks are found again and, when there are
+// several or escapes, joined once into a reused buffer.
+func (d *lineDecoder) readOutput(line []byte, data value, valid bool, lineNo int64, ev *event) {
+	needText := d.countText && d.counter != nil
+	if valid && d.words && needText {
+		if d.pwStart != data.start {
+			scanPayloadWords(line, data.start, &d.pw) // data is valid JSON: cannot fail
+		}
+		run, bad := d.pw.textWords()
+		if bad {
+			d.issue(lineNo, KindFieldType, "data")
+		}
+		ev.nbytes = int32(min(run.bytes, 1<<31-1))
+		if run.bytes > 0 {
+			ev.tokens = tokNotCounted
+			if needText {
+				ev.tokens = int32(run.words)
+			}
+		}
+		return
+	}
+	text, bad := d.ps.textAfterFirstChunk(line, data)
+	if bad {
+		d.issue(lineNo, KindFieldType, "data")
+	}
+	ev.nbytes = int32(min(len(text), 1<<31-1))
+	if len(text) > 0 {
+		ev.tokens = tokNotCounted
+		if needText {
+			ev.tokens = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
+		}
+	}
+}
+
+// eventKind returns the event type of the string value v and its decoded
+// body (which may alias d.scratch).
+func (d *lineDecoder) eventKind(line []byte, v value) (evKind, []byte) {
+	body := line[v.start+1 : v.end-1]
+	if v.esc {
+		d.scratch = appendUnescaped(d.scratch[:0], line, v)
+		body = d.scratch
+	}
+	return lookupEvKind(body), body
+}
+
 // errNotObject is scanEnvelope's report of a valid non-object line.
 var errNotObject = errors.New("json value is not an object")
 
 // scanEnvelope validates the line as one JSON object and records the
-// spans of the envelope keys (last duplicate wins).
+// spans of the envelope keys (last duplicate wins). When the decoder
+// counts whitespace words, a data value that follows an event_type of
+// sample.complete is scanned by scanPayloadWords into d.pw (d.pwStart is
+// its start), so its chunks are read once.
 func (d *lineDecoder) scanEnvelope(line []byte, f *fields) error {
 	i := skipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
@@ -250,6 +314,7 @@ func (d *lineDecoder) scanEnvelope(line []byte, f *fields) error {
 		}
 		return errJSON
 	}
+	complete := false // the last event_type so far is sample.complete
 	i = skipWS(line, i+1)
 	if i < len(line) && line[i] == '}' {
 		i++
@@ -268,6 +333,7 @@ func (d *lineDecoder) scanEnvelope(line []byte, f *fields) error {
 				key = d.scratch
 			}
 			var slot *value
+			isData := false
 			switch string(key) {
 			case "event_type":
 				slot = &f.eventType
@@ -280,19 +346,32 @@ func (d *lineDecoder) scanEnvelope(line []byte, f *fields) error {
 			case "turn":
 				slot = &f.turn
 			case "data":
-				slot = &f.data
+				slot, isData = &f.data, true
 			}
 			i = skipWS(line, kend)
 			if i >= len(line) || line[i] != ':' {
 				return errJSON
 			}
 			i = skipWS(line, i+1)
-			v, err := scanValue(line, i, 1)
+			var v value
+			if isData && complete && d.words && d.countText {
+				v, err = scanPayloadWords(line, i, &d.pw)
+				d.pwStart = i
+			} else {
+				v, err = scanValue(line, i, 1)
+			}
 			if err != nil {
 				return err
 			}
 			if slot != nil {
 				*slot = v
+				if slot == &f.eventType {
+					complete = false
+					if v.kind == vString {
+						k, _ := d.eventKind(line, v)
+						complete = k == evComplete
+					}
+				}
 			}
 			i = skipWS(line, v.end)
 			if i >= len(line) {
@@ -441,16 +520,28 @@ func (d *lineDecoder) intern(line []byte, v value) string {
 
 // packHex packs 32 lowercase hex digits into dst.
 func packHex(dst *[16]byte, s []byte) bool {
+	_ = s[31]
+	bad := byte(0)
 	for i := 0; i < 16; i++ {
-		hi, ok1 := lowerHex(s[2*i])
-		lo, ok2 := lowerHex(s[2*i+1])
-		if !ok1 || !ok2 {
-			return false
-		}
-		dst[i] = hi<<4 | lo
+		hi, lo := hexNibble[s[2*i]], hexNibble[s[2*i+1]]
+		bad |= hi | lo
+		dst[i] = hi<<4 | lo&15
 	}
-	return true
+	return bad&0x10 == 0
 }
+
+// hexNibble maps a lowercase hex digit to its value and any other byte to
+// 0x10 (packHex ORs them to find one).
+var hexNibble = func() (t [256]byte) {
+	for c := range t {
+		v, ok := lowerHex(byte(c))
+		if !ok {
+			v = 0x10
+		}
+		t[c] = v
+	}
+	return t
+}()
 
 func lowerHex(c byte) (byte, bool) {
 	switch {

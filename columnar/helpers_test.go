@@ -1,9 +1,12 @@
 package columnar
 
 import (
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
+	"crypto/sha256"
+	"encoding/hex"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // words counts tokens as Python's len(text.split()): maximal runs of
@@ -11,6 +14,8 @@ import (
 type words struct{}
 
 func (words) Identity() string { return "test-words" }
+
+func (words) CountsWhitespaceWords() {}
 
 func (words) Count(text string) int {
 	n := 0
@@ -41,4 +46,9 @@ func (words) Count(text string) int {
 func sharedDir(t testing.TB) string {
 	t.Helper()
 	return sharedtest.Dir(t, "parity/runs")
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

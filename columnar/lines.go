@@ -122,6 +122,9 @@ func (d *lineDecoder) decodeBlock(buf []byte, final bool, res *blockResult) {
 	d.counts = [numEvKinds]int64{}
 	d.otherTypes = nil
 	d.res = res
+	if d.pending != nil {
+		d.countText = d.countWanted && d.pending.Ready()
+	}
 	res.lines, res.lastCut = forEachLine(buf, final, d.lineFn)
 	res.issues = d.issues
 	res.counts = d.counts

@@ -2,12 +2,191 @@ package columnar
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // This file reduces a sample.complete payload ["TextModelOutput", output,
 // reasoning, tool_calls] to the text the token counter needs.
+
+// payloadWords is what one pass over a COMPLETE payload ["TextModelOutput",
+// output, reasoning, tool_calls] learns for the whitespace-word count of
+// the text after the first chunk: the word runs of every chunk group that
+// textAfterFirstChunk may join, and the kinds and truthiness that decide
+// which groups it joins (the reasoning, which decides, comes after the
+// output in the line).
+type payloadWords struct {
+	array, nonEmpty       bool
+	outKind, reasKind     vkind
+	outTruthy, reasTruthy bool
+	outStr                wordRun // output as one string
+	out0, outRest         wordRun // output as a chunk list: the first chunk, the others
+	reasRest              wordRun // reasoning chunks after the first
+	bad0, badRest         bool    // a non-string among out0 / outRest
+	badReas               bool    // a non-string among reasRest
+
+	// utf8At and badUTF8 check the line's UTF-8 as it is scanned: bytes
+	// before utf8At are checked (the strings counted here by the word
+	// loop, the bytes between them by utf8.Valid).
+	utf8At  int
+	badUTF8 bool
+}
+
+// words scans the string at b[i] into run, checking the line's UTF-8 up
+// to its end.
+func (p *payloadWords) words(b []byte, i int, run *wordRun) (int, error) {
+	if !p.badUTF8 && !utf8.Valid(b[p.utf8At:i]) {
+		p.badUTF8 = true
+	}
+	end, err := scanStringWords(b, i, run)
+	if run.badUTF8 {
+		p.badUTF8 = true
+	}
+	p.utf8At = max(p.utf8At, end)
+	return end, err
+}
+
+// scanPayloadWords scans and validates the data value at b[i] (any JSON
+// value, as scanValue at depth 1 would) and fills p in the same pass.
+func scanPayloadWords(b []byte, i int, p *payloadWords) (value, error) {
+	*p = payloadWords{}
+	if i >= len(b) || b[i] != '[' {
+		return scanValue(b, i, 1)
+	}
+	p.utf8At = i
+	v := value{kind: vArray, start: i}
+	p.array = true
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		v.end = i + 1
+		return v, nil
+	}
+	p.nonEmpty = true
+	var skippedBad bool // the reasoning's first chunk is never joined
+	for k := 0; ; k++ {
+		var e value
+		var err error
+		switch k {
+		case 1:
+			e, err = p.scanChunks(b, i, &p.outStr, &p.out0, &p.outRest, &p.bad0, &p.badRest)
+			p.outKind, p.outTruthy = e.kind, err == nil && truthy(b, e)
+		case 2:
+			e, err = p.scanChunks(b, i, nil, nil, &p.reasRest, &skippedBad, &p.badReas)
+			p.reasKind, p.reasTruthy = e.kind, err == nil && truthy(b, e)
+		default:
+			e, err = scanValue(b, i, 2)
+		}
+		if err != nil {
+			return value{}, err
+		}
+		var closed bool
+		if i, closed, err = nextElement(b, e.end); err != nil || closed {
+			v.end = i
+			return v, err
+		}
+	}
+}
+
+// nextElement reads what follows an array element ending at end: the
+// closing bracket (closed, i after it) or a comma (i at the next element).
+func nextElement(b []byte, end int) (i int, closed bool, err error) {
+	i = skipWS(b, end)
+	switch {
+	case i >= len(b):
+		return 0, false, errJSON
+	case b[i] == ']':
+		return i + 1, true, nil
+	case b[i] != ',':
+		return 0, false, errJSON
+	}
+	return skipWS(b, i+1), false, nil
+}
+
+// scanChunks scans an element of the payload at depth 2 that may be a
+// string (counted into str, or only validated when str is nil) or a chunk
+// list (its first chunk counted into first, or validated when first is
+// nil, the others into rest; non-string chunks flag badFirst / badRest).
+func (p *payloadWords) scanChunks(b []byte, i int, str, first, rest *wordRun, badFirst, badRest *bool) (value, error) {
+	if i >= len(b) {
+		return value{}, errJSON
+	}
+	switch b[i] {
+	case '"':
+		if str == nil {
+			return scanValue(b, i, 2)
+		}
+		end, err := p.words(b, i, str)
+		return value{kind: vString, esc: true, start: i, end: end}, err
+	case '[':
+	default:
+		return scanValue(b, i, 2)
+	}
+	v := value{kind: vArray, start: i}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		v.end = i + 1
+		return v, nil
+	}
+	for m := 0; ; m++ {
+		run, bad := rest, badRest
+		if m == 0 {
+			run, bad = first, badFirst
+		}
+		var end int
+		var err error
+		switch {
+		case i < len(b) && b[i] == '"' && run != nil:
+			end, err = p.words(b, i, run)
+		default:
+			var e value
+			e, err = scanValue(b, i, 3)
+			end = e.end
+			if e.kind != vString {
+				*bad = true
+			}
+		}
+		if err != nil {
+			return value{}, err
+		}
+		var closed bool
+		if i, closed, err = nextElement(b, end); err != nil || closed {
+			v.end = i
+			return v, err
+		}
+	}
+}
+
+// textWords combines the groups as textAfterFirstChunk joins them
+// (detector spec §3.10); bad reports a non-string chunk among the joined
+// ones.
+func (p *payloadWords) textWords() (run wordRun, bad bool) {
+	if !p.nonEmpty {
+		return wordRun{}, false
+	}
+	reasChunks := p.reasTruthy && p.reasKind == vArray
+	if reasChunks {
+		run, bad = p.reasRest, p.badReas
+	}
+	if !p.outTruthy {
+		return run, bad
+	}
+	switch p.outKind {
+	case vString:
+		if reasChunks {
+			run = run.then(p.outStr)
+		}
+	case vArray:
+		if p.reasTruthy {
+			run = run.then(p.out0).then(p.outRest)
+			bad = bad || p.bad0 || p.badRest
+		} else {
+			run = run.then(p.outRest)
+			bad = bad || p.badRest
+		}
+	}
+	return run, bad
+}
 
 // payloadScratch holds the reusable buffers of the payload reducers.
 type payloadScratch struct {

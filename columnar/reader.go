@@ -115,12 +115,12 @@ func fillFromRequests(reqs []request, dst *Decoded) {
 		FailureKind: make([]core.FailureKind, n), FailCode: make([]int32, n),
 		InTokens: make([]int64, n), ReasoningTokens: make([]int64, n),
 	}
-	dst.keys = make([]sampleKey, n)
+	dst.keys, dst.ext = make([][16]byte, n), make(map[int32]string, n)
 	dst.TextBytes = make([]int64, n)
 	firsts, ends := make([]int, 0, n), make([]int, 0, n)
 	for i := range reqs {
 		r := &reqs[i]
-		dst.keys[i] = sampleKey{ext: r.id}
+		dst.ext[int32(i)] = r.id
 		s.IssueNs[i], s.LastIssueNs[i] = r.issueNs, r.issueNs
 		s.LastEventNs[i] = max(r.issueNs, r.lastNs)
 		s.FirstTokenSeq[i], s.CompleteSeq[i] = -1, -1

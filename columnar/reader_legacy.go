@@ -102,7 +102,7 @@ func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 		return run.Info, err
 	}
 	defer rc.Close()
-	m := newMachine(dst)
+	m := newMachine(dst, 0, uuidIndex{})
 	m.apply(&event{kind: evStart}) // tracked from the start: there is no start event
 	lr := newLineReader(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
 	first := map[sampleKey]string{} // first-chunk text of pending samples

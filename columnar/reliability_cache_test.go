@@ -48,9 +48,9 @@ func copyGoodRun(t *testing.T, dir string, events []byte, mtime time.Time) *Run 
 }
 
 // TestCacheIdenticalCopiesNameTheirOwnFile: two byte-identical copies of
-// a log with the same mtime (cp -a, rsync -a) share a cache entry; the
-// second one's problems must still name its own file (they named the
-// first copy's).
+// a log with the same mtime (cp -a, rsync -a) are two files (each is
+// decoded once, then hits), and an entry's problems always name the file
+// being loaded (they once named the first copy's).
 func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
@@ -65,13 +65,13 @@ func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
 	y := copyGoodRun(t, filepath.Join(base, "y"), bad, mtime)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
 	opts := IngestOptions{Counter: words{}, Allocator: mem}
-	for i, run := range []*Run{x, y} {
+	for i, run := range []*Run{x, y, x, y} {
 		tab, hit, err := c.Ingest(context.Background(), run, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if hit != (i == 1) {
-			t.Errorf("run %d: hit %v", i, hit)
+		if hit != (i >= 2) {
+			t.Errorf("load %d: hit %v", i, hit)
 		}
 		ws := tab.Summary.Warnings()
 		want := run.EventsPath + ":2: JSON value is not an object"

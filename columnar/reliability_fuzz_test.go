@@ -91,7 +91,7 @@ func FuzzSidecars(f *testing.F) {
 			if idx.IsNull(i) {
 				continue
 			}
-			if si == nil || si.ByUUID == nil {
+			if si == nil || !si.Performance {
 				t.Fatalf("row %d has a dataset index without a sample index", i)
 			}
 		}

@@ -39,7 +39,12 @@ func chooseSampled(candidates []int32, S, k int) []int32 {
 
 // countSampled counts the chosen samples' text in a second pass.
 func countSampled(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, S int) error {
-	chosen := chooseSampled(d.uncounted, S, opts.TokenizeSample)
+	return countLines(ctx, run, opts, d, chooseSampled(d.uncounted, S, opts.TokenizeSample))
+}
+
+// countLines counts the text of the chosen samples' COMPLETE lines in a
+// second pass over the events file; d.uncounted is emptied.
+func countLines(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, chosen []int32) error {
 	want := make(map[int64]int32, len(chosen)) // 1-based line → sample
 	for _, idx := range chosen {
 		want[d.Samples.CompleteSeq[idx]+1] = idx

@@ -74,16 +74,6 @@ type RunMeta struct {
 	DatasetSize int
 }
 
-// SampleIndex is sample_idx_map.json's "performance" map.
-type SampleIndex struct {
-	// ByUUID maps a sample uuid to its dataset index.
-	ByUUID map[string]int64
-	// MaxIndex is the largest index (-1 when empty).
-	MaxIndex int64
-	// Phases lists the phase names of the file, sorted.
-	Phases []string
-}
-
 // ResultSummary is performance/result_summary.json (or the older
 // top-level result_summary.json).
 type ResultSummary struct {
@@ -354,55 +344,6 @@ func (r *Run) readRunMeta(path string) {
 
 func trimPySpace(s string) string { return string(pyStrip([]byte(s))) }
 
-func (r *Run) readSampleIndex(path string) {
-	b, ok := r.readSidecar(path)
-	if !ok {
-		return
-	}
-	var phases map[string]json.RawMessage
-	if err := json.Unmarshal(b, &phases); err != nil {
-		r.warnf("%s: malformed JSON, ignored: %v", path, err)
-		return
-	}
-	si := &SampleIndex{MaxIndex: -1}
-	for name := range phases {
-		si.Phases = append(si.Phases, name)
-	}
-	sort.Strings(si.Phases)
-	perf, ok := phases["performance"]
-	if !ok {
-		r.Sidecars.SampleIndex = si
-		return
-	}
-	dec := json.NewDecoder(bytes.NewReader(perf))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		r.warnf("%s: \"performance\" is not an object, ignored: %v", path, err)
-		return
-	}
-	si.ByUUID = make(map[string]int64, len(m))
-	bad := 0
-	for k, v := range m {
-		n, ok := v.(json.Number)
-		var x int64
-		var err error
-		if ok {
-			x, err = n.Int64()
-		}
-		if !ok || err != nil || x < 0 {
-			bad++
-			continue
-		}
-		si.ByUUID[k] = x
-		si.MaxIndex = max(si.MaxIndex, x)
-	}
-	if bad > 0 {
-		r.warnf("%s: %d entries without a non-negative integer index, ignored", path, bad)
-	}
-	r.Sidecars.SampleIndex = si
-}
-
 func (r *Run) readResultSummary(path string) bool {
 	b, ok := r.readSidecar(path)
 	if !ok {
@@ -485,9 +426,9 @@ func (r *Run) resolveDatasetSize() {
 	if si := r.Sidecars.SampleIndex; si != nil && si.MaxIndex >= 0 {
 		r.Info.DatasetSize = int(si.MaxIndex + 1)
 		r.Info.DatasetSizeSource = "sample_idx_map.json"
-		if int64(len(si.ByUUID)) < si.MaxIndex+1 {
+		if n := si.Len(); int64(n) < si.MaxIndex+1 {
 			r.warnf("%s: fewer entries (%d) than max index + 1 (%d): dataset size may be underestimated",
-				filepath.Join(r.Dir, "sample_idx_map.json"), len(si.ByUUID), si.MaxIndex+1)
+				filepath.Join(r.Dir, "sample_idx_map.json"), n, si.MaxIndex+1)
 		}
 		return
 	}

@@ -1,10 +1,17 @@
 package columnar
 
 import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
 	"github.com/steadysweep/steadysweep/core"
 )
 
-// sampleKey identifies a sample_uuid: packed hex, or the raw string in ext.
+// sampleKey identifies a sample_uuid: packed hex, or the raw string in
+// ext (a map key for readers that keep per-uuid state of their own).
 type sampleKey struct {
 	hex [16]byte
 	ext string
@@ -18,10 +25,114 @@ func (k sampleKey) String() string {
 	return unpackHex(k.hex)
 }
 
-// Sample status during phase 2.
+// uuidIndex maps a uuid of 32 lowercase hex digits (what the writer
+// emits), packed to 16 bytes in a keys column, to its position in that
+// column: an open-addressing table probed linearly by a seeded hash,
+// whose 8-byte slots hold a 32-bit fingerprint of the hash beside the
+// position, so a probe reads the keys column only on a likely match. At
+// most three quarters full; sized ahead of the columns. The decoder keeps
+// the uuids that are not packed hex in ext.
+type uuidIndex struct {
+	seed0, seed1 uint64
+	slots        []uint64 // fingerprint<<32 | position+1; 0 is empty
+	used         int
+	ext          map[string]int32
+}
+
+func (x *uuidIndex) reset() {
+	if x.seed0 == 0 {
+		x.seed0, x.seed1 = rand.Uint64()|1, rand.Uint64()
+	}
+	clear(x.slots)
+	x.used = 0
+	x.ext = nil
+}
+
+func (x *uuidIndex) hash(k *[16]byte) uint64 {
+	hi, lo := bits.Mul64(binary.LittleEndian.Uint64(k[:8])^x.seed0, binary.LittleEndian.Uint64(k[8:])^x.seed1)
+	return hi ^ lo
+}
+
+// locate returns the slot of k: holding it (found, with its position), or
+// the empty slot it would take.
+func (x *uuidIndex) locate(keys [][16]byte, k *[16]byte) (slot int, pos int32, found bool) {
+	return x.locateHashed(keys, k, x.hash(k))
+}
+
+// locateHashed is locate with k's hash h.
+func (x *uuidIndex) locateHashed(keys [][16]byte, k *[16]byte, h uint64) (slot int, pos int32, found bool) {
+	fp, mask := h>>32, len(x.slots)-1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		v := x.slots[i]
+		if v == 0 {
+			return i, 0, false
+		}
+		if v>>32 == fp && keys[uint32(v)-1] == *k {
+			return i, int32(uint32(v) - 1), true
+		}
+	}
+}
+
+func (x *uuidIndex) lookup(keys [][16]byte, k *[16]byte) (int32, bool) {
+	if len(x.slots) == 0 {
+		return 0, false
+	}
+	_, pos, found := x.locate(keys, k)
+	return pos, found
+}
+
+// upsert returns k's position when it is in the table; else it enters k
+// at position newPos (where the caller puts it in keys before the next
+// call) and returns that.
+func (x *uuidIndex) upsert(keys [][16]byte, k *[16]byte, newPos int32) (int32, bool) {
+	x.ensure(keys, x.used+1)
+	slot, pos, found := x.locate(keys, k)
+	if found {
+		return pos, true
+	}
+	x.slots[slot] = x.hash(k)>>32<<32 | uint64(uint32(newPos)+1)
+	x.used++
+	return newPos, false
+}
+
+// set points k at position pos, whose key keys[pos] is k.
+func (x *uuidIndex) set(keys [][16]byte, k *[16]byte, pos int32) {
+	x.ensure(keys, x.used+1)
+	slot, _, _ := x.locate(keys, k)
+	if x.slots[slot] == 0 {
+		x.used++
+	}
+	x.slots[slot] = x.hash(k)>>32<<32 | uint64(uint32(pos)+1)
+}
+
+// ensure makes room for n keys, rehashing from the keys column.
+func (x *uuidIndex) ensure(keys [][16]byte, n int) {
+	if 4*n <= 3*len(x.slots) {
+		return
+	}
+	size := max(1024, len(x.slots))
+	for 4*n > 3*size {
+		size *= 2
+	}
+	old := x.slots
+	x.slots = make([]uint64, size)
+	mask := size - 1
+	for _, v := range old {
+		if v == 0 {
+			continue
+		}
+		i := int(x.hash(&keys[uint32(v)-1])) & mask
+		for x.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		x.slots[i] = v
+	}
+}
+
+// Sample status flags during phase 2.
 const (
-	stPending uint8 = iota
-	stDone
+	stDone     uint8 = 1 << iota // COMPLETE seen: no longer pending
+	stReissued                   // uuid completed before this sample was issued
 )
 
 // machine is phase 2: the reference's per-sample state machine (detector
@@ -32,19 +143,55 @@ type machine struct {
 	file string
 
 	tracking bool
-	index    map[sampleKey]int32 // latest sample of each uuid
+	index    uuidIndex
 	status   []uint8
 	curIssue []int64 // issue time current after retries
-	reissued []bool  // uuid completed before this sample was issued
+
+	// Column capacity planning: sizeHint is the stream's expected length
+	// (0 unknown), pos the bytes consumed so far; limit the memory limit
+	// (0 none) and err set once the columns would exceed it.
+	sizeHint, pos, limit int64
+	err                  error
 }
 
-func newMachine(dst *Decoded) *machine {
-	return &machine{
-		dst:   dst,
-		sum:   &dst.Summary,
-		file:  dst.Summary.File,
-		index: make(map[sampleKey]int32, 1024),
+func newMachine(dst *Decoded, sizeHint int64, index uuidIndex) *machine {
+	m := &machine{dst: dst, sum: &dst.Summary, file: dst.Summary.File, index: index, sizeHint: sizeHint}
+	m.index.reset()
+	return m
+}
+
+// reserve grows every column for the next sample when it is full: to the
+// sample count the consumed fraction of a sized stream projects (plus
+// 5 %), so the columns are allocated about once; doubling when the size
+// is unknown.
+func (m *machine) reserve() {
+	s := &m.dst.Samples
+	n := s.Len()
+	if n < cap(s.IssueNs) && n < cap(m.curIssue) {
+		return
 	}
+	want := 2*n + 256
+	// Project only from a fair share of the stream: a log's first blocks
+	// (the admission ramp: issues before completions) are denser in
+	// samples than the rest, and an early projection overshoots.
+	if m.sizeHint > 0 && m.pos >= max(m.sizeHint/32, 4<<20) && m.pos < m.sizeHint {
+		want = max(int(float64(n)*float64(m.sizeHint)/float64(m.pos)*1.05)+256, n+n/8+256)
+	}
+	if m.limit > 0 {
+		if int64(n+1)*bytesPerSample > m.limit {
+			m.err = fmt.Errorf("%w: %d samples need about %d MiB of columns, over the limit of %d MiB",
+				ErrMemoryLimit, n+1, int64(n+1)*bytesPerSample>>20, m.limit>>20)
+			return
+		}
+		want = int(min(int64(want), m.limit/bytesPerSample))
+	}
+	growSamples(s, want)
+	m.index.ensure(m.dst.keys, want)
+	d := m.dst
+	d.keys = slices.Grow(d.keys, want-len(d.keys))
+	d.TextBytes = slices.Grow(d.TextBytes, want-len(d.TextBytes))
+	m.status = slices.Grow(m.status, want-len(m.status))
+	m.curIssue = slices.Grow(m.curIssue, want-len(m.curIssue))
 }
 
 // apply applies one event: a tracking window boundary, or an event of a
@@ -61,12 +208,14 @@ func (m *machine) apply(ev *event) {
 	if ev.flags&fUUID == 0 {
 		return
 	}
-	key := sampleKey{hex: ev.uuid}
+	var idx int32
+	var known bool
 	if ev.flags&fUUIDExt != 0 {
-		key = sampleKey{ext: ev.ext}
+		idx, known = m.index.ext[ev.ext]
+	} else {
+		idx, known = m.index.lookup(m.dst.keys, &ev.uuid)
 	}
-	idx, known := m.index[key]
-	pending := known && m.status[idx] == stPending
+	pending := known && m.status[idx]&stDone == 0
 	switch ev.kind {
 	case evIssued:
 		if !m.tracking || ev.flags&fTS == 0 {
@@ -75,7 +224,7 @@ func (m *machine) apply(ev *event) {
 		if pending {
 			m.reissue(idx, ev.ts)
 		} else {
-			m.newSample(key, known, ev)
+			m.newSample(known, ev)
 		}
 	case evRecvFirst:
 		if pending && ev.flags&fTS != 0 {
@@ -118,16 +267,35 @@ func (m *machine) reissue(idx int32, ts int64) {
 	s.Retries[idx]++
 }
 
-// newSample appends a sample issued at ev.ts under key; known reports that
-// the uuid completed before (a reissued uuid).
-func (m *machine) newSample(key sampleKey, known bool, ev *event) {
+// newSample appends a sample issued at ev.ts under ev's uuid; known
+// reports that the uuid completed before (a reissued uuid).
+func (m *machine) newSample(known bool, ev *event) {
+	if m.reserve(); m.err != nil {
+		return
+	}
 	s := &m.dst.Samples
 	ts := ev.ts
-	m.index[key] = int32(s.Len())
-	m.dst.keys = append(m.dst.keys, key)
-	m.status = append(m.status, stPending)
+	n := int32(s.Len())
+	st := uint8(0)
+	if known {
+		st = stReissued
+	}
+	if ev.flags&fUUIDExt != 0 {
+		if m.index.ext == nil {
+			m.index.ext = make(map[string]int32)
+		}
+		if m.dst.ext == nil {
+			m.dst.ext = make(map[int32]string)
+		}
+		m.index.ext[ev.ext] = n
+		m.dst.ext[n] = ev.ext
+		m.dst.keys = append(m.dst.keys, [16]byte{})
+	} else {
+		m.dst.keys = append(m.dst.keys, ev.uuid)
+		m.index.set(m.dst.keys, &ev.uuid, n)
+	}
+	m.status = append(m.status, st)
 	m.curIssue = append(m.curIssue, ts)
-	m.reissued = append(m.reissued, known)
 	s.IssueNs = append(s.IssueNs, ts)
 	s.LastIssueNs = append(s.LastIssueNs, ts)
 	s.LastEventNs = append(s.LastEventNs, ts)
@@ -173,7 +341,7 @@ func (m *machine) firstToken(idx int32, ev *event) {
 // completion, its latency and its token counts.
 func (m *machine) complete(idx int32, ev *event) {
 	s := &m.dst.Samples
-	m.status[idx] = stDone
+	m.status[idx] |= stDone
 	if ev.flags&fTS == 0 {
 		return
 	}
@@ -181,7 +349,7 @@ func (m *machine) complete(idx int32, ev *event) {
 	if ev.flags&fDataNull != 0 {
 		s.Failed[idx] = true
 	}
-	if m.reissued[idx] {
+	if m.status[idx]&stReissued != 0 {
 		m.sum.addProblem(KindCompletedTwice, ev.line, "sample_uuid")
 	}
 	s.HasComplete[idx] = true
@@ -217,7 +385,7 @@ func (m *machine) finish() {
 		if s.Failed[i] {
 			sum.Failed++
 		}
-		if m.status[i] == stPending {
+		if m.status[i]&stDone == 0 {
 			sum.Pending++
 		}
 		sum.Retries += int(s.Retries[i])
@@ -245,3 +413,31 @@ func emptySamples(s *core.Samples) {
 		Failed: s.Failed[:0], Retries: s.Retries[:0], ConversationID: s.ConversationID[:0], Turn: s.Turn[:0],
 	}
 }
+
+// growSamples makes room for n samples in every column of s.
+func growSamples(s *core.Samples, n int) {
+	g := func(l int) int { return max(0, n-l) }
+	s.IssueNs = slices.Grow(s.IssueNs, g(len(s.IssueNs)))
+	s.LastIssueNs = slices.Grow(s.LastIssueNs, g(len(s.LastIssueNs)))
+	s.LastEventNs = slices.Grow(s.LastEventNs, g(len(s.LastEventNs)))
+	s.HasFirstToken = slices.Grow(s.HasFirstToken, g(len(s.HasFirstToken)))
+	s.FirstTokenNs = slices.Grow(s.FirstTokenNs, g(len(s.FirstTokenNs)))
+	s.TTFTNs = slices.Grow(s.TTFTNs, g(len(s.TTFTNs)))
+	s.WarmTTFT = slices.Grow(s.WarmTTFT, g(len(s.WarmTTFT)))
+	s.FirstTokenSeq = slices.Grow(s.FirstTokenSeq, g(len(s.FirstTokenSeq)))
+	s.HasComplete = slices.Grow(s.HasComplete, g(len(s.HasComplete)))
+	s.CompleteNs = slices.Grow(s.CompleteNs, g(len(s.CompleteNs)))
+	s.LatencyNs = slices.Grow(s.LatencyNs, g(len(s.LatencyNs)))
+	s.CompleteSeq = slices.Grow(s.CompleteSeq, g(len(s.CompleteSeq)))
+	s.OutTokens = slices.Grow(s.OutTokens, g(len(s.OutTokens)))
+	s.FullTokens = slices.Grow(s.FullTokens, g(len(s.FullTokens)))
+	s.Failed = slices.Grow(s.Failed, g(len(s.Failed)))
+	s.Retries = slices.Grow(s.Retries, g(len(s.Retries)))
+	s.ConversationID = slices.Grow(s.ConversationID, g(len(s.ConversationID)))
+	s.Turn = slices.Grow(s.Turn, g(len(s.Turn)))
+}
+
+// bytesPerSample is the decoder's memory per tracked sample: the
+// detector's columns, the uuid, text-length and phase-2 columns and the
+// index (what MemoryLimit is checked against).
+const bytesPerSample = 11*8 + 4 + 2*4 + 16 + /* columns */ 16 + 8 + 1 + 8 + 8 /* keys, text bytes, status, issue, index */

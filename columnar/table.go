@@ -176,12 +176,11 @@ func newTable(mem memory.Allocator, d *Decoded, datasetIndex []int64, info core.
 	var buf [32]byte
 	for k := 0; k < n; k++ {
 		i64(ColIssueOrder).UnsafeAppend(int64(k))
-		key := d.keys[k]
-		if key.ext != "" {
-			uuids.Append(key.ext)
+		if ext, ok := d.ext[int32(k)]; ok {
+			uuids.Append(ext)
 		} else {
 			const hex = "0123456789abcdef"
-			for j, c := range key.hex {
+			for j, c := range d.keys[k] {
 				buf[2*j], buf[2*j+1] = hex[c>>4], hex[c&15]
 			}
 			uuids.BinaryBuilder.Append(buf[:])
@@ -248,11 +247,12 @@ func (t *Table) Samples() core.Samples {
 	ints := func(c int, absent int64) []int64 {
 		a := col(c)
 		out := make([]int64, n)
-		for i := range out {
-			if a.IsNull(i) {
-				out[i] = absent
-			} else {
-				out[i] = a.Value(i)
+		copy(out, a.Int64Values())
+		if a.NullN() > 0 {
+			for i := range out {
+				if a.IsNull(i) {
+					out[i] = absent
+				}
 			}
 		}
 		return out
@@ -268,6 +268,12 @@ func (t *Table) Samples() core.Samples {
 	valid := func(c int) []bool {
 		a := rec.Column(c)
 		out := make([]bool, n)
+		if a.NullN() == 0 {
+			for i := range out {
+				out[i] = true
+			}
+			return out
+		}
 		for i := range out {
 			out[i] = a.IsValid(i)
 		}

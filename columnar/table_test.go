@@ -1,7 +1,6 @@
 package columnar
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -54,7 +51,7 @@ func TestResolveRunSidecars(t *testing.T) {
 		t.Errorf("warnings: %v", run.Warnings)
 	}
 	si := run.Sidecars.SampleIndex
-	if si == nil || len(si.ByUUID) != 305 || si.MaxIndex != 149 {
+	if si == nil || si.Len() != 305 || si.MaxIndex != 149 {
 		t.Errorf("sample index: %+v", si)
 	}
 	if c := run.Sidecars.Config; c == nil || c.Type != "online" || c.Streaming != "on" || c.NSamplesToIssue != 2700 || c.Warmup.Enabled || len(c.Datasets) != 2 || c.Datasets[1].Type != "accuracy" {
@@ -208,7 +205,7 @@ func TestTableRoundTrip(t *testing.T) {
 	}
 	for i := 0; i < got.Len(); i++ {
 		u := tab.UUID(i)
-		if u != want.UUID(i) || tab.DatasetIndex(i) != run.Sidecars.SampleIndex.ByUUID[u] {
+		if u != want.UUID(i) || tab.DatasetIndex(i) != lookupIndex(run.Sidecars.SampleIndex, u) {
 			t.Fatalf("row %d: uuid %s index %d", i, u, tab.DatasetIndex(i))
 		}
 	}
@@ -345,54 +342,6 @@ func TestCache(t *testing.T) {
 	wg.Wait()
 }
 
-func TestExportParquet(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	run, err := ResolveRun(smallRun)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, Allocator: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tab.Release()
-	var buf bytes.Buffer
-	if err := exportParquet(&buf, []NamedTable{{"a", tab}, {"b", tab}}, mem); err != nil {
-		t.Fatal(err)
-	}
-	back, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(buf.Bytes()), parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer back.Release()
-	n := int(tab.Record.NumRows())
-	if int(back.NumRows()) != 2*n || int(back.NumCols()) != numCols+1 {
-		t.Fatalf("read back %d rows %d cols", back.NumRows(), back.NumCols())
-	}
-	runs := back.Column(0).Data().Chunks()
-	issue := back.Column(1 + ColIssueNs).Data().Chunks()
-	tokens := back.Column(1 + ColOutputTokens).Data().Chunks()
-	s := tab.Samples()
-	row := 0
-	for c := range runs {
-		names := runs[c].(*array.String)
-		is := issue[c].(*array.Int64)
-		tk := tokens[c].(*array.Int64)
-		for i := 0; i < names.Len(); i++ {
-			k := row % n
-			wantName := "a"
-			if row >= n {
-				wantName = "b"
-			}
-			if names.Value(i) != wantName || is.Value(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
-				t.Fatalf("row %d: run %s issue %d", row, names.Value(i), is.Value(i))
-			}
-			row++
-		}
-	}
-}
-
 // TestIngestCompressed: a run whose log is gzip or zstd compressed ingests
 // to the same table as the plain log.
 func TestIngestCompressed(t *testing.T) {
@@ -420,4 +369,9 @@ func TestIngestCompressed(t *testing.T) {
 		}
 		tab.Release()
 	}
+}
+
+func lookupIndex(si *SampleIndex, uuid string) int64 {
+	v, _ := si.Lookup(uuid)
+	return v
 }

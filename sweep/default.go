@@ -33,9 +33,9 @@ type LoaderOptions struct {
 }
 
 // DefaultLoader returns a Loader that resolves a run with
-// columnar.ResolveRun, ingests it (through the cache when set) and
-// converts it to core.Samples; the Arrow table is released before it
-// returns.
+// columnar.ResolveRun and loads its columns (through the cache when set),
+// hashing the events file as it decodes it (a cache hit has the hash
+// recorded): no Arrow round trip, no second read.
 func DefaultLoader(o LoaderOptions) Loader {
 	if o.Counter == nil {
 		o.Counter = tokenizer.Words{}
@@ -53,23 +53,22 @@ func DefaultLoader(o LoaderOptions) Loader {
 			// super-pass, and the cache key holds the size.
 			run.Info.DatasetSize, run.Info.DatasetSizeSource = o.DatasetSize, "--dataset-size"
 		}
-		opts := columnar.IngestOptions{Counter: o.Counter, Allocator: o.Mem, Workers: o.Workers, TokenizeSample: o.TokenizeSample}
-		var t *columnar.Table
+		opts := columnar.IngestOptions{Counter: o.Counter, Allocator: o.Mem, Workers: o.Workers, TokenizeSample: o.TokenizeSample, HashEvents: true}
+		var l *columnar.Loaded
 		if o.Cache != nil {
-			t, _, err = o.Cache.Ingest(ctx, run, opts)
+			l, _, err = o.Cache.Load(ctx, run, opts)
 		} else {
-			t, err = columnar.Ingest(ctx, run, opts)
+			l, err = columnar.Load(ctx, run, opts)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("ingest %s: %w", run.EventsPath, err)
 		}
-		defer t.Release()
-		s := t.Samples()
 		tok := o.Counter.Identity()
-		if t.Info.TokensRecorded {
-			tok = "recorded:" + t.Info.SourceFormat
+		if l.Info.TokensRecorded {
+			tok = "recorded:" + l.Info.SourceFormat
 		}
-		return &LoadedRun{Samples: &s, Info: t.Info, Tokenizer: tok, Warnings: run.Warnings}, nil
+		return &LoadedRun{Samples: &l.Samples, Info: l.Info, Tokenizer: tok, Warnings: run.Warnings,
+			EventsSHA256: l.EventsSHA256}, nil
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -142,7 +143,10 @@ func (s Summary) FailureLines() []string {
 		head = fmt.Sprintf("%d runs failed; the first %d:", s.ErrorRuns, len(s.Failures))
 	}
 	lines := []string{head}
-	for _, f := range s.Failures {
+	// By run name: workers finish in any order, the listing should not.
+	fs := slices.Clone(s.Failures)
+	slices.SortFunc(fs, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
+	for _, f := range fs {
 		lines = append(lines, "  "+f.Run+": "+f.Reason)
 	}
 	return lines
@@ -176,6 +180,7 @@ type engine struct {
 	ids        []string // config ids, parallel to o.Configs
 	done       map[sinks.Key]struct{}
 	seriesDone map[sinks.SeriesKey]struct{}
+	resumed    resumedRuns // run ids in done or seriesDone (provenance.go)
 	debug      *log.Logger
 }
 

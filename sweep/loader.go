@@ -17,6 +17,10 @@ type LoadedRun struct {
 	Tokenizer string
 	// Warnings are ingest warnings (not written to rows).
 	Warnings []string
+	// EventsSHA256 is the hex SHA-256 of the events file as stored, when
+	// the loader computed it while reading (or had it from a cache): the
+	// sweep then does not read the file again for the rows' provenance.
+	EventsSHA256 string
 
 	memo map[any]any
 }

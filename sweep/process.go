@@ -44,7 +44,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 		return runResult{abandoned: true}
 	}
 	runID := ref.RunID()
-	prov, perr := fileProvenance(ref.EventsPath)
+	prov, perr := e.provenance(ref.EventsPath, runID)
 	prov.ToolVersion, prov.ToolCommit = e.o.ToolVersion, e.o.ToolCommit
 
 	// An unreadable events file has an empty hash: its error rows are
@@ -87,6 +87,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	if ctx.Err() != nil {
 		return runResult{abandoned: true}
 	}
+	completeProvenance(&prov, run)
 	if err != nil {
 		return failAll("load: "+err.Error(), ingestNs)
 	}

@@ -75,6 +75,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if params.Compat == core.CompatReference {
 		warnings = io.Discard // the reference prints no ingest warnings
 	}
+	f.loadFlags.superpassSize = f.superpass
 	loaded, err := f.loadFlags.load(ctx, run, warnings)
 	if err != nil {
 		return err

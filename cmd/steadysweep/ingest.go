@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/samplesparquet"
 )
 
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,7 +29,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return usagef("ingest needs at least one RUN and -o FILE")
 	}
-	var tables []columnar.NamedTable
+	var tables []samplesparquet.NamedTable
 	for _, path := range fs.Args() {
 		run, err := columnar.ResolveRun(path)
 		if err != nil {
@@ -38,9 +39,14 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		tables = append(tables, columnar.NamedTable{Name: path, Table: l.table})
+		t, err := l.table()
+		if err != nil {
+			return err
+		}
+		defer t.Release()
+		tables = append(tables, samplesparquet.NamedTable{Name: path, Table: t})
 	}
-	if err := writeOutput(*out, stdout, func(w io.Writer) error { return columnar.ExportParquet(w, tables) }); err != nil {
+	if err := writeOutput(*out, stdout, func(w io.Writer) error { return samplesparquet.Write(w, tables) }); err != nil {
 		return fmt.Errorf("write %s: %w", *out, err)
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables))

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 
 	"github.com/spf13/pflag"
 
@@ -24,6 +25,9 @@ type loadFlags struct {
 	cacheDir       string
 	noCache        bool
 	tokenizeSample int
+	// superpassSize is the command's --superpass-size (0 when it has
+	// none): --tokenize-sample's fallback when the dataset size is unknown.
+	superpassSize int
 }
 
 func (l *loadFlags) register(fs *pflag.FlagSet) {
@@ -53,8 +57,11 @@ type loadedRun struct {
 	counter   tokenizer.Counter
 	tokSource string
 	cacheHit  bool
-	table     *columnar.Table
+	cols      *columnar.Loaded
 }
+
+// table builds the run's Arrow table (for export; Release it when done).
+func (l *loadedRun) table() (*columnar.Table, error) { return l.cols.Table(nil) }
 
 // counterFor resolves the token counter for run: --tokenizer, else the
 // model name (flag, then config.yaml) through the registry.
@@ -74,25 +81,110 @@ func (l *loadFlags) counterFor(run *columnar.Run) (tokenizer.Counter, tokenizer.
 	return c, res, nil
 }
 
+// loadingCounter is a tokenizer being loaded on its own goroutine while
+// the log is decoded (columnar.PendingCounter): the decoder leaves the
+// counts of what it decodes before the tokenizer is ready for a second
+// pass over those lines.
+type loadingCounter struct {
+	ready chan struct{}
+	c     tokenizer.Counter
+	res   tokenizer.Resolution
+	err   error
+}
+
+func (l *loadFlags) startCounter(run *columnar.Run, cancel context.CancelFunc) *loadingCounter {
+	lc := &loadingCounter{ready: make(chan struct{})}
+	go func() {
+		defer close(lc.ready)
+		lc.c, lc.res, lc.err = l.counterFor(run)
+		if lc.err != nil {
+			cancel() // the decode is of no use without its counter
+		}
+	}()
+	return lc
+}
+
+func (lc *loadingCounter) Ready() bool {
+	select {
+	case <-lc.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// wait returns the loaded counter.
+func (lc *loadingCounter) wait() (tokenizer.Counter, error) { <-lc.ready; return lc.c, lc.err }
+
+func (lc *loadingCounter) Count(text string) int {
+	if c, err := lc.wait(); err == nil {
+		return c.Count(text)
+	}
+	return 0 // the decode is being cancelled
+}
+
+func (lc *loadingCounter) Identity() string {
+	if c, err := lc.wait(); err == nil {
+		return c.Identity()
+	}
+	return ""
+}
+
+// loadGCPercent is the collector's target while a command holds one run:
+// the live heap is the run's columns (pointer-free, so cheap to mark), and
+// the default 100 % headroom would double the process's peak for nothing.
+const loadGCPercent = 20
+
 func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Writer) (*loadedRun, error) {
-	counter, res, err := l.counterFor(run)
-	if err != nil {
-		return nil, err
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(loadGCPercent)
 	}
 	if l.datasetSize != 0 {
 		// Before ingest: --tokenize-sample picks its samples per super-pass.
 		run.Info.DatasetSize, run.Info.DatasetSizeSource = l.datasetSize, "--dataset-size"
 	}
-	opts := columnar.IngestOptions{Counter: counter, TokenizeSample: l.tokenizeSample}
+	opts := columnar.IngestOptions{TokenizeSample: l.tokenizeSample, SuperPassSize: l.superpassSize}
+	if l.tokenizeSample > 0 && run.Info.DatasetSize <= 0 {
+		if l.superpassSize > 0 {
+			fmt.Fprintf(stderr, "warning: %s: --tokenize-sample %d: the dataset size is unknown; sampling per super-pass of --superpass-size %d samples\n",
+				run.EventsPath, l.tokenizeSample, l.superpassSize)
+		} else {
+			fmt.Fprintf(stderr, "warning: %s: --tokenize-sample %d ignored: neither the dataset size nor --superpass-size is known, so every sample's tokens are counted (pass --dataset-size or --superpass-size)\n",
+				run.EventsPath, l.tokenizeSample)
+		}
+	}
 	var (
-		table *columnar.Table
-		hit   bool
+		counter tokenizer.Counter
+		res     tokenizer.Resolution
+		lc      *loadingCounter
+		err     error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if l.tokenizer == "words" {
+		// Known at once: and the decoder counts words on the escaped bytes.
+		counter, res, err = l.counterFor(run)
+		opts.Counter = counter
+	} else {
+		lc = l.startCounter(run, cancel)
+		opts.Counter = lc
+	}
+	var (
+		cols *columnar.Loaded
+		hit  bool
 	)
 	if l.noCache || l.cacheDir == "" {
-		table, err = columnar.Ingest(ctx, run, opts)
+		cols, err = columnar.Load(ctx, run, opts)
 	} else {
 		cache := &columnar.Cache{Dir: l.cacheDir}
-		table, hit, err = cache.Ingest(ctx, run, opts)
+		cols, hit, err = cache.Load(ctx, run, opts)
+	}
+	if lc != nil {
+		var cerr error
+		if counter, cerr = lc.wait(); cerr != nil {
+			return nil, cerr
+		}
+		res = lc.res
 	}
 	if err != nil {
 		return nil, fmt.Errorf("ingest %s: %w", run.EventsPath, err)
@@ -100,18 +192,17 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 	for _, w := range run.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	for _, w := range table.Summary.Warnings() {
+	for _, w := range cols.Summary.Warnings() {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	if n := table.Summary.ProblemTotal(); n > 0 {
+	if n := cols.Summary.ProblemTotal(); n > 0 {
 		fmt.Fprintf(stderr, "warning: %s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)\n",
 			run.EventsPath, n)
-	} else if table.Summary.Lines == 0 {
+	} else if cols.Summary.Lines == 0 {
 		fmt.Fprintf(stderr, "warning: %s: empty events file: nothing to analyse (did the run die before logging?)\n", run.EventsPath)
 	}
-	info := table.Info // the sidecars' facts plus what the log showed (partial, …)
 	return &loadedRun{
-		run: run, samples: table.Samples(), info: info, counter: counter,
-		tokSource: res.Source, cacheHit: hit, table: table,
+		run: run, samples: cols.Samples, info: cols.Info, counter: counter,
+		tokSource: res.Source, cacheHit: hit, cols: cols,
 	}, nil
 }

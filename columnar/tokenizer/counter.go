@@ -22,6 +22,10 @@ var _ Counter = Words{}
 // Identity returns "words".
 func (Words) Identity() string { return "words" }
 
+// CountsWhitespaceWords marks Words as columnar.WhitespaceWordCounter:
+// the decoder counts its words on the escaped JSON bytes of a line.
+func (Words) CountsWhitespaceWords() {}
+
 // Count returns the number of maximal runs of characters that are not
 // Python whitespace. Bytes that are not UTF-8 count as non-space, as the
 // U+FFFD a decoder would put in their place.

@@ -33,6 +33,15 @@ func child(mode string, args []string) error {
 		}
 		_, err = decodeOnce(args[0], w, args[2] == "words")
 		return err
+	case "child-resolve":
+		if len(args) != 1 {
+			return fmt.Errorf("usage: child-resolve RUN_DIR")
+		}
+		run, err := columnar.ResolveRun(args[0])
+		if err == nil && run.Sidecars.SampleIndex == nil {
+			err = fmt.Errorf("%s: no sample index read: %v", args[0], run.Warnings)
+		}
+		return err
 	case "child-bufio":
 		if len(args) != 1 {
 			return fmt.Errorf("usage: child-bufio EVENTS")

@@ -15,6 +15,10 @@
 //	sweep      runs/s and rows/s of 200 runs × 100 configs, --jobs 1 and 2,
 //	           cold and warm column cache; per-config core cost
 //	scale      growth of each cost with log size and with configs
+//	floor      issue 16's targets: decode with word counts of both shapes
+//	           beside the bufio floor, analyze 183 MB cold and warm and peak
+//	           RSS at 183 MB and 1 GB against the reference, a warm sweep's
+//	           reads, a 5 M-entry sample_idx_map.json, the binary
 //
 // Environment:
 //
@@ -50,7 +54,7 @@ import (
 
 var (
 	outFlag       = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
-	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale", "comma list of sections to run")
+	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor", "comma list of sections to run")
 	workFlag      = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
 	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
@@ -168,6 +172,7 @@ func run(ctx context.Context) error {
 		{"analyze", analyzeSection},
 		{"sweep", sweepSection},
 		{"scale", scaleSection},
+		{"floor", floorSection},
 	} {
 		if !want[s.name] {
 			continue
@@ -285,7 +290,9 @@ const commandsText = "## Commands\n\n" +
 	"# a copy of steady_state_diagnostics.py from mlcommons/endpoints @ 40b78bfe (not vendored):\n" +
 	"STEADYSWEEP_REFERENCE=/path/to/steady_state_diagnostics.py make bench\n" +
 	"go run ./bench/cmd/benchall -quick -o -            # a 1-minute check of the harness\n" +
-	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n\n" +
+	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n" +
+	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections floor -o /tmp/floor.md   # section 6 alone (≈4 min)\n" +
+	"go test -run '^$' -bench SampleIndex5M -benchtime 3x ./columnar/   # the 5 M-entry sample_idx_map.json in-process\n\n" +
 	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +
 	"npm install --prefix ~/.cache/steadysweep-bench/hf-node @anush008/tokenizers@0.6.0\n" +
 	"node bench/scripts/hf_tokenize.js ~/.cache/steadysweep-bench/hf-node ../shared/tokenizers 5 gptoss\n\n" +

@@ -1,4 +1,9 @@
-package columnar
+// Package samplesparquet exports ingested runs' per-sample columns
+// (columnar.Schema with a leading run column) to Parquet. It is apart from
+// columnar so that reading runs does not link the Parquet writer and what
+// it pulls in (arrow/compute, Arrow Flight, gRPC): only commands that
+// export import it.
+package samplesparquet
 
 import (
 	"errors"
@@ -11,30 +16,31 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/columnar"
 )
 
-// NamedTable is a table with the run name written in ExportParquet's
-// run column.
+// NamedTable is a table with the run name written in Write's run column.
 type NamedTable struct {
 	Name  string
-	Table *Table
+	Table *columnar.Table
 }
 
-// ParquetSchema is Schema with a leading "run" (utf8) column.
-var ParquetSchema = arrow.NewSchema(append([]arrow.Field{{Name: "run", Type: arrow.BinaryTypes.String}}, Schema.Fields()...), nil)
+// Schema is columnar.Schema with a leading "run" (utf8) column.
+var Schema = arrow.NewSchema(append([]arrow.Field{{Name: "run", Type: arrow.BinaryTypes.String}}, columnar.Schema.Fields()...), nil)
 
-// ExportParquet writes the tables to w as one zstd-compressed Parquet
-// file, one row group per table, with ParquetSchema. It does not close w.
-func ExportParquet(w io.Writer, tables []NamedTable) error {
-	return exportParquet(w, tables, memory.DefaultAllocator)
+// Write writes the tables to w as one zstd-compressed Parquet file, one
+// row group per table, with Schema. It does not close w.
+func Write(w io.Writer, tables []NamedTable) error {
+	return write(w, tables, memory.DefaultAllocator)
 }
 
-func exportParquet(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
+func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithAllocator(mem),
 	)
-	fw, err := pqarrow.NewFileWriter(ParquetSchema, struct{ io.Writer }{w}, props,
+	fw, err := pqarrow.NewFileWriter(Schema, struct{ io.Writer }{w}, props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
@@ -65,7 +71,7 @@ func writeNamed(fw *pqarrow.FileWriter, nt NamedTable, mem memory.Allocator) err
 	cols := make([]arrow.Array, 0, rec.NumCols()+1)
 	cols = append(cols, runCol)
 	cols = append(cols, rec.Columns()...)
-	out := array.NewRecordBatch(ParquetSchema, cols, int64(n))
+	out := array.NewRecordBatch(Schema, cols, int64(n))
 	defer out.Release()
 	return fw.Write(out)
 }

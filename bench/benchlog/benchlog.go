@@ -1,0 +1,84 @@
+// Package benchlog writes synthetic event logs for benchmarks. It
+// imports nothing of the project, so any package's tests can use it.
+package benchlog
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+)
+
+var vocab = strings.Fields("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there would their we him been has when who will more no if out so said what up its about into than them can only other new some could time these two may then do first any my now such like our over man me even most made after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three")
+
+// ParityShape writes about size bytes of an events log in the shape of
+// the parity runs to w and returns the bytes written: 32 samples in
+// flight, a prompt of 100–400 words in every ISSUED line, streamed outputs
+// of 200–800 words as ["The", rest] in COMPLETE lines, plain ASCII.
+func ParityShape(w io.Writer, size int64) (int64, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	rng := rand.New(rand.NewPCG(20260901, 1))
+	text := func(n int) string {
+		var sb strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(vocab[rng.IntN(len(vocab))])
+		}
+		return sb.String()
+	}
+	// A pool of texts keeps generation fast; lines still differ by uuid/ts.
+	prompts := make([]string, 64)
+	outputs := make([]string, 64)
+	for i := range prompts {
+		prompts[i] = text(100 + rng.IntN(300))
+		outputs[i] = text(200 + rng.IntN(600))
+	}
+	var written int64
+	put := func(s string) { n, _ := bw.WriteString(s); written += int64(n) }
+	ts := int64(81234567890123)
+	put(fmt.Sprintf(`{"event_type":"session.started","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts))
+	put(fmt.Sprintf(`{"event_type":"session.start_performance_tracking","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+1))
+	const C = 32
+	var inflight [][2]uint64
+	for written < size {
+		if len(inflight) < C {
+			u := [2]uint64{rng.Uint64(), rng.Uint64()}
+			inflight = append(inflight, u)
+			ts += int64(rng.IntN(1e6))
+			put(fmt.Sprintf(`{"event_type":"sample.issued","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["PromptData",%q,null,null,null,null,null,null]}`+"\n",
+				ts, u[0], u[1], prompts[rng.IntN(len(prompts))]))
+			ts += int64(rng.IntN(1e6))
+			put(fmt.Sprintf(`{"event_type":"sample.recv_first","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":null}`+"\n", ts, u[0], u[1]))
+			continue
+		}
+		k := rng.IntN(len(inflight))
+		u := inflight[k]
+		inflight[k] = inflight[len(inflight)-1]
+		inflight = inflight[:len(inflight)-1]
+		ts += int64(rng.IntN(1e7))
+		put(fmt.Sprintf(`{"event_type":"sample.complete","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["TextModelOutput",["The",%q],null,null],"finish_reason":"stop","worker_id":3}`+"\n",
+			ts, u[0], u[1], " "+outputs[rng.IntN(len(outputs))]))
+	}
+	put(fmt.Sprintf(`{"event_type":"session.stop_performance_tracking","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+1))
+	put(fmt.Sprintf(`{"event_type":"session.ended","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+2))
+	return written, bw.Flush()
+}
+
+// SampleIndex writes a sample_idx_map.json of n entries to w: distinct
+// uuids of 32 lowercase hex digits, indices 0..n-1 (about 45 bytes an
+// entry).
+func SampleIndex(w io.Writer, n int) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.WriteString(`{"performance": {`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			bw.WriteString(", ")
+		}
+		fmt.Fprintf(bw, `"%016x%016x": %d`, uint64(i)*0x9E3779B97F4A7C15, uint64(i), i)
+	}
+	bw.WriteString("}}")
+	return bw.Flush()
+}
