@@ -34,23 +34,34 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoVi
 			ys = append(ys, pct[i].v[mTPOTP50])
 		}
 	}
-	n := float64(len(ys))
 	k := len(plateaus)
 	if len(ys) < max(3, k) {
 		dt.BICLine, dt.BICStep = math.NaN(), math.NaN()
 		return dt
 	}
 	slope, rssLine := lineFit(xs, ys)
-	rssStep := segmentSSE(ys, k)
-	floor := n * math.Pow(1e-6*stats.Mean(ys), 2)
-	dt.BICLine = n*math.Log((rssLine+floor)/n) + 2*math.Log(n)
-	dt.BICStep = n*math.Log((rssStep+floor)/n) + float64(2*k-1)*math.Log(n)
+	mean := stats.Mean(ys)
+	dt.BICLine = bic(rssLine, len(ys), 2, mean)
+	dt.BICStep = bic(segmentSSE(ys, k), len(ys), 2*k-1, mean)
 	dt.Up = slope > 0
 	traj := trajectory(pct[dt.Lo:dt.Hi], mTPOTP50)
 	trend := v.trend(g.gate, mTPOTP50, dt.Lo, dt.Hi, traj, g.minN, g.alpha) != stats.VerdictSteady &&
 		math.Abs(relDrift(traj, nil)) >= g.relDriftMin
 	dt.Drift = trend && dt.BICLine < dt.BICStep
 	return dt
+}
+
+// bic is the Bayesian information criterion of a least-squares fit of n
+// points with q parameters and residual sum of squares rss,
+//
+//	n·ln((rss + n·(1e−6·mean)²)/n) + q·ln n
+//
+// where the floor n·(1e−6·mean)² keeps an exact fit (rss = 0) finite and
+// makes fits that differ by less than a millionth of the level tie on q.
+func bic(rss float64, n, q int, mean float64) float64 {
+	fn := float64(n)
+	floor := fn * math.Pow(1e-6*mean, 2)
+	return fn*math.Log((rss+floor)/fn) + float64(q)*math.Log(fn)
 }
 
 // segmentSSE is the least residual sum of squares of ys split into k

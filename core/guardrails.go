@@ -49,10 +49,6 @@ func mserStart(pct []*spPercentiles, lo, hi, minN int, stop *stopper) (s int, se
 	return s, seFull, seBest
 }
 
-// mserKnee is how much MSER must cut the standard error for the trim to be
-// applied: a genuine transient at the window's head (bias), not noise.
-const mserKnee = 0.5
-
 // guardrails fills the MSER, OLS/Newey–West corroboration and certifying
 // ensemble settings of the reported window post[lo:hi] (post-relative).
 func (a *analysis) guardrails(lo, hi int) {

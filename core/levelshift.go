@@ -24,6 +24,12 @@ type Anomaly struct {
 	Pettitt *stats.PettittResult
 	// Plateaus are all plateaus.
 	Plateaus []Plateau
+	// TailSuperPasses and TailDurationS are the length of a short-tail
+	// shift (steadysweep, deviation D15): the full super-passes at the new
+	// level at the run's end and their issue span in seconds; 0 for any
+	// other shift.
+	TailSuperPasses int
+	TailDurationS   float64
 }
 
 // pooledTPOTMean is the compensated mean of the pooled TPOT of w in
@@ -134,6 +140,112 @@ func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Platea
 		a.ChangePointSP = splitPoint(pct, last.Lo, len(post))
 	}
 	return a
+}
+
+// tailShift is steadysweep's short-tail shift (deviation D15), for runs
+// where firstPlateauShift finds none: a shift in the last few full
+// super-passes never becomes a plateau (it is shorter than MinTrendN), yet
+// it is a real shift. With B = [base.Lo, h) the reported plateau (h =
+// base.Hi at first) and μ the mean of its per-super-pass TPOT p50s:
+//
+//  1. T = the longest suffix of the post-warmup series, starting at or
+//     after base.Lo + minN, whose p50s all lie beyond ±band of B's median
+//     on one side (the median: B may have absorbed shifted super-passes).
+//  2. If T starts inside B (B's growth absorbed the first shifted
+//     super-pass: hasStep needs 2·band for a one-point tail, and a small
+//     step moves a two-point tail's mean less than band), B ends where T
+//     starts and B is re-estimated; at most three rounds.
+//  3. |T| ≥ minTail. A first super-pass of T (|T| ≥ 3) more than band·μ from
+//     T's median is the transition, partly at each level: it is left out of
+//     T's level and of the SD.
+//  4. rel = mean(T)/μ − 1 must exceed band in size, and |mean(T) − μ| must
+//     exceed sds·σ, σ the larger of the two-level residual SD and
+//     stats.SuccessiveDiffSD of B (its own super-pass-to-super-pass noise;
+//     the differences across the step and the transition would inflate it).
+//  5. Over [base.Lo, end) 2–3 levels must fit better (BIC) than a line:
+//     else the tail is the end of a drift.
+//
+// Per-super-pass p50s, not means: requests in flight at a step decode at
+// the new level, which moves the last plateau super-pass's mean but hardly
+// its median. Pettitt is not required (its K has no power for a change in
+// the last two or three points). The change point is splitPoint over
+// [base.Lo, end) (D4). It returns the anomaly (DeltaPct = 100·rel, whose
+// sign is the direction; TailSuperPasses = |T|) and B's end, h.
+func tailShift(post []SuperPass, pct []*spPercentiles, base Plateau, band float64, minN, minTail int, sds float64) (
+	an Anomaly, hi int, ok bool) {
+	an = Anomaly{ChangePointSP: -1}
+	level := func(lo, hi int) []float64 { return trajectory(pct[lo:hi], mTPOTP50) }
+	end := len(pct)
+	hi, start := base.Hi, end
+	var mu float64
+	for range 3 {
+		b := level(base.Lo, hi)
+		mu = stats.Mean(b)
+		if !(mu > 0) {
+			return an, base.Hi, false
+		}
+		start = shiftedSuffix(pct, base.Lo+minN, stats.Median(b), band)
+		if start >= hi || start == end {
+			break
+		}
+		hi = start
+	}
+	if end-start < max(minTail, 1) {
+		return an, base.Hi, false
+	}
+	hi = min(hi, start)
+	bm, tm := level(base.Lo, hi), level(start, end)
+	if len(tm) >= 3 && math.Abs(tm[0]-stats.Median(tm)) > band*mu {
+		tm = tm[1:] // the transition
+	}
+	muT := stats.Mean(tm)
+	rel := (muT - mu) / mu
+	nRes := len(bm) + len(tm) - 2
+	if nRes < 1 || !(math.Abs(rel) > band) {
+		return an, base.Hi, false
+	}
+	sd := math.Max(math.Sqrt((sse(bm)+sse(tm))/float64(nRes)), stats.SuccessiveDiffSD(bm))
+	if !(math.Abs(muT-mu) > sds*sd) {
+		return an, base.Hi, false
+	}
+	span := level(base.Lo, end)
+	xs := make([]float64, len(span))
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	_, rssLine := lineFit(xs, span)
+	if !(bestStepBIC(span, 3) < bic(rssLine, len(span), 2, stats.Mean(span))) {
+		return an, base.Hi, false
+	}
+	an.Detected, an.DeltaPct = true, 100*rel
+	an.ChangePointSP = splitPoint(pct, base.Lo, end)
+	an.TailSuperPasses = end - start
+	an.TailDurationS = float64(issueSpanNs(post[start:end])) / 1e9
+	return an, hi, true
+}
+
+// shiftedSuffix is the start of the longest suffix of pct, starting at or
+// after from, whose TPOT p50s all lie beyond ±band of mu on the same side
+// (len(pct) when there is none; a super-pass without TPOT ends it).
+func shiftedSuffix(pct []*spPercentiles, from int, mu, band float64) int {
+	start, side := len(pct), 0
+	for i := len(pct) - 1; i >= from; i-- {
+		if !pct[i].ok[mTPOTP50] {
+			break
+		}
+		r := (pct[i].v[mTPOTP50] - mu) / mu
+		s := 0
+		if r > band {
+			s = 1
+		} else if r < -band {
+			s = -1
+		}
+		if s == 0 || (side != 0 && s != side) {
+			break
+		}
+		side, start = s, i
+	}
+	return start
 }
 
 // splitPoint returns the index k in (lo, hi) minimising the residual sum

@@ -66,6 +66,28 @@ type Params struct {
 	// plateau a level shift (strict >).
 	LevelShiftBand float64 `param:"level_shift_band"`
 
+	// DriftGuard withdraws a certified window when a gating metric drifts
+	// from the window's start to the run's end, or over the whole run when
+	// the warmup crop never settled (driftguard.go; deviation D14).
+	DriftGuard bool `param:"drift_guard"`
+	// TailShift flags a short tail after the reported plateau whose TPOT
+	// level differs from the plateau's (levelshift.go; deviation D15): at
+	// least TailShiftMinSP full super-passes beyond ±LevelShiftBand on one
+	// side, TailShiftSDs residual standard deviations away.
+	TailShift      bool    `param:"tail_shift"`
+	TailShiftMinSP int     `param:"tail_shift_min_sp"`
+	TailShiftSDs   float64 `param:"tail_shift_sds"`
+	// WindowStart is how the reported window's settling head is trimmed:
+	// WindowStartMSER (the MSER knee, deviation D12) or WindowStartHead
+	// (the head test, deviation D16): leading super-passes are dropped while
+	// the first one's TPOT mean is off the median of the rest by more than
+	// HeadTrimZ robust SDs and HeadTrimMinRel, at most HeadTrimMaxFrac of
+	// the window (windowstart.go).
+	WindowStart     WindowStart `param:"window_start"`
+	HeadTrimZ       float64     `param:"head_trim_z"`
+	HeadTrimMinRel  float64     `param:"head_trim_min_rel"`
+	HeadTrimMaxFrac float64     `param:"head_trim_max_frac"`
+
 	// TailCutEps and TailCutDelta guard the drain-tail cut (design §5.4):
 	// the cut applies iff σ/μ ≤ ε and |μ − m|/μ ≤ δ of per-sample ITL.
 	TailCutEps   float64 `param:"tail_cut_eps"`
@@ -103,6 +125,14 @@ func ReferenceParams() Params {
 		MinDurFloorS:     600.0,
 		MinDurKstarFloor: 4,
 		LevelShiftBand:   0.05,
+		DriftGuard:       true,
+		TailShift:        true,
+		TailShiftMinSP:   2,
+		TailShiftSDs:     3,
+		WindowStart:      WindowStartMSER,
+		HeadTrimZ:        2,
+		HeadTrimMinRel:   0.005,
+		HeadTrimMaxFrac:  0.25,
 		TailCutEps:       0.05,
 		TailCutDelta:     0.05,
 		FixedWarmupPct:   10,
@@ -182,6 +212,21 @@ func (p Params) Validate() error {
 		errs = append(errs, fmt.Errorf("min_dur_kstar_floor: must be ≥ 1, got %d", p.MinDurKstarFloor))
 	}
 	nonNeg("level_shift_band", p.LevelShiftBand)
+	if p.TailShiftMinSP < 1 {
+		errs = append(errs, fmt.Errorf("tail_shift_min_sp: must be ≥ 1, got %d", p.TailShiftMinSP))
+	}
+	if !(p.TailShiftSDs > 0) {
+		errs = append(errs, fmt.Errorf("tail_shift_sds: must be > 0, got %v", p.TailShiftSDs))
+	}
+	_, err = ParseWindowStart(string(p.WindowStart))
+	check(err)
+	if !(p.HeadTrimZ > 0) {
+		errs = append(errs, fmt.Errorf("head_trim_z: must be > 0, got %v", p.HeadTrimZ))
+	}
+	nonNeg("head_trim_min_rel", p.HeadTrimMinRel)
+	if !(p.HeadTrimMaxFrac >= 0 && p.HeadTrimMaxFrac < 1) {
+		errs = append(errs, fmt.Errorf("head_trim_max_frac: must be in [0, 1), got %v", p.HeadTrimMaxFrac))
+	}
 	nonNeg("tail_cut_eps", p.TailCutEps)
 	nonNeg("tail_cut_delta", p.TailCutDelta)
 	nonNeg("submission_min_duration_s", p.SubmissionMinDurationS)

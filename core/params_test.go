@@ -31,6 +31,14 @@ func TestReferenceParamsDefaults(t *testing.T) {
 		MinDurFloorS:     600.0,          // MIN_DUR_FLOOR_S
 		MinDurKstarFloor: 4,              // MIN_DUR_KSTAR_FLOOR
 		LevelShiftBand:   0.05,           // level-shift band
+		DriftGuard:       true,           // not in the reference (deviation D14)
+		TailShift:        true,           // idem (D15)
+		TailShiftMinSP:   2,              // idem
+		TailShiftSDs:     3,              // idem
+		WindowStart:      "mser",         // idem (D12; D16 is "head")
+		HeadTrimZ:        2,              // idem (D16)
+		HeadTrimMinRel:   0.005,          // idem
+		HeadTrimMaxFrac:  0.25,           // idem
 		TailCutEps:       0.05,           // not in the reference (design §5.4)
 		TailCutDelta:     0.05,           // idem
 		FixedWarmupPct:   10,             // fixed-pct baseline only
@@ -75,6 +83,14 @@ min_dur_relax_mult=5
 min_dur_floor_s=600
 min_dur_kstar_floor=4
 level_shift_band=0.05
+drift_guard=true
+tail_shift=true
+tail_shift_min_sp=2
+tail_shift_sds=3
+window_start=mser
+head_trim_z=2
+head_trim_min_rel=0.005
+head_trim_max_frac=0.25
 tail_cut_eps=0.05
 tail_cut_delta=0.05
 fixed_warmup_pct=10

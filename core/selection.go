@@ -33,11 +33,16 @@ type Selection struct {
 	MSERStart  int
 	MSERAgrees bool
 	// MSERApplied reports that the reported window was trimmed to
-	// MSERStart (the trim at least halved the standard error).
-	MSERApplied bool
+	// MSERStart (the trim at least halved the standard error;
+	// WindowStartMSER); HeadTrimApplied that the head test trimmed it
+	// (WindowStartHead).
+	MSERApplied, HeadTrimApplied bool
 	// Burst reports a reported window issued within one median request
 	// latency (isBurst): never a steady state.
 	Burst bool
+	// DriftGuard is the drift guard's record (nil when it did not run: the
+	// guard off, or no certified window to test).
+	DriftGuard *DriftGuard
 	// OLSP and NeweyWestP are the slope p-values of tpot_p50 over the
 	// reported window; Corroborated reports that both agree with the gate
 	// (p ≥ Alpha ⇔ tpot_p50 is Plateau). NaN without a window.
@@ -189,6 +194,9 @@ func (steadysweep) selectSteady(a *analysis) {
 	}
 	if ok {
 		sel.States = statesOver(pct, lo, hi, p, a.memo)
+		if dg := sel.DriftGuard; dg != nil && dg.Fired {
+			sel.States[dg.metric] = dg.state()
+		}
 		a.guardrails(lo, hi)
 		a.assess.WinLo, a.assess.WinHi = r.Warmup+lo, r.Warmup+hi
 	}
@@ -229,9 +237,10 @@ func (a *analysis) driftAcross(g gateConfig) bool {
 }
 
 // plateauWindow reports the first plateau passing the min-duration gate
-// (the longest when none does), trimmed by MSER when that pays, checked
-// against the first plateau for a level shift and against its latency for
-// a burst.
+// (the longest when none does), checked against the first plateau for a
+// level shift and for a short shifted tail (which may end it earlier),
+// its settling head trimmed (MSER or the head test), and checked against
+// its latency for a burst and against the rest of the run for a drift.
 func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	r, p, pct, sel := a.res, a.p, a.res.pct, &a.assess.Selection
 	ss := &r.Steady
@@ -244,21 +253,20 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	report, allShort := reportedPlateau(ss.Shorts, p.MinDuration)
 	ss.AllShort = allShort
 	pl := plateaus[report]
+
+	ss.Anomaly = firstPlateauShift(r.post, pct, plateaus, p.LevelShiftBand, p.Alpha, a.memo)
+	if p.TailShift && !ss.Anomaly.Detected && !a.isBurst(pl.Lo, pl.Hi) {
+		a.shortTail(report)
+		pl = plateaus[report]
+	}
 	short := ss.Shorts[report]
 
-	// MSER selection by precision (design §5.5): trim a settling head off
-	// the reported plateau when that at least halves the standard error of
-	// the mean and keeps the window's min-duration verdict.
+	// Selection by precision (design §5.5): trim a settling head off the
+	// reported plateau, keeping the window's min-duration verdict.
 	lo, hi = pl.Lo, pl.Hi
-	window := short
-	mser, full, best := a.memo.mserStart(pct, pl.Lo, pl.Hi, p.MinTrendN, a.stop)
-	if mser > pl.Lo && best <= mserKnee*full {
-		trimmed := a.memo.minDuration(r.post, pct, mser, pl.Hi, mc)
-		if trimmed.IsShort == short.IsShort || !p.MinDuration {
-			lo, window = mser, trimmed
-			sel.MSERApplied = true
-		}
-	}
+	lo, window, trimmed := a.trimmedStart(pl.Lo, pl.Hi, short)
+	sel.MSERApplied = trimmed && p.WindowStart == WindowStartMSER
+	sel.HeadTrimApplied = trimmed && p.WindowStart == WindowStartHead
 	a.fillWindow(lo, hi, report, len(plateaus), skippedShort(ss.Shorts, report))
 	ss.ShortWindow = &window
 	ss.Found = !ss.AllShort
@@ -266,7 +274,6 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 		ss.Reason = allShortReason(len(plateaus), short)
 	}
 	ss.setGlobalTrend(pct, pl.Lo, p, a.memo)
-	ss.Anomaly = firstPlateauShift(r.post, pct, plateaus, p.LevelShiftBand, p.Alpha, a.memo)
 	if ss.Anomaly.Detected && report > 0 && ss.Anomaly.ChangePointSP <= pl.Lo {
 		ss.Reason = joinReason(ss.Reason, fmt.Sprintf("reported plateau %d is %+.1f%% from the skipped first plateau",
 			report, ss.Anomaly.DeltaPct))
@@ -280,7 +287,43 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 		ss.Reason = joinReason(ss.Reason, "issue burst: the window was issued within one median request latency "+
 			"(n_samples ≈ concurrency); no steady state")
 	}
+	// Drift guard (deviation D14): a certified window inside a drift is a
+	// local plateau; a short tail found there is the drift's end.
+	if p.DriftGuard && ss.Found {
+		dg := a.driftGuard(lo)
+		sel.DriftGuard = dg
+		if dg.Fired {
+			dg.withdraw(ss)
+			if ss.Anomaly.TailSuperPasses > 0 {
+				ss.Anomaly = Anomaly{ChangePointSP: -1, Pettitt: ss.Anomaly.Pettitt, Plateaus: plateaus}
+			}
+		}
+	}
 	return lo, hi, true
+}
+
+// shortTail runs the short-tail shift (tailShift) after the reported
+// plateau; when it finds one, it becomes the anomaly (Pettitt kept for
+// information), and when the tail reaches into the plateau the plateau
+// ends where the tail starts — if that keeps MinTrendN super-passes and
+// the plateau's min-duration verdict.
+func (a *analysis) shortTail(report int) {
+	r, p, ss := a.res, a.p, &a.res.Steady
+	pl := ss.Plateaus[report]
+	an, cut, ok := tailShift(r.post, r.pct, pl, p.LevelShiftBand, p.MinTrendN, p.TailShiftMinSP, p.TailShiftSDs)
+	if !ok {
+		return
+	}
+	an.Pettitt, an.Plateaus = ss.Anomaly.Pettitt, ss.Plateaus
+	ss.Anomaly = an
+	if cut < pl.Hi && cut-pl.Lo >= p.MinTrendN {
+		w := a.memo.minDuration(r.post, r.pct, pl.Lo, cut, minDurationOf(p))
+		if w.IsShort == ss.Shorts[report].IsShort || !p.MinDuration {
+			ss.Plateaus[report].Hi, ss.Shorts[report] = cut, w
+		}
+	}
+	ss.Reason = joinReason(ss.Reason, fmt.Sprintf("the level shift is a short tail: the last %d full super-pass(es), %s",
+		an.TailSuperPasses, fixed0(an.TailDurationS)+"s"))
 }
 
 // fillWindow sets the summaries, TPS and window record of post[lo:hi]

@@ -72,12 +72,10 @@ func AutoWarmup(vals []float64, band, maxFrac float64, minN, minWarmup int) int 
 
 // settledWarmup is steadysweep's adaptive warmup crop (deviations D1, D2):
 // over the driver trajectory (super-passes with the metric), the first
-// position j below the cap ⌊n·WarmupMaxFrac⌋ whose next MinTrendN values
-// all lie within WarmupBand/2 of their own median is the end of the ramp
-// (half the band, so the tail of an asymptotic ramp is not taken as
-// level); without one, the reference rule (AutoWarmup) decides. The crop
-// is at least one position and is mapped back to the super-pass holding
-// that position, so empty leading super-passes are cropped too.
+// position below the cap where the series settles (settlePosition) is the
+// end of the ramp; without one, the reference rule (AutoWarmup) decides.
+// The crop is at least one position and is mapped back to the super-pass
+// holding that position, so empty leading super-passes are cropped too.
 func settledWarmup(pct []*spPercentiles, driver int, p Params) int {
 	var idx []int
 	var vals []float64
@@ -91,7 +89,25 @@ func settledWarmup(pct []*spPercentiles, driver int, p Params) int {
 	if n == 0 {
 		return min(1, len(pct))
 	}
-	pos := -1
+	pos := settlePosition(vals, p)
+	if pos < 0 {
+		pos = AutoWarmup(vals, p.WarmupBand, p.WarmupMaxFrac, p.MinTrendN, 1)
+	}
+	pos = max(pos, 1)
+	if pos >= n {
+		return len(pct)
+	}
+	return idx[pos]
+}
+
+// settlePosition is the first position j below the cap ⌊n·WarmupMaxFrac⌋
+// of the driver values vals whose next MinTrendN values all lie within
+// WarmupBand/2 of their own median (half the band, so the tail of an
+// asymptotic ramp is not taken as level), or −1 when the series never
+// settles before the cap: the crop then comes from the reference rule,
+// which is itself evidence of a drift (the drift guard, driftguard.go).
+func settlePosition(vals []float64, p Params) int {
+	n := len(vals)
 	capW := int(math.Trunc(float64(n) * p.WarmupMaxFrac))
 	for j := 0; j < capW && j+p.MinTrendN <= n; j++ {
 		win := vals[j : j+p.MinTrendN]
@@ -104,18 +120,10 @@ func settledWarmup(pct []*spPercentiles, driver int, p Params) int {
 			}
 		}
 		if ok {
-			pos = j
-			break
+			return j
 		}
 	}
-	if pos < 0 {
-		pos = AutoWarmup(vals, p.WarmupBand, p.WarmupMaxFrac, p.MinTrendN, 1)
-	}
-	pos = max(pos, 1)
-	if pos >= n {
-		return len(pct)
-	}
-	return idx[pos]
+	return -1
 }
 
 // warmup of the reference: the fixed crop, or AutoWarmup on the driver's

@@ -121,8 +121,16 @@ func selection(r *core.Result) pyjson.Object {
 	a := r.Steady.Anomaly
 	an := pyjson.Object{{Key: "detected", Value: a.Detected}}
 	if a.Detected {
+		dir := "up"
+		if a.DeltaPct < 0 {
+			dir = "down"
+		}
 		an = append(an, pyjson.Field{Key: "change_point_sp", Value: r.Warmup + a.ChangePointSP},
-			pyjson.Field{Key: "delta_pct", Value: num(a.DeltaPct)})
+			pyjson.Field{Key: "delta_pct", Value: num(a.DeltaPct)}, pyjson.Field{Key: "direction", Value: dir})
+		if a.TailSuperPasses > 0 { // a short-tail shift: how long it lasted
+			an = append(an, pyjson.Field{Key: "tail_sp", Value: a.TailSuperPasses},
+				pyjson.Field{Key: "tail_s", Value: num(a.TailDurationS)})
+		}
 	}
 	var pettittP any
 	if a.Pettitt != nil {
@@ -139,12 +147,27 @@ func selection(r *core.Result) pyjson.Object {
 		{Key: "mser_start_sp", Value: mser},
 		{Key: "mser_agrees", Value: sel.MSERAgrees},
 		{Key: "mser_applied", Value: sel.MSERApplied},
+		{Key: "head_trim_applied", Value: sel.HeadTrimApplied},
 		{Key: "burst", Value: sel.Burst},
+		{Key: "drift_guard", Value: driftGuard(sel.DriftGuard)},
 		{Key: "ols_p", Value: num(sel.OLSP)},
 		{Key: "newey_west_p", Value: num(sel.NeweyWestP)},
 		{Key: "corroborated", Value: sel.Corroborated},
 		{Key: "concordance", Value: num(sel.Concordance)},
 		{Key: "anomaly", Value: an},
+	}
+}
+
+// driftGuard is the drift guard's record, null when it did not run.
+func driftGuard(dg *core.DriftGuard) any {
+	if dg == nil {
+		return nil
+	}
+	return pyjson.Object{
+		{Key: "fired", Value: dg.Fired}, {Key: "metric", Value: dg.Metric}, {Key: "whole_run", Value: dg.WholeRun},
+		{Key: "sp_lo", Value: dg.Lo}, {Key: "sp_hi", Value: dg.Hi}, {Key: "up", Value: dg.Up},
+		{Key: "ols_p", Value: num(dg.P)}, {Key: "rel_drift", Value: num(dg.RelDrift)},
+		{Key: "bic_line", Value: num(dg.BICLine)}, {Key: "bic_alt", Value: num(dg.BICAlt)},
 	}
 }
 
