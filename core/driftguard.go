@@ -74,9 +74,12 @@ func (a *analysis) driftGuard(lo int) *DriftGuard {
 // driftOver is the drift test of one trajectory ys: it fires when the OLS
 // slope is significant (p < Alpha), the relative drift is at least the
 // effect-size floor TrendRelDriftMin, and a line explains ys better (BIC)
-// than 2–3 levels (a staircase) and, with hinge, than a ramp settling into
-// a flat part of MinTrendN points (a slow warmup). Below MinTrendN points
-// nothing is tested. An exact line (OLS Degenerate, slope ≠ 0) has p = 0.
+// than the alternative. From the window's start (hinge false) that is a
+// staircase: the window's plateau as the first of 2–3 levels, so at least
+// MinTrendN points (free levels of two points each would fit any noisy
+// six-point drift). Over the whole run (hinge true) it is 2–3 levels of any
+// length or a ramp settling into a flat part of MinTrendN points (a slow
+// warmup). Below MinTrendN points nothing is tested. An exact line (OLS Degenerate, slope ≠ 0) has p = 0.
 func driftOver(ys []float64, p Params, hinge bool) DriftGuard {
 	dg := DriftGuard{P: math.NaN(), RelDrift: math.NaN(), BICLine: math.NaN(), BICAlt: math.NaN()}
 	n := len(ys)
@@ -90,21 +93,23 @@ func driftOver(ys []float64, p Params, hinge bool) DriftGuard {
 		dg.P = 0 // an exact line: its SE is rounding noise, the slope is certain (stats.OLSResult)
 	}
 	dg.BICLine = bic(o.RSS, n, 2, mean)
-	dg.BICAlt = bestStepBIC(ys, 3)
 	if hinge {
-		dg.BICAlt = math.Min(dg.BICAlt, hingeBIC(ys, p.MinTrendN))
+		dg.BICAlt = math.Min(bestStepBIC(ys, 3, 1), hingeBIC(ys, p.MinTrendN))
+	} else {
+		dg.BICAlt = bestStepBIC(ys, 3, p.MinTrendN)
 	}
 	dg.Fired = dg.P < p.Alpha && math.Abs(dg.RelDrift) >= p.TrendRelDriftMin && dg.BICLine < dg.BICAlt
 	return dg
 }
 
 // bestStepBIC is the least BIC of a piecewise-constant fit of ys with
-// k = 2 … min(kmax, n−1) levels (q = 2k − 1 parameters), +Inf when none.
-func bestStepBIC(ys []float64, kmax int) float64 {
+// k = 2 … min(kmax, n−1) levels (q = 2k − 1 parameters), the first of at
+// least minFirst points; +Inf when there is none.
+func bestStepBIC(ys []float64, kmax, minFirst int) float64 {
 	best := math.Inf(1)
 	mean := stats.Mean(ys)
 	for k := 2; k <= min(kmax, len(ys)-1); k++ {
-		best = math.Min(best, bic(segmentSSE(ys, k), len(ys), 2*k-1, mean))
+		best = math.Min(best, bic(segmentSSE(ys, k, minFirst), len(ys), 2*k-1, mean))
 	}
 	return best
 }

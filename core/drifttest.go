@@ -42,7 +42,7 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoVi
 	slope, rssLine := lineFit(xs, ys)
 	mean := stats.Mean(ys)
 	dt.BICLine = bic(rssLine, len(ys), 2, mean)
-	dt.BICStep = bic(segmentSSE(ys, k), len(ys), 2*k-1, mean)
+	dt.BICStep = bic(segmentSSE(ys, k, 1), len(ys), 2*k-1, mean)
 	dt.Up = slope > 0
 	traj := trajectory(pct[dt.Lo:dt.Hi], mTPOTP50)
 	trend := v.trend(g.gate, mTPOTP50, dt.Lo, dt.Hi, traj, g.minN, g.alpha) != stats.VerdictSteady &&
@@ -65,9 +65,10 @@ func bic(rss float64, n, q int, mean float64) float64 {
 }
 
 // segmentSSE is the least residual sum of squares of ys split into k
-// contiguous non-empty segments, each fitted by its mean (dynamic
-// programming over prefix sums, O(k·n²)).
-func segmentSSE(ys []float64, k int) float64 {
+// contiguous non-empty segments, the first of at least minFirst points,
+// each fitted by its mean (dynamic programming over prefix sums, O(k·n²));
+// +Inf when no split exists.
+func segmentSSE(ys []float64, k, minFirst int) float64 {
 	n := len(ys)
 	s1 := make([]float64, n+1)
 	s2 := make([]float64, n+1)
@@ -80,8 +81,11 @@ func segmentSSE(ys []float64, k int) float64 {
 		return math.Max(0, (s2[j]-s2[i])-d*d/m)
 	}
 	prev := make([]float64, n+1)
-	for j := 1; j <= n; j++ {
-		prev[j] = cost(0, j)
+	for j := range prev {
+		prev[j] = math.Inf(1)
+		if j >= max(minFirst, 1) {
+			prev[j] = cost(0, j)
+		}
 	}
 	for seg := 2; seg <= k; seg++ {
 		cur := make([]float64, n+1)

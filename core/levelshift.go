@@ -162,8 +162,9 @@ func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Platea
 //     exceed sds·σ, σ the larger of the two-level residual SD and
 //     stats.SuccessiveDiffSD of B (its own super-pass-to-super-pass noise;
 //     the differences across the step and the transition would inflate it).
-//  5. Over [base.Lo, end) 2–3 levels must fit better (BIC) than a line:
-//     else the tail is the end of a drift.
+//  5. Over [base.Lo, end) 2–3 levels, the first of at least minN points
+//     (the plateau), must fit better (BIC) than a line: else the tail is
+//     the end of a drift.
 //
 // Per-super-pass p50s, not means: requests in flight at a step decode at
 // the new level, which moves the last plateau super-pass's mean but hardly
@@ -214,7 +215,7 @@ func tailShift(post []SuperPass, pct []*spPercentiles, base Plateau, band float6
 		xs[i] = float64(i)
 	}
 	_, rssLine := lineFit(xs, span)
-	if !(bestStepBIC(span, 3) < bic(rssLine, len(span), 2, stats.Mean(span))) {
+	if !(bestStepBIC(span, 3, minN) < bic(rssLine, len(span), 2, stats.Mean(span))) {
 		return an, base.Hi, false
 	}
 	an.Detected, an.DeltaPct = true, 100*rel

@@ -35,7 +35,7 @@ func TestReferenceParamsDefaults(t *testing.T) {
 		TailShift:        true,           // idem (D15)
 		TailShiftMinSP:   2,              // idem
 		TailShiftSDs:     3,              // idem
-		WindowStart:      "mser",         // idem (D12; D16 is "head")
+		WindowStart:      "head",         // idem (D16; "mser" is D12)
 		HeadTrimZ:        2,              // idem (D16)
 		HeadTrimMinRel:   0.005,          // idem
 		HeadTrimMaxFrac:  0.25,           // idem
@@ -87,7 +87,7 @@ drift_guard=true
 tail_shift=true
 tail_shift_min_sp=2
 tail_shift_sds=3
-window_start=mser
+window_start=head
 head_trim_z=2
 head_trim_min_rel=0.005
 head_trim_max_frac=0.25
@@ -174,5 +174,31 @@ func TestAnalyzeRejectsInvalid(t *testing.T) {
 	r, err := analyze(&Samples{}, testInfo, ReferenceParams())
 	if err != nil || r.NSuperPasses != 0 || r.NPostWarmup != 0 || r.Steady.Found {
 		t.Errorf("empty run: %+v %v", r, err)
+	}
+}
+
+// TestParamsValidateAccuracyRules: each threshold of the accuracy rules
+// (D14–D16) out of range is reported under its name.
+func TestParamsValidateAccuracyRules(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(*Params)
+	}{
+		{"tail_shift_min_sp", func(p *Params) { p.TailShiftMinSP = 0 }},
+		{"tail_shift_sds", func(p *Params) { p.TailShiftSDs = 0 }},
+		{"window_start", func(p *Params) { p.WindowStart = "knee" }},
+		{"head_trim_z", func(p *Params) { p.HeadTrimZ = -1 }},
+		{"head_trim_min_rel", func(p *Params) { p.HeadTrimMinRel = -0.1 }},
+		{"head_trim_max_frac", func(p *Params) { p.HeadTrimMaxFrac = 1 }},
+	} {
+		p := DefaultParams()
+		c.set(&p)
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), c.name+":") {
+			t.Errorf("%s: Validate() = %v, want an error naming it", c.name, err)
+		}
+	}
+	p := DefaultParams()
+	if err := p.Set("window_start", "mser"); err != nil || p.WindowStart != WindowStartMSER || p.Validate() != nil {
+		t.Errorf("window_start=mser: %v %v", err, p.WindowStart)
 	}
 }
