@@ -1,7 +1,9 @@
 package core_test
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -12,36 +14,68 @@ import (
 )
 
 // The accuracy rules of issue 15 (deviations D14–D16) on generated
-// variants of the classes they fix: runs of synth.AccuracySuite at a seed
-// none of them was developed on (they were designed on seed 1 and checked
-// on seeds 2 and 3; docs/accuracy.md), each analysed with the defaults and
-// with the rule off. The truth is the generator's own (truth.json).
+// variants of the classes they fix: the runs of synth.AccuracySuite at
+// seeds none of them was developed on (they were designed on seed 1 and
+// checked on seeds 2 and 3; docs/accuracy.md), each analysed with the
+// defaults and with the rule off. The truth is the generator's own
+// (truth.json, what synth.GenerateSuite hands judge.py).
 
-// rulesSeed is the suite seed of these tests.
-const rulesSeed = 11
+// rulesSeeds are the held-out suite seeds of these tests.
+var rulesSeeds = []uint64{11, 12}
 
 // suiteRun is one generated suite run, decoded.
 type suiteRun struct {
+	seed  uint64
 	run   synth.SuiteRun
 	s     *core.Samples
 	info  core.RunInfo
 	truth synth.Truth
 }
 
-// suiteRuns generates and decodes the runs of the named classes of
-// AccuracySuite(rulesSeed), two at a time.
+// suiteCache holds the decoded runs of each suite seed, generated once per
+// test binary: every test of this file reads the same runs.
+var suiteCache struct {
+	sync.Mutex
+	runs map[uint64][]suiteRun
+}
+
+// suiteRuns returns the runs of the named classes (every class when none
+// is named) of AccuracySuite at each of rulesSeeds. Skipped under -short:
+// a seed is 120 runs to generate and decode.
 func suiteRuns(t *testing.T, classes ...string) []suiteRun {
 	t.Helper()
-	var runs []synth.SuiteRun
-	for _, r := range synth.AccuracySuite(rulesSeed) {
-		if slices.Contains(classes, r.Class) {
-			runs = append(runs, r)
+	if testing.Short() {
+		t.Skip("generates and decodes the accuracy suite at held-out seeds; skipped under -short")
+	}
+	var out []suiteRun
+	for _, seed := range rulesSeeds {
+		for _, sr := range suiteAt(t, seed) {
+			if len(classes) == 0 || slices.Contains(classes, sr.run.Class) {
+				out = append(out, sr)
+			}
 		}
 	}
-	if len(runs) == 0 {
+	if len(out) == 0 {
 		t.Fatalf("no suite runs of %v", classes)
 	}
-	dir := t.TempDir()
+	return out
+}
+
+// suiteAt generates and decodes every run of AccuracySuite(seed), two at a
+// time, once.
+func suiteAt(t *testing.T, seed uint64) []suiteRun {
+	t.Helper()
+	suiteCache.Lock()
+	defer suiteCache.Unlock()
+	if runs, ok := suiteCache.runs[seed]; ok {
+		return runs
+	}
+	runs := synth.AccuracySuite(seed)
+	dir, err := os.MkdirTemp("", "steadysweep-suite-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
 	out := make([]suiteRun, len(runs))
 	errs := make([]error, len(runs))
 	var wg sync.WaitGroup
@@ -59,23 +93,31 @@ func suiteRuns(t *testing.T, classes ...string) []suiteRun {
 				return
 			}
 			s, info, err := decodeRun(path)
-			out[i], errs[i] = suiteRun{run: r, s: s, info: info, truth: tr}, err
+			out[i], errs[i] = suiteRun{seed: seed, run: r, s: s, info: info, truth: tr}, err
+			os.RemoveAll(path)
 		}()
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("%s: %v", runs[i].Name, err)
+			t.Fatalf("seed %d, %s: %v", seed, runs[i].Name, err)
 		}
 	}
+	if suiteCache.runs == nil {
+		suiteCache.runs = map[uint64][]suiteRun{}
+	}
+	suiteCache.runs[seed] = out
 	return out
 }
+
+// name is the run's name with its seed.
+func (sr suiteRun) name() string { return fmt.Sprintf("s%d/%s", sr.seed, sr.run.Name) }
 
 func analyzeWith(t *testing.T, sr suiteRun, p core.Params) *core.Result {
 	t.Helper()
 	r, err := core.NewRun(sr.s, sr.info).Analyze(p)
 	if err != nil {
-		t.Fatalf("%s: %v", sr.run.Name, err)
+		t.Fatalf("%s: %v", sr.name(), err)
 	}
 	return r
 }
@@ -97,7 +139,7 @@ func TestDriftGuardShortDrifts(t *testing.T) {
 			want = core.VerdictDriftingDown
 		}
 		if o := r.Outcome(); o.Found || r.Steady.Found || (o.Verdict != want && o.Verdict != core.VerdictNotFound) {
-			t.Errorf("%s (drift %+.0f %%): found %v, verdict %s; want %s", sr.run.Name, 100*sr.run.Spec.Drift,
+			t.Errorf("%s (drift %+.0f %%): found %v, verdict %s; want %s", sr.name(), 100*sr.run.Spec.Drift,
 				r.Steady.Found, o.Verdict, want)
 		}
 		if analyzeWith(t, sr, off).Outcome().Found {
@@ -128,15 +170,15 @@ func TestTailShiftShortStaircases(t *testing.T) {
 		tail := float64(nFull) - step.AtSuperPass
 		cp := r.Warmup + an.ChangePointSP
 		if !an.Detected || (an.DeltaPct > 0) != (step.Mult > 1) || math.Abs(float64(cp)-step.AtSuperPass) > 1 {
-			t.Errorf("%s (×%.2f at %.1f of %d): anomaly %+v (change point %d)", sr.run.Name, step.Mult,
+			t.Errorf("%s (×%.2f at %.1f of %d): anomaly %+v (change point %d)", sr.name(), step.Mult,
 				step.AtSuperPass, nFull, an, cp)
 			continue
 		}
 		if n := float64(an.TailSuperPasses); an.TailSuperPasses > 0 && (n < math.Floor(tail) || n > math.Ceil(tail)) {
-			t.Errorf("%s: tail of %d super-passes, planted %.1f", sr.run.Name, an.TailSuperPasses, tail)
+			t.Errorf("%s: tail of %d super-passes, planted %.1f", sr.name(), an.TailSuperPasses, tail)
 		}
 		if !r.Steady.Found || float64(as.WinHi) > math.Ceil(step.AtSuperPass) {
-			t.Errorf("%s: found %v, window [%d, %d) reaches past the step at %.1f", sr.run.Name, r.Steady.Found,
+			t.Errorf("%s: found %v, window [%d, %d) reaches past the step at %.1f", sr.name(), r.Steady.Found,
 				as.WinLo, as.WinHi, step.AtSuperPass)
 		}
 		if !analyzeWith(t, sr, off).Steady.Anomaly.Detected {
@@ -167,7 +209,7 @@ func TestHeadTrimCleanRamps(t *testing.T) {
 			r := analyzeWith(t, sr, c.p)
 			as := r.Assessment
 			if !r.Steady.Found || r.Steady.Anomaly.Detected {
-				t.Errorf("%s (%s): found %v anomaly %v", sr.run.Name, c.p.WindowStart, r.Steady.Found,
+				t.Errorf("%s (%s): found %v anomaly %v", sr.name(), c.p.WindowStart, r.Steady.Found,
 					r.Steady.Anomaly.Detected)
 				continue
 			}
@@ -201,4 +243,100 @@ func median(xs []float64) float64 {
 		return (s[n/2-1] + s[n/2]) / 2
 	}
 	return s[len(s)/2]
+}
+
+// TestSuiteClassVariants: every run of the suite at the held-out seeds,
+// analysed with the defaults, answers as its planted truth says
+// (truth.json expected_verdict and the spec's planted shape):
+//
+//   - clean and staircase runs whose first planted plateau clears the
+//     min-duration floor (expected_verdict.found): found, the window at
+//     least half inside that plateau (judge.py's "mostly inside"), its
+//     TPOT p50 within 1 % of the planted level of its flat super-passes
+//     (judge.py's p95 gate; Poisson runs have no exact level and are not
+//     scored for it);
+//   - clean runs: no anomaly; staircases with an admissible plateau: an
+//     anomaly in the direction of the planted steps, its change point
+//     within one super-pass of one of them (of two close steps the
+//     detector may see the second, against the first plateau);
+//   - ramp-only bursts and drifts: never found (no confident-wrong), a
+//     drift's verdict its planted direction or not found.
+func TestSuiteClassVariants(t *testing.T) {
+	type tally struct{ runs, bad int }
+	byClass := map[string]*tally{}
+	var classes []string
+	for _, sr := range suiteRuns(t) {
+		r := analyzeWith(t, sr, core.DefaultParams())
+		o, ev := r.Outcome(), sr.truth.ExpectedVerdict
+		tl := byClass[sr.run.Class]
+		if tl == nil {
+			tl = &tally{}
+			byClass[sr.run.Class] = tl
+			classes = append(classes, sr.run.Class)
+		}
+		tl.runs++
+		var fails []string
+		fail := func(format string, args ...any) { fails = append(fails, fmt.Sprintf(format, args...)) }
+		switch sr.run.Category {
+		case synth.CategoryClean, synth.CategoryStaircase:
+			if ev.Found {
+				if !o.Found {
+					fail("genuine plateau %v not found: %s (%s)", *ev.PlateauSP, o.Verdict, o.Reason)
+					break
+				}
+				if in := insideFrac(o.WindowStartSP, o.WindowEndSP+1, *ev.PlateauSP); in < 0.5 {
+					fail("window [%d, %d] is %.0f %% inside the planted plateau %v", o.WindowStartSP, o.WindowEndSP,
+						100*in, *ev.PlateauSP)
+				}
+				if lv := plantedLevelNs(sr.truth, o.WindowStartSP, o.WindowEndSP); !math.IsNaN(lv) {
+					if e := o.SteadyTPOTP50Ns/lv - 1; math.Abs(e) > 0.01 {
+						fail("TPOT p50 %.4g ms is %+.2f %% off the planted %.4g ms", o.SteadyTPOTP50Ns/1e6, 100*e, lv/1e6)
+					}
+				}
+			}
+			if sr.run.Category == synth.CategoryClean && o.AnomalyDetected {
+				fail("anomaly (%+.1f %% at %d) on a run without a step", o.AnomalyDeltaPct, o.ChangePointSP)
+			}
+			if sr.run.Category == synth.CategoryStaircase && ev.FoundNoMinDuration {
+				steps := sr.run.Spec.Steps
+				atStep := slices.ContainsFunc(steps, func(st synth.Step) bool {
+					return math.Abs(float64(o.ChangePointSP)-st.AtSuperPass) <= 1
+				})
+				if !o.AnomalyDetected || (o.AnomalyDeltaPct > 0) != (steps[0].Mult > 1) || !atStep {
+					fail("steps %v: anomaly %v %+.1f %% at %d", steps, o.AnomalyDetected, o.AnomalyDeltaPct,
+						o.ChangePointSP)
+				}
+			}
+		case synth.CategoryRampOnly, synth.CategoryDrift:
+			want := core.VerdictNotFound
+			if d := sr.run.Spec.Drift; d > 0 {
+				want = core.VerdictDriftingUp
+			} else if d < 0 {
+				want = core.VerdictDriftingDown
+			}
+			if o.Found || (o.Verdict != want && o.Verdict != core.VerdictNotFound) {
+				fail("confident-wrong or wrong verdict: found %v, %s; want %s", o.Found, o.Verdict, want)
+			}
+		default:
+			fail("unknown category %q", sr.run.Category)
+		}
+		if len(fails) > 0 {
+			tl.bad++
+			for _, f := range fails {
+				t.Errorf("%s: %s", sr.name(), f)
+			}
+		}
+	}
+	for _, c := range classes {
+		t.Logf("%-16s %3d runs, %d wrong", c, byClass[c].runs, byClass[c].bad)
+	}
+}
+
+// insideFrac is the share of the window [lo, hi) lying inside the planted
+// plateau pl = [lo, hi) (absolute super-passes).
+func insideFrac(lo, hi int, pl [2]int) float64 {
+	if hi <= lo {
+		return 0
+	}
+	return float64(max(0, min(hi, pl[1])-max(lo, pl[0]))) / float64(hi-lo)
 }
