@@ -12,8 +12,9 @@ import (
 )
 
 // demoPresets is the embedded default corpus: one run of each shape the
-// detector must tell apart.
-var demoPresets = "clean_ramp,late_staircase,drift_up,ramp_only,noisy,partial_dataset,poisson_steady,truncated"
+// detector must tell apart, the steady-capable ones long enough (20–25 min
+// of issue time, synth.LongContextPresets) for the min-duration gate.
+var demoPresets = "long_context_clean,long_context_staircase,long_context_short_tail,long_context_drift_up,long_context_drift_down,long_context_poisson,ramp_only,partial_dataset,truncated"
 
 // demoMarker is the file demo leaves in a directory it made; only such a
 // directory (or a new or empty one) is ever written or cleared by demo.
