@@ -121,13 +121,7 @@ func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Platea
 		if !pc.ok[mTPOTP50] {
 			continue
 		}
-		r := (pc.tpotMean - mu) / mu
-		s := 0
-		if r > band {
-			s = 1
-		} else if r < -band {
-			s = -1
-		}
+		s := bandSide(pc.tpotMean, mu, band)
 		if s == 0 || (side != 0 && s != side) {
 			return a
 		}
@@ -234,13 +228,7 @@ func shiftedSuffix(pct []*spPercentiles, from int, mu, band float64) int {
 		if !pct[i].ok[mTPOTP50] {
 			break
 		}
-		r := (pct[i].v[mTPOTP50] - mu) / mu
-		s := 0
-		if r > band {
-			s = 1
-		} else if r < -band {
-			s = -1
-		}
+		s := bandSide(pct[i].v[mTPOTP50], mu, band)
 		if s == 0 || (side != 0 && s != side) {
 			break
 		}
@@ -294,4 +282,16 @@ func globalTrend(pct []*spPercentiles, from int, gate TrendGate, minN int, alpha
 		out[i] = v.trend(gate, m, from, len(pct), trajectory(pct[from:], m), minN, alpha)
 	}
 	return out
+}
+
+// bandSide is the side of the level mu that v lies on beyond the relative
+// band: +1 above mu·(1+band), −1 below mu·(1−band), 0 inside (strict).
+func bandSide(v, mu, band float64) int {
+	switch r := (v - mu) / mu; {
+	case r > band:
+		return 1
+	case r < -band:
+		return -1
+	}
+	return 0
 }
