@@ -1,0 +1,6 @@
+//go:build !unix
+
+package safeopen
+
+// openFlags: platforms without O_NONBLOCK rely on the stat checks alone.
+const openFlags = 0

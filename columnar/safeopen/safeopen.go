@@ -1,0 +1,227 @@
+// Package safeopen opens the inputs of steadysweep — events logs,
+// sidecars, tokenizer files, summaries, grids, cache entries — so that no
+// filesystem object can hang or exhaust the process.
+//
+// An archive is assembled by others and scanned recursively: a config.yaml
+// may be a FIFO (os.Open blocks until a writer appears, forever), a
+// run_meta.json a link to /dev/zero (os.ReadFile never ends), a tokenizer a
+// 10 GB sparse file. Open therefore
+//
+//   - refuses anything that is not a regular file after following links
+//     (a FIFO, a device, a socket, a directory) with an error naming the
+//     file and what it is, before opening it;
+//   - opens with O_NONBLOCK, so a file swapped for a FIFO between the check
+//     and the open cannot block, and checks again on the open descriptor
+//     (fstat), which is what is read;
+//
+// and ReadFile reads at most a per-kind limit, failing with an error that
+// names the file and the limit:
+//
+//	config.yaml: larger than the 4 MiB limit for config.yaml (is it a config file?)
+//	/dev/zero: is a character device, not a regular file
+//
+// A missing file keeps its fs.ErrNotExist, so "absent" stays distinguishable
+// from "refused". The package uses only the standard library and may be
+// imported from every package but core.
+package safeopen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// The read limits of each kind of input. A limit is far above any real file
+// of its kind (the largest seen is quoted) and far below what would exhaust
+// memory once parsed.
+const (
+	// LimitConfig bounds config.yaml (real ones: ~1.4 KB).
+	LimitConfig = 4 << 20
+	// LimitRunMeta bounds run_meta.json (real ones: < 1 KB).
+	LimitRunMeta = 4 << 20
+	// LimitSampleIndex bounds sample_idx_map.json, ~60 bytes a sample
+	// (real ones: 121 KB for 2000 samples): about 2 million samples.
+	LimitSampleIndex = 128 << 20
+	// LimitSummary bounds result_summary.json, final_snapshot.json and the
+	// --augment input (real ones: a few KB).
+	LimitSummary = 16 << 20
+	// LimitTokenizer bounds tokenizer.json, compressed on disk and again
+	// after decompression (the largest of the five shared ones: 27 MB).
+	LimitTokenizer = 128 << 20
+	// LimitTokenizerConfig bounds tokenizer_config.json (chat templates
+	// included; real ones: a few KB to a few hundred KB).
+	LimitTokenizerConfig = 16 << 20
+	// LimitHubRef bounds a Hugging Face cache refs/main file (a 40-digit hash).
+	LimitHubRef = 4 << 10
+	// LimitGrid bounds a --grid file.
+	LimitGrid = 1 << 20
+	// LimitTruth bounds a synthetic run's truth.json.
+	LimitTruth = 16 << 20
+	// LimitCacheEntry bounds a column-cache entry (an Arrow IPC file of
+	// per-sample columns, ~100 bytes a sample).
+	LimitCacheEntry = 2 << 30
+)
+
+var (
+	// ErrNotRegular is the error of an input that is not a regular file.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrTooLarge is the error of an input over its kind's limit.
+	ErrTooLarge = errors.New("over the size limit")
+)
+
+// Error is a refused input: Path and why. It wraps ErrNotRegular or
+// ErrTooLarge.
+type Error struct {
+	Path string
+	// What describes the object ("a named pipe (FIFO)") and Want what was
+	// expected ("a regular file", "a directory") for ErrNotRegular; Limit
+	// and Kind describe the bound for ErrTooLarge.
+	What, Want string
+	Kind       string
+	Limit      int64
+	Err        error
+}
+
+func (e *Error) Error() string {
+	if errors.Is(e.Err, ErrTooLarge) {
+		kind := e.Kind
+		if kind == "" {
+			kind = "this input"
+		}
+		return fmt.Sprintf("%s: larger than the %s limit for %s", e.Path, FormatSize(e.Limit), kind)
+	}
+	want := e.Want
+	if want == "" {
+		want = "a regular file"
+	}
+	return fmt.Sprintf("%s: is %s, not %s", e.Path, e.What, want)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Describe names the type of a file mode for messages: "a named pipe
+// (FIFO)", "a character device", "a directory", "a regular file", ….
+func Describe(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file (" + m.Type().String() + ")"
+}
+
+// CheckRegular returns nil if path (links followed) is a regular file, an
+// *Error wrapping ErrNotRegular if it is something else, and the stat
+// error (fs.ErrNotExist for a missing file or a dangling link) otherwise.
+// It opens nothing.
+func CheckRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return &Error{Path: path, What: Describe(st.Mode()), Err: ErrNotRegular}
+	}
+	return nil
+}
+
+// CheckDir returns nil if path (links followed) is a directory, an *Error
+// wrapping ErrNotRegular naming what it is otherwise, and the stat error
+// if it cannot be examined.
+func CheckDir(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return &Error{Path: path, What: Describe(st.Mode()), Want: "a directory", Err: ErrNotRegular}
+	}
+	return nil
+}
+
+// Open opens path for reading if it is a regular file: checked by stat
+// before opening (devices are never opened), opened with O_NONBLOCK (a
+// FIFO put in its place cannot block the open) and checked again on the
+// descriptor. A missing file's error wraps fs.ErrNotExist.
+func Open(path string) (*os.File, error) {
+	if err := CheckRegular(path); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &Error{Path: path, What: Describe(st.Mode()), Err: ErrNotRegular}
+	}
+	return f, nil
+}
+
+// ReadFile reads the regular file path (see Open) whole, refusing it when
+// it holds more than limit bytes; kind names the input in the error
+// ("config.yaml", "tokenizer file"). The size is checked on the open file
+// before reading and the read itself stops at limit+1 bytes, so a file that
+// grows or lies about its size is bounded too.
+func ReadFile(path, kind string, limit int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > limit {
+		return nil, &Error{Path: path, Kind: kind, Limit: limit, Err: ErrTooLarge}
+	}
+	return ReadAll(f, path, kind, limit)
+}
+
+// ReadAll reads r to the end, failing with an *Error wrapping ErrTooLarge
+// once it has produced more than limit bytes (for decompressed streams,
+// whose size is not on disk). name is the file in the error.
+func ReadAll(r io.Reader, name, kind string, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, &Error{Path: name, Kind: kind, Limit: limit, Err: ErrTooLarge}
+	}
+	return b, nil
+}
+
+// FormatSize renders a byte count in binary units: "4 MiB", "1.5 GiB",
+// "512 B".
+func FormatSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	v, i := float64(n)/unit, 0
+	for v >= unit && i < len(units)-1 {
+		v /= unit
+		i++
+	}
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %s", int64(v), units[i])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}
