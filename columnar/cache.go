@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
@@ -179,7 +180,7 @@ func (c *Cache) identityDigest(id [5]int64) (string, bool) {
 	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
 		return "", false // no inode or ctime: the identity proves nothing
 	}
-	f, err := os.Open(c.identityPath(id))
+	f, err := safeopen.Open(c.identityPath(id))
 	if err != nil {
 		return "", false
 	}
@@ -263,7 +264,10 @@ func loadedFromTable(t *Table) *Loaded {
 
 // readEntry reads and validates one entry file.
 func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
-	b, err := os.ReadFile(path)
+	// An entry is only ever a regular file this package wrote; anything
+	// else (a link to /dev/zero, a FIFO, a huge file) is refused unread
+	// and then removed like any invalid entry.
+	b, err := safeopen.ReadFile(path, "a cache entry", safeopen.LimitCacheEntry)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 )
 
 // readCloser pairs a decompressing reader with the file under it.
@@ -36,9 +37,9 @@ func openEvents(path string) (io.ReadCloser, error) { return openEventsHashed(pa
 // openEventsHashed is openEvents writing every byte read from the file
 // into h (when not nil).
 func openEventsHashed(path string, h hash.Hash) (*readCloser, error) {
-	f, err := os.Open(path)
+	f, err := safeopen.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("open events: %w", err)
+		return nil, fmt.Errorf("open events file: %w", err)
 	}
 	var raw io.Reader = f
 	if h != nil {

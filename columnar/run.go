@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -62,17 +63,28 @@ func ResolveRun(path string) (*Run, error) {
 	}
 	events := ""
 	if st.IsDir() {
+		// The first candidate that exists but is not a regular file (a
+		// FIFO, a device, a directory) is the error when no candidate is
+		// a regular file: "is a named pipe" says more than "not found".
+		var refused error
 		for _, sub := range []string{"", "client"} {
 			for _, name := range eventsNames {
 				p := filepath.Join(path, sub, name)
-				if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				err := safeopen.CheckRegular(p)
+				if err == nil {
 					events = p
 					break
+				}
+				if refused == nil && !errors.Is(err, fs.ErrNotExist) {
+					refused = err
 				}
 			}
 			if events != "" {
 				break
 			}
+		}
+		if events == "" && refused != nil {
+			return nil, fmt.Errorf("events file %w", refused)
 		}
 		if events == "" {
 			foreign, _, ferr := foreignLog(path)
@@ -86,7 +98,7 @@ func ResolveRun(path string) (*Run, error) {
 		}
 	} else {
 		if !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("no such events file: %s: %w", path, fs.ErrNotExist)
+			return nil, fmt.Errorf("events file %w", &safeopen.Error{Path: path, What: safeopen.Describe(st.Mode()), Err: safeopen.ErrNotRegular})
 		}
 		events = path
 	}

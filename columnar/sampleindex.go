@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"sort"
+
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 )
 
 // This file reads sample_idx_map.json, {"performance": {uuid: index,
@@ -176,10 +178,11 @@ func (si *SampleIndex) finish() {
 }
 
 func (r *Run) readSampleIndex(path string) {
-	f, err := os.Open(path)
+	const kind, limit = "sample_idx_map.json", safeopen.LimitSampleIndex
+	f, err := safeopen.Open(path)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
-			r.warnf("%s: %v", path, err)
+			r.warnf("%v; ignored", sidecarError(path, err))
 		}
 		return
 	}
@@ -188,8 +191,16 @@ func (r *Run) readSampleIndex(path string) {
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()
 	}
-	si, bad, err := parseSampleIndex(f, size)
+	if size > limit {
+		r.warnf("%v; ignored", &safeopen.Error{Path: path, Kind: kind, Limit: limit, Err: safeopen.ErrTooLarge})
+		return
+	}
+	si, bad, err := parseSampleIndex(safeopen.LimitReader(f, path, kind, limit), size)
+	var refused *safeopen.Error
 	switch {
+	case errors.As(err, &refused):
+		r.warnf("%v; ignored", refused)
+		return
 	case errors.Is(err, errPerformanceNotObject):
 		r.warnf("%s: \"performance\" is not an object, ignored", path)
 		return

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 )
 
 // Sidecars holds the parsed sidecar files of a run (event-log spec §2).
@@ -128,16 +129,45 @@ func (r *Run) readSidecars() {
 	r.resolveDatasetSize()
 }
 
+// sidecarLimits bounds each sidecar's size (package safeopen): a sidecar
+// that is a FIFO, a device or larger than its limit is a warning, never a
+// hang or an out-of-memory crash.
+var sidecarLimits = map[string]int64{
+	"config.yaml":         safeopen.LimitConfig,
+	"run_meta.json":       safeopen.LimitRunMeta,
+	"sample_idx_map.json": safeopen.LimitSampleIndex,
+	"result_summary.json": safeopen.LimitSummary,
+	"final_snapshot.json": safeopen.LimitSummary,
+}
+
 // readSidecar returns the file's bytes; absence is silent (ok=false).
 func (r *Run) readSidecar(path string) ([]byte, bool) {
-	b, err := os.ReadFile(path)
+	name := filepath.Base(path)
+	limit, ok := sidecarLimits[name]
+	if !ok {
+		limit = safeopen.LimitSummary
+	}
+	b, err := safeopen.ReadFile(path, name, limit)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			r.warnf("%s: %v", path, err)
+			r.warnf("%v; ignored", sidecarError(path, err))
 		}
 		return nil, false
 	}
 	return b, true
+}
+
+// sidecarError makes err one line that names path once.
+func sidecarError(path string, err error) error {
+	var se *safeopen.Error
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &se):
+		return err
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %w", path, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 func (r *Run) readConfig(path string) {

@@ -3,12 +3,12 @@ package sweep
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
 
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
@@ -22,12 +22,12 @@ import (
 // statProvenance stats the events file, without reading it.
 func statProvenance(path string) (sinks.Provenance, error) {
 	prov := sinks.Provenance{EventsPath: path}
+	if err := safeopen.CheckRegular(path); err != nil { // a FIFO or a device is never opened
+		return prov, fmt.Errorf("open events file: %w", err)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return prov, fmt.Errorf("open events file: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return prov, errors.New("events file is not a regular file")
 	}
 	prov.EventsSize, prov.EventsMtimeNs = st.Size(), st.ModTime().UnixNano()
 	return prov, nil
@@ -36,7 +36,7 @@ func statProvenance(path string) (sinks.Provenance, error) {
 // hashEvents reads the events file into prov.EventsSHA256 (the bytes as
 // stored: compressed logs hash compressed).
 func hashEvents(prov *sinks.Provenance) error {
-	f, err := os.Open(prov.EventsPath)
+	f, err := safeopen.Open(prov.EventsPath)
 	if err != nil {
 		return fmt.Errorf("open events file: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
@@ -134,7 +135,7 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 	}
 	if f.augment != "" {
-		summary, err := os.ReadFile(f.augment)
+		summary, err := safeopen.ReadFile(f.augment, "--augment summaries", safeopen.LimitSummary)
 		if err != nil {
 			return fmt.Errorf("--augment: %w", err)
 		}

@@ -99,6 +99,9 @@ type reliabilityCase struct {
 	status string
 	// quiet: stderr must be empty (the input is accepted silently).
 	quiet bool
+	// sweepReason, when set, is part of the reason of the sweep's error
+	// rows for this run (analyze exits 1).
+	sweepReason string
 }
 
 func reliabilityCases(t *testing.T) []reliabilityCase {
@@ -142,7 +145,7 @@ func reliabilityCases(t *testing.T) []reliabilityCase {
 				t.Fatal(err)
 			}
 			return dir
-		}, code: exitFailure, stderr: []string{"no events.jsonl under ", "(looked in ./ and ./client/)", "pass a run directory holding events.jsonl"}},
+		}, code: exitFailure, stderr: []string{"events file ", "events.jsonl: is a directory, not a regular file", "pass a run directory holding events.jsonl"}},
 		{name: "missing", setup: func(t *testing.T) string { return filepath.Join(t.TempDir(), "nope") },
 			code: exitFailure, stderr: []string{"no such events file: ", "nope", "pass a run directory holding events.jsonl"}},
 	}
@@ -163,6 +166,7 @@ func reliabilityCases(t *testing.T) []reliabilityCase {
 		unreadable.code, unreadable.stderr = exitFailure, []string{"events.jsonl", "permission denied"}
 	}
 	cases = append(cases, unreadable)
+	cases = append(cases, hostileFSCases(t, filepath.Join(root, "testdata", "goodrun"))...)
 	for i := range cases {
 		if cases[i].setup == nil {
 			dir := filepath.Join(malformed, cases[i].name)

@@ -139,7 +139,7 @@ func TestSweepHostileInputs(t *testing.T) {
 		"empty_file":          {status: "partial_dataset", reason: "less than one full super-pass (0 of 8 samples)", partial: true},
 		"truncated_last_line": {status: "windowable", partial: true},
 		"runmeta_negative":    {status: "error", reason: "analyze: could not resolve dataset/super-pass size"},
-		"events_dir":          {status: "error", reason: "events file is not a regular file"},
+		"events_dir":          {status: "error", reason: "events_dir/events.jsonl: is a directory, not a regular file"},
 	}
 	if len(byRun) != len(cases)+1 {
 		t.Errorf("rows for %d runs, want %d", len(byRun), len(cases)+1)
@@ -148,6 +148,9 @@ func TestSweepHostileInputs(t *testing.T) {
 		w, ok := wants[tc.name]
 		if !ok {
 			w = want{status: tc.status}
+			if tc.sweepReason != "" {
+				w = want{status: "error", reason: tc.sweepReason}
+			}
 		}
 		got := byRun[tc.name]
 		if len(got) != 2 {

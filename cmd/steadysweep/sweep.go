@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
@@ -123,7 +124,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func (f *sweepFlags) configs() ([]core.Params, error) {
 	var grid sweep.Grid
 	if f.gridFile != "" {
-		data, err := os.ReadFile(f.gridFile)
+		data, err := safeopen.ReadFile(f.gridFile, "--grid files", safeopen.LimitGrid)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("--grid: %w", err)}
 		}

@@ -41,9 +41,10 @@ const (
 	LimitConfig = 4 << 20
 	// LimitRunMeta bounds run_meta.json (real ones: < 1 KB).
 	LimitRunMeta = 4 << 20
-	// LimitSampleIndex bounds sample_idx_map.json, ~60 bytes a sample
-	// (real ones: 121 KB for 2000 samples): about 2 million samples.
-	LimitSampleIndex = 128 << 20
+	// LimitSampleIndex bounds sample_idx_map.json, 40 to 60 bytes a
+	// sample (real ones: 121 KB for 2000 samples), read as a stream into
+	// ~20 bytes a sample: some 20 million samples.
+	LimitSampleIndex = 1 << 30
 	// LimitSummary bounds result_summary.json, final_snapshot.json and the
 	// --augment input (real ones: a few KB).
 	LimitSummary = 16 << 20
@@ -205,6 +206,33 @@ func ReadAll(r io.Reader, name, kind string, limit int64) ([]byte, error) {
 		return nil, &Error{Path: name, Kind: kind, Limit: limit, Err: ErrTooLarge}
 	}
 	return b, nil
+}
+
+// LimitReader returns a reader of r that fails with an *Error wrapping
+// ErrTooLarge once r has more than limit bytes, for inputs parsed as a
+// stream rather than read whole. name is the file in the error.
+func LimitReader(r io.Reader, name, kind string, limit int64) io.Reader {
+	return &limitedReader{r: r, left: limit, err: &Error{Path: name, Kind: kind, Limit: limit, Err: ErrTooLarge}}
+}
+
+type limitedReader struct {
+	r    io.Reader
+	left int64 // bytes still allowed; one more is read to tell "exactly limit" from "over"
+	err  error
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, l.err
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	if l.left -= int64(n); l.left < 0 {
+		return n + int(l.left), l.err // the byte past the limit is not delivered
+	}
+	return n, err
 }
 
 // FormatSize renders a byte count in binary units: "4 MiB", "1.5 GiB",

@@ -8,10 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 )
 
 // The subset of tokenizer.json this package reads (decodeTokenizerFile).
@@ -70,7 +70,7 @@ func Load(path string) (*Tokenizer, error) {
 	}
 	var cfg *tokenizerConfig
 	cfgPath := filepath.Join(filepath.Dir(path), "tokenizer_config.json")
-	if raw, err := os.ReadFile(cfgPath); err == nil {
+	if raw, err := safeopen.ReadFile(cfgPath, "tokenizer_config.json", safeopen.LimitTokenizerConfig); err == nil {
 		cfg = new(tokenizerConfig)
 		if err := json.Unmarshal(raw, cfg); err != nil {
 			return nil, fmt.Errorf("tokenizer: decode %s: %w", cfgPath, err)
@@ -88,7 +88,7 @@ func Load(path string) (*Tokenizer, error) {
 // LoadBytes builds a tokenizer from the bytes of a tokenizer.json, plain
 // or gzip-compressed, without a tokenizer_config.json.
 func LoadBytes(data []byte) (*Tokenizer, error) {
-	data, err := gunzipIfCompressed(data)
+	data, err := gunzipIfCompressed(data, "tokenizer.json")
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
@@ -96,13 +96,13 @@ func LoadBytes(data []byte) (*Tokenizer, error) {
 }
 
 func readMaybeGzip(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeopen.ReadFile(path, "tokenizer files", safeopen.LimitTokenizer)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
-	data, err = gunzipIfCompressed(data)
+	data, err = gunzipIfCompressed(data, path)
 	if err != nil {
-		return nil, fmt.Errorf("tokenizer: %s: %w", path, err)
+		return nil, fmt.Errorf("tokenizer: %w", err)
 	}
 	return data, nil
 }
@@ -110,18 +110,24 @@ func readMaybeGzip(path string) ([]byte, error) {
 // gunzipIfCompressed recognises gzip by its magic bytes rather than by a
 // file name, so a .json.gz renamed or piped in still loads, and the
 // identity is always that of the uncompressed JSON.
-func gunzipIfCompressed(data []byte) ([]byte, error) {
+// The decompressed size is bounded like the file (a gzip bomb of a few KB
+// could otherwise expand to any size); name is the file in messages.
+func gunzipIfCompressed(data []byte, name string) ([]byte, error) {
 	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
 		return data, nil
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("gunzip: %w", err)
+		return nil, fmt.Errorf("%s: gunzip: %w", name, err)
 	}
 	defer zr.Close()
-	out, err := io.ReadAll(zr)
+	out, err := safeopen.ReadAll(zr, name, "tokenizer files (decompressed)", safeopen.LimitTokenizer)
 	if err != nil {
-		return nil, fmt.Errorf("gunzip: %w", err)
+		var se *safeopen.Error
+		if errors.As(err, &se) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: gunzip: %w", name, err)
 	}
 	return out, nil
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 )
 
 // Resolution says which tokenizer Resolve chose and why.
@@ -46,7 +48,10 @@ var tokenizerFileNames = []string{"tokenizer.json", "tokenizer.json.gz"}
 // $XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub; the snapshot
 // refs/main points to first). With SPEC empty, the model name picks the
 // id: the first registry key it contains (lower-cased), else the name
-// itself if it contains '/'.
+// itself if it is an ORG/NAME id. A model name comes from the run's
+// config.yaml, written by whoever made the archive, so it is only ever
+// looked up in the Hugging Face cache, never opened as a path: only the
+// user's --tokenizer may name a file.
 func Resolve(spec, modelName string) (Counter, Resolution, error) {
 	var res Resolution
 	if spec == "words" {
@@ -73,11 +78,22 @@ func Resolve(spec, modelName string) (Counter, Resolution, error) {
 				return nil, res, fmt.Errorf("tokenizer: could not resolve a tokenizer for model %q: it matches no registry entry (%s) and is not an ORG/NAME id; pass --tokenizer PATH|DIR|ORG/NAME, or --tokenizer words for whitespace-separated words",
 					modelName, strings.Join(keys, ", "))
 			}
+			if err := checkHubID(modelName); err != nil {
+				return nil, res, fmt.Errorf("tokenizer: model name %q from the run: %w; pass --tokenizer PATH|DIR|ORG/NAME", modelName, err)
+			}
 			target = modelName
 			res.Source = "model name " + modelName
 		}
 	}
-	path, err := findTokenizerFile(target, &res.Looked)
+	var (
+		path string
+		err  error
+	)
+	if spec != "" {
+		path, err = findTokenizerFile(target, &res.Looked)
+	} else {
+		path, err = findInHubCache(target, &res.Looked)
+	}
 	if err != nil {
 		return nil, res, fmt.Errorf("resolve tokenizer via %s: %w", res.Source, err)
 	}
@@ -106,10 +122,37 @@ func findTokenizerFile(target string, looked *[]string) (string, error) {
 		return "", fmt.Errorf("tokenizer: %w", err)
 	}
 	*looked = append(*looked, target+" (no such file or directory)")
-	org, name, ok := strings.Cut(target, "/")
-	if !ok || org == "" || name == "" || strings.HasPrefix(target, ".") || filepath.IsAbs(target) {
+	if checkHubID(target) != nil {
 		return "", fmt.Errorf("tokenizer: %q is neither a file, a directory, nor a Hugging Face id ORG/NAME", target)
 	}
+	return findInHubCache(target, looked)
+}
+
+// checkHubID accepts a Hugging Face repository id ORG/NAME: two non-empty
+// parts of letters, digits, '-', '_' and '.', neither starting with '.'
+// nor holding "..", so the cache directory it names stays inside the
+// cache.
+func checkHubID(id string) error {
+	org, name, ok := strings.Cut(id, "/")
+	if !ok || org == "" || name == "" {
+		return errors.New("not a Hugging Face id ORG/NAME")
+	}
+	for _, part := range []string{org, name} {
+		if strings.HasPrefix(part, ".") || strings.Contains(part, "..") {
+			return fmt.Errorf("%q is not a Hugging Face id part", part)
+		}
+		for _, c := range part {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+				return fmt.Errorf("%q is not a Hugging Face id part (character %q)", part, c)
+			}
+		}
+	}
+	return nil
+}
+
+// findInHubCache looks for the tokenizer file of the Hugging Face id
+// target in the local hub caches.
+func findInHubCache(target string, looked *[]string) (string, error) {
 	repoDir := "models--" + strings.ReplaceAll(target, "/", "--")
 	caches := hubCaches()
 	for _, cache := range caches {
@@ -168,7 +211,7 @@ func hubCaches() []string {
 // by name.
 func snapshotDirs(repoDir string) []string {
 	var dirs []string
-	if ref, err := os.ReadFile(filepath.Join(repoDir, "refs", "main")); err == nil {
+	if ref, err := safeopen.ReadFile(filepath.Join(repoDir, "refs", "main"), "a hub cache ref", safeopen.LimitHubRef); err == nil {
 		if hash := strings.TrimSpace(string(ref)); hash != "" && !strings.ContainsAny(hash, `/\`) {
 			dirs = append(dirs, filepath.Join(repoDir, "snapshots", hash))
 		}

@@ -122,8 +122,8 @@ func TestResolveErrors(t *testing.T) {
 	if !strings.Contains(err.Error(), wantDir) || !strings.Contains(err.Error(), "huggingface-cli download openai/gpt-oss-120b") {
 		t.Errorf("error does not name %s and the fix:\n%v", wantDir, err)
 	}
-	if len(res.Looked) != 3 { // the id as a path, HF_HUB_CACHE, ~/.cache
-		t.Errorf("Looked = %q, want 3 places", res.Looked)
+	if len(res.Looked) != 2 { // HF_HUB_CACHE, ~/.cache: a model name is never a path
+		t.Errorf("Looked = %q, want 2 places", res.Looked)
 	}
 	if _, _, err := Resolve(t.TempDir(), ""); err == nil || !strings.Contains(err.Error(), "holds no tokenizer.json") {
 		t.Errorf("empty directory: error = %v", err)
@@ -136,5 +136,41 @@ func TestResolveErrors(t *testing.T) {
 	var pathErr *os.PathError
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); !errors.As(err, &pathErr) {
 		t.Errorf("Load(missing) error = %v, want a *os.PathError inside", err)
+	}
+}
+
+// TestResolveModelNameNeverAPath reproduces issue 17 item 2: without
+// --tokenizer, config.yaml's model name was first tried as a filesystem
+// path, so an archive could make the tool load any file as a tokenizer.
+// Now a model name only ever names a Hugging Face cache entry; the user's
+// --tokenizer still takes a path.
+func TestResolveModelNameNeverAPath(t *testing.T) {
+	fakeHubCache(t)
+	tiny := tinyJSON(t)
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	for _, rel := range []string{"evil/model", "openai/gpt-oss-120b"} {
+		if err := os.MkdirAll(rel, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(rel, "tokenizer.json"), tiny, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := filepath.Join(cwd, "evil", "model")
+	for _, model := range []string{"evil/model", "gpt-oss-120b", abs, "../evil/model", "evil/../model"} {
+		_, res, err := Resolve("", model)
+		if err == nil {
+			t.Errorf("Resolve(\"\", %q) loaded %s; a model name must not be opened as a path", model, res.Path)
+			continue
+		}
+		for _, l := range res.Looked {
+			if !strings.Contains(l, "models--") {
+				t.Errorf("Resolve(\"\", %q) examined %q, outside the hub cache", model, l)
+			}
+		}
+	}
+	if _, res, err := Resolve("evil/model", ""); err != nil || res.Path != filepath.Join("evil", "model", "tokenizer.json") {
+		t.Errorf("--tokenizer evil/model (a user's path) = %+v, %v", res, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -27,7 +28,7 @@ func truthPath(runPath string) string {
 // loadTruth reads runPath's truth.json. A missing file is (nil, nil).
 func loadTruth(runPath string) (*synth.Truth, error) {
 	path := truthPath(runPath)
-	data, err := os.ReadFile(path)
+	data, err := safeopen.ReadFile(path, "truth.json", safeopen.LimitTruth)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hostileFSCases are the filesystem objects of issue 17 (items 1, 2 and
+// 11) put where a run's files belong: FIFOs, devices and huge sparse
+// files. Each used to hang the process (os.Open of a FIFO blocks until a
+// writer appears) or kill it (os.ReadFile of /dev/zero: fatal error: out
+// of memory), losing every run's rows. They join the reliability corpus,
+// so analyze and sweep meet them (TestAnalyzeHostileInputs,
+// TestSweepHostileInputs); those tests' deadline is the test timeout, and
+// hostileDeadline below bounds each case on its own.
+func hostileFSCases(t *testing.T, good string) []reliabilityCase {
+	mutate := func(name string, f func(t *testing.T, dir string)) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			dir := filepath.Join(t.TempDir(), name)
+			if err := os.Rename(copyRun(t, good), dir); err != nil {
+				t.Fatal(err)
+			}
+			f(t, dir)
+			return dir
+		}
+	}
+	fifo := func(file string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.Remove(p)
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+		}
+	}
+	devZero := func(file string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, file)
+			os.Remove(p)
+			if err := os.Symlink("/dev/zero", p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sparse := func(file string, size int64) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			if err := os.Truncate(filepath.Join(dir, file), size); err != nil {
+				t.Skipf("sparse file: %v", err)
+			}
+		}
+	}
+	ignored := func(file, what string) string { return file + ": " + what + "; ignored" }
+	return []reliabilityCase{
+		{name: "fifo_config", setup: mutate("fifo_config", fifo("config.yaml")), status: "windowable",
+			stderr: []string{ignored("fifo_config/config.yaml", "is a named pipe (FIFO), not a regular file")}},
+		{name: "fifo_run_meta", setup: mutate("fifo_run_meta", fifo("run_meta.json")), status: "windowable",
+			stderr: []string{ignored("fifo_run_meta/run_meta.json", "is a named pipe (FIFO), not a regular file")}},
+		{name: "fifo_sample_index", setup: mutate("fifo_sample_index", fifo("sample_idx_map.json")), status: "windowable",
+			stderr: []string{ignored("fifo_sample_index/sample_idx_map.json", "is a named pipe (FIFO), not a regular file")}},
+		{name: "fifo_summary", setup: mutate("fifo_summary", fifo("performance/result_summary.json")), status: "windowable",
+			stderr: []string{ignored("fifo_summary/performance/result_summary.json", "is a named pipe (FIFO), not a regular file")}},
+		{name: "devzero_run_meta", setup: mutate("devzero_run_meta", devZero("run_meta.json")), status: "windowable",
+			stderr: []string{ignored("devzero_run_meta/run_meta.json", "is a character device, not a regular file")}},
+		{name: "sparse_config", setup: mutate("sparse_config", sparse("config.yaml", 10<<30)), status: "windowable",
+			stderr: []string{ignored("sparse_config/config.yaml", "larger than the 4 MiB limit for config.yaml")}},
+		{name: "sparse_sample_index", setup: mutate("sparse_sample_index", sparse("sample_idx_map.json", 10<<30)), status: "windowable",
+			stderr: []string{ignored("sparse_sample_index/sample_idx_map.json", "larger than the 128 MiB limit for sample_idx_map.json")}},
+		{name: "fifo_events", setup: mutate("fifo_events", fifo("events.jsonl")), code: exitFailure,
+			stderr:      []string{"events file ", "fifo_events/events.jsonl: is a named pipe (FIFO), not a regular file"},
+			sweepReason: "fifo_events/events.jsonl: is a named pipe (FIFO), not a regular file"},
+		{name: "devzero_events", setup: mutate("devzero_events", devZero("events.jsonl")), code: exitFailure,
+			stderr:      []string{"events file ", "devzero_events/events.jsonl: is a character device, not a regular file"},
+			sweepReason: "devzero_events/events.jsonl: is a character device, not a regular file"},
+	}
+}
+
+// hostileDeadline runs the CLI in-process and fails the test if it has not
+// returned within d (a FIFO opened for reading blocks forever).
+func hostileDeadline(t *testing.T, d time.Duration, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var so, se bytes.Buffer
+		err := run(context.Background(), args, &so, &se)
+		c := exitCode(err, &se)
+		done <- result{c, so.String(), se.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.stdout, r.stderr
+	case <-time.After(d):
+		t.Fatalf("%v did not return within %v", args, d)
+	}
+	return
+}
+
+// TestHostileFlagInputs: files named on the command line (--tokenizer,
+// --augment, --grid, the run itself) and a column-cache entry that are
+// FIFOs or /dev/zero: each is refused at once with one line naming it and
+// what it is (issue 17 items 1, 2, 11); a cache entry is discarded and
+// rebuilt.
+func TestHostileFlagInputs(t *testing.T) {
+	good := filepath.Join(repoRoot(t), "testdata", "goodrun")
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "tokenizer.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	out := filepath.Join(dir, "out.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"tokenizer dev zero", []string{"analyze", good, "--no-cache", "--tokenizer", "/dev/zero"}, exitUsage,
+			"tokenizer: /dev/zero: is a character device, not a regular file"},
+		{"tokenizer fifo", []string{"analyze", good, "--no-cache", "--tokenizer", fifo}, exitUsage,
+			fifo + ": is a named pipe (FIFO), not a regular file"},
+		{"augment dev zero", []string{"analyze", good, "--no-cache", "--tokenizer", "words", "--augment", "/dev/zero", "-o", out}, exitFailure,
+			"--augment: /dev/zero: is a character device, not a regular file"},
+		{"augment fifo", []string{"analyze", good, "--no-cache", "--tokenizer", "words", "--augment", fifo, "-o", out}, exitFailure,
+			"--augment: " + fifo + ": is a named pipe (FIFO), not a regular file"},
+		{"grid dev zero", []string{"sweep", good, "-o", filepath.Join(dir, "sweep"), "--grid", "/dev/zero"}, exitUsage,
+			"--grid: /dev/zero: is a character device, not a regular file"},
+		{"events dev zero", []string{"analyze", "/dev/zero", "--no-cache", "--tokenizer", "words"}, exitFailure,
+			"events file /dev/zero: is a character device, not a regular file"},
+		{"events fifo", []string{"analyze", fifo, "--no-cache", "--tokenizer", "words"}, exitFailure,
+			"events file " + fifo + ": is a named pipe (FIFO), not a regular file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := hostileDeadline(t, 10*time.Second, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and one line containing %q", code, stderr, tc.code, tc.want)
+			}
+		})
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written from a refused --augment input", out)
+	}
+
+	t.Run("cache entry to dev zero", func(t *testing.T) {
+		cache := t.TempDir()
+		args := []string{"analyze", good, "--tokenizer", "words", "--cache-dir", cache}
+		if code, _, stderr := hostileDeadline(t, 10*time.Second, args...); code != exitOK {
+			t.Fatalf("first run: exit %d: %s", code, stderr)
+		}
+		entries, _ := filepath.Glob(filepath.Join(cache, "*.arrow"))
+		if len(entries) != 1 {
+			t.Fatalf("cache holds %v, want one entry", entries)
+		}
+		os.Remove(entries[0])
+		if err := os.Symlink("/dev/zero", entries[0]); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := hostileDeadline(t, 10*time.Second, args...)
+		if code != exitOK || !strings.Contains(stderr, "cache: discarding "+entries[0]+": "+entries[0]+": is a character device, not a regular file") {
+			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+		}
+		if !strings.Contains(stdout, "  status   windowable\n") {
+			t.Errorf("report:\n%s", stdout)
+		}
+		if st, err := os.Lstat(entries[0]); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			t.Errorf("the link to /dev/zero is still in the cache")
+		}
+	})
+}
+
+// TestHostileUnderMemoryLimit reruns the /dev/zero and sparse-file cases
+// in a child process under `ulimit -v` (2 GB of address space): before the
+// per-kind limits, os.ReadFile of /dev/zero or of a 10 GB sparse
+// config.yaml died with "fatal error: out of memory" (exit 2).
+func TestHostileUnderMemoryLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped under -short")
+	}
+	bin := steadysweepBinary(t)
+	good := filepath.Join(repoRoot(t), "testdata", "goodrun")
+	var runs []string
+	for _, tc := range hostileFSCases(t, good) {
+		if strings.HasPrefix(tc.name, "devzero_") || strings.HasPrefix(tc.name, "sparse_") {
+			runs = append(runs, tc.setup(t))
+		}
+	}
+	cases := [][]string{{"--tokenizer", "/dev/zero", good}, {"--tokenizer", "words", "--augment", "/dev/zero", "-o", filepath.Join(t.TempDir(), "s.json"), good}}
+	for _, r := range runs {
+		cases = append(cases, []string{"--tokenizer", "words", r})
+	}
+	for _, args := range cases {
+		cmd := exec.Command("sh", append([]string{"-c", `ulimit -v 2000000 && exec "$0" analyze --no-cache "$@"`, bin}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		done := make(chan error, 1)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: no exit within 30 s", args)
+		}
+		code := cmd.ProcessState.ExitCode()
+		if strings.Contains(stderr.String(), "out of memory") || code > exitUsage || (code == exitUsage && args[1] != "/dev/zero") {
+			t.Errorf("%v: exit %d\n%s", args, code, stderr.String())
+		}
+	}
+}
