@@ -1,8 +1,10 @@
 package columnar
 
 import (
+	"context"
 	"encoding/binary"
 	"math/bits"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -257,4 +259,70 @@ func validUTF8(b []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// contextCounter is a TokenCounter whose count can fail or be cancelled
+// mid-text (a *tokenizer.Tokenizer): ErrPatternTooExpensive, or ctx's
+// cause.
+type contextCounter interface {
+	CountContext(ctx context.Context, text string) (int, error)
+}
+
+// boundCounter counts through CountContext under one decode's ctx; the
+// first failure cancels that ctx with the failure as cause, and the
+// decoder stops at its next look at ctx.
+type boundCounter struct {
+	TokenCounter
+	cc     contextCounter
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	mu  sync.Mutex
+	err error // the first failure of the counter itself (not ctx's)
+}
+
+func (b *boundCounter) Count(text string) int {
+	n, err := b.cc.CountContext(b.ctx, text)
+	if err != nil {
+		if b.ctx.Err() == nil {
+			b.mu.Lock()
+			if b.err == nil {
+				b.err = err
+			}
+			b.mu.Unlock()
+		}
+		b.cancel(err)
+		return 0
+	}
+	return n
+}
+
+// pendingBoundCounter is a boundCounter over a PendingCounter, still one.
+type pendingBoundCounter struct {
+	*boundCounter
+	pending PendingCounter
+}
+
+func (p pendingBoundCounter) Ready() bool { return p.pending.Ready() }
+
+// bindCounter returns c bound to ctx (see boundCounter) when it counts
+// through CountContext, with its PendingCounter side kept, and nil
+// otherwise.
+func bindCounter(ctx context.Context, c TokenCounter, cancel context.CancelCauseFunc) (TokenCounter, *boundCounter) {
+	cc, ok := c.(contextCounter)
+	if !ok {
+		return c, nil
+	}
+	bc := &boundCounter{TokenCounter: c, cc: cc, ctx: ctx, cancel: cancel}
+	if p, ok := c.(PendingCounter); ok {
+		return pendingBoundCounter{bc, p}, bc
+	}
+	return bc, bc
+}
+
+// failure returns the counter's first failure, nil if none.
+func (b *boundCounter) failure() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
 }

@@ -117,7 +117,7 @@ func (l *Loaded) attach(run *Run, info core.RunInfo) {
 
 // decodeRun decodes run's endpoints events into d, hashing the file's
 // bytes into d.eventsSHA256 when opts.HashEvents asks.
-func decodeRun(ctx context.Context, run *Run, opts IngestOptions, d *Decoded) error {
+func decodeRun(ctx context.Context, run *Run, opts IngestOptions, d *Decoded) (err error) {
 	var h hash.Hash
 	if opts.HashEvents {
 		h = sha256.New()
@@ -127,6 +127,22 @@ func decodeRun(ctx context.Context, run *Run, opts IngestOptions, d *Decoded) er
 		return err
 	}
 	defer rc.Close()
+	if _, ok := opts.Counter.(contextCounter); ok {
+		// A count that fails (a tokenizer pattern too expensive for a text)
+		// cancels the decode; the failure, not "context canceled", is the
+		// error, even when the decoder finished before it looked at ctx
+		// again. A cancelled ctx also stops a count in the middle of a text.
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		var bc *boundCounter
+		opts.Counter, bc = bindCounter(ctx, opts.Counter, cancel)
+		defer func() {
+			if ferr := bc.failure(); ferr != nil {
+				err = fmt.Errorf("count tokens in %s: %w", run.EventsPath, ferr)
+			}
+		}()
+	}
 	S := sampleSuperPass(run, opts)
 	sampled := opts.TokenizeSample > 0 && S > 0 && opts.Counter != nil
 	dopts := DecodeOptions{

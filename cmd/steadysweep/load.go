@@ -123,6 +123,22 @@ func (lc *loadingCounter) Count(text string) int {
 	return 0 // the decode is being cancelled
 }
 
+// CountContext is Count through the loaded counter's CountContext when it
+// has one (a tokenizer: cancellable, bounded), so columnar binds it to the
+// decode's context like the tokenizer itself.
+func (lc *loadingCounter) CountContext(ctx context.Context, text string) (int, error) {
+	c, err := lc.wait()
+	if err != nil {
+		return 0, nil // the decode is being cancelled
+	}
+	if cc, ok := c.(interface {
+		CountContext(context.Context, string) (int, error)
+	}); ok {
+		return cc.CountContext(ctx, text)
+	}
+	return c.Count(text), nil
+}
+
 func (lc *loadingCounter) Identity() string {
 	if c, err := lc.wait(); err == nil {
 		return c.Identity()

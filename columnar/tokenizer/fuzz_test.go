@@ -2,7 +2,9 @@ package tokenizer
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -98,26 +100,39 @@ func FuzzEncodeNFC(f *testing.F) {
 	})
 }
 
-// FuzzCompilePattern feeds arbitrary patterns to the regex compiler: it
-// must return an error or a pattern, never panic, and a compiled pattern
-// must split any text into pieces that concatenate back to it.
+// FuzzCompilePattern feeds arbitrary patterns, of any length, to the regex
+// compiler and matches them on arbitrary text: compiling must return an
+// error ("unsupported: regex", or ErrPatternTooExpensive for a pattern
+// shaped for catastrophic backtracking) or a pattern, never panic or hang;
+// matching must end within its step budget, either with
+// ErrPatternTooExpensive or with pieces that concatenate back to the text.
+// The budget is what makes every input fast; no length is capped here.
 func FuzzCompilePattern(f *testing.F) {
-	for _, seed := range []string{llamaPattern, deepseekWords, `\p{N}{1,3}`, `[\p{`, `(?i:a`, `[^]`, `\x{110000}`, `a{2,1}`, `(?!a)b|c`} {
+	for _, seed := range []string{llamaPattern, gptossPattern, deepseekWords, `\p{N}{1,3}`, `[\p{`, `(?i:a`, `[^]`, `\x{110000}`, `a{2,1}`, `(?!a)b|c`,
+		explosivePattern, `a*a*a*a*b|a`, strings.Repeat(`(?:a|ab)?`, 12) + `c|.`, strings.Repeat("(", 40), strings.Repeat("a?", 500) + "b"} {
 		f.Add(seed, "It's 123 日本語  x\r\n")
+		f.Add(seed, strings.Repeat("a", 300))
 	}
 	f.Fuzz(func(t *testing.T, src, text string) {
-		if len(src) > 40 || len(text) > 64 {
-			return // keep backtracking-heavy patterns from timing out
-		}
 		re, err := compilePattern(src)
 		if err != nil {
-			if !strings.Contains(err.Error(), "unsupported: regex") {
-				t.Fatalf("compilePattern(%q) error %v lacks \"unsupported: regex\"", src, err)
+			if !strings.Contains(err.Error(), "unsupported: regex") && !errors.Is(err, ErrPatternTooExpensive) {
+				t.Fatalf("compilePattern(%q) error %v is neither unsupported nor too expensive", src, err)
+			}
+			if len(err.Error()) > 400 {
+				t.Fatalf("compilePattern error of %d bytes: %.200s…", len(err.Error()), err)
 			}
 			return
 		}
 		var m matcher
+		m.reset(context.Background())
 		pieces := m.preTokenize([]*pattern{re}, text, nil)
+		if m.err != nil {
+			if !errors.Is(m.err, ErrPatternTooExpensive) {
+				t.Fatalf("pattern %q on %q: error %v", src, text, m.err)
+			}
+			return
+		}
 		if got := strings.Join(pieces, ""); got != text {
 			t.Fatalf("pattern %q split %q into %q", src, text, pieces)
 		}

@@ -3,11 +3,20 @@ package tokenizer
 // splitIsolated appends to dst the pieces of s under a Split pre-tokenizer
 // with behavior "Isolated" and invert false: every match and every stretch
 // between matches becomes a piece, nothing is dropped. Each search resumes
-// at the end of the previous match, as Oniguruma's find_iter does.
+// at the end of the previous match, as Oniguruma's find_iter does. When
+// matching fails (m.err: budget or cancel) the pieces so far are returned
+// and the caller must look at m.err.
 func (m *matcher) splitIsolated(re *pattern, s string, dst []string) []string {
+	if m.err != nil {
+		return dst
+	}
 	pos := 0
+	m.pieceLeft = pieceBudget(len(s))
 	for pos < len(s) {
 		start, end := m.find(re, s, pos)
+		if m.err != nil {
+			return dst
+		}
 		if start < 0 {
 			break
 		}
@@ -38,11 +47,16 @@ func (m *matcher) preTokenize(splits []*pattern, s string, dst []string) []strin
 	for _, re := range splits[:len(splits)-1] {
 		next = next[:0]
 		for _, piece := range cur {
-			next = m.splitIsolated(re, piece, next)
+			if next = m.splitIsolated(re, piece, next); m.err != nil {
+				break
+			}
 		}
 		cur, next = next, cur
 	}
 	for _, piece := range cur {
+		if m.err != nil {
+			break
+		}
 		dst = m.splitIsolated(splits[len(splits)-1], piece, dst)
 	}
 	m.pieces[0], m.pieces[1] = cur[:0], next[:0]

@@ -62,11 +62,17 @@ type regexNode struct {
 }
 
 func unsupportedRegex(src, what string) error {
-	return fmt.Errorf("unsupported: regex %s in %q", what, src)
+	return fmt.Errorf("unsupported: regex %s in %s", what, quoteShort(src))
 }
 
-// compilePattern parses src with Oniguruma (Ruby syntax) meaning.
+// compilePattern parses src with Oniguruma (Ruby syntax) meaning. A pattern
+// that is too long, too deeply nested or shaped for catastrophic
+// backtracking (regex_budget.go) is refused: the first two as unsupported,
+// the last with ErrPatternTooExpensive.
 func compilePattern(src string) (*pattern, error) {
+	if len(src) > maxPatternBytes {
+		return nil, unsupportedRegex(src, fmt.Sprintf("longer than %d bytes", maxPatternBytes))
+	}
 	p := &regexParser{src: src, table: unicodeProperties()}
 	root, err := p.parseAlt(false)
 	if err != nil {
@@ -87,6 +93,10 @@ func compilePattern(src string) (*pattern, error) {
 		set, _ := firstSet(alt.subs)
 		re.first = append(re.first, set)
 		re.anyFirst.union(&set)
+	}
+	if w := nodeWidth(root); w > maxBacktrackWidth {
+		return nil, fmt.Errorf("%w: Split pattern %s could try %.3g ways to match at one position (more than %d): its alternatives or optional parts overlap",
+			ErrPatternTooExpensive, quoteShort(src), w, maxBacktrackWidth)
 	}
 	return re, nil
 }

@@ -61,8 +61,20 @@ func setAltFirsts(n *regexNode) {
 		setAltFirsts(sub)
 	}
 	if n.kind == nodeConcat {
-		for i, item := range n.subs {
-			item.restFirst, item.restNullable = firstSet(n.subs[i+1:])
+		// firstSet(n.subs[i+1:]) for every i, from the back: linear in the
+		// length of the concatenation, however long.
+		var rest lowSet
+		restNullable := true
+		for i := len(n.subs) - 1; i >= 0; i-- {
+			item := n.subs[i]
+			item.restFirst, item.restNullable = rest, restNullable
+			set, null := firstSet(n.subs[i : i+1])
+			if null {
+				rest.union(&set)
+			} else {
+				rest = set
+			}
+			restNullable = restNullable && null
 		}
 	}
 	if n.kind != nodeAlt {
@@ -83,6 +95,19 @@ type follow struct {
 	unknown bool
 }
 
+// maxFollowClasses bounds a follow's class list (the shared patterns need
+// at most 4): past it the follow is unknown, which only forgoes the
+// possessive speed-up, and a pattern of many optional atoms stays linear to
+// analyse.
+const maxFollowClasses = 32
+
+func (f follow) capped() follow {
+	if len(f.classes) > maxFollowClasses {
+		return follow{unknown: true}
+	}
+	return f
+}
+
 // markPossessive sets regexNode.possessive on the repetitions of items
 // whose class shares no code point with anything that can follow them.
 // Backtracking into such a repetition cannot help: each character given
@@ -99,7 +124,7 @@ func markPossessive(items []*regexNode, after follow) {
 			if n.min > 0 {
 				f = follow{classes: []*runeClass{n.class}}
 			} else {
-				f = follow{classes: append([]*runeClass{n.class}, f.classes...), unknown: f.unknown}
+				f = follow{classes: append([]*runeClass{n.class}, f.classes...), unknown: f.unknown}.capped()
 			}
 		case nodeAlt:
 			var next follow
@@ -108,6 +133,7 @@ func markPossessive(items []*regexNode, after follow) {
 				sf := firstFollow(sub.subs, f)
 				next.classes = append(next.classes, sf.classes...)
 				next.unknown = next.unknown || sf.unknown
+				next = next.capped()
 			}
 			f = next
 		case nodeConcat:
@@ -159,7 +185,7 @@ func firstFollow(items []*regexNode, after follow) follow {
 	}
 	f.classes = append(f.classes, after.classes...)
 	f.unknown = f.unknown || after.unknown
-	return f
+	return f.capped()
 }
 
 func nullableItems(items []*regexNode) bool {

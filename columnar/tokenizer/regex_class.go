@@ -116,6 +116,21 @@ func (c *runeClass) finish(t *propertyTable) {
 		merged = append(merged, r)
 	}
 	c.ranges = merged
+	if c.props == 0 && len(c.notProps) == 0 {
+		// Ranges only (every literal): set their bits below U+0800 directly,
+		// so a pattern of many literals compiles in time linear in its size.
+		for _, rr := range c.ranges {
+			for r := rr.lo; r <= min(rr.hi, 0x7ff); r++ {
+				c.low[r>>6] |= 1 << (r & 63)
+			}
+		}
+		if c.negate {
+			for i := range c.low {
+				c.low[i] = ^c.low[i]
+			}
+		}
+		return
+	}
 	for r := rune(0); r < 0x800; r++ {
 		if c.slowHas(r) {
 			c.low[r>>6] |= 1 << (r & 63)
@@ -135,9 +150,14 @@ func appendFolds(ranges []runeRange, r rune) []runeRange {
 // disjointFromAll reports whether no code point is in c and in any of
 // others. Outside the classes' explicit ranges membership depends only on
 // a code point's property word, so it checks each distinct property word
-// once, then the code points of the ranges one by one.
+// once, then the code points of the ranges one by one — unless they hold
+// more than maxRangeCheck code points above U+0800, when it answers false
+// (not disjoint: the safe answer).
 func disjointFromAll(c *runeClass, others []*runeClass) bool {
 	for _, o := range others {
+		if highRangeSize(c)+highRangeSize(o) > maxRangeCheck {
+			return false
+		}
 		for i := range c.low {
 			if c.low[i]&o.low[i] != 0 {
 				return false
@@ -159,6 +179,22 @@ func disjointFromAll(c *runeClass, others []*runeClass) bool {
 		}
 	}
 	return true
+}
+
+// maxRangeCheck bounds the code points disjointFromAll examines one by
+// one (the shared patterns' largest range is CJK's 20,902).
+const maxRangeCheck = 1 << 16
+
+// highRangeSize is the number of code points at or above U+0800 in c's
+// explicit ranges.
+func highRangeSize(c *runeClass) int {
+	n := 0
+	for _, rr := range c.ranges {
+		if rr.hi >= 0x800 {
+			n += int(rr.hi - max(rr.lo, 0x800) + 1)
+		}
+	}
+	return n
 }
 
 // hasProps is membership of a code point with properties p that lies in

@@ -1,6 +1,9 @@
 package tokenizer
 
-import "unicode/utf8"
+import (
+	"context"
+	"unicode/utf8"
+)
 
 // continuation is what remains to match after the current group: the rest
 // of an enclosing concatenation, then the continuation at index next
@@ -13,9 +16,25 @@ type continuation struct {
 
 // A matcher holds the scratch space for matching; it is not safe for
 // concurrent use, so each encoding goroutine has its own.
+//
+// Matching is bounded (regex_budget.go): every step decrements steps, the
+// budget of the current match, and a match that runs out fails the whole
+// split with err set; so does a cancelled ctx, polled every pollEvery
+// match attempts. After err is set every search returns no match at once.
 type matcher struct {
 	stack  []continuation
 	pieces [2][]string // intermediate pieces of a sequence of Splits
+
+	steps     int64 // left in the current match; negative once exhausted
+	pieceLeft int64 // left for the rest of the current piece
+	ctx       context.Context
+	polls     int
+	err       error
+}
+
+// reset prepares m for one text: no error, cancelled by ctx (nil: never).
+func (m *matcher) reset(ctx context.Context) {
+	m.ctx, m.err, m.polls = ctx, nil, pollEvery
 }
 
 func (m *matcher) push(items []*regexNode, next int) int {
@@ -28,19 +47,33 @@ func (m *matcher) push(items []*regexNode, next int) int {
 // text, as HF's sequential Splits do.
 func (m *matcher) matchAt(re *pattern, s string, pos int) int {
 	m.stack = m.stack[:0]
+	limit := min(matchBudget(len(s)-pos), m.pieceLeft)
+	m.steps = limit
+	end := -1
 	r, _ := utf8.DecodeRuneInString(s[pos:])
 	for i, alt := range re.alts {
 		if r < 0x800 && !re.first[i].has(r) {
 			continue
 		}
-		if end := m.matchItems(s, alt.subs, pos, -1); end >= 0 {
-			return end
+		end = m.matchItems(s, alt.subs, pos, -1)
+		if end >= 0 || m.steps < 0 {
+			break
 		}
 	}
-	return -1
+	if m.steps < 0 {
+		// Out of steps: whatever the unwinding returned is meaningless (a
+		// negative lookahead that ran out reads as "did not match").
+		m.err = &tooExpensiveError{source: re.source, steps: limit, bytes: len(s)}
+		return -1
+	}
+	m.pieceLeft -= limit - m.steps
+	return end
 }
 
 func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
+	if m.steps--; m.steps < 0 {
+		return -1
+	}
 	for {
 		for len(items) > 0 {
 			n := items[0]
@@ -120,6 +153,9 @@ func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int
 		if len(rest) == 0 && k < 0 {
 			return end
 		}
+		if m.steps--; m.steps < 0 {
+			return -1
+		}
 		if m.restMayStart(n, s, end) {
 			if e := m.matchItems(s, rest, end, k); e >= 0 {
 				return e
@@ -150,16 +186,39 @@ func (m *matcher) restMayStart(n *regexNode, s string, pos int) bool {
 	return r >= 0x800 || n.restFirst.has(r)
 }
 
-// find returns the leftmost match of re in s at or after from, or -1, -1.
+// find returns the leftmost match of re in s at or after from, or -1, -1
+// (also when the budget runs out or ctx is cancelled: m.err says so).
 func (m *matcher) find(re *pattern, s string, from int) (start, end int) {
 	for pos := from; pos < len(s); {
 		r, w := utf8.DecodeRuneInString(s[pos:])
 		if r >= 0x800 || re.anyFirst.has(r) {
-			if e := m.matchAt(re, s, pos); e >= 0 {
+			if m.polls--; m.polls <= 0 && m.poll() {
+				return -1, -1
+			}
+			e := m.matchAt(re, s, pos)
+			if m.err != nil {
+				return -1, -1
+			}
+			if e >= 0 {
 				return pos, e
 			}
 		}
 		pos += w
 	}
 	return -1, -1
+}
+
+// poll looks at the cancel signal; it reports whether matching must stop.
+func (m *matcher) poll() bool {
+	m.polls = pollEvery
+	if m.ctx == nil {
+		return false
+	}
+	select {
+	case <-m.ctx.Done():
+		m.err = context.Cause(m.ctx)
+		return true
+	default:
+		return false
+	}
 }

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 type regexParser struct {
 	src   string
 	pos   int
+	depth int // groups open at pos
 	table *propertyTable
 }
 
@@ -101,6 +103,10 @@ func (p *regexParser) literal(r rune, fold bool) *runeClass {
 
 func (p *regexParser) parseGroup(fold bool) (*regexNode, error) {
 	p.pos++ // '('
+	if p.depth++; p.depth > maxGroupDepth {
+		return nil, unsupportedRegex(p.src, fmt.Sprintf("groups nested deeper than %d", maxGroupDepth))
+	}
+	defer func() { p.depth-- }()
 	rest := p.src[p.pos:]
 	var node *regexNode
 	var err error

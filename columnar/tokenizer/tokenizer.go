@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"context"
 	"sync"
 	"unsafe"
 )
@@ -59,35 +60,86 @@ func (t *Tokenizer) release(sc *encodeScratch) {
 // tokenizer.json, so caches of counts can key on the exact tokenizer.
 func (t *Tokenizer) Identity() string { return t.identity }
 
-// Count returns the number of tokens in text.
+// Count returns the number of tokens in text, or −1 if text cannot be
+// tokenized in bounded time (the Split pattern is too expensive for it;
+// CountContext returns the error).
 func (t *Tokenizer) Count(text string) int {
-	sc := t.scratch.Get().(*encodeScratch)
-	sc.ids = t.appendEncode(sc.ids[:0], text, sc)
-	n := len(sc.ids)
-	t.release(sc)
+	n, err := t.CountContext(context.Background(), text)
+	if err != nil {
+		return -1
+	}
 	return n
 }
 
-// Encode returns the token ids of text.
+// CountContext returns the number of tokens in text. It fails with an
+// error wrapping ErrPatternTooExpensive when a Split pattern exceeds its
+// matching budget on text, and with ctx's cause once ctx is done (looked
+// at every few hundred matches, so a cancelled count of even a huge text
+// returns within milliseconds).
+func (t *Tokenizer) CountContext(ctx context.Context, text string) (int, error) {
+	select {
+	case <-ctx.Done():
+		return 0, context.Cause(ctx)
+	default:
+	}
+	sc := t.scratch.Get().(*encodeScratch)
+	sc.m.reset(ctx)
+	sc.ids = t.appendEncode(sc.ids[:0], text, sc)
+	n, err := len(sc.ids), sc.m.err
+	sc.m.reset(nil)
+	t.release(sc)
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Encode returns the token ids of text (nil if it cannot be tokenized in
+// bounded time; see AppendEncodeContext).
 func (t *Tokenizer) Encode(text string) []uint32 {
 	return t.AppendEncode(nil, text)
 }
 
 // AppendEncode appends the token ids of text to dst and returns the
-// extended slice.
+// extended slice (dst unchanged if text cannot be tokenized in bounded
+// time; see AppendEncodeContext).
 func (t *Tokenizer) AppendEncode(dst []uint32, text string) []uint32 {
-	sc := t.scratch.Get().(*encodeScratch)
-	dst = t.appendEncode(dst, text, sc)
-	t.release(sc)
-	return dst
+	out, err := t.AppendEncodeContext(context.Background(), dst, text)
+	if err != nil {
+		return dst
+	}
+	return out
 }
 
+// AppendEncodeContext is AppendEncode with the errors of CountContext; on
+// an error dst is returned unchanged in length.
+func (t *Tokenizer) AppendEncodeContext(ctx context.Context, dst []uint32, text string) ([]uint32, error) {
+	select {
+	case <-ctx.Done():
+		return dst, context.Cause(ctx)
+	default:
+	}
+	sc := t.scratch.Get().(*encodeScratch)
+	sc.m.reset(ctx)
+	n := len(dst)
+	dst = t.appendEncode(dst, text, sc)
+	err := sc.m.err
+	sc.m.reset(nil)
+	t.release(sc)
+	if err != nil {
+		return dst[:n], err
+	}
+	return dst, nil
+}
+
+// appendEncode appends the ids of text; it stops early once sc.m.err is
+// set (the caller reports it).
 func (t *Tokenizer) appendEncode(dst []uint32, text string, sc *encodeScratch) []uint32 {
 	if t.addedRaw.empty() {
 		return t.appendSegment(dst, text, sc)
 	}
 	pos, prevEnd := 0, 0
-	for {
+	for sc.m.err == nil {
 		start, end, id, ok := t.addedRaw.next(text, pos, prevEnd)
 		if !ok {
 			break
@@ -98,7 +150,7 @@ func (t *Tokenizer) appendEncode(dst []uint32, text string, sc *encodeScratch) [
 		dst = append(dst, id)
 		pos, prevEnd = end, end
 	}
-	if prevEnd < len(text) {
+	if prevEnd < len(text) && sc.m.err == nil {
 		dst = t.appendSegment(dst, text[prevEnd:], sc)
 	}
 	return dst
@@ -117,7 +169,7 @@ func (t *Tokenizer) appendSegment(dst []uint32, seg string, sc *encodeScratch) [
 		return t.appendPieces(dst, seg, sc)
 	}
 	pos, prevEnd := 0, 0
-	for {
+	for sc.m.err == nil {
 		start, end, id, ok := t.addedNormalized.next(seg, pos, prevEnd)
 		if !ok {
 			break
@@ -128,7 +180,7 @@ func (t *Tokenizer) appendSegment(dst []uint32, seg string, sc *encodeScratch) [
 		dst = append(dst, id)
 		pos, prevEnd = end, end
 	}
-	if prevEnd < len(seg) {
+	if prevEnd < len(seg) && sc.m.err == nil {
 		dst = t.appendPieces(dst, seg[prevEnd:], sc)
 	}
 	return dst
@@ -136,7 +188,15 @@ func (t *Tokenizer) appendSegment(dst []uint32, seg string, sc *encodeScratch) [
 
 func (t *Tokenizer) appendPieces(dst []uint32, s string, sc *encodeScratch) []uint32 {
 	sc.pieces = sc.m.preTokenize(t.splits, s, sc.pieces[:0])
-	for _, piece := range sc.pieces {
+	if sc.m.err != nil {
+		return dst
+	}
+	for i, piece := range sc.pieces {
+		// The BPE merge of a piece is bounded by its length; between pieces
+		// is where a cancelled count stops.
+		if i&(pollEvery-1) == pollEvery-1 && sc.m.poll() {
+			return dst
+		}
 		dst = t.model.appendPiece(dst, piece, &sc.bpe)
 	}
 	return dst
