@@ -119,6 +119,19 @@ func TestHostileFlagInputs(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	out := filepath.Join(dir, "out.json")
+	// Issue 17 item 3: a tokenizer whose Split pattern backtracks
+	// catastrophically (9.4 s on 8 characters, SIGTERM unheard): refused
+	// when loaded.
+	tiny, err := os.ReadFile(filepath.Join(repoRoot(t), "columnar", "tokenizer", "testdata", "tiny", "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(tiny, []byte(`"Regex": "`))
+	j := bytes.IndexByte(tiny[i:], '\n')
+	explosive := filepath.Join(dir, "explosive", "tokenizer.json")
+	os.MkdirAll(filepath.Dir(explosive), 0o755)
+	pattern := strings.Repeat(`(?:[^!]|[^!])?`, 25) + `!|[\\s\\S]`
+	os.WriteFile(explosive, append(append(append([]byte{}, tiny[:i]...), `"Regex": "`+pattern+`"`...), tiny[i+j:]...), 0o644)
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -139,6 +152,8 @@ func TestHostileFlagInputs(t *testing.T) {
 			"events file /dev/zero: is a character device, not a regular file"},
 		{"events fifo", []string{"analyze", fifo, "--no-cache", "--tokenizer", "words"}, exitFailure,
 			"events file " + fifo + ": is a named pipe (FIFO), not a regular file"},
+		{"explosive tokenizer", []string{"analyze", good, "--no-cache", "--tokenizer", explosive}, exitUsage,
+			"tokenizer pattern too expensive: Split pattern"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := hostileDeadline(t, 10*time.Second, tc.args...)

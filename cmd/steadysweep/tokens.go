@@ -12,7 +12,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
-func runTokens(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runTokens(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("tokens", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	spec := fs.String("tokenizer", "", "tokenizer.json path or directory, Hugging Face model id in the local cache, or 'words'")
@@ -32,5 +32,5 @@ func runTokens(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return usageError{fmt.Errorf("tokenizer: %w", err)}
 	}
-	return tokenizer.RunTokens(os.Stdin, stdout, c, *ids)
+	return tokenizer.RunTokens(ctx, os.Stdin, stdout, c, *ids)
 }
