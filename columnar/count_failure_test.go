@@ -52,7 +52,10 @@ func TestIngestCountFailure(t *testing.T) {
 	}
 	for _, workers := range []int{1, 2} {
 		done := make(chan error, 1)
-		go func() { _, err := Ingest(context.Background(), run, IngestOptions{Counter: tok, Workers: workers}); done <- err }()
+		go func() {
+			_, err := Ingest(context.Background(), run, IngestOptions{Counter: tok, Workers: workers})
+			done <- err
+		}()
 		select {
 		case err = <-done:
 		case <-time.After(10 * time.Second):
