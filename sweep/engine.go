@@ -93,6 +93,9 @@ type Summary struct {
 	// Files are the part files published by this sweep.
 	Files   []string
 	Elapsed time.Duration
+	// Warnings are problems that did not stop the sweep (an output
+	// directory that could not be locked).
+	Warnings []string
 }
 
 // RunFailure is a run that got error rows, and the first one's reason.
@@ -182,6 +185,7 @@ type engine struct {
 	seriesDone map[sinks.SeriesKey]struct{}
 	resumed    resumedRuns // run ids in done or seriesDone (provenance.go)
 	debug      *log.Logger
+	locked     bool // the output directory is locked (lock.go): stale temporaries may go
 }
 
 // Run sweeps o.Runs × o.Configs and writes the rows. Jobs workers each
@@ -203,6 +207,18 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	runs := e.ownedRuns()
 	sum.Runs = len(runs)
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return sum, fmt.Errorf("create output directory: %w", err)
+	}
+	lock, err := lockOutput(o.Out, o.Shard)
+	if err != nil {
+		return sum, err
+	}
+	defer lock.release()
+	if lock.unsupported != "" {
+		sum.Warnings = append(sum.Warnings, lock.unsupported)
+	}
+	e.locked = lock.unsupported == ""
 	out, err := e.openOutputs(ctx, runs, &sum)
 	if err != nil {
 		return sum, err
@@ -268,10 +284,10 @@ type outputs struct {
 func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Summary) (*outputs, error) {
 	o := e.o
 	rowsDir, seriesDir := filepath.Join(o.Out, "rows"), filepath.Join(o.Out, "series")
-	if err := prepareTable(rowsDir, o.Shard, o.Resume); err != nil {
+	if err := prepareTable(rowsDir, o.Shard, o.Resume, e.locked); err != nil {
 		return nil, err
 	}
-	if err := prepareTable(seriesDir, o.Shard, o.Resume); err != nil {
+	if err := prepareTable(seriesDir, o.Shard, o.Resume, e.locked); err != nil {
 		return nil, err
 	}
 	if o.Resume {
@@ -391,12 +407,14 @@ func (o *Options) check() error {
 }
 
 // prepareTable creates a table directory, removes this shard's stale
-// temporaries (left by a killed sweep; never readable) and, unless
-// resuming, refuses a directory that already holds parts of this shard or
-// of a sweep with another shard count (either would duplicate rows).
-// Parts of the other shards of the same count are expected: shards of one
-// sweep share the directory.
-func prepareTable(dir string, shard Shard, resume bool) error {
+// temporaries (left by a killed sweep; never readable) when locked, and,
+// unless resuming, refuses a directory that already holds parts of this
+// shard or of a sweep with another shard count (either would duplicate
+// rows). Parts of the other shards of the same count are expected: shards
+// of one sweep share the directory. A temporary is only ever removed by
+// its owner or, under the shard's lock (outlock.go), once its owner is
+// gone: no live writer of this shard can exist then.
+func prepareTable(dir string, shard Shard, resume, locked bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
@@ -409,6 +427,9 @@ func prepareTable(dir string, shard Shard, resume bool) error {
 		name := e.Name()
 		switch {
 		case strings.HasPrefix(name, "."+prefix) && strings.HasSuffix(name, ".tmp"):
+			if !locked {
+				continue
+			}
 			if err := os.Remove(filepath.Join(dir, name)); err != nil {
 				return fmt.Errorf("remove stale temporary: %w", err)
 			}

@@ -111,7 +111,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		defer dl.Close()
 		opts.Debug = dl
 	}
-	if _, err := sweep.Run(ctx, opts); err != nil {
+	sum, err := sweep.Run(ctx, opts)
+	for _, w := range sum.Warnings {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	if !f.quiet {
