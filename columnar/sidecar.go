@@ -445,20 +445,45 @@ func (r *Run) readFinalSnapshot(path string) {
 	r.Sidecars.FinalSnapshot = fs
 }
 
+// SmallSuperpassSize is the smallest super-pass size taken without a
+// warning: a super-pass's percentiles need a few samples, and a size of 1
+// (a dataset_size of 1, a sample_idx_map.json whose indices are all 0)
+// makes a super-pass of every sample — tens of thousands of them, each
+// statistic over one value.
+const SmallSuperpassSize = 4
+
+// SmallSuperpassWarning is the warning for a super-pass size s below
+// SmallSuperpassSize, from source ("run_meta.json", "--superpass-size"); ""
+// when s is large enough (or unset).
+func SmallSuperpassWarning(s int, source string) string {
+	if s <= 0 || s >= SmallSuperpassSize {
+		return ""
+	}
+	return fmt.Sprintf("%s: super-pass size %d is below %d: each super-pass statistic rests on %d value(s), and a run of N samples has N/%d super-passes; pass --superpass-size (or --dataset-size) with the dataset's real size",
+		source, s, SmallSuperpassSize, s, s)
+}
+
 // resolveDatasetSize applies the order of detector spec §2.6 for the
 // sidecars: run_meta.json's dataset_size, else sample_idx_map.json's
 // largest performance index + 1.
 func (r *Run) resolveDatasetSize() {
 	if m := r.Sidecars.RunMeta; m != nil && m.DatasetSize > 0 {
 		r.Info.DatasetSize, r.Info.DatasetSizeSource = m.DatasetSize, "run_meta.json"
+		if w := SmallSuperpassWarning(m.DatasetSize, filepath.Join(r.Dir, "run_meta.json")); w != "" {
+			r.warnf("%s", w)
+		}
 		return
 	}
 	if si := r.Sidecars.SampleIndex; si != nil && si.MaxIndex >= 0 {
 		r.Info.DatasetSize = int(si.MaxIndex + 1)
 		r.Info.DatasetSizeSource = "sample_idx_map.json"
+		path := filepath.Join(r.Dir, "sample_idx_map.json")
 		if n := si.Len(); int64(n) < si.MaxIndex+1 {
 			r.warnf("%s: fewer entries (%d) than max index + 1 (%d): dataset size may be underestimated",
-				filepath.Join(r.Dir, "sample_idx_map.json"), n, si.MaxIndex+1)
+				path, n, si.MaxIndex+1)
+		}
+		if w := SmallSuperpassWarning(r.Info.DatasetSize, path); w != "" {
+			r.warnf("%s", w)
 		}
 		return
 	}

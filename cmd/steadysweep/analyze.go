@@ -77,6 +77,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		warnings = io.Discard // the reference prints no ingest warnings
 	}
 	f.loadFlags.superpassSize = f.superpass
+	if w := columnar.SmallSuperpassWarning(f.superpass, "--superpass-size"); w != "" {
+		fmt.Fprintf(warnings, "warning: %s\n", w)
+	}
 	loaded, err := f.loadFlags.load(ctx, run, warnings)
 	if err != nil {
 		return err

@@ -158,6 +158,9 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 	if l.datasetSize != 0 {
 		// Before ingest: --tokenize-sample picks its samples per super-pass.
 		run.Info.DatasetSize, run.Info.DatasetSizeSource = l.datasetSize, "--dataset-size"
+		if w := columnar.SmallSuperpassWarning(l.datasetSize, "--dataset-size"); w != "" {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
 	}
 	opts := columnar.IngestOptions{TokenizeSample: l.tokenizeSample, SuperPassSize: l.superpassSize}
 	if l.tokenizeSample > 0 && run.Info.DatasetSize <= 0 {

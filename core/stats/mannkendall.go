@@ -36,8 +36,43 @@ func MannKendall(xs []float64) MannKendallResult {
 	return mkResult(n, s, v, 1)
 }
 
-// mkS returns Σ_{i<j} sgn(x_j − x_i).
+// mkS returns Σ_{i<j} sgn(x_j − x_i), a difference that is NaN counting 0.
+// Up to mkSDirectMax values it sums the signs of all pairs, as the
+// reference does; above, in O(n log n): S = concordant − discordant pairs,
+// counted by a merge sort over the values that are not NaN (a NaN pairs
+// with nothing; equal values, ±0 and equal infinities are ties) — the same
+// integer.
 func mkS(xs []float64) int {
+	if len(xs) <= mkSDirectMax {
+		return mkSPairs(xs)
+	}
+	vals := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if x == x {
+			vals = append(vals, x)
+		}
+	}
+	n := int64(len(vals))
+	sorted := sortedCopy(vals)
+	var ties, run int64
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			run++
+			ties += run
+		} else {
+			run = 0
+		}
+	}
+	discordant := countDescents(vals, make([]float64, len(vals)))
+	concordant := n*(n-1)/2 - ties - discordant
+	return int(concordant - discordant)
+}
+
+// mkSDirectMax is where mkS stops summing all pairs.
+const mkSDirectMax = 512
+
+// mkSPairs is mkS over all pairs (the reference's loop, and mkS's oracle).
+func mkSPairs(xs []float64) int {
 	s := 0
 	for i, vi := range xs {
 		for _, vj := range xs[i+1:] {
@@ -50,6 +85,35 @@ func mkS(xs []float64) int {
 		}
 	}
 	return s
+}
+
+// countDescents returns #{i < j: a[i] > a[j]} of NaN-free a by a merge
+// sort, sorting a (buf is scratch of its length).
+func countDescents(a, buf []float64) int64 {
+	var inv int64
+	n := len(a)
+	src, dst := a, buf
+	for width := 1; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, o := lo, mid, lo
+			for i < mid && j < hi {
+				if src[j] < src[i] {
+					inv += int64(mid - i)
+					dst[o] = src[j]
+					j++
+				} else {
+					dst[o] = src[i]
+					i++
+				}
+				o++
+			}
+			o += copy(dst[o:], src[i:mid])
+			copy(dst[o:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	return inv
 }
 
 // mkVariance returns the tie-corrected variance of S: an integer numerator

@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // SensSlope returns the Theil–Sen slope of xs against t = 0…n−1 (detector
 // §7.3; statistics.md §2): the median of all pairwise slopes
@@ -9,11 +12,69 @@ import "math"
 //
 // (Median's even-count rule). Slopes of tied pairs count as 0. SensSlope is
 // NaN for fewer than two values. Bit-exact with the reference.
+//
+// The reference forms all n(n−1)/2 slopes: 20,000 points take 1.6 GB. Up
+// to sensAllPairsMax points SensSlope does the same; above, it selects the
+// median slope exactly in O(n log n) expected time and O(n) memory
+// (theilsen_select.go), the same float as the all-pairs median, for values
+// in that method's domain — finite, |x| ≤ 2⁹⁶⁰, non-zero |x| ≥ 2⁻⁸⁰⁰ —
+// except that a −0 counts as +0 there (only the sign of a zero median can
+// tell). Outside the domain (NaN, ±Inf, extreme magnitudes) it forms all
+// pairs up to sensOutOfDomainMax points and is NaN above.
 func SensSlope(xs []float64) float64 {
 	n := len(xs)
 	if n < 2 {
 		return math.NaN()
 	}
+	if n > sensAllPairsMax {
+		if selectDomain(xs) {
+			return sensSlopeSelect(xs)
+		}
+		if n > sensOutOfDomainMax {
+			return math.NaN()
+		}
+	}
+	return sensSlopeAllPairs(xs)
+}
+
+// Where SensSlope switches from forming all pairs to selecting one.
+const (
+	// sensAllPairsMax: 32,640 slopes (255 KB), faster formed than selected.
+	sensAllPairsMax = 256
+	// sensOutOfDomainMax: 2.1 million slopes (17 MB), the most formed for
+	// values outside the selection's domain.
+	sensOutOfDomainMax = 2048
+)
+
+// sensSlopeSelect is SensSlope by exact selection (theilsen_select.go).
+func sensSlopeSelect(xs []float64) float64 { return sensSlopeSelectBand(xs, 0) }
+
+// sensSlopeSelectBand is sensSlopeSelect with the selector's maxBand set
+// (0: its default); tests make it small to exercise the narrowing.
+func sensSlopeSelectBand(xs []float64, maxBand int64) float64 {
+	vals := slices.Clone(xs)
+	for i, x := range vals {
+		if x == 0 {
+			vals[i] = 0 // −0 → +0: the domain's zeros are positive
+		}
+	}
+	sel := newSlopeSelector(vals)
+	if maxBand > 0 {
+		sel.maxBand = maxBand
+	}
+	n := sel.pairs
+	if n%2 == 1 {
+		return sel.kth(n / 2)
+	}
+	lo, hi := sel.kth2(n/2-1, n/2)
+	return (lo + hi) / 2
+}
+
+// sensSlopeAllPairs is SensSlope as the reference computes it: every
+// pairwise slope, then their median. It is also the test oracle of
+// sensSlopeSelect.
+func sensSlopeAllPairs(xs []float64) float64 {
+	n := len(xs)
 	slopes := make([]float64, 0, n*(n-1)/2)
 	for i := 0; i < n-1; i++ {
 		for j := i + 1; j < n; j++ {
