@@ -204,20 +204,24 @@ func (r *Run) readConfig(path string) {
 		lp = top["load_pattern"]
 	}
 	if m, ok := lp.(map[string]any); ok {
+		key := "load_pattern"
+		if pyTruthy(settings["load_pattern"]) {
+			key = "settings.load_pattern"
+		}
 		c.LoadPattern = str(m["type"])
-		c.TargetConcurrency = int(num(m["target_concurrency"], 0))
-		c.TargetQPS = num(m["target_qps"], 0)
+		c.TargetConcurrency = r.intNum(path, key+".target_concurrency", m["target_concurrency"], 0)
+		c.TargetQPS = r.finiteNum(path, key+".target_qps", m["target_qps"], 0)
 	}
 	if rt, ok := mapping(r, path, "settings.runtime", settings["runtime"]); ok {
-		c.MinDurationMs = num(rt["min_duration_ms"], -1)
-		c.MaxDurationMs = num(rt["max_duration_ms"], -1)
-		c.NSamplesToIssue = int(num(rt["n_samples_to_issue"], -1))
+		c.MinDurationMs = r.finiteNum(path, "settings.runtime.min_duration_ms", rt["min_duration_ms"], -1)
+		c.MaxDurationMs = r.finiteNum(path, "settings.runtime.max_duration_ms", rt["max_duration_ms"], -1)
+		c.NSamplesToIssue = r.intNum(path, "settings.runtime.n_samples_to_issue", rt["n_samples_to_issue"], -1)
 	}
 	if w, ok := mapping(r, path, "settings.warmup", settings["warmup"]); ok {
 		c.Warmup.Enabled, _ = w["enabled"].(bool)
 		c.Warmup.Salt, _ = w["salt"].(bool)
 		c.Warmup.Drain, _ = w["drain"].(bool)
-		c.Warmup.NRequests = int(num(w["n_requests"], -1))
+		c.Warmup.NRequests = r.intNum(path, "settings.warmup.n_requests", w["n_requests"], -1)
 	}
 	if ds, ok := top["datasets"].([]any); ok {
 		for i, e := range ds {
@@ -229,7 +233,7 @@ func (r *Run) readConfig(path string) {
 			d := DatasetConfig{Name: str(m["name"]), Type: str(m["type"]), Path: str(m["path"])}
 			if ai, ok := m["agentic_inference"].(map[string]any); ok {
 				d.Agentic = true
-				d.NumTrajectories = int(num(ai["num_trajectories_to_issue"], 0))
+				d.NumTrajectories = r.intNum(path, fmt.Sprintf("datasets[%d].agentic_inference.num_trajectories_to_issue", i), ai["num_trajectories_to_issue"], 0)
 			}
 			c.Datasets = append(c.Datasets, d)
 		}
@@ -296,6 +300,29 @@ func num(v any, def float64) float64 {
 	return def
 }
 
+// finiteNum is num for a config value that must be a finite number: YAML's
+// .inf, -.inf and .nan are a warning naming the file and the key, and the
+// key reads as absent (def) — the run is still analysed.
+func (r *Run) finiteNum(path, key string, v any, def float64) float64 {
+	f := num(v, def)
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		r.warnf("%s: %s is %v, not a finite number; ignored", path, key, f)
+		return def
+	}
+	return f
+}
+
+// intNum is finiteNum for an integer key: a value beyond ±2⁵³ (or not
+// finite) is a warning and reads as def, rather than an arbitrary int.
+func (r *Run) intNum(path, key string, v any, def int) int {
+	f := r.finiteNum(path, key, v, float64(def))
+	if math.Abs(f) > 1<<53 {
+		r.warnf("%s: %s is %v, out of range; ignored", path, key, f)
+		return def
+	}
+	return int(f)
+}
+
 // pyTruthy is Python truthiness of a decoded YAML/JSON value.
 func pyTruthy(v any) bool {
 	switch x := v.(type) {
@@ -354,8 +381,11 @@ func (r *Run) readRunMeta(path string) {
 	case json.Number:
 		if n, err := x.Int64(); err == nil {
 			meta.DatasetSize = int(n)
-		} else if f, err := x.Float64(); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		} else if f, err := x.Float64(); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) <= 1<<53 {
 			meta.DatasetSize = int(f)
+		} else {
+			r.warnf("%s: dataset_size %s is out of range, ignored", path, x)
+			return
 		}
 	case string:
 		n, err := strconv.Atoi(trimPySpace(x))

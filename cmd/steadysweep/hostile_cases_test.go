@@ -62,6 +62,16 @@ func hostileFSCases(t *testing.T, good string) []reliabilityCase {
 		}
 	}
 	ignored := func(file, what string) string { return file + ": " + what + "; ignored" }
+	configEdit := func(old, new string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, "config.yaml")
+			b, err := os.ReadFile(p)
+			if err != nil || !bytes.Contains(b, []byte(old)) {
+				t.Fatalf("config.yaml lacks %q (%v)", old, err)
+			}
+			os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644)
+		}
+	}
 	return []reliabilityCase{
 		{name: "fifo_config", setup: mutate("fifo_config", fifo("config.yaml")), status: "windowable",
 			stderr: []string{ignored("fifo_config/config.yaml", "is a named pipe (FIFO), not a regular file")}},
@@ -77,6 +87,15 @@ func hostileFSCases(t *testing.T, good string) []reliabilityCase {
 			stderr: []string{ignored("sparse_config/config.yaml", "larger than the 4 MiB limit for config.yaml")}},
 		{name: "sparse_sample_index", setup: mutate("sparse_sample_index", sparse("sample_idx_map.json", 10<<30)), status: "windowable",
 			stderr: []string{ignored("sparse_sample_index/sample_idx_map.json", "larger than the 128 MiB limit for sample_idx_map.json")}},
+		// Issue 17 item 8: non-finite config values failed the whole run
+		// ("encode run info: json: unsupported value: +Inf", naming the
+		// events file); now a warning names config.yaml and the key.
+		{name: "config_inf", setup: mutate("config_inf", configEdit("min_duration_ms: 1000", "min_duration_ms: .inf")), status: "windowable",
+			stderr: []string{"config_inf/config.yaml: settings.runtime.min_duration_ms is +Inf, not a finite number; ignored"}},
+		{name: "config_nan", setup: mutate("config_nan", configEdit("target_concurrency: 4", "target_concurrency: 4\n    target_qps: .nan")), status: "windowable",
+			stderr: []string{"config_nan/config.yaml: settings.load_pattern.target_qps is NaN, not a finite number; ignored"}},
+		{name: "config_huge", setup: mutate("config_huge", configEdit("n_samples_to_issue: 96", "n_samples_to_issue: 1.0e+300")), status: "windowable",
+			stderr: []string{"config_huge/config.yaml: settings.runtime.n_samples_to_issue is 1e+300, out of range; ignored"}},
 		{name: "fifo_events", setup: mutate("fifo_events", fifo("events.jsonl")), code: exitFailure,
 			stderr:      []string{"events file ", "fifo_events/events.jsonl: is a named pipe (FIFO), not a regular file"},
 			sweepReason: "fifo_events/events.jsonl: is a named pipe (FIFO), not a regular file"},
