@@ -475,22 +475,22 @@ func (r *Run) readFinalSnapshot(path string) {
 	r.Sidecars.FinalSnapshot = fs
 }
 
-// SmallSuperpassSize is the smallest super-pass size taken without a
+// SuperpassWarnBelow is the smallest super-pass size taken without a
 // warning: a super-pass's percentiles need a few samples, and a size of 1
 // (a dataset_size of 1, a sample_idx_map.json whose indices are all 0)
 // makes a super-pass of every sample — tens of thousands of them, each
 // statistic over one value.
-const SmallSuperpassSize = 4
+const SuperpassWarnBelow = 4
 
 // SmallSuperpassWarning is the warning for a super-pass size s below
-// SmallSuperpassSize, from source ("run_meta.json", "--superpass-size"); ""
+// SuperpassWarnBelow, from source ("run_meta.json", "--superpass-size"); ""
 // when s is large enough (or unset).
 func SmallSuperpassWarning(s int, source string) string {
-	if s <= 0 || s >= SmallSuperpassSize {
+	if s <= 0 || s >= SuperpassWarnBelow {
 		return ""
 	}
 	return fmt.Sprintf("%s: super-pass size %d is below %d: each super-pass statistic rests on %d value(s), and a run of N samples has N/%d super-passes; pass --superpass-size (or --dataset-size) with the dataset's real size",
-		source, s, SmallSuperpassSize, s, s)
+		source, s, SuperpassWarnBelow, s, s)
 }
 
 // resolveDatasetSize applies the order of detector spec §2.6 for the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tree creates files (slash paths relative to dir, content "x").
@@ -91,7 +92,10 @@ func TestDiscoverPatterns(t *testing.T) {
 	}{
 		{"include subtree", []string{"c"}, nil, []string{"c", "c/audit/x"}},
 		{"include doublestar", []string{"**/x"}, nil, []string{"c/audit/x"}},
-		{"include star", []string{"a*"}, nil, []string{"a", "a-z"}},
+		// Without a "/", a pattern matches a segment at any depth.
+		{"include star", []string{"a*"}, nil, []string{"a", "a-z", "c/audit/x"}},
+		{"include anchored", []string{"a*/**"}, nil, []string{"a", "a-z"}},
+		{"include basename", []string{"*udi*"}, nil, []string{"c/audit/x"}},
 		{"exclude prunes", nil, []string{"c/audit"}, []string{"a", "a-z", "b", "c"}},
 		{"exclude glob", nil, []string{"a?z", "b"}, []string{"a", "c", "c/audit/x"}},
 		{"both", []string{"c/**"}, []string{"**/audit/*"}, []string{"c"}},
@@ -105,6 +109,101 @@ func TestDiscoverPatterns(t *testing.T) {
 	}
 	if _, errs := Discover([]string{dir}, []string{"[a-"}, nil); len(errs) != 1 {
 		t.Fatalf("bad pattern: got errors %v, want 1", errs)
+	}
+}
+
+// TestGlobIssue20: issue 20's filters — "*" within a segment did not reach
+// parity/conc_dup_malformed, and "**" patterns were exponential.
+func TestGlobIssue20(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, rel string
+		want         bool
+	}{
+		{"*malformed*", "parity/conc_dup_malformed", true},
+		{"conc_*", "parity/conc_dup_malformed", true},
+		{"conc_*", "parity/conc_dup_malformed/client", true}, // an ancestor selects
+		{"parity/conc_*", "parity/conc_dup_malformed", true},
+		{"conc_*", "parity/offline_burst", false},
+		{"parity/*", "archive/parity/x", false}, // with a "/": anchored at the root
+		{"**/parity/*", "archive/parity/x", true},
+		{"a/**/b", "a/b", true},
+		{"a/**/b", "a/x/y/b", true},
+		{"a/**/b", "a/x/y/c", false},
+		{"a/*/b", "a/x/y/b", false},
+		{"**", "anything/at/all", true},
+		{"[a-c]?/d", "b1/d", true},
+	} {
+		g, err := compileGlob(tc.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.selects(tc.rel); got != tc.want {
+			t.Errorf("%q selects %q = %v, want %v", tc.pattern, tc.rel, got, tc.want)
+		}
+	}
+	// 30 "**" against 60 segments that never match the last one: the old
+	// recursive matcher tried C(90, 30) ways.
+	pattern := strings.Repeat("**/a/", 30) + "b"
+	rel := strings.Repeat("a/", 59) + "c"
+	g, err := compileGlob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool, 1)
+	go func() { done <- g.selects(rel) }()
+	select {
+	case got := <-done:
+		if got {
+			t.Errorf("%q selects %q", pattern, rel)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a pattern of 30 ** did not match within 5 s")
+	}
+}
+
+// TestDiscoverUnmatchedPatterns: every pattern that matched nothing is
+// named, and an empty result says the patterns removed the runs.
+func TestDiscoverUnmatchedPatterns(t *testing.T) {
+	dir := archive(t)
+	d := DiscoverAll([]string{dir}, []string{"zz*", "a"}, []string{"*audit*", "nothing/here", "b"})
+	if got := rels(d.Runs); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("runs %q", got)
+	}
+	if want := []string{"--include zz*", "--exclude nothing/here"}; !slices.Equal(d.Unmatched, want) {
+		t.Errorf("unmatched %q, want %q", d.Unmatched, want)
+	}
+	d = DiscoverAll([]string{dir}, []string{"conc_*"}, nil)
+	if len(d.Runs) != 0 || d.Filtered != 5 || d.FilterSummary() != "the --include/--exclude patterns removed 5 run(s)" {
+		t.Errorf("include matching nothing: %d runs, %d filtered, %q", len(d.Runs), d.Filtered, d.FilterSummary())
+	}
+	// a, a-z and c are excluded directories that are runs; c/audit/x is
+	// inside c, never searched.
+	d = DiscoverAll([]string{dir}, nil, []string{"c", "a*"})
+	if d.Pruned != 3 || d.Filtered != 3 || d.FilterSummary() != "the --include/--exclude patterns removed 3 run(s) and skipped 3 excluded director(ies) unsearched" {
+		t.Errorf("excluding runs: %d pruned, %d filtered: %q", d.Pruned, d.Filtered, d.FilterSummary())
+	}
+}
+
+// TestDiscoverDedupRealPath is issue 17 item 9: a relative root plus an
+// absolute symlink into the tree swept one run twice under two run ids.
+// Runs are identified by their real path: found once, by the path without
+// links; another root reaching them is told.
+func TestDiscoverDedupRealPath(t *testing.T) {
+	base := t.TempDir()
+	tree(t, base, "arch/sub/run1/events.jsonl", "arch/sub/run2/events.jsonl")
+	if err := os.Symlink(filepath.Join(base, "arch", "sub"), filepath.Join(base, "arch", "link")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(base)
+	runs, errs := Discover([]string{"arch"}, nil, nil)
+	if got := rels(runs); len(errs) != 0 || !slices.Equal(got, []string{"sub/run1", "sub/run2"}) {
+		t.Fatalf("relative root with an absolute link into it: %q, %v", got, errs)
+	}
+	second := filepath.Join(base, "arch", "link", "run1")
+	runs, errs = Discover([]string{"arch", second}, nil, nil)
+	if got := rels(runs); !slices.Equal(got, []string{"sub/run1", "sub/run2"}) || len(errs) != 1 ||
+		errs[0].Error() != "root "+second+" is "+filepath.Join(base, "arch", "sub", "run1")+", already searched under root arch; skipped" {
+		t.Fatalf("a second root onto a found run: %q, %v", got, errs)
 	}
 }
 

@@ -68,6 +68,10 @@ type Options struct {
 	MaxFileAge   time.Duration
 }
 
+// MaxJobs caps Options.Jobs: each job holds a run in memory, and the
+// results channel has a slot per job (a billion jobs asked for 64 GB).
+const MaxJobs = 1024
+
 // Summary reports what a sweep did.
 type Summary struct {
 	// Runs is the number of runs this shard owns; Configs the number of
@@ -247,6 +251,7 @@ func newEngine(o Options) (*engine, error) {
 	if o.Jobs <= 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)
 	}
+	o.Jobs = min(o.Jobs, MaxJobs)
 	if o.Mem == nil {
 		o.Mem = memory.DefaultAllocator
 	}

@@ -130,3 +130,17 @@ func TestOneWriterPerOutput(t *testing.T) {
 		t.Errorf("output directory holds %v", names)
 	}
 }
+
+// TestRunJobsCapped: Options.Jobs of a billion made a results channel of
+// a billion slots (64 GB); it is capped at MaxJobs.
+func TestRunJobsCapped(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	runs, cs := fakeArchive(t), grid3x3(t)
+	o := fakeOptions(runs, cs, t.TempDir(), mem)
+	o.Jobs = 1_000_000_000
+	sum, err := Run(context.Background(), o)
+	if err != nil || sum.Analysed != len(runs) {
+		t.Fatalf("%+v, %v", sum, err)
+	}
+}

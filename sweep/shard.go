@@ -59,15 +59,15 @@ func ParseShard(spec string, getenv func(string) string) (Shard, error) {
 		i, err1 := strconv.Atoi(is)
 		n, err2 := strconv.Atoi(ns)
 		if !ok || err1 != nil || err2 != nil {
-			return Shard{}, fmt.Errorf("shard %q: want i/N (e.g. 0/4) or /N", spec)
+			return Shard{}, fmt.Errorf("--shard %s: want i/N (e.g. 0/4) or /N", spec)
 		}
 		return checkShard(Shard{i, n}, "--shard "+spec)
 	}
 	count := 0
 	if spec != "" {
 		n, err := strconv.Atoi(spec[1:])
-		if err != nil {
-			return Shard{}, fmt.Errorf("shard %q: want /N with N a count", spec)
+		if err != nil || n < 1 {
+			return Shard{}, fmt.Errorf("--shard %s: want /N with N a count of at least 1", spec)
 		}
 		count = n
 	}

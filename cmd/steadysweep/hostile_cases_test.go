@@ -411,3 +411,93 @@ func TestSmallSuperpassWarning(t *testing.T) {
 		t.Errorf("the good run (size 8) warns: %s", stderr)
 	}
 }
+
+// fullWriter fails every write, as stdout redirected to /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestSmallerHostileInputs: issue 17 item 11's rest and issue 20's filter
+// bullet — each a reproduction of the old behaviour turned into a clear
+// failure or warning.
+func TestSmallerHostileInputs(t *testing.T) {
+	good := filepath.Join(repoRoot(t), "testdata", "goodrun")
+	arch := t.TempDir()
+	os.MkdirAll(filepath.Join(arch, "parity"), 0o755)
+	for _, rel := range []string{"parity/conc_dup_malformed", "parity/conc_clean", "parity/offline_burst"} {
+		if err := os.Rename(copyRun(t, good), filepath.Join(arch, rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweepArgs := func(extra ...string) []string {
+		return append([]string{"sweep", arch, "-o", filepath.Join(t.TempDir(), "out"), "--tokenizer", "words", "--no-cache", "-q"}, extra...)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		// A billion jobs allocated a 64 GB results channel.
+		{"jobs", sweepArgs("--jobs", "1000000000"), exitUsage, []string{"--jobs 1000000000: want 1 to 1024 runs at once"}},
+		{"jobs zero", sweepArgs("--jobs", "0"), exitUsage, []string{"--jobs 0: want 1 to 1024"}},
+		// /0 and /-3 ran unsharded; 0/0 was already refused.
+		{"shard /0", sweepArgs("--shard", "/0"), exitUsage, []string{"--shard /0: want /N with N a count of at least 1"}},
+		{"shard /-3", sweepArgs("--shard", "/-3"), exitUsage, []string{"--shard /-3: want /N with N a count of at least 1"}},
+		{"shard 0/0", sweepArgs("--shard", "0/0"), exitUsage, []string{"--shard 0/0: shard 0 of 0 is out of range"}},
+		// "*" stopped at "/" and nothing said a pattern matched nothing.
+		{"exclude basename", sweepArgs("--exclude", "*malformed*", "--exclude", "*nothing*"), exitOK,
+			[]string{"warning: --exclude *nothing* matched nothing"}},
+		{"include nothing", sweepArgs("--include", "conc_zz*"), exitFailure,
+			[]string{"warning: --include conc_zz* matched nothing", "no runs found under " + arch + ": the --include/--exclude patterns removed 3 run(s)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := hostileDeadline(t, 60*time.Second, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, tc.code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+	// The exclude took the malformed run away: 2 runs × 1 config.
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := hostileDeadline(t, 60*time.Second, "sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache", "-q", "--exclude", "*malformed*"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if rows := readSweepRows(t, out); len(rows) != 2 || rows[0].run == "conc_dup_malformed" || rows[1].run == "conc_dup_malformed" {
+		t.Errorf("rows after --exclude '*malformed*': %v", rows)
+	}
+	// --include 'conc_*' selects under parity/.
+	out = filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := hostileDeadline(t, 60*time.Second, "sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache", "-q", "--include", "conc_*"); code != exitOK {
+		t.Fatalf("--include conc_*: exit %d: %s", code, stderr)
+	}
+	if rows := readSweepRows(t, out); len(rows) != 2 {
+		t.Errorf("rows of --include 'conc_*': %v", rows)
+	}
+
+	// stdout that cannot be written (>/dev/full) exited 0.
+	for _, args := range [][]string{{"schema"}, {"sweep", good, "-o", filepath.Join(t.TempDir(), "out"), "--tokenizer", "words", "--no-cache"}} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), args, fullWriter{}, &stderr)
+		if code := exitCode(err, &stderr); code != exitFailure || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v into a full stdout: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
+	if _, err := os.Stat("/dev/full"); err == nil && !testing.Short() {
+		cmd := exec.Command(steadysweepBinary(t), "schema")
+		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+		if err != nil {
+			t.Skip(err)
+		}
+		defer full.Close()
+		cmd.Stdout = full
+		if err := cmd.Run(); cmd.ProcessState.ExitCode() != exitFailure {
+			t.Errorf("schema >/dev/full: %v", err)
+		}
+	}
+}

@@ -49,6 +49,8 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := writeOutput(*out, stdout, func(w io.Writer) error { return samplesparquet.Write(w, tables) }); err != nil {
 		return fmt.Errorf("write %s: %w", *out, err)
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables))
+	if _, err := fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables)); err != nil {
+		return fmt.Errorf("write the summary: %w", err)
+	}
 	return nil
 }

@@ -12,9 +12,10 @@ func runSchema(_ context.Context, args []string, stdout, _ io.Writer) error {
 	if len(args) != 0 {
 		return usagef("schema takes no arguments")
 	}
-	fmt.Fprintln(stdout, "# OUT/rows/part-*.parquet: one row per run × config")
-	fmt.Fprintln(stdout, sinks.RowsSchema())
-	fmt.Fprintln(stdout, "# OUT/series/part-*.parquet: per-super-pass trajectories, once per run")
-	fmt.Fprintln(stdout, sinks.SeriesSchema())
+	text := fmt.Sprintf("# OUT/rows/part-*.parquet: one row per run × config\n%v\n# OUT/series/part-*.parquet: per-super-pass trajectories, once per run\n%v\n",
+		sinks.RowsSchema(), sinks.SeriesSchema())
+	if _, err := io.WriteString(stdout, text); err != nil {
+		return fmt.Errorf("write the schemas: %w", err)
+	}
 	return nil
 }

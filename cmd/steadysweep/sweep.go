@@ -45,10 +45,10 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.gridFile, "grid", "", "YAML grid file: parameter → list of values (cartesian product)")
 	fs.StringArrayVar(&f.sets, "set", nil, "sweep a parameter: name=v1,v2,… (list parameters: name=a,b;c for [a,b] and [c]); repeatable")
 	fs.StringVar(&f.presets, "preset", "default", "comma list of presets, each one config: "+strings.Join(sweep.PresetNames(), ", "))
-	fs.StringArrayVar(&f.include, "include", nil, "only runs whose path (relative to its root) matches this glob; repeatable")
-	fs.StringArrayVar(&f.exclude, "exclude", nil, "skip runs whose relative path matches this glob; repeatable")
+	fs.StringArrayVar(&f.include, "include", nil, "only runs whose path relative to its root matches this glob (* within a path segment, ** across segments; without a /, any segment: '*malformed*'); repeatable")
+	fs.StringArrayVar(&f.exclude, "exclude", nil, "skip runs (and directories) whose relative path matches this glob (syntax of --include); repeatable")
 	fs.StringVar(&f.shard, "shard", "", "process shard i of N (i/N); /N takes i from SLURM_ARRAY_TASK_ID (mod N) or JOB_COMPLETION_INDEX; empty: a Slurm array (N from STEADYSWEEP_SHARD_COUNT, else the array's MIN..MAX span), else JOB_COMPLETION_INDEX with STEADYSWEEP_SHARD_COUNT, else unsharded")
-	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "runs analysed at once")
+	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs analysed at once (1–%d)", sweep.MaxJobs))
 	fs.BoolVar(&f.resume, "resume", false, "skip run × config pairs already in the output directory")
 	fs.BoolVar(&f.retryErrors, "retry-errors", true, "with --resume, redo the pairs whose rows are errors (false: keep them)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no summary")
@@ -72,6 +72,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usagef("sweep needs at least one PATH and -o OUT_DIR")
 	}
+	if f.jobs < 1 || f.jobs > sweep.MaxJobs {
+		return usagef("--jobs %d: want 1 to %d runs at once", f.jobs, sweep.MaxJobs)
+	}
 	configs, err := f.configs()
 	if err != nil {
 		return err
@@ -80,11 +83,18 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err}
 	}
-	runs, problems := corpora.Discover(fs.Args(), f.include, f.exclude)
-	for _, p := range problems {
+	found := corpora.DiscoverAll(fs.Args(), f.include, f.exclude)
+	for _, p := range found.Problems {
 		fmt.Fprintf(stderr, "warning: %v\n", p)
 	}
+	for _, p := range found.Unmatched {
+		fmt.Fprintf(stderr, "warning: %s matched nothing\n", p)
+	}
+	runs := found.Runs
 	if len(runs) == 0 {
+		if why := found.FilterSummary(); why != "" {
+			return fmt.Errorf("no runs found under %s: %s", strings.Join(fs.Args(), ", "), why)
+		}
 		return fmt.Errorf("no runs found under %s (a run is a directory holding events.jsonl[.gz|.zst] in ./ or ./client/)",
 			strings.Join(fs.Args(), ", "))
 	}
@@ -119,7 +129,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("sweep: %w", err)
 	}
 	if !f.quiet {
-		fmt.Fprintf(stdout, "rows written under %s/rows (series under %s/series)\n", f.out, f.out)
+		if _, err := fmt.Fprintf(stdout, "rows written under %s/rows (series under %s/series)\n", f.out, f.out); err != nil {
+			return fmt.Errorf("write the summary: %w", err)
+		}
 	}
 	return nil
 }
