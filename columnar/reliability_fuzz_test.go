@@ -42,6 +42,11 @@ func FuzzSidecars(f *testing.F) {
 	f.Add([]byte("settings: {load_pattern: 3, runtime: [1], warmup: {n_requests: 1e300}}\ndatasets: [1, {agentic_inference: {num_trajectories_to_issue: -1e30}}]\n"),
 		[]byte(`{"dataset_size": 1e999}`), []byte(`{"performance": null}`), []byte("\xff"), []byte(`{}`))
 	f.Add([]byte("a: &x [*x, *x, *x]\nb: !!binary AAAA\nc: !!float .nan\n"), []byte(`{"dataset_size": true}`), []byte(`{"performance": {}}`), []byte{}, []byte(`{"state": 5, "n_pending_tasks": "x"}`))
+	// Issue 17 item 8: non-finite values failed the run at "encode run
+	// info"; issue 17 item 2: sizes beyond any integer.
+	f.Add([]byte("settings:\n  runtime: {min_duration_ms: .inf, max_duration_ms: -.inf, n_samples_to_issue: .nan}\n  load_pattern: {type: poisson, target_qps: .nan, target_concurrency: 1.0e+300}\n"),
+		[]byte(`{"dataset_size": 1e300}`), []byte(`{"performance": {"a": 99999999999999999999}}`), []byte(`{"n_samples_issued": 1e400}`), []byte(`{"n_pending_tasks": -1e308}`))
+	f.Add([]byte("a: 1\na: 2\nb: [1\n"), []byte(`{}`), []byte(`{}`), []byte(`{}`), []byte(`{}`))
 	dir := f.TempDir() // one worker runs one input at a time: reuse it
 	f.Fuzz(func(t *testing.T, config, runMeta, sampleIdx, resultSummary, snapshot []byte) {
 		files := map[string][]byte{
@@ -72,6 +77,9 @@ func FuzzSidecars(f *testing.F) {
 		for _, w := range run.Warnings {
 			if !strings.Contains(w, dir) {
 				t.Fatalf("warning %q does not name its file", w)
+			}
+			if strings.Contains(w, "\n") {
+				t.Fatalf("warning %q is more than one line", w)
 			}
 		}
 		tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, Workers: 1})

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/steadysweep/steadysweep/columnar/safeopen"
@@ -118,6 +119,16 @@ func ResolveRun(path string) (*Run, error) {
 	return run, nil
 }
 
+// warnf records a warning, made one line (a YAML decoder's error spans
+// several).
 func (r *Run) warnf(format string, args ...any) {
-	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	if strings.Contains(msg, "\n") {
+		lines := strings.Split(msg, "\n")
+		for i := range lines {
+			lines[i] = strings.TrimSpace(lines[i])
+		}
+		msg = strings.Join(slices.DeleteFunc(lines, func(l string) bool { return l == "" }), " ")
+	}
+	r.Warnings = append(r.Warnings, msg)
 }
