@@ -501,3 +501,51 @@ func TestSmallerHostileInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestSIGTERMDuringTokenize: SIGTERM while one 48 MB output text is being
+// tokenized (one line, so the decoder's per-block look at the context
+// never comes) ends analyze within a second with exit 130: the
+// tokenizer's matching loop looks at the cancel signal itself.
+func TestSIGTERMDuringTokenize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and writes a 48 MB line: skipped under -short")
+	}
+	bin := steadysweepBinary(t)
+	dir := copyRun(t, filepath.Join(repoRoot(t), "testdata", "goodrun"))
+	lines := goodLines()
+	at := lineOf(lines, `"sample.complete"`, 30)
+	var b bytes.Buffer
+	for i, l := range lines {
+		if i == at {
+			b.WriteString(`{"event_type":"sample.complete","timestamp_ns":5,"sample_uuid":"huge","data":["T",["a","`)
+			b.WriteString(strings.Repeat(" hello world, it's 1234", 2<<20))
+			b.WriteString("\"],null,null]}\n")
+		}
+		b.WriteString(l + "\n")
+	}
+	os.WriteFile(filepath.Join(dir, "events.jsonl"), b.Bytes(), 0o644)
+	tiny := filepath.Join(repoRoot(t), "columnar", "tokenizer", "testdata", "tiny", "tokenizer.json")
+	cmd := exec.Command(bin, "analyze", dir, "--no-cache", "--tokenizer", tiny)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForCPU(t, cmd.Process.Pid, 400*time.Millisecond)
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("no exit within 10 s of SIGTERM")
+	}
+	if d := time.Since(sent); d > time.Second {
+		t.Errorf("exit %v after SIGTERM", d)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Errorf("exit %d, want 130:\n%s", code, stderr.String())
+	}
+}
