@@ -1,6 +1,9 @@
 package tokenizer
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // A pattern is a regular expression compiled for a Split pre-tokenizer.
 //
@@ -62,6 +65,9 @@ type regexNode struct {
 }
 
 func unsupportedRegex(src, what string) error {
+	if len(what) > 60 { // a property name or hex digits can be any length
+		what = strings.ToValidUTF8(what[:60], "") + "…"
+	}
 	return fmt.Errorf("unsupported: regex %s in %s", what, quoteShort(src))
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // ErrPatternTooExpensive is the error of a Split pattern whose matching
@@ -64,7 +65,7 @@ func (e *tooExpensiveError) Unwrap() error { return ErrPatternTooExpensive }
 // quoteShort quotes a pattern for a message, cut to 80 bytes.
 func quoteShort(src string) string {
 	if len(src) > 80 {
-		return fmt.Sprintf("%q… (%d bytes)", src[:80], len(src))
+		return fmt.Sprintf("%q… (%d bytes)", strings.ToValidUTF8(src[:80], ""), len(src))
 	}
 	return fmt.Sprintf("%q", src)
 }
