@@ -83,7 +83,10 @@ func readSweepRows(t testing.TB, out string) []sweepRow {
 }
 
 // hostileArchive links every reliability case (but "missing") into one
-// archive directory, one run per case, plus the good run.
+// archive directory, one run per case, plus the good run — and the good
+// run once more under another name, which discovery must find only once
+// (issue 17 item 9: runs are identified by their real path). The cases
+// include issue 17's filesystem objects (hostileFSCases).
 func hostileArchive(t *testing.T) (string, []reliabilityCase) {
 	t.Helper()
 	arch := t.TempDir()
@@ -97,8 +100,10 @@ func hostileArchive(t *testing.T) (string, []reliabilityCase) {
 		}
 		kept = append(kept, tc)
 	}
-	if err := os.Symlink(filepath.Join(repoRoot(t), "testdata", "goodrun"), filepath.Join(arch, "goodrun")); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"goodrun", "goodrun_again"} {
+		if err := os.Symlink(filepath.Join(repoRoot(t), "testdata", "goodrun"), filepath.Join(arch, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return arch, kept
 }
