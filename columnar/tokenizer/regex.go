@@ -76,21 +76,36 @@ func unsupportedRegex(src, what string) error {
 // backtracking (regex_budget.go) is refused: the first two as unsupported,
 // the last with ErrPatternTooExpensive.
 func compilePattern(src string) (*pattern, error) {
+	re, root, err := compileUnchecked(src)
+	if err != nil {
+		return nil, err
+	}
+	if w := nodeWidth(root); w > maxBacktrackWidth {
+		return nil, fmt.Errorf("%w: Split pattern %s could try %.3g ways to match at one position (more than %d): its alternatives or optional parts overlap",
+			ErrPatternTooExpensive, quoteShort(src), w, maxBacktrackWidth)
+	}
+	return re, nil
+}
+
+// compileUnchecked is compilePattern without the backtracking-width check
+// (tests use it to show the matching budget alone bounds what the check
+// refuses); it also returns the root alternation.
+func compileUnchecked(src string) (*pattern, *regexNode, error) {
 	if len(src) > maxPatternBytes {
-		return nil, unsupportedRegex(src, fmt.Sprintf("longer than %d bytes", maxPatternBytes))
+		return nil, nil, unsupportedRegex(src, fmt.Sprintf("longer than %d bytes", maxPatternBytes))
 	}
 	p := &regexParser{src: src, table: unicodeProperties()}
 	root, err := p.parseAlt(false)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if p.pos < len(p.src) {
-		return nil, unsupportedRegex(src, "unbalanced ')'")
+		return nil, nil, unsupportedRegex(src, "unbalanced ')'")
 	}
 	if nullable(root) {
 		// Split's handling of empty matches is not exercised by any known
 		// tokenizer; refuse rather than guess.
-		return nil, unsupportedRegex(src, "that can match the empty string")
+		return nil, nil, unsupportedRegex(src, "that can match the empty string")
 	}
 	re := &pattern{source: src, alts: root.subs}
 	setAltFirsts(root)
@@ -100,9 +115,5 @@ func compilePattern(src string) (*pattern, error) {
 		re.first = append(re.first, set)
 		re.anyFirst.union(&set)
 	}
-	if w := nodeWidth(root); w > maxBacktrackWidth {
-		return nil, fmt.Errorf("%w: Split pattern %s could try %.3g ways to match at one position (more than %d): its alternatives or optional parts overlap",
-			ErrPatternTooExpensive, quoteShort(src), w, maxBacktrackWidth)
-	}
-	return re, nil
+	return re, root, nil
 }

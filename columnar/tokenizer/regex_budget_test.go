@@ -43,18 +43,9 @@ func tinyWithPattern(t testing.TB, src string) []byte {
 // the matching budget alone bounds the patterns the check would refuse.
 func parseUnchecked(t *testing.T, src string) *pattern {
 	t.Helper()
-	p := &regexParser{src: src, table: unicodeProperties()}
-	root, err := p.parseAlt(false)
+	re, _, err := compileUnchecked(src)
 	if err != nil {
 		t.Fatal(err)
-	}
-	re := &pattern{source: src, alts: root.subs}
-	setAltFirsts(root)
-	for _, alt := range root.subs {
-		markPossessive(alt.subs, follow{})
-		set, _ := firstSet(alt.subs)
-		re.first = append(re.first, set)
-		re.anyFirst.union(&set)
 	}
 	return re
 }
@@ -120,12 +111,10 @@ func TestBacktrackWidthOfSharedPatterns(t *testing.T) {
 	}{
 		{llamaPattern, 43}, {gptossPattern, 562}, {deepseekDigits, 1}, {deepseekCJK, 1}, {deepseekWords, 37},
 	} {
-		re, err := compilePattern(tc.src)
+		_, root, err := compileUnchecked(tc.src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		root := &regexNode{kind: nodeAlt, subs: re.alts}
-		setAltFirsts(root)
 		if got := nodeWidth(root); got != tc.want {
 			t.Errorf("width of %.40q… = %v, want %v", tc.src, got, tc.want)
 		}

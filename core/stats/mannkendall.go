@@ -63,7 +63,7 @@ func mkS(xs []float64) int {
 			run = 0
 		}
 	}
-	discordant := countDescents(vals, make([]float64, len(vals)))
+	discordant := countInversions(vals, make([]float64, len(vals)))
 	concordant := n*(n-1)/2 - ties - discordant
 	return int(concordant - discordant)
 }
@@ -85,35 +85,6 @@ func mkSPairs(xs []float64) int {
 		}
 	}
 	return s
-}
-
-// countDescents returns #{i < j: a[i] > a[j]} of NaN-free a by a merge
-// sort, sorting a (buf is scratch of its length).
-func countDescents(a, buf []float64) int64 {
-	var inv int64
-	n := len(a)
-	src, dst := a, buf
-	for width := 1; width < n; width *= 2 {
-		for lo := 0; lo < n; lo += 2 * width {
-			mid, hi := min(lo+width, n), min(lo+2*width, n)
-			i, j, o := lo, mid, lo
-			for i < mid && j < hi {
-				if src[j] < src[i] {
-					inv += int64(mid - i)
-					dst[o] = src[j]
-					j++
-				} else {
-					dst[o] = src[i]
-					i++
-				}
-				o++
-			}
-			o += copy(dst[o:], src[i:mid])
-			copy(dst[o:], src[j:hi])
-		}
-		src, dst = dst, src
-	}
-	return inv
 }
 
 // mkVariance returns the tie-corrected variance of S: an integer numerator

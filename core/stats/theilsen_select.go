@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -532,9 +533,9 @@ func (s *slopeSelector) enumerate(alpha float64, alphaDown bool, beta float64, b
 	}
 }
 
-// countInversions returns #{t1 < t2: a[t1] > a[t2]}, sorting a (buf is
-// scratch of the same length).
-func countInversions(a, buf []int32) int64 {
+// countInversions returns #{t1 < t2: a[t1] > a[t2]} by a bottom-up merge
+// sort, sorting a (buf is scratch of the same length; a holds no NaN).
+func countInversions[T cmp.Ordered](a, buf []T) int64 {
 	var inv int64
 	n := len(a)
 	src, dst := a, buf
