@@ -31,8 +31,9 @@ const (
 	// them in a row cost O(len^k).
 	repeatWidth = 16
 
-	// Matching budget, in steps (one step: entering a sub-match or giving
-	// back one character of a repetition, ~5 ns). One match at position pos
+	// Matching budget, in steps (one step: entering a sub-match, giving
+	// back one character of a repetition, or one character of a span; each
+	// is O(1) work, ~5 ns). One match at position pos
 	// of a piece s may take matchBaseSteps + matchStepsPerByte·(len(s)−pos)
 	// steps; all the matches in one piece together
 	// pieceBaseSteps + pieceStepsPerByte·len(s). A linear-time pattern

@@ -96,6 +96,11 @@ func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
 					if count < n.min {
 						return -1
 					}
+					// A span's characters are steps too: a step must be O(1)
+					// work for the budget to bound time.
+					if m.steps -= int64(count); m.steps < 0 {
+						return -1
+					}
 					pos = end
 					items = items[1:]
 					continue
@@ -147,6 +152,9 @@ func (m *matcher) matchItems(s string, items []*regexNode, pos int, k int) int {
 func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int, k int) int {
 	end, count := n.class.span(s, pos, n.max)
 	if count < n.min {
+		return -1
+	}
+	if m.steps -= int64(count); m.steps < 0 {
 		return -1
 	}
 	for {
