@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -345,26 +345,8 @@ func aiperfInfo(info *core.RunInfo, dir string, warnings *[]string) {
 	}
 }
 
-// readBounded reads a regular file of at most limit bytes.
+// readBounded reads a regular file of at most limit bytes (a FIFO or a
+// device is refused unopened: package safeopen).
 func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: over %d MiB", path, limit>>20)
-	}
-	return b, nil
+	return safeopen.ReadFile(path, "AIPerf summaries", limit)
 }
