@@ -11,7 +11,8 @@ func (m *matcher) splitIsolated(re *pattern, s string, dst []string) []string {
 		return dst
 	}
 	pos := 0
-	m.pieceLeft = pieceBudget(len(s))
+	m.budget = pieceBudget(len(s))
+	m.steps = m.budget
 	for pos < len(s) {
 		start, end := m.find(re, s, pos)
 		if m.err != nil {

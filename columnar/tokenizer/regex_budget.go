@@ -33,14 +33,12 @@ const (
 
 	// Matching budget, in steps (one step: entering a sub-match, giving
 	// back one character of a repetition, or one character of a span; each
-	// is O(1) work, ~5 ns). One match at position pos
-	// of a piece s may take matchBaseSteps + matchStepsPerByte·(len(s)−pos)
-	// steps; all the matches in one piece together
-	// pieceBaseSteps + pieceStepsPerByte·len(s). A linear-time pattern
-	// takes a few steps a byte; the exponential one above needs 3^8 steps
-	// on 8 bytes and 3^25 on 25, and fails within milliseconds.
-	matchBaseSteps    = 1 << 20
-	matchStepsPerByte = 16
+	// is O(1) work, ~5 ns). Splitting a piece s may take
+	// pieceBaseSteps + pieceStepsPerByte·len(s) steps, every match in it
+	// together: a linear-time pattern takes a few steps a byte (the shared
+	// ones at most 8.6 on texts built to be their slowest); the exponential one above
+	// needs 3^8 steps on 8 bytes and 3^25 on 25, and fails within
+	// milliseconds.
 	pieceBaseSteps    = 1 << 22
 	pieceStepsPerByte = 64
 	// pollEvery is the number of match attempts between two looks at the
@@ -187,5 +185,3 @@ func mayStartHigh(items []*regexNode) bool {
 }
 
 func pieceBudget(n int) int64 { return pieceBaseSteps + pieceStepsPerByte*int64(n) }
-
-func matchBudget(remaining int) int64 { return matchBaseSteps + matchStepsPerByte*int64(remaining) }

@@ -18,18 +18,19 @@ type continuation struct {
 // concurrent use, so each encoding goroutine has its own.
 //
 // Matching is bounded (regex_budget.go): every step decrements steps, the
-// budget of the current match, and a match that runs out fails the whole
-// split with err set; so does a cancelled ctx, polled every pollEvery
-// match attempts. After err is set every search returns no match at once.
+// budget of the piece of text being split, which bounds every match in it;
+// running out fails the split with err set, and so does a cancelled ctx,
+// polled every pollEvery match attempts. After err is set every search
+// returns no match at once.
 type matcher struct {
 	stack  []continuation
 	pieces [2][]string // intermediate pieces of a sequence of Splits
 
-	steps     int64 // left in the current match; negative once exhausted
-	pieceLeft int64 // left for the rest of the current piece
-	ctx       context.Context
-	polls     int
-	err       error
+	steps  int64 // left for the current piece; negative once exhausted
+	budget int64 // the current piece's whole budget, for the error
+	ctx    context.Context
+	polls  int
+	err    error
 }
 
 // reset prepares m for one text: no error, cancelled by ctx (nil: never).
@@ -47,8 +48,6 @@ func (m *matcher) push(items []*regexNode, next int) int {
 // text, as HF's sequential Splits do.
 func (m *matcher) matchAt(re *pattern, s string, pos int) int {
 	m.stack = m.stack[:0]
-	limit := min(matchBudget(len(s)-pos), m.pieceLeft)
-	m.steps = limit
 	end := -1
 	r, _ := utf8.DecodeRuneInString(s[pos:])
 	for i, alt := range re.alts {
@@ -63,10 +62,9 @@ func (m *matcher) matchAt(re *pattern, s string, pos int) int {
 	if m.steps < 0 {
 		// Out of steps: whatever the unwinding returned is meaningless (a
 		// negative lookahead that ran out reads as "did not match").
-		m.err = &tooExpensiveError{source: re.source, steps: limit, bytes: len(s)}
+		m.err = &tooExpensiveError{source: re.source, steps: m.budget, bytes: len(s)}
 		return -1
 	}
-	m.pieceLeft -= limit - m.steps
 	return end
 }
 
