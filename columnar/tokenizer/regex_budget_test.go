@@ -167,7 +167,10 @@ func TestCountCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if d := time.Since(cancelled); d > time.Second {
+	// Wall time on a shared machine: typically ~0.1 s; 3 s leaves room for
+	// a loaded one and still fails a count that ignores the cancel (the
+	// whole text takes several seconds).
+	if d := time.Since(cancelled); d > 3*time.Second {
 		t.Errorf("returned %v after the cancel", d)
 	}
 }
