@@ -54,8 +54,8 @@ func (m *matcher) matchAt(re *pattern, s string, pos int) int {
 		if r < 0x800 && !re.first[i].has(r) {
 			continue
 		}
-		end = m.matchItems(s, alt.subs, pos, -1)
-		if end >= 0 || m.steps < 0 {
+		// Once out of steps every alternative fails at once.
+		if end = m.matchItems(s, alt.subs, pos, -1); end >= 0 {
 			break
 		}
 	}
@@ -152,15 +152,14 @@ func (m *matcher) matchRepeat(s string, n *regexNode, rest []*regexNode, pos int
 	if count < n.min {
 		return -1
 	}
+	// The span's count pays for the give-backs too: at most count of them,
+	// each O(1) besides the sub-match it may start (a step of its own).
 	if m.steps -= int64(count); m.steps < 0 {
 		return -1
 	}
 	for {
 		if len(rest) == 0 && k < 0 {
 			return end
-		}
-		if m.steps--; m.steps < 0 {
-			return -1
 		}
 		if m.restMayStart(n, s, end) {
 			if e := m.matchItems(s, rest, end, k); e >= 0 {
@@ -202,11 +201,11 @@ func (m *matcher) find(re *pattern, s string, from int) (start, end int) {
 				return -1, -1
 			}
 			e := m.matchAt(re, s, pos)
+			if e >= 0 {
+				return pos, e // matchAt never succeeds with err set
+			}
 			if m.err != nil {
 				return -1, -1
-			}
-			if e >= 0 {
-				return pos, e
 			}
 		}
 		pos += w

@@ -191,13 +191,16 @@ func (t *Tokenizer) appendPieces(dst []uint32, s string, sc *encodeScratch) []ui
 	if sc.m.err != nil {
 		return dst
 	}
-	for i, piece := range sc.pieces {
-		// The BPE merge of a piece is bounded by its length; between pieces
-		// is where a cancelled count stops.
-		if i&(pollEvery-1) == pollEvery-1 && sc.m.poll() {
+	// The BPE merge of a piece is bounded by its length; between chunks of
+	// pieces is where a cancelled count stops.
+	for pieces := sc.pieces; len(pieces) > 0; {
+		n := min(len(pieces), pollEvery)
+		for _, piece := range pieces[:n] {
+			dst = t.model.appendPiece(dst, piece, &sc.bpe)
+		}
+		if pieces = pieces[n:]; len(pieces) > 0 && sc.m.poll() {
 			return dst
 		}
-		dst = t.model.appendPiece(dst, piece, &sc.bpe)
 	}
 	return dst
 }
