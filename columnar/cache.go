@@ -137,7 +137,7 @@ func (c *Cache) EventsDigest(path string) (string, bool) {
 
 // hashFile returns the hex SHA-256 of the file at path.
 func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := safeopen.Open(path)
 	if err != nil {
 		return "", err
 	}

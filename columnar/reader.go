@@ -203,6 +203,16 @@ func DefaultSuperpassSize(concurrency float64, n int) int {
 	return max(MinSuperpassSize, s)
 }
 
+// concurrencyOf is a concurrency read as a float from another tool's log:
+// 0 (unknown) unless it is a positive count an int holds exactly (a
+// 1e300 or a NaN converts to an arbitrary int).
+func concurrencyOf(x float64) int {
+	if !(x > 0 && x <= 1<<31) {
+		return 0
+	}
+	return int(x)
+}
+
 // MinSuperpassSize is DefaultSuperpassSize's floor.
 const MinSuperpassSize = 64
 

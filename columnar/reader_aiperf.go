@@ -340,8 +340,8 @@ func aiperfInfo(info *core.RunInfo, dir string, warnings *[]string) {
 			info.ToolLoadPattern = "concurrency"
 		}
 	}
-	if lg.Concurrency != nil && *lg.Concurrency > 0 {
-		info.Concurrency = int(*lg.Concurrency)
+	if lg.Concurrency != nil {
+		info.Concurrency = concurrencyOf(*lg.Concurrency)
 	}
 }
 

@@ -367,10 +367,10 @@ func guidellmInfo(info *core.RunInfo, args guidellmArgs, cfg guidellmConfig) {
 		info.LoadPattern, info.Concurrency = "concurrency", 1
 	case "concurrent":
 		info.LoadPattern = "concurrency"
-		info.Concurrency = int(num(orNil(st.Streams, st.MaxConcurrency), 0))
+		info.Concurrency = concurrencyOf(num(orNil(st.Streams, st.MaxConcurrency), 0))
 	case "throughput":
 		info.LoadPattern = "max_throughput"
-		info.Concurrency = int(num(orNil(st.MaxConcurrency, nil), 0))
+		info.Concurrency = concurrencyOf(num(orNil(st.MaxConcurrency, nil), 0))
 	case "poisson":
 		info.LoadPattern, info.TargetQPS = "poisson", num(orNil(st.Rate, nil), 0)
 	default:

@@ -273,8 +273,8 @@ func vllmInfo(info *core.RunInfo, meta map[string]json.RawMessage) {
 	}
 	burst, hasBurst := flt("burstiness")
 	conc, hasConc := flt("max_concurrency")
-	if hasConc && conc > 0 {
-		info.Concurrency = int(conc)
+	if hasConc {
+		info.Concurrency = concurrencyOf(conc)
 	}
 	info.ToolLoadPattern = fmt.Sprintf("request_rate=%s", string(meta["request_rate"]))
 	if hasBurst {

@@ -47,6 +47,14 @@ func FuzzSidecars(f *testing.F) {
 	f.Add([]byte("settings:\n  runtime: {min_duration_ms: .inf, max_duration_ms: -.inf, n_samples_to_issue: .nan}\n  load_pattern: {type: poisson, target_qps: .nan, target_concurrency: 1.0e+300}\n"),
 		[]byte(`{"dataset_size": 1e300}`), []byte(`{"performance": {"a": 99999999999999999999}}`), []byte(`{"n_samples_issued": 1e400}`), []byte(`{"n_pending_tasks": -1e308}`))
 	f.Add([]byte("a: 1\na: 2\nb: [1\n"), []byte(`{}`), []byte(`{}`), []byte(`{}`), []byte(`{}`))
+	// main's CI (a1041d9): "Ingest: encode run info: json: unsupported
+	// value: NaN". Every float key the config reader reads, in each of
+	// YAML's spellings of a non-finite float, under both places a load
+	// pattern may be.
+	f.Add([]byte("load_pattern: {type: poisson, target_qps: !!float .nan, target_concurrency: .NaN}\nsettings:\n  runtime: {min_duration_ms: .NAN, max_duration_ms: !!float -.inf, n_samples_to_issue: +.Inf}\n  warmup: {n_requests: -.INF}\ndatasets: [{agentic_inference: {num_trajectories_to_issue: .inf}}]\n"),
+		[]byte(`{"dataset_size": 2}`), []byte(`{}`), []byte(`{}`), []byte(`{}`))
+	f.Add([]byte("settings:\n  load_pattern: {type: concurrency, target_qps: -.Inf, target_concurrency: !!float .inf}\n  runtime: {min_duration_ms: .Inf, max_duration_ms: .nan}\n"),
+		[]byte(`{}`), []byte(`{}`), []byte(`{}`), []byte(`{}`))
 	dir := f.TempDir() // one worker runs one input at a time: reuse it
 	f.Fuzz(func(t *testing.T, config, runMeta, sampleIdx, resultSummary, snapshot []byte) {
 		files := map[string][]byte{

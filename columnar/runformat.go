@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,5 +145,27 @@ func finishInfo(run *Run, info *core.RunInfo, s *core.Samples) {
 	info.SourceFormat, info.SourcePath, info.TokensRecorded = string(f), run.SourcePath(), f.RecordsTokens()
 	if !f.HasDatasetPass() {
 		applyDefaultSuperpass(info, s)
+	}
+	finiteInfo(run, info)
+}
+
+// finiteInfo clears, with a warning, any float of info that is not a
+// finite number, whichever reader filled it: RunInfo is stored as JSON
+// with the columns, which has no NaN or infinity, and a run fact that is
+// not a number is no fact. (config.yaml's keys are checked by name where
+// they are read, sidecar.go; this is the net under every reader.)
+func finiteInfo(run *Run, info *core.RunInfo) {
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{
+		{"target QPS", &info.TargetQPS},
+		{"min duration", &info.MinDurationS},
+		{"max duration", &info.MaxDurationS},
+	} {
+		if math.IsNaN(*f.v) || math.IsInf(*f.v, 0) {
+			run.warnf("%s: run info: %s is %v, not a finite number; ignored", run.SourcePath(), f.name, *f.v)
+			*f.v = 0
+		}
 	}
 }
