@@ -4,12 +4,14 @@ package safeopen
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -136,6 +138,34 @@ func TestReadAllLimit(t *testing.T) {
 	b, err := ReadAll(strings.NewReader("0123456789"), "x", "x", 10)
 	if err != nil || len(b) != 10 {
 		t.Fatalf("ReadAll at the limit: %d, %v", len(b), err)
+	}
+}
+
+// TestLimitReader reads through small buffers (iotest.OneByteReader and
+// 3-byte reads) so the limit falls inside a read: exactly limit bytes pass
+// whole; one more fails with ErrTooLarge after delivering limit bytes.
+func TestLimitReader(t *testing.T) {
+	for _, chunk := range []int{1, 3, 64} {
+		read := func(n int) ([]byte, error) {
+			r := LimitReader(iotest.OneByteReader(strings.NewReader(strings.Repeat("x", n))), "m.json", "sample_idx_map.json", 10)
+			var got []byte
+			buf := make([]byte, chunk)
+			for {
+				k, err := r.Read(buf)
+				got = append(got, buf[:k]...)
+				if err != nil {
+					return got, err
+				}
+			}
+		}
+		if got, err := read(10); !errors.Is(err, io.EOF) || len(got) != 10 {
+			t.Fatalf("chunk %d, at the limit: %d bytes, %v", chunk, len(got), err)
+		}
+		got, err := read(11)
+		if !errors.Is(err, ErrTooLarge) || len(got) != 10 ||
+			err.Error() != "m.json: larger than the 10 B limit for sample_idx_map.json" {
+			t.Fatalf("chunk %d, over the limit: %d bytes, %v", chunk, len(got), err)
+		}
 	}
 }
 
