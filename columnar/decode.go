@@ -80,6 +80,9 @@ type Decoded struct {
 	// eventsSHA256 is the events file's hash when decodeRun computed it.
 	eventsSHA256 string
 	index        uuidIndex // kept for reuse across decodes
+	// errCauses are the causes the error events' texts name (HTTP status,
+	// timeout, cancellation), by sample.
+	errCauses map[int32]errCause
 }
 
 // Reset empties d, keeping the capacity of its columns.
@@ -91,6 +94,7 @@ func (d *Decoded) Reset() {
 	d.eventsSHA256 = ""
 	d.TextBytes = d.TextBytes[:0]
 	d.uncounted = d.uncounted[:0]
+	d.errCauses = nil
 }
 
 // UUID returns the sample_uuid of sample i.
@@ -159,6 +163,7 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *Dec
 	c.finish()
 	m.finish()
 	fillDecodedColumns(&dst.Samples)
+	applyErrorCauses(dst)
 	if opts.Counter != nil {
 		dst.Summary.Counter = opts.Counter.Identity() // a pending counter is ready by now or soon
 	}

@@ -93,6 +93,9 @@ type event struct {
 	uuid   [16]byte
 	ext    string // uuid when not 32 lowercase hex digits
 	conv   string // conversation_id (interned)
+	// cause is what an error event's text names (errCause; zero when
+	// nothing specific).
+	cause errCause
 }
 
 // lineIssue is a problem found on one line.
@@ -228,6 +231,8 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 		}
 	case evRecvFirst:
 		d.readTurn(line, f.turn, lineNo, ev)
+	case evError:
+		ev.cause = d.errorCause(line, f.data)
 	case evComplete:
 		if f.data.kind == vNone || f.data.kind == vNull {
 			ev.flags |= fDataNull

@@ -62,8 +62,9 @@ func classifyFailure(code int64, typ, msg string, gotFirst bool) (core.FailureKi
 // formats does not fill itself: the failure kinds, derived from the
 // columns (a failed sample with a first token broke off midstream,
 // another failed one is FailError, one neither completed nor failed was
-// still in flight at the end of the log: FailIncomplete), no failure
-// codes, and no recorded input or reasoning token counts (-1).
+// still in flight at the end of the log: FailIncomplete; applyErrorCauses
+// then refines them by the error events' texts), no failure codes, and
+// no recorded input or reasoning token counts (-1).
 func fillDecodedColumns(s *core.Samples) {
 	n := s.Len()
 	s.FailureKind = make([]core.FailureKind, n)
@@ -81,5 +82,48 @@ func fillDecodedColumns(s *core.Samples) {
 	s.InTokens, s.ReasoningTokens = make([]int64, n), make([]int64, n)
 	for i := 0; i < n; i++ {
 		s.InTokens[i], s.ReasoningTokens[i] = -1, -1
+	}
+}
+
+// errCause is the failure kind and code an error event's text names; the
+// zero value names nothing specific (FailNone).
+type errCause struct {
+	kind core.FailureKind
+	code int32
+}
+
+// errorCause reads an error.generic payload ["ErrorData", type, message]
+// (event-log spec §1.4) and classifies its text: an HTTP status,
+// a timeout or a cancellation (classifyFailure without a first token);
+// anything else names no cause.
+func (d *lineDecoder) errorCause(line []byte, data value) errCause {
+	if data.kind != vArray {
+		return errCause{}
+	}
+	elems := arrayElems(d.ps.data[:0], line, data)
+	d.ps.data = elems
+	var typ, msg string
+	if len(elems) > 1 && elems[1].kind == vString {
+		typ = string(appendUnescaped(nil, line, elems[1]))
+	}
+	if len(elems) > 2 && elems[2].kind == vString {
+		msg = string(appendUnescaped(nil, line, elems[2]))
+	}
+	k, c := classifyFailure(0, typ, msg, false)
+	if k == core.FailError {
+		return errCause{}
+	}
+	return errCause{kind: k, code: c}
+}
+
+// applyErrorCauses refines the failure kinds fillDecodedColumns derived
+// from the columns with the causes the error events named: a named cause
+// (HTTP, timeout, cancelled) wins over midstream, as in classifyFailure.
+func applyErrorCauses(dst *Decoded) {
+	s := &dst.Samples
+	for idx, c := range dst.errCauses {
+		if i := int(idx); i < s.Len() && s.Failed[i] {
+			s.FailureKind[i], s.FailCode[i] = c.kind, c.code
+		}
 	}
 }

@@ -111,6 +111,7 @@ func (l *Loaded) attach(run *Run, info core.RunInfo) {
 		}
 	}
 	info.Partial, info.PartialReason = l.Summary.Truncated, l.Summary.TruncatedReason
+	info.EventAnomalies = slices.Clone(l.Summary.EventAnomalies)
 	finishInfo(run, &info, &l.Samples)
 	l.Info = info
 }

@@ -152,6 +152,14 @@ type machine struct {
 	// (0 none) and err set once the columns would exceed it.
 	sizeHint, pos, limit int64
 	err                  error
+
+	// untracked holds the uuids issued outside tracking (warmup,
+	// accuracy): their late events are not orphans. orphans holds the
+	// line of the first event of a uuid not issued yet; anomalies counts
+	// the impossible events (anomaly.go).
+	untracked map[sampleKey]struct{}
+	orphans   map[sampleKey]int64
+	anomalies eventAnomalies
 }
 
 func newMachine(dst *Decoded, sizeHint int64, index uuidIndex) *machine {
@@ -219,22 +227,27 @@ func (m *machine) apply(ev *event) {
 	switch ev.kind {
 	case evIssued:
 		if !m.tracking || ev.flags&fTS == 0 {
+			m.untrackedIssue(ev)
 			return
 		}
 		if pending {
 			m.reissue(idx, ev.ts)
 		} else {
 			m.newSample(known, ev)
+			m.issuedAfterOrphan(ev)
 		}
 	case evRecvFirst:
 		if pending && ev.flags&fTS != 0 {
 			m.firstToken(idx, ev)
 		}
+		m.checkEvent(known, pending, idx, ev)
 	case evError:
 		if pending {
 			m.dst.Samples.Failed[idx] = true
+			m.errorCause(idx, ev.cause)
 		}
 	case evComplete:
+		m.checkEvent(known, pending, idx, ev)
 		if pending {
 			m.complete(idx, ev)
 		}
@@ -322,12 +335,16 @@ func (m *machine) newSample(known bool, ev *event) {
 }
 
 // firstToken records the first recv_first of the pending sample idx (a
-// later one only extends its last event).
+// later one only extends its last event; without a retry between them it
+// is a duplicated event).
 func (m *machine) firstToken(idx int32, ev *event) {
 	s := &m.dst.Samples
 	ts := ev.ts
 	s.LastEventNs[idx] = max(s.LastEventNs[idx], ts)
 	if s.HasFirstToken[idx] {
+		if s.Retries[idx] == 0 {
+			m.anomalies.add(anomalyDuplicate, ev.line, idx)
+		}
 		return
 	}
 	s.HasFirstToken[idx] = true
@@ -335,6 +352,20 @@ func (m *machine) firstToken(idx int32, ev *event) {
 	s.TTFTNs[idx] = ts - m.curIssue[idx]
 	s.WarmTTFT[idx] = ev.flags&fWarm != 0
 	s.FirstTokenSeq[idx] = ev.line - 1
+}
+
+// errorCause records the first specific cause an error event of the
+// pending sample idx names.
+func (m *machine) errorCause(idx int32, c errCause) {
+	if c.kind == core.FailNone {
+		return
+	}
+	if m.dst.errCauses == nil {
+		m.dst.errCauses = map[int32]errCause{}
+	}
+	if _, ok := m.dst.errCauses[idx]; !ok {
+		m.dst.errCauses[idx] = c
+	}
 }
 
 // complete ends the pending sample idx: a timestamped COMPLETE records the
@@ -372,8 +403,10 @@ func (m *machine) complete(idx int32, ev *event) {
 	}
 }
 
-// finish fills the per-sample tallies of the summary.
+// finish fills the per-sample tallies of the summary, with the impossible
+// events (the orphans left counted).
 func (m *machine) finish() {
+	m.finishAnomalies()
 	s := &m.dst.Samples
 	sum := m.sum
 	sum.Samples = s.Len()

@@ -1,5 +1,7 @@
 package columnar
 
+import "github.com/steadysweep/steadysweep/core"
+
 // maxFirstProblems is how many problems of each kind Summary keeps.
 const maxFirstProblems = 5
 
@@ -45,6 +47,9 @@ type Summary struct {
 	// all counted); SuperPassSize the S it was applied with.
 	TokenizeSample int `json:"tokenize_sample"`
 	SuperPassSize  int `json:"superpass_size"`
+	// EventAnomalies are the impossible events the state machine saw
+	// (anomaly.go), per kind; RunInfo.EventAnomalies carries them on.
+	EventAnomalies []core.EventAnomaly `json:"event_anomalies,omitempty"`
 }
 
 // ProblemCount is the tally of one kind of problem.

@@ -12,8 +12,10 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 )
 
-// SchemaVersion is the version of Schema; it is part of the cache key.
-const SchemaVersion = 2
+// SchemaVersion is the version of Schema; it is part of the cache key
+// (3: endpoints failure kinds from the error events' texts, the decoder's
+// impossible events in the summary, non-streamed outputs' whole counts).
+const SchemaVersion = 3
 
 // Metadata keys of the per-sample schema.
 const (

@@ -44,7 +44,7 @@ func TestResolveRunSidecars(t *testing.T) {
 		DatasetSize: 50, DatasetSizeSource: "run_meta.json", LoadPattern: "concurrency",
 		Concurrency: 16, Model: "openai/gpt-oss-120b", Streaming: true, MinDurationS: 600,
 	}
-	if run.Info != want {
+	if !reflect.DeepEqual(run.Info, want) {
 		t.Errorf("Info = %+v\nwant   %+v", run.Info, want)
 	}
 	if len(run.Warnings) != 0 {

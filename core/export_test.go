@@ -15,7 +15,7 @@ func analyzeRollups(sps []SuperPass, info RunInfo, p Params) (*Result, error) {
 func runOfRollup(sps []SuperPass, info RunInfo, p Params) *Run {
 	run := NewRun(nil, info)
 	if S, err := superpassSize(info, p); err == nil {
-		run.rollups = map[int]*rollup{S: {S: S, sps: sps, pct: percentileTable(sps), nFull: fullSuperPasses(sps, S)}}
+		run.rollups = map[rollupKey]*rollup{{S: S}: {S: S, sps: sps, pct: percentileTable(sps), nFull: fullSuperPasses(sps, S)}}
 	}
 	return run
 }

@@ -14,6 +14,8 @@ type rollup struct {
 	sps   []SuperPass
 	pct   []*spPercentiles
 	nFull int // super-passes holding S samples
+	// exclude is the per-sample exclusion it was built with (nil: none).
+	exclude []bool
 
 	whole  *spanStats             // the whole rollup, drain-inclusive
 	spans  map[[2]int]*spanMemo   // per-span statistics (memoview.go)
@@ -21,17 +23,41 @@ type rollup struct {
 }
 
 // rollup returns the run's rollup at super-pass size S (S > 0), building
-// it on first use.
-func (run *Run) rollup(S int) *rollup {
-	if r, ok := run.rollups[S]; ok {
+// it on first use: the reference's, every sample measured.
+func (run *Run) rollup(S int) *rollup { return run.rollupFor(S, false) }
+
+// cleanRollup is steadysweep's rollup at S: failed samples and samples
+// with impossible timing are left out of every measurement (excluded).
+// It is the reference's rollup itself when no sample is excluded.
+func (run *Run) cleanRollup(S int) *rollup { return run.rollupFor(S, true) }
+
+// rollupKey identifies a rollup: its super-pass size and whether it is
+// the clean one.
+type rollupKey struct {
+	S     int
+	clean bool
+}
+
+func (run *Run) rollupFor(S int, clean bool) *rollup {
+	k := rollupKey{S, clean}
+	if r, ok := run.rollups[k]; ok {
 		return r
 	}
-	sps := Rollup(run.samples, S)
-	r := &rollup{S: S, sps: sps, pct: percentileTable(sps), nFull: fullSuperPasses(sps, S)}
-	if run.rollups == nil {
-		run.rollups = map[int]*rollup{}
+	opts := rollupOptions{recordedTokens: run.info.TokensRecorded}
+	if clean {
+		opts.exclude = run.excluded()
+		if opts.exclude == nil {
+			r := run.rollupFor(S, false)
+			run.rollups[k] = r
+			return r
+		}
 	}
-	run.rollups[S] = r
+	sps := rollupOf(run.samples, S, opts)
+	r := &rollup{S: S, sps: sps, pct: percentileTable(sps), nFull: fullSuperPasses(sps, S), exclude: opts.exclude}
+	if run.rollups == nil {
+		run.rollups = map[rollupKey]*rollup{}
+	}
+	run.rollups[k] = r
 	return r
 }
 
@@ -61,7 +87,7 @@ func (run *Run) wholeStats(r *rollup) *spanStats {
 func (run *Run) windowStatsOf(r *rollup, lo, hi int) *windowStats {
 	m := r.span(lo, hi)
 	if m.window == nil {
-		m.window = run.computeWindowStats(r.sps[lo:hi], r.pct[lo:hi])
+		m.window = run.computeWindowStats(r.sps[lo:hi])
 	}
 	return m.window
 }
@@ -71,7 +97,7 @@ func (run *Run) windowStatsOf(r *rollup, lo, hi int) *windowStats {
 func (run *Run) tailStatsOf(r *rollup, lo, hi int) *tailStats {
 	m := r.span(lo, hi)
 	if m.tail == nil {
-		m.tail = computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs())
+		m.tail = computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs(), r.exclude)
 	}
 	return m.tail
 }
@@ -83,6 +109,7 @@ type sampleMemo struct {
 	lastIssue     int64
 	offline       *offlineStats
 	arrivals      *arrivalRates
+	health        *sampleHealth
 }
 
 // lastIssueNs is the run's last first-seen issue time (−1 without samples).

@@ -14,9 +14,9 @@ import (
 // window, which would span 0 s (detector spec §17.3, §18.1; design §5.6).
 //
 // The run [t0, t_end] (first issue to last completion) is cut into NBins
-// bins of BinS = min(60 s, span/20) seconds; every sample's post-first-
-// chunk tokens are spread uniformly over its decode interval [first token,
-// completion], so Rates[b] is the decode throughput of bin b in tok/s. With
+// bins of BinS = min(60 s, span/20) seconds; every successful sample's
+// output tokens (as SuperPass.SysTokens counts them) are spread uniformly
+// over its decode interval [first token, completion], so Rates[b] is the decode throughput of bin b in tok/s. With
 // steady = median(Rates), the plateau [Lo, Hi) is the longest run of
 // consecutive bins within ±10 % of steady (the first on ties); TPS is the
 // plateau's tokens over its duration. Fewer than 10 bins, or a plateau of
@@ -39,13 +39,14 @@ type OfflineWindow struct {
 const offlineBand = 0.10
 
 // offlineWindowOf computes the OfflineWindow of s (Found false when no
-// sample has a decode interval).
-func offlineWindowOf(s *Samples) OfflineWindow {
+// sample has a decode interval), leaving out the samples exclude marks
+// (failed or impossible timing; nil for none).
+func offlineWindowOf(s *Samples, exclude []bool, recorded bool) OfflineWindow {
 	ow := OfflineWindow{Lo: -1, Hi: -1, TPS: math.NaN()}
 	t0, tEnd := int64(math.MaxInt64), int64(math.MinInt64)
 	for i := range s.Len() {
 		t0 = min(t0, s.IssueNs[i])
-		if at(s.HasComplete, i, false) {
+		if at(s.HasComplete, i, false) && !at(exclude, i, false) {
 			tEnd = max(tEnd, at(s.CompleteNs, i, 0))
 		}
 	}
@@ -61,8 +62,8 @@ func offlineWindowOf(s *Samples) OfflineWindow {
 	tokens := make([]float64, ow.NBins)
 	binOf := func(t float64) int { return min(ow.NBins-1, max(0, int(t/ow.BinS))) }
 	for i := range s.Len() {
-		tok := at(s.OutTokens, i, -1)
-		if tok <= 0 || !at(s.HasFirstToken, i, false) || !at(s.HasComplete, i, false) {
+		tok := systemTokens(s, i, recorded)
+		if tok <= 0 || !at(s.HasFirstToken, i, false) || !at(s.HasComplete, i, false) || at(exclude, i, false) {
 			continue
 		}
 		a := float64(at(s.FirstTokenNs, i, 0)-t0) / 1e9
@@ -125,9 +126,11 @@ func offlineWindowOf(s *Samples) OfflineWindow {
 // offlineStats are an offline run's token-rate plateau and the summary of
 // the samples decoded inside it: parameter-independent, memoised on the run.
 type offlineStats struct {
-	ow     OfflineWindow
-	steady Totals
-	es     EarlyStopSeries
+	ow         OfflineWindow
+	steady     Totals
+	es         EarlyStopSeries
+	tps        TPS
+	ttft, tpot *stats.Summary
 }
 
 // offlineStatsOf returns the run's offlineStats, computing them once.
@@ -135,9 +138,10 @@ func (run *Run) offlineStatsOf() *offlineStats {
 	if m := run.perSample.offline; m != nil {
 		return m
 	}
-	st := &offlineStats{ow: offlineWindowOf(run.samples)}
+	st := &offlineStats{ow: offlineWindowOf(run.samples, run.excluded(), run.info.TokensRecorded)}
 	if st.ow.Found {
-		st.steady, st.es = run.offlineSteady(&st.ow)
+		st.steady, st.es, st.ttft, st.tpot = run.offlineSteady(&st.ow)
+		st.tps = offlineTPS(&st.ow, st.steady)
 	}
 	run.perSample.offline = st
 	return st
@@ -145,8 +149,8 @@ func (run *Run) offlineStatsOf() *offlineStats {
 
 // offlineSteady summarises the samples decoded entirely inside the
 // plateau of ow (first token ≥ start, completion ≤ end), with their
-// early-stopping estimates.
-func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries) {
+// early-stopping estimates and TTFT and TPOT summaries (nil without data).
+func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries, *stats.Summary, *stats.Summary) {
 	s := run.samples
 	t0 := int64(math.MaxInt64)
 	for _, t := range s.IssueNs {
@@ -156,8 +160,9 @@ func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries) {
 	end := t0 + int64((ow.StartS+ow.DurationS)*1e9)
 	var ttft, tpot, lat []float64
 	var out int64
+	exclude := run.excluded()
 	for i := range s.Len() {
-		if !at(s.HasFirstToken, i, false) || !at(s.HasComplete, i, false) {
+		if !at(s.HasFirstToken, i, false) || !at(s.HasComplete, i, false) || at(exclude, i, false) {
 			continue
 		}
 		ft, ct := at(s.FirstTokenNs, i, 0), at(s.CompleteNs, i, 0)
@@ -168,11 +173,11 @@ func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries) {
 		lat = append(lat, float64(at(s.LatencyNs, i, 0)))
 		if tok := at(s.OutTokens, i, -1); tok > 0 {
 			tpot = append(tpot, float64(ct-ft)/float64(tok))
-			out += tok
 		}
+		out += systemTokens(s, i, run.info.TokensRecorded)
 	}
 	t := Totals{NSamples: len(lat), DurationS: ow.DurationS, OutTokens: out, TPSSystem: ow.TPS,
-		TPSPerUser: math.NaN(), CompletedFraction: 1}
+		TPSPerUser: math.NaN(), CompletedFraction: 1, RequestsPerS: math.NaN()}
 	if len(tpot) > 0 {
 		t.TPSPerUser = perUserTPS(stats.Mean(tpot))
 	}
@@ -181,7 +186,31 @@ func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries) {
 	es := EarlyStopSeries{TTFT: run.earlyStopEstimate(ps[0].sorted), TPOT: run.earlyStopEstimate(ps[1].sorted),
 		Latency: run.earlyStopEstimate(ps[2].sorted)}
 	t.TTFT, t.TPOT, t.Lat = ps[0].quantiles(), ps[1].quantiles(), ps[2].quantiles()
-	return t, es
+	t.NCompleted = len(lat)
+	if t.DurationS > 0 {
+		t.RequestsPerS = float64(t.NCompleted) / t.DurationS
+	}
+	return t, es, ps[0].summary(), ps[1].summary()
+}
+
+// offlineTPS is the TPS block of the token-rate plateau of ow: system is
+// the plateau's TPS, with the ratio interval (stats.RatioCI) of its bins'
+// tokens over their widths as batches, re-centred exactly on it (the two
+// ratios differ only by rounding); per-user is the plateau samples' with
+// no interval.
+func offlineTPS(ow *OfflineWindow, steady Totals) TPS {
+	end := ow.StartS + ow.DurationS
+	var tokens, widths []float64
+	for k := ow.Lo; k < ow.Hi; k++ {
+		w := math.Min(float64(k+1)*ow.BinS, end) - math.Max(float64(k)*ow.BinS, ow.StartS)
+		tokens = append(tokens, ow.Rates[k]*w)
+		widths = append(widths, w)
+	}
+	t := TPS{System: ow.TPS, PerUser: steady.TPSPerUser, PerUserCI: [2]float64{math.NaN(), math.NaN()},
+		PerUserReason: "no per-user interval over a token-rate plateau"}
+	r, lo, hi := stats.RatioCI(tokens, widths)
+	t.SystemCI, t.SystemReason = supportedCI(ow.TPS, ow.TPS-(r-lo), ow.TPS+(hi-r), len(tokens), "plateau bin(s)")
+	return t
 }
 
 // windowOffline windows an offline run by its token-rate plateau and sets
@@ -216,9 +245,13 @@ func (a *analysis) windowOffline() {
 	default:
 		as.Status, as.Verdict = StatusWindowable, VerdictSteadyState
 	}
+	// The issue-time window of the select stage is not the result.
+	ss := &a.res.Steady
+	ss.Window, ss.ShortWindow, ss.TTFT, ss.TPOT = nil, nil, nil, nil
 	if ow.Found {
 		steady, es := st.steady, st.es.clone()
 		as.Steady = &steady
 		as.EarlyStop.Steady = &es
+		ss.TTFT, ss.TPOT = cloneSummary(st.ttft), cloneSummary(st.tpot)
 	}
 }

@@ -30,7 +30,7 @@ type Run struct {
 
 	samples *Samples
 	info    RunInfo
-	rollups map[int]*rollup
+	rollups map[rollupKey]*rollup
 	// budgets memoises LoadGen's over-latency budget by (n, p).
 	budgets map[budgetKey]int
 	// perSample memoises the parameter-independent statistics that need
@@ -148,6 +148,9 @@ func (a *analysis) window() error {
 	r := a.res
 	r.Path, r.SuperpassSize = PathWindow, S
 	a.roll = a.run.rollup(S)
+	if a.assess != nil {
+		a.roll = a.run.cleanRollup(S) // failures and impossible timing left out
+	}
 	r.roll = a.roll
 	r.series = a.strategy.series(a)
 	a.pct = a.roll.pct[:len(r.series)]

@@ -52,4 +52,8 @@ type RunInfo struct {
 	// start times, so samples cannot be placed in time and the run cannot
 	// be windowed; it says why (whole-run numbers only).
 	NoTimelineReason string
+	// EventAnomalies are the impossible events the decoder found (a
+	// COMPLETE without ISSUED, out-of-order or duplicated events), per
+	// kind; the detector adds the kinds the columns show (timing.go).
+	EventAnomalies []EventAnomaly `json:",omitempty"`
 }

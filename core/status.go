@@ -13,6 +13,16 @@ const (
 	StatusPartialDataset       Status = "partial_dataset"
 	StatusInsufficientDuration Status = "insufficient_duration"
 	StatusNotSupported         Status = "not_supported"
+	// StatusNonStreaming: no first-token events, so TTFT and TPOT cannot
+	// be measured and steadiness cannot be assessed (whole-run numbers
+	// only).
+	StatusNonStreaming Status = "non_streaming"
+	// StatusNoTimeline: the log records no per-request start times, so
+	// the run cannot be windowed (whole-run numbers only).
+	StatusNoTimeline Status = "no_timeline"
+	// StatusInvalidTiming: more than a small fraction of the samples have
+	// impossible timing (timing.go); nothing is certified.
+	StatusInvalidTiming Status = "invalid_timing"
 	// StatusError marks a run that could not be analysed (a sweep row;
 	// the detector never returns it).
 	StatusError Status = "error"
@@ -21,7 +31,7 @@ const (
 // Statuses returns the statuses in documentation order.
 func Statuses() []Status {
 	return []Status{StatusWindowable, StatusInsufficientPasses, StatusPartialDataset, StatusInsufficientDuration,
-		StatusNotSupported, StatusError}
+		StatusNotSupported, StatusNonStreaming, StatusNoTimeline, StatusInvalidTiming, StatusError}
 }
 
 func (s Status) String() string { return string(s) }

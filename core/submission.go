@@ -10,10 +10,17 @@ package core
 //	                       is Plateau and its duration meets the region
 //	                       minimum (Params.SubmissionMinDurationS)
 //	insufficient_duration  ≥ 4 super-passes, all Plateau, too short
-//	insufficient_passes    the window spans 1–3 super-passes, or is not a
-//	                       plateau (a drifting window), or there is none
-//	                       while the run has ≥ 1 full super-pass
+//	insufficient_passes    the window spans 1–3 super-passes, or there is
+//	                       none while the run has ≥ 1 full super-pass
 //	partial_dataset        the run has less than one full super-pass
+//
+// A window of ≥ 4 super-passes whose gating states are not all Plateau (a
+// drift) fits none of the window statuses, so the block carries no window
+// but keeps the drifting states and the verdict: insufficient_passes (no
+// steady window) with verdict drifting_* — the form the checker's
+// steady-state-consistency rule accepts. A result the analysis does not
+// certify for its log (impossible timing, non-streaming, no timeline)
+// carries no window either.
 //
 // Verdict is "anomaly" for a confirmed level shift, else "drifting_up" /
 // "drifting_down" for a drifting gating state, else "STEADY STATE" for a
@@ -24,7 +31,8 @@ package core
 type Submission struct {
 	Status  Status
 	Verdict Verdict
-	// HasWindow reports a window; without one Window and State are empty.
+	// HasWindow reports a window; without one Window is empty, and so is
+	// State unless the window was dropped for drifting.
 	HasWindow bool
 	Window    SubmissionWindow
 	// StateTPOTP50 and StateTPOTP90 are the gating metrics' states.
@@ -75,6 +83,9 @@ func noWindowSubmission(nFull, S int) Submission {
 // submission builds the block of a window-path result.
 func (a *analysis) submission() Submission {
 	r := a.res
+	if a.assess.Status == StatusInvalidTiming {
+		return noWindowSubmission(a.assess.NFull, r.SuperpassSize)
+	}
 	n := 0
 	if r.Steady.Window != nil {
 		n = r.Steady.Window.NSamples
@@ -102,7 +113,8 @@ func submissionOf(series []SuperPass, as *Assessment, an Anomaly, warmup, S, nSa
 	gs := as.Selection.GatingStates()
 	sub.StateTPOTP50, sub.StateTPOTP90 = gs[0], gs[1]
 	plateau := gs[0] == StatePlateau && gs[1] == StatePlateau
-	switch span := as.WinHi - as.WinLo; {
+	span := as.WinHi - as.WinLo
+	switch {
 	case as.NFull < 1:
 		sub.Status = StatusPartialDataset
 	case span >= submissionMinPasses && plateau && sub.Window.DurationS >= minS:
@@ -111,6 +123,9 @@ func submissionOf(series []SuperPass, as *Assessment, an Anomaly, warmup, S, nSa
 		sub.Status = StatusInsufficientDuration
 	default:
 		sub.Status = StatusInsufficientPasses
+	}
+	if span >= submissionMinPasses && !plateau {
+		sub.HasWindow, sub.Window = false, SubmissionWindow{SuperPassSize: S}
 	}
 	if an.Detected {
 		sa := &SubmissionAnomaly{ChangePointSuperPass: warmup + an.ChangePointSP, DeltaPct: an.DeltaPct}

@@ -56,11 +56,20 @@ func TestSubmissionStatusRules(t *testing.T) {
 		{"7 sp, 1400 s at C=64", 2, 9, 64, StatePlateau, false, StatusWindowable, VerdictSteadyState},
 		{"drifting 6 sp", 2, 8, 8, StateDriftingUp, false, StatusInsufficientPasses, VerdictDriftingUp},
 		{"drifting down 8 sp", 1, 9, 8, StateDriftingDown, false, StatusInsufficientPasses, VerdictDriftingDown},
+		{"drifting 3 sp", 2, 5, 8, StateDriftingUp, false, StatusInsufficientPasses, VerdictDriftingUp},
 		{"staircase", 1, 7, 8, StatePlateau, true, StatusWindowable, VerdictAnomaly},
 	} {
 		sub := blockFor(c.lo, c.hi, c.state, c.conc, c.anomaly)
 		if sub.Status != c.status || sub.Verdict != c.verdit {
 			t.Errorf("%s: %s / %s, want %s / %s", c.name, sub.Status, sub.Verdict, c.status, c.verdit)
+		}
+		if c.state != StatePlateau && c.hi-c.lo >= 4 {
+			// A drifting window of ≥ 4 super-passes fits no window status:
+			// the block drops the window and keeps the states.
+			if sub.HasWindow || sub.StateTPOTP50 != c.state || sub.StateTPOTP90 != c.state {
+				t.Errorf("%s: block %+v, want no window and state %s", c.name, sub, c.state)
+			}
+			continue
 		}
 		w := sub.Window
 		if w.SuperPassEnd-w.SuperPassStart+1 != c.hi-c.lo || w.SuperPassStart != c.lo {

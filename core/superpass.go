@@ -41,6 +41,15 @@ type SuperPass struct {
 	Latency []float64
 	// OutTokens is the sum of the TPOT samples' token counts.
 	OutTokens int64
+	// SysTokens is the output-token count of the successful completions,
+	// the numerator of steadysweep's system throughput: the whole output's
+	// count where the log records it (RunInfo.TokensRecorded) or the output
+	// was not streamed (no first token), else the post-first-chunk count.
+	SysTokens int64
+	// NCompleted counts the successful completions (timestamped COMPLETE,
+	// not failed, not excluded); NFailed the failed samples issued in the
+	// super-pass.
+	NCompleted, NFailed int
 
 	// pct caches the per-metric percentiles (see metricPercentiles); nil
 	// when the SuperPass was built by hand.
@@ -59,7 +68,23 @@ type SuperPass struct {
 // Rollup also caches each super-pass's sorted lists' percentiles. A Run
 // builds its own rollups (one per super-pass size); Rollup is exported for
 // inspecting them.
-func Rollup(s *Samples, S int) []SuperPass {
+func Rollup(s *Samples, S int) []SuperPass { return rollupOf(s, S, rollupOptions{}) }
+
+// rollupOptions are what steadysweep's rollup changes: samples whose
+// measurements are left out of every list (failed requests, impossible
+// timing) while they still count as issued, and whether the log records
+// token counts (SysTokens).
+type rollupOptions struct {
+	// exclude[i] leaves sample i's TTFT, TPOT, latency and tokens out; its
+	// issue times still count, its other timestamps only when it failed
+	// (a sample with impossible timing may hold the impossible ones). nil
+	// excludes nothing (the reference).
+	exclude        []bool
+	recordedTokens bool
+}
+
+// rollupOf is Rollup under opts.
+func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 	if s == nil || S <= 0 {
 		return nil
 	}
@@ -81,14 +106,22 @@ func Rollup(s *Samples, S int) []SuperPass {
 		sp.FirstIssueNs = at(s.IssueNs, lo, -1)
 		sp.LastIssueNs, sp.LastEventNs = -1, -1
 		for i := lo; i < hi; i++ {
-			sp.LastIssueNs = max(sp.LastIssueNs, at(s.LastIssueNs, i, at(s.IssueNs, i, -1)))
-			sp.LastEventNs = max(sp.LastEventNs, at(s.LastEventNs, i, at(s.IssueNs, i, -1)))
+			last := at(s.LastIssueNs, i, at(s.IssueNs, i, -1))
+			sp.LastIssueNs = max(sp.LastIssueNs, last)
+			if at(opts.exclude, i, false) && !at(s.Failed, i, false) {
+				sp.LastEventNs = max(sp.LastEventNs, last) // impossible timing: only its issues are trusted
+			} else {
+				sp.LastEventNs = max(sp.LastEventNs, at(s.LastEventNs, i, at(s.IssueNs, i, -1)))
+			}
+			if at(s.Failed, i, false) {
+				sp.NFailed++
+			}
 		}
 
 		// TTFT and warm TTFT in first-token order.
 		seqBuf = seqBuf[:0]
 		for i := lo; i < hi; i++ {
-			if at(s.HasFirstToken, i, false) {
+			if at(s.HasFirstToken, i, false) && !at(opts.exclude, i, false) {
 				seqBuf = append(seqBuf, seqValue{seq: at(s.FirstTokenSeq, i, int64(i)), i: i,
 					v: float64(at(s.TTFTNs, i, 0))})
 			}
@@ -105,7 +138,7 @@ func Rollup(s *Samples, S int) []SuperPass {
 		// Latency and TPOT in completion order.
 		seqBuf = seqBuf[:0]
 		for i := lo; i < hi; i++ {
-			if at(s.HasComplete, i, false) {
+			if at(s.HasComplete, i, false) && !at(opts.exclude, i, false) {
 				seqBuf = append(seqBuf, seqValue{seq: at(s.CompleteSeq, i, int64(i)), i: i,
 					v: float64(at(s.LatencyNs, i, 0))})
 			}
@@ -121,10 +154,29 @@ func Rollup(s *Samples, S int) []SuperPass {
 				sp.TPOT = append(sp.TPOT, delta/float64(tok))
 				sp.OutTokens += tok
 			}
+			if !at(s.Failed, i, false) {
+				sp.NCompleted++
+				sp.SysTokens += systemTokens(s, i, opts.recordedTokens)
+			}
 		}
 		sp.pct = metricPercentiles(sp)
 	}
 	return out
+}
+
+// systemTokens is sample i's output-token count for system throughput
+// (SuperPass.SysTokens): the whole output's count when the log records it
+// or the output was not streamed, else the post-first-chunk count of a
+// TPOT sample, else 0.
+func systemTokens(s *Samples, i int, recorded bool) int64 {
+	first := at(s.HasFirstToken, i, false)
+	if full := at(s.FullTokens, i, -1); full >= 0 && (recorded || !first) {
+		return full
+	}
+	if tok := at(s.OutTokens, i, -1); tok > 0 && first {
+		return tok
+	}
+	return 0
 }
 
 type seqValue struct {
@@ -213,6 +265,24 @@ func pooledOutTokens(sps []SuperPass) int64 {
 		t += sps[i].OutTokens
 	}
 	return t
+}
+
+// pooledSysTokens is the sum of SysTokens over sps.
+func pooledSysTokens(sps []SuperPass) int64 {
+	var t int64
+	for i := range sps {
+		t += sps[i].SysTokens
+	}
+	return t
+}
+
+// countCompleted is the sum of NCompleted over sps.
+func countCompleted(sps []SuperPass) int {
+	n := 0
+	for i := range sps {
+		n += sps[i].NCompleted
+	}
+	return n
 }
 
 // tpotMean is the compensated mean of a super-pass's TPOT list, 0 when empty

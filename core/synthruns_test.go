@@ -233,8 +233,10 @@ func TestOursOfflineGateOff(t *testing.T) {
 }
 
 // TestOursDriftNeverWindowable: synth drift_up/drift_down plant a linear
-// drift with no plateau (truth expected_verdict); the block carries the
-// 4+-super-pass drifting window, never windowable, with the drift verdict.
+// drift with no plateau (truth expected_verdict); the analysis reports a
+// 4+-super-pass drifting window, and the block — never windowable — keeps
+// the drift verdict and the drifting states but no window (the checker's
+// insufficient_passes with a window means 1–3 super-passes).
 func TestOursDriftNeverWindowable(t *testing.T) {
 	for _, preset := range []string{"drift_up", "drift_down"} {
 		s, info, tr := genRun(t, preset, 3, nil)
@@ -244,7 +246,15 @@ func TestOursDriftNeverWindowable(t *testing.T) {
 		if sub.Verdict != want || r.Assessment.Verdict != want {
 			t.Errorf("%s: verdict %s / %s, truth %s", preset, sub.Verdict, r.Assessment.Verdict, want)
 		}
-		if sub.Status == core.StatusWindowable || !sub.HasWindow || sub.Window.SuperPassEnd-sub.Window.SuperPassStart+1 < 4 {
+		if as := r.Assessment; as.WinHi-as.WinLo < 4 {
+			t.Errorf("%s: drifting window [%d, %d)", preset, as.WinLo, as.WinHi)
+		}
+		drifting := core.StateDriftingUp
+		if want == core.VerdictDriftingDown {
+			drifting = core.StateDriftingDown
+		}
+		if sub.Status != core.StatusInsufficientPasses || sub.HasWindow ||
+			(sub.StateTPOTP50 != drifting && sub.StateTPOTP90 != drifting) {
 			t.Errorf("%s: block %+v", preset, sub)
 		}
 		if r.Outcome().Found {

@@ -71,8 +71,9 @@ type tailStats struct {
 }
 
 // computeTailStats measures the window w (super-passes winLo… of size S)
-// of the run's samples s, whose last issue is lastIssue.
-func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64) *tailStats {
+// of the run's samples s, whose last issue is lastIssue; samples excluded
+// from the rollup (exclude, nil for none) are left out.
+func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, exclude []bool) *tailStats {
 	ts := &tailStats{cov: math.NaN(), skew: math.NaN()}
 	itl := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
 	if len(itl) < 2 {
@@ -85,6 +86,9 @@ func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64) 
 	lo, hi := winLo*S, min((winLo+len(w))*S, s.Len())
 	var kept []float64
 	for i := lo; i < hi; i++ {
+		if at(exclude, i, false) {
+			continue
+		}
 		tok := at(s.OutTokens, i, -1)
 		hasTPOT := tok > 0 && at(s.HasFirstToken, i, false) && at(s.HasComplete, i, false)
 		if at(s.HasComplete, i, false) && at(s.CompleteNs, i, 0) > lastIssue {

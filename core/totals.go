@@ -19,12 +19,19 @@ type Totals struct {
 	// DurationS is the issue span for a window and the completion span
 	// (first issue to last event, drain included) for the whole run, as the
 	// live aggregator's whole-run numbers use it.
-	DurationS         float64
-	OutTokens         int64
-	TTFT, TPOT, Lat   Quantiles
-	TPSPerUser        float64 // 1e9 / mean TPOT
-	TPSSystem         float64 // OutTokens / DurationS
-	CompletedFraction float64 // samples with a latency / samples issued
+	DurationS float64
+	// OutTokens are the output tokens of the successful completions
+	// (SuperPass.SysTokens).
+	OutTokens       int64
+	TTFT, TPOT, Lat Quantiles
+	TPSPerUser      float64 // 1e9 / mean TPOT
+	TPSSystem       float64 // OutTokens / DurationS
+	// NCompleted counts the successful completions; RequestsPerS is
+	// NCompleted / DurationS.
+	NCompleted   int
+	RequestsPerS float64
+	// CompletedFraction is NCompleted / samples issued.
+	CompletedFraction float64
 }
 
 // spanStats are the totals and early-stopping estimates of a span of
@@ -91,7 +98,8 @@ func (run *Run) spanStatsOf(sps []SuperPass, whole bool) *spanStats {
 }
 
 func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat pooledSorted) *spanStats {
-	t := Totals{NSuperPasses: len(sps), NSamples: countIssued(sps), OutTokens: pooledOutTokens(sps)}
+	t := Totals{NSuperPasses: len(sps), NSamples: countIssued(sps), OutTokens: pooledSysTokens(sps),
+		NCompleted: countCompleted(sps)}
 	span := issueSpanNs(sps)
 	if whole {
 		span = completionSpanNs(sps)
@@ -102,13 +110,14 @@ func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat poole
 		t.TPSPerUser = perUserTPS(tpot.orderSum / float64(n))
 	}
 	t.TTFT, t.TPOT, t.Lat = ttft.quantiles(), tpot.quantiles(), lat.quantiles()
-	t.TPSSystem = math.NaN()
+	t.TPSSystem, t.RequestsPerS = math.NaN(), math.NaN()
 	if span > 0 {
 		t.TPSSystem = systemTPS(t.OutTokens, span)
+		t.RequestsPerS = float64(t.NCompleted) / t.DurationS
 	}
 	t.CompletedFraction = math.NaN()
 	if t.NSamples > 0 {
-		t.CompletedFraction = float64(len(lat.sorted)) / float64(t.NSamples)
+		t.CompletedFraction = float64(t.NCompleted) / float64(t.NSamples)
 	}
 	es := EarlyStopSeries{
 		TTFT:    run.earlyStopEstimate(ttft.sorted),
@@ -118,10 +127,10 @@ func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat poole
 	return &spanStats{totals: t, es: es}
 }
 
-// computeWindowStats summarises the window w (pct its percentiles): one
+// computeWindowStats summarises the window w: one
 // sort per pooled list serves the summaries, the totals and the
 // early-stopping estimates.
-func (run *Run) computeWindowStats(w []SuperPass, pct []*spPercentiles) *windowStats {
+func (run *Run) computeWindowStats(w []SuperPass) *windowStats {
 	ttft := poolSorted(w, func(sp *SuperPass) []float64 { return sp.TTFT })
 	tpot := poolSorted(w, func(sp *SuperPass) []float64 { return sp.TPOT })
 	lat := poolSorted(w, func(sp *SuperPass) []float64 { return sp.Latency })
@@ -130,7 +139,7 @@ func (run *Run) computeWindowStats(w []SuperPass, pct []*spPercentiles) *windowS
 		ttft:      ttft.summary(),
 		tpot:      tpot.summary(),
 		nTTFT:     len(ttft.sorted),
-		tps:       windowTPSCached(w, pct),
+		tps:       windowThroughput(w),
 	}
 }
 
@@ -149,6 +158,8 @@ type Gap struct {
 	// TooShortToWindow is set when the status is insufficient_passes,
 	// partial_dataset or insufficient_duration (or not_supported).
 	TooShortToWindow bool
+	// Reason says why there is no gap ("" when there is one).
+	Reason string
 }
 
 // pctChange is 100·(a/b − 1), NaN when b ≤ 0 or either is NaN.
@@ -164,6 +175,7 @@ func pctChange(a, b float64) float64 {
 func gapOf(total, steady *Totals) Gap {
 	g := Gap{TPSUpliftPct: math.NaN(), TTFTP99ChangePct: math.NaN(), RetainedFrac: math.NaN()}
 	if total == nil || steady == nil {
+		g.Reason = "no steady window"
 		return g
 	}
 	g.TPSUpliftPct = pctChange(steady.TPSSystem, total.TPSSystem)

@@ -19,6 +19,9 @@ type TPS struct {
 	PerUserCI [2]float64 // [lo, hi]
 	System    float64    // post-first-chunk tok/s over the issue span
 	SystemCI  [2]float64
+	// SystemReason and PerUserReason say why a value or its interval is
+	// NaN (steadysweep only; "" when both are numbers).
+	SystemReason, PerUserReason string
 }
 
 // perUserTPS is 1e9/meanTPOTNs, 0 if meanTPOTNs ≤ 0.

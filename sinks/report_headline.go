@@ -18,6 +18,7 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	if o.Reason != "" {
 		b.field("reason", o.Reason)
 	}
+	writeHealth(b, r)
 	writeWindow(b, r, o)
 	if r.Path == core.PathNATL {
 		return
@@ -25,6 +26,44 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	writeThroughput(b, o)
 	writeLatency(b, o)
 	writeFindings(b, o)
+}
+
+// writeHealth prints what the log itself says about the numbers: how many
+// requests failed (a warning above the threshold: the numbers describe
+// the successful requests only) and the samples with impossible timing
+// left out.
+func writeHealth(b *reportBuilder, r *core.Result) {
+	as := r.Assessment
+	if as == nil {
+		return
+	}
+	if f := as.Failures; f.NFailed > 0 {
+		var kinds []string
+		for _, k := range f.ByKind {
+			if k.N > 0 {
+				kinds = append(kinds, fmt.Sprintf("%d %s", k.N, k.Kind))
+			}
+		}
+		line := fmt.Sprintf("%d of %d requests failed (%s%%): %s", f.NFailed, f.NIssued, fixed(100*f.Frac, 1),
+			strings.Join(kinds, ", "))
+		if w := f.Window; w != nil {
+			line += fmt.Sprintf(" · window %d of %d (%s%%)", w.NFailed, w.NIssued, fixed(100*w.Frac, 1))
+		}
+		st := plain
+		if f.Warn() {
+			st = warn
+			line += fmt.Sprintf(" — more than %g%% failed: latency and throughput describe the successful requests only",
+				100*f.WarnFrac())
+		}
+		b.field("failures", b.p.paint(st, line))
+	}
+	if w := as.Timing.Warning(); w != "" {
+		st := warn
+		if !as.Timing.Trusted {
+			st = bad
+		}
+		b.field("timing", b.p.paint(st, w))
+	}
 }
 
 // writeWindow prints the reported window in absolute and post-warmup
@@ -71,23 +110,42 @@ func writeWindow(b *reportBuilder, r *core.Result, o *core.Outcome) {
 }
 
 // writeThroughput prints per-user and system TPS of the window with their
-// 95 % batch-means confidence intervals, beside the whole run's.
+// 95 % confidence intervals (ratio intervals under steadysweep), beside
+// the whole run's; a value or interval the data cannot support is n/a
+// with the reason, and the whole run's completed-request rate follows.
 func writeThroughput(b *reportBuilder, o *core.Outcome) {
 	b.blank()
 	t := &textTable{indent: "  ", align: "lrlll"}
 	t.add(cell{"throughput", bold}, cell{"steady", dim}, txt(""), cell{"95% CI", dim}, cell{"total", dim})
 	row := func(name string, v, lo, hi, total float64, unit string) {
+		ci := notAvailable
+		if !math.IsNaN(lo) && !math.IsNaN(hi) {
+			ci = "[" + fixed(lo, 1) + ", " + fixed(hi, 1) + "]"
+		}
 		if math.IsNaN(v) {
 			t.add(txt(name), txt(notAvailable), txt(""), txt(""), txt(withUnit(total, 1, unit)))
 			return
 		}
-		t.add(txt(name), cell{fixed(v, 1), bold}, txt(unit), txt("["+fixed(lo, 1)+", "+fixed(hi, 1)+"]"),
-			txt(withUnit(total, 1, unit)))
+		t.add(txt(name), cell{fixed(v, 1), bold}, txt(unit), txt(ci), txt(withUnit(total, 1, unit)))
 	}
 	row("  per-user TPS", o.SteadyTPSPerUser, o.SteadyTPSPerUserCILo, o.SteadyTPSPerUserCIHi, o.TotalTPSPerUser,
 		"tok/s/user")
 	row("  system TPS", o.SteadyTPSSystem, o.SteadyTPSSystemCILo, o.SteadyTPSSystemCIHi, o.TotalTPSSystem, "tok/s")
 	b.table(t)
+	// Why a steady number or its interval is n/a (one line per reason).
+	notes := [][2]string{{"per-user TPS", o.SteadyTPSPerUserReason}, {"system TPS", o.SteadyTPSSystemReason}}
+	if notes[0][1] == notes[1][1] && notes[0][1] != "" {
+		notes = [][2]string{{"TPS", notes[0][1]}}
+	}
+	for _, n := range notes {
+		if n[1] != "" {
+			b.line("    " + b.p.paint(dim, n[0]+" n/a: "+n[1]))
+		}
+	}
+	if !math.IsNaN(o.TotalRequestsPerS) {
+		b.line(fmt.Sprintf("  requests: %s completed/s over the whole run · %d output tokens", fixed(o.TotalRequestsPerS, 2),
+			o.TotalOutTokens))
+	}
 }
 
 // withUnit formats x with its unit, or n/a alone.
@@ -113,6 +171,8 @@ func writeLatency(b *reportBuilder, o *core.Outcome) {
 		{"", "total", o.TotalTTFTP50Ns, o.TotalTTFTP90Ns, o.TotalTTFTP99Ns},
 		{"  TPOT", "steady", o.SteadyTPOTP50Ns, o.SteadyTPOTP90Ns, o.SteadyTPOTP99Ns},
 		{"", "total", o.TotalTPOTP50Ns, o.TotalTPOTP90Ns, o.TotalTPOTP99Ns},
+		{"  e2e", "steady", o.SteadyLatencyP50Ns, o.SteadyLatencyP90Ns, o.SteadyLatencyP99Ns},
+		{"", "total", o.TotalLatencyP50Ns, o.TotalLatencyP90Ns, o.TotalLatencyP99Ns},
 	}
 	for _, row := range rows {
 		st := dim

@@ -1,6 +1,8 @@
 package resultjson
 
 import (
+	"math"
+
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/submission"
@@ -9,8 +11,9 @@ import (
 // Assessment returns the top-level keys steadysweep adds after the
 // reference's, in a fixed order: status, partial, reason, verdict, mode,
 // submission, total, steady, gap, tail_cut, early_stopping, selection,
-// offline (only for a token-rate window). Undefined numbers are null,
-// never NaN. It is empty for a result without an assessment.
+// offline (only for a token-rate window), throughput, failures, timing.
+// Undefined numbers are null, never NaN. It is empty for a result without
+// an assessment.
 func Assessment(r *core.Result) pyjson.Object {
 	as := r.Assessment
 	if as == nil {
@@ -36,6 +39,7 @@ func Assessment(r *core.Result) pyjson.Object {
 			{Key: "ttft_p99_change_pct", Value: num(as.Gap.TTFTP99ChangePct)},
 			{Key: "retained_frac", Value: num(as.Gap.RetainedFrac)},
 			{Key: "too_short_to_window", Value: as.Gap.TooShortToWindow},
+			{Key: "reason", Value: str(as.Gap.Reason)},
 		}},
 		{Key: "tail_cut", Value: tailCut(as.TailCut)},
 		{Key: "early_stopping", Value: earlyStopping(as.EarlyStop)},
@@ -44,7 +48,68 @@ func Assessment(r *core.Result) pyjson.Object {
 	if as.Offline != nil {
 		obj = append(obj, pyjson.Field{Key: "offline", Value: offline(as.Offline)})
 	}
-	return obj
+	return append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
+		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
+		pyjson.Field{Key: "timing", Value: timing(as.Timing)})
+}
+
+// throughput is the reported throughput with its intervals and the reason
+// for every null, and what it was measured over: the issue-time window,
+// an offline run's token-rate plateau, or nothing (null values).
+func throughput(r *core.Result) pyjson.Object {
+	as := r.Assessment
+	basis := "issue_time_window"
+	switch {
+	case as.Offline != nil:
+		basis = "token_rate_plateau"
+	case r.Steady.TPS == nil:
+		basis = ""
+	}
+	t := core.TPS{PerUser: nan, PerUserCI: [2]float64{nan, nan}, System: nan, SystemCI: [2]float64{nan, nan},
+		SystemReason: "no window", PerUserReason: "no window"}
+	if r.Steady.TPS != nil {
+		t = *r.Steady.TPS
+	}
+	rate := func(v float64, ci [2]float64, reason string) pyjson.Object {
+		return pyjson.Object{{Key: "value", Value: num(v)}, {Key: "ci95", Value: interval(ci)}, {Key: "reason", Value: str(reason)}}
+	}
+	return pyjson.Object{
+		{Key: "basis", Value: str(basis)},
+		{Key: "estimator", Value: "ratio of sums over super-passes (token-rate bins offline); 95% delta-method interval"},
+		{Key: "system", Value: rate(t.System, t.SystemCI, t.SystemReason)},
+		{Key: "per_user", Value: rate(t.PerUser, t.PerUserCI, t.PerUserReason)},
+	}
+}
+
+var nan = math.NaN()
+
+// failures is the failure summary: counts by kind over the run, the
+// requests in flight at the end, and the window's own rate.
+func failures(f core.Failures) pyjson.Object {
+	kinds := make(pyjson.Object, len(f.ByKind))
+	for i, k := range f.ByKind {
+		kinds[i] = pyjson.Field{Key: k.Kind.String(), Value: k.N}
+	}
+	var win any
+	if w := f.Window; w != nil {
+		win = pyjson.Object{{Key: "n_issued", Value: w.NIssued}, {Key: "n_failed", Value: w.NFailed},
+			{Key: "failed_frac", Value: num(w.Frac)}}
+	}
+	return pyjson.Object{
+		{Key: "n_issued", Value: f.NIssued}, {Key: "n_failed", Value: f.NFailed}, {Key: "failed_frac", Value: num(f.Frac)},
+		{Key: "by_kind", Value: kinds}, {Key: "n_incomplete", Value: f.NIncomplete}, {Key: "window", Value: win},
+	}
+}
+
+// timing is the impossible-timing report: per kind the count and first
+// line, the samples excluded and whether the log is trusted.
+func timing(t core.TimingReport) pyjson.Object {
+	kinds := make([]any, len(t.Kinds))
+	for i, k := range t.Kinds {
+		kinds[i] = pyjson.Object{{Key: "kind", Value: k.Kind}, {Key: "count", Value: k.Count}, {Key: "first_line", Value: k.FirstLine}}
+	}
+	return pyjson.Object{{Key: "kinds", Value: kinds}, {Key: "n_excluded", Value: t.NExcluded},
+		{Key: "excluded_frac", Value: num(t.Frac)}, {Key: "max_frac", Value: t.MaxFrac()}, {Key: "trusted", Value: t.Trusted}}
 }
 
 func quantiles(q core.Quantiles) pyjson.Object {
@@ -62,6 +127,7 @@ func totals(t *core.Totals) any {
 		{Key: "ttft_ns", Value: quantiles(t.TTFT)}, {Key: "tpot_ns", Value: quantiles(t.TPOT)},
 		{Key: "latency_ns", Value: quantiles(t.Lat)},
 		{Key: "tps_per_user", Value: num(t.TPSPerUser)}, {Key: "tps_system", Value: num(t.TPSSystem)},
+		{Key: "n_completed", Value: t.NCompleted}, {Key: "requests_per_s", Value: num(t.RequestsPerS)},
 		{Key: "completed_frac", Value: num(t.CompletedFraction)},
 	}
 }

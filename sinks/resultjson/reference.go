@@ -42,7 +42,7 @@ func window(r *core.Result) (pyjson.Object, error) {
 		{Key: "trajectories", Value: traj},
 		{Key: "cov", Value: cov},
 		{Key: "drift", Value: drift},
-		{Key: "steady_state", Value: steadyState(&r.Steady)},
+		{Key: "steady_state", Value: steadyState(&r.Steady, r.Assessment != nil)},
 		{Key: "per_super_pass", Value: rows},
 	}, nil
 }
@@ -135,8 +135,9 @@ func plateaus(ps []core.Plateau) []any {
 	return out
 }
 
-// steadyState is the steady_state block (§10).
-func steadyState(ss *core.SteadyState) pyjson.Object {
+// steadyState is the steady_state block (§10). Under steadysweep
+// (nullable) a throughput the data cannot support is null: its NaN.
+func steadyState(ss *core.SteadyState, nullable bool) pyjson.Object {
 	var window, tps, short any
 	if w := ss.Window; w != nil {
 		window = pyjson.Object{
@@ -145,7 +146,12 @@ func steadyState(ss *core.SteadyState) pyjson.Object {
 			{Key: "n_plateaus", Value: w.NPlateaus}, {Key: "skipped_short", Value: w.SkippedShort},
 		}
 	}
-	if t := ss.TPS; t != nil {
+	if t := ss.TPS; t != nil && nullable {
+		tps = pyjson.Object{
+			{Key: "per_user", Value: num(t.PerUser)}, {Key: "per_user_ci", Value: interval(t.PerUserCI)},
+			{Key: "system", Value: num(t.System)}, {Key: "system_ci", Value: interval(t.SystemCI)},
+		}
+	} else if t != nil {
 		tps = pyjson.Object{
 			{Key: "per_user", Value: t.PerUser}, {Key: "per_user_ci", Value: t.PerUserCI[:]},
 			{Key: "system", Value: t.System}, {Key: "system_ci", Value: t.SystemCI[:]},

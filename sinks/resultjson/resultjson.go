@@ -65,6 +65,15 @@ func num(x float64) any {
 	return x
 }
 
+// interval is [lo, hi], or nil (JSON null) when either bound is not a
+// number.
+func interval(ci [2]float64) any {
+	if num(ci[0]) == nil || num(ci[1]) == nil {
+		return nil
+	}
+	return ci[:]
+}
+
 // str is s, or nil (JSON null) when empty.
 func str[S ~string](s S) any {
 	if s == "" {

@@ -38,6 +38,8 @@ func Block(s core.Submission) pyjson.Object {
 			{Key: "super_pass_size", Value: s.Window.SuperPassSize}, {Key: "n_samples", Value: s.Window.NSamples},
 			{Key: "duration_s", Value: finite(s.Window.DurationS)},
 		}
+	}
+	if hasState(s) {
 		state = pyjson.Object{{Key: "tpot_p50", Value: string(s.StateTPOTP50)}, {Key: "tpot_p90", Value: string(s.StateTPOTP90)}}
 	}
 	obj := pyjson.Object{{Key: "status", Value: string(s.Status)}, {Key: "verdict", Value: string(s.Verdict)},
@@ -55,9 +57,16 @@ func Block(s core.Submission) pyjson.Object {
 	return obj
 }
 
+// hasState reports a block with gating states: every block with a window,
+// and a drifting window's block, which drops the window but keeps them.
+func hasState(s core.Submission) bool {
+	return s.HasWindow || s.StateTPOTP50 != "" && s.StateTPOTP90 != ""
+}
+
 // WritePointYAML writes the submission block of r as point.yaml's
 // "steady_state:" mapping, keys in a fixed order, two-space indentation,
-// ending with a newline. Without a window, window and state are "{}".
+// ending with a newline. Without a window, window is "{}", and so is state
+// unless the block keeps a drifting window's states.
 // Under compat reference (no block) it writes nothing.
 func WritePointYAML(w io.Writer, r *core.Result) error {
 	if r == nil || r.Assessment == nil {
@@ -81,11 +90,15 @@ func PointYAML(s core.Submission) string {
 		b.WriteString("    super_pass_size: " + strconv.Itoa(w.SuperPassSize) + "\n")
 		b.WriteString("    n_samples: " + strconv.Itoa(w.NSamples) + "\n")
 		b.WriteString("    duration_s: " + pyjson.Float(finite(w.DurationS)) + "\n")
+	} else {
+		b.WriteString("  window: {}\n")
+	}
+	if hasState(s) {
 		b.WriteString("  state:\n")
 		b.WriteString("    tpot_p50: " + string(s.StateTPOTP50) + "\n")
 		b.WriteString("    tpot_p90: " + string(s.StateTPOTP90) + "\n")
 	} else {
-		b.WriteString("  window: {}\n  state: {}\n")
+		b.WriteString("  state: {}\n")
 	}
 	if a := s.Anomaly; a != nil {
 		b.WriteString("  anomaly:\n")
