@@ -42,22 +42,11 @@ type Outcome struct {
 	SteadyTPSPerUser, SteadyTPSPerUserCILo, SteadyTPSPerUserCIHi float64
 	SteadyTPSSystem, SteadyTPSSystemCILo, SteadyTPSSystemCIHi    float64
 	TotalTPSPerUser, TotalTPSSystem                              float64
-	// SteadyTPSPerUserReason and SteadyTPSSystemReason say why a steady
-	// throughput or its interval is NaN ("" when both are numbers).
-	SteadyTPSPerUserReason, SteadyTPSSystemReason string
 
-	// End-to-end latency percentiles and the completed-request rate.
-	SteadyLatencyP50Ns, SteadyLatencyP90Ns, SteadyLatencyP99Ns float64
-	TotalLatencyP50Ns, TotalLatencyP90Ns, TotalLatencyP99Ns    float64
-	TotalRequestsPerS                                          float64
-	TotalOutTokens                                             int64
-
-	// NFailed and FailedFrac count the run's failed requests (a fact of
-	// the log, the same under every compat); WindowFailedFrac is the
-	// reported window's own failed fraction (NaN without a window).
-	NFailed          int
-	FailedFrac       float64
-	WindowFailedFrac float64
+	// NFailed and FailedFrac count the run's failed requests (Failures: a
+	// fact of the log, the same under every compat).
+	NFailed    int
+	FailedFrac float64
 
 	AnomalyDetected     bool
 	ChangePointSP       int // absolute; -1 when none
@@ -100,10 +89,7 @@ func (r *Result) outcomeBase() Outcome {
 		DriftingUp:         append([]string(nil), r.Steady.DriftingUp...),
 		EarlyStopTTFTP99Ns: nan, EarlyStopTPOTP99Ns: nan,
 		GapTPSUpliftPct: nan, GapTTFTP99ChangePct: nan, GapRetainedFrac: nan,
-		TotalRequestsPerS: nan, WindowFailedFrac: nan,
 	}
-	out.setSteadyLatency(nanQ)
-	out.setTotalLatency(nanQ)
 	if r.run != nil {
 		f := r.run.health().failures
 		out.NFailed, out.FailedFrac = f.NFailed, f.Frac
@@ -121,7 +107,6 @@ func (r *Result) outcomeBase() Outcome {
 	if t := r.Steady.TPS; t != nil {
 		out.SteadyTPSPerUser, out.SteadyTPSPerUserCILo, out.SteadyTPSPerUserCIHi = t.PerUser, t.PerUserCI[0], t.PerUserCI[1]
 		out.SteadyTPSSystem, out.SteadyTPSSystemCILo, out.SteadyTPSSystemCIHi = t.System, t.SystemCI[0], t.SystemCI[1]
-		out.SteadyTPSPerUserReason, out.SteadyTPSSystemReason = t.PerUserReason, t.SystemReason
 	}
 	return out
 }
@@ -174,7 +159,6 @@ func (r *Result) assessedOutcome(out *Outcome) {
 	if st := as.Steady; st != nil {
 		out.setSteadyTTFT(st.TTFT)
 		out.setSteadyTPOT(st.TPOT)
-		out.setSteadyLatency(st.Lat)
 		if as.Offline != nil {
 			out.WindowSamples, out.WindowDurationS = st.NSamples, st.DurationS
 		}
@@ -182,12 +166,7 @@ func (r *Result) assessedOutcome(out *Outcome) {
 	if t := as.Total; t != nil {
 		out.setTotalTTFT(t.TTFT)
 		out.setTotalTPOT(t.TPOT)
-		out.setTotalLatency(t.Lat)
 		out.TotalTPSPerUser, out.TotalTPSSystem = t.TPSPerUser, t.TPSSystem
-		out.TotalRequestsPerS, out.TotalOutTokens = t.RequestsPerS, t.OutTokens
-	}
-	if w := as.Failures.Window; w != nil {
-		out.WindowFailedFrac = w.Frac
 	}
 	if a := r.Steady.Anomaly; a.Detected {
 		out.AnomalyDetected, out.ChangePointSP, out.AnomalyDeltaPct = true, r.Warmup+a.ChangePointSP, a.DeltaPct
@@ -216,14 +195,6 @@ func (o *Outcome) setSteadyTPOT(q Quantiles) {
 
 func (o *Outcome) setTotalTTFT(q Quantiles) {
 	o.TotalTTFTP50Ns, o.TotalTTFTP90Ns, o.TotalTTFTP99Ns = q.P50, q.P90, q.P99
-}
-
-func (o *Outcome) setSteadyLatency(q Quantiles) {
-	o.SteadyLatencyP50Ns, o.SteadyLatencyP90Ns, o.SteadyLatencyP99Ns = q.P50, q.P90, q.P99
-}
-
-func (o *Outcome) setTotalLatency(q Quantiles) {
-	o.TotalLatencyP50Ns, o.TotalLatencyP90Ns, o.TotalLatencyP99Ns = q.P50, q.P90, q.P99
 }
 
 func (o *Outcome) setTotalTPOT(q Quantiles) {

@@ -23,8 +23,8 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	if r.Path == core.PathNATL {
 		return
 	}
-	writeThroughput(b, o)
-	writeLatency(b, o)
+	writeThroughput(b, r, o)
+	writeLatency(b, r, o)
 	writeFindings(b, o)
 }
 
@@ -113,7 +113,7 @@ func writeWindow(b *reportBuilder, r *core.Result, o *core.Outcome) {
 // 95 % confidence intervals (ratio intervals under steadysweep), beside
 // the whole run's; a value or interval the data cannot support is n/a
 // with the reason, and the whole run's completed-request rate follows.
-func writeThroughput(b *reportBuilder, o *core.Outcome) {
+func writeThroughput(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	b.blank()
 	t := &textTable{indent: "  ", align: "lrlll"}
 	t.add(cell{"throughput", bold}, cell{"steady", dim}, txt(""), cell{"95% CI", dim}, cell{"total", dim})
@@ -133,18 +133,20 @@ func writeThroughput(b *reportBuilder, o *core.Outcome) {
 	row("  system TPS", o.SteadyTPSSystem, o.SteadyTPSSystemCILo, o.SteadyTPSSystemCIHi, o.TotalTPSSystem, "tok/s")
 	b.table(t)
 	// Why a steady number or its interval is n/a (one line per reason).
-	notes := [][2]string{{"per-user TPS", o.SteadyTPSPerUserReason}, {"system TPS", o.SteadyTPSSystemReason}}
-	if notes[0][1] == notes[1][1] && notes[0][1] != "" {
-		notes = [][2]string{{"TPS", notes[0][1]}}
-	}
-	for _, n := range notes {
-		if n[1] != "" {
-			b.line("    " + b.p.paint(dim, n[0]+" n/a: "+n[1]))
+	if t := r.Steady.TPS; t != nil {
+		notes := [][2]string{{"per-user TPS", t.PerUserReason}, {"system TPS", t.SystemReason}}
+		if notes[0][1] == notes[1][1] && notes[0][1] != "" {
+			notes = [][2]string{{"TPS", notes[0][1]}}
+		}
+		for _, n := range notes {
+			if n[1] != "" {
+				b.line("    " + b.p.paint(dim, n[0]+" n/a: "+n[1]))
+			}
 		}
 	}
-	if !math.IsNaN(o.TotalRequestsPerS) {
-		b.line(fmt.Sprintf("  requests: %s completed/s over the whole run · %d output tokens", fixed(o.TotalRequestsPerS, 2),
-			o.TotalOutTokens))
+	if as := r.Assessment; as != nil && as.Total != nil {
+		b.line(fmt.Sprintf("  requests: %s completed/s over the whole run · %d output tokens",
+			fixed(as.Total.RequestsPerS, 2), as.Total.OutTokens))
 	}
 }
 
@@ -159,20 +161,31 @@ func withUnit(x float64, prec int, unit string) string {
 
 // writeLatency prints TTFT and TPOT percentiles of the window and of the
 // whole run, so the cost of not cropping reads off one column.
-func writeLatency(b *reportBuilder, o *core.Outcome) {
+func writeLatency(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	b.blank()
 	t := &textTable{indent: "  ", align: "llrrr"}
 	t.add(cell{"latency (ms)", bold}, txt(""), cell{"p50", dim}, cell{"p90", dim}, cell{"p99", dim})
-	rows := []struct {
+	type latencyRow struct {
 		metric, scope string
 		p50, p90, p99 float64
-	}{
+	}
+	rows := []latencyRow{
 		{"  TTFT", "steady", o.SteadyTTFTP50Ns, o.SteadyTTFTP90Ns, o.SteadyTTFTP99Ns},
 		{"", "total", o.TotalTTFTP50Ns, o.TotalTTFTP90Ns, o.TotalTTFTP99Ns},
 		{"  TPOT", "steady", o.SteadyTPOTP50Ns, o.SteadyTPOTP90Ns, o.SteadyTPOTP99Ns},
 		{"", "total", o.TotalTPOTP50Ns, o.TotalTPOTP90Ns, o.TotalTPOTP99Ns},
-		{"  e2e", "steady", o.SteadyLatencyP50Ns, o.SteadyLatencyP90Ns, o.SteadyLatencyP99Ns},
-		{"", "total", o.TotalLatencyP50Ns, o.TotalLatencyP90Ns, o.TotalLatencyP99Ns},
+	}
+	if as := r.Assessment; as != nil {
+		nan := math.NaN()
+		steady, total := core.Quantiles{P50: nan, P90: nan, P99: nan}, core.Quantiles{P50: nan, P90: nan, P99: nan}
+		if as.Steady != nil {
+			steady = as.Steady.Lat
+		}
+		if as.Total != nil {
+			total = as.Total.Lat
+		}
+		rows = append(rows, latencyRow{"  e2e", "steady", steady.P50, steady.P90, steady.P99},
+			latencyRow{"", "total", total.P50, total.P90, total.P99})
 	}
 	for _, row := range rows {
 		st := dim

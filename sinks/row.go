@@ -9,7 +9,7 @@ import (
 
 // SchemaVersion is written into every row; bump it when a column changes
 // meaning or type. Resume only reuses rows of the same version.
-const SchemaVersion int32 = 1
+const SchemaVersion int32 = 2 // 2: n_failed, failed_frac; steadysweep throughput null when unsupported
 
 // Provenance identifies the input and the tool that produced a row.
 type Provenance struct {

@@ -97,6 +97,8 @@ func buildRowColumns() []column[Row] {
 		f64Col("gap_tps_uplift_pct", "GapTPSUpliftPct", outF(func(o *O) float64 { return o.GapTPSUpliftPct })),
 		f64Col("gap_ttft_p99_change_pct", "GapTTFTP99ChangePct", outF(func(o *O) float64 { return o.GapTTFTP99ChangePct })),
 		f64Col("gap_retained_frac", "GapRetainedFrac", outF(func(o *O) float64 { return o.GapRetainedFrac })),
+		i64Col("n_failed", "NFailed", outI(func(o *O) int { return o.NFailed })),
+		f64Col("failed_frac", "FailedFrac", outF(func(o *O) float64 { return o.FailedFrac })),
 		i64Col("analysis_ns", "AnalysisNs", func(r *R) int64 { return r.AnalysisNs }),
 		i64Col("ingest_ns", "IngestNs", func(r *R) int64 { return r.IngestNs }),
 	)
