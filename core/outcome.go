@@ -150,9 +150,12 @@ func (r *Result) assessedOutcome(out *Outcome) {
 		out.Found = r.Steady.Found || as.Offline != nil
 	}
 	if as.WinLo >= 0 {
+		// The window's own record: the submission block may drop it.
 		out.WindowStartSP, out.WindowEndSP = as.WinLo, as.WinHi-1
-		out.WindowSamples = as.Submission.Window.NSamples
-		out.WindowDurationS = as.Submission.Window.DurationS
+		if w := r.Steady.Window; w != nil {
+			out.WindowSamples = w.NSamples
+		}
+		out.WindowDurationS = float64(issueSpanNs(r.series[as.WinLo:as.WinHi])) / 1e9
 	}
 	gs := as.Selection.GatingStates()
 	out.StateTPOTP50, out.StateTPOTP90 = gs[0], gs[1]

@@ -94,6 +94,11 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if c := res.Caveat(); c != "" {
 		fmt.Fprintf(stderr, "%s\n\n", c)
 	}
+	if as := res.Assessment; as != nil {
+		if w := as.Timing.Warning(); w != "" {
+			fmt.Fprintf(stderr, "warning: %s: %s\n", run.EventsPath, w)
+		}
+	}
 	if f.pointYAML {
 		return submission.WritePointYAML(stdout, res)
 	}

@@ -120,14 +120,22 @@ func reliabilityCases(t *testing.T) []reliabilityCase {
 		{name: "empty_file", stderr: []string{"empty_file/events.jsonl: empty events file: nothing to analyse"}, status: "partial_dataset"},
 		{name: "corrupt_gzip", stderr: []string{"corrupt_gzip/events.jsonl.gz:2: corrupt compressed stream", bestEffort}, status: "partial_dataset"},
 		{name: "truncated_zstd", stderr: []string{"truncated_zstd/events.jsonl.zst:1: corrupt compressed stream", bestEffort}, status: "partial_dataset"},
-		// File order decides (detector spec §3.2); nothing to report.
-		{name: "out_of_order", quiet: true, status: "windowable"},
-		// A COMPLETE of a completed or never-issued uuid is ignored, as by
-		// the reference.
-		{name: "duplicated_complete", quiet: true, status: "windowable"},
-		{name: "complete_without_issued", quiet: true, status: "windowable"},
-		// A negative timestamp is an integer: accepted as logged.
-		{name: "negative_timestamp", quiet: true, status: "windowable"},
+		// Impossible events (core/timing.go): counted per kind, warned once
+		// with the first line, the samples excluded; a run is not certified
+		// when more than 1 % (and at least 3) are concerned. The second
+		// half of the log before the first puts 3 of 96 samples' events
+		// before their ISSUED.
+		{name: "out_of_order", stderr: []string{"out_of_order/events.jsonl: impossible timing: 3 out of order (first at line 5)",
+			"3 sample(s) excluded", "nothing is certified"}, status: "invalid_timing"},
+		// One glitch in 96 samples: excluded and warned about, still windowable.
+		{name: "duplicated_complete", stderr: []string{"duplicated_complete/events.jsonl: impossible timing: " +
+			"1 duplicate event (first at line 42); 1 sample(s) excluded"}, status: "windowable"},
+		{name: "complete_without_issued", stderr: []string{"complete_without_issued/events.jsonl: impossible timing: " +
+			"1 complete without issue (first at line 42); 0 sample(s) excluded"}, status: "windowable"},
+		// A negative timestamp is an integer, read as logged: its latency is
+		// negative, so the sample is excluded.
+		{name: "negative_timestamp", stderr: []string{"negative_timestamp/events.jsonl: impossible timing: " +
+			"1 negative latency (first at line 56); 1 sample(s) excluded"}, status: "windowable"},
 		{name: "overflow_timestamp", stderr: []string{`overflow_timestamp/events.jsonl:75: field "timestamp_ns": unexpected field type`,
 			`overflow_timestamp/events.jsonl:116: field "timestamp_ns"`, bestEffort}, status: "windowable"},
 		{name: "config_not_yaml", stderr: []string{"config_not_yaml/config.yaml: malformed YAML, ignored: yaml: line 2"}, status: "windowable"},
