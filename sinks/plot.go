@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -32,9 +33,12 @@ func WritePlot(path string, r *core.Result) error { return WriteNamedPlot(path, 
 // WriteNamedPlot writes a PNG of PlotWidthPx×PlotHeightPx to path: the
 // per-super-pass TPOT and TTFT p50/p90 over the whole run in two stacked
 // panels (ms over absolute super-pass index), the warmup shaded, the
-// reported window highlighted, every plateau outlined, the change point
-// marked and the whole-run values dashed; the title gives run, status and
-// verdict. The file is written atomically (sinks/atomicfile).
+// reported window highlighted only when it is a certified steady state,
+// every plateau outlined, the change point marked and the whole-run values
+// dashed; the title gives run, status and verdict, and says so when no
+// steady state was certified. A run without TPOT and TTFT (not streamed)
+// gets one panel of end-to-end latency and a note why. The file is
+// written atomically (sinks/atomicfile).
 func WriteNamedPlot(path, run string, r *core.Result) error {
 	img, err := renderPlot(run, r)
 	if err != nil {
@@ -65,26 +69,44 @@ func renderPlot(run string, r *core.Result) (*vgimg.Canvas, error) {
 		return nil, errors.New("sinks: plot: no super-pass series to plot (agentic runs take the NATL path)")
 	}
 	m := marksOf(&l)
-	top, tpotLegend, err := panelPlot(&l, m, "TPOT (ms)", l.TPOTP50, l.TPOTP90, l.TotalTPOTP50, l.TotalTPOTP90, tpotColors)
-	if err != nil {
-		return nil, fmt.Errorf("sinks: plot: TPOT panel: %w", err)
+	var panels []*plot.Plot
+	var legend []legendItem
+	type panel struct {
+		label            string
+		p50, p90         []float64
+		total50, total90 float64
+		colors           seriesColors
 	}
-	bottom, ttftLegend, err := panelPlot(&l, m, "TTFT (ms)", l.TTFTP50, l.TTFTP90, l.TotalTTFTP50, l.TotalTTFTP90, ttftColors)
-	if err != nil {
-		return nil, fmt.Errorf("sinks: plot: TTFT panel: %w", err)
+	ps := []panel{{"TPOT (ms)", l.TPOTP50, l.TPOTP90, l.TotalTPOTP50, l.TotalTPOTP90, tpotColors},
+		{"TTFT (ms)", l.TTFTP50, l.TTFTP90, l.TotalTTFTP50, l.TotalTTFTP90, ttftColors}}
+	if l.LatencyOnly {
+		ps = []panel{{"latency (ms)", l.LatencyP50, l.LatencyP90, l.TotalLatencyP50, l.TotalLatencyP90, tpotColors}}
 	}
-	bottom.X.Label.Text = "super-pass (absolute index, warmup included)"
+	for _, pn := range ps {
+		p, items, err := panelPlot(&l, m, pn.label, pn.p50, pn.p90, pn.total50, pn.total90, pn.colors)
+		if err != nil {
+			return nil, fmt.Errorf("sinks: plot: %s panel: %w", pn.label, err)
+		}
+		panels = append(panels, p)
+		legend = append(legend, items...)
+	}
+	panels[len(panels)-1].X.Label.Text = "super-pass (absolute index, warmup included)"
 
 	img := vgimg.NewWith(vgimg.UseWH(PlotWidthPx*vg.Inch/plotDPI, PlotHeightPx*vg.Inch/plotDPI), vgimg.UseDPI(plotDPI))
 	dc := draw.New(img)
-	legend := append(append(tpotLegend, ttftLegend...), legendItem{"whole run (dashed)", []plot.Thumbnailer{wholeRunThumb}})
+	legend = append(legend, legendItem{"whole run (dashed)", []plot.Thumbnailer{wholeRunThumb}})
 	legend = append(legend, m.legend...)
 	hh := headerHeight()
 	drawHeader(draw.Crop(dc, 0, 0, dc.Max.Y-dc.Min.Y-hh, 0), plotTitle(run, &l), legend)
-	tiles := draw.Tiles{Rows: 2, Cols: 1, PadTop: 2, PadBottom: 4, PadLeft: 6, PadRight: 14, PadY: 10}
-	canvases := plot.Align([][]*plot.Plot{{top}, {bottom}}, tiles, draw.Crop(dc, 0, 0, 0, -hh))
-	top.Draw(canvases[0][0])
-	bottom.Draw(canvases[1][0])
+	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadTop: 2, PadBottom: 4, PadLeft: 6, PadRight: 14, PadY: 10}
+	grid := make([][]*plot.Plot, len(panels))
+	for i, p := range panels {
+		grid[i] = []*plot.Plot{p}
+	}
+	canvases := plot.Align(grid, tiles, draw.Crop(dc, 0, 0, 0, -hh))
+	for i, p := range panels {
+		p.Draw(canvases[i][0])
+	}
 	return img, nil
 }
 
@@ -94,10 +116,14 @@ func plotTitle(run string, l *plotLayout) string {
 		run = "steadysweep"
 	}
 	t := run + "  ·  status " + orNA(l.Status) + "  ·  verdict " + orNA(l.Verdict)
-	if l.Window != nil {
+	if l.Window != nil && l.Certified {
 		t += "  ·  window " + spRange(l.Window.Lo, l.Window.Hi)
 	}
-	return t + "  ·  warmup " + strconv.Itoa(l.Warmup)
+	t += "  ·  warmup " + strconv.Itoa(l.Warmup)
+	if l.Note != "" {
+		t += "  ·  " + l.Note
+	}
+	return t
 }
 
 // seriesColors are the p50 (strong) and p90 (light) colours of a panel.
@@ -139,7 +165,7 @@ func marksOf(l *plotLayout) plotMarks {
 		m.plotters = append(m.plotters, b)
 		m.legend = append(m.legend, legendItem{"warmup", []plot.Thumbnailer{b}})
 	}
-	if l.Window != nil {
+	if l.Window != nil && l.Certified {
 		b := spanBand{span: *l.Window, fill: windowFill}
 		m.plotters = append(m.plotters, b)
 		m.legend = append(m.legend, legendItem{"reported window", []plot.Thumbnailer{b}})
@@ -176,7 +202,7 @@ func panelPlot(l *plotLayout, m plotMarks, yLabel string, p50, p90 []float64, to
 	p.Add(m.plotters...)
 
 	n := len(l.X)
-	metric := yLabel[:4]
+	metric := strings.Fields(yLabel)[0]
 	for _, t := range []struct {
 		v float64
 		c color.Color

@@ -24,14 +24,26 @@ type plotLayout struct {
 	TotalTPOTP50, TotalTPOTP90 float64
 	TotalTTFTP50, TotalTTFTP90 float64
 	Warmup                     int // super-passes [0, Warmup) are warmup
-	Window                     *span
-	Plateaus                   []span
-	ChangePoint                int // first super-pass after the level shift; −1 when none
+	// Window is the window the analysis examined; Certified reports that
+	// it is a certified steady state, the only window drawn as "reported".
+	Window      *span
+	Certified   bool
+	Plateaus    []span
+	ChangePoint int // first super-pass after the level shift; −1 when none
+	// LatencyP50 and LatencyP90 are the end-to-end latency per super-pass,
+	// drawn instead of TPOT and TTFT when the run has neither (LatencyOnly,
+	// with Note saying why).
+	LatencyP50, LatencyP90           []float64
+	TotalLatencyP50, TotalLatencyP90 float64
+	LatencyOnly                      bool
+	Note                             string
 }
 
 // layoutOf computes the plot of r. The per-super-pass values are the
 // detector's (PercentileLower of each super-pass's list, detector spec §6),
-// over every super-pass so the warmup shows too.
+// over every super-pass so the warmup shows too. The window counts as
+// certified when the outcome is found (under steadysweep: windowable, not
+// drifting, steady).
 func layoutOf(r *core.Result) plotLayout {
 	o := outcomeOf(r)
 	sps := r.SuperPasses()
@@ -42,15 +54,30 @@ func layoutOf(r *core.Result) plotLayout {
 		TTFTP50: make([]float64, len(sps)), TTFTP90: make([]float64, len(sps)),
 		TotalTPOTP50: o.TotalTPOTP50Ns / 1e6, TotalTPOTP90: o.TotalTPOTP90Ns / 1e6,
 		TotalTTFTP50: o.TotalTTFTP50Ns / 1e6, TotalTTFTP90: o.TotalTTFTP90Ns / 1e6,
-		Warmup: r.Warmup, ChangePoint: o.ChangePointSP,
+		Warmup: r.Warmup, ChangePoint: o.ChangePointSP, Certified: o.Found,
+		LatencyP50: make([]float64, len(sps)), LatencyP90: make([]float64, len(sps)),
+		TotalLatencyP50: math.NaN(), TotalLatencyP90: math.NaN(),
 	}
+	anyToken := false
 	for i := range sps {
 		l.X[i] = float64(i)
 		l.TPOTP50[i], l.TPOTP90[i] = metricMs(sps[i], tpotP50, tpotP90)
 		l.TTFTP50[i], l.TTFTP90[i] = metricMs(sps[i], ttftP50, ttftP90)
+		l.LatencyP50[i], l.LatencyP90[i] = metricMs(sps[i], latencyP50, latencyP90)
+		anyToken = anyToken || sps[i].HasTTFT() || sps[i].HasTPOT()
+	}
+	if as := r.Assessment; as != nil && as.Total != nil {
+		l.TotalLatencyP50, l.TotalLatencyP90 = as.Total.Lat.P50/1e6, as.Total.Lat.P90/1e6
+	}
+	if !anyToken {
+		l.LatencyOnly = true
+		l.Note = "no TPOT or TTFT: the run has no first-token events (not streamed), so steadiness cannot be assessed"
 	}
 	if o.WindowStartSP >= 0 {
 		l.Window = &span{o.WindowStartSP, o.WindowEndSP}
+	}
+	if !l.Certified && l.Note == "" {
+		l.Note = "no steady state certified (verdict " + orNA(l.Verdict) + ")"
 	}
 	for _, pl := range r.Steady.Plateaus {
 		l.Plateaus = append(l.Plateaus, span{r.Warmup + pl.Lo, r.Warmup + pl.Hi - 1})
@@ -60,8 +87,9 @@ func layoutOf(r *core.Result) plotLayout {
 
 // Indices of the plotted metrics in core.Metrics.
 var (
-	ttftP50, ttftP90 = core.MetricIndex("ttft_p50"), core.MetricIndex("ttft_p90")
-	tpotP50, tpotP90 = core.MetricIndex("tpot_p50"), core.MetricIndex("tpot_p90")
+	ttftP50, ttftP90       = core.MetricIndex("ttft_p50"), core.MetricIndex("ttft_p90")
+	tpotP50, tpotP90       = core.MetricIndex("tpot_p50"), core.MetricIndex("tpot_p90")
+	latencyP50, latencyP90 = core.MetricIndex("latency_p50"), core.MetricIndex("latency_p90")
 )
 
 // metricMs are two tracked metrics of one super-pass in milliseconds; NaN

@@ -24,6 +24,11 @@ func callAll(xs []float64) {
 	NormalTwoSidedP(Mean(xs))
 	TCritical95(len(xs) - 2)
 	BatchMeansCI(xs)
+	RatioCI(xs, xs)
+	RatioCI(xs, xs[len(xs)/2:])
+	if n := len(xs) / 2; n > 0 {
+		RatioCI(xs[:n], xs[n:2*n])
+	}
 	for _, k := range []int{-1, 0, 1, 3, len(xs), len(xs) + 1} {
 		BatchMeans(xs, k, true)
 		BatchMeans(xs, k, false)
