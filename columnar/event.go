@@ -239,7 +239,11 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 			return true
 		}
 		d.readOutput(line, f.data, valid, lineNo, ev)
-		if d.countFull || d.countConvs && f.conv.kind == vString && f.conv.end-f.conv.start > 2 {
+		full := d.countFull || d.countConvs && f.conv.kind == vString && f.conv.end-f.conv.start > 2
+		// A non-streamed output (one string, no chunks) has no text after a
+		// first chunk; its whole count is the run's output tokens.
+		full = full || ev.nbytes == 0 && d.countText && d.ps.nonStreamedOutput(line, f.data)
+		if full {
 			text := d.ps.fullOutputText(line, f.data)
 			if len(text) > 0 && d.counter != nil {
 				ev.full = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))

@@ -241,6 +241,7 @@ func (s *payloadScratch) textAfterFirstChunk(line []byte, data value) (text []by
 	return s.join(line)
 }
 
+
 // join concatenates the string parts; non-strings are dropped and flagged.
 func (s *payloadScratch) join(line []byte) ([]byte, bool) {
 	bad := false
@@ -419,4 +420,15 @@ func (s *payloadScratch) appendPyDumps(dst, line []byte, v value) []byte {
 func (s *payloadScratch) appendPyJSONString(dst, line []byte, v value) []byte {
 	s.str = appendUnescaped(s.str[:0], line, v)
 	return pyjson.AppendString(dst, string(s.str))
+}
+
+// nonStreamedOutput reports a TextModelOutput payload whose output is one
+// non-empty string (event-log spec §1.5: a non-streamed answer, or
+// SGLang's joined text) rather than streamed chunks.
+func (s *payloadScratch) nonStreamedOutput(line []byte, data value) bool {
+	if data.kind != vArray {
+		return false
+	}
+	s.data = arrayElems(s.data[:0], line, data)
+	return len(s.data) > 1 && s.data[1].kind == vString && s.data[1].end-s.data[1].start > 2
 }

@@ -96,8 +96,8 @@ func renderPlot(run string, r *core.Result) (*vgimg.Canvas, error) {
 	dc := draw.New(img)
 	legend = append(legend, legendItem{"whole run (dashed)", []plot.Thumbnailer{wholeRunThumb}})
 	legend = append(legend, m.legend...)
-	hh := headerHeight()
-	drawHeader(draw.Crop(dc, 0, 0, dc.Max.Y-dc.Min.Y-hh, 0), plotTitle(run, &l), legend)
+	hh := headerHeight(l.Note != "")
+	drawHeader(draw.Crop(dc, 0, 0, dc.Max.Y-dc.Min.Y-hh, 0), plotTitle(run, &l), l.Note, legend)
 	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadTop: 2, PadBottom: 4, PadLeft: 6, PadRight: 14, PadY: 10}
 	grid := make([][]*plot.Plot, len(panels))
 	for i, p := range panels {
@@ -119,11 +119,7 @@ func plotTitle(run string, l *plotLayout) string {
 	if l.Window != nil && l.Certified {
 		t += "  ·  window " + spRange(l.Window.Lo, l.Window.Hi)
 	}
-	t += "  ·  warmup " + strconv.Itoa(l.Warmup)
-	if l.Note != "" {
-		t += "  ·  " + l.Note
-	}
-	return t
+	return t + "  ·  warmup " + strconv.Itoa(l.Warmup)
 }
 
 // seriesColors are the p50 (strong) and p90 (light) colours of a panel.

@@ -71,13 +71,15 @@ func layoutOf(r *core.Result) plotLayout {
 	}
 	if !anyToken {
 		l.LatencyOnly = true
-		l.Note = "no TPOT or TTFT: the run has no first-token events (not streamed), so steadiness cannot be assessed"
+		l.Note = "no TPOT or TTFT: no first-token events (not streamed), so steadiness cannot be assessed; " +
+			"end-to-end latency shown"
 	}
 	if o.WindowStartSP >= 0 {
 		l.Window = &span{o.WindowStartSP, o.WindowEndSP}
 	}
 	if !l.Certified && l.Note == "" {
-		l.Note = "no steady state certified (verdict " + orNA(l.Verdict) + ")"
+		l.Note = "no steady state certified (status " + orNA(l.Status) + ", verdict " + orNA(l.Verdict) +
+			"): no reported window"
 	}
 	for _, pl := range r.Steady.Plateaus {
 		l.Plateaus = append(l.Plateaus, span{r.Warmup + pl.Lo, r.Warmup + pl.Hi - 1})

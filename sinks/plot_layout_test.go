@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
@@ -123,5 +124,28 @@ func TestPlotLayoutMatchesOutcome(t *testing.T) {
 				t.Errorf("status %q verdict %q, Outcome %q %q", l.Status, l.Verdict, o.Status, o.Verdict)
 			}
 		})
+	}
+}
+
+// The plot draws a "reported window" only for a certified steady state:
+// conc_clean_ramp (STEADY STATE) gets one; a drifting, burst or short
+// window (conc_drift_up, conc_ramp_only, conc_truncated) none, and the
+// plot says the verdict instead.
+func TestPlotWindowOnlyWhenCertified(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		certified bool
+	}{{"conc_clean_ramp", true}, {"conc_drift_up", false}, {"conc_ramp_only", false}, {"conc_truncated", false}} {
+		r, _ := analyzeRun(t, c.name, core.DefaultParams())
+		l := sinks.LayoutOf(r)
+		if l.Certified != c.certified || l.Certified != r.Outcome().Found {
+			t.Errorf("%s: certified %v, want %v (outcome found %v)", c.name, l.Certified, c.certified, r.Outcome().Found)
+		}
+		if !c.certified && (l.Note == "" || !strings.Contains(l.Note, "verdict "+l.Verdict)) {
+			t.Errorf("%s: note %q does not say the verdict %s", c.name, l.Note, l.Verdict)
+		}
+		if c.certified && l.Note != "" {
+			t.Errorf("%s: note %q on a certified plot", c.name, l.Note)
+		}
 	}
 }

@@ -32,20 +32,33 @@ func headerText(size vg.Length, xAlign text.XAlignment) text.Style {
 		YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
 }
 
-// headerHeight is the height drawHeader uses.
-func headerHeight() vg.Length {
-	return headerPad + headerText(titleSize, draw.XCenter).Height("X") + headerPad +
+// noteSize is the font size of the note line under the title.
+const noteSize = 12
+
+// headerHeight is the height drawHeader uses (with a note line or not).
+func headerHeight(note bool) vg.Length {
+	h := headerPad + headerText(titleSize, draw.XCenter).Height("X") + headerPad +
 		max(thumbHeight, headerText(legendSize, draw.XLeft).Height("X")) + headerPad
+	if note {
+		h += headerText(noteSize, draw.XCenter).Height("X") + headerPad
+	}
+	return h
 }
 
-// drawHeader draws the title centred at the top of c and, below it, the
-// legend as one centred row shared by both panels, so no legend covers
-// the data.
-func drawHeader(c draw.Canvas, title string, items []legendItem) {
+// drawHeader draws the title centred at the top of c, the note (if any)
+// under it, and below them the legend as one centred row shared by the
+// panels, so no legend covers the data.
+func drawHeader(c draw.Canvas, title, note string, items []legendItem) {
 	ts := headerText(titleSize, draw.XCenter)
 	y := c.Max.Y - headerPad
 	c.FillText(ts, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: y}, title)
 	y -= ts.Height(title) + headerPad
+	if note != "" {
+		ns := headerText(noteSize, draw.XCenter)
+		ns.Color = color.NRGBA{160, 40, 20, 255}
+		c.FillText(ns, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: y}, note)
+		y -= ns.Height(note) + headerPad
+	}
 
 	ls := headerText(legendSize, draw.XLeft)
 	ls.YAlign = draw.YCenter
