@@ -725,3 +725,85 @@ func TestHonestyImpossibleTiming(t *testing.T) {
 		})
 	}
 }
+
+// Formats that record token counts report throughput on the recorded
+// whole-output counts, not on "tokens after the first" (issue 18): the
+// GuideLLM run's 30 requests of 1,024 output tokens each (its README
+// facts) are 30,720 tokens over its 928 s; AIPerf's 89 successful records
+// sum to the output_sequence_length the raw file records, and its 11
+// cancellations are failures of kind cancelled.
+func TestHonestyRecordedTokens(t *testing.T) {
+	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
+	g := analyzeDefaults(t, filepath.Join(real, "guidellm-gptoss20b-sync30", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json"))
+	d, _ := number(get(g.json, "total.duration_s"))
+	if get(g.json, "total.out_tokens") != 30720.0 || math.Abs(get(g.json, "total.tps_system").(float64)-30720/d) > 1e-9 {
+		t.Errorf("guidellm: %v tokens, %v tok/s over %v s", get(g.json, "total.out_tokens"), get(g.json, "total.tps_system"), d)
+	}
+	path := filepath.Join(real, "aiperf-gptoss20b-burst100", "profile_export.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var rec struct {
+			Error   any `json:"error"`
+			Metrics struct {
+				OSL struct {
+					Value float64 `json:"value"`
+				} `json:"output_sequence_length"`
+			} `json:"metrics"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Error == nil {
+			want += rec.Metrics.OSL.Value
+		}
+	}
+	a := analyzeDefaults(t, path)
+	if get(a.json, "total.out_tokens") != want || get(a.json, "failures.by_kind.cancelled") != 11.0 ||
+		get(a.json, "total.n_completed") != 89.0 {
+		t.Errorf("aiperf: %v tokens (raw file %v), failures %v, %v completed", get(a.json, "total.out_tokens"), want,
+			get(a.json, "failures"), get(a.json, "total.n_completed"))
+	}
+}
+
+// A vLLM result without start_times cannot be windowed (issue 18): status
+// no_timeline with the reader's reason, latency percentiles only — no
+// duration, no rate, no throughput.
+func TestHonestyNoTimeline(t *testing.T) {
+	src := filepath.Join("..", "..", "columnar", "testdata", "vllm_result",
+		"openai-infqps-concurrency2-Llama-3.1-8B-Instruct-20260102-030405.json")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file is Python's JSON (request_rate is Infinity): cut the key
+	// out of the text.
+	out := regexp.MustCompile(`"start_times":\s*\[[^\]]*\],?\s*`).ReplaceAll(data, nil)
+	if len(out) == len(data) {
+		t.Fatal("no start_times in the fixture")
+	}
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := analyzeDefaults(t, path)
+	j := a.json
+	if get(j, "status") != "no_timeline" || !strings.Contains(get(j, "reason").(string), "start_times") ||
+		get(j, "mode.method") != "whole_run" {
+		t.Errorf("status %v reason %v", get(j, "status"), get(j, "reason"))
+	}
+	for _, k := range []string{"total.duration_s", "total.tps_system", "total.requests_per_s", "throughput.system.value"} {
+		if v := get(j, k); v != nil {
+			t.Errorf("%s = %v, want null", k, v)
+		}
+	}
+	if v, ok := number(get(j, "total.ttft_ns.p50")); !ok || !(v > 0) {
+		t.Errorf("TTFT p50 %v", get(j, "total.ttft_ns.p50"))
+	}
+	if !strings.Contains(a.text, "status   no_timeline") {
+		t.Errorf("report:\n%s", a.text)
+	}
+}
