@@ -65,6 +65,7 @@ func throughput(r *core.Result) pyjson.Object {
 	case r.Steady.TPS == nil:
 		basis = ""
 	}
+	nan := math.NaN()
 	t := core.TPS{PerUser: nan, PerUserCI: [2]float64{nan, nan}, System: nan, SystemCI: [2]float64{nan, nan},
 		SystemReason: "no window", PerUserReason: "no window"}
 	if r.Steady.TPS != nil {
@@ -80,8 +81,6 @@ func throughput(r *core.Result) pyjson.Object {
 		{Key: "per_user", Value: rate(t.PerUser, t.PerUserCI, t.PerUserReason)},
 	}
 }
-
-var nan = math.NaN()
 
 // failures is the failure summary: counts by kind over the run, the
 // requests in flight at the end, and the window's own rate.
