@@ -86,6 +86,8 @@ func (d *lineDecoder) decodeOracle(line []byte, lineNo int64, lastUnterminated b
 		}
 	case evRecvFirst:
 		d.readTurn(line, f.turn, lineNo, ev)
+	case evError:
+		ev.cause = d.errorCause(line, f.data)
 	case evComplete:
 		if f.data.kind == vNone || f.data.kind == vNull {
 			ev.flags |= fDataNull
@@ -102,7 +104,9 @@ func (d *lineDecoder) decodeOracle(line []byte, lineNo int64, lastUnterminated b
 				ev.tokens = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
 			}
 		}
-		if d.countFull || d.countConvs && f.conv.kind == vString && f.conv.end-f.conv.start > 2 {
+		full := d.countFull || d.countConvs && f.conv.kind == vString && f.conv.end-f.conv.start > 2
+		full = full || len(text) == 0 && d.countText && d.ps.nonStreamedOutput(line, f.data)
+		if full {
 			text := d.ps.fullOutputText(line, f.data)
 			if len(text) > 0 && d.counter != nil {
 				ev.full = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))

@@ -241,7 +241,6 @@ func (s *payloadScratch) textAfterFirstChunk(line []byte, data value) (text []by
 	return s.join(line)
 }
 
-
 // join concatenates the string parts; non-strings are dropped and flagged.
 func (s *payloadScratch) join(line []byte) ([]byte, bool) {
 	bad := false
