@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -520,11 +521,90 @@ func TestHonestyConcFailures(t *testing.T) {
 	if !strings.Contains(a.text, want) || !strings.Contains(a.text, "more than 1% failed") {
 		t.Errorf("report lacks %q and the warning:\n%s", want, a.text)
 	}
+	// The same counts read independently from the raw log, and the
+	// window's own: the failed samples among the window's super-passes
+	// (issue order, super_pass_size each).
+	raw := rawFailures(t, filepath.Join(dir, "events.jsonl"))
+	if raw.failed != 84 || raw.http != 41 || raw.midstream != 43 || raw.issued != 2600 {
+		t.Errorf("raw log: %+v", raw)
+	}
+	lo, _ := number(get(j, "submission.window.super_pass_start"))
+	hi, _ := number(get(j, "submission.window.super_pass_end"))
+	S, _ := number(get(j, "submission.window.super_pass_size"))
+	inWin := 0
+	for _, pos := range raw.failedAt {
+		if pos >= int(lo*S) && pos < int((hi+1)*S) {
+			inWin++
+		}
+	}
+	if get(j, "failures.window.n_failed") != float64(inWin) || get(j, "failures.window.n_issued") != (hi-lo+1)*S ||
+		inWin == 0 {
+		t.Errorf("window failures %v; raw log %d of %v in super-passes %v..%v", get(j, "failures.window"), inWin, (hi-lo+1)*S, lo, hi)
+	}
+	if w := fmt.Sprintf("window %d of %d", inWin, int((hi-lo+1)*S)); !strings.Contains(a.text, w) {
+		t.Errorf("report lacks %q", w)
+	}
 	rows := sweepRowsOf(t, dir)
 	if len(rows) != 1 || rows[0]["n_failed"] != int64(84) || math.Abs(rows[0]["failed_frac"].(float64)-84.0/2600) > 1e-15 ||
 		rows[0]["steady_tps_system"] != get(j, "throughput.system.value") {
 		t.Errorf("rows %v; JSON throughput %v", rows, get(j, "throughput.system.value"))
 	}
+}
+
+// rawCounts are a log's failures counted from its lines alone: a sample
+// with an error.generic event failed, over HTTP when the error's message
+// names an HTTP status, mid-stream when it had a recv_first; failedAt are
+// the failed samples' positions in issue order.
+type rawCounts struct {
+	issued, failed, http, midstream int
+	failedAt                        []int
+}
+
+func rawFailures(t *testing.T, path string) rawCounts {
+	t.Helper()
+	type sample struct {
+		issued       int64
+		first, error bool
+		http         bool
+	}
+	samples := map[string]*sample{}
+	var order []string
+	for _, l := range decodeLog(t, path) {
+		u := l.uuid()
+		switch l.kind() {
+		case "sample.issued":
+			samples[u] = &sample{issued: l.ts()}
+			order = append(order, u)
+		case "sample.recv_first":
+			if s := samples[u]; s != nil {
+				s.first = true
+			}
+		case "error.generic":
+			if s := samples[u]; s != nil {
+				s.error = true
+				d, _ := l["data"].([]any)
+				msg, _ := d[len(d)-1].(string)
+				s.http = strings.HasPrefix(msg, "HTTP ")
+			}
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return samples[order[a]].issued < samples[order[b]].issued })
+	c := rawCounts{issued: len(order)}
+	for pos, u := range order {
+		s := samples[u]
+		if !s.error {
+			continue
+		}
+		c.failed++
+		c.failedAt = append(c.failedAt, pos)
+		switch {
+		case s.http:
+			c.http++
+		case s.first:
+			c.midstream++
+		}
+	}
+	return c
 }
 
 // sweepRowsOf sweeps the one run at dir with the default preset and
