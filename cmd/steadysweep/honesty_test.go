@@ -880,10 +880,44 @@ func TestHonestyNoTimeline(t *testing.T) {
 			t.Errorf("%s = %v, want null", k, v)
 		}
 	}
-	if v, ok := number(get(j, "total.ttft_ns.p50")); !ok || !(v > 0) {
-		t.Errorf("TTFT p50 %v", get(j, "total.ttft_ns.p50"))
+	// What the file itself records: the successful requests (empty
+	// error) with their TTFTs, latencies and output lengths; percentiles
+	// are the detector's lower ones (detector spec §5.4).
+	var raw struct {
+		TTFTs     []float64 `json:"ttfts"`
+		Latencies []float64 `json:"latencies"`
+		OutLens   []float64 `json:"output_lens"`
+		Errors    []string  `json:"errors"`
 	}
-	if !strings.Contains(a.text, "status   no_timeline") {
+	if err := json.Unmarshal(regexp.MustCompile(`\bInfinity\b`).ReplaceAll(out, []byte("null")), &raw); err != nil {
+		t.Fatal(err)
+	}
+	var ttft, lat []float64
+	var tokens float64
+	failed := 0
+	for i, e := range raw.Errors {
+		if e != "" {
+			failed++
+			continue
+		}
+		ttft, lat = append(ttft, raw.TTFTs[i]*1e9), append(lat, raw.Latencies[i]*1e9)
+		tokens += raw.OutLens[i]
+	}
+	sort.Float64s(ttft)
+	sort.Float64s(lat)
+	lower := func(s []float64, p float64) float64 { return s[int(p*float64(len(s)-1))] }
+	if len(ttft) == 0 || get(j, "total.ttft_ns.p50") != lower(ttft, 0.5) || get(j, "total.ttft_ns.p90") != lower(ttft, 0.9) ||
+		get(j, "total.latency_ns.p50") != lower(lat, 0.5) || get(j, "total.out_tokens") != tokens ||
+		get(j, "failures.n_failed") != float64(failed) || get(j, "total.n_completed") != float64(len(ttft)) {
+		t.Errorf("total %v, failures %v; the file: TTFT %v, latency %v, %v tokens, %d failed", get(j, "total"),
+			get(j, "failures"), ttft, lat, tokens, failed)
+	}
+	if !strings.Contains(a.text, "status   no_timeline") || !strings.Contains(a.text, fmt.Sprintf("%.2f", lower(ttft, 0.5)/1e6)) {
 		t.Errorf("report:\n%s", a.text)
+	}
+	rows := sweepRowsOf(t, filepath.Dir(path))
+	if len(rows) != 1 || rows[0]["status"] != "no_timeline" || rows[0]["steady_tps_system"] != nil ||
+		rows[0]["total_tps_system"] != nil || rows[0]["n_failed"] != int64(failed) {
+		t.Errorf("rows %v", rows)
 	}
 }
