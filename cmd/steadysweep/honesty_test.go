@@ -921,3 +921,82 @@ func TestHonestyNoTimeline(t *testing.T) {
 		t.Errorf("rows %v", rows)
 	}
 }
+
+// conc_dup_malformed plants 3 samples whose recv_first is later than their
+// COMPLETE and 2 whose COMPLETE with a null timestamp comes before their
+// real one (truth.json: description, null_ts_complete_uuids). Both are
+// counted per kind, the raw log read independently here, and warned once;
+// at 0.25 % of the run they are excluded without decertifying it.
+func TestHonestyDupMalformedTiming(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_dup_malformed")
+	data, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, done := map[string]int64{}, map[string]int64{}
+	nullComplete := map[string]bool{}
+	firstLate := map[string]int{} // uuid → line of its first recv_first
+	for i, l := range strings.Split(string(data), "\n") {
+		var e struct {
+			Kind string `json:"event_type"`
+			UUID string `json:"sample_uuid"`
+			TS   *int64 `json:"timestamp_ns"`
+		}
+		if json.Unmarshal([]byte(l), &e) != nil || e.UUID == "" {
+			continue
+		}
+		switch {
+		case e.Kind == "sample.recv_first" && e.TS != nil:
+			if _, ok := first[e.UUID]; !ok {
+				first[e.UUID], firstLate[e.UUID] = *e.TS, i+1
+			}
+		case e.Kind == "sample.complete" && e.TS == nil:
+			nullComplete[e.UUID] = true
+		case e.Kind == "sample.complete":
+			done[e.UUID] = *e.TS
+		}
+	}
+	late, lateLine := 0, 0
+	for u, f := range first {
+		if c, ok := done[u]; ok && f > c {
+			late++
+			if lateLine == 0 || firstLate[u] < lateLine {
+				lateLine = firstLate[u]
+			}
+		}
+	}
+	var truth struct {
+		Notes struct {
+			NullComplete []string `json:"null_ts_complete_uuids"`
+		} `json:"file_notes"`
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err != nil || json.Unmarshal(raw, &truth) != nil {
+		t.Fatalf("truth.json: %v", err)
+	}
+	if late != 3 || len(truth.Notes.NullComplete) != len(nullComplete) {
+		t.Fatalf("raw log: %d late first tokens, %d null COMPLETEs (truth %v)", late, len(nullComplete), truth.Notes.NullComplete)
+	}
+	a := analyzeDefaults(t, dir)
+	kinds := map[string][2]float64{}
+	list, _ := get(a.json, "timing.kinds").([]any)
+	for _, k := range list {
+		m := k.(map[string]any)
+		kinds[m["kind"].(string)] = [2]float64{m["count"].(float64), m["first_line"].(float64)}
+	}
+	n := late + len(nullComplete)
+	if kinds["first_token_after_complete"] != [2]float64{float64(late), float64(lateLine)} ||
+		kinds["duplicate_event"][0] != float64(len(nullComplete)) || len(kinds) != 2 ||
+		get(a.json, "timing.n_excluded") != float64(n) || get(a.json, "timing.trusted") != true {
+		t.Errorf("timing %v; raw log %d late (first at line %d), %d double COMPLETEs", get(a.json, "timing"), late, lateLine,
+			len(nullComplete))
+	}
+	warn := fmt.Sprintf("impossible timing: %d first token after complete (first at line %d)", late, lateLine)
+	if strings.Count(a.stderr, "impossible timing") != 1 || !strings.Contains(a.stderr, warn) ||
+		!strings.Contains(a.stderr, fmt.Sprintf("%d sample(s) excluded", n)) {
+		t.Errorf("stderr lacks %q once:\n%s", warn, a.stderr)
+	}
+	if get(a.json, "status") == "invalid_timing" {
+		t.Errorf("status invalid_timing at %d of %v samples", n, get(a.json, "total.n_samples"))
+	}
+}
