@@ -1,15 +1,20 @@
 package sinks_test
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 
 // referencePlotFacts is what the reference's JSON for a parity run
@@ -147,5 +152,73 @@ func TestPlotWindowOnlyWhenCertified(t *testing.T) {
 		if c.certified && l.Note != "" {
 			t.Errorf("%s: note %q on a certified plot", c.name, l.Note)
 		}
+	}
+}
+
+// A non-streamed run (conc_clean_ramp with its first tokens removed, as
+// a non-streaming client logs it): one panel of end-to-end latency with a
+// note why, no reported window; each super-pass's latency p50/p90 is the
+// detector's lower percentile (detector spec §5.4) of its samples' own
+// latencies, computed here from the samples in issue order, and the
+// dashed whole-run lines are the JSON's total.latency_ns.
+func TestPlotNonStreamingLatency(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_clean_ramp")
+	run, err := columnar.ResolveRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(run.EventsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var d columnar.Decoded
+	if err := columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath,
+		Counter: tokenizer.Words{}}, &d); err != nil {
+		t.Fatal(err)
+	}
+	s := &d.Samples
+	for i := range s.Len() {
+		s.HasFirstToken[i], s.FirstTokenNs[i], s.TTFTNs[i], s.FirstTokenSeq[i] = false, 0, 0, -1
+	}
+	r, err := core.NewRun(s, run.Info).Analyze(core.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := sinks.LayoutOf(r)
+	if !l.LatencyOnly || !strings.Contains(l.Note, "not streamed") || l.Certified || l.Window != nil {
+		t.Fatalf("latency only %v, note %q, certified %v, window %v", l.LatencyOnly, l.Note, l.Certified, l.Window)
+	}
+	order := make([]int, s.Len())
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return s.IssueNs[order[a]] < s.IssueNs[order[b]] })
+	S := run.Info.DatasetSize
+	lower := func(v []float64, p float64) float64 { return v[int(p*float64(len(v)-1))] }
+	if len(l.X) != len(order)/S {
+		t.Fatalf("%d super-passes plotted, %d samples of %d", len(l.X), len(order), S)
+	}
+	for k := range l.X {
+		var lat []float64
+		for _, i := range order[k*S : (k+1)*S] {
+			if s.HasComplete[i] && !s.Failed[i] {
+				lat = append(lat, float64(s.LatencyNs[i])/1e6)
+			}
+		}
+		sort.Float64s(lat)
+		if l.LatencyP50[k] != lower(lat, 0.5) || l.LatencyP90[k] != lower(lat, 0.9) {
+			t.Errorf("super-pass %d: latency p50/p90 %v/%v ms, samples give %v/%v", k, l.LatencyP50[k], l.LatencyP90[k],
+				lower(lat, 0.5), lower(lat, 0.9))
+		}
+	}
+	var j map[string]any
+	data, err := resultjson.Marshal(r)
+	if err != nil || json.Unmarshal(data, &j) != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	tot, _ := j["total"].(map[string]any)["latency_ns"].(map[string]any)
+	if l.TotalLatencyP50 != tot["p50"].(float64)/1e6 || l.TotalLatencyP90 != tot["p90"].(float64)/1e6 {
+		t.Errorf("whole-run latency %v/%v ms, JSON %v", l.TotalLatencyP50, l.TotalLatencyP90, tot)
 	}
 }
