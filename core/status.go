@@ -143,14 +143,6 @@ func referenceStatus(r *Result) Status {
 	}
 }
 
-func countIssued(sps []SuperPass) int {
-	n := 0
-	for i := range sps {
-		n += sps[i].NIssued
-	}
-	return n
-}
-
 func partialReason(info RunInfo) string {
 	if info.PartialReason != "" {
 		return "partial log: " + info.PartialReason

@@ -267,22 +267,28 @@ func pooledOutTokens(sps []SuperPass) int64 {
 	return t
 }
 
-// pooledSysTokens is the sum of SysTokens over sps.
-func pooledSysTokens(sps []SuperPass) int64 {
-	var t int64
+// sumOver is the sum of one count of each super-pass of sps.
+func sumOver[T int | int64](sps []SuperPass, count func(*SuperPass) T) T {
+	var t T
 	for i := range sps {
-		t += sps[i].SysTokens
+		t += count(&sps[i])
 	}
 	return t
 }
 
+// pooledSysTokens is the sum of SysTokens over sps.
+func pooledSysTokens(sps []SuperPass) int64 {
+	return sumOver(sps, func(sp *SuperPass) int64 { return sp.SysTokens })
+}
+
 // countCompleted is the sum of NCompleted over sps.
 func countCompleted(sps []SuperPass) int {
-	n := 0
-	for i := range sps {
-		n += sps[i].NCompleted
-	}
-	return n
+	return sumOver(sps, func(sp *SuperPass) int { return sp.NCompleted })
+}
+
+// countIssued is the sum of NIssued over sps.
+func countIssued(sps []SuperPass) int {
+	return sumOver(sps, func(sp *SuperPass) int { return sp.NIssued })
 }
 
 // tpotMean is the compensated mean of a super-pass's TPOT list, 0 when empty
