@@ -206,6 +206,46 @@ func checkThroughputText(t *testing.T, a analyzed) {
 	}
 }
 
+// checkLatencyText: the report's latency table prints the JSON's steady
+// and total percentiles (ms, two decimals) or n/a where the JSON has
+// none.
+func checkLatencyText(t *testing.T, a analyzed) {
+	t.Helper()
+	lines := strings.Split(a.text, "\n")
+	ms := func(v any) string {
+		if f, ok := number(v); ok {
+			return fmt.Sprintf("%.2f", f/1e6)
+		}
+		return "n/a"
+	}
+	for _, c := range []struct{ label, key string }{{"TTFT", "ttft_ns"}, {"TPOT", "tpot_ns"}, {"e2e", "latency_ns"}} {
+		found := false
+		for i, l := range lines {
+			f := strings.Fields(l)
+			if len(f) != 5 || f[0] != c.label || f[1] != "steady" || i+1 >= len(lines) {
+				continue
+			}
+			found = true
+			tot := strings.Fields(lines[i+1])
+			for _, row := range []struct {
+				block string
+				got   []string
+			}{{"steady", f[2:]}, {"total", tot[1:]}} {
+				var want []string
+				for _, p := range []string{"p50", "p90", "p99"} {
+					want = append(want, ms(get(a.json, row.block+"."+c.key+"."+p)))
+				}
+				if strings.Join(row.got, " ") != strings.Join(want, " ") {
+					t.Errorf("%s %s: report %v, JSON %v", c.label, row.block, row.got, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("report has no %s latency rows", c.label)
+		}
+	}
+}
+
 // TestHonestyOverNamedRuns is the table test: for every run, each
 // steady interval is null or 0 ≤ lo ≤ value ≤ hi with width < 2·value;
 // no steady system TPS above 3× the whole run's; one computation behind
@@ -244,6 +284,7 @@ func TestHonestyOverNamedRuns(t *testing.T) {
 			}
 			if get(j, "mode.method") != "not_supported" {
 				checkThroughputText(t, a)
+				checkLatencyText(t, a)
 			}
 			if nf, _ := number(get(j, "failures.n_failed")); nf > 0 {
 				want := fmt.Sprintf("%d of %d requests failed", int(nf), int(get(j, "failures.n_issued").(float64)))
