@@ -195,7 +195,13 @@ func writeLatency(b *reportBuilder, r *core.Result, o *core.Outcome) {
 		t.add(txt(row.metric), txt(row.scope), cell{ms(row.p50), st}, cell{ms(row.p90), st}, cell{ms(row.p99), st})
 	}
 	b.table(t)
-	b.line("  early-stopping p99 (LoadGen estimate, 99% confidence): TTFT " +
+	// The Outcome's estimate is the window's, or the whole run's when
+	// there is no window: say which.
+	over := "window"
+	if as := r.Assessment; as != nil && as.EarlyStop.Steady == nil {
+		over = "whole run"
+	}
+	b.line("  early-stopping p99 over the " + over + " (LoadGen estimate, 99% confidence): TTFT " +
 		withUnit(o.EarlyStopTTFTP99Ns/1e6, 2, "ms") + " · TPOT " + withUnit(o.EarlyStopTPOTP99Ns/1e6, 2, "ms"))
 }
 

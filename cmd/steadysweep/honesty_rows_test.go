@@ -69,6 +69,26 @@ func TestHonestyRowsMatchJSON(t *testing.T) {
 			for _, c := range checks {
 				sameCell(t, c.col, row[c.col], get(j, c.key), c.key)
 			}
+			// The rows' estimate is the window's, else the whole run's (the
+			// report says which); the key "99.0" holds the path's separator.
+			es := "early_stopping.steady."
+			if get(j, "early_stopping.steady") == nil {
+				es = "early_stopping.total."
+			}
+			p99 := func(metric string) any {
+				m, _ := get(j, es+metric+".percentiles").(map[string]any)
+				return m["99.0"]
+			}
+			if over := map[bool]string{true: "window", false: "whole run"}[es == "early_stopping.steady."]; !strings.Contains(a.text,
+				"early-stopping p99 over the "+over) {
+				t.Errorf("report does not say the early-stopping estimate is over the %s", over)
+			}
+			sameCell(t, "early_stop_ttft_p99_ns", row["early_stop_ttft_p99_ns"], p99("ttft_ns"), "early_stopping…ttft p99")
+			sameCell(t, "early_stop_tpot_p99_ns", row["early_stop_tpot_p99_ns"], p99("tpot_ns"), "early_stopping…tpot p99")
+			if row["window_start_sp"] != nil {
+				sameCell(t, "window_samples", row["window_samples"], get(j, "steady_state.window.n_samples"), "steady_state.window.n_samples")
+				sameCell(t, "window_duration_s", row["window_duration_s"], get(j, "steady.duration_s"), "steady.duration_s")
+			}
 			sameCell(t, "steady_tps_system_ci_lo", row["steady_tps_system_ci_lo"], ci("throughput.system.ci95", 0), "ci95[0]")
 			sameCell(t, "steady_tps_system_ci_hi", row["steady_tps_system_ci_hi"], ci("throughput.system.ci95", 1), "ci95[1]")
 			sameCell(t, "steady_tps_per_user_ci_lo", row["steady_tps_per_user_ci_lo"], ci("throughput.per_user.ci95", 0), "ci95[0]")
