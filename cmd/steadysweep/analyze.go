@@ -98,6 +98,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if w := as.Timing.Warning(); w != "" {
 			fmt.Fprintf(stderr, "warning: %s: %s\n", run.EventsPath, w)
 		}
+		if as.Status == core.StatusNonStreaming || as.Status == core.StatusNoTimeline {
+			fmt.Fprintf(stderr, "warning: %s: %s: %s\n", run.EventsPath, as.Status, as.Reason)
+		}
 	}
 	if f.pointYAML {
 		return submission.WritePointYAML(stdout, res)

@@ -775,6 +775,10 @@ func TestHonestyNonStreaming(t *testing.T) {
 			t.Errorf("%s = %v, want null", k, v)
 		}
 	}
+	if w := "warning: " + filepath.Join(dir, "events.jsonl") + ": non_streaming: " + get(j, "reason").(string); strings.Count(a.stderr, "warning:") != 1 ||
+		!strings.Contains(a.stderr, w) {
+		t.Errorf("stderr %q, want once %q", a.stderr, w)
+	}
 	if !strings.Contains(a.text, "status   non_streaming") || !strings.Contains(a.text, "requests: ") {
 		t.Errorf("report:\n%s", a.text)
 	}
@@ -952,6 +956,9 @@ func TestHonestyNoTimeline(t *testing.T) {
 		get(j, "failures.n_failed") != float64(failed) || get(j, "total.n_completed") != float64(len(ttft)) {
 		t.Errorf("total %v, failures %v; the file: TTFT %v, latency %v, %v tokens, %d failed", get(j, "total"),
 			get(j, "failures"), ttft, lat, tokens, failed)
+	}
+	if w := "warning: " + path + ": no_timeline: " + get(j, "reason").(string); !strings.Contains(a.stderr, w) {
+		t.Errorf("stderr %q lacks %q", a.stderr, w)
 	}
 	if !strings.Contains(a.text, "status   no_timeline") || !strings.Contains(a.text, fmt.Sprintf("%.2f", lower(ttft, 0.5)/1e6)) {
 		t.Errorf("report:\n%s", a.text)
