@@ -17,6 +17,7 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 	"github.com/steadysweep/steadysweep/sinks/reftext"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 	"github.com/steadysweep/steadysweep/sinks/submission"
@@ -40,6 +41,7 @@ type analyzeFlags struct {
 	pointYAML    bool
 	writeReport  bool
 	plotPath     string
+	htmlPath     string
 	augment      string
 	augmentOut   string
 }
@@ -165,6 +167,15 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", f.plotPath)
 	}
+	if f.htmlPath != "" {
+		err := writeOutput(f.htmlPath, stdout, func(w io.Writer) error {
+			return htmlpage.WriteRun(w, htmlpage.RunInput{Result: res, RunPath: arg, Derived: derivations(res, loaded)})
+		})
+		if err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", f.htmlPath)
+	}
 	return nil
 }
 
@@ -192,6 +203,7 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
 	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file")
 	fs.StringVar(&f.plotPath, "plot", "", "write a PNG plot of the run to `FILE`")
+	fs.StringVar(&f.htmlPath, "html", "", "write a self-contained HTML page of the run to `FILE`")
 	fs.StringVar(&f.augment, "augment", "", "add the steady_state block and early-stopping maps to this result_summary.json (with -o)")
 	fs.StringVarP(&f.augmentOut, "output", "o", "", "where --augment writes the augmented summary")
 }

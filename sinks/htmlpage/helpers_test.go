@@ -1,0 +1,134 @@
+package htmlpage_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
+)
+
+// parityRun is the directory of the shared parity run name, skipping the
+// test when ../shared is absent.
+func parityRun(t testing.TB, name string) string {
+	t.Helper()
+	return filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs", name)
+}
+
+// analyzeDir analyses the endpoints run in dir with whitespace-word token
+// counts (the parity corpus's counter) under params.
+func analyzeDir(t testing.TB, dir string, params core.Params) *core.Result {
+	t.Helper()
+	run, err := columnar.ResolveRun(dir)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", dir, err)
+	}
+	f, err := os.Open(run.EventsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var d columnar.Decoded
+	err = columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath, Counter: tokenizer.Words{}}, &d)
+	if err != nil {
+		t.Fatalf("decode %s: %v", dir, err)
+	}
+	r, err := core.NewRun(&d.Samples, run.Info).Analyze(params)
+	if err != nil {
+		t.Fatalf("analyze %s: %v", dir, err)
+	}
+	return r
+}
+
+// nonStreamingCopy writes a copy of the parity run name into a temporary
+// directory without its first-token events (sample.recv_first) and with
+// streaming off in config.yaml: a non-streaming run with the same
+// requests, which the parity corpus lacks.
+func nonStreamingCopy(t testing.TB, name string) string {
+	t.Helper()
+	src := parityRun(t, name)
+	dst := filepath.Join(t.TempDir(), name+"_nonstreaming")
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"config.yaml", "run_meta.json", "sample_idx_map.json", "events.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch f {
+		case "config.yaml":
+			data = bytes.Replace(data, []byte("streaming: 'on'"), []byte("streaming: 'off'"), 1)
+		case "events.jsonl":
+			var out bytes.Buffer
+			sc := bufio.NewScanner(bytes.NewReader(data))
+			sc.Buffer(make([]byte, 1<<20), 1<<24)
+			for sc.Scan() {
+				if !bytes.Contains(sc.Bytes(), []byte(`"event_type":"sample.recv_first"`)) {
+					out.Write(sc.Bytes())
+					out.WriteByte('\n')
+				}
+			}
+			if err := sc.Err(); err != nil {
+				t.Fatal(err)
+			}
+			data = out.Bytes()
+		}
+		if err := os.WriteFile(filepath.Join(dst, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// urlAttr matches every src, href, xlink:href and action attribute.
+var urlAttr = regexp.MustCompile(`(?i)\s(?:src|href|xlink:href|action|srcset|poster|data)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)`)
+
+// externalURLs returns the src/href-like attribute values of page that
+// are not a fragment or a relative file path: a scheme (http:, data:,
+// file:, javascript:), a protocol-relative //host or an absolute /path.
+// CSS url(…) and @import count too.
+func externalURLs(page []byte) []string {
+	var bad []string
+	for _, m := range urlAttr.FindAllSubmatch(page, -1) {
+		v := strings.Trim(string(m[1]), `"'`)
+		if strings.HasPrefix(v, "#") {
+			continue
+		}
+		if strings.Contains(v, ":") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, `\`) {
+			bad = append(bad, v)
+		}
+	}
+	for _, pat := range []string{"url(", "@import"} {
+		if bytes.Contains(page, []byte(pat)) {
+			bad = append(bad, pat)
+		}
+	}
+	return bad
+}
+
+// count is the number of non-overlapping occurrences of re in s.
+func countMatches(s []byte, re string) int { return len(regexp.MustCompile(re).FindAllIndex(s, -1)) }
+
+// figure returns the <figure id="chart-ID"> element of page (nil when
+// absent).
+func figure(page []byte, id string) []byte {
+	open := []byte(`<figure class="chart" id="chart-` + id + `"`)
+	i := bytes.Index(page, open)
+	if i < 0 {
+		return nil
+	}
+	j := bytes.Index(page[i:], []byte("</figure>"))
+	if j < 0 {
+		return nil
+	}
+	return page[i : i+j]
+}

@@ -1,0 +1,131 @@
+package htmlpage
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
+)
+
+// The page's assets: one shell (CSS, JS and the embedded record), the
+// chart, and a body per page kind. They are embedded, so a binary writes
+// pages with nothing beside it.
+//
+//go:embed assets/*
+var assets embed.FS
+
+// DataID is the id of the page's one <script type="application/json">,
+// its record.
+const DataID = "steadysweep-data"
+
+// shell is what every page has: a title, a kind (run, sweep,
+// calibration), the record and the body.
+type shell struct {
+	Title, Kind string
+	// Data is the record, JSON made safe inside a script element.
+	Data template.JS
+	Body any
+}
+
+// templates parses the shell with the body of each page kind once.
+var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
+	css, err := assets.ReadFile("assets/page.css")
+	if err != nil {
+		return nil, err
+	}
+	js, err := assets.ReadFile("assets/page.js")
+	if err != nil {
+		return nil, err
+	}
+	funcs := template.FuncMap{
+		"css":   func() template.CSS { return template.CSS(css) },
+		"js":    func() template.JS { return template.JS(js) },
+		"coord": coord,
+		"join":  strings.Join,
+		"add0":  func(a, b float64) float64 { return a + b },
+		"half":  func(a float64) float64 { return a / 2 },
+	}
+	out := map[string]*template.Template{}
+	for _, kind := range []string{"run", "sweep", "calibration"} {
+		t, err := template.New("page.tmpl").Funcs(funcs).ParseFS(assets,
+			"assets/page.tmpl", "assets/parts.tmpl", "assets/"+kind+".tmpl")
+		if err != nil {
+			return nil, err
+		}
+		out[kind] = t
+	}
+	return out, nil
+})
+
+// writePage renders body as a page of kind with record data embedded.
+func writePage(w io.Writer, kind, title string, data any, body any) error {
+	ts, err := templates()
+	if err != nil {
+		return fmt.Errorf("htmlpage: templates: %w", err)
+	}
+	var b bytes.Buffer
+	err = ts[kind].Execute(&b, shell{Title: title, Kind: kind, Data: template.JS(scriptSafe(pyjson.Marshal(data))), Body: body})
+	if err != nil {
+		return fmt.Errorf("htmlpage: render %s page: %w", kind, err)
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
+	}
+	return nil
+}
+
+// scriptSafe escapes the three characters that could end or confuse a
+// script element ("<", ">", "&") as JSON \u escapes; they only occur
+// inside strings in JSON, so the escaped text parses to the same value.
+func scriptSafe(j []byte) string {
+	return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(string(j))
+}
+
+// Record returns the record embedded in a page written by this package:
+// the JSON text of its <script type="application/json" id=DataID>, with
+// the escapes of scriptSafe undone, or an error when the page has none.
+func Record(page []byte) ([]byte, error) {
+	open := []byte(`<script type="application/json" id="` + DataID + `">`)
+	i := bytes.Index(page, open)
+	if i < 0 {
+		return nil, fmt.Errorf("htmlpage: no %s record in the page", DataID)
+	}
+	rest := page[i+len(open):]
+	j := bytes.Index(rest, []byte("</script>"))
+	if j < 0 {
+		return nil, fmt.Errorf("htmlpage: the %s record is not closed", DataID)
+	}
+	return unescapeScript(rest[:j]), nil
+}
+
+// unescapeScript undoes scriptSafe: \u003c, \u003e and \u0026 become the
+// characters again; every other escape, \\ included, is kept as written.
+func unescapeScript(j []byte) []byte {
+	out := make([]byte, 0, len(j))
+	for i := 0; i < len(j); i++ {
+		if j[i] != '\\' || i+1 >= len(j) {
+			out = append(out, j[i])
+			continue
+		}
+		if j[i+1] == 'u' && i+6 <= len(j) {
+			switch string(j[i+2 : i+6]) {
+			case "003c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e":
+				out, i = append(out, '>'), i+5
+				continue
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			}
+		}
+		out, i = append(out, j[i], j[i+1]), i+1
+	}
+	return out
+}
