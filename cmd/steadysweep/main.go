@@ -45,6 +45,7 @@ func commands() []command {
 		{"synth", "write synthetic runs with planted truth", runSynth},
 		{"tokens", "count tokens of JSON lines {\"text\": …} on stdin", runTokens},
 		{"schema", "print the Parquet schemas of sweep output", runSchema},
+		{"report", "write the HTML page of a finished sweep", runReport},
 		{"calibrate", "score a sweep of synthetic runs against their planted truth", runCalibrate},
 		{"demo", "synthesize a small corpus, sweep it, print the table", runDemo},
 		{"version", "print the version", runVersion},

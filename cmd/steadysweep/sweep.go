@@ -18,6 +18,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 
@@ -37,6 +38,8 @@ type sweepFlags struct {
 	quiet         bool
 	progressEvery time.Duration
 	debugLog      string
+	htmlPath      string
+	runPages      bool
 }
 
 func (f *sweepFlags) register(fs *pflag.FlagSet) {
@@ -54,6 +57,8 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no summary")
 	fs.DurationVar(&f.progressEvery, "progress-every", 30*time.Second, "when stderr is not a terminal, a progress line this often (0: none)")
 	fs.StringVar(&f.debugLog, "debug-log", "", "append panic stacks and series errors to `FILE`")
+	fs.StringVar(&f.htmlPath, "html", "", "after the sweep, write an HTML page of OUT_DIR to `FILE` (as steadysweep report)")
+	fs.BoolVar(&f.runPages, "run-pages", false, "write an HTML page of every run × config to OUT_DIR/pages (linked from --html)")
 }
 
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -108,6 +113,14 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Progress: sweep.NewProgress(stderr, isTerminalWriter(stderr), f.quiet),
 	}
 	opts.Progress.Every = f.progressEvery
+	var pages *runPages
+	if f.runPages {
+		pages = &runPages{dir: htmlpage.RunPagesDir(f.out)}
+		if f.htmlPath != "" && f.htmlPath != "-" {
+			pages.back = htmlpageLink(pages.dir, f.htmlPath)
+		}
+		opts.Load, opts.Analyze = pages.wrap(opts.Load, opts.Analyze)
+	}
 	// The output directory first: the debug log lives in it in the
 	// cluster recipes, and a fresh one does not exist yet.
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
@@ -127,6 +140,17 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
+	}
+	if pages != nil {
+		pages.report(stderr)
+	}
+	if f.htmlPath != "" {
+		if err := writeSweepPage(ctx, f.out, f.htmlPath, stdout); err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
+		if f.htmlPath != "-" && !f.quiet {
+			fmt.Fprintf(stderr, "wrote %s\n", f.htmlPath)
+		}
 	}
 	if !f.quiet {
 		if _, err := fmt.Fprintf(stdout, "rows written under %s/rows (series under %s/series)\n", f.out, f.out); err != nil {

@@ -105,7 +105,9 @@ func unitOf(key string) (format func(float64) value, unit string) {
 		return percent, ""
 	case strings.HasSuffix(key, "_pct"):
 		return signedPct, ""
-	case strings.HasPrefix(key, "tps_"), key == "per_user", key == "system":
+	case strings.Contains(key, "tps_per_user"), key == "per_user":
+		return func(x float64) value { return fixed(x, 1) }, "tok/s/user"
+	case strings.HasPrefix(key, "tps_"), strings.Contains(key, "_tps_"), key == "system":
 		return func(x float64) value { return fixed(x, 1) }, "tok/s"
 	}
 	return general, ""

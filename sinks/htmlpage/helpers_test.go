@@ -1,7 +1,6 @@
 package htmlpage_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"os"
@@ -46,47 +45,6 @@ func analyzeDir(t testing.TB, dir string, params core.Params) *core.Result {
 		t.Fatalf("analyze %s: %v", dir, err)
 	}
 	return r
-}
-
-// nonStreamingCopy writes a copy of the parity run name into a temporary
-// directory without its first-token events (sample.recv_first) and with
-// streaming off in config.yaml: a non-streaming run with the same
-// requests, which the parity corpus lacks.
-func nonStreamingCopy(t testing.TB, name string) string {
-	t.Helper()
-	src := parityRun(t, name)
-	dst := filepath.Join(t.TempDir(), name+"_nonstreaming")
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"config.yaml", "run_meta.json", "sample_idx_map.json", "events.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(src, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch f {
-		case "config.yaml":
-			data = bytes.Replace(data, []byte("streaming: 'on'"), []byte("streaming: 'off'"), 1)
-		case "events.jsonl":
-			var out bytes.Buffer
-			sc := bufio.NewScanner(bytes.NewReader(data))
-			sc.Buffer(make([]byte, 1<<20), 1<<24)
-			for sc.Scan() {
-				if !bytes.Contains(sc.Bytes(), []byte(`"event_type":"sample.recv_first"`)) {
-					out.Write(sc.Bytes())
-					out.WriteByte('\n')
-				}
-			}
-			if err := sc.Err(); err != nil {
-				t.Fatal(err)
-			}
-			data = out.Bytes()
-		}
-		if err := os.WriteFile(filepath.Join(dst, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
 }
 
 // urlAttr matches every src, href, xlink:href and action attribute.

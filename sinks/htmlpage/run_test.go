@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
@@ -34,7 +35,7 @@ func pageCases() []pageCase {
 		{"failures", parity("conc_failures"), core.DefaultParams()},
 		{"agentic", parity("agentic_tools"), core.DefaultParams()},
 		{"reference", parity("conc_staircase_late"), core.ReferenceParams()},
-		{"non-streaming", func(t testing.TB) string { return nonStreamingCopy(t, "conc_clean_ramp") }, core.DefaultParams()},
+		{"non-streaming", func(t testing.TB) string { return sharedtest.NonStreamingCopy(t, "conc_clean_ramp") }, core.DefaultParams()},
 	}
 }
 
@@ -246,7 +247,7 @@ func TestRunPagePlantedShapes(t *testing.T) {
 		}
 	})
 	t.Run("non-streaming: no TPOT chart, latency instead", func(t *testing.T) {
-		dir := nonStreamingCopy(t, "conc_clean_ramp")
+		dir := sharedtest.NonStreamingCopy(t, "conc_clean_ramp")
 		r := analyzeDir(t, dir, core.DefaultParams())
 		page := renderRun(t, r, dir)
 		if !bytes.Contains(figure(page, "tpot"), []byte(`class="empty"`)) {

@@ -50,6 +50,9 @@ type cell struct {
 	Value value
 	Class string
 	Sort  string
+	// Sub is a second, smaller line (the whole-run value beside a steady
+	// one).
+	Sub []string
 	// Bold marks the row's emphasis (the reported plateau).
 	Bold bool
 }

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/htmlpage"
+	"github.com/steadysweep/steadysweep/sweep"
+)
+
+// runReport is `steadysweep report OUT -o FILE`: the HTML page of a
+// finished sweep.
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("report", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var file string
+	fs.StringVarP(&file, "output", "o", "", "write the HTML page to `FILE` (- for standard output)")
+	setUsage(fs, "report", stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if fs.NArg() != 1 || file == "" {
+		fs.Usage()
+		return usagef("report needs exactly one sweep output directory and -o FILE")
+	}
+	if err := writeSweepPage(ctx, fs.Arg(0), file, stdout); err != nil {
+		return err
+	}
+	if file != "-" {
+		fmt.Fprintf(stderr, "wrote %s\n", file)
+	}
+	return nil
+}
+
+// writeSweepPage writes the page of the sweep in out to file, linking the
+// run pages present in out/pages.
+func writeSweepPage(ctx context.Context, out, file string, stdout io.Writer) error {
+	s, err := htmlpage.ReadSweep(ctx, out, nil)
+	if err != nil {
+		return fmt.Errorf("report %s: %w", out, err)
+	}
+	pages := htmlpage.RunPagesDir(out)
+	o := htmlpage.SweepOptions{PageDir: filepath.Dir(file), RunPages: func(name string) bool {
+		fi, err := os.Lstat(filepath.Join(pages, name))
+		return err == nil && fi.Mode().IsRegular()
+	}}
+	if file == "-" {
+		o.PageDir = "."
+	}
+	err = writeOutput(file, stdout, func(w io.Writer) error { return htmlpage.WriteSweep(w, s, o) })
+	if err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
+}
+
+// runRefKey keys the RunRef a loaded run came from in its memo, so the
+// analyzer writing run pages knows the run's id.
+type runRefKey struct{}
+
+// runPages writes the page of every run × config a sweep analyses into
+// OUT/pages (htmlpage.RunPageName), each linking back to the sweep page
+// when one is asked for. A page that cannot be written is counted and the
+// first error kept; the row is written regardless.
+type runPages struct {
+	dir, back string
+	mu        sync.Mutex
+	failed    int
+	first     error
+}
+
+// wrap returns the loader and analyzer that write the pages.
+func (rp *runPages) wrap(load sweep.Loader, analyze sweep.Analyzer) (sweep.Loader, sweep.Analyzer) {
+	l := func(ctx context.Context, ref corpora.RunRef) (*sweep.LoadedRun, error) {
+		run, err := load(ctx, ref)
+		if run != nil {
+			run.Memo(runRefKey{}, func() any { return ref })
+		}
+		return run, err
+	}
+	a := func(run *sweep.LoadedRun, p core.Params) (core.Outcome, error) {
+		r, err := sweep.CoreRun(run).Analyze(p)
+		if err != nil {
+			return analyze(run, p) // the analyzer's own error row
+		}
+		ref, _ := run.Memo(runRefKey{}, func() any { return corpora.RunRef{} }).(corpora.RunRef)
+		rp.write(ref, run, r, p)
+		return r.Outcome(), nil
+	}
+	return l, a
+}
+
+func (rp *runPages) write(ref corpora.RunRef, run *sweep.LoadedRun, r *core.Result, p core.Params) {
+	path := filepath.Join(rp.dir, htmlpage.RunPageName(ref.RunID(), sinks.ConfigID(p)))
+	size := "unresolved"
+	if run.Info.DatasetSize > 0 {
+		size = strconv.Itoa(run.Info.DatasetSize)
+	}
+	in := htmlpage.RunInput{Result: r, RunPath: ref.Path, Back: rp.back, Derived: []sinks.Derivation{
+		{Name: "source", Value: run.Info.SourceFormat, Source: run.Info.SourcePath},
+		{Name: "tokenizer", Value: run.Tokenizer, Source: "sweep"},
+		{Name: "dataset size", Value: size, Source: run.Info.DatasetSizeSource},
+		{Name: "config", Value: sinks.ConfigID(p), Source: "sweep"},
+	}}
+	err := os.MkdirAll(rp.dir, 0o755)
+	if err == nil {
+		err = writeOutput(path, nil, func(w io.Writer) error { return htmlpage.WriteRun(w, in) })
+	}
+	if err != nil {
+		rp.mu.Lock()
+		rp.failed++
+		if rp.first == nil {
+			rp.first = fmt.Errorf("%s: %w", path, err)
+		}
+		rp.mu.Unlock()
+	}
+}
+
+// report prints how many pages failed, if any.
+func (rp *runPages) report(stderr io.Writer) {
+	if rp.failed > 0 {
+		fmt.Fprintf(stderr, "warning: %d run pages not written; the first: %v\n", rp.failed, rp.first)
+	}
+}
+
+// htmlpageLink is target relative to the directory dir, slash-separated
+// for an href (target as given when no relative path exists).
+func htmlpageLink(dir, target string) string {
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	rel, err := filepath.Rel(abs(dir), abs(target))
+	if err != nil {
+		return filepath.ToSlash(target)
+	}
+	return filepath.ToSlash(rel)
+}
