@@ -18,6 +18,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&o.ReportPath, "report", "", "Markdown report (default OUT_DIR/calibration.md; - for none)")
 	fs.StringVar(&o.PlotPath, "plot", "", "PNG of error vs parameter (default OUT_DIR/calibration.png; - for none)")
 	fs.StringVar(&o.ParquetPath, "parquet", "", "per-config scores (default OUT_DIR/calibration.parquet; - for none)")
+	fs.StringVar(&o.HTMLPath, "html", "", "also write a self-contained HTML page of the calibration to `FILE`")
 	setUsage(fs, "calibrate", stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -37,7 +38,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := rep.Table(stdout); err != nil {
 		return err
 	}
-	for _, p := range []string{rep.ReportPath, rep.PlotPath, rep.ParquetPath} {
+	for _, p := range []string{rep.ReportPath, rep.PlotPath, rep.ParquetPath, rep.HTMLPath} {
 		if p != "" {
 			fmt.Fprintf(stdout, "wrote %s\n", p)
 		}

@@ -64,6 +64,8 @@ type chart struct {
 	Note string
 	// NPoints is the number of super-passes (one hover target each).
 	NPoints int
+	// XLabel names the x axis ("" for none).
+	XLabel string
 }
 
 type box struct{ X, Y, W, H float64 }
@@ -94,6 +96,8 @@ type point struct {
 	X, Y  float64
 	SP    int
 	Class string
+	// Title is the point's own hover text (scatter plots).
+	Title string
 }
 
 type hit struct {
@@ -126,7 +130,8 @@ const (
 // round ticks.
 func (s chartSpec) layout() chart {
 	c := chart{ID: s.ID, Title: s.Title, Unit: s.Unit, W: chartW, H: chartH, NPoints: s.N,
-		Plot: box{chartLeft, chartTop, chartW - chartLeft - chartRight, chartH - chartTop - chartBottom}}
+		XLabel: "super-pass (absolute index, warmup included)",
+		Plot:   box{chartLeft, chartTop, chartW - chartLeft - chartRight, chartH - chartTop - chartBottom}}
 	for _, se := range s.Series {
 		c.Legend = append(c.Legend, legendItem{Class: se.Class, Name: se.Name, Notes: se.Notes})
 	}

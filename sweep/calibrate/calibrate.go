@@ -24,6 +24,9 @@ type Options struct {
 	// Out/calibration.md, Out/calibration.png, Out/calibration.parquet.
 	// "-" skips that output.
 	ReportPath, PlotPath, ParquetPath string
+	// HTMLPath, when set, is where the HTML page goes (Report.WriteHTML);
+	// empty writes none.
+	HTMLPath string
 	// Mem allocates Arrow memory (default memory.DefaultAllocator).
 	Mem memory.Allocator
 }
@@ -60,9 +63,9 @@ type Report struct {
 	// ErrorRuns are the runs with at least one status=error row.
 	ErrorRuns []ErrorRun
 
-	// ReportPath, PlotPath and ParquetPath are the files written ("" when
-	// skipped).
-	ReportPath, PlotPath, ParquetPath string
+	// ReportPath, PlotPath, ParquetPath and HTMLPath are the files written
+	// ("" when skipped).
+	ReportPath, PlotPath, ParquetPath, HTMLPath string
 }
 
 // ErrorRun is a run whose analysis failed under some configs.
@@ -119,6 +122,12 @@ func Calibrate(ctx context.Context, o Options) (*Report, error) {
 		if err := writeFileAtomic(r.ReportPath, r.WriteMarkdown); err != nil {
 			return r, fmt.Errorf("calibrate: report: %w", err)
 		}
+	}
+	if o.HTMLPath != "" {
+		if err := writeFileAtomic(o.HTMLPath, r.WriteHTML); err != nil {
+			return r, fmt.Errorf("calibrate: html: %w", err)
+		}
+		r.HTMLPath = o.HTMLPath
 	}
 	return r, nil
 }
