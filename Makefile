@@ -6,7 +6,7 @@ COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 
-.PHONY: build test demo bench accuracy lint fuzz fuzz-smoke clean
+.PHONY: build test demo bench accuracy lint fuzz fuzz-smoke html-check html-screenshots clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/steadysweep
@@ -27,6 +27,19 @@ bench: build
 # beside --compat reference, scored by ../shared/accuracy/judge.py.
 accuracy: build
 	$(GO) run ./bench/cmd/accuracy -bin $(BIN) -work accuracy-out -o accuracy-out/REPORT.md
+
+# The HTML pages in a real browser: installs Debian's chromium when it is
+# missing (apt-get, as root), then loads every kind of page headless with
+# networking off (TestPagesInBrowser; make test skips it without a browser).
+# html-screenshots also rewrites the README's screenshots in docs/img.
+html-check:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	$(GO) test -count=1 -v -run '^TestPagesInBrowser$$' ./cmd/steadysweep/
+
+html-screenshots:
+	mkdir -p docs/img
+	$(MAKE) html-check STEADYSWEEP_SCREENSHOTS=$(CURDIR)/docs/img
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

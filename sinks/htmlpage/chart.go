@@ -76,8 +76,11 @@ type tick struct {
 }
 
 type band struct {
-	X, W         float64
-	Class, Label string
+	X, W  float64
+	Class string
+	// Name is the band's legend entry, Label its text inside the plot
+	// ("" when the band is too narrow for one).
+	Name, Label string
 }
 
 type marker struct {
@@ -173,7 +176,7 @@ func (s chartSpec) layout() chart {
 	}
 	bandOf := func(sp span, class, label string) band {
 		lo, hi := max(sp.Lo, 0), min(sp.Hi, s.N-1)
-		b := band{X: p.X + float64(lo)*step, W: float64(hi-lo+1) * step, Class: class, Label: label}
+		b := band{X: p.X + float64(lo)*step, W: float64(hi-lo+1) * step, Class: class, Name: label, Label: label}
 		if b.W < minLabelledBand { // the legend names it
 			b.Label = ""
 		}

@@ -153,6 +153,14 @@ func runViewOf(rec node) runView {
 	return v
 }
 
+// naText is n/a with its reason, as the page prints a missing value.
+func naText(v value) string {
+	if v.Reason == "" {
+		return notAvailable
+	}
+	return notAvailable + " — " + v.Reason
+}
+
 func orNA(s string) string {
 	if s == "" {
 		return notAvailable
@@ -259,9 +267,9 @@ func steadyBlock(res node) node {
 // one row each), the steady value's 95 % confidence interval beside it.
 func compareTable(res node) table {
 	steady, total := steadyBlock(res), get(res, "total")
-	t := table{ID: "compare", Caption: "steady vs total", Head: []string{"", "steady", "95% CI", "total"}}
+	t := table{ID: "compare", Caption: "steady vs total", Head: []string{"", "steady (95% CI)", "total"}}
 	if !has(res, "total") {
-		t.Head = t.Head[:3]
+		t.Head = t.Head[:2]
 		t.Note = "the reference's JSON has no whole-run totals"
 	}
 	type row struct{ path []string }
@@ -292,9 +300,15 @@ func compareTable(res node) table {
 	for _, r := range rows {
 		unitKey := r.path[0]
 		c := []cell{tcell(metricLabel(r.path))}
-		c = append(c, cell{Value: blockValue(steady, r.path, unitKey), Class: "num strong"})
-		c = append(c, cell{Value: ciOf(res, steady, r.path, unitKey), Class: "num"})
-		if len(t.Head) == 4 {
+		sc := cell{Value: blockValue(steady, r.path, unitKey), Class: "num strong"}
+		switch ci := ciOf(res, steady, r.path, unitKey); {
+		case !ci.NA && ci.Text != "":
+			sc.Sub = []string{ci.Text}
+		case ci.NA:
+			sc.Sub = []string{"CI " + naText(ci)}
+		}
+		c = append(c, sc)
+		if len(t.Head) == 3 {
 			c = append(c, cell{Value: blockValue(total, r.path, unitKey), Class: "num"})
 		}
 		t.Rows = append(t.Rows, c)

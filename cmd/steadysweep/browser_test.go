@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
+)
+
+// chromium is the headless browser the page check drives: $STEADYSWEEP_CHROMIUM,
+// else the first of Debian's and Google's names on $PATH; "" when none.
+func chromium() string {
+	if p := os.Getenv("STEADYSWEEP_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browse opens page in a fresh headless Chromium with networking off (no
+// background or component traffic, every host unresolvable, a dead proxy)
+// and returns what mode (--dump-dom, or --screenshot=…) writes to stdout
+// and the browser's console messages (its CONSOLE log lines).
+func browse(t *testing.T, bin, page string, mode ...string) (out []byte, console []string) {
+	t.Helper()
+	abs, err := filepath.Abs(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=127.0.0.1:9",
+		"--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--hide-scrollbars"}
+	args = append(append(args, mode...), "file://"+filepath.ToSlash(abs))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", filepath.Base(bin), filepath.Base(page), err, stderr.String())
+	}
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(l, ":CONSOLE") {
+			console = append(console, l)
+		}
+	}
+	return stdout.Bytes(), console
+}
+
+// loadPage checks that page renders in the browser: its script ran to the
+// end (data-ready on <html>) and the console stayed silent (the pages log
+// nothing, so any message — an exception, a blocked fetch — is a fault).
+// It returns the DOM after the script ran.
+func loadPage(t *testing.T, bin, page string) string {
+	t.Helper()
+	dom, console := browse(t, bin, page, "--dump-dom")
+	if len(console) > 0 {
+		t.Errorf("%s: console messages:\n%s", filepath.Base(page), strings.Join(console, "\n"))
+	}
+	if !regexp.MustCompile(`<html[^>]* data-ready="1"`).Match(dom) {
+		t.Errorf("%s: the page's script did not run to the end", filepath.Base(page))
+	}
+	return string(dom)
+}
+
+// checkRunCharts: in the rendered DOM each chart has one hover target per
+// super-pass of the page's record and one point per super-pass with a
+// value, per series.
+func checkRunCharts(t *testing.T, page, dom string) {
+	t.Helper()
+	rec := pageRecord(t, page)
+	sps, _ := recordField(rec, "super_passes").([]any)
+	for _, ch := range []struct{ id, class, key string }{
+		{"tpot", "s1", "tpot_p50"}, {"tpot", "s2", "tpot_p90"}, {"ttft", "s3", "ttft_p50"}, {"ttft", "s4", "ttft_p90"},
+		{"latency", "s5", "latency_p99"},
+	} {
+		fig := regexp.MustCompile(`(?s)<figure class="chart" id="chart-` + ch.id + `".*?</figure>`).FindString(dom)
+		if fig == "" {
+			if ch.id != "latency" {
+				t.Errorf("%s: no %s chart in the DOM", filepath.Base(page), ch.id)
+			}
+			continue
+		}
+		want := 0
+		for _, sp := range sps {
+			if recordField(sp.(pyjson.Object), ch.key) != nil {
+				want++
+			}
+		}
+		if want == 0 {
+			if !strings.Contains(fig, `class="empty"`) {
+				t.Errorf("%s: %s has no values but the chart is not marked empty", filepath.Base(page), ch.key)
+			}
+			continue
+		}
+		if got := strings.Count(fig, `<rect class="hit"`); got != len(sps) {
+			t.Errorf("%s: %s chart has %d hover targets, the run %d super-passes", filepath.Base(page), ch.id, got, len(sps))
+		}
+		if got := strings.Count(fig, `<circle class="pt `+ch.class+`"`); got != want {
+			t.Errorf("%s: %s has %d points, %d super-passes with a value", filepath.Base(page), ch.key, got, want)
+		}
+	}
+}
+
+// TestPagesInBrowser loads every kind of page in headless Chromium with
+// networking off: a run page per page run (analyze --html), a sweep page
+// with its run pages (sweep --run-pages --html), and a calibration page
+// (calibrate --html over a synthetic corpus). With $STEADYSWEEP_SCREENSHOTS
+// set to a directory it also writes the README's screenshots there
+// (run-page.png, sweep-page.png, run-page-phone.png). make html-check
+// installs Debian's chromium and runs it.
+func TestPagesInBrowser(t *testing.T) {
+	bin := chromium()
+	if bin == "" {
+		t.Skip("no Chromium on $PATH (or $STEADYSWEEP_CHROMIUM): the browser check of the HTML pages is skipped; `make html-check` installs Debian's chromium and runs it")
+	}
+	dirs := pageRuns(t)
+	tmp := t.TempDir()
+	var runPages []string
+	for _, dir := range dirs {
+		page := filepath.Join(tmp, filepath.Base(dir)+".html")
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--html", page}, &stdout, &stderr); err != nil {
+			t.Fatalf("analyze %s: %v (%s)", dir, err, stderr.String())
+		}
+		runPages = append(runPages, page)
+	}
+	for _, page := range runPages {
+		t.Run(filepath.Base(page), func(t *testing.T) { checkRunCharts(t, page, loadPage(t, bin, page)) })
+	}
+
+	out := filepath.Join(tmp, "sweep")
+	sweepPage := filepath.Join(out, "sweep.html")
+	args := append(append([]string{"sweep"}, dirs...), "-o", out, "--preset", "default,reference", "--tokenizer", "words",
+		"--no-cache", "-q", "--run-pages", "--html", sweepPage)
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("sweep: %v (%s)", err, stderr.String())
+	}
+	t.Run("sweep.html", func(t *testing.T) {
+		dom := loadPage(t, bin, sweepPage)
+		rows, _ := recordField(pageRecord(t, sweepPage), "rows").([]any)
+		if got := strings.Count(dom, "<tr data-key="); got != len(rows) {
+			t.Errorf("the sweep page shows %d rows, its record has %d", got, len(rows))
+		}
+		if got := strings.Count(dom, `<svg class="spark"`); got != len(rows) {
+			t.Errorf("%d sparklines for %d rows", got, len(rows))
+		}
+		pages, _ := filepath.Glob(filepath.Join(out, "pages", "*.html"))
+		if len(pages) != len(rows) {
+			t.Fatalf("%d run pages for %d rows", len(pages), len(rows))
+		}
+		checkRunCharts(t, pages[0], loadPage(t, bin, pages[0]))
+	})
+
+	t.Run("calibration.html", func(t *testing.T) {
+		root := filepath.Join(tmp, "synth")
+		if _, err := synth.GenerateCorpus(root, 4, 1, []string{"clean_ramp", "drift_up", "late_staircase", "ramp_only"}); err != nil {
+			t.Fatal(err)
+		}
+		cout := filepath.Join(tmp, "cal")
+		if err := run(context.Background(), []string{"sweep", root, "-o", cout, "--preset", "default,reference", "--set", "warmup_band=0.03,0.1",
+			"--tokenizer", "words", "--no-cache", "-q"}, &stdout, &stderr); err != nil {
+			t.Fatalf("sweep: %v (%s)", err, stderr.String())
+		}
+		page := filepath.Join(cout, "calibration.html")
+		if err := run(context.Background(), []string{"calibrate", cout, "--html", page}, &stdout, &stderr); err != nil {
+			t.Fatalf("calibrate: %v (%s)", err, stderr.String())
+		}
+		dom := loadPage(t, bin, page)
+		if n := strings.Count(dom, `<figure class="chart"`); n != 4 {
+			t.Errorf("%d error plots, want 2 swept axes × 2 panels", n)
+		}
+	})
+
+	if dir := os.Getenv("STEADYSWEEP_SCREENSHOTS"); dir != "" {
+		shots := []struct{ page, name, size string }{
+			{filepath.Join(tmp, "conc_staircase_late.html"), "run-page.png", "1280,1560"},
+			{sweepPage, "sweep-page.png", "1280,900"},
+			{filepath.Join(tmp, "conc_staircase_late.html"), "run-page-phone.png", "390,1400"},
+		}
+		for _, s := range shots {
+			path, err := filepath.Abs(filepath.Join(dir, s.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, console := browse(t, bin, s.page, "--window-size="+s.size, "--screenshot="+path); len(console) > 0 {
+				t.Errorf("%s: console messages: %v", s.name, console)
+			}
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(fmt.Sprintf("wrote %s (%d KB)", path, fi.Size()>>10))
+		}
+	}
+}
