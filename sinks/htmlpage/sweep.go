@@ -172,7 +172,9 @@ type sweepRow struct {
 type attr struct{ Name, Value string }
 
 // filterColumns are the row columns the page filters by, when present
-// (older part files lack some): their attribute name and label.
+// (older part files lack some): their attribute name and label. Status and
+// verdict always get a filter, the others when they take two values or
+// more.
 var filterColumns = []struct{ col, name, label string }{
 	{"status", "status", "status"},
 	{"verdict", "verdict", "verdict"},
@@ -296,7 +298,8 @@ func sweepViewOf(rec node, out string, o SweepOptions) sweepView {
 	}
 	for _, f := range append(filterColumns, struct{ col, name, label string }{"", "config", "config"}) {
 		vals := values[f.name]
-		if len(vals) < 2 || slices.ContainsFunc(v.Filters, func(x filter) bool { return x.Name == f.name }) {
+		always := f.name == "status" || f.name == "verdict"
+		if len(vals) == 0 || (len(vals) < 2 && !always) || slices.ContainsFunc(v.Filters, func(x filter) bool { return x.Name == f.name }) {
 			continue
 		}
 		v.Filters = append(v.Filters, filter{Name: f.name, Label: f.label, Options: sortedKeys(vals)})

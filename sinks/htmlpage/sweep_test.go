@@ -1,0 +1,142 @@
+package htmlpage_test
+
+import (
+	"bytes"
+	"context"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks/htmlpage"
+	"github.com/steadysweep/steadysweep/sweep"
+)
+
+// sweepParity sweeps the named parity runs under the default config into
+// a temporary output directory and reads it back.
+func sweepParity(t *testing.T, names ...string) *htmlpage.Sweep {
+	t.Helper()
+	var paths []string
+	for _, n := range names {
+		paths = append(paths, parityRun(t, n))
+	}
+	refs, errs := corpora.Discover(paths, nil, nil)
+	if len(errs) > 0 || len(refs) != len(names) {
+		t.Fatalf("discover: %d runs, %v", len(refs), errs)
+	}
+	out := t.TempDir()
+	_, err := sweep.Run(context.Background(), sweep.Options{Runs: refs, Configs: []core.Params{core.DefaultParams()}, Out: out,
+		Load: sweep.DefaultLoader(sweep.LoaderOptions{Counter: tokenizer.Words{}}), Analyze: sweep.DefaultAnalyzer, Series: sweep.DefaultSeries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := htmlpage.ReadSweep(context.Background(), out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func renderSweep(t *testing.T, s *htmlpage.Sweep) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := htmlpage.WriteSweep(&b, s, htmlpage.SweepOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// modelOf reads the model name of a parity run's config.yaml
+// (model_params.name), independently of the readers.
+func modelOf(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(parityRun(t, name), "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s+name: (\S+)$`).FindSubmatch(data)
+	if m == nil {
+		t.Fatalf("%s: no model name in config.yaml", name)
+	}
+	return strings.Trim(string(m[1]), `'"`)
+}
+
+// TestSweepPageColumns: the sweep page reads the rows' columns by name. On
+// rows as sweep writes them today it filters by status and verdict; when
+// the rows carry the identity columns issue 19 adds (model, config_label,
+// preset) it filters by those too, with each row's value; and rows from an
+// older part file without a column render with that value n/a.
+func TestSweepPageColumns(t *testing.T) {
+	names := []string{"conc_clean_ramp", "conc_long_ramp", "conc_drift_up"}
+	s := sweepParity(t, names...)
+	page := renderSweep(t, s)
+	for _, f := range []string{"status", "verdict"} {
+		if !strings.Contains(page, `<select data-filter="`+f+`">`) {
+			t.Errorf("no %s filter on the page", f)
+		}
+	}
+	if strings.Contains(page, `data-filter="model"`) {
+		t.Error("a model filter without a model column")
+	}
+
+	// The columns issue 19 adds, with the models the runs' config.yaml
+	// name (conc_long_ramp's is DeepSeek-R1, the others gpt-oss-120b:
+	// shared/parity/README.md).
+	models := map[string]string{}
+	for _, n := range names {
+		models[n] = modelOf(t, n)
+	}
+	if models["conc_long_ramp"] == models["conc_clean_ramp"] {
+		t.Fatalf("models %v: the parity runs should differ", models)
+	}
+	s.Rows.Columns = append(s.Rows.Columns, "model", "config_label", "preset")
+	for _, r := range s.Rows.Rows {
+		r["model"], r["config_label"], r["preset"] = models[r["run_rel"].(string)], "steadysweep", "default"
+	}
+	page = renderSweep(t, s)
+	if !strings.Contains(page, `<select data-filter="model">`) {
+		t.Fatal("no model filter with a model column")
+	}
+	for _, r := range s.Rows.Rows {
+		tr := regexp.MustCompile(`<tr data-key="` + r["run_id"].(string) + `\|[^"]*"[^>]*>`).FindString(page)
+		if !strings.Contains(html.UnescapeString(tr), `data-model="`+models[r["run_rel"].(string)]+`"`) {
+			t.Errorf("%s: row %q lacks its model", r["run_rel"], tr)
+		}
+		if !strings.Contains(tr, `data-config="steadysweep"`) {
+			t.Errorf("%s: row %q lacks its config_label", r["run_rel"], tr)
+		}
+	}
+
+	// An older part file without verdict and steady_tps_system.
+	s.Rows.Columns = slicesDelete(s.Rows.Columns, "verdict", "steady_tps_system")
+	for _, r := range s.Rows.Rows {
+		delete(r, "verdict")
+		delete(r, "steady_tps_system")
+	}
+	page = renderSweep(t, s)
+	if got := strings.Count(page, "<tr data-key="); got != len(s.Rows.Rows) {
+		t.Errorf("%d rows shown of %d without the verdict column", got, len(s.Rows.Rows))
+	}
+	if strings.Contains(page, `<select data-filter="verdict">`) {
+		t.Error("a verdict filter without a verdict column")
+	}
+}
+
+func slicesDelete(xs []string, drop ...string) []string {
+	var out []string
+	for _, x := range xs {
+		keep := true
+		for _, d := range drop {
+			keep = keep && x != d
+		}
+		if keep {
+			out = append(out, x)
+		}
+	}
+	return out
+}
