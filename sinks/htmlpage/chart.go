@@ -202,29 +202,13 @@ func (s chartSpec) layout() chart {
 		}
 	}
 	for _, se := range s.Series {
-		var d strings.Builder
-		pen := false
-		for i, v := range se.Values {
-			if i >= s.N {
-				break
+		vals := se.Values[:min(len(se.Values), s.N)]
+		for i, v := range vals {
+			if finite(v) {
+				c.Points = append(c.Points, point{X: x(i), Y: y(v), SP: i, Class: se.Class})
 			}
-			if !finite(v) {
-				pen = false
-				continue
-			}
-			if pen {
-				d.WriteString(" L")
-			} else {
-				if d.Len() > 0 {
-					d.WriteByte(' ')
-				}
-				d.WriteString("M")
-			}
-			d.WriteString(coord(x(i)) + "," + coord(y(v)))
-			pen = true
-			c.Points = append(c.Points, point{X: x(i), Y: y(v), SP: i, Class: se.Class})
 		}
-		c.Lines = append(c.Lines, path{Class: se.Class, D: d.String()})
+		c.Lines = append(c.Lines, path{Class: se.Class, D: linePath(vals, x, y)})
 	}
 	for i := range s.N {
 		var lines []string
@@ -234,6 +218,30 @@ func (s chartSpec) layout() chart {
 		c.Hits = append(c.Hits, hit{X: p.X + float64(i)*step, W: step, SP: i, Lines: lines})
 	}
 	return c
+}
+
+// linePath is the SVG path through the finite values of vals (value i at
+// x(i), y(v)), lifting the pen over every gap.
+func linePath(vals []float64, x func(int) float64, y func(float64) float64) string {
+	var d strings.Builder
+	pen := false
+	for i, v := range vals {
+		if !finite(v) {
+			pen = false
+			continue
+		}
+		switch {
+		case pen:
+			d.WriteString(" L")
+		case d.Len() > 0:
+			d.WriteString(" M")
+		default:
+			d.WriteString("M")
+		}
+		d.WriteString(coord(x(i)) + "," + coord(y(v)))
+		pen = true
+	}
+	return d.String()
 }
 
 // coord formats an SVG coordinate with one decimal.

@@ -459,25 +459,13 @@ func sparkOf(s, r node) *sparkline {
 	if wlo, whi := intAt(r, -1, "window_start_sp"), intAt(r, -1, "window_end_sp"); sameSize && boolAt(r, "found") && wlo >= 0 && whi >= wlo {
 		sp.Bands = append(sp.Bands, band{X: float64(wlo) * step, W: float64(min(whi, n-1)-wlo+1) * step, Class: "window"})
 	}
-	var d strings.Builder
-	pen := false
+	ys := make([]float64, n)
 	for i, v := range vals {
-		x0, ok := number(v)
-		if !ok || !finite(x0) {
-			pen = false
-			continue
+		ys[i] = math.NaN()
+		if x0, ok := number(v); ok {
+			ys[i] = x0
 		}
-		if pen {
-			d.WriteString(" L")
-		} else {
-			if d.Len() > 0 {
-				d.WriteByte(' ')
-			}
-			d.WriteString("M")
-		}
-		d.WriteString(coord(x(i)) + "," + coord(y(x0)))
-		pen = true
 	}
-	sp.D = d.String()
+	sp.D = linePath(ys, x, y)
 	return sp
 }
