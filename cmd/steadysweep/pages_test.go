@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
@@ -102,6 +103,7 @@ func TestAnalyzeHTML(t *testing.T) {
 				t.Errorf("stderr does not say the page was written: %q", stderr.String())
 			}
 			checkLinks(t, htmlPath)
+			checkMode(t, htmlPath)
 		})
 	}
 }
@@ -166,6 +168,7 @@ func TestSweepHTML(t *testing.T) {
 		}
 	}
 	checkLinks(t, sweepPage)
+	checkMode(t, sweepPage)
 	links := regexp.MustCompile(`<a href="(pages/[^"]+\.html)">`).FindAllSubmatch(page, -1)
 	if len(links) != len(rows.Rows) {
 		t.Errorf("%d run-page links for %d rows", len(links), len(rows.Rows))
@@ -190,6 +193,7 @@ func TestSweepHTML(t *testing.T) {
 		t.Errorf("the sweep's run page of %s differs from analyze --json", filepath.Base(staircase))
 	}
 	checkLinks(t, runPage)
+	checkMode(t, runPage)
 	if !bytes.Contains(mustRead(t, runPage), []byte(`<a href="../sweep.html">`)) {
 		t.Error("the run page does not link back to the sweep page")
 	}
@@ -200,6 +204,25 @@ func TestSweepHTML(t *testing.T) {
 	}
 	if !bytes.Equal(mustRead(t, again), page) {
 		t.Error("report OUT -o FILE differs from sweep --html FILE over the same output")
+	}
+	checkMode(t, again)
+}
+
+// checkMode: the page at path was written by the atomic writer, a regular
+// file of mode 0644 under the umask (no temp file left beside it).
+func checkMode(t *testing.T, path string) {
+	t.Helper()
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	fi, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 0o644 &^ os.FileMode(umask); !fi.Mode().IsRegular() || fi.Mode().Perm() != want {
+		t.Errorf("%s: mode %v, want a regular file %v", filepath.Base(path), fi.Mode(), want)
+	}
+	if tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*.tmp")); len(tmps) > 0 {
+		t.Errorf("temporary files left beside %s: %v", filepath.Base(path), tmps)
 	}
 }
 

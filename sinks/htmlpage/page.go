@@ -79,11 +79,40 @@ func writePage(w io.Writer, kind, title string, data any, body any) error {
 	return nil
 }
 
-// scriptSafe escapes the three characters that could end or confuse a
-// script element ("<", ">", "&") as JSON \u escapes; they only occur
-// inside strings in JSON, so the escaped text parses to the same value.
+// scriptSafe is the JSON text j made compact and safe inside a script
+// element: the indentation pyjson writes for people is dropped (it is
+// half the bytes of a page's record) and "<", ">", "&" become \u escapes.
+// Both only touch bytes outside strings or characters that occur only
+// inside strings, so the text parses to the same values, every number
+// kept as written.
 func scriptSafe(j []byte) string {
-	return strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(string(j))
+	var b strings.Builder
+	b.Grow(len(j))
+	inString := false
+	for i := 0; i < len(j); i++ {
+		c := j[i]
+		switch {
+		case c == '<':
+			b.WriteString(`\u003c`)
+			continue
+		case c == '>':
+			b.WriteString(`\u003e`)
+			continue
+		case c == '&':
+			b.WriteString(`\u0026`)
+			continue
+		case inString && c == '\\' && i+1 < len(j):
+			b.WriteByte(c)
+			i++
+			c = j[i]
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\n' || c == '\t' || c == '\r'):
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // Record returns the record embedded in a page written by this package:

@@ -274,7 +274,13 @@ func sweepViewOf(rec node, out string, o SweepOptions) sweepView {
 			hi, _ := number(get(r, "window_end_sp"))
 			win = text(spRange(int(lo), int(hi)))
 		}
-		line.Cells = append(line.Cells, cell{Value: win, Sort: sortKey(get(r, "window_start_sp"))})
+		wc := cell{Value: win, Sort: sortKey(get(r, "window_start_sp"))}
+		if !win.NA && !boolAt(r, "found") {
+			// The row's window and steady values are the detector's best
+			// effort, as the text report prints them; say so beside them.
+			wc.Sub = []string{"not certified"}
+		}
+		line.Cells = append(line.Cells, wc)
 		for _, m := range []string{"tpot_p50_ns", "ttft_p50_ns", "tps_system"} {
 			c := numCell(r, "steady_"+m)
 			if m == "tps_system" {

@@ -140,3 +140,27 @@ func slicesDelete(xs []string, drop ...string) []string {
 	}
 	return out
 }
+
+// TestSweepPageUncertifiedWindow: a row's window is marked "not certified"
+// exactly when the row's found flag is false (the detector's best effort,
+// which the text report prints with the same caveat), so a steady value
+// beside a "not found" verdict is never read as a certified one.
+func TestSweepPageUncertifiedWindow(t *testing.T) {
+	s := sweepParity(t, "conc_clean_ramp", "conc_drift_up", "conc_staircase_late", "offline_burst", "conc_ramp_only")
+	page := renderSweep(t, s)
+	marked := map[bool]int{}
+	for _, r := range s.Rows.Rows {
+		if r["window_start_sp"] == nil {
+			continue
+		}
+		found, _ := r["found"].(bool)
+		tr := regexp.MustCompile(`(?s)<tr data-key="` + r["run_id"].(string) + `\|.*?</tr>`).FindString(page)
+		if got := strings.Contains(tr, "not certified"); got == found {
+			t.Errorf("%s: found %v, window marked not certified %v", r["run_rel"], found, got)
+		}
+		marked[found]++
+	}
+	if marked[true] == 0 || marked[false] == 0 {
+		t.Errorf("rows with a window: %d certified, %d not; the runs should give both", marked[true], marked[false])
+	}
+}

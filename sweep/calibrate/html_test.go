@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
@@ -57,6 +58,11 @@ func TestCalibrationHTML(t *testing.T) {
 	if r.HTMLPath != page || len(r.Configs) != 4 || len(r.Axes) != 2 {
 		t.Fatalf("html %q, %d configs, axes %v; want the page, 4 configs, compat and warmup_band", r.HTMLPath, len(r.Configs), r.Axes)
 	}
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	if fi, err := os.Lstat(page); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o644&^os.FileMode(umask) {
+		t.Errorf("the page is not a regular 0644 file under umask %o: %v %v", umask, fi, err)
+	}
 	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
@@ -65,12 +71,12 @@ func TestCalibrationHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := pyjson.Marshal(r.htmlRecord()); !bytes.Equal(raw, want) {
-		t.Fatal("the page's record is not the report's")
-	}
 	v, err := pyjson.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := pyjson.Marshal(r.htmlRecord()); !bytes.Equal(pyjson.Marshal(v), want) {
+		t.Fatal("the page's record is not the report's")
 	}
 	rec := v.(pyjson.Object)
 	recConfigs := rec[rec.Index("configs")].Value.([]any)

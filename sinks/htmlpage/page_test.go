@@ -1,0 +1,49 @@
+package htmlpage
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
+)
+
+// TestScriptSafe: the record a page embeds is compact (no whitespace
+// outside strings), cannot end its script element early, and Record gives
+// back text that parses to exactly the values written — strings with
+// spaces, quotes, backslashes and markup, and numbers as pyjson spells
+// them.
+func TestScriptSafe(t *testing.T) {
+	rec := pyjson.Object{
+		{Key: "reason", Value: `a "quoted" </script><b>x & y</b> \ end\`},
+		{Key: "spaces", Value: "  two  spaces\tand a tab\n"},
+		{Key: "nested", Value: pyjson.Object{{Key: "xs", Value: []float64{0.1, 1e-7, 2617694.0, -0.0}}, {Key: "n", Value: 40}}},
+		{Key: "none", Value: nil}, {Key: "list", Value: []any{}}, {Key: "obj", Value: pyjson.Object{}},
+	}
+	written := pyjson.Marshal(rec)
+	safe := scriptSafe(written)
+	for _, bad := range []string{"<", ">", "&", "\n", `": `, "[ ", "{ "} {
+		if strings.Contains(safe, bad) {
+			t.Errorf("embedded record holds %q: %s", bad, safe)
+		}
+	}
+	if !strings.Contains(safe, `"  two  spaces\t`) {
+		t.Errorf("the spaces inside a string were touched: %s", safe)
+	}
+	if len(safe) >= len(written) {
+		t.Errorf("embedded record is %d bytes, the indented one %d", len(safe), len(written))
+	}
+	var page bytes.Buffer
+	page.WriteString(`<script type="application/json" id="` + DataID + `">` + safe + `</script>`)
+	raw, err := Record(page.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := pyjson.Parse(raw)
+	if err != nil {
+		t.Fatalf("record does not parse: %v\n%s", err, raw)
+	}
+	if got := pyjson.Marshal(v); !bytes.Equal(got, written) {
+		t.Errorf("round trip:\n%s\nwant\n%s", got, written)
+	}
+}
