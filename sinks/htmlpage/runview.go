@@ -301,6 +301,9 @@ func compareTable(res node) table {
 		unitKey := r.path[0]
 		c := []cell{tcell(metricLabel(r.path))}
 		sc := cell{Value: blockValue(steady, r.path, unitKey), Class: "num strong"}
+		if sc.Value.NA && sc.Value.Reason == "" && len(r.path) == 1 {
+			sc.Value.Reason = throughputReason(res, r.path[0])
+		}
 		switch ci := ciOf(res, steady, r.path, unitKey); {
 		case !ci.NA && ci.Text != "":
 			sc.Sub = []string{ci.Text}
@@ -347,11 +350,23 @@ func ciOf(res, steady node, path []string, unitKey string) value {
 	if has(steady, key+"_ci") {
 		return ciText(steady, key+"_ci", unitKey)
 	}
-	tps := get(res, "steady_state", "tps")
-	alias := map[string]string{"tps_per_user": "per_user", "tps_system": "system"}[key]
+	alias := rateName(key)
 	if alias == "" {
 		return value{}
 	}
+	// The throughput block (issue 14) gives each reported rate with its
+	// interval and the reason for a null one.
+	if th := get(res, "throughput", alias); th != nil {
+		own, ok1 := number(get(steady, key))
+		est, ok2 := number(get(th, "value"))
+		if ok1 && ok2 && own == est {
+			if v := ciText(th, "ci95", unitKey); !v.NA || v.Reason != "" {
+				return v
+			}
+			return na(stringAt(th, "reason"))
+		}
+	}
+	tps := get(res, "steady_state", "tps")
 	if tps == nil {
 		return na(reasonFor(get(res, "steady_state"), "tps"))
 	}
@@ -361,6 +376,28 @@ func ciOf(res, steady node, path []string, unitKey string) value {
 		return na("no interval for this estimate")
 	}
 	return ciText(tps, alias+"_ci", unitKey)
+}
+
+// throughputReason is the throughput block's reason (issue 14) for the
+// steady rate key (tps_system, tps_per_user), "" for another key or none.
+func throughputReason(res node, key string) string {
+	alias := rateName(key)
+	if alias == "" {
+		return ""
+	}
+	return stringAt(res, "throughput", alias, "reason")
+}
+
+// rateName is the name the throughput and steady_state.tps blocks give
+// the steady block's rate key: tps_system → system; "" for another key.
+func rateName(key string) string {
+	switch key {
+	case "tps_system":
+		return "system"
+	case "tps_per_user":
+		return "per_user"
+	}
+	return ""
 }
 
 // ciText formats the [lo, hi] pair at parent[key], n/a with its reason
