@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,27 +67,19 @@ func modelOf(t *testing.T, name string) string {
 	return strings.Trim(string(m[1]), `'"`)
 }
 
-// TestSweepPageColumns: the sweep page reads the rows' columns by name. On
-// rows as sweep writes them today it filters by status and verdict; when
-// the rows carry the identity columns issue 19 adds (model, config_label,
-// preset) it filters by those too, with each row's value; and rows from an
-// older part file without a column render with that value n/a.
+// TestSweepPageColumns: the sweep page reads the rows' columns by name. It
+// filters by status and verdict, and by the identity columns issue 19
+// adds (model, config_label, preset) with each row's value — the model
+// checked against the run's config.yaml — whether sweep writes them
+// (issue 19 landed) or the test adds them to rows written before; and rows
+// from an older part file without a column render with that value n/a and
+// no filter for it.
 func TestSweepPageColumns(t *testing.T) {
 	names := []string{"conc_clean_ramp", "conc_long_ramp", "conc_drift_up"}
 	s := sweepParity(t, names...)
-	page := renderSweep(t, s)
-	for _, f := range []string{"status", "verdict"} {
-		if !strings.Contains(page, `<select data-filter="`+f+`">`) {
-			t.Errorf("no %s filter on the page", f)
-		}
-	}
-	if strings.Contains(page, `data-filter="model"`) {
-		t.Error("a model filter without a model column")
-	}
 
-	// The columns issue 19 adds, with the models the runs' config.yaml
-	// name (conc_long_ramp's is DeepSeek-R1, the others gpt-oss-120b:
-	// shared/parity/README.md).
+	// conc_long_ramp's model is DeepSeek-R1, the others gpt-oss-120b
+	// (shared/parity/README.md).
 	models := map[string]string{}
 	for _, n := range names {
 		models[n] = modelOf(t, n)
@@ -94,36 +87,45 @@ func TestSweepPageColumns(t *testing.T) {
 	if models["conc_long_ramp"] == models["conc_clean_ramp"] {
 		t.Fatalf("models %v: the parity runs should differ", models)
 	}
-	s.Rows.Columns = append(s.Rows.Columns, "model", "config_label", "preset")
-	for _, r := range s.Rows.Rows {
-		r["model"], r["config_label"], r["preset"] = models[r["run_rel"].(string)], "steadysweep", "default"
-	}
-	page = renderSweep(t, s)
-	if !strings.Contains(page, `<select data-filter="model">`) {
-		t.Fatal("no model filter with a model column")
-	}
-	for _, r := range s.Rows.Rows {
-		tr := regexp.MustCompile(`<tr data-key="` + r["run_id"].(string) + `\|[^"]*"[^>]*>`).FindString(page)
-		if !strings.Contains(html.UnescapeString(tr), `data-model="`+models[r["run_rel"].(string)]+`"`) {
-			t.Errorf("%s: row %q lacks its model", r["run_rel"], tr)
+	if !slices.Contains(s.Rows.Columns, "model") {
+		s.Rows.Columns = append(s.Rows.Columns, "model", "config_label", "preset")
+		for _, r := range s.Rows.Rows {
+			r["model"], r["config_label"], r["preset"] = models[r["run_rel"].(string)], "steadysweep", "default"
 		}
-		if !strings.Contains(tr, `data-config="steadysweep"`) {
-			t.Errorf("%s: row %q lacks its config_label", r["run_rel"], tr)
+	}
+	page := renderSweep(t, s)
+	for _, f := range []string{"status", "verdict", "model"} {
+		if !strings.Contains(page, `<select data-filter="`+f+`">`) {
+			t.Errorf("no %s filter on the page", f)
+		}
+	}
+	for _, r := range s.Rows.Rows {
+		tr := html.UnescapeString(regexp.MustCompile(`<tr data-key="` + r["run_id"].(string) + `\|[^"]*"[^>]*>`).FindString(page))
+		if !strings.Contains(tr, `data-model="`+models[r["run_rel"].(string)]+`"`) {
+			t.Errorf("%s: row %q lacks its model %s", r["run_rel"], tr, models[r["run_rel"].(string)])
+		}
+		if label, _ := r["config_label"].(string); label == "" || !strings.Contains(tr, `data-config="`+label+`"`) {
+			t.Errorf("%s: row %q lacks its config_label %q", r["run_rel"], tr, label)
 		}
 	}
 
-	// An older part file without verdict and steady_tps_system.
-	s.Rows.Columns = slicesDelete(s.Rows.Columns, "verdict", "steady_tps_system")
+	// An older part file without the identity columns, verdict and
+	// steady_tps_system.
+	gone := []string{"model", "config_label", "preset", "verdict", "steady_tps_system"}
+	s.Rows.Columns = slicesDelete(s.Rows.Columns, gone...)
 	for _, r := range s.Rows.Rows {
-		delete(r, "verdict")
-		delete(r, "steady_tps_system")
+		for _, c := range gone {
+			delete(r, c)
+		}
 	}
 	page = renderSweep(t, s)
 	if got := strings.Count(page, "<tr data-key="); got != len(s.Rows.Rows) {
 		t.Errorf("%d rows shown of %d without the verdict column", got, len(s.Rows.Rows))
 	}
-	if strings.Contains(page, `<select data-filter="verdict">`) {
-		t.Error("a verdict filter without a verdict column")
+	for _, f := range []string{"verdict", "model"} {
+		if strings.Contains(page, `<select data-filter="`+f+`">`) {
+			t.Errorf("a %s filter without a %s column", f, f)
+		}
 	}
 }
 
