@@ -142,6 +142,21 @@ func TestPagesInBrowser(t *testing.T) {
 	for _, page := range runPages {
 		t.Run(filepath.Base(page), func(t *testing.T) { checkRunCharts(t, page, loadPage(t, bin, page)) })
 	}
+	// The check itself: a page that tries to load anything from outside
+	// is stopped by the pages' Content-Security-Policy, and the browser
+	// says so on the console, which loadPage counts as a fault.
+	t.Run("an external load is refused and reported", func(t *testing.T) {
+		page := mustRead(t, runPages[0])
+		bad := filepath.Join(tmp, "external.html")
+		tainted := bytes.Replace(page, []byte("<body>"), []byte(`<body><img src="http://example.com/x.png">`), 1)
+		if err := os.WriteFile(bad, tainted, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, console := browse(t, bin, bad, "--dump-dom")
+		if !strings.Contains(strings.Join(console, "\n"), "Content Security Policy") {
+			t.Errorf("an external image raised no Content-Security-Policy message on the console: %q", console)
+		}
+	})
 
 	out := filepath.Join(tmp, "sweep")
 	sweepPage := filepath.Join(out, "sweep.html")

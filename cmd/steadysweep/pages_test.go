@@ -57,13 +57,17 @@ func recordField(o pyjson.Object, key string) any {
 
 var hrefSrc = regexp.MustCompile(`(?i)\s(?:src|href)="([^"]*)"`)
 
-// checkLinks: no src or href of page leaves the file system (no scheme,
-// no //host, no absolute path), and every relative one names a file.
+// checkLinks: the page's Content-Security-Policy refuses every load by
+// default, no src or href of it leaves the file system (no scheme, no
+// //host, no absolute path), and every relative one names a file.
 func checkLinks(t *testing.T, path string) {
 	t.Helper()
 	page, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte(`http-equiv="Content-Security-Policy" content="default-src 'none';`)) {
+		t.Errorf("%s: no Content-Security-Policy refusing every load by default", filepath.Base(path))
 	}
 	for _, m := range hrefSrc.FindAllSubmatch(page, -1) {
 		v := string(m[1])
