@@ -213,7 +213,7 @@ func TestPagesInBrowser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, console := browse(t, bin, s.page, "--window-size="+s.size, "--screenshot="+path); len(console) > 0 {
+			if _, console := browse(t, bin, s.page, "--window-size="+s.size, "--run-all-compositor-stages-before-draw", "--screenshot="+path); len(console) > 0 {
 				t.Errorf("%s: console messages: %v", s.name, console)
 			}
 			fi, err := os.Stat(path)
