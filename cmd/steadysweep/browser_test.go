@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +82,69 @@ func loadPage(t *testing.T, bin, page string) string {
 	return string(dom)
 }
 
+// probe loads page with script appended after the page's own (inline, as
+// the pages' Content-Security-Policy allows) and returns what the script
+// stored as JSON in <html data-probe>: the page's behaviour driven as a
+// reader would (a filter chosen, a header clicked, a super-pass hovered).
+func probe(t *testing.T, bin, page, script string) map[string]any {
+	t.Helper()
+	src := mustRead(t, page)
+	i := bytes.LastIndex(src, []byte("</body>"))
+	if i < 0 {
+		t.Fatalf("%s: no </body>", filepath.Base(page))
+	}
+	probed := filepath.Join(t.TempDir(), filepath.Base(page))
+	withScript := append(append(append([]byte{}, src[:i]...), "<script>"+script+"</script>"...), src[i:]...)
+	if err := os.WriteFile(probed, withScript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := loadPage(t, bin, probed)
+	m := regexp.MustCompile(`<html[^>]* data-probe="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("%s: the probe stored nothing", filepath.Base(page))
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &out); err != nil {
+		t.Fatalf("%s: probe result %q: %v", filepath.Base(page), m[1], err)
+	}
+	return out
+}
+
+// sweepProbe chooses status=windowable in the sweep page's filter and
+// counts the rows left shown, clears it, then clicks the "TPOT p50"
+// header and lists the column's sort keys in the order shown.
+const sweepProbe = `(function () {
+  var out = {}, doc = document;
+  var sel = doc.querySelector('select[data-filter="status"]');
+  sel.value = "windowable"; sel.dispatchEvent(new Event("change"));
+  out.shown = 0;
+  doc.querySelectorAll("table.filterable tbody tr").forEach(function (r) { if (!r.hidden) { out.shown++; } });
+  out.counter = doc.getElementById("shown").textContent;
+  sel.value = ""; sel.dispatchEvent(new Event("change"));
+  var ths = doc.querySelectorAll("table.sortable thead th"), col = -1;
+  ths.forEach(function (th, i) { if (th.textContent.trim() === "TPOT p50") { col = i; } });
+  ths[col].click();
+  out.order = Array.prototype.map.call(doc.querySelectorAll("table.sortable tbody tr"), function (r) {
+    return r.cells[col].getAttribute("data-v") || "";
+  });
+  doc.documentElement.setAttribute("data-probe", JSON.stringify(out));
+})();`
+
+// runProbe hovers super-pass 3 of the TPOT chart and reports the tooltip
+// and how many points are highlighted across the page's charts.
+const runProbe = `(function () {
+  var doc = document, out = {};
+  var hit = doc.querySelector('#chart-tpot .hit[data-sp="3"]');
+  hit.dispatchEvent(new MouseEvent("mousemove", {clientX: 200, clientY: 200, bubbles: true}));
+  var tip = doc.getElementById("tip");
+  out.tip = tip.hidden ? "" : tip.textContent;
+  out.on = doc.querySelectorAll(".pt.on").length;
+  out.onSP = doc.querySelectorAll('.pt.on[data-sp="3"]').length;
+  hit.dispatchEvent(new MouseEvent("mouseleave"));
+  out.after = doc.querySelectorAll(".pt.on").length;
+  doc.documentElement.setAttribute("data-probe", JSON.stringify(out));
+})();`
+
 // checkRunCharts: in the rendered DOM each chart has one hover target per
 // super-pass of the page's record and one point per super-pass with a
 // value, per series.
@@ -142,6 +210,22 @@ func TestPagesInBrowser(t *testing.T) {
 	for _, page := range runPages {
 		t.Run(filepath.Base(page), func(t *testing.T) { checkRunCharts(t, page, loadPage(t, bin, page)) })
 	}
+	t.Run("hovering a super-pass", func(t *testing.T) {
+		page := runPages[0] // conc_clean_ramp: TPOT and TTFT for every super-pass
+		got := probe(t, bin, page, runProbe)
+		sp := recordField(pageRecord(t, page), "super_passes").([]any)[3].(pyjson.Object)
+		tpot, _ := strconv.ParseFloat(fmt.Sprint(recordField(sp, "tpot_p50")), 64)
+		want := fmt.Sprintf("TPOT p50 %.2f ms", tpot/1e6)
+		tip, _ := got["tip"].(string)
+		if !strings.HasPrefix(tip, "super-pass 3") || !strings.Contains(tip, want) {
+			t.Errorf("tooltip %q, want super-pass 3 with %q", tip, want)
+		}
+		// Four series over two charts (TPOT and TTFT, p50 and p90), each
+		// with a point at super-pass 3; unhighlighted when the pointer leaves.
+		if got["on"] != float64(4) || got["onSP"] != float64(4) || got["after"] != float64(0) {
+			t.Errorf("highlighted points %v (at super-pass 3: %v), after leaving %v; want 4, 4, 0", got["on"], got["onSP"], got["after"])
+		}
+	})
 	// The check itself: a page that tries to load anything from outside
 	// is stopped by the pages' Content-Security-Policy, and the browser
 	// says so on the console, which loadPage counts as a fault.
@@ -180,6 +264,34 @@ func TestPagesInBrowser(t *testing.T) {
 			t.Fatalf("%d run pages for %d rows", len(pages), len(rows))
 		}
 		checkRunCharts(t, pages[0], loadPage(t, bin, pages[0]))
+
+		// Filter and sort as a reader would.
+		got := probe(t, bin, sweepPage, sweepProbe)
+		windowable := 0
+		var keys []float64
+		for _, r := range rows {
+			o := r.(pyjson.Object)
+			if recordField(o, "status") == "windowable" {
+				windowable++
+			}
+			if v, err := strconv.ParseFloat(fmt.Sprint(recordField(o, "steady_tpot_p50_ns")), 64); err == nil {
+				keys = append(keys, v)
+			}
+		}
+		if got["shown"] != float64(windowable) || got["counter"] != strconv.Itoa(windowable) {
+			t.Errorf("status=windowable shows %v rows (counter %v), the record has %d", got["shown"], got["counter"], windowable)
+		}
+		order, _ := got["order"].([]any)
+		var shown []float64
+		for _, o := range order {
+			if v, err := strconv.ParseFloat(o.(string), 64); err == nil {
+				shown = append(shown, v)
+			}
+		}
+		sort.Float64s(keys)
+		if len(order) != len(rows) || !slices.Equal(shown, keys) || len(keys) == 0 {
+			t.Errorf("TPOT p50 sorted: %v; want every row, the record's steady TPOT p50s ascending %v", order, keys)
+		}
 	})
 
 	t.Run("calibration.html", func(t *testing.T) {
