@@ -226,6 +226,28 @@ func TestPagesInBrowser(t *testing.T) {
 			t.Errorf("highlighted points %v (at super-pass 3: %v), after leaving %v; want 4, 4, 0", got["on"], got["onSP"], got["after"])
 		}
 	})
+	t.Run("printing", func(t *testing.T) {
+		// printed is the number of pages page prints on.
+		printed := func(page string) int {
+			pdf := filepath.Join(t.TempDir(), "run.pdf")
+			if _, console := browse(t, bin, page, "--no-pdf-header-footer", "--print-to-pdf="+pdf); len(console) > 0 {
+				t.Errorf("console messages while printing: %v", console)
+			}
+			return len(regexp.MustCompile(`/Type\s*/Page[^s]`).FindAll(mustRead(t, pdf), -1))
+		}
+		// Printing opens every collapsed section (the beforeprint hook):
+		// more pages than the same page without the hook.
+		collapsed := filepath.Join(t.TempDir(), "collapsed.html")
+		src := mustRead(t, runPages[1])
+		if err := os.WriteFile(collapsed, bytes.Replace(src, []byte(`"beforeprint"`), []byte(`"no-beforeprint"`), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		full, folded := printed(runPages[1]), printed(collapsed)
+		if full <= folded || full > 40 {
+			t.Errorf("the run page prints on %d pages, %d with its sections collapsed", full, folded)
+		}
+		t.Logf("the staircase run page prints on %d pages (%d with its sections collapsed)", full, folded)
+	})
 	// The check itself: a page that tries to load anything from outside
 	// is stopped by the pages' Content-Security-Policy, and the browser
 	// says so on the console, which loadPage counts as a fault.
