@@ -54,6 +54,12 @@ type Options struct {
 	Analyze Analyzer
 	// Series, if set, fills the Out/series table once per run.
 	Series SeriesFunc
+	// AfterRun, if set, is called once a loaded run's rows (and series)
+	// are computed, before the run is let go, outside the timed load and
+	// analysis (cmd's --run-pages writes the run's pages there, so
+	// writing them never counts in analysis_ns). A panic in it is logged
+	// to Debug; the run's rows stand.
+	AfterRun func(ref corpora.RunRef, run *LoadedRun)
 
 	// ToolVersion and ToolCommit are written into every row.
 	ToolVersion, ToolCommit string

@@ -118,7 +118,18 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 		}
 		res.series = series
 	}
+	if e.o.AfterRun != nil {
+		e.afterRun(ref, run)
+	}
 	return res
+}
+
+// afterRun calls the AfterRun hook; a panic is logged (recoverInto) and
+// the run's rows stand.
+func (e *engine) afterRun(ref corpora.RunRef, run *LoadedRun) {
+	var panicked error
+	defer e.recoverInto(&panicked, ref, "after run")
+	e.o.AfterRun(ref, run)
 }
 
 // load calls the Loader, turning a panic into an error.

@@ -68,14 +68,22 @@ func writeSweepPage(ctx context.Context, out, file string, stdout io.Writer) err
 	return nil
 }
 
-// runRefKey keys the RunRef a loaded run came from in its memo, so the
-// analyzer writing run pages knows the run's id.
-type runRefKey struct{}
+// pendingKey keys, in a loaded run's memo, the analyses whose pages are
+// still to be written (*[]pendingPage).
+type pendingKey struct{}
+
+// pendingPage is one analysis of a run waiting for its page.
+type pendingPage struct {
+	result *core.Result
+	params core.Params
+}
 
 // runPages writes the page of every run × config a sweep analyses into
 // OUT/pages (htmlpage.RunPageName), each linking back to the sweep page
-// when one is asked for. A page that cannot be written is counted and the
-// first error kept; the row is written regardless.
+// when one is asked for. The analyzer keeps each result with the run; the
+// pages are written once the run is done (sweep.Options.AfterRun), so
+// their writing is not in the rows' analysis_ns. A page that cannot be
+// written is counted and the first error kept; the rows stand regardless.
 type runPages struct {
 	dir, back string
 	mu        sync.Mutex
@@ -83,25 +91,26 @@ type runPages struct {
 	first     error
 }
 
-// wrap returns the loader and analyzer that write the pages.
-func (rp *runPages) wrap(load sweep.Loader, analyze sweep.Analyzer) (sweep.Loader, sweep.Analyzer) {
-	l := func(ctx context.Context, ref corpora.RunRef) (*sweep.LoadedRun, error) {
-		run, err := load(ctx, ref)
-		if run != nil {
-			run.Memo(runRefKey{}, func() any { return ref })
-		}
-		return run, err
-	}
-	a := func(run *sweep.LoadedRun, p core.Params) (core.Outcome, error) {
+// install wires the pages into the sweep's options: an analyzer that
+// keeps each result with its run, and the hook that writes them.
+func (rp *runPages) install(o *sweep.Options) {
+	analyze := o.Analyze
+	o.Analyze = func(run *sweep.LoadedRun, p core.Params) (core.Outcome, error) {
 		r, err := sweep.CoreRun(run).Analyze(p)
 		if err != nil {
 			return analyze(run, p) // the analyzer's own error row
 		}
-		ref, _ := run.Memo(runRefKey{}, func() any { return corpora.RunRef{} }).(corpora.RunRef)
-		rp.write(ref, run, r, p)
+		pending := run.Memo(pendingKey{}, func() any { return new([]pendingPage) }).(*[]pendingPage)
+		*pending = append(*pending, pendingPage{result: r, params: p})
 		return r.Outcome(), nil
 	}
-	return l, a
+	o.AfterRun = func(ref corpora.RunRef, run *sweep.LoadedRun) {
+		pending := run.Memo(pendingKey{}, func() any { return new([]pendingPage) }).(*[]pendingPage)
+		for _, pp := range *pending {
+			rp.write(ref, run, pp.result, pp.params)
+		}
+		*pending = nil
+	}
 }
 
 func (rp *runPages) write(ref corpora.RunRef, run *sweep.LoadedRun, r *core.Result, p core.Params) {

@@ -119,7 +119,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if f.htmlPath != "" && f.htmlPath != "-" {
 			pages.back = htmlpageLink(pages.dir, f.htmlPath)
 		}
-		opts.Load, opts.Analyze = pages.wrap(opts.Load, opts.Analyze)
+		pages.install(&opts)
 	}
 	// The output directory first: the debug log lives in it in the
 	// cluster recipes, and a fresh one does not exist yet.
