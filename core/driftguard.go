@@ -53,14 +53,14 @@ func (a *analysis) driftGuard(lo int) *DriftGuard {
 	unsettled := p.WarmupMode == WarmupAuto && driver >= 0 && settlePosition(trajectory(a.pct, driver), p) < 0
 	var last DriftGuard
 	for _, m := range gatedMetrics() {
-		dg := driftOver(trajectory(r.pct[lo:], m), p, false)
+		dg := driftOver(trajectory(r.pct[lo:], m), p, false, a.stop)
 		dg.Lo, dg.Hi = r.Warmup+lo, r.Warmup+len(r.pct)
 		dg.metric, dg.Metric = m, Metrics()[m].Key
 		if last = dg; dg.Fired {
 			return &dg
 		}
 		if unsettled {
-			dg := driftOver(trajectory(a.pct, m), p, true)
+			dg := driftOver(trajectory(a.pct, m), p, true, a.stop)
 			dg.Lo, dg.Hi, dg.WholeRun = 0, len(a.pct), true
 			dg.metric, dg.Metric = m, Metrics()[m].Key
 			if last = dg; dg.Fired {
@@ -80,7 +80,7 @@ func (a *analysis) driftGuard(lo int) *DriftGuard {
 // six-point drift). Over the whole run (hinge true) it is 2–3 levels of any
 // length or a ramp settling into a flat part of MinTrendN points (a slow
 // warmup). Below MinTrendN points nothing is tested. An exact line (OLS Degenerate, slope ≠ 0) has p = 0.
-func driftOver(ys []float64, p Params, hinge bool) DriftGuard {
+func driftOver(ys []float64, p Params, hinge bool, stop *stopper) DriftGuard {
 	dg := DriftGuard{P: math.NaN(), RelDrift: math.NaN(), BICLine: math.NaN(), BICAlt: math.NaN()}
 	n := len(ys)
 	if n < p.MinTrendN {
@@ -94,9 +94,9 @@ func driftOver(ys []float64, p Params, hinge bool) DriftGuard {
 	}
 	dg.BICLine = bic(o.RSS, n, 2, mean)
 	if hinge {
-		dg.BICAlt = math.Min(bestStepBIC(ys, 3, 1), hingeBIC(ys, p.MinTrendN))
+		dg.BICAlt = math.Min(bestStepBIC(ys, 3, 1, stop), hingeBIC(ys, p.MinTrendN, stop))
 	} else {
-		dg.BICAlt = bestStepBIC(ys, 3, p.MinTrendN)
+		dg.BICAlt = bestStepBIC(ys, 3, p.MinTrendN, stop)
 	}
 	dg.Fired = dg.P < p.Alpha && math.Abs(dg.RelDrift) >= p.TrendRelDriftMin && dg.BICLine < dg.BICAlt
 	return dg
@@ -104,12 +104,12 @@ func driftOver(ys []float64, p Params, hinge bool) DriftGuard {
 
 // bestStepBIC is the least BIC of a piecewise-constant fit of ys with
 // k = 2 … min(kmax, n−1) levels (q = 2k − 1 parameters), the first of at
-// least minFirst points; +Inf when there is none.
-func bestStepBIC(ys []float64, kmax, minFirst int) float64 {
+// least minFirst points; +Inf when there is none (NaN once stop fails).
+func bestStepBIC(ys []float64, kmax, minFirst int, stop *stopper) float64 {
 	best := math.Inf(1)
 	mean := stats.Mean(ys)
 	for k := 2; k <= min(kmax, len(ys)-1); k++ {
-		best = math.Min(best, bic(segmentSSE(ys, k, minFirst), len(ys), 2*k-1, mean))
+		best = math.Min(best, bic(segmentSSE(ys, k, minFirst, stop), len(ys), 2*k-1, mean))
 	}
 	return best
 }
@@ -117,11 +117,14 @@ func bestStepBIC(ys []float64, kmax, minFirst int) float64 {
 // hingeBIC is the BIC (q = 3) of the best "ramp, then flat" fit
 // y = a + b·min(t, c) over the breaks c = 1 … n − minFlat (a flat part of at
 // least minFlat points), +Inf when there is none.
-func hingeBIC(ys []float64, minFlat int) float64 {
+func hingeBIC(ys []float64, minFlat int, stop *stopper) float64 {
 	n := len(ys)
 	best := math.Inf(1)
 	xs := make([]float64, n)
 	for c := 1; c <= n-minFlat; c++ {
+		if c&63 == 0 && stop.failed() {
+			return math.NaN() // O(n²) in all: the analysis is being abandoned
+		}
 		for t := range xs {
 			xs[t] = math.Min(float64(t), float64(c))
 		}

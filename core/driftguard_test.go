@@ -42,7 +42,7 @@ func TestDriftOver(t *testing.T) {
 		{"ramp then flat, hinge", []float64{80.52, 83.91, 86.69, 89.69, 92.9, 96.68, 99.59, 99.43, 100.08, 100.05},
 			true, false, true},
 	} {
-		dg := driftOver(c.ys, p, c.hinge)
+		dg := driftOver(c.ys, p, c.hinge, nil)
 		if dg.Fired != c.fired || (len(c.ys) >= p.MinTrendN && dg.Up != c.up) {
 			t.Errorf("%s: fired %v up %v (p %.3g, rel %.3f, BIC line %.2f alt %.2f), want fired %v up %v",
 				c.name, dg.Fired, dg.Up, dg.P, dg.RelDrift, dg.BICLine, dg.BICAlt, c.fired, c.up)

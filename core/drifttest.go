@@ -25,7 +25,7 @@ type DriftTest struct {
 // piecewise-constant fit with as many levels as there are plateaus
 // (optimal segmentation, so the super-passes straddling a step do not
 // count against the steps).
-func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoView) DriftTest {
+func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoView, stop *stopper) DriftTest {
 	dt := DriftTest{Lo: plateaus[0].Lo, Hi: plateaus[len(plateaus)-1].Hi}
 	var xs, ys []float64
 	for i := dt.Lo; i < dt.Hi; i++ {
@@ -42,7 +42,7 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoVi
 	slope, rssLine := lineFit(xs, ys)
 	mean := stats.Mean(ys)
 	dt.BICLine = bic(rssLine, len(ys), 2, mean)
-	dt.BICStep = bic(segmentSSE(ys, k, 1), len(ys), 2*k-1, mean)
+	dt.BICStep = bic(segmentSSE(ys, k, 1, stop), len(ys), 2*k-1, mean)
 	dt.Up = slope > 0
 	traj := trajectory(pct[dt.Lo:dt.Hi], mTPOTP50)
 	trend := v.trend(g.gate, mTPOTP50, dt.Lo, dt.Hi, traj, g.minN, g.alpha) != stats.VerdictSteady &&
@@ -67,8 +67,10 @@ func bic(rss float64, n, q int, mean float64) float64 {
 // segmentSSE is the least residual sum of squares of ys split into k
 // contiguous non-empty segments, the first of at least minFirst points,
 // each fitted by its mean (dynamic programming over prefix sums, O(k·n²));
-// +Inf when no split exists.
-func segmentSSE(ys []float64, k, minFirst int) float64 {
+// +Inf when no split exists. It polls stop every 64 rows (n is the
+// super-passes of the plateaus: at 100,000 of them the table is minutes of
+// work) and returns NaN once stop fails; the analysis is then abandoned.
+func segmentSSE(ys []float64, k, minFirst int, stop *stopper) float64 {
 	n := len(ys)
 	s1 := make([]float64, n+1)
 	s2 := make([]float64, n+1)
@@ -93,6 +95,9 @@ func segmentSSE(ys []float64, k, minFirst int) float64 {
 			cur[j] = math.Inf(1)
 		}
 		for j := seg; j <= n; j++ {
+			if j&63 == 0 && stop.failed() {
+				return math.NaN()
+			}
 			for i := seg - 1; i < j; i++ {
 				if c := prev[i] + cost(i, j); c < cur[j] {
 					cur[j] = c

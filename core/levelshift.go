@@ -209,7 +209,7 @@ func tailShift(post []SuperPass, pct []*spPercentiles, base Plateau, band float6
 		xs[i] = float64(i)
 	}
 	_, rssLine := lineFit(xs, span)
-	if !(bestStepBIC(span, 3, minN) < bic(rssLine, len(span), 2, stats.Mean(span))) {
+	if !(bestStepBIC(span, 3, minN, nil) < bic(rssLine, len(span), 2, stats.Mean(span))) {
 		return an, base.Hi, false
 	}
 	an.Detected, an.DeltaPct = true, 100*rel

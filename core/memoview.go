@@ -13,6 +13,7 @@ import (
 type memoView struct {
 	roll *rollup
 	base int
+	stop *stopper // the analysis's: long statistics poll it, and are not memoised when it fails
 }
 
 // spanMemo holds the parameter-independent statistics of one span
@@ -182,17 +183,20 @@ type trendStat struct {
 // would otherwise grow it quadratically); past it tests are not stored.
 const maxTrendMemo = 1 << 15
 
-// trendStatOf runs gate's test on xs (len(xs) ≥ stats.MinTrendN).
-func trendStatOf(gate TrendGate, xs []float64) trendStat {
+// trendStatOf runs gate's test on xs (len(xs) ≥ stats.MinTrendN). Only
+// Hamed–Rao is O(n²) (all n − 1 autocorrelation lags): it polls stop, and
+// ok is false when stop ended it.
+func trendStatOf(gate TrendGate, xs []float64, stop *stopper) (t trendStat, ok bool) {
 	switch gate {
 	case TrendMKHamedRao:
-		return trendStat{mk: stats.HamedRao(xs)}
+		t.mk, ok = stats.HamedRaoStop(xs, stop.failed)
+		return t, ok
 	case TrendMannKendall:
-		return trendStat{mk: stats.MannKendall(xs)}
+		return trendStat{mk: stats.MannKendall(xs)}, true
 	case TrendNeweyWest:
-		return trendStat{nw: stats.NeweyWest(xs, -1)}
+		return trendStat{nw: stats.NeweyWest(xs, -1)}, true
 	}
-	return trendStat{verdict: stats.TrendVerdict(stats.TrendAlgo(gate), xs, stats.Alpha)}
+	return trendStat{verdict: stats.TrendVerdict(stats.TrendAlgo(gate), xs, stats.Alpha)}, true
 }
 
 // at is the test's verdict at significance alpha, as stats.TrendVerdict
@@ -218,14 +222,18 @@ func (v *memoView) trend(gate TrendGate, m, lo, hi int, xs []float64, minN int, 
 		return stats.TrendVerdict(stats.TrendAlgo(gate), xs, alpha)
 	}
 	if v == nil {
-		return trendStatOf(gate, xs).at(gate, alpha)
+		t, _ := trendStatOf(gate, xs, nil)
+		return t.at(gate, alpha)
 	}
 	k := trendKey{gate, m, v.base + lo, v.base + hi}
 	r := v.roll
 	if t, ok := r.trends[k]; ok {
 		return t.at(gate, alpha)
 	}
-	t := trendStatOf(gate, xs)
+	t, complete := trendStatOf(gate, xs, v.stop)
+	if !complete {
+		return stats.VerdictInsufficient // stopped: the analysis is abandoned
+	}
 	if len(r.trends) < maxTrendMemo {
 		if r.trends == nil {
 			r.trends = map[trendKey]trendStat{}

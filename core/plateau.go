@@ -67,6 +67,12 @@ func growPlateaus(n, minN int, admissible func(lo, hi int) bool, stop *stopper) 
 		}
 		best := -1
 		for end := start + minLen; end <= n && admissible(start, end); end++ {
+			// One start can grow over the whole series, each step O(window)
+			// (tens of minutes at --superpass-size 1): look at the hook on
+			// the way too.
+			if (end-start)&63 == 0 && stop.failed() {
+				return out
+			}
 			best = end
 		}
 		if best < 0 {

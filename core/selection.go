@@ -215,7 +215,7 @@ func (steadysweep) selectSteady(a *analysis) {
 func (a *analysis) driftAcross(g gateConfig) bool {
 	r, p, pct, sel := a.res, a.p, a.res.pct, &a.assess.Selection
 	ss := &r.Steady
-	dt := driftTest(pct, ss.Plateaus, g, a.memo)
+	dt := driftTest(pct, ss.Plateaus, g, a.memo, a.stop)
 	sel.Drift = &dt
 	if !dt.Drift {
 		return false

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -61,5 +62,63 @@ func TestStopHook(t *testing.T) {
 	run.Stop = nil
 	if d, err := r.Diagnostics(); err != nil || len(d) != 3 {
 		t.Errorf("Diagnostics after the stop: %d tables, err %v", len(d), err)
+	}
+}
+
+// TestStopDuringOneLongPlateau: one start of the plateau scan can grow
+// over the whole series, each step an O(window) admissibility test (at
+// --superpass-size 1 on 360,000 samples the scan ran for minutes with the
+// hook never polled, so SIGTERM waited for it). The scan must look at the
+// hook every 64 steps or fewer, and stop at the first failure.
+func TestStopDuringOneLongPlateau(t *testing.T) {
+	const n = 10000
+	calls, lastPoll, maxGap := 0, 0, 0
+	stopAt := -1
+	st := &stopper{fn: func() error {
+		maxGap = max(maxGap, calls-lastPoll)
+		lastPoll = calls
+		if stopAt >= 0 && calls >= stopAt {
+			return errors.New("interrupted")
+		}
+		return nil
+	}}
+	admissible := func(lo, hi int) bool { calls++; return true }
+	if got := growPlateaus(n, 4, admissible, st); len(got) != 1 || got[0] != (Plateau{0, n}) {
+		t.Fatalf("plateaus %v, want one over [0, %d)", got, n)
+	}
+	if maxGap = max(maxGap, calls-lastPoll); maxGap > 64 {
+		t.Errorf("%d admissibility tests between two polls of Stop, want ≤ 64", maxGap)
+	}
+	calls, lastPoll, stopAt = 0, 0, 500
+	st = &stopper{fn: st.fn}
+	growPlateaus(n, 4, admissible, st)
+	if st.err == nil || calls > stopAt+64 {
+		t.Errorf("stop at %d tests: scan ran %d tests (err %v)", stopAt, calls, st.err)
+	}
+}
+
+// TestStopDuringSegmentSSE: the drift test's k-segment table is O(k·n²)
+// with n the plateaus' super-passes (100,000 at --superpass-size 1: the
+// analysis sat in it for minutes after SIGTERM). It must poll Stop every
+// 64 rows and give up (NaN) at the first failure, and without a stop it
+// must still be the exact least SSE (checked on a small series by hand:
+// [1 1 5 5 9] in 3 segments is 0).
+func TestStopDuringSegmentSSE(t *testing.T) {
+	if got := segmentSSE([]float64{1, 1, 5, 5, 9}, 3, 1, nil); got != 0 {
+		t.Errorf("segmentSSE of three levels in 3 segments = %v, want 0", got)
+	}
+	ys := make([]float64, 4096)
+	for i := range ys {
+		ys[i] = float64(i % 7)
+	}
+	polls := 0
+	st := &stopper{fn: func() error {
+		if polls++; polls > 3 {
+			return errors.New("interrupted")
+		}
+		return nil
+	}}
+	if got := segmentSSE(ys, 4, 1, st); !math.IsNaN(got) || polls != 4 {
+		t.Errorf("stopped at the 4th poll: %v after %d polls, want NaN after 4", got, polls)
 	}
 }

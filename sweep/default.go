@@ -78,8 +78,19 @@ type runKey struct{}
 // CoreRun returns the core.Run of a loaded run, prepared on first use: the
 // run's parameter sets share its rollups and memos, and they are released
 // with the LoadedRun (a sweep holds at most Jobs runs in memory).
+//
+// The core.Run's Stop hook polls run.Stop, whenever that is set.
 func CoreRun(run *LoadedRun) *core.Run {
-	return run.Memo(runKey{}, func() any { return core.NewRun(run.Samples, run.Info) }).(*core.Run)
+	return run.Memo(runKey{}, func() any {
+		r := core.NewRun(run.Samples, run.Info)
+		r.Stop = func() error {
+			if run.Stop == nil {
+				return nil
+			}
+			return run.Stop()
+		}
+		return r
+	}).(*core.Run)
 }
 
 // DefaultAnalyzer analyses with core.Run.Analyze and returns the result's

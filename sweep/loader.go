@@ -21,6 +21,10 @@ type LoadedRun struct {
 	// the loader computed it while reading (or had it from a cache): the
 	// sweep then does not read the file again for the rows' provenance.
 	EventsSHA256 string
+	// Stop, when set, is polled by the long loops of the run's analyses
+	// (core.Run.Stop, through CoreRun); the sweep sets it to its context's
+	// error so a cancelled sweep leaves a run mid-analysis at once.
+	Stop func() error
 
 	memo map[any]any
 }

@@ -93,12 +93,16 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	}
 	rows := make([]sinks.Row, 0, len(todo))
 	prov.Tokenizer, prov.SourceFormat = run.Tokenizer, run.Info.SourceFormat
+	run.Stop = ctx.Err // a cancelled sweep ends an analysis mid-loop
 	for i, p := range todo {
 		if ctx.Err() != nil {
 			return runResult{abandoned: true}
 		}
 		t := time.Now()
 		out, err := e.analyze(ref, run, p, ids[i])
+		if ctx.Err() != nil {
+			return runResult{abandoned: true} // stopped: not an error of the run
+		}
 		if err != nil {
 			out = ErrorOutcome("analyze: " + err.Error())
 			out.Partial = run.Info.Partial
@@ -110,6 +114,9 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	res = runResult{rows: rows, bytes: prov.EventsSize, skipped: len(todo) == 0}
 	if needSeries {
 		series, err := e.series(ref, run)
+		if ctx.Err() != nil {
+			return runResult{abandoned: true}
+		}
 		if err != nil {
 			e.debug.Printf("run %s: series: %v", ref.Path, err)
 		}

@@ -86,7 +86,11 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	res, err := core.NewRun(&loaded.samples, loaded.info).Analyze(params)
+	cr := core.NewRun(&loaded.samples, loaded.info)
+	// SIGINT/SIGTERM end the analysis and the result's lazy tables
+	// (diagnostics, written by --json and --augment) mid-loop.
+	cr.Stop = ctx.Err
+	res, err := cr.Analyze(params)
 	if errors.Is(err, core.ErrSuperpassSize) {
 		return usageError{err}
 	}

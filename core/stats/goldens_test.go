@@ -257,7 +257,7 @@ func TestGoldenHamedRao(t *testing.T) {
 	if s.VarS != 387.072261072261 {
 		t.Errorf("HR saw Var %v", s.VarS)
 	}
-	rho := rankACF(OrdinalRanks(saw12()), 11)
+	rho, _ := rankACF(OrdinalRanks(saw12()), 11, nil)
 	beta := ciZ95 / math.Sqrt(12)
 	for k, r := range rho {
 		if (math.Abs(r) > beta) != (k+1 == 2) {

@@ -51,7 +51,7 @@ func hamedRaoInternals(xs []float64, maxLag int) hrInternals {
 	if in.zeroVar {
 		return in
 	}
-	rho := rankACF(r, maxLag)
+	rho, _ := rankACF(r, maxLag, nil)
 	for k := 1; k <= maxLag; k++ {
 		if math.Abs(rho[k-1]) > in.bound {
 			in.lags = append(in.lags, k)

@@ -283,3 +283,27 @@ func TestTrendVerdictsLargeSeries(t *testing.T) {
 		}
 	}
 }
+
+// TestHamedRaoStop: HamedRaoStop without a stop is HamedRao to the bit;
+// with one it polls every 64 lags (n − 1 = 999 lags: 15 polls) and gives
+// up at the first true.
+func TestHamedRaoStop(t *testing.T) {
+	xs := make([]float64, 1000)
+	for i := range xs {
+		xs[i] = float64((i*7919)%1009) + float64(i)/10
+	}
+	want := HamedRao(xs)
+	got, ok := HamedRaoStop(xs, func() bool { return false })
+	if !ok || got != want {
+		t.Fatalf("HamedRaoStop(never) = %+v, %v; HamedRao = %+v", got, ok, want)
+	}
+	polls := 0
+	if _, ok := HamedRaoStop(xs, func() bool { polls++; return polls == 2 }); ok || polls != 2 {
+		t.Errorf("stopped at the 2nd poll: ok %v after %d polls", ok, polls)
+	}
+	polls = 0
+	HamedRaoStop(xs, func() bool { polls++; return false })
+	if polls != 999/64 {
+		t.Errorf("%d polls over 999 lags, want %d", polls, 999/64)
+	}
+}
