@@ -225,6 +225,11 @@ func (v *memoView) trend(gate TrendGate, m, lo, hi int, xs []float64, minN int, 
 		t, _ := trendStatOf(gate, xs, nil)
 		return t.at(gate, alpha)
 	}
+	if v.stop.failed() {
+		// Abandoned: callers test many windows, each test O(n log n) at
+		// least, between their own polls.
+		return stats.VerdictInsufficient
+	}
 	k := trendKey{gate, m, v.base + lo, v.base + hi}
 	r := v.roll
 	if t, ok := r.trends[k]; ok {

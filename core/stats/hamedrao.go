@@ -31,6 +31,9 @@ func HamedRao(xs []float64) MannKendallResult {
 // n = 100,000); once stop reports true it returns ok = false and a result
 // to discard.
 func HamedRaoStop(xs []float64, stop func() bool) (r MannKendallResult, ok bool) {
+	if stop != nil && stop() {
+		return MannKendallResult{}, false // S and its variance are O(n log n) each
+	}
 	n := len(xs)
 	s := mkS(xs)
 	v0 := mkVariance(xs)

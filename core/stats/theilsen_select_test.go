@@ -285,7 +285,7 @@ func TestTrendVerdictsLargeSeries(t *testing.T) {
 }
 
 // TestHamedRaoStop: HamedRaoStop without a stop is HamedRao to the bit;
-// with one it polls every 64 lags (n − 1 = 999 lags: 15 polls) and gives
+// with one it polls before S and every 64 lags (n − 1 = 999 lags: 16 polls) and gives
 // up at the first true.
 func TestHamedRaoStop(t *testing.T) {
 	xs := make([]float64, 1000)
@@ -298,12 +298,12 @@ func TestHamedRaoStop(t *testing.T) {
 		t.Fatalf("HamedRaoStop(never) = %+v, %v; HamedRao = %+v", got, ok, want)
 	}
 	polls := 0
-	if _, ok := HamedRaoStop(xs, func() bool { polls++; return polls == 2 }); ok || polls != 2 {
-		t.Errorf("stopped at the 2nd poll: ok %v after %d polls", ok, polls)
+	if _, ok := HamedRaoStop(xs, func() bool { polls++; return polls == 3 }); ok || polls != 3 {
+		t.Errorf("stopped at the 3rd poll: ok %v after %d polls", ok, polls)
 	}
 	polls = 0
 	HamedRaoStop(xs, func() bool { polls++; return false })
-	if polls != 999/64 {
-		t.Errorf("%d polls over 999 lags, want %d", polls, 999/64)
+	if polls != 1+999/64 {
+		t.Errorf("%d polls over 999 lags, want %d (one before S, one every 64 lags)", polls, 1+999/64)
 	}
 }
