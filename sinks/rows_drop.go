@@ -6,19 +6,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
 // DropRows rewrites the published rows part file at path without the rows
 // whose key drop selects, and returns how many it dropped. The rewrite
-// goes through a temporary beside path (".<name>.retry.tmp", which the
-// shard's next sweep removes if a crash leaves it) renamed over path, so
+// goes through sinks/atomicfile (a temporary ".<name>.<random>.tmp" beside
+// path, which the shard's next sweep removes if a crash leaves it, synced
+// and renamed over path), so
 // a reader sees the old file or the new one and never a mixture; a file
 // left with no rows is removed. A file with nothing to drop is untouched.
 //
@@ -56,20 +58,15 @@ func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.
 	}
 	defer rr.Release()
 
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".retry.tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	// Through the one atomic writer: an exclusive temporary beside path
+	// (never a link planted at its name), synced, renamed over path.
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return 0, fmt.Errorf("rewrite %s: %w", path, err)
 	}
-	published := false
-	defer func() {
-		if !published {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
+	defer f.Abort() // a no-op once committed
 	// The pqarrow writer closes an io.Closer sink; hide Close so the file
-	// can be synced first.
+	// is committed by f.Commit.
 	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{f},
 		partProperties(rowColumns, WriterOptions{}.withDefaults()),
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
@@ -126,15 +123,7 @@ func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.
 	case kept == 0:
 		return dropped, os.Remove(path)
 	}
-	if err := f.Sync(); err != nil {
-		return 0, fmt.Errorf("rewrite %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return 0, fmt.Errorf("rewrite %s: %w", path, err)
-	}
-	published = true
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := f.Commit(); err != nil {
 		return 0, fmt.Errorf("rewrite %s: %w", path, err)
 	}
 	return dropped, nil

@@ -111,3 +111,53 @@ func writeRowsDir(t *testing.T, rows []Row, mem memory.Allocator) string {
 	writeRows(t, dir, rows, mem)
 	return dir
 }
+
+// DropRows writes only through sinks/atomicfile: a symbolic link planted
+// where the old code put its temporary (".<name>.retry.tmp", opened with
+// O_TRUNC, so it wrote through the link) is left alone with its target's
+// bytes, and a part file that is itself a link to a file outside the
+// table is refused, its target untouched.
+func TestDropRowsNeverThroughALink(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rows := []Row{testRow(0), testRow(1), testRow(2)}
+	rows[1].Outcome.Status, rows[1].Outcome.Reason = "error", "load: no tokenizer"
+	isError := func(k Key) bool { return k == rows[1].Key() }
+
+	dir := filepath.Join(t.TempDir(), "rows")
+	path := writeRows(t, dir, rows, mem)
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("not yours"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	planted := filepath.Join(dir, "."+filepath.Base(path)+".retry.tmp")
+	if err := os.Symlink(victim, planted); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := DropRows(context.Background(), path, isError, mem); err != nil || n != 1 {
+		t.Fatalf("DropRows = %d, %v; want 1 dropped", n, err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "not yours" {
+		t.Fatalf("the planted link's target was written (%d bytes)", len(b))
+	}
+	if fi, err := os.Lstat(planted); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the planted link was replaced: %v", err)
+	}
+
+	// The part file itself a link to a rows file elsewhere.
+	outside := writeRows(t, filepath.Join(t.TempDir(), "rows"), rows, mem)
+	before, _ := os.ReadFile(outside)
+	linked := filepath.Join(dir, "part-0of1-9.parquet")
+	if err := os.Symlink(outside, linked); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DropRows(context.Background(), linked, isError, mem); err == nil {
+		t.Fatal("DropRows rewrote a part file that is a symbolic link")
+	}
+	if after, _ := os.ReadFile(outside); !bytes.Equal(before, after) {
+		t.Fatal("the linked file's target changed")
+	}
+	if fi, err := os.Lstat(linked); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+}
