@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -127,7 +128,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("create output directory: %w", err)
 	}
 	if f.debugLog != "" {
-		dl, err := os.OpenFile(f.debugLog, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		dl, err := openDebugLog(f.debugLog)
 		if err != nil {
 			return fmt.Errorf("--debug-log: %w", err)
 		}
@@ -229,4 +230,23 @@ func (f *sweepFlags) loader() sweep.Loader {
 		o.Counter = c
 		return sweep.DefaultLoader(o)(ctx, ref)
 	}
+}
+
+// openDebugLog opens the --debug-log file for appending (a log grows; it
+// is not an output the atomic writer replaces), refusing a symbolic link
+// at its name (O_NOFOLLOW) and anything but a regular file (a FIFO is
+// opened without blocking, then refused).
+func openDebugLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("%s is not a regular file", path)
+		}
+		return nil, err
+	}
+	return f, nil
 }

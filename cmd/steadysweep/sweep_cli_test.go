@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -122,5 +123,34 @@ func TestSweepResumeRetriesErrors(t *testing.T) {
 	}
 	if rows := readSweepRows(t, out); len(rows) != 4 || statuses(t, out)["error"] != 0 {
 		t.Fatalf("after the retry: %v; want 4 rows, none an error", rows)
+	}
+}
+
+// --debug-log appends to a regular file only: a symbolic link at its name
+// (to a file outside OUT) and a FIFO are refused with a one-line error,
+// the link's target untouched and nothing blocked.
+func TestSweepDebugLogRefusesLinksAndFIFOs(t *testing.T) {
+	arch := filepath.Join(t.TempDir(), "arch")
+	copyRunTo(t, filepath.Join("..", "..", "testdata", "goodrun"), filepath.Join(arch, "r1"))
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("not yours"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "debug.log")
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "debug.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, log := range []string{link, fifo} {
+		stderr, err := sweepCLI(t, arch, "-o", filepath.Join(t.TempDir(), "out"), "--tokenizer", "words", "--no-cache", "--debug-log", log)
+		if err == nil || !strings.Contains(err.Error(), "--debug-log") {
+			t.Errorf("--debug-log %s: error %v, want a --debug-log refusal\n%s", log, err, stderr)
+		}
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "not yours" {
+		t.Errorf("the link's target was written (%d bytes)", len(b))
 	}
 }

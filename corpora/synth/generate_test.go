@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -191,6 +193,45 @@ func TestGenerate_RunMetaAndIdxMap(t *testing.T) {
 	for idx, c := range seen {
 		if c != 18 {
 			t.Fatalf("dataset index %d issued %d times, want once per pass (18)", idx, c)
+		}
+	}
+}
+
+// Generate writes each file through sinks/atomicfile: a symbolic link
+// planted at a run file's name is refused, never written through (the old
+// os.Create truncated its target), and the run files it writes are 0644
+// under the umask.
+func TestGenerate_NeverThroughALink(t *testing.T) {
+	for _, name := range []string{"events.jsonl", "config.yaml", "truth.json"} {
+		dir := t.TempDir()
+		victim := filepath.Join(t.TempDir(), "victim")
+		if err := os.WriteFile(victim, []byte("not yours"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(victim, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		spec, err := PresetSpec("clean_ramp", 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Generate(dir, spec); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+			t.Errorf("%s a link: Generate error %v, want a refusal naming the link", name, err)
+		}
+		if b, _ := os.ReadFile(victim); string(b) != "not yours" {
+			t.Errorf("%s a link: its target was written (%d bytes)", name, len(b))
+		}
+	}
+	dir, _ := generatePreset(t, "clean_ramp", 7)
+	umask := syscall.Umask(0)
+	syscall.Umask(umask)
+	for _, name := range runFiles {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o644&^os.FileMode(umask) {
+			t.Errorf("%s: mode %v, want 0644 under umask %o", name, st.Mode().Perm(), umask)
 		}
 	}
 }

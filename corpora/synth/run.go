@@ -3,11 +3,12 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
 // Generate simulates spec and writes one complete run directory into dir
@@ -27,16 +28,20 @@ func Generate(dir string, spec Spec) (Truth, error) {
 		return Truth{}, fmt.Errorf("synth: create run dir: %w", err)
 	}
 	eventsPath := filepath.Join(dir, "events.jsonl")
-	f, err := os.Create(eventsPath)
+	f, err := atomicfile.Create(eventsPath)
 	if err != nil {
 		return Truth{}, fmt.Errorf("synth: create events.jsonl: %w", err)
 	}
+	defer f.Abort() // a no-op once committed
 	lw := newLineWriter(f)
 	s := newSim(spec, lw)
 	s.agentic = ag
 	s.start()
 	s.run()
-	if err := errors.Join(lw.close(), f.Close()); err != nil {
+	if err := lw.close(); err != nil {
+		return Truth{}, fmt.Errorf("synth: write %s: %w", eventsPath, err)
+	}
+	if err := f.Commit(); err != nil {
 		return Truth{}, fmt.Errorf("synth: write %s: %w", eventsPath, err)
 	}
 	name := runName(spec)
@@ -63,7 +68,7 @@ func Generate(dir string, spec Spec) (Truth, error) {
 		data []byte
 	}{"truth.json", tj})
 	for _, fl := range files {
-		if err := os.WriteFile(filepath.Join(dir, fl.name), fl.data, 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, fl.name), fl.data); err != nil {
 			return Truth{}, fmt.Errorf("synth: write %s: %w", fl.name, err)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
 // SuiteRun is one run of a generated accuracy suite: its directory name, its
@@ -123,7 +125,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, raw); err != nil {
 		return fmt.Errorf("synth: write %s: %w", path, err)
 	}
 	return nil
@@ -136,13 +138,12 @@ func gzipFile(path string) error {
 		return fmt.Errorf("synth: gzip: %w", err)
 	}
 	defer in.Close()
-	out, err := os.Create(path + ".gz")
+	err = atomicfile.WriteWith(path+".gz", func(out io.Writer) error {
+		zw := gzip.NewWriter(out)
+		_, err := io.Copy(zw, in)
+		return errors.Join(err, zw.Close())
+	})
 	if err != nil {
-		return fmt.Errorf("synth: gzip: %w", err)
-	}
-	zw := gzip.NewWriter(out)
-	_, err = io.Copy(zw, in)
-	if err = errors.Join(err, zw.Close(), out.Close()); err != nil {
 		return fmt.Errorf("synth: gzip %s: %w", path, err)
 	}
 	return os.Remove(path)
