@@ -23,6 +23,25 @@ type ShortWindow struct {
 	LP90S        float64
 }
 
+// DefaultMinDurFloorS is the min-duration gate's wall-time floor when
+// neither the parameters nor the run set one: MLPerf's 600 s minimum
+// duration, the reference's fixed floor.
+const DefaultMinDurFloorS = 600.0
+
+// MinDurFloor is the wall-time floor of the min-duration gate for a run
+// with info under p: p.MinDurFloorS when it is set (> 0), else the run's
+// configured minimum duration (config.yaml's min_duration_ms) when it has
+// one, else DefaultMinDurFloorS. fromRun reports the second case.
+func MinDurFloor(info RunInfo, p Params) (seconds float64, fromRun bool) {
+	switch {
+	case p.MinDurFloorS > 0:
+		return p.MinDurFloorS, false
+	case info.MinDurationS > 0:
+		return info.MinDurationS, true
+	}
+	return DefaultMinDurFloorS, false
+}
+
 // minDurationConfig holds the gate's constants (reference: ε 0.05, relax
 // ×5, floor 600 s, k* floor 4).
 type minDurationConfig struct {

@@ -57,7 +57,10 @@ type Params struct {
 	MinDurEps float64 `param:"min_dur_eps"`
 	// MinDurRelaxMult multiplies the p90 e2e latency (relaxation term).
 	MinDurRelaxMult float64 `param:"min_dur_relax_mult"`
-	// MinDurFloorS is the wall-time floor in seconds.
+	// MinDurFloorS is the wall-time floor in seconds; 0 takes the run's
+	// configured minimum duration (RunInfo.MinDurationS, config.yaml's
+	// min_duration_ms) when it has one, else DefaultMinDurFloorS
+	// (MinDurFloor resolves it; Result.MinDurFloorS is the one used).
 	MinDurFloorS float64 `param:"min_dur_floor_s"`
 	// MinDurKstarFloor is the k* floor and precision exemption.
 	MinDurKstarFloor int `param:"min_dur_kstar_floor"`
@@ -147,10 +150,13 @@ func ReferenceParams() Params {
 }
 
 // DefaultParams returns steadysweep's own defaults: the reference's
-// numbers with our detector behaviour.
+// numbers with our detector behaviour, and the min-duration floor taken
+// from the run's own configured minimum duration (the reference always
+// uses 600 s).
 func DefaultParams() Params {
 	p := ReferenceParams()
 	p.Compat = CompatSteadysweep
+	p.MinDurFloorS = 0
 	return p
 }
 

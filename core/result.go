@@ -17,6 +17,11 @@ type Result struct {
 	Profile Profile
 	// Params are the parameters of the analysis.
 	Params Params
+	// MinDurFloorS is the min-duration gate's floor the analysis used
+	// (MinDurFloor: Params.MinDurFloorS, else the run's configured minimum
+	// duration, else 600 s); MinDurFloorFromRun reports the second case.
+	MinDurFloorS       float64
+	MinDurFloorFromRun bool
 	// CovBounds are the effective CoV bounds in the given order
 	// (duplicates kept, as the text report prints them).
 	CovBounds []float64

@@ -119,6 +119,9 @@ func (run *Run) resolve(p Params) (*analysis, error) {
 	prof := ResolveProfile(run.info, p)
 	a := &analysis{run: run, p: p, strategy: strategyFor(p), prof: prof, stop: &stopper{fn: run.Stop}}
 	a.res = &Result{Profile: prof, Params: p, run: run}
+	// The stages see the resolved floor; the Result keeps p as given.
+	a.p.MinDurFloorS, a.res.MinDurFloorFromRun = MinDurFloor(run.info, p)
+	a.res.MinDurFloorS = a.p.MinDurFloorS
 	if p.Compat != CompatReference {
 		a.assess = &Assessment{Partial: run.info.Partial, WinLo: -1, WinHi: -1}
 		a.assess.Mode.Name = prof.Name

@@ -204,15 +204,24 @@ func (r *Report) Config(id string) *ConfigScore {
 	return nil
 }
 
-// sweptAxes are the parameters with more than one value across cs.
+// sweptAxes are the parameters with more than one value across cs, except
+// those where every config keeps its compat's default (the reference's
+// fixed 600 s min-duration floor against our run-derived one): the label's
+// compat already says those.
 func sweptAxes(cs []*ConfigScore) []string {
+	defaults := map[string]core.Params{
+		string(core.CompatSteadysweep): core.DefaultParams(), string(core.CompatReference): core.ReferenceParams()}
 	var axes []string
 	for _, n := range core.Names() {
 		vals := map[string]bool{}
+		compatOnly := n != "compat"
 		for _, c := range cs {
 			vals[c.Params[n]] = true
+			d, ok := defaults[c.Params["compat"]]
+			v, _ := d.Get(n)
+			compatOnly = compatOnly && ok && v == c.Params[n]
 		}
-		if len(vals) > 1 {
+		if len(vals) > 1 && !compatOnly {
 			axes = append(axes, n)
 		}
 	}
