@@ -177,8 +177,11 @@ func (p Params) Validate() error {
 	check(err)
 	_, err = ParseMethod(string(p.Method))
 	check(err)
-	_, err = parseEnum("profile", p.Profile, append([]string{""}, ProfileNames()...))
-	check(err)
+	if p.Profile != "" {
+		// "" (derive from the run) is valid but no name to offer.
+		_, err = parseEnum("profile", p.Profile, ProfileNames())
+		check(err)
+	}
 	_, err = ParseWarmupMode(string(p.WarmupMode))
 	check(err)
 	_, err = parseEnum("warmup_driver", p.WarmupDriver, MetricKeys())

@@ -202,3 +202,23 @@ func TestParamsValidateAccuracyRules(t *testing.T) {
 		t.Errorf("window_start=mser: %v %v", err, p.WindowStart)
 	}
 }
+
+// TestValidateProfileNames: an unknown profile is refused with the valid
+// names, and "" (derive from the run) is valid but never offered as one
+// (issue 20: `--profile weird` listed "").
+func TestValidateProfileNames(t *testing.T) {
+	p := DefaultParams()
+	p.Profile = "weird"
+	err := p.Validate()
+	if err == nil {
+		t.Fatal("profile weird accepted")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, `""`) || !strings.Contains(msg, `"weird" is not one of "concurrency", "poisson"`) {
+		t.Errorf("error %q: want the valid names and no empty one", msg)
+	}
+	p.Profile = ""
+	if err := p.Validate(); err != nil {
+		t.Errorf("empty profile (derived): %v", err)
+	}
+}
