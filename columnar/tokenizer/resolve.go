@@ -14,6 +14,9 @@ import (
 
 // Resolution says which tokenizer Resolve chose and why.
 type Resolution struct {
+	// Name is the tokenizer's id or path ("words", "openai/gpt-oss-120b",
+	// the --tokenizer path given).
+	Name string
 	// Path is the tokenizer.json (or .json.gz) loaded; empty for words.
 	Path string
 	// Source says how it was chosen: "--tokenizer", "--tokenizer words",
@@ -52,10 +55,20 @@ var tokenizerFileNames = []string{"tokenizer.json", "tokenizer.json.gz"}
 // config.yaml, written by whoever made the archive, so it is only ever
 // looked up in the Hugging Face cache, never opened as a path: only the
 // user's --tokenizer may name a file.
+//
+// Every error is one line starting "tokenizer: ".
 func Resolve(spec, modelName string) (Counter, Resolution, error) {
+	c, res, err := resolve(spec, modelName)
+	if err != nil {
+		return nil, res, resolveError{err}
+	}
+	return c, res, nil
+}
+
+func resolve(spec, modelName string) (Counter, Resolution, error) {
 	var res Resolution
 	if spec == "words" {
-		res.Source = "--tokenizer words"
+		res.Name, res.Source = "words", "--tokenizer words"
 		return Words{}, res, nil
 	}
 	target := spec
@@ -75,27 +88,28 @@ func Resolve(spec, modelName string) (Counter, Resolution, error) {
 				for i, r := range registry {
 					keys[i] = r.key
 				}
-				return nil, res, fmt.Errorf("tokenizer: could not resolve a tokenizer for model %q: it matches no registry entry (%s) and is not an ORG/NAME id; pass --tokenizer PATH|DIR|ORG/NAME, or --tokenizer words for whitespace-separated words",
+				return nil, res, fmt.Errorf("could not resolve a tokenizer for model %q: it matches no registry entry (%s) and is not an ORG/NAME id; pass --tokenizer PATH|DIR|ORG/NAME, or --tokenizer words for whitespace-separated words",
 					modelName, strings.Join(keys, ", "))
 			}
 			if err := checkHubID(modelName); err != nil {
-				return nil, res, fmt.Errorf("tokenizer: model name %q from the run: %w; pass --tokenizer PATH|DIR|ORG/NAME", modelName, err)
+				return nil, res, fmt.Errorf("model name %q from the run: %w; pass --tokenizer PATH|DIR|ORG/NAME", modelName, err)
 			}
 			target = modelName
 			res.Source = "model name " + modelName
 		}
 	}
+	res.Name = target
 	var (
 		path string
 		err  error
 	)
 	if spec != "" {
-		path, err = findTokenizerFile(target, &res.Looked)
+		path, err = findTokenizerFile(target, res.Source, &res.Looked)
 	} else {
-		path, err = findInHubCache(target, &res.Looked)
+		path, err = findInHubCache(target, res.Source, &res.Looked)
 	}
 	if err != nil {
-		return nil, res, fmt.Errorf("resolve tokenizer via %s: %w", res.Source, err)
+		return nil, res, err
 	}
 	tok, err := Load(path)
 	if err != nil {
@@ -105,9 +119,23 @@ func Resolve(spec, modelName string) (Counter, Resolution, error) {
 	return tok, res, nil
 }
 
+// resolveError is an error of Resolve: one line, "tokenizer: " once.
+type resolveError struct{ err error }
+
+func (e resolveError) Error() string {
+	msg := e.err.Error()
+	if !strings.HasPrefix(msg, "tokenizer: ") {
+		msg = "tokenizer: " + msg
+	}
+	return strings.ReplaceAll(msg, "\n", "; ")
+}
+
+func (e resolveError) Unwrap() error { return e.err }
+
 // findTokenizerFile turns a path, directory or model id into the path of a
 // tokenizer file, appending what it examines to looked.
-func findTokenizerFile(target string, looked *[]string) (string, error) {
+// via says how target was chosen, for the error when it is not found.
+func findTokenizerFile(target, via string, looked *[]string) (string, error) {
 	if info, err := os.Stat(target); err == nil {
 		*looked = append(*looked, target)
 		if !info.IsDir() {
@@ -116,16 +144,16 @@ func findTokenizerFile(target string, looked *[]string) (string, error) {
 		if path, ok := findInDir(target, looked); ok {
 			return path, nil
 		}
-		return "", fmt.Errorf("tokenizer: directory %s holds no %s; pass the tokenizer file itself or a directory holding one",
+		return "", fmt.Errorf("directory %s holds no %s; pass the tokenizer file itself or a directory holding one",
 			target, strings.Join(tokenizerFileNames, " or "))
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("tokenizer: %w", err)
+		return "", err
 	}
 	*looked = append(*looked, target+" (no such file or directory)")
 	if checkHubID(target) != nil {
-		return "", fmt.Errorf("tokenizer: %q is neither a file, a directory, nor a Hugging Face id ORG/NAME", target)
+		return "", fmt.Errorf("%q is neither a file, a directory, nor a Hugging Face id ORG/NAME", target)
 	}
-	return findInHubCache(target, looked)
+	return findInHubCache(target, via, looked)
 }
 
 // checkHubID accepts a Hugging Face repository id ORG/NAME: two non-empty
@@ -151,8 +179,8 @@ func checkHubID(id string) error {
 }
 
 // findInHubCache looks for the tokenizer file of the Hugging Face id
-// target in the local hub caches.
-func findInHubCache(target string, looked *[]string) (string, error) {
+// target in the local hub caches; via says how target was chosen.
+func findInHubCache(target, via string, looked *[]string) (string, error) {
 	repoDir := "models--" + strings.ReplaceAll(target, "/", "--")
 	caches := hubCaches()
 	for _, cache := range caches {
@@ -167,10 +195,10 @@ func findInHubCache(target string, looked *[]string) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf(`tokenizer: no local tokenizer for %s (nothing is downloaded); looked in:
-  %s
-fix: download it into the cache (huggingface-cli download %s tokenizer.json tokenizer_config.json), set HF_HUB_CACHE or HF_HOME to the cache that has it, or pass --tokenizer with a tokenizer.json path or directory (--tokenizer words counts whitespace-separated words)`,
-		target, strings.Join(*looked, "\n  "), target)
+	return "", fmt.Errorf("no local tokenizer for %s (%s; nothing is downloaded); looked in %s; fix: download it into the cache "+
+		"(huggingface-cli download %s tokenizer.json tokenizer_config.json), set HF_HUB_CACHE or HF_HOME to the cache that has it, "+
+		"or pass --tokenizer with a tokenizer.json path or directory (--tokenizer words counts whitespace-separated words)",
+		target, via, strings.Join(*looked, ", "), target)
 }
 
 func findInDir(dir string, looked *[]string) (string, bool) {

@@ -52,8 +52,8 @@ func TestResolveRegistry(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Source != tt.wantSource {
-				t.Errorf("Source = %q, want %q", res.Source, tt.wantSource)
+			if res.Source != tt.wantSource || res.Name != tt.wantID {
+				t.Errorf("Source, Name = %q, %q, want %q, %q", res.Source, res.Name, tt.wantSource, tt.wantID)
 			}
 			wantPath := filepath.Join(cache, "models--"+strings.ReplaceAll(tt.wantID, "/", "--"), "snapshots", "0123abcd", "tokenizer.json")
 			if res.Path != wantPath {
@@ -124,6 +124,12 @@ func TestResolveErrors(t *testing.T) {
 	}
 	if len(res.Looked) != 2 { // HF_HUB_CACHE, ~/.cache: a model name is never a path
 		t.Errorf("Looked = %q, want 2 places", res.Looked)
+	}
+	// One line, "tokenizer: " once, saying how the id was chosen (issue 20:
+	// five lines with a doubled prefix).
+	if msg := err.Error(); strings.Contains(msg, "\n") || strings.Count(msg, "tokenizer: ") != 1 ||
+		!strings.HasPrefix(msg, "tokenizer: no local tokenizer for openai/gpt-oss-120b (registry: gpt-oss → openai/gpt-oss-120b;") {
+		t.Errorf("error is not one line with one prefix and the registry mapping:\n%s", msg)
 	}
 	if _, _, err := Resolve(t.TempDir(), ""); err == nil || !strings.Contains(err.Error(), "holds no tokenizer.json") {
 		t.Errorf("empty directory: error = %v", err)
