@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
@@ -59,14 +60,36 @@ func WritePlotPNG(w io.Writer, run string, r *core.Result) error {
 	return nil
 }
 
-// renderPlot draws the plot of r.
+// WritePlotSVG writes the plot of WriteNamedPlot to w as SVG, the same
+// drawing at the same size (PlotWidthPx×PlotHeightPx at plotDPI).
+func WritePlotSVG(w io.Writer, run string, r *core.Result) error {
+	c := vgsvg.NewWith(vgsvg.UseWH(PlotWidthPx*vg.Inch/plotDPI, PlotHeightPx*vg.Inch/plotDPI))
+	if err := drawPlot(c, run, r); err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("sinks: plot: %w", err)
+	}
+	return nil
+}
+
+// renderPlot draws the plot of r on a PNG canvas.
 func renderPlot(run string, r *core.Result) (*vgimg.Canvas, error) {
+	img := vgimg.NewWith(vgimg.UseWH(PlotWidthPx*vg.Inch/plotDPI, PlotHeightPx*vg.Inch/plotDPI), vgimg.UseDPI(plotDPI))
+	if err := drawPlot(img, run, r); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// drawPlot draws the plot of r on c, a PNG or an SVG canvas.
+func drawPlot(c vg.CanvasSizer, run string, r *core.Result) error {
 	if r == nil {
-		return nil, errors.New("sinks: plot: nil result")
+		return errors.New("sinks: plot: nil result")
 	}
 	l := layoutOf(r)
 	if len(l.X) == 0 {
-		return nil, errors.New("sinks: plot: no super-pass series to plot (agentic runs take the NATL path)")
+		return errors.New("sinks: plot: no super-pass series to plot (agentic runs take the NATL path)")
 	}
 	m := marksOf(&l)
 	var panels []*plot.Plot
@@ -85,15 +108,14 @@ func renderPlot(run string, r *core.Result) (*vgimg.Canvas, error) {
 	for _, pn := range ps {
 		p, items, err := panelPlot(&l, m, pn.label, pn.p50, pn.p90, pn.total50, pn.total90, pn.colors)
 		if err != nil {
-			return nil, fmt.Errorf("sinks: plot: %s panel: %w", pn.label, err)
+			return fmt.Errorf("sinks: plot: %s panel: %w", pn.label, err)
 		}
 		panels = append(panels, p)
 		legend = append(legend, items...)
 	}
 	panels[len(panels)-1].X.Label.Text = "super-pass (absolute index, warmup included)"
 
-	img := vgimg.NewWith(vgimg.UseWH(PlotWidthPx*vg.Inch/plotDPI, PlotHeightPx*vg.Inch/plotDPI), vgimg.UseDPI(plotDPI))
-	dc := draw.New(img)
+	dc := draw.New(c)
 	legend = append(legend, legendItem{"whole run (dashed)", []plot.Thumbnailer{wholeRunThumb}})
 	legend = append(legend, m.legend...)
 	hh := headerHeight(l.Note != "")
@@ -107,7 +129,7 @@ func renderPlot(run string, r *core.Result) (*vgimg.Canvas, error) {
 	for i, p := range panels {
 		p.Draw(canvases[i][0])
 	}
-	return img, nil
+	return nil
 }
 
 // plotTitle names the run and says what the detector concluded and where.
