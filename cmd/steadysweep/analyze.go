@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -37,6 +39,7 @@ type analyzeFlags struct {
 	windowSizes  string
 	trendGate    string
 	noMinDur     bool
+	minDurFloor  string
 	jsonPath     string
 	pointYAML    bool
 	writeReport  bool
@@ -49,14 +52,9 @@ type analyzeFlags struct {
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f analyzeFlags
 	fs := pflag.NewFlagSet("analyze", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	setUsage(fs, "analyze", stderr)
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	if helped, err := parseFlags(fs, "analyze", args, stdout, stderr); helped || err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -133,16 +131,20 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 	if shown == "" {
 		shown = text
 	}
-	if _, err := io.WriteString(stdout, shown); err != nil {
-		return err
+	if f.toStdout() == "" { // else stdout carries that output alone
+		if _, err := io.WriteString(stdout, shown); err != nil {
+			return err
+		}
 	}
 	if f.jsonPath != "" {
 		if err := writeOutput(f.jsonPath, stdout, func(w io.Writer) error { return resultjson.Write(w, res) }); err != nil {
 			return fmt.Errorf("write --json: %w", err)
 		}
-		if res.Path == core.PathNATL {
+		switch {
+		case f.jsonPath == "-":
+		case res.Path == core.PathNATL:
 			fmt.Fprintf(stderr, "wrote %s\n", f.jsonPath)
-		} else {
+		default:
 			fmt.Fprintf(stderr, "\nwrote %s\n", f.jsonPath)
 		}
 	}
@@ -160,16 +162,17 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		if err != nil {
 			return fmt.Errorf("--augment %s: %w", f.augment, err)
 		}
-		fmt.Fprintf(stderr, "wrote %s\n", f.augmentOut)
+		announce(stderr, f.augmentOut)
 	}
 	if f.plotPath != "" {
+		write, _ := plotWriter(f.plotPath) // checked by params
 		err := writeOutput(f.plotPath, stdout, func(w io.Writer) error {
-			return sinks.WritePlotPNG(w, sinks.RunName(arg), res)
+			return write(w, sinks.RunName(arg), res)
 		})
 		if err != nil {
 			return fmt.Errorf("--plot: %w", err)
 		}
-		fmt.Fprintf(stderr, "wrote %s\n", f.plotPath)
+		announce(stderr, f.plotPath)
 	}
 	if f.htmlPath != "" {
 		err := writeOutput(f.htmlPath, stdout, func(w io.Writer) error {
@@ -181,6 +184,25 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		fmt.Fprintf(stderr, "wrote %s\n", f.htmlPath)
 	}
 	return nil
+}
+
+// toStdout names the output flag whose FILE is "-" (standard output), or
+// "" when none is.
+func (f *analyzeFlags) toStdout() string {
+	for _, o := range []struct{ flag, path string }{{"--json", f.jsonPath}, {"--plot", f.plotPath}, {"-o", f.augmentOut}} {
+		if o.path == "-" {
+			return o.flag
+		}
+	}
+	return ""
+}
+
+// announce says on stderr that path was written (not for "-": the output
+// itself is on stdout).
+func announce(stderr io.Writer, path string) {
+	if path != "-" {
+		fmt.Fprintf(stderr, "wrote %s\n", path)
+	}
 }
 
 // register defines the flags of analyze; every detector default is
@@ -203,10 +225,11 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	}
 	fs.StringVar(&f.trendGate, "trend-gate", d.TrendGate.String(), "trend gate: "+strings.Join(gates, ", "))
 	fs.BoolVar(&f.noMinDur, "no-min-duration", !d.MinDuration, "do not enforce the minimum-duration gate")
+	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: config.yaml's min_duration_ms when set, else 600 s; --compat reference: 600 s)")
 	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
 	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file")
-	fs.StringVar(&f.plotPath, "plot", "", "write a PNG plot of the run to `FILE`")
+	fs.StringVar(&f.plotPath, "plot", "", "write the run's plot to `FILE`: .png or .svg by its extension")
 	fs.StringVar(&f.htmlPath, "html", "", "write a self-contained HTML page of the run to `FILE`")
 	fs.StringVar(&f.augment, "augment", "", "add the steady_state block and early-stopping maps to this result_summary.json (with -o)")
 	fs.StringVarP(&f.augmentOut, "output", "o", "", "where --augment writes the augmented summary")
@@ -249,10 +272,67 @@ func (f *analyzeFlags) params() (core.Params, error) {
 	if len(p.WindowSizes) == 0 {
 		p.WindowSizes = core.DefaultParams().WindowSizes
 	}
+	n := 0
+	for _, path := range []string{f.jsonPath, f.plotPath, f.augmentOut} {
+		if path == "-" {
+			n++
+		}
+	}
+	if n > 1 || (n == 1 && f.pointYAML) {
+		return p, usagef("only one output can be - (standard output): --json, --plot, -o and --point-yaml each take it whole")
+	}
+	if f.plotPath != "" {
+		if _, err := plotWriter(f.plotPath); err != nil {
+			return p, usageError{err}
+		}
+	}
+	if f.minDurFloor != "" {
+		s, err := parseSeconds(f.minDurFloor)
+		if err != nil || !(s > 0) {
+			return p, usagef("--min-duration-floor: %q is not a positive number of seconds or a duration such as 10m (omit it for config.yaml's min_duration_ms, else 600 s)", f.minDurFloor)
+		}
+		p.MinDurFloorS = s
+	}
 	if err := p.Validate(); err != nil {
-		return p, usageError{err}
+		return p, usageError{flagNamed(err, analyzeParamFlags)}
 	}
 	return p, nil
+}
+
+// analyzeParamFlags names the analyze flag that sets each parameter, so
+// an invalid value is reported by the flag the user typed.
+var analyzeParamFlags = map[string]string{
+	"compat": "--compat", "profile": "--profile", "superpass_size": "--superpass-size",
+	"warmup_mode": "--warmup", "warmup_fixed": "--warmup", "warmup_band": "--warmup-band",
+	"warmup_driver": "--warmup-driver", "cov_bounds": "--cov-bounds", "window_sizes": "--window-sizes",
+	"trend_gate": "--trend-gate", "min_dur_floor_s": "--min-duration-floor",
+}
+
+// plotWriter picks the plot's format by path's extension: .png or .svg
+// ("-", standard output, is PNG); any other is refused rather than
+// written as a PNG under a misleading name.
+func plotWriter(path string) (func(io.Writer, string, *core.Result) error, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case path == "-" || ext == ".png":
+		return sinks.WritePlotPNG, nil
+	case ext == ".svg":
+		return sinks.WritePlotSVG, nil
+	default:
+		return nil, fmt.Errorf("--plot %s: the format is chosen by extension: .png or .svg (- writes a PNG to standard output)", path)
+	}
+}
+
+// parseSeconds reads a number of seconds ("600", "90.5") or a Go
+// duration ("10m", "1h30m").
+func parseSeconds(s string) (float64, error) {
+	if x, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return 0, fmt.Errorf("%q is not finite", s)
+		}
+		return x, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	return d.Seconds(), err
 }
 
 // writeReportFiles writes steady_state.json and steady_state.txt beside the

@@ -59,14 +59,10 @@ func demoSteps(d demoDirs, runs int) []demoStep {
 // against the truth, and say where everything went.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("out", "demo-out", "directory for the corpus, the sweep and the calibration: created, or one an earlier demo made (its outputs are replaced); any other non-empty directory is refused")
 	runs := fs.Int("runs", 16, "number of synthetic runs")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	if helped, err := parseFlags(fs, "demo", args, stdout, stderr); helped || err != nil {
+		return err
 	}
 	d := newDemoDirs(*out)
 	if err := prepareDemoDir(d); err != nil {

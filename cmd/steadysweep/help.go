@@ -2,6 +2,7 @@ package main
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,11 +20,10 @@ var helpPages embed.FS
 // helpPage returns the help page of a command with its placeholders
 // filled.
 func helpPage(name string, fs *pflag.FlagSet) string {
-	b, err := helpPages.ReadFile("help/" + name + ".txt")
-	if err != nil {
-		return "usage: steadysweep " + name + " [flags]\n{{flags}}\n"
+	page := "usage: steadysweep " + name + " [flags]\n\nflags:\n{{flags}}\n"
+	if b, err := helpPages.ReadFile("help/" + name + ".txt"); err == nil {
+		page = string(b)
 	}
-	page := string(b)
 	if fs != nil {
 		page = strings.Replace(page, "{{flags}}\n", fs.FlagUsages(), 1)
 	}
@@ -37,7 +37,21 @@ func helpPage(name string, fs *pflag.FlagSet) string {
 	return page
 }
 
-// setUsage makes fs print the command's help page.
-func setUsage(fs *pflag.FlagSet, name string, w io.Writer) {
-	fs.Usage = func() { io.WriteString(w, helpPage(name, fs)) }
+// parseFlags parses args into fs, the flags of command name. --help (-h)
+// prints the command's help page on stdout and reports helped (exit 0); a
+// bad flag is a usage error that names it; afterwards fs.Usage prints the
+// page on stderr, for the command's own usage errors.
+func parseFlags(fs *pflag.FlagSet, name string, args []string, stdout, stderr io.Writer) (helped bool, err error) {
+	fs.SetOutput(io.Discard) // pflag prints nothing itself: errors go back to run
+	fs.Usage = func() {}
+	err = fs.Parse(args)
+	fs.Usage = func() { io.WriteString(stderr, helpPage(name, fs)) }
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		_, err = io.WriteString(stdout, helpPage(name, fs))
+		return true, err
+	case err != nil:
+		return false, usagef("%s: %v (steadysweep help %s)", name, err, name)
+	}
+	return false, nil
 }

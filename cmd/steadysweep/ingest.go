@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -14,16 +13,11 @@ import (
 
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var lf loadFlags
 	lf.register(fs)
-	out := fs.StringP("output", "o", "", "Parquet file to write (required)")
-	setUsage(fs, "ingest", stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	out := fs.StringP("output", "o", "", "Parquet file to write (required; - for standard output)")
+	if helped, err := parseFlags(fs, "ingest", args, stdout, stderr); helped || err != nil {
+		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
 		fs.Usage()
@@ -49,8 +43,10 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := writeOutput(*out, stdout, func(w io.Writer) error { return samplesparquet.Write(w, tables) }); err != nil {
 		return fmt.Errorf("write %s: %w", *out, err)
 	}
-	if _, err := fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables)); err != nil {
-		return fmt.Errorf("write the summary: %w", err)
+	if *out != "-" { // else stdout is the Parquet file
+		if _, err := fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables)); err != nil {
+			return fmt.Errorf("write the summary: %w", err)
+		}
 	}
 	return nil
 }

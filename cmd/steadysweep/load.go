@@ -76,7 +76,7 @@ func (l *loadFlags) counterFor(run *columnar.Run) (tokenizer.Counter, tokenizer.
 	}
 	c, res, err := tokenizer.Resolve(l.tokenizer, model)
 	if err != nil {
-		return nil, res, usageError{fmt.Errorf("tokenizer: %w", err)}
+		return nil, res, usageError{err} // one line, "tokenizer: …" (tokenizer.Resolve)
 	}
 	return c, res, nil
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -63,7 +64,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "steadysweep: %v\n", err)
+	fmt.Fprintf(stderr, "steadysweep: %s\n", oneLine(err.Error()))
 	var ue usageError
 	switch {
 	case errors.As(err, &ue):
@@ -76,15 +77,23 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		printUsage(stdout)
-		if len(args) == 0 {
-			return usagef("no command given")
-		}
-		return nil
+	if len(args) == 0 {
+		printUsage(stderr)
+		return usagef("no command given")
 	}
-	if args[0] == "--version" {
-		return runVersion(ctx, args[1:], stdout, stderr)
+	switch args[0] {
+	case "-h", "--help":
+		printUsage(stdout)
+		return nil
+	case "help":
+		if len(args) == 1 {
+			printUsage(stdout)
+			return nil
+		}
+		// help CMD is CMD --help: that command's page, exit 0.
+		args = []string{args[1], "--help"}
+	case "--version":
+		args[0] = "version"
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -95,3 +104,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 func printUsage(w io.Writer) { io.WriteString(w, helpPage("steadysweep", nil)) }
+
+// oneLine folds a message onto one line: each line break, with the
+// indentation after it, becomes "; " (an error is one line on stderr and
+// in a row's reason).
+func oneLine(msg string) string {
+	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(lines, "; ")
+}

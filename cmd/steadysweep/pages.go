@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,15 +22,10 @@ import (
 // finished sweep.
 func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("report", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var file string
 	fs.StringVarP(&file, "output", "o", "", "write the HTML page to `FILE` (- for standard output)")
-	setUsage(fs, "report", stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	if helped, err := parseFlags(fs, "report", args, stdout, stderr); helped || err != nil {
+		return err
 	}
 	if fs.NArg() != 1 || file == "" {
 		fs.Usage()

@@ -5,11 +5,17 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/pflag"
+
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
-func runSchema(_ context.Context, args []string, stdout, _ io.Writer) error {
-	if len(args) != 0 {
+func runSchema(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("schema", pflag.ContinueOnError)
+	if helped, err := parseFlags(fs, "schema", args, stdout, stderr); helped || err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
 		return usagef("schema takes no arguments")
 	}
 	text := fmt.Sprintf("# OUT/rows/part-*.parquet: one row per run × config\n%v\n# OUT/series/part-*.parquet: per-super-pass trajectories, once per run\n%v\n",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -65,14 +64,9 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f sweepFlags
 	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	f.register(fs)
-	setUsage(fs, "sweep", stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	if helped, err := parseFlags(fs, "sweep", args, stdout, stderr); helped || err != nil {
+		return err
 	}
 	if f.out == "" || fs.NArg() == 0 {
 		fs.Usage()
@@ -193,7 +187,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 		c, _, err := tokenizer.Resolve(f.tokenizer, f.model)
 		if err != nil {
 			return func(context.Context, corpora.RunRef) (*sweep.LoadedRun, error) {
-				return nil, fmt.Errorf("tokenizer: %w", err)
+				return nil, err
 			}
 		}
 		base.Counter = c
@@ -221,7 +215,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 			var err error
 			if c, _, err = tokenizer.Resolve("", model); err != nil {
 				mu.Unlock()
-				return nil, fmt.Errorf("tokenizer for model %q: %w (pass --tokenizer)", model, err)
+				return nil, err // names the model's tokenizer and the fix
 			}
 			counters[model] = c
 		}

@@ -105,7 +105,9 @@ func TestSweepResumeRetriesErrors(t *testing.T) {
 	if n := statuses(t, out); n["error"] != 4 {
 		t.Fatalf("first sweep: rows by status %v, want 4 errors", n)
 	}
-	if !strings.Contains(stderr, "2 runs failed:\n  r1: load: tokenizer: ") || !strings.Contains(stderr, "\n  r2: load: tokenizer: ") {
+	// In the order the runs failed, one line each.
+	if !strings.Contains(stderr, "2 runs failed:\n  r") || !strings.Contains(stderr, "\n  r1: load: tokenizer: ") ||
+		!strings.Contains(stderr, "\n  r2: load: tokenizer: ") {
 		t.Errorf("the summary does not name the failed runs:\n%s", stderr)
 	}
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 
 func runSynth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("synth", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("out", "", "output directory (required)")
 	preset := fs.String("preset", "", "write one run of this preset ("+strings.Join(synth.Presets(), ", ")+")")
 	runs := fs.Int("runs", 0, "write a mixed corpus of N runs cycling over --presets")
@@ -24,12 +22,8 @@ func runSynth(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	concurrency := fs.Int("concurrency", 0, "override the preset's concurrency")
 	datasetSize := fs.Int("dataset-size", 0, "override the preset's dataset size")
 	rate := fs.Float64("output-tok-s", 0, "override the preset's service rate (output tok/s)")
-	setUsage(fs, "synth", stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	if helped, err := parseFlags(fs, "synth", args, stdout, stderr); helped || err != nil {
+		return err
 	}
 	if *out == "" || (*preset == "") == (*runs == 0) {
 		fs.Usage()

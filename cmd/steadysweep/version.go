@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/spf13/pflag"
 )
 
 // version and commit are set at link time by the Makefile
@@ -13,7 +15,14 @@ var (
 	commit  = "unknown"
 )
 
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) error {
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)
+	if helped, err := parseFlags(fs, "version", args, stdout, stderr); helped || err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("version takes no arguments")
+	}
 	_, err := fmt.Fprintf(stdout, "steadysweep %s (%s)\n", version, commit)
 	return err
 }
