@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -20,14 +22,21 @@ type ReportInput struct {
 	// Color turns on ANSI colour (the caller decides: a terminal and
 	// NO_COLOR unset).
 	Color bool
+	// Width is the line width in columns: the terminal's for a terminal,
+	// 0 for DefaultReportWidth (files, pipes); narrower than
+	// MinReportWidth is laid out at MinReportWidth.
+	Width int
 }
 
 // Derivation is one derived setting and its source, e.g. {"tokenizer",
-// "words", "--tokenizer"} or {"dataset size", "200", "run_meta.json"}.
-type Derivation struct{ Name, Value, Source string }
+// "words", "--tokenizer"} or {"dataset size", "200", "run_meta.json"};
+// Detail, when set, goes on a line of its own under the value (the file
+// a tokenizer was loaded from).
+type Derivation struct{ Name, Value, Source, Detail string }
 
 // WriteReport writes the human-facing report of one analysis to w, at
-// most 100 columns wide: the headline (status, verdict, steady window,
+// most in.Width columns wide (100 by default, at least 80), breaking lines
+// between phrases: the headline (status, verdict, steady window,
 // throughput, latency steady vs total, early stopping, anomaly, gap),
 // then the diagnostics (CoV, trends, plateaus), the derived settings and
 // the profile's caveat. Values the analysis does not have print as n/a.
@@ -36,7 +45,7 @@ func WriteReport(w io.Writer, in ReportInput) error {
 	if r == nil {
 		return errors.New("sinks: report: nil result")
 	}
-	b := &reportBuilder{p: palette{color: in.Color}}
+	b := &reportBuilder{p: palette{color: in.Color}, width: reportWidthOf(in.Width)}
 	o := outcomeOf(r)
 	writeTitle(b, in, &o)
 	writeHeadline(b, r, &o)
@@ -119,18 +128,18 @@ func verdictStyle(verdict core.Verdict) style {
 	return bad
 }
 
-// writeSettings prints the derived settings with their sources and the
-// detector parameters that shape the result.
+// writeSettings prints the derived settings with their sources, the
+// min-duration floor and where it came from, and the detector parameters
+// that shape the result.
 func writeSettings(b *reportBuilder, in ReportInput) {
 	b.heading("settings")
-	t := &textTable{indent: "  "}
-	for _, d := range in.Derived {
-		t.add(txt(d.Name), txt(orNA(d.Value)), cell{"(" + orNA(d.Source) + ")", dim})
-	}
-	b.table(t)
-	p := in.Result.Params
-	bounds := make([]string, len(in.Result.CovBounds))
-	for i, c := range in.Result.CovBounds {
+	r := in.Result
+	derived := append(slices.Clone(in.Derived), Derivation{Name: "min-duration floor", Value: floorValue(r),
+		Source: floorSource(r)})
+	writeDerivations(b, derived)
+	p := r.Params
+	bounds := make([]string, len(r.CovBounds))
+	for i, c := range r.CovBounds {
 		bounds[i] = fmt.Sprint(c)
 	}
 	sizes := make([]string, len(p.WindowSizes))
@@ -141,8 +150,63 @@ func writeSettings(b *reportBuilder, in ReportInput) {
 	if p.MinDuration {
 		minDur = "on"
 	}
-	b.field("detector", fmt.Sprintf("compat %s · method %s · trend gate %s · alpha %g · min trend n %d",
-		orNA(p.Compat), orNA(p.Method), orNA(p.TrendGate), p.Alpha, p.MinTrendN))
-	b.field("", fmt.Sprintf("CoV bounds %s · window sizes %s · min duration %s",
-		orNA(strings.Join(bounds, ", ")), orNA(strings.Join(sizes, ", ")), minDur))
+	b.field("detector", strings.Join([]string{"compat " + orNA(string(p.Compat)), "method " + orNA(string(p.Method)),
+		"trend gate " + orNA(string(p.TrendGate)), fmt.Sprintf("alpha %g", p.Alpha), fmt.Sprintf("min trend n %d", p.MinTrendN),
+		"CoV bounds " + orNA(strings.Join(bounds, ", ")), "window sizes " + orNA(strings.Join(sizes, ", ")),
+		"min duration " + minDur}, phraseSep))
+}
+
+// writeDerivations prints one setting a line: name, value and (source)
+// in columns; a row too wide for the line puts its source on the next
+// line under the value, and a detail goes on a line of its own there.
+func writeDerivations(b *reportBuilder, ds []Derivation) {
+	nameW := 0
+	for _, d := range ds {
+		nameW = max(nameW, utf8.RuneCountInString(d.Name))
+	}
+	under := strings.Repeat(" ", 2+nameW+2)
+	fits := func(d Derivation, valW int) bool {
+		return len(under)+valW+2+utf8.RuneCountInString(orNA(d.Source))+2 <= b.width
+	}
+	valW := 0
+	for _, d := range ds {
+		if v := utf8.RuneCountInString(orNA(d.Value)); fits(d, v) {
+			valW = max(valW, v)
+		}
+	}
+	for _, d := range ds {
+		lead := "  " + d.Name + strings.Repeat(" ", nameW-utf8.RuneCountInString(d.Name)) + "  "
+		value, src := orNA(d.Value), b.p.paint(dim, "("+orNA(d.Source)+")")
+		if v := utf8.RuneCountInString(value); v <= valW && fits(d, valW) {
+			b.lines = append(b.lines, lead+value+strings.Repeat(" ", valW-v)+"  "+src)
+		} else {
+			b.lines = append(b.lines, wrap(lead+value, b.width, under)...)
+			b.lines = append(b.lines, wrap(under+src, b.width, under+" ")...)
+		}
+		if d.Detail != "" {
+			b.lines = append(b.lines, wrap(under+b.p.paint(dim, d.Detail), b.width, under)...)
+		}
+	}
+}
+
+// floorValue is the min-duration floor the analysis used.
+func floorValue(r *core.Result) string {
+	if !(r.MinDurFloorS > 0) {
+		return notAvailable
+	}
+	return seconds(r.MinDurFloorS)
+}
+
+// floorSource says where the min-duration floor came from.
+func floorSource(r *core.Result) string {
+	p := r.Params
+	switch {
+	case r.MinDurFloorFromRun:
+		return "config.yaml min_duration_ms"
+	case p.Compat == core.CompatReference && p.MinDurFloorS == core.DefaultMinDurFloorS:
+		return "the reference's fixed floor"
+	case p.MinDurFloorS > 0:
+		return "--min-duration-floor"
+	}
+	return "default: config.yaml sets no min_duration_ms"
 }

@@ -39,8 +39,8 @@ func writeCoV(b *reportBuilder, r *core.Result, tables []core.WindowDiagnostics)
 	for i, c := range bounds {
 		names[i] = strconv.FormatFloat(c, 'g', -1, 64)
 	}
-	b.line("  CoV of each metric's trailing window (bounds " + strings.Join(names, ", ") +
-		"; gate metrics decide admissibility)")
+	b.line("  CoV of each metric's trailing window" + phraseSep + "bounds " + strings.Join(names, ", ") + phraseSep +
+		"gate metrics decide admissibility")
 	t := &textTable{indent: "    "}
 	head := []cell{cell{"metric", dim}, cell{"role", dim}}
 	for _, d := range tables {
@@ -175,9 +175,10 @@ func writePlateaus(b *reportBuilder, r *core.Result) {
 		b.line("  plateaus: none admissible")
 		return
 	}
-	b.line("  plateaus (absolute super-passes; minimum = max(precision, relaxation, floor), * dominant)")
+	b.line("  plateaus in absolute super-passes" + phraseSep + "durations in seconds" + phraseSep +
+		"minimum = max(precision, relaxation, floor)" + phraseSep + "* the dominant term")
 	t := &textTable{indent: "    ", align: "llrrrrrrrrl"}
-	t.add(txt(""), cell{"super-passes", dim}, cell{"n", dim}, cell{"duration", dim}, cell{"minimum", dim},
+	t.add(txt(""), cell{"range", dim}, cell{"n", dim}, cell{"duration", dim}, cell{"minimum", dim},
 		cell{"precision", dim}, cell{"relaxation", dim}, cell{"floor", dim}, cell{"k*", dim}, cell{"cov_b", dim},
 		cell{"", dim})
 	reported := reportedPlateau(ss)
@@ -191,25 +192,37 @@ func writePlateaus(b *reportBuilder, r *core.Result) {
 		row := []cell{cell{mark, st}, cell{spRange(r.Warmup+pl.Lo, r.Warmup+pl.Hi-1), st},
 			txt(strconv.Itoa(pl.Hi - pl.Lo))}
 		if paired {
-			row = append(row, gateCells(ss.Shorts[i])...)
+			row = append(row, gateCells(ss.Shorts[i], r.Params.MinDurKstarFloor)...)
 		}
 		t.add(row...)
 	}
 	if w := ss.Window; w != nil && reported < 0 && ss.ShortWindow != nil {
 		row := []cell{cell{"> W", bold}, cell{spRange(r.Warmup+w.SPLo, r.Warmup+w.SPHi-1), bold},
 			txt(strconv.Itoa(w.SPHi - w.SPLo))}
-		t.add(append(row, gateCells(*ss.ShortWindow)...)...)
+		t.add(append(row, gateCells(*ss.ShortWindow, r.Params.MinDurKstarFloor)...)...)
 	}
+	t.key = 2
 	b.table(t)
 	if ss.Window != nil && reported < 0 {
 		b.line("  W: the reported window spans several plateaus")
 	}
+	p := r.Params
+	b.line(strings.Join([]string{
+		"  precision = k*·τ_sp", "τ_sp a super-pass's median issue span",
+		fmt.Sprintf("k* the super-passes for ±%g%% at 95%% given cov_b", 100*p.MinDurEps),
+		fmt.Sprintf("exempt while k* is at its floor %d: the trend test's %d suffice", p.MinDurKstarFloor, p.MinDurKstarFloor),
+		fmt.Sprintf("relaxation = %g × p90 latency", p.MinDurRelaxMult), "floor: settings"}, phraseSep))
 }
 
-// gateCells are the minimum-duration cells of one gate record.
-func gateCells(sw core.ShortWindow) []cell {
+// gateCells are the minimum-duration cells of one gate record; the
+// precision term reads "exempt" where the gate drops it (k* at its floor
+// kstarFloor), not "0.0 s".
+func gateCells(sw core.ShortWindow, kstarFloor int) []cell {
 	term := func(s float64, name string) cell {
-		c := txt(seconds(s))
+		c := txt(bareSeconds(s))
+		if name == "precision" && s == 0 && sw.KStar <= kstarFloor {
+			c.text = "exempt"
+		}
 		if sw.Dominant == name {
 			c.text += "*"
 		}
@@ -219,7 +232,7 @@ func gateCells(sw core.ShortWindow) []cell {
 	if sw.IsShort {
 		verdict = cell{"short", warn}
 	}
-	return []cell{txt(seconds(sw.WindowDurationS)), txt(seconds(sw.MinDurationS)),
+	return []cell{txt(bareSeconds(sw.WindowDurationS)), txt(bareSeconds(sw.MinDurationS)),
 		term(sw.TPrecisionS, "precision"), term(sw.TRelaxationS, "relaxation"), term(sw.TFloorS, "floor"),
 		txt(strconv.Itoa(sw.KStar)), txt(fixed(sw.CovB, 4)), verdict}
 }

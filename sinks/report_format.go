@@ -3,6 +3,7 @@ package sinks
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // notAvailable is printed for a value the analysis does not have (NaN).
@@ -38,6 +39,10 @@ func seconds(s float64) string {
 	}
 	return fmt.Sprintf("%.1f s", s)
 }
+
+// bareSeconds is seconds without the unit, for a table whose heading
+// names it.
+func bareSeconds(s float64) string { return strings.TrimSuffix(seconds(s), " s") }
 
 // spRange formats an inclusive super-pass range "lo..hi".
 func spRange(lo, hi int) string { return fmt.Sprintf("%d..%d", lo, hi) }

@@ -201,8 +201,8 @@ func writeLatency(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	if as := r.Assessment; as != nil && as.EarlyStop.Steady == nil {
 		over = "whole run"
 	}
-	b.line("  early-stopping p99 over the " + over + " (LoadGen estimate, 99% confidence): TTFT " +
-		withUnit(o.EarlyStopTTFTP99Ns/1e6, 2, "ms") + " · TPOT " + withUnit(o.EarlyStopTPOTP99Ns/1e6, 2, "ms"))
+	b.line("  early-stopping p99 over the " + over + " (LoadGen estimate, 99% confidence)" + phraseSep + "TTFT " +
+		withUnit(o.EarlyStopTTFTP99Ns/1e6, 2, "ms") + phraseSep + "TPOT " + withUnit(o.EarlyStopTPOTP99Ns/1e6, 2, "ms"))
 }
 
 // writeFindings prints what qualifies the numbers: the level shift, the

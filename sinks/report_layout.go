@@ -2,12 +2,27 @@ package sinks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
 
-// reportWidth is the report's maximum line width in columns.
-const reportWidth = 100
+// DefaultReportWidth is the report's width in columns when the caller
+// names none (a file, a pipe); MinReportWidth the narrowest it is laid out
+// for (a narrower terminal wraps it itself).
+const (
+	DefaultReportWidth = 100
+	MinReportWidth     = 80
+)
+
+// reportWidthOf is the width to lay out for a requested width w (0: the
+// default).
+func reportWidthOf(w int) int {
+	if w <= 0 {
+		return DefaultReportWidth
+	}
+	return max(w, MinReportWidth)
+}
 
 // cell is one table cell: its text and style.
 type cell struct {
@@ -20,17 +35,21 @@ func txt(s string) cell { return cell{text: s} }
 
 // textTable lays cells out in columns two spaces apart, each column as
 // wide as its widest cell, aligned left ('l') or right ('r'). Styles are
-// applied after padding so escape sequences never shift a column.
+// applied after padding so escape sequences never shift a column. A table
+// wider than its line is cut into blocks of whole columns, each repeating
+// the first key columns (at least one), so no row ever wraps.
 type textTable struct {
 	indent string
 	align  string
+	key    int
 	rows   [][]cell
 }
 
 func (t *textTable) add(cells ...cell) { t.rows = append(t.rows, cells) }
 
-// lines renders the table, one string per row.
-func (t *textTable) lines(p palette) []string {
+// lines renders the table within width columns, one string per row (a
+// blank line between blocks).
+func (t *textTable) lines(p palette, width int) []string {
 	var widths []int
 	for _, row := range t.rows {
 		for i, c := range row {
@@ -40,41 +59,103 @@ func (t *textTable) lines(p palette) []string {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
 		}
 	}
-	out := make([]string, 0, len(t.rows))
-	for _, row := range t.rows {
-		var b strings.Builder
-		b.WriteString(t.indent)
-		for i, c := range row {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text))
-			right := i < len(t.align) && t.align[i] == 'r'
-			if right {
-				b.WriteString(pad)
-			}
-			b.WriteString(p.paint(c.st, c.text))
-			if !right && i < len(row)-1 {
-				b.WriteString(pad)
-			}
+	var out []string
+	for bi, cols := range t.blocks(widths, width) {
+		if bi > 0 {
+			out = append(out, "")
 		}
-		out = append(out, strings.TrimRight(b.String(), " "))
+		for _, row := range t.rows {
+			out = append(out, t.render(p, row, cols, widths))
+		}
 	}
 	return out
 }
 
+// blocks groups the column indexes into blocks that fit width, each
+// starting with the key columns: as few blocks as greedy filling needs,
+// the columns then spread evenly over them; one block when the whole
+// table fits.
+func (t *textTable) blocks(widths []int, width int) [][]int {
+	key := min(max(t.key, 1), len(widths))
+	keyW := len(t.indent)
+	for i := range key {
+		keyW += widths[i] + 2
+	}
+	fill := func(perBlock int) [][]int {
+		var out [][]int
+		var cur []int
+		curW := keyW
+		for i := key; i < len(widths); i++ {
+			if len(cur) > 0 && (curW+widths[i] > width || len(cur) == perBlock) {
+				out = append(out, cur)
+				cur, curW = nil, keyW
+			}
+			cur = append(cur, i)
+			curW += widths[i] + 2
+		}
+		return append(out, cur)
+	}
+	rest := len(widths) - key
+	greedy := fill(rest)
+	if n := len(greedy); n > 1 {
+		if even := fill((rest + n - 1) / n); len(even) == n {
+			greedy = even
+		}
+	}
+	out := make([][]int, len(greedy))
+	for i, cols := range greedy {
+		out[i] = append(slices.Clone(t.keyCols(key)), cols...)
+	}
+	return out
+}
+
+// keyCols are the indexes of the first key columns.
+func (t *textTable) keyCols(key int) []int {
+	cols := make([]int, key)
+	for i := range cols {
+		cols[i] = i
+	}
+	return cols
+}
+
+// render lays out the cells cols of one row.
+func (t *textTable) render(p palette, row []cell, cols, widths []int) string {
+	var b strings.Builder
+	b.WriteString(t.indent)
+	for k, i := range cols {
+		if i >= len(row) {
+			break
+		}
+		c := row[i]
+		if k > 0 {
+			b.WriteString("  ")
+		}
+		pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text))
+		right := i < len(t.align) && t.align[i] == 'r'
+		if right {
+			b.WriteString(pad)
+		}
+		b.WriteString(p.paint(c.st, c.text))
+		if !right {
+			b.WriteString(pad)
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
 // reportBuilder accumulates the report's lines, wrapping any longer than
-// reportWidth.
+// width (reportWidthOf).
 type reportBuilder struct {
 	p     palette
+	width int
 	lines []string
 }
 
-// line adds one line; a line too wide is wrapped at spaces and its
+// line adds one line; a line too wide is wrapped (wrap) and its
 // continuation lines are indented two columns past its own indent.
 func (b *reportBuilder) line(s string) {
 	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
-	b.lines = append(b.lines, wrap(s, reportWidth, indent+"  ")...)
+	b.lines = append(b.lines, wrap(s, b.width, indent+"  ")...)
 }
 
 // fieldIndent is where the value of a field starts.
@@ -84,7 +165,7 @@ const fieldIndent = "           "
 // wrapped lines aligned under it.
 func (b *reportBuilder) field(label, value string) {
 	s := fmt.Sprintf("  %-8s %s", label, value)
-	b.lines = append(b.lines, wrap(s, reportWidth, fieldIndent)...)
+	b.lines = append(b.lines, wrap(s, b.width, fieldIndent)...)
 }
 
 // blank adds an empty line.
@@ -98,9 +179,7 @@ func (b *reportBuilder) heading(title string) {
 
 // table adds a rendered table.
 func (b *reportBuilder) table(t *textTable) {
-	for _, l := range t.lines(b.p) {
-		b.line(l)
-	}
+	b.lines = append(b.lines, t.lines(b.p, b.width)...)
 }
 
 func (b *reportBuilder) String() string { return strings.Join(b.lines, "\n") + "\n" }
@@ -125,9 +204,16 @@ func visibleWidth(s string) int {
 	return n
 }
 
-// wrap splits s into lines of at most width visible columns, breaking at
-// spaces (a word wider than a line is cut) and keeping the spacing within
-// a line; continuation lines start with cont.
+// phraseSep separates the phrases of a report line; wrap breaks there
+// first.
+const phraseSep = " · "
+
+// wrap splits s into lines of at most width visible columns; continuation
+// lines start with cont. It breaks between phrases (phraseSep, dropped at
+// the break) and only inside a phrase too long for a line of its own,
+// then at spaces outside parentheses, so "(registry: gpt-oss → …)" stays
+// whole. A word longer than a line (a path) is kept whole on a line of its
+// own: cutting it would break copying it. Spacing within a line is kept.
 func wrap(s string, width int, cont string) []string {
 	if visibleWidth(s) <= width {
 		return []string{s}
@@ -137,41 +223,88 @@ func wrap(s string, width int, cont string) []string {
 	var out []string
 	cur, curW := indent, len(indent)
 	fresh := true // nothing but the indent on cur yet
-	for body != "" {
-		end := strings.IndexByte(body, ' ')
-		if end < 0 {
-			end = len(body)
+	newLine := func() {
+		out = append(out, strings.TrimRight(cur, " "))
+		cur, curW, fresh = cont, len(cont), true
+	}
+	for _, phrase := range strings.Split(body, phraseSep) {
+		sep := phraseSep
+		if fresh {
+			sep = ""
 		}
-		word := body[:end]
-		rest := body[end:]
-		gap := rest[:len(rest)-len(strings.TrimLeft(rest, " "))]
-		body = rest[len(gap):]
-		ww := visibleWidth(word)
-		if !fresh && curW+ww > width {
-			out = append(out, strings.TrimRight(cur, " "))
-			cur, curW = cont, len(cont)
+		pw := visibleWidth(phrase)
+		if !fresh && curW+visibleWidth(sep)+pw > width {
+			newLine()
+			sep = ""
 		}
-		for curW+ww > width && ww == utf8.RuneCountInString(word) && width > curW {
-			// A plain word longer than a whole line: cut it.
-			cut := runePrefix(word, width-curW)
-			out = append(out, cur+cut)
-			word = word[len(cut):]
-			ww = utf8.RuneCountInString(word)
-			cur, curW = cont, len(cont)
+		if curW+visibleWidth(sep)+pw <= width {
+			cur += sep + phrase
+			curW += visibleWidth(sep) + pw
+			fresh = false
+			continue
 		}
-		cur += word + gap
-		curW += ww + len(gap)
-		fresh = false
+		// A phrase too long for a line of its own: break it between atoms.
+		if sep != "" {
+			cur += sep
+			curW += visibleWidth(sep)
+		}
+		for _, a := range atoms(phrase, width-len(cont)) {
+			aw := visibleWidth(a.text)
+			if !fresh && curW+aw > width {
+				newLine()
+			}
+			cur += a.text + a.gap
+			curW += aw + len(a.gap)
+			fresh = false
+		}
 	}
 	return append(out, strings.TrimRight(cur, " "))
 }
 
-// runePrefix is the first n runes of s.
-func runePrefix(s string, n int) string {
-	i := 0
-	for k := 0; k < n && i < len(s); k++ {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+// atom is a run of text wrap never breaks, and the spaces after it.
+type atom struct{ text, gap string }
+
+// atoms splits s at spaces outside parentheses; a parenthesis wider than
+// limit is split at its spaces too.
+func atoms(s string, limit int) []atom {
+	var out []atom
+	depth, start := 0, 0
+	emit := func(end, next int) {
+		a := atom{s[start:end], s[end:next]}
+		if visibleWidth(a.text) > limit && strings.Contains(a.text, " ") {
+			words := strings.Split(a.text, " ")
+			for i, w := range words {
+				gap := " "
+				if i == len(words)-1 {
+					gap = a.gap
+				}
+				out = append(out, atom{w, gap})
+			}
+		} else {
+			out = append(out, a)
+		}
+		start = next
 	}
-	return s[:i]
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth = max(depth-1, 0)
+		case ' ':
+			if depth > 0 {
+				continue
+			}
+			j := i
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			emit(i, j)
+			i = j - 1
+		}
+	}
+	if start < len(s) {
+		emit(len(s), len(s))
+	}
+	return out
 }

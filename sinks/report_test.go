@@ -59,10 +59,13 @@ func TestReportShowsReferenceValues(t *testing.T) {
 	}
 }
 
-// Every line of the report fits in 100 columns, with and without colour,
-// under both compat modes, on parity runs of every shape (steady, level
-// shift, too short, Poisson and offline caveats, agentic NATL, partial),
-// with a run path and a setting far wider than a line.
+// Every line of the report fits its width (80, the default 100, a wide
+// 132), with and without colour, under both compat modes, on parity runs
+// of every shape (steady, level shift, too short, Poisson and offline
+// caveats, agentic NATL, partial), with a run path and a setting far wider
+// than a line: such a word stands whole on a line of its own (cut, it
+// could not be copied), and every line's parentheses balance — no line
+// breaks inside a parenthesis that fits on one.
 func TestReportWidth(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -78,13 +81,27 @@ func TestReportWidth(t *testing.T) {
 		t.Run(tc.name+"/"+string(tc.params.Compat), func(t *testing.T) {
 			r, run := analyzeRun(t, tc.name, tc.params)
 			dir := run.Dir
-			in := sinks.ReportInput{Result: r, RunPath: dir + strings.Repeat("/very-long-directory-name", 6),
-				Derived: []sinks.Derivation{{Name: "tokenizer", Value: strings.Repeat("x", 120), Source: "--tokenizer"}}}
-			for _, color := range []bool{false, true} {
-				in.Color = color
-				for i, line := range strings.Split(renderReport(t, in), "\n") {
-					if n := visibleWidth(line); n > 100 {
-						t.Errorf("color=%v line %d is %d columns: %q", color, i+1, n, line)
+			long := dir + strings.Repeat("/very-long-directory-name", 6)
+			in := sinks.ReportInput{Result: r, RunPath: long,
+				Derived: []sinks.Derivation{
+					{Name: "tokenizer", Value: "openai/gpt-oss-120b", Source: "registry: gpt-oss → openai/gpt-oss-120b",
+						Detail: long + "/tokenizer.json"},
+					{Name: "setting", Value: strings.Repeat("x", 120), Source: "--flag"}}}
+			for _, width := range []int{0, 80, 132} {
+				for _, color := range []bool{false, true} {
+					in.Color, in.Width = color, width
+					max := width
+					if max == 0 {
+						max = 100
+					}
+					for i, line := range strings.Split(renderReport(t, in), "\n") {
+						body := strings.TrimSpace(line)
+						if n := visibleWidth(line); n > max && strings.Contains(body, " ") {
+							t.Errorf("width %d color=%v line %d is %d columns: %q", width, color, i+1, n, line)
+						}
+						if strings.Count(body, "(") != strings.Count(body, ")") {
+							t.Errorf("width %d line %d breaks inside a parenthesis: %q", width, i+1, line)
+						}
 					}
 				}
 			}
