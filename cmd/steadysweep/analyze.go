@@ -116,14 +116,14 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // stdout, then the files the flags ask for.
 func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loadedRun, res *core.Result,
 	stdout, stderr io.Writer) error {
-	// text goes to files (no colour ever); shown to stdout, with colour
-	// when stdout is a terminal.
+	// text goes to files (no colour ever, 100 columns); shown to stdout,
+	// with colour and the terminal's width when stdout is a terminal.
 	var text, shown string
 	var err error
 	if res.Params.Compat == core.CompatReference {
 		text, err = reftext.Text(res)
-	} else if text, err = reportText(res, loaded, false); err == nil && colorWanted(stdout) {
-		shown, err = reportText(res, loaded, true)
+	} else if text, err = reportText(res, loaded, false, 0); err == nil && (colorWanted(stdout) || reportWidth(stdout) > 0) {
+		shown, err = reportText(res, loaded, colorWanted(stdout), reportWidth(stdout))
 	}
 	if err != nil {
 		return err

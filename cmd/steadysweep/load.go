@@ -51,13 +51,13 @@ func defaultCacheDir() string {
 
 // loadedRun is a run ready for the detector.
 type loadedRun struct {
-	run       *columnar.Run
-	samples   core.Samples
-	info      core.RunInfo
-	counter   tokenizer.Counter
-	tokSource string
-	cacheHit  bool
-	cols      *columnar.Loaded
+	run      *columnar.Run
+	samples  core.Samples
+	info     core.RunInfo
+	counter  tokenizer.Counter
+	tokRes   tokenizer.Resolution
+	cacheHit bool
+	cols     *columnar.Loaded
 }
 
 // table builds the run's Arrow table (for export; Release it when done).
@@ -222,6 +222,6 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 	}
 	return &loadedRun{
 		run: run, samples: cols.Samples, info: cols.Info, counter: counter,
-		tokSource: res.Source, cacheHit: hit, cols: cols,
+		tokRes: res, cacheHit: hit, cols: cols,
 	}, nil
 }

@@ -10,14 +10,16 @@ import (
 )
 
 // reportText renders steadysweep's own report of res, with ANSI colour
-// when color is set (colorWanted: a terminal, never a file).
-func reportText(res *core.Result, l *loadedRun, color bool) (string, error) {
+// when color is set (colorWanted: a terminal, never a file), width
+// columns wide (0: the default 100).
+func reportText(res *core.Result, l *loadedRun, color bool, width int) (string, error) {
 	var b strings.Builder
 	err := sinks.WriteReport(&b, sinks.ReportInput{
 		Result:  res,
 		RunPath: l.run.EventsPath,
 		Derived: derivations(res, l),
 		Color:   color,
+		Width:   width,
 	})
 	return b.String(), err
 }
@@ -41,13 +43,16 @@ func derivations(res *core.Result, l *loadedRun) []sinks.Derivation {
 	if f := columnar.Format(l.info.SourceFormat); f != "" && !f.HasDatasetPass() {
 		sizeName = "super-pass size"
 	}
-	tok := l.counter.Identity()
+	tok := sinks.Derivation{Name: "tokenizer", Value: l.tokRes.Name, Source: l.tokRes.Source}
+	if id := l.counter.Identity(); l.tokRes.Path != "" {
+		tok.Detail = l.tokRes.Path + " · " + shortIdentity(id)
+	}
 	if l.info.TokensRecorded {
-		tok = "none (token counts recorded in the log)"
+		tok = sinks.Derivation{Name: "tokenizer", Value: "none", Source: "token counts recorded in the log"}
 	}
 	d := []sinks.Derivation{
 		{Name: "source", Value: strings.TrimSpace(l.info.SourceFormat + " " + l.info.ToolVersion), Source: l.info.SourcePath},
-		{Name: "tokenizer", Value: tok, Source: l.tokSource},
+		tok,
 		{Name: sizeName, Value: size, Source: src},
 		{Name: "profile", Value: res.Profile.Name, Source: "load pattern " + lp},
 	}
@@ -55,4 +60,13 @@ func derivations(res *core.Result, l *loadedRun) []sinks.Derivation {
 		d = append(d, sinks.Derivation{Name: "columns", Value: "from cache", Source: "--cache-dir"})
 	}
 	return d
+}
+
+// shortIdentity is a tokenizer identity ("sha256:" and 64 hex digits)
+// cut to 12 digits for reading; the full one keys the cache.
+func shortIdentity(id string) string {
+	if len(id) > len("sha256:")+12 {
+		return id[:len("sha256:")+12] + "…"
+	}
+	return id
 }

@@ -26,3 +26,13 @@ func isTerminalWriter(w io.Writer) bool {
 func isTerminal(f *os.File) bool {
 	return f != nil && termiosReadable(int(f.Fd()))
 }
+
+// reportWidth is the width to lay the text report out for on w: the
+// terminal's columns when w is a terminal that says (sinks keeps at least
+// 80), else 0 for the report's default 100 (files, pipes).
+func reportWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && isTerminal(f) {
+		return terminalColumns(int(f.Fd()))
+	}
+	return 0
+}

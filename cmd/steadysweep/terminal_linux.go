@@ -8,3 +8,13 @@ func termiosReadable(fd int) bool {
 	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	return err == nil
 }
+
+// terminalColumns is the width of the terminal on fd (TIOCGWINSZ), 0 when
+// it does not say.
+func terminalColumns(fd int) int {
+	ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
+}
