@@ -149,7 +149,7 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 	}
 	if f.writeReport {
-		if err := writeReportFiles(run.Dir, res, text, loaded.info, stderr); err != nil {
+		if err := writeReportFiles(run, res, text, loaded.info, stderr); err != nil {
 			return fmt.Errorf("--write-report: %w", err)
 		}
 	}
@@ -228,7 +228,7 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: config.yaml's min_duration_ms when set, else 600 s; --compat reference: 600 s)")
 	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
-	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file")
+	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file (steady_state.N.* for benchmark N of a GuideLLM report)")
 	fs.StringVar(&f.plotPath, "plot", "", "write the run's plot to `FILE`: .png or .svg by its extension")
 	fs.StringVar(&f.htmlPath, "html", "", "write a self-contained HTML page of the run to `FILE`")
 	fs.StringVar(&f.augment, "augment", "", "add the steady_state block and early-stopping maps to this result_summary.json (with -o)")
@@ -338,12 +338,18 @@ func parseSeconds(s string) (float64, error) {
 // writeReportFiles writes steady_state.json and steady_state.txt beside the
 // events file, and run_meta.json with the dataset size when the run has
 // none (an existing one is never touched, nor is the events file), each
-// atomically.
-func writeReportFiles(dir string, res *core.Result, text string, info core.RunInfo, stderr io.Writer) error {
+// atomically. Benchmark N of a GuideLLM report (report.json#N) writes
+// steady_state.N.json and steady_state.N.txt, so the benchmarks of one
+// report do not overwrite each other.
+func writeReportFiles(run *columnar.Run, res *core.Result, text string, info core.RunInfo, stderr io.Writer) error {
+	dir, stem := run.Dir, "steady_state"
+	if run.Part >= 0 {
+		stem += "." + strconv.Itoa(run.Part)
+	}
 	files := []struct {
 		name string
 		data []byte
-	}{{"steady_state.json", nil}, {"steady_state.txt", []byte(text)}}
+	}{{stem + ".json", nil}, {stem + ".txt", []byte(text)}}
 	js, err := resultjson.Marshal(res)
 	if err != nil {
 		return err

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -60,5 +63,64 @@ func TestWriteReport(t *testing.T) {
 				t.Errorf("stderr does not say what was written: %q", stderr.String())
 			}
 		})
+	}
+}
+
+// TestWriteReportGuideLLMBenchmarks: --write-report on benchmark N of a
+// GuideLLM report writes steady_state.N.json and .txt beside it, so the
+// benchmarks of one report keep their own files (issue 18's leftover:
+// every benchmark overwrote one steady_state.json). The report is the
+// committed one-benchmark fixture with a second benchmark whose TTFTs are
+// doubled.
+func TestWriteReportGuideLLMBenchmarks(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report map[string]any
+	if err := json.Unmarshal(raw, &report); err != nil {
+		t.Fatal(err)
+	}
+	benches := report["benchmarks"].([]any)
+	var second map[string]any
+	b, _ := json.Marshal(benches[0])
+	json.Unmarshal(b, &second)
+	for _, r := range second["requests"].(map[string]any)["successful"].([]any) {
+		req := r.(map[string]any)
+		req["time_to_first_token_ms"] = 2 * req["time_to_first_token_ms"].(float64)
+	}
+	report["benchmarks"] = append(benches, second)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	data, _ := json.Marshal(report)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var reports [2][]byte
+	for n := range 2 {
+		jsonPath := filepath.Join(t.TempDir(), "out.json")
+		out, errOut, code := runCLI(t, "analyze", path+"#"+strconv.Itoa(n), "--no-cache", "--write-report", "--json", jsonPath)
+		if code != exitOK {
+			t.Fatalf("#%d: exit %d: %s", n, code, errOut)
+		}
+		stem := filepath.Join(dir, "steady_state."+strconv.Itoa(n))
+		got, err := os.ReadFile(stem + ".json")
+		want, _ := os.ReadFile(jsonPath)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("#%d: %s.json is not its --json output (%v)", n, stem, err)
+		}
+		if txt, _ := os.ReadFile(stem + ".txt"); string(txt) != out || !strings.Contains(out, "report.json#"+strconv.Itoa(n)) {
+			t.Errorf("#%d: %s.txt is not its report", n, stem)
+		}
+		if !strings.Contains(errOut, "wrote "+stem+".json") {
+			t.Errorf("#%d: stderr %q does not name the file", n, errOut)
+		}
+		reports[n] = got
+	}
+	if bytes.Equal(reports[0], reports[1]) {
+		t.Error("the two benchmarks' results are the same; the fixture proves nothing")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "steady_state.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("steady_state.json written (%v)", err)
 	}
 }
