@@ -369,4 +369,12 @@ func TestTable(t *testing.T) {
 	if !strings.HasPrefix(lines[2], "  2   reference md=true") {
 		t.Errorf("second table row = %q", lines[2])
 	}
+	// Every column header is explained under the table (issue 20: cbw and
+	// errs were not).
+	legend := b.String()[strings.Index(b.String(), "\ncolumns: "):]
+	for _, h := range []string{"found", "agree", "err p50", "p95", "cbw", "start", "errs"} {
+		if !strings.Contains(legend, " "+h+" ") {
+			t.Errorf("column %q is not explained:\n%s", h, legend)
+		}
+	}
 }

@@ -13,7 +13,8 @@ const tableLabelWidth = 46
 // Table writes a compact per-config table for a terminal (at most 100
 // columns): rank, label, found rate, verdict agreement, median and p95
 // TPOT error, confident-but-wrong rate, median |window-start error|,
-// error rows; then the recommendation and the abbreviations.
+// error rows; then the recommendation, the abbreviations and what each
+// column means.
 func (r *Report) Table(w io.Writer) error {
 	var errs []error
 	p := func(format string, a ...any) {
@@ -45,7 +46,25 @@ func (r *Report) Table(w io.Writer) error {
 	}
 	p("%d runs, %d rows; %d runs without truth.json, %d with unreadable truth, %d with error rows\n",
 		r.Runs, r.Rows, len(r.NoTruthRuns), len(r.BadTruth), len(r.ErrorRuns))
+	for _, l := range tableLegend() {
+		p("%s\n", l)
+	}
 	return errors.Join(errs...)
+}
+
+// tableLegend explains every column of Table, one line each (at most 100
+// columns); calibration.md has the full definitions.
+func tableLegend() []string {
+	return []string{
+		"columns: found    runs found, of those the planted truth says must be (under the config's gate)",
+		"         agree    rows whose status/verdict agrees with the planted truth",
+		"         err p50  median |steady TPOT p50 − planted| / planted over rows with a window; p95 likewise",
+		fmt.Sprintf("         cbw      confident but wrong: found rows with TPOT error > %g%% or truth has no steady state", 100*MaxErr),
+		"         start    median |window start − planted warmup end|, in super-passes",
+		"         errs     rows with status error (unreadable runs: never scored)",
+		"ranked by cbw ascending, then found descending, err p50 ascending, agree descending",
+		"n/a: no row to measure it on (e.g. found, when truth expects no run found under the gate)",
+	}
 }
 
 // clip shortens s to n runes, ending in "…" when cut.
