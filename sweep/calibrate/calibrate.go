@@ -209,8 +209,7 @@ func (r *Report) Config(id string) *ConfigScore {
 // fixed 600 s min-duration floor against our run-derived one): the label's
 // compat already says those.
 func sweptAxes(cs []*ConfigScore) []string {
-	defaults := map[string]core.Params{
-		string(core.CompatSteadysweep): core.DefaultParams(), string(core.CompatReference): core.ReferenceParams()}
+	defaults := compatDefaults()
 	var axes []string
 	for _, n := range core.Names() {
 		vals := map[string]bool{}

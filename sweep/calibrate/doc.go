@@ -70,7 +70,9 @@
 // Configs are ordered lexicographically (Rank): confident-but-wrong rate,
 // ascending, compared in steps of CBWTolerance (1 percentage point); then
 // found rate, descending; then median TPOT error, ascending; then
-// agreement rate, descending; then config_id. An undefined metric (no
+// agreement rate, descending; then the number of parameters changed from
+// the compat's defaults, ascending (a full tie goes to the defaults); then
+// config_id. An undefined metric (no
 // found rows, no eligible runs, no error values) sorts after every
 // defined one. The first config is recommended.
 package calibrate

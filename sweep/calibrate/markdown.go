@@ -313,5 +313,6 @@ const definitions = `## Definitions
 - **Start error**: window start − ⌈planted warmup end⌉ in truth super-passes over found rows with a planted plateau; signed median
   and median of absolute values.
 - **Ranking**: lexicographic — confident-but-wrong rate ascending (in 1-point steps), found rate descending, median TPOT error
-  ascending, agreement descending, config_id; an undefined figure ranks after every defined one.
+  ascending, agreement descending, fewer parameters changed from the compat's defaults, config_id; an undefined figure ranks after
+  every defined one.
 `

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/steadysweep/steadysweep/core"
 )
 
 // CBWTolerance is the step in which confident-but-wrong rates are
@@ -33,7 +35,32 @@ func compareConfigs(a, b *ConfigScore) int {
 	if c := cmpUndefinedLast(a.AgreeRate, b.AgreeRate, true); c != 0 {
 		return c
 	}
+	// A full tie goes to the config nearer its compat's defaults: no
+	// evidence favours moving a parameter away from them.
+	if c := cmp.Compare(changedFromDefaults(a.Params), changedFromDefaults(b.Params)); c != 0 {
+		return c
+	}
 	return cmp.Compare(a.ConfigID, b.ConfigID)
+}
+
+// compatDefaults are the default parameters of each compat.
+func compatDefaults() map[string]core.Params {
+	return map[string]core.Params{
+		string(core.CompatSteadysweep): core.DefaultParams(), string(core.CompatReference): core.ReferenceParams()}
+}
+
+// changedFromDefaults counts the parameters of params (by core.Names
+// name) that differ from its compat's defaults; compat and method do not
+// count.
+func changedFromDefaults(params map[string]string) int {
+	d := compatDefaults()[params["compat"]]
+	n := 0
+	for _, name := range core.Names() {
+		if v, _ := d.Get(name); name != "compat" && name != "method" && v != params[name] {
+			n++
+		}
+	}
+	return n
 }
 
 // cbwStep is the confident-but-wrong rate's step index (NaN stays NaN).

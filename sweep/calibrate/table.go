@@ -62,7 +62,7 @@ func tableLegend() []string {
 		fmt.Sprintf("         cbw      confident but wrong: found rows with TPOT error > %g%% or truth has no steady state", 100*MaxErr),
 		"         start    median |window start − planted warmup end|, in super-passes",
 		"         errs     rows with status error (unreadable runs: never scored)",
-		"ranked by cbw ascending, then found descending, err p50 ascending, agree descending",
+		"ranked by cbw ascending, then found descending, err p50 ascending, agree descending, fewest changes",
 		"n/a: no row to measure it on (e.g. found, when truth expects no run found under the gate)",
 	}
 }

@@ -106,3 +106,37 @@ func TestRankOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRankTieGoesToDefaults: configs that tie on every figure rank by how
+// many parameters they move from their compat's defaults, then config_id
+// (issue 20: the demo recommended min_duration=false over the default,
+// tied on every figure, by the hash of its config_id).
+func TestRankTieGoesToDefaults(t *testing.T) {
+	params := func(p core.Params) map[string]string {
+		m := map[string]string{}
+		for _, n := range core.Names() {
+			m[n], _ = p.Get(n)
+		}
+		return m
+	}
+	off := core.DefaultParams()
+	off.MinDuration = false
+	band := core.DefaultParams()
+	band.MinDuration, band.WarmupBand = false, 0.03
+	cs := []*ConfigScore{
+		{ConfigID: "0-two-changed", Params: params(band)},
+		{ConfigID: "1-gate-off", Params: params(off)},
+		{ConfigID: "9-defaults", Params: params(core.DefaultParams())},
+		{ConfigID: "5-reference", Params: params(core.ReferenceParams())},
+	}
+	for _, c := range cs {
+		c.ConfidentWrongRate, c.FoundRate, c.ErrMedian, c.AgreeRate = 0, 1, 0.01, 0.8
+	}
+	rankConfigs(cs)
+	want := []string{"5-reference", "9-defaults", "1-gate-off", "0-two-changed"}
+	for i, c := range cs {
+		if c.ConfigID != want[i] {
+			t.Errorf("rank %d: %s, want %s", i+1, c.ConfigID, want[i])
+		}
+	}
+}
