@@ -7,76 +7,220 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sweep"
+	"github.com/steadysweep/steadysweep/sweep/calibrate"
 )
 
-// demoPresets is the embedded default corpus: one run of each shape the
-// detector must tell apart, the steady-capable ones long enough (20–25 min
-// of issue time, synth.LongContextPresets) for the min-duration gate.
-var demoPresets = "long_context_clean,long_context_staircase,long_context_short_tail,long_context_drift_up,long_context_drift_down,long_context_poisson,ramp_only,partial_dataset,truncated"
+// demoPresets is the embedded default corpus: the long-context presets,
+// whose plateaus last long enough for the min-duration gate (steady, level
+// shifts, a short tail, drifts, Poisson arrivals), and three runs whose
+// truth holds no full steady state — fill and drain only, a partial
+// dataset, a truncated log — so every verdict is on the table.
+func demoPresets() []string {
+	return append(synth.LongContextPresets(), "ramp_only", "partial_dataset", "truncated")
+}
 
 // demoMarker is the file demo leaves in a directory it made; only such a
 // directory (or a new or empty one) is ever written or cleared by demo.
 const demoMarker = ".steadysweep-demo"
 
 // demoDirs are the demo's outputs inside --out: all it ever replaces.
-type demoDirs struct{ out, corpus, sweep, cache string }
+type demoDirs struct{ out, corpus, sweep, cache, plot string }
 
 func newDemoDirs(out string) demoDirs {
 	return demoDirs{out: out, corpus: filepath.Join(out, "corpus"), sweep: filepath.Join(out, "sweep"),
-		cache: filepath.Join(out, "cache")}
+		cache: filepath.Join(out, "cache"), plot: filepath.Join(out, "analyze.png")}
 }
 
-func (d demoDirs) owned() []string { return []string{d.corpus, d.sweep, d.cache} }
+func (d demoDirs) owned() []string { return []string{d.corpus, d.sweep, d.cache, d.plot} }
 
 // demoStep is one command of the demo, shown as a shell line and run
-// in-process; after, if set, explains its output.
+// in-process; args are computed when the step runs (a step may name what
+// an earlier one made); after, if set, explains its output.
 type demoStep struct {
 	title string
-	args  []string
-	after func(w io.Writer)
+	args  func() ([]string, error)
+	after func(ctx context.Context, w io.Writer) error
 }
 
-// demoSteps is the demo's story.
+// fixedArgs is a step's args known in advance.
+func fixedArgs(args ...string) func() ([]string, error) {
+	return func() ([]string, error) { return args, nil }
+}
+
+// demoSteps is the demo's story: synthesize, analyse one run, sweep them
+// all, calibrate and recommend.
 func demoSteps(d demoDirs, runs int) []demoStep {
 	return []demoStep{
-		{title: "1. synthesize runs with planted truth", args: []string{"synth", "--out", d.corpus, "--runs", fmt.Sprint(runs),
-			"--presets", demoPresets, "--seed", "1"}},
-		{title: "2. sweep them: presets default, reference and the whole-run baseline × warmup band × min-duration gate",
-			args: []string{"sweep", d.corpus, "-o", d.sweep, "--tokenizer", "words", "--cache-dir", d.cache,
-				"--preset", "default,reference,total", "--set", "warmup_band=0.03,0.05", "--set", "min_duration=true,false"}},
-		{title: "3. score every config against the planted truth", args: []string{"calibrate", d.sweep},
-			after: func(w io.Writer) {
-				fmt.Fprintf(w, "\nParquet rows: %s/rows/*.parquet (one row per run × config; 'steadysweep schema' lists the columns)\n", d.sweep)
-				fmt.Fprintf(w, "Try: duckdb -c \"SELECT config_id, status, verdict, count(*) FROM read_parquet('%s/rows/*.parquet') GROUP BY ALL\"\n", d.sweep)
+		{title: "1. synthesize runs with planted truth (each run's truth.json says what a detector should find)",
+			args: fixedArgs("synth", "--out", d.corpus, "--runs", fmt.Sprint(runs), "--presets", strings.Join(demoPresets(), ","),
+				"--seed", "1")},
+		{title: "2. analyse one run: the report a newcomer comes for, and its plot",
+			args: func() ([]string, error) {
+				run, err := firstRun(d.corpus)
+				if err != nil {
+					return nil, err
+				}
+				return []string{"analyze", run, "--tokenizer", "words", "--cache-dir", d.cache, "--plot", d.plot}, nil
+			},
+			after: func(_ context.Context, w io.Writer) error {
+				_, err := fmt.Fprintf(w, "\nplot: %s (TPOT and TTFT per super-pass: warmup shaded, the window highlighted, "+
+					"plateaus outlined)\n", d.plot)
+				return err
+			}},
+		{title: "3. sweep every run: presets default, reference and the whole-run baseline × warmup band × min-duration gate",
+			args: fixedArgs("sweep", d.corpus, "-o", d.sweep, "--tokenizer", "words", "--cache-dir", d.cache,
+				"--preset", "default,reference,total", "--set", "warmup_band=0.03,0.05", "--set", "min_duration=true,false"),
+			after: func(_ context.Context, w io.Writer) error {
+				_, err := fmt.Fprintf(w, "Parquet rows: %s/rows/*.parquet, one per run × config ('steadysweep schema' lists the columns)\n"+
+					"Try: duckdb -c \"SELECT config_id, status, verdict, count(*) FROM read_parquet('%s/rows/*.parquet') GROUP BY ALL\"\n",
+					d.sweep, d.sweep)
+				return err
+			}},
+		{title: "4. score every config against the planted truth and recommend one",
+			args: fixedArgs("calibrate", d.sweep),
+			after: func(ctx context.Context, w io.Writer) error {
+				return writeRecommendation(ctx, w, d.sweep)
 			}},
 	}
 }
 
-// runDemo is the main job on an embedded default: synthesize a small
-// corpus with planted truth, sweep it over a small grid, score each config
-// against the truth, and say where everything went.
+// firstRun is the first run of the demo's corpus (its first preset, a
+// long-context steady run).
+func firstRun(corpus string) (string, error) {
+	runs, err := filepath.Glob(filepath.Join(corpus, "0000_*"))
+	if err != nil || len(runs) == 0 {
+		return "", fmt.Errorf("demo: no run 0000_* under %s", corpus)
+	}
+	return runs[0], nil
+}
+
+// writeRecommendation says which config the calibration recommends and
+// the command lines that use it.
+func writeRecommendation(ctx context.Context, w io.Writer, sweepDir string) error {
+	rep, err := calibrate.Calibrate(ctx, calibrate.Options{Out: sweepDir, ReportPath: "-", PlotPath: "-", ParquetPath: "-"})
+	if err != nil {
+		return err
+	}
+	best := rep.Config(rep.Recommended)
+	if best == nil {
+		_, err := fmt.Fprintln(w, "\nno config could be recommended (no run was scored)")
+		return err
+	}
+	gate := "on (a window shorter than the min-duration floor is insufficient_duration, not a steady state)"
+	if !best.MinDuration {
+		gate = "off (a window shorter than the min-duration floor is still reported, as a best effort)"
+	}
+	preset, sets := nearestPreset(best.Params)
+	analyze := []string{"analyze", "RUN"}
+	if preset == "reference" {
+		analyze = append(analyze, "--compat", "reference")
+	}
+	analyze = append(analyze, analyzeArgs(sets)...)
+	sweepLine := append([]string{"sweep", "ARCHIVE", "-o", "OUT", "--preset", preset}, setArgs(sets)...)
+	what := fmt.Sprintf("the %s preset with %d parameter(s) changed", preset, len(sets))
+	if len(sets) == 0 {
+		what = "exactly the " + preset + " preset"
+	}
+	_, err = fmt.Fprintf(w, "\nrecommended: %s (config_id %s): %s; the min-duration gate %s\n",
+		best.Label, best.ConfigID, what, gate)
+	if err == nil && (preset == "default" || preset == "reference") {
+		_, err = fmt.Fprintf(w, "  one run: steadysweep %s\n", shellJoin(analyze))
+	}
+	if err == nil {
+		_, err = fmt.Fprintf(w, "  archives: steadysweep %s\n  the full calibration: %s\n", shellJoin(sweepLine),
+			filepath.Join(sweepDir, "calibration.md"))
+	}
+	return err
+}
+
+// nearestPreset is the sweep preset closest to params (fewest differing
+// parameters) and the parameters that differ from it, in core.Names order.
+func nearestPreset(params map[string]string) (string, [][2]string) {
+	best, bestDiff := "", [][2]string(nil)
+	for _, name := range sweep.PresetNames() {
+		p, err := sweep.Preset(name)
+		if err != nil {
+			continue
+		}
+		var diff [][2]string
+		for _, n := range core.Names() {
+			if v, _ := p.Get(n); v != params[n] {
+				diff = append(diff, [2]string{n, params[n]})
+			}
+		}
+		if best == "" || len(diff) < len(bestDiff) {
+			best, bestDiff = name, diff
+		}
+	}
+	return best, bestDiff
+}
+
+// analyzeArgs are the analyze flags that set params (compat and method
+// come from the preset).
+func analyzeArgs(params [][2]string) []string {
+	var args []string
+	for _, p := range params {
+		switch name, v := p[0], p[1]; {
+		case name == "min_duration" && v == "false":
+			args = append(args, "--no-min-duration")
+		case analyzeParamFlags[name] != "":
+			args = append(args, analyzeParamFlags[name], v)
+		}
+	}
+	return args
+}
+
+// setArgs are sweep --set flags for params.
+func setArgs(params [][2]string) []string {
+	var args []string
+	for _, p := range params {
+		args = append(args, "--set", p[0]+"="+p[1])
+	}
+	return args
+}
+
+// runDemo is the main job on an embedded default: synthesize a corpus
+// with planted truth, analyse one run, sweep them all over a small grid,
+// score each config against the truth, recommend one, and say where
+// everything went.
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
 	out := fs.String("out", "demo-out", "directory for the corpus, the sweep and the calibration: created, or one an earlier demo made (its outputs are replaced); any other non-empty directory is refused")
-	runs := fs.Int("runs", 16, "number of synthetic runs")
+	runs := fs.Int("runs", 2*len(demoPresets()), "number of synthetic runs (cycling over the demo's presets)")
 	if helped, err := parseFlags(fs, "demo", args, stdout, stderr); helped || err != nil {
 		return err
 	}
+	if *runs < 1 {
+		return usagef("demo --runs: %d; need at least 1", *runs)
+	}
+	start := time.Now()
 	d := newDemoDirs(*out)
 	if err := prepareDemoDir(d); err != nil {
 		return err
 	}
 	for _, s := range demoSteps(d, *runs) {
-		fmt.Fprintf(stdout, "\n== %s\n$ steadysweep %s\n", s.title, shellJoin(s.args))
-		if err := run(ctx, s.args, stdout, stderr); err != nil {
+		args, err := s.args()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\n== %s\n$ steadysweep %s\n", s.title, shellJoin(args))
+		if err := run(ctx, args, stdout, stderr); err != nil {
 			return fmt.Errorf("demo step %q: %w", s.title, err)
 		}
 		if s.after != nil {
-			s.after(stdout)
+			if err := s.after(ctx, stdout); err != nil {
+				return fmt.Errorf("demo step %q: %w", s.title, err)
+			}
 		}
 	}
+	fmt.Fprintf(stdout, "\ndemo done in %.1f s; everything is under %s\n", time.Since(start).Seconds(), d.out)
 	return nil
 }
 
@@ -113,7 +257,7 @@ func prepareDemoDir(d demoDirs) error {
 			}
 		}
 	}
-	marker := "made by 'steadysweep demo': a later demo --out here replaces corpus/, sweep/ and cache/ and nothing else\n"
+	marker := "made by 'steadysweep demo': a later demo --out here replaces corpus/, sweep/, cache/ and analyze.png and nothing else\n"
 	if err := os.WriteFile(filepath.Join(d.out, demoMarker), []byte(marker), 0o644); err != nil {
 		return fmt.Errorf("demo --out: %w", err)
 	}

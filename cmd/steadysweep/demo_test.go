@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,57 @@ func TestDemoOutDirectory(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(empty, demoMarker)); err != nil {
 		t.Errorf("demo adopted an empty directory without marking it: %v", err)
+	}
+}
+
+// The demo tells the first hour's story (issue 20: it never showed one
+// run analysed, and its table had unexplained headers): one run's report
+// and its plot, a sweep on runs long enough for the min-duration gate,
+// every column of the calibration explained, and a recommended config
+// with the gate on — the defaults, which the planted truth of the demo's
+// corpus favours.
+func TestDemoStory(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "demo")
+	stdout, errOut, code := runCLI(t, "demo", "--out", out)
+	if code != exitOK {
+		t.Fatalf("demo: exit %d: %s", code, errOut)
+	}
+	steps := strings.Split(stdout, "\n== ")
+	if len(steps) != 5 {
+		t.Fatalf("demo has %d steps, want 4:\n%s", len(steps)-1, stdout)
+	}
+	for i, want := range []string{"$ steadysweep synth ", "$ steadysweep analyze " + filepath.Join(out, "corpus", "0000_long_context_clean_"),
+		"$ steadysweep sweep ", "$ steadysweep calibrate "} {
+		if !strings.Contains(steps[i+1], want) {
+			t.Errorf("step %d lacks %q:\n%s", i+1, want, steps[i+1])
+		}
+	}
+	analyzed := steps[2]
+	for _, want := range []string{"steadysweep analyze · 0000_long_context_clean_", "status   windowable", "verdict  STEADY STATE",
+		"min-duration floor", "plot: " + filepath.Join(out, "analyze.png")} {
+		if !strings.Contains(analyzed, want) {
+			t.Errorf("the analysed run lacks %q:\n%s", want, analyzed)
+		}
+	}
+	if png, err := os.ReadFile(filepath.Join(out, "analyze.png")); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("the plot is not a PNG (%v)", err)
+	}
+	// The corpus clears the gate: under it, runs are found (not n/a).
+	rows := readSweepRows(t, filepath.Join(out, "sweep"))
+	if len(rows) != 18*12 {
+		t.Errorf("%d rows, want 216 (18 runs × 12 configs)", len(rows))
+	}
+	calib := steps[4]
+	for _, h := range []string{"found", "agree", "err p50", "cbw", "start", "errs"} {
+		if !strings.Contains(calib, "columns: "+h+" ") && !strings.Contains(calib, "\n         "+h+" ") {
+			t.Errorf("calibration column %q is not explained:\n%s", h, calib)
+		}
+	}
+	if !regexp.MustCompile(`\n  1\*  steadysweep wb=0\.05 md=true +100% `).MatchString(calib) {
+		t.Errorf("the first-ranked config is not the default with the gate on, all found:\n%s", calib)
+	}
+	if !strings.Contains(calib, "recommended: steadysweep wb=0.05 md=true") || !strings.Contains(calib, "exactly the default preset") ||
+		!strings.Contains(calib, "the min-duration gate on") || !strings.Contains(calib, "  one run: steadysweep analyze RUN\n") {
+		t.Errorf("the recommendation is not the defaults with the gate on:\n%s", calib)
 	}
 }
