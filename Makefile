@@ -14,8 +14,9 @@ build:
 test:
 	$(GO) test ./...
 
-# The main job on an embedded default: synthesize a small corpus, sweep it
-# over a small grid, print the per-config table and where the Parquet went.
+# The first hour on an embedded default: synthesize runs with planted truth,
+# analyse one (report and plot), sweep them over a small grid, calibrate the
+# configs against the truth and recommend one.
 demo: build
 	./$(BIN) demo --out demo-out
 
