@@ -46,7 +46,7 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	f.loadFlags.register(fs)
 	fs.StringVarP(&f.out, "output", "o", "", "output directory (rows/ and series/ Parquet part files)")
 	fs.StringVar(&f.gridFile, "grid", "", "YAML grid file: parameter → list of values (cartesian product)")
-	fs.StringArrayVar(&f.sets, "set", nil, "sweep a parameter: name=v1,v2,… (list parameters: name=a,b;c for [a,b] and [c]); repeatable")
+	fs.StringArrayVar(&f.sets, "set", nil, "sweep a parameter: name=v1,v2,… (list parameters: 'name=a,b;c' for [a,b] and [c], quoted: ; ends a shell command); repeatable")
 	fs.StringVar(&f.presets, "preset", "default", "comma list of presets, each one config: "+strings.Join(sweep.PresetNames(), ", "))
 	fs.StringArrayVar(&f.include, "include", nil, "only runs whose path relative to its root matches this glob (* within a path segment, ** across segments; without a /, any segment: '*malformed*'); repeatable")
 	fs.StringArrayVar(&f.exclude, "exclude", nil, "skip runs (and directories) whose relative path matches this glob (syntax of --include); repeatable")
