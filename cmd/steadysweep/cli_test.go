@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -160,5 +161,27 @@ func TestPlotFormatByExtension(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "p.SVG")); !bytes.Contains(data, []byte("<svg")) ||
 		!bytes.Contains(data, []byte("TPOT (ms)")) {
 		t.Error("the SVG is not the plot (no <svg> element or TPOT axis label)")
+	}
+}
+
+// Every --set example with a list parameter's ";" is quoted in the README
+// and the help pages: unquoted, ";" ends the shell command (issue 20:
+// the README's --set window_sizes=4,6,8;4).
+func TestSetExamplesQuoted(t *testing.T) {
+	docs, _ := filepath.Glob(filepath.Join("help", "*.txt"))
+	docs = append(docs, filepath.Join("..", "..", "README.md"))
+	unquoted := regexp.MustCompile(`--set [^'"\s]*;`)
+	for _, p := range docs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := unquoted.Find(data); m != nil {
+			t.Errorf("%s: unquoted %q", p, m)
+		}
+	}
+	var b bytes.Buffer
+	if err := run(context.Background(), []string{"help", "sweep"}, &b, &b); err != nil || !strings.Contains(b.String(), "--set 'window_sizes=4,6,8;4'") {
+		t.Errorf("sweep's help has no quoted list example: %v\n%s", err, b.String())
 	}
 }

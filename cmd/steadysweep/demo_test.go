@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -128,6 +129,20 @@ func TestDemoStory(t *testing.T) {
 	rows := readSweepRows(t, filepath.Join(out, "sweep"))
 	if len(rows) != 18*12 {
 		t.Errorf("%d rows, want 216 (18 runs × 12 configs)", len(rows))
+	}
+	// The README's demo numbers are this demo's (issue 20: they were stale).
+	status := map[string]int{}
+	for _, r := range rows {
+		status[r.status]++
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%d rows: %d windowable, %d insufficient_duration, %d partial_dataset", len(rows),
+		status["windowable"], status["insufficient_duration"], status["partial_dataset"])
+	if len(status) != 3 || !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), want) {
+		t.Errorf("README does not say the demo's numbers %q (rows by status %v)", want, status)
 	}
 	calib := steps[4]
 	for _, h := range []string{"found", "agree", "err p50", "cbw", "start", "errs"} {
