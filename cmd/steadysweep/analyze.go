@@ -47,6 +47,9 @@ type analyzeFlags struct {
 	htmlPath     string
 	augment      string
 	augmentOut   string
+	// given says whether the user set a flag: only those override the
+	// compat's defaults (--compat reference starts from the reference's).
+	given func(name string) bool
 }
 
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -209,6 +212,7 @@ func announce(stderr io.Writer, path string) {
 // core.DefaultParams()'s.
 func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	d := core.DefaultParams()
+	f.given = fs.Changed
 	f.loadFlags.register(fs)
 	fs.StringVar(&f.compat, "compat", d.Compat.String(), "detector behaviour: steadysweep, or reference (exactly the reference at 40b78bfe)")
 	fs.StringVar(&f.profile, "profile", d.Profile, "workload profile: "+strings.Join(core.ProfileNames(), ", ")+" (default from config.yaml)")
@@ -235,7 +239,10 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.augmentOut, "output", "o", "", "where --augment writes the augmented summary")
 }
 
-// params turns the flags into detector parameters, validated.
+// params turns the flags into detector parameters, validated: the
+// compat's defaults (core.DefaultParams, or core.ReferenceParams under
+// --compat reference), overridden by the flags the user gave — a flag
+// left at the default shown in help never moves a reference parameter.
 func (f *analyzeFlags) params() (core.Params, error) {
 	var p core.Params
 	compat, _ := core.ParseCompat(f.compat)
@@ -247,30 +254,52 @@ func (f *analyzeFlags) params() (core.Params, error) {
 	default:
 		return p, usagef("--compat: %q is not one of steadysweep, reference", f.compat)
 	}
-	p.Profile = f.profile
-	p.SuperpassSize = f.superpass
-	switch w := strings.TrimSpace(f.warmup); w {
-	case core.WarmupAuto.String():
-		p.WarmupMode = core.WarmupAuto
-	default:
-		n, err := strconv.Atoi(w)
-		if err != nil {
-			return p, usagef("--warmup: %q is neither auto nor an integer", f.warmup)
+	given := f.given
+	if given == nil {
+		given = func(string) bool { return true }
+	}
+	if given("profile") {
+		p.Profile = f.profile
+	}
+	if given("superpass-size") {
+		p.SuperpassSize = f.superpass
+	}
+	if given("warmup") {
+		switch w := strings.TrimSpace(f.warmup); w {
+		case core.WarmupAuto.String():
+			p.WarmupMode = core.WarmupAuto
+		default:
+			n, err := strconv.Atoi(w)
+			if err != nil {
+				return p, usagef("--warmup: %q is neither auto nor an integer", f.warmup)
+			}
+			p.WarmupMode, p.WarmupFixed = core.WarmupFixed, n
 		}
-		p.WarmupMode, p.WarmupFixed = core.WarmupFixed, n
 	}
-	p.WarmupBand = f.warmupBand
-	p.WarmupDriver = f.warmupDriver
-	p.TrendGate = core.TrendGate(f.trendGate)
-	p.MinDuration = !f.noMinDur
-	if err := p.Set("cov_bounds", f.covBounds); err != nil {
-		return p, usageError{fmt.Errorf("--cov-bounds: %w", err)}
+	if given("warmup-band") {
+		p.WarmupBand = f.warmupBand
 	}
-	if err := p.Set("window_sizes", f.windowSizes); err != nil {
-		return p, usageError{fmt.Errorf("--window-sizes: %w", err)}
+	if given("warmup-driver") {
+		p.WarmupDriver = f.warmupDriver
 	}
-	if len(p.WindowSizes) == 0 {
-		p.WindowSizes = core.DefaultParams().WindowSizes
+	if given("trend-gate") {
+		p.TrendGate = core.TrendGate(f.trendGate)
+	}
+	if given("no-min-duration") {
+		p.MinDuration = !f.noMinDur
+	}
+	if given("cov-bounds") {
+		if err := p.Set("cov_bounds", f.covBounds); err != nil {
+			return p, usageError{fmt.Errorf("--cov-bounds: %w", err)}
+		}
+	}
+	if given("window-sizes") {
+		if err := p.Set("window_sizes", f.windowSizes); err != nil {
+			return p, usageError{fmt.Errorf("--window-sizes: %w", err)}
+		}
+		if len(p.WindowSizes) == 0 {
+			return p, usagef("--window-sizes: %q names no window size", f.windowSizes)
+		}
 	}
 	n := 0
 	for _, path := range []string{f.jsonPath, f.plotPath, f.augmentOut} {

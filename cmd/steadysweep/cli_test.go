@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // goodRun is the small committed run the CLI tests analyse.
@@ -27,8 +28,9 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 }
 
 // Every command's --help and `help CMD` print that command's page on
-// stdout and exit 0 (issue 20: `help analyze` printed the top-level help,
-// `schema --help` exited 2).
+// stdout, fitting an 80-column terminal, and exit 0 (issue 20: `help
+// analyze` printed the top-level help, `schema --help` exited 2; flag
+// usages ran to 230 columns).
 func TestHelpEveryCommand(t *testing.T) {
 	for _, c := range commands() {
 		out, errOut, code := runCLI(t, c.name, "--help")
@@ -38,9 +40,23 @@ func TestHelpEveryCommand(t *testing.T) {
 		if strings.Contains(out, "{{") {
 			t.Errorf("%s --help: unfilled placeholder in %q", c.name, out)
 		}
+		for i, line := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(line); n > helpColumns {
+				t.Errorf("%s --help: line %d is %d columns, over %d: %q", c.name, i+1, n, helpColumns, line)
+			}
+		}
 		viaHelp, _, code := runCLI(t, "help", c.name)
 		if code != exitOK || viaHelp != out {
 			t.Errorf("help %s: exit %d, page differs from %s --help", c.name, code, c.name)
+		}
+	}
+	if out, _, _ := runCLI(t, "help"); len(out) == 0 {
+		t.Error("help: empty")
+	} else {
+		for i, line := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(line); n > helpColumns {
+				t.Errorf("help: line %d is %d columns, over %d: %q", i+1, n, helpColumns, line)
+			}
 		}
 	}
 	if _, errOut, code := runCLI(t, "help", "nope"); code != exitUsage || !strings.Contains(errOut, `unknown command "nope"`) {

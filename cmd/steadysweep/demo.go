@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -118,11 +120,6 @@ func writeRecommendation(ctx context.Context, w io.Writer, sweepDir string) erro
 		gate = "off (a window shorter than the min-duration floor is still reported, as a best effort)"
 	}
 	preset, sets := nearestPreset(best.Params)
-	analyze := []string{"analyze", "RUN"}
-	if preset == "reference" {
-		analyze = append(analyze, "--compat", "reference")
-	}
-	analyze = append(analyze, analyzeArgs(sets)...)
 	sweepLine := append([]string{"sweep", "ARCHIVE", "-o", "OUT", "--preset", preset}, setArgs(sets)...)
 	what := fmt.Sprintf("the %s preset with %d parameter(s) changed", preset, len(sets))
 	if len(sets) == 0 {
@@ -130,8 +127,14 @@ func writeRecommendation(ctx context.Context, w io.Writer, sweepDir string) erro
 	}
 	_, err = fmt.Fprintf(w, "\nrecommended: %s (config_id %s): %s; the min-duration gate %s\n",
 		best.Label, best.ConfigID, what, gate)
-	if err == nil && (preset == "default" || preset == "reference") {
-		_, err = fmt.Fprintf(w, "  one run: steadysweep %s\n", shellJoin(analyze))
+	if err != nil {
+		return err
+	}
+	if flags, missing := analyzeArgs(preset, best.Params, sets); len(missing) > 0 {
+		_, err = fmt.Fprintf(w, "  one run: analyze has no flag for %s; sweep the run alone with the line below\n",
+			strings.Join(missing, ", "))
+	} else {
+		_, err = fmt.Fprintf(w, "  one run: steadysweep %s\n", shellJoin(append([]string{"analyze", "RUN"}, flags...)))
 	}
 	if err == nil {
 		_, err = fmt.Fprintf(w, "  archives: steadysweep %s\n  the full calibration: %s\n", shellJoin(sweepLine),
@@ -140,10 +143,14 @@ func writeRecommendation(ctx context.Context, w io.Writer, sweepDir string) erro
 	return err
 }
 
-// nearestPreset is the sweep preset closest to params (fewest differing
-// parameters) and the parameters that differ from it, in core.Names order.
+// nearestPreset is the sweep preset a config is best written against and
+// the parameters that differ from it, in core.Names order. A preset of the
+// config's own compat and method comes first — the compat decides which
+// defaults analyze starts from and the method which detector runs, so
+// neither is a detail to --set over another preset — then the fewest
+// differing parameters, then documentation order.
 func nearestPreset(params map[string]string) (string, [][2]string) {
-	best, bestDiff := "", [][2]string(nil)
+	best, bestKin, bestDiff := "", false, [][2]string(nil)
 	for _, name := range sweep.PresetNames() {
 		p, err := sweep.Preset(name)
 		if err != nil {
@@ -155,26 +162,51 @@ func nearestPreset(params map[string]string) (string, [][2]string) {
 				diff = append(diff, [2]string{n, params[n]})
 			}
 		}
-		if best == "" || len(diff) < len(bestDiff) {
-			best, bestDiff = name, diff
+		kin := string(p.Compat) == params["compat"] && string(p.Method) == params["method"]
+		if best == "" || (kin && !bestKin) || (kin == bestKin && len(diff) < len(bestDiff)) {
+			best, bestKin, bestDiff = name, kin, diff
 		}
 	}
 	return best, bestDiff
 }
 
-// analyzeArgs are the analyze flags that set params (compat and method
-// come from the preset).
-func analyzeArgs(params [][2]string) []string {
-	var args []string
-	for _, p := range params {
+// analyzeArgs are the analyze flags that make params from preset's
+// parameters plus sets (nearestPreset's), and the parameters no analyze
+// flag can set (then there is no analyze line: a line that silently
+// dropped one would run another config). Analyze starts from the default
+// or the reference preset and runs the steady method only.
+func analyzeArgs(preset string, params map[string]string, sets [][2]string) (args, missing []string) {
+	switch preset {
+	case "default":
+	case "reference":
+		args = []string{"--compat", "reference"}
+	default:
+		return nil, []string{"method " + params["method"]}
+	}
+	for _, p := range sets {
 		switch name, v := p[0], p[1]; {
-		case name == "min_duration" && v == "false":
-			args = append(args, "--no-min-duration")
-		case analyzeParamFlags[name] != "":
+		case name == "min_duration":
+			args = append(args, "--no-min-duration="+strconv.FormatBool(v == "false"))
+		case name == "warmup_mode" || name == "warmup_fixed":
+			w := "auto"
+			if params["warmup_mode"] == core.WarmupFixed.String() {
+				w = params["warmup_fixed"]
+			} else if name == "warmup_fixed" {
+				missing = append(missing, name+" with warmup_mode "+params["warmup_mode"])
+				continue
+			}
+			if !slices.Contains(args, "--warmup") {
+				args = append(args, "--warmup", w)
+			}
+		case name == "min_dur_floor_s" && v == "0":
+			missing = append(missing, "min_dur_floor_s 0 (the run's own floor) under --compat reference")
+		case name != "compat" && name != "method" && analyzeParamFlags[name] != "":
 			args = append(args, analyzeParamFlags[name], v)
+		default:
+			missing = append(missing, name)
 		}
 	}
-	return args
+	return args, missing
 }
 
 // setArgs are sweep --set flags for params.

@@ -5,12 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sweep"
 )
 
 // demo writes only into a directory it creates or one it made before: a
@@ -156,5 +161,118 @@ func TestDemoStory(t *testing.T) {
 	if !strings.Contains(calib, "recommended: steadysweep wb=0.05 md=true") || !strings.Contains(calib, "exactly the default preset") ||
 		!strings.Contains(calib, "the min-duration gate on") || !strings.Contains(calib, "  one run: steadysweep analyze RUN\n") {
 		t.Errorf("the recommendation is not the defaults with the gate on:\n%s", calib)
+	}
+}
+
+// analyzeParamsOf is what analyze makes of args (its flags only).
+func analyzeParamsOf(t *testing.T, args ...string) core.Params {
+	t.Helper()
+	var f analyzeFlags
+	fs := pflag.NewFlagSet("analyze", pflag.ContinueOnError)
+	f.register(fs)
+	if _, err := parseFlags(fs, "analyze", args, io.Discard, io.Discard); err != nil {
+		t.Fatalf("analyze %q: %v", args, err)
+	}
+	p, err := f.params()
+	if err != nil {
+		t.Fatalf("analyze %q: %v", args, err)
+	}
+	return p
+}
+
+// paramsMap is p as calibrate reports a config's parameters.
+func paramsMap(p core.Params) map[string]string {
+	m := map[string]string{}
+	for _, n := range core.Names() {
+		m[n], _ = p.Get(n)
+	}
+	return m
+}
+
+// The demo's recommendation names the preset of the config's own compat
+// and method and the command lines that run exactly that config: the
+// analyze line, parsed by analyze, and the sweep line's preset + --set
+// give the recommended parameters back (issue 20: a reference config
+// tied with the default preset on differing parameters was written as
+// --preset default --set compat=reference, and a parameter without an
+// analyze flag was dropped from the analyze line, which then ran another
+// config). Where analyze cannot say it, no analyze line is printed.
+func TestDemoRecommendationRoundTrip(t *testing.T) {
+	mod := func(base core.Params, f func(*core.Params)) core.Params { f(&base); return base }
+	cases := []struct {
+		name       string
+		p          core.Params
+		preset     string
+		noAnalyzer bool
+	}{
+		{"defaults", core.DefaultParams(), "default", false},
+		{"gate off", mod(core.DefaultParams(), func(p *core.Params) { p.MinDuration = false }), "default", false},
+		{"reference", core.ReferenceParams(), "reference", false},
+		{"reference band", mod(core.ReferenceParams(), func(p *core.Params) { p.WarmupBand = 0.03 }), "reference", false},
+		// one parameter from either preset: compat decides
+		{"reference, run's floor", mod(core.ReferenceParams(), func(p *core.Params) { p.MinDurFloorS = 0 }), "reference", true},
+		{"default, 600 s floor", mod(core.DefaultParams(), func(p *core.Params) { p.MinDurFloorS = 600 }), "default", false},
+		{"fixed warmup", mod(core.DefaultParams(), func(p *core.Params) { p.WarmupMode, p.WarmupFixed = core.WarmupFixed, 3 }), "default", false},
+		{"reference, gate off, window sizes", mod(core.ReferenceParams(), func(p *core.Params) {
+			p.MinDuration, p.WindowSizes = false, []int{4}
+		}), "reference", false},
+		{"alpha (no analyze flag)", mod(core.DefaultParams(), func(p *core.Params) { p.Alpha = 0.1 }), "default", true},
+		{"whole-run baseline", mod(core.DefaultParams(), func(p *core.Params) { p.Method = core.MethodTotal }), "total", true},
+	}
+	for _, c := range cases {
+		want := paramsMap(c.p)
+		preset, sets := nearestPreset(want)
+		if preset != c.preset {
+			t.Errorf("%s: preset %s, want %s", c.name, preset, c.preset)
+			continue
+		}
+		// the sweep line: the preset with the --set values
+		sp, err := sweep.Preset(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sets {
+			if err := sp.Set(s[0], s[1]); err != nil {
+				t.Fatalf("%s: --set %s=%s: %v", c.name, s[0], s[1], err)
+			}
+		}
+		if got := paramsMap(sp); !maps.Equal(got, want) {
+			t.Errorf("%s: the sweep line runs %v, want %v", c.name, got, want)
+		}
+		args, missing := analyzeArgs(preset, want, sets)
+		if (len(missing) > 0) != c.noAnalyzer {
+			t.Errorf("%s: analyze args %q, inexpressible %q", c.name, args, missing)
+			continue
+		}
+		if len(missing) == 0 {
+			if got := paramsMap(analyzeParamsOf(t, args...)); !maps.Equal(got, want) {
+				t.Errorf("%s: analyze %q runs %v, want %v", c.name, args, got, want)
+			}
+		}
+	}
+}
+
+// Analyze's flags override the compat's defaults only when given: with
+// none, --compat reference is exactly core.ReferenceParams and the default
+// exactly core.DefaultParams, though help shows steadysweep's defaults
+// (issue 20: every flag was copied over the reference's parameters at
+// steadysweep's default values, so a default that moves would have moved
+// the reference with it).
+func TestAnalyzeFlagsOverrideOnlyWhenGiven(t *testing.T) {
+	if got, want := analyzeParamsOf(t), core.DefaultParams(); !bytes.Equal(got.Canonical(), want.Canonical()) {
+		t.Errorf("analyze with no flags:\n%s\nwant core.DefaultParams:\n%s", got.Canonical(), want.Canonical())
+	}
+	if got, want := analyzeParamsOf(t, "--compat", "reference"), core.ReferenceParams(); !bytes.Equal(got.Canonical(), want.Canonical()) {
+		t.Errorf("analyze --compat reference:\n%s\nwant core.ReferenceParams:\n%s", got.Canonical(), want.Canonical())
+	}
+	// help says where the two differ (today only the floor)
+	if page, _, _ := runCLI(t, "help", "analyze"); !strings.Contains(page, "--min-duration-floor 600 (not config.yaml's min_duration_ms)") {
+		t.Errorf("analyze's help does not say the reference's floor:\n%s", page)
+	}
+	want := core.ReferenceParams()
+	want.WarmupBand, want.MinDuration = 0.03, false
+	got := analyzeParamsOf(t, "--compat", "reference", "--warmup-band", "0.03", "--no-min-duration")
+	if !bytes.Equal(got.Canonical(), want.Canonical()) {
+		t.Errorf("analyze --compat reference --warmup-band 0.03 --no-min-duration:\n%s\nwant:\n%s", got.Canonical(), want.Canonical())
 	}
 }

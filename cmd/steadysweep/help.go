@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/steadysweep/steadysweep/core"
 )
 
 // The help pages, one per command (help/NAME.txt), embedded so --help and
@@ -25,8 +27,9 @@ func helpPage(name string, fs *pflag.FlagSet) string {
 		page = string(b)
 	}
 	if fs != nil {
-		page = strings.Replace(page, "{{flags}}\n", fs.FlagUsages(), 1)
+		page = strings.Replace(page, "{{flags}}\n", fs.FlagUsagesWrapped(helpColumns), 1)
 	}
+	page = strings.Replace(page, "{{reference}}", referenceDifferences(), 1)
 	if strings.Contains(page, "{{commands}}") {
 		var cs strings.Builder
 		for _, c := range commands() {
@@ -35,6 +38,36 @@ func helpPage(name string, fs *pflag.FlagSet) string {
 		page = strings.Replace(page, "{{commands}}\n", cs.String(), 1)
 	}
 	return page
+}
+
+// helpColumns is the width help pages fit: an 80-column terminal.
+const helpColumns = 80
+
+// referenceDifferences lists the parameters whose reference default
+// differs from steadysweep's, by analyze flag: the defaults help shows are
+// steadysweep's, and --compat reference starts from the reference's.
+func referenceDifferences() string {
+	d, r := core.DefaultParams(), core.ReferenceParams()
+	var diffs []string
+	for _, n := range core.Names() {
+		dv, _ := d.Get(n)
+		rv, _ := r.Get(n)
+		if n == "compat" || dv == rv {
+			continue
+		}
+		name := n
+		if f := analyzeParamFlags[n]; f != "" {
+			name = f
+		}
+		if n == "min_dur_floor_s" && dv == "0" {
+			dv = "config.yaml's min_duration_ms"
+		}
+		diffs = append(diffs, fmt.Sprintf("%s %s (not %s)", name, rv, dv))
+	}
+	if len(diffs) == 0 {
+		return "the same values"
+	}
+	return strings.Join(diffs, ", ")
 }
 
 // parseFlags parses args into fs, the flags of command name. --help (-h)

@@ -48,7 +48,7 @@ func commands() []command {
 		{"schema", "print the Parquet schemas of sweep output", runSchema},
 		{"report", "write the HTML page of a finished sweep", runReport},
 		{"calibrate", "score a sweep of synthetic runs against their planted truth", runCalibrate},
-		{"demo", "synthesize runs, analyse one, sweep and calibrate them, recommend a config", runDemo},
+		{"demo", "synthesize runs, analyse one, sweep and calibrate them, recommend", runDemo},
 		{"version", "print the version", runVersion},
 	}
 }
