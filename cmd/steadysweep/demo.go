@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 	"github.com/steadysweep/steadysweep/core"
@@ -60,9 +61,9 @@ func fixedArgs(args ...string) func() ([]string, error) {
 // all, calibrate and recommend.
 func demoSteps(d demoDirs, runs int) []demoStep {
 	return []demoStep{
-		{title: "1. synthesize runs with planted truth (each run's truth.json says what a detector should find)",
-			args: fixedArgs("synth", "--out", d.corpus, "--runs", fmt.Sprint(runs), "--presets", strings.Join(demoPresets(), ","),
-				"--seed", "1")},
+		{title: "1. synthesize runs with planted truth (truth.json: what to find)",
+			args: fixedArgs(append([]string{"synth", "--out", d.corpus, "--runs", fmt.Sprint(runs), "--seed", "1"},
+				presetArgs(demoPresets(), demoColumns-len("    --presets ")-len(" \\"))...)...)},
 		{title: "2. analyse one run: the report a newcomer comes for, and its plot",
 			args: func() ([]string, error) {
 				run, err := firstRun(d.corpus)
@@ -72,16 +73,17 @@ func demoSteps(d demoDirs, runs int) []demoStep {
 				return []string{"analyze", run, "--tokenizer", "words", "--cache-dir", d.cache, "--plot", d.plot}, nil
 			},
 			after: func(_ context.Context, w io.Writer) error {
-				_, err := fmt.Fprintf(w, "\nplot: %s (TPOT and TTFT per super-pass: warmup shaded, the window highlighted, "+
-					"plateaus outlined)\n", d.plot)
+				_, err := fmt.Fprintf(w, "\nplot: %s\n  %s\n", d.plot, wrapWords(
+					"TPOT and TTFT per super-pass: warmup shaded, the window highlighted, plateaus outlined", "  ", demoColumns))
 				return err
 			}},
-		{title: "3. sweep every run: presets default, reference and the whole-run baseline × warmup band × min-duration gate",
+		{title: "3. sweep every run: presets default, reference, total × warmup band × gate",
 			args: fixedArgs("sweep", d.corpus, "-o", d.sweep, "--tokenizer", "words", "--cache-dir", d.cache,
 				"--preset", "default,reference,total", "--set", "warmup_band=0.03,0.05", "--set", "min_duration=true,false"),
 			after: func(_ context.Context, w io.Writer) error {
-				_, err := fmt.Fprintf(w, "Parquet rows: %s/rows/*.parquet, one per run × config ('steadysweep schema' lists the columns)\n"+
-					"Try: duckdb -c \"SELECT config_id, status, verdict, count(*) FROM read_parquet('%s/rows/*.parquet') GROUP BY ALL\"\n",
+				_, err := fmt.Fprintf(w, "Parquet rows, one per run × config ('steadysweep schema' lists the columns):\n"+
+					"  %s/rows/*.parquet\nTry:\n  duckdb -c \"SELECT config_id, status, verdict, count(*)\n"+
+					"    FROM read_parquet('%s/rows/*.parquet') GROUP BY ALL\"\n",
 					d.sweep, d.sweep)
 				return err
 			}},
@@ -91,6 +93,20 @@ func demoSteps(d demoDirs, runs int) []demoStep {
 				return writeRecommendation(ctx, w, d.sweep)
 			}},
 	}
+}
+
+// presetArgs is synth's --presets for names, the list split over as many
+// flags as keep each within width columns (the lists join).
+func presetArgs(names []string, width int) []string {
+	var args []string
+	for _, n := range names {
+		if last := len(args) - 1; last > 0 && len(args[last])+1+len(n) <= width {
+			args[last] += "," + n
+			continue
+		}
+		args = append(args, "--presets", n)
+	}
+	return args
 }
 
 // firstRun is the first run of the demo's corpus (its first preset, a
@@ -125,19 +141,19 @@ func writeRecommendation(ctx context.Context, w io.Writer, sweepDir string) erro
 	if len(sets) == 0 {
 		what = "exactly the " + preset + " preset"
 	}
-	_, err = fmt.Fprintf(w, "\nrecommended: %s (config_id %s): %s; the min-duration gate %s\n",
-		best.Label, best.ConfigID, what, gate)
+	_, err = fmt.Fprintf(w, "\n%s\n", wrapWords(fmt.Sprintf("recommended: %s (config_id %s): %s; the min-duration gate %s",
+		best.Label, best.ConfigID, what, gate), "  ", demoColumns))
 	if err != nil {
 		return err
 	}
 	if flags, missing := analyzeArgs(preset, best.Params, sets); len(missing) > 0 {
-		_, err = fmt.Fprintf(w, "  one run: analyze has no flag for %s; sweep the run alone with the line below\n",
-			strings.Join(missing, ", "))
+		_, err = fmt.Fprintf(w, "%s\n", wrapWords(fmt.Sprintf("one run: analyze has no flag for %s; sweep the run alone with the line below",
+			strings.Join(missing, ", ")), "  ", demoColumns))
 	} else {
-		_, err = fmt.Fprintf(w, "  one run: steadysweep %s\n", shellJoin(append([]string{"analyze", "RUN"}, flags...)))
+		_, err = fmt.Fprintf(w, "%s\n", shellLines("  one run: steadysweep", append([]string{"analyze", "RUN"}, flags...), demoColumns))
 	}
 	if err == nil {
-		_, err = fmt.Fprintf(w, "  archives: steadysweep %s\n  the full calibration: %s\n", shellJoin(sweepLine),
+		_, err = fmt.Fprintf(w, "%s\n  the full calibration: %s\n", shellLines("  archives: steadysweep", sweepLine, demoColumns),
 			filepath.Join(sweepDir, "calibration.md"))
 	}
 	return err
@@ -242,7 +258,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\n== %s\n$ steadysweep %s\n", s.title, shellJoin(args))
+		fmt.Fprintf(stdout, "\n== %s\n%s\n", s.title, shellLines("$ steadysweep", args, demoColumns))
 		if err := run(ctx, args, stdout, stderr); err != nil {
 			return fmt.Errorf("demo step %q: %w", s.title, err)
 		}
@@ -294,6 +310,60 @@ func prepareDemoDir(d demoDirs) error {
 		return fmt.Errorf("demo --out: %w", err)
 	}
 	return nil
+}
+
+// demoColumns is the width the demo's own lines fit: an 80-column
+// terminal.
+const demoColumns = 80
+
+// shellLines is args as a shell command line after prompt (shellJoin),
+// broken before a flag into continuation lines (" \\", then four spaces)
+// of at most width columns where the words allow: still one command when
+// pasted. A flag stays on the line of its value.
+func shellLines(prompt string, args []string, width int) string {
+	var b strings.Builder
+	b.WriteString(prompt)
+	col := utf8.RuneCountInString(prompt)
+	for i, a := range args {
+		word := shellJoin([]string{a})
+		if i > 0 && strings.HasPrefix(a, "-") {
+			n := 1 + utf8.RuneCountInString(word)
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				n += 1 + utf8.RuneCountInString(shellJoin(args[i+1:i+2]))
+			}
+			if col+n+2 > width {
+				b.WriteString(" \\\n   ")
+				col = 3
+			}
+		}
+		b.WriteByte(' ')
+		b.WriteString(word)
+		col += 1 + utf8.RuneCountInString(word)
+	}
+	return b.String()
+}
+
+// wrapWords breaks text between words into lines of at most width
+// columns (a longer word stands alone), the lines after the first
+// indented.
+func wrapWords(text, indent string, width int) string {
+	var b strings.Builder
+	col := 0
+	for i, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+		case col+1+n > width:
+			b.WriteString("\n" + indent)
+			col = utf8.RuneCountInString(indent)
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += n
+	}
+	return b.String()
 }
 
 // shellJoin quotes args for display as a shell command line.

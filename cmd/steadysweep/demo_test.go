@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 	"github.com/steadysweep/steadysweep/core"
@@ -105,7 +106,12 @@ func TestDemoOutDirectory(t *testing.T) {
 // with the gate on — the defaults, which the planted truth of the demo's
 // corpus favours.
 func TestDemoStory(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "demo")
+	readmePath, err := filepath.Abs(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	out := "demo-out" // as make demo names it
 	stdout, errOut, code := runCLI(t, "demo", "--out", out)
 	if code != exitOK {
 		t.Fatalf("demo: exit %d: %s", code, errOut)
@@ -140,7 +146,7 @@ func TestDemoStory(t *testing.T) {
 	for _, r := range rows {
 		status[r.status]++
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(readmePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,9 +164,20 @@ func TestDemoStory(t *testing.T) {
 	if !regexp.MustCompile(`\n  1\*  steadysweep wb=0\.05 md=true +100% `).MatchString(calib) {
 		t.Errorf("the first-ranked config is not the default with the gate on, all found:\n%s", calib)
 	}
-	if !strings.Contains(calib, "recommended: steadysweep wb=0.05 md=true") || !strings.Contains(calib, "exactly the default preset") ||
-		!strings.Contains(calib, "the min-duration gate on") || !strings.Contains(calib, "  one run: steadysweep analyze RUN\n") {
+	flat := strings.Join(strings.Fields(calib), " ")
+	if !strings.Contains(flat, "recommended: steadysweep wb=0.05 md=true") || !strings.Contains(flat, "exactly the default preset") ||
+		!strings.Contains(flat, "the min-duration gate on") || !strings.Contains(calib, "  one run: steadysweep analyze RUN\n") {
 		t.Errorf("the recommendation is not the defaults with the gate on:\n%s", calib)
+	}
+	// The demo's own lines — titles, commands (continued with \), what
+	// each step made, the recommendation — fit an 80-column terminal
+	// (issue 20: the synth line was 239 columns); the steps' outputs are
+	// the commands' own (the report takes a terminal's width).
+	own := regexp.MustCompile(`(?m)^(== .*|\$ steadysweep .*|    --.*|plot: .*|recommended: .*|  one run: .*|  archives: .*|  duckdb .*|    FROM .*)$`)
+	for _, line := range own.FindAllString(stdout, -1) {
+		if n := utf8.RuneCountInString(line); n > demoColumns {
+			t.Errorf("demo line of %d columns, over %d: %q", n, demoColumns, line)
+		}
 	}
 }
 
@@ -274,5 +291,19 @@ func TestAnalyzeFlagsOverrideOnlyWhenGiven(t *testing.T) {
 	got := analyzeParamsOf(t, "--compat", "reference", "--warmup-band", "0.03", "--no-min-duration")
 	if !bytes.Equal(got.Canonical(), want.Canonical()) {
 		t.Errorf("analyze --compat reference --warmup-band 0.03 --no-min-duration:\n%s\nwant:\n%s", got.Canonical(), want.Canonical())
+	}
+}
+
+// shellLines breaks a command line before a flag, keeping the flag with
+// its value, and the pieces join back to shellJoin's one line.
+func TestShellLines(t *testing.T) {
+	args := []string{"sweep", "corpus", "-o", "out", "--set", "window_sizes=4,6,8;4", "--preset", "default,reference,total"}
+	got := shellLines("$ steadysweep", args, 40)
+	want := "$ steadysweep sweep corpus -o out \\\n    --set 'window_sizes=4,6,8;4' \\\n    --preset default,reference,total"
+	if got != want {
+		t.Errorf("shellLines:\n%s\nwant:\n%s", got, want)
+	}
+	if joined := strings.ReplaceAll(got, " \\\n   ", ""); joined != "$ steadysweep "+shellJoin(args) {
+		t.Errorf("joined %q, want %q", joined, "$ steadysweep "+shellJoin(args))
 	}
 }

@@ -17,7 +17,7 @@ func runSynth(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "", "output directory (required)")
 	preset := fs.String("preset", "", "write one run of this preset ("+strings.Join(synth.Presets(), ", ")+")")
 	runs := fs.Int("runs", 0, "write a mixed corpus of N runs cycling over --presets")
-	presets := fs.String("presets", "", "comma list of presets for --runs (default: all)")
+	presets := fs.StringSlice("presets", nil, "comma list of presets for --runs; repeatable, the lists join (default: all)")
 	seed := fs.Uint64("seed", 1, "random seed (same seed, same bytes)")
 	concurrency := fs.Int("concurrency", 0, "override the preset's concurrency")
 	datasetSize := fs.Int("dataset-size", 0, "override the preset's dataset size")
@@ -30,11 +30,7 @@ func runSynth(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("synth needs --out and exactly one of --preset or --runs")
 	}
 	if *runs > 0 {
-		var names []string
-		if *presets != "" {
-			names = strings.Split(*presets, ",")
-		}
-		dirs, err := synth.GenerateCorpus(*out, *runs, *seed, names)
+		dirs, err := synth.GenerateCorpus(*out, *runs, *seed, *presets)
 		if err != nil {
 			return err
 		}
