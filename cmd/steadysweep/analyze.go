@@ -73,6 +73,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 	run, err := columnar.ResolveRun(fs.Arg(0))
 	if err != nil {
+		if strings.Contains(err.Error(), ": pass ") {
+			return err // it says what to pass (a GuideLLM report's #N); no contrary hint
+		}
 		return fmt.Errorf("%w (pass a run directory holding events.jsonl, or the events file itself)", err)
 	}
 	warnings := stderr

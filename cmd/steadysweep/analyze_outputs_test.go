@@ -73,29 +73,8 @@ func TestWriteReport(t *testing.T) {
 // committed one-benchmark fixture with a second benchmark whose TTFTs are
 // doubled.
 func TestWriteReportGuideLLMBenchmarks(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var report map[string]any
-	if err := json.Unmarshal(raw, &report); err != nil {
-		t.Fatal(err)
-	}
-	benches := report["benchmarks"].([]any)
-	var second map[string]any
-	b, _ := json.Marshal(benches[0])
-	json.Unmarshal(b, &second)
-	for _, r := range second["requests"].(map[string]any)["successful"].([]any) {
-		req := r.(map[string]any)
-		req["time_to_first_token_ms"] = 2 * req["time_to_first_token_ms"].(float64)
-	}
-	report["benchmarks"] = append(benches, second)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "report.json")
-	data, _ := json.Marshal(report)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := twoBenchmarkReport(t)
+	dir := filepath.Dir(path)
 	var reports [2][]byte
 	for n := range 2 {
 		jsonPath := filepath.Join(t.TempDir(), "out.json")
@@ -122,5 +101,63 @@ func TestWriteReportGuideLLMBenchmarks(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "steady_state.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("steady_state.json written (%v)", err)
+	}
+}
+
+// twoBenchmarkReport writes the committed one-benchmark GuideLLM fixture
+// with a second benchmark whose TTFTs are doubled into a temporary
+// report.json and returns its path.
+func twoBenchmarkReport(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report map[string]any
+	if err := json.Unmarshal(raw, &report); err != nil {
+		t.Fatal(err)
+	}
+	benches := report["benchmarks"].([]any)
+	var second map[string]any
+	b, _ := json.Marshal(benches[0])
+	json.Unmarshal(b, &second)
+	for _, r := range second["requests"].(map[string]any)["successful"].([]any) {
+		req := r.(map[string]any)
+		req["time_to_first_token_ms"] = 2 * req["time_to_first_token_ms"].(float64)
+	}
+	report["benchmarks"] = append(benches, second)
+	path := filepath.Join(t.TempDir(), "report.json")
+	data, _ := json.Marshal(report)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A GuideLLM report's benchmark errors are one line naming the file once
+// and saying what to pass (issue 20: a report of two benchmarks given
+// whole ended in the contrary hint "pass a run directory holding
+// events.jsonl", and benchmark 5 of it said "ingest R: R: no benchmark 5").
+func TestGuideLLMBenchmarkErrors(t *testing.T) {
+	path := twoBenchmarkReport(t)
+	for _, c := range []struct {
+		arg  string
+		want []string
+	}{
+		{path, []string{"steadysweep: " + path + " holds 2 GuideLLM benchmarks", "pass " + path + "#0 … " + path + "#1"}},
+		{path + "#5", []string{"steadysweep: ingest " + path + ": no benchmark 5 in the GuideLLM report (it holds 2)"}},
+	} {
+		_, errOut, code := runCLI(t, "analyze", c.arg, "--no-cache", "--tokenizer", "words")
+		if code != exitFailure || strings.Count(errOut, "\n") != 1 || strings.Count(errOut, path) != strings.Count(strings.Join(c.want, " "), path) {
+			t.Errorf("analyze %s: exit %d, stderr %q", c.arg, code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("analyze %s: stderr %q lacks %q", c.arg, errOut, w)
+			}
+		}
+		if strings.Contains(errOut, "events.jsonl") {
+			t.Errorf("analyze %s: stderr %q talks of events.jsonl", c.arg, errOut)
+		}
 	}
 }

@@ -44,9 +44,17 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("write %s: %w", *out, err)
 	}
 	if *out != "-" { // else stdout is the Parquet file
-		if _, err := fmt.Fprintf(stdout, "wrote %s (%d runs)\n", *out, len(tables)); err != nil {
+		if _, err := fmt.Fprintf(stdout, "wrote %s (%s)\n", *out, plural(len(tables), "run")); err != nil {
 			return fmt.Errorf("write the summary: %w", err)
 		}
 	}
 	return nil
+}
+
+// plural is "1 run", "2 runs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

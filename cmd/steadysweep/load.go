@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -206,7 +207,7 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		res = lc.res
 	}
 	if err != nil {
-		return nil, fmt.Errorf("ingest %s: %w", run.EventsPath, err)
+		return nil, ingestError(run.EventsPath, err)
 	}
 	for _, w := range run.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
@@ -224,4 +225,14 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		run: run, samples: cols.Samples, info: cols.Info, counter: counter,
 		tokRes: res, cacheHit: hit, cols: cols,
 	}, nil
+}
+
+// ingestError names the file an ingest error is about once: a reader's
+// error that starts with the path already keeps it ("ingest FILE: FILE:
+// no benchmark 1" said it twice).
+func ingestError(path string, err error) error {
+	if strings.HasPrefix(err.Error(), path+":") {
+		return fmt.Errorf("ingest %w", err)
+	}
+	return fmt.Errorf("ingest %s: %w", path, err)
 }
