@@ -169,6 +169,17 @@ func TestDemoStory(t *testing.T) {
 		!strings.Contains(flat, "the min-duration gate on") || !strings.Contains(calib, "  one run: steadysweep analyze RUN\n") {
 		t.Errorf("the recommendation is not the defaults with the gate on:\n%s", calib)
 	}
+	// The README's commands after make demo work pasted as they are, on
+	// the demo's output (issue 20's first hour: copy-paste them).
+	for _, line := range readmeDemoCommands(t, string(readme)) {
+		args, err := shellWords(strings.TrimPrefix(line, "bin/steadysweep "), nil)
+		if err != nil {
+			t.Fatalf("README: %s: %v", line, err)
+		}
+		if _, errOut, code := runCLI(t, args...); code != exitOK {
+			t.Errorf("README: %s: exit %d: %s", line, code, errOut)
+		}
+	}
 	// The demo's own lines — titles, commands (continued with \), what
 	// each step made, the recommendation — fit an 80-column terminal
 	// (issue 20: the synth line was 239 columns); the steps' outputs are
@@ -306,4 +317,27 @@ func TestShellLines(t *testing.T) {
 	if joined := strings.ReplaceAll(got, " \\\n   ", ""); joined != "$ steadysweep "+shellJoin(args) {
 		t.Errorf("joined %q, want %q", joined, "$ steadysweep "+shellJoin(args))
 	}
+}
+
+// readmeDemoCommands are the command lines of the README's block of
+// commands to run by hand after make demo.
+func readmeDemoCommands(t *testing.T, readme string) []string {
+	t.Helper()
+	_, after, ok := strings.Cut(readme, "Then by hand, on the demo's runs")
+	_, block, ok2 := strings.Cut(after, "```sh\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README has no block of commands after make demo")
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
+		if !strings.HasPrefix(l, "bin/steadysweep ") {
+			t.Fatalf("README after make demo: %q is not a bin/steadysweep command", l)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) < 3 {
+		t.Fatalf("README after make demo: %d commands", len(lines))
+	}
+	return lines
 }
