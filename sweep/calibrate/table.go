@@ -5,30 +5,38 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
-// tableLabelWidth is the width of the config column of Table.
+// tableLabelWidth is the widest the config column of Table gets (the
+// table then spans 100 columns); it is as wide as the longest label.
 const tableLabelWidth = 46
 
-// Table writes a compact per-config table for a terminal (at most 100
-// columns): rank, label, found rate, verdict agreement, median and p95
-// TPOT error, confident-but-wrong rate, median |window-start error|,
-// error rows; then the recommendation, the abbreviations and what each
-// column means.
+// Table writes a compact per-config table for a terminal: rank, label,
+// found rate, verdict agreement, median and p95 TPOT error,
+// confident-but-wrong rate, median |window-start error|, error rows; then
+// the recommendation, the abbreviations and what each column means. The
+// config column is as wide as the longest label, so the table fits 80
+// columns while labels are at most 26 runes and 100 at most; the lines
+// under it fit 80.
 func (r *Report) Table(w io.Writer) error {
 	var errs []error
 	p := func(format string, a ...any) {
 		_, err := fmt.Fprintf(w, format, a...)
 		errs = append(errs, err)
 	}
-	p("%4s  %-*s %6s %6s %7s %7s %6s %5s %4s\n", "rank", tableLabelWidth, "config", "found", "agree", "err p50", "err p95", "cbw", "start", "errs")
+	width := len("config")
+	for i := range r.Configs {
+		width = max(width, min(utf8.RuneCountInString(r.Configs[i].Label), tableLabelWidth))
+	}
+	p("%4s  %-*s %6s %6s %7s %7s %6s %5s %4s\n", "rank", width, "config", "found", "agree", "err p50", "err p95", "cbw", "start", "errs")
 	for i := range r.Configs {
 		c := &r.Configs[i]
 		mark := " "
 		if c.ConfigID == r.Recommended {
 			mark = "*"
 		}
-		p("%3d%s  %-*s %6s %6s %7s %7s %6s %5s %4d\n", c.Rank, mark, tableLabelWidth, clip(c.Label, tableLabelWidth),
+		p("%3d%s  %-*s %6s %6s %7s %7s %6s %5s %4d\n", c.Rank, mark, width, clip(c.Label, tableLabelWidth),
 			pct0(c.FoundRate), pct0(c.AgreeRate), pct1(c.ErrMedian), pct1(c.ErrP95), pct0(c.ConfidentWrongRate),
 			num(c.StartAbsErrMedian, 1), c.Errors)
 	}
@@ -44,7 +52,7 @@ func (r *Report) Table(w io.Writer) error {
 	if len(ab) > 0 {
 		p("axes: %s\n", strings.Join(ab, ", "))
 	}
-	p("%d runs, %d rows; %d runs without truth.json, %d with unreadable truth, %d with error rows\n",
+	p("%d runs, %d rows; %d runs without truth.json, %d with unreadable truth,\n  %d with error rows\n",
 		r.Runs, r.Rows, len(r.NoTruthRuns), len(r.BadTruth), len(r.ErrorRuns))
 	for _, l := range tableLegend() {
 		p("%s\n", l)
@@ -52,18 +60,24 @@ func (r *Report) Table(w io.Writer) error {
 	return errors.Join(errs...)
 }
 
-// tableLegend explains every column of Table, one line each (at most 100
-// columns); calibration.md has the full definitions.
+// tableLegend explains every column of Table, at most 80 columns a line
+// (an entry's second line under its text); calibration.md has the full
+// definitions.
 func tableLegend() []string {
 	return []string{
-		"columns: found    runs found, of those the planted truth says must be (under the config's gate)",
+		"columns: found    runs found, of those the planted truth says must be",
+		"                  (under the config's gate)",
 		"         agree    rows whose status/verdict agrees with the planted truth",
-		"         err p50  median |steady TPOT p50 − planted| / planted over rows with a window; p95 likewise",
-		fmt.Sprintf("         cbw      confident but wrong: found rows with TPOT error > %g%% or truth has no steady state", 100*MaxErr),
+		"         err p50  median |steady TPOT p50 − planted| / planted, over rows",
+		"                  with a window; p95 likewise",
+		fmt.Sprintf("         cbw      confident but wrong: found rows with TPOT error > %g%%", 100*MaxErr),
+		"                  or whose truth has no steady state",
 		"         start    median |window start − planted warmup end|, in super-passes",
 		"         errs     rows with status error (unreadable runs: never scored)",
-		"ranked by cbw ascending, then found descending, err p50 ascending, agree descending, fewest changes",
-		"n/a: no row to measure it on (e.g. found, when truth expects no run found under the gate)",
+		"ranked by cbw ascending, then found descending, err p50 ascending,",
+		"  agree descending, fewest changes",
+		"n/a: no row to measure it on (e.g. found, when truth expects no run found",
+		"  under the gate)",
 	}
 }
 
