@@ -201,7 +201,7 @@ func writeLatency(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	if as := r.Assessment; as != nil && as.EarlyStop.Steady == nil {
 		over = "whole run"
 	}
-	b.line("  early-stopping p99 over the " + over + " (LoadGen estimate, 99% confidence)" + phraseSep + "TTFT " +
+	b.line("  early-stopping p99 over the " + over + " (LoadGen, 99% confidence)" + phraseSep + "TTFT " +
 		withUnit(o.EarlyStopTTFTP99Ns/1e6, 2, "ms") + phraseSep + "TPOT " + withUnit(o.EarlyStopTPOTP99Ns/1e6, 2, "ms"))
 }
 
