@@ -281,7 +281,14 @@ type aiperfSummary struct {
 		Endpoint struct {
 			ModelNames []string `json:"model_names"`
 			Streaming  *bool    `json:"streaming"`
+			Type       string   `json:"type"`
+			URL        string   `json:"url"`
+			URLs       []string `json:"urls"`
 		} `json:"endpoint"`
+		Input struct {
+			PublicDataset string `json:"public_dataset"`
+			File          string `json:"file"`
+		} `json:"input"`
 		Loadgen struct {
 			Concurrency     *float64 `json:"concurrency"`
 			RequestRate     *float64 `json:"request_rate"`
@@ -301,6 +308,7 @@ const maxSummary = 64 << 20
 // constant mode, "constant"; otherwise a concurrency run).
 func aiperfInfo(info *core.RunInfo, dir string, warnings *[]string) {
 	info.Streaming = true
+	info.EpochClock = true // metadata.timestamp_ns / request_start_ns are time.time_ns()
 	var s aiperfSummary
 	found := false
 	for _, name := range aiperfSummaryNames {
@@ -326,6 +334,11 @@ func aiperfInfo(info *core.RunInfo, dir string, warnings *[]string) {
 	}
 	if ic.Endpoint.Streaming != nil {
 		info.Streaming = *ic.Endpoint.Streaming
+	}
+	info.Endpoint = endpointLabel(ic.Endpoint.Type, append([]string{ic.Endpoint.URL}, ic.Endpoint.URLs...)...)
+	info.DatasetName = ic.Input.PublicDataset
+	if info.DatasetName == "" {
+		info.DatasetName = ic.Input.File
 	}
 	lg := &ic.Loadgen
 	info.ToolLoadPattern = lg.RequestRateMode

@@ -74,6 +74,20 @@ func checkAIPerf(t *testing.T, dir string) {
 		info.Concurrency != 100 || info.LoadPattern != "concurrency" || info.ToolLoadPattern != "concurrency_burst" {
 		t.Errorf("info %+v", info)
 	}
+	// The endpoint as the summary records it (read here on its own):
+	// input_config.endpoint.type and the url's host; its clock is epoch.
+	var raw struct {
+		InputConfig struct {
+			Endpoint struct{ Type, URL string } `json:"endpoint"`
+		} `json:"input_config"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "profile_export_aiperf.json"))
+	if err != nil || json.Unmarshal(b, &raw) != nil {
+		t.Fatalf("summary: %v", err)
+	}
+	if ep := raw.InputConfig.Endpoint; info.Endpoint != ep.Type+" "+ep.URL || ep.URL != "localhost:9000" || !info.EpochClock {
+		t.Errorf("endpoint %q (summary %+v), epoch clock %v", info.Endpoint, ep, info.EpochClock)
+	}
 	if s.Len() != want.records {
 		t.Fatalf("%d samples, want %d records", s.Len(), want.records)
 	}

@@ -47,6 +47,9 @@ const maxYAMLReport = 64 << 20
 type guidellmArgs struct {
 	Model   string          `json:"model"`
 	Profile json.RawMessage `json:"profile"`
+	Target  string          `json:"target"`
+	Backend string          `json:"backend"`
+	Data    json.RawMessage `json:"data"`
 }
 
 // guidellmConfig is the part of a benchmark's config (0.5) or args
@@ -54,7 +57,8 @@ type guidellmArgs struct {
 type guidellmConfig struct {
 	Strategy *guidellmStrategy `json:"strategy"`
 	Backend  struct {
-		Model string `json:"model"`
+		Model  string `json:"model"`
+		Target string `json:"target"`
 	} `json:"backend"`
 }
 
@@ -354,6 +358,13 @@ func guidellmInfo(info *core.RunInfo, args guidellmArgs, cfg guidellmConfig) {
 		info.Model = args.Model
 	}
 	info.Streaming = true
+	info.EpochClock = true // request times are epoch seconds
+	target := cfg.Backend.Target
+	if target == "" {
+		target = args.Target
+	}
+	info.Endpoint = endpointLabel(args.Backend, target)
+	info.DatasetName = firstText(args.Data)
 	st := cfg.Strategy
 	if st == nil {
 		if err := json.Unmarshal(args.Profile, &info.ToolLoadPattern); err == nil && info.ToolLoadPattern == "synchronous" {

@@ -65,6 +65,20 @@ func checkGuideLLM(t *testing.T, path string) {
 		!strings.HasSuffix(info.SourcePath, "#0") || !info.TokensRecorded {
 		t.Errorf("info %+v", info)
 	}
+	// args.backend, args.target's host and args.data[0] as recorded.
+	var raw struct {
+		Args struct {
+			Target, Backend string
+			Data            []string
+		} `json:"args"`
+	}
+	if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &raw) != nil || len(raw.Args.Data) == 0 {
+		t.Fatalf("report args: %v", err)
+	}
+	if host := strings.TrimPrefix(raw.Args.Target, "http://"); info.Endpoint != raw.Args.Backend+" "+host ||
+		info.DatasetName != raw.Args.Data[0] || !info.EpochClock {
+		t.Errorf("endpoint %q, dataset %q, epoch clock %v; report args %+v", info.Endpoint, info.DatasetName, info.EpochClock, raw.Args)
+	}
 	if s.Len() != want.successful+want.errored+want.incomplete {
 		t.Fatalf("%d samples, want %d requests", s.Len(), want.successful+want.errored+want.incomplete)
 	}

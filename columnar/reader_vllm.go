@@ -264,6 +264,11 @@ func vllmInfo(info *core.RunInfo, meta map[string]json.RawMessage) {
 	}
 	info.Model = str("model_id")
 	info.ToolVersion = str("vllm_version")
+	info.Endpoint = endpointLabel(str("endpoint_type"))
+	if info.Endpoint == "" {
+		info.Endpoint = endpointLabel(str("backend"))
+	}
+	info.DatasetName = str("dataset_name")
 	info.Streaming = true
 	rate, hasRate := flt("request_rate")
 	if !hasRate {

@@ -42,6 +42,10 @@ func TestVLLMResult(t *testing.T) {
 		info.Concurrency != 2 || info.NoTimelineReason != "" || !strings.Contains(info.ToolLoadPattern, "max_concurrency=2") {
 		t.Errorf("info %+v", info)
 	}
+	// endpoint_type as written; start_times are perf_counter seconds.
+	if info.Endpoint != "openai" || info.EpochClock || !strings.Contains(vllmResult, `"endpoint_type": "openai"`) {
+		t.Errorf("endpoint %q, epoch clock %v", info.Endpoint, info.EpochClock)
+	}
 	if s.Len() != 4 || tab.Summary.ProblemTotal() != 0 {
 		t.Fatalf("%d samples, problems %s", s.Len(), warningsOf(tab))
 	}

@@ -47,8 +47,9 @@ type Config struct {
 	Warmup WarmupConfig
 	// Datasets lists the configured datasets.
 	Datasets []DatasetConfig
-	// APIType is endpoint_config.api_type.
-	APIType string
+	// APIType is endpoint_config.api_type; Endpoints its endpoints.
+	APIType   string
+	Endpoints []string
 	// Raw is the whole document.
 	Raw map[string]any
 }
@@ -240,6 +241,13 @@ func (r *Run) readConfig(path string) {
 	}
 	if ec, ok := top["endpoint_config"].(map[string]any); ok {
 		c.APIType = str(ec["api_type"])
+		if eps, ok := ec["endpoints"].([]any); ok {
+			for _, e := range eps {
+				if u := str(e); u != "" {
+					c.Endpoints = append(c.Endpoints, u)
+				}
+			}
+		}
 	}
 	r.Sidecars.Config = c
 
@@ -248,6 +256,8 @@ func (r *Run) readConfig(path string) {
 	if info.Model == "" {
 		info.Model = c.TokenizerName
 	}
+	info.DatasetName = c.performanceDataset()
+	info.Endpoint = endpointLabel(c.APIType, c.Endpoints...)
 	info.LoadPattern = c.LoadPattern
 	switch c.LoadPattern {
 	case "concurrency", "agentic_inference":
@@ -261,6 +271,20 @@ func (r *Run) readConfig(path string) {
 	if c.MaxDurationMs > 0 {
 		info.MaxDurationS = c.MaxDurationMs / 1000
 	}
+}
+
+// performanceDataset is the name of the first performance dataset (the
+// first dataset when none is typed so), "" without datasets.
+func (c *Config) performanceDataset() string {
+	for _, d := range c.Datasets {
+		if d.Type == "performance" {
+			return d.Name
+		}
+	}
+	if len(c.Datasets) > 0 && c.Datasets[0].Type == "" {
+		return c.Datasets[0].Name
+	}
+	return ""
 }
 
 // mapping reads a YAML value that should be a mapping: nil/falsy reads

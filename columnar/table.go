@@ -12,10 +12,12 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 )
 
-// SchemaVersion is the version of Schema; it is part of the cache key
-// (3: endpoints failure kinds from the error events' texts, the decoder's
-// impossible events in the summary, non-streamed outputs' whole counts).
-const SchemaVersion = 3
+// SchemaVersion is the version of Schema and of the run info stored with
+// it; it is part of the cache key (3: endpoints failure kinds from the
+// error events' texts, the decoder's impossible events in the summary,
+// non-streamed outputs' whole counts; 4: RunInfo gained DatasetName,
+// Endpoint and EpochClock).
+const SchemaVersion = 4
 
 // Metadata keys of the per-sample schema.
 const (

@@ -43,6 +43,7 @@ func TestResolveRunSidecars(t *testing.T) {
 	want := core.RunInfo{
 		DatasetSize: 50, DatasetSizeSource: "run_meta.json", LoadPattern: "concurrency",
 		Concurrency: 16, Model: "openai/gpt-oss-120b", Streaming: true, MinDurationS: 600,
+		DatasetName: "perf", Endpoint: "openai 10.0.4.17:8000",
 	}
 	if !reflect.DeepEqual(run.Info, want) {
 		t.Errorf("Info = %+v\nwant   %+v", run.Info, want)

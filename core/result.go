@@ -1,6 +1,10 @@
 package core
 
-import "github.com/steadysweep/steadysweep/core/stats"
+import (
+	"math"
+
+	"github.com/steadysweep/steadysweep/core/stats"
+)
 
 // Result is one analysis of a run (Run.Analyze). The window path fills
 // everything but NATL; the agentic NATL path (PathNATL) fills only the
@@ -46,6 +50,15 @@ type Result struct {
 
 	diag     []WindowDiagnostics
 	diagDone bool
+}
+
+// RunInfo returns the facts of the analysed run (zero for a Result not
+// made by Run.Analyze).
+func (r *Result) RunInfo() RunInfo {
+	if r.run == nil {
+		return RunInfo{}
+	}
+	return r.run.info
 }
 
 // Caveat returns the profile's stderr caveat line ("[profile: NAME] NOTE")
@@ -109,6 +122,9 @@ type SuperPassDigest struct {
 	Has   [NumMetrics]bool
 	// LatencyP99 is the p99 end-to-end latency (NaN without a latency).
 	LatencyP99 float64
+	// TPOTMean is the mean TPOT in ns (NaN without a TPOT): the batch
+	// mean the per-user TPS confidence interval is built from (§10.7).
+	TPOTMean float64
 }
 
 // HasTTFT and HasTPOT report whether the super-pass has a TTFT or a TPOT.
@@ -118,7 +134,10 @@ func (d SuperPassDigest) HasTPOT() bool { return d.Has[mTPOTP50] }
 func digestOf(sp *SuperPass, pc *spPercentiles, i int) SuperPassDigest {
 	d := SuperPassDigest{I: i, NIssued: sp.NIssued, OutTokens: sp.OutTokens,
 		FirstIssueNs: sp.FirstIssueNs, LastIssueNs: sp.LastIssueNs, LastEventNs: sp.LastEventNs,
-		Value: pc.v, Has: pc.ok, LatencyP99: stats.PercentileLower(pc.sortedLatency, 0.99)}
+		Value: pc.v, Has: pc.ok, LatencyP99: stats.PercentileLower(pc.sortedLatency, 0.99), TPOTMean: math.NaN()}
+	if len(sp.TPOT) > 0 {
+		d.TPOTMean = pc.tpotMean
+	}
 	return d
 }
 

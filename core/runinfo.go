@@ -19,8 +19,18 @@ type RunInfo struct {
 	Concurrency int
 	// TargetQPS is the Poisson target rate (0 when absent).
 	TargetQPS float64
-	// Model is the model name from config.yaml.
+	// Model is the model name from config.yaml (or the tool's own
+	// metadata).
 	Model string
+	// DatasetName names the performance dataset as the log's metadata
+	// records it (config.yaml datasets[].name, GuideLLM's data argument,
+	// vLLM's dataset_name); "" when not recorded.
+	DatasetName string
+	// Endpoint is the API type and the server's host as recorded, e.g.
+	// "openai 10.0.4.17:8000" (config.yaml endpoint_config, AIPerf's
+	// endpoint type and url, GuideLLM's backend and target); "" when not
+	// recorded.
+	Endpoint string
 	// Streaming reports whether the run streamed tokens (true when unknown).
 	Streaming bool
 	// MinDurationS and MaxDurationS are the configured run bounds in
@@ -45,6 +55,10 @@ type RunInfo struct {
 	// "synchronous", AIPerf "concurrency_burst", …) when LoadPattern is
 	// that name mapped onto the profiles' vocabulary.
 	ToolLoadPattern string
+	// EpochClock reports timestamps on the wall clock (Unix epoch ns):
+	// AIPerf and GuideLLM record them so; the endpoints client and vLLM
+	// use a monotonic clock with an arbitrary origin.
+	EpochClock bool
 	// TokensRecorded reports token counts taken from the log (the tool's
 	// own counts) rather than counted from output text.
 	TokensRecorded bool
