@@ -3,13 +3,18 @@ package sinks
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 
 	"github.com/steadysweep/steadysweep/core"
 )
 
-// SchemaVersion is written into every row; bump it when a column changes
-// meaning or type. Resume only reuses rows of the same version.
-const SchemaVersion int32 = 2 // 2: n_failed, failed_frac; steadysweep throughput null when unsupported
+// SchemaVersion is written into every row; bump it when a column is
+// added or changes meaning or type. Resume only reuses rows of the same
+// version (it redoes older ones). History: 1 the first layout; 2 n_failed,
+// failed_frac, steadysweep throughput null when unsupported; 3 the run's
+// metadata (model … run_duration_s), preset and config_label in rows, and
+// tpot_mean_ns in series.
+const SchemaVersion int32 = 3
 
 // Provenance identifies the input and the tool that produced a row.
 type Provenance struct {
@@ -29,6 +34,46 @@ type Provenance struct {
 	SourceFormat string
 }
 
+// RunMeta is what a row records about its run: the benchmark's setup as
+// the run's sidecars or the recording tool's metadata give it, and counts
+// over its tracked samples. The zero value is a run that could not be
+// read: every count is null then.
+type RunMeta struct {
+	// Loaded reports that the run was read (the counts are known).
+	Loaded bool
+	// Model is the model name; TokenizerSource the output-token counter
+	// used and where it was found.
+	Model, TokenizerSource string
+	// LoadPattern is the load pattern (core.RunInfo's vocabulary);
+	// Concurrency its target concurrency (0: none or unknown) and
+	// TargetQPS its target rate (0: none).
+	LoadPattern string
+	Concurrency int
+	TargetQPS   float64
+	// DatasetName and DatasetSize describe the dataset (size 0: unknown).
+	DatasetName string
+	DatasetSize int
+	// Endpoint is the API type and server host as recorded.
+	Endpoint string
+	// NSamples is the number of tracked samples, NFailed the failed ones.
+	NSamples, NFailed int
+	// RunStartedNs is the first tracked issue on the wall clock (Unix ns)
+	// when HasStart: only logs on an epoch clock have one.
+	RunStartedNs int64
+	HasStart     bool
+	// RunDurationS is the first tracked issue to the last event (s).
+	RunDurationS float64
+}
+
+// FailedFrac is NFailed / NSamples, NaN (null) for a run not read or
+// without samples.
+func (m *RunMeta) FailedFrac() float64 {
+	if !m.Loaded || m.NSamples == 0 {
+		return math.NaN()
+	}
+	return float64(m.NFailed) / float64(m.NSamples)
+}
+
 // Row is one run analysed with one parameter set.
 type Row struct {
 	// RunPath is the run directory as discovered; RunRel its path relative
@@ -37,8 +82,12 @@ type Row struct {
 	RunRel     string
 	RunID      string
 	Provenance Provenance
+	Meta       RunMeta
 	ConfigID   string
-	Params     core.Params
+	// Preset is the preset the parameter set was built from ("" when not
+	// given); ConfigLabel its short label within the sweep (ConfigLabels).
+	Preset, ConfigLabel string
+	Params              core.Params
 	Outcome    core.Outcome
 	// AnalysisNs is the wall time of this analysis; IngestNs the wall time
 	// of loading the run (shared by all its rows).
@@ -84,6 +133,7 @@ type SeriesRow struct {
 	FirstIssueNs, LastIssueNs                int64
 	TTFTP50Ns, TTFTP90Ns, TTFTP99Ns          float64
 	TPOTP50Ns, TPOTP90Ns, TPOTP99Ns          float64
+	TPOTMeanNs                               float64
 	LatencyP50Ns, LatencyP90Ns, LatencyP99Ns float64
 	OutTokens                                int64
 }

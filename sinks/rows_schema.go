@@ -2,6 +2,7 @@ package sinks
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 
@@ -14,8 +15,10 @@ import (
 var rowColumns = buildRowColumns()
 
 // RowsSchema returns the Arrow schema of OUT/rows: identity and
-// provenance, one column per detector parameter (named as core.Names(),
-// lists as their canonical comma text), the analysis outcome, timings.
+// provenance, the run's metadata, one column per detector parameter
+// (named as core.Names(), lists as their canonical comma text), the
+// analysis outcome, timings. Units are in each field's "unit" metadata;
+// RowsColumns documents every column.
 func RowsSchema() *arrow.Schema { return schemaOf(rowColumns) }
 
 // lowCardinality are the string parameters worth a dictionary.
@@ -24,6 +27,13 @@ var lowCardinality = map[string]bool{
 	"warmup_driver": true, "trend_gate": true, "window_sizes": true, "cov_bounds": true,
 }
 
+// positive is x and whether it is set (> 0): a count or target of 0 is
+// "none" in the run's metadata, null in the rows.
+func positive(x int) (int64, bool) { return int64(x), x > 0 }
+
+// loadedCount is a count of a run that was read (null otherwise).
+func loadedCount(m *RunMeta, x int) (int64, bool) { return int64(x), m.Loaded }
+
 func buildRowColumns() []column[Row] {
 	type R = Row
 	cols := []column[R]{
@@ -31,6 +41,8 @@ func buildRowColumns() []column[Row] {
 		strCol("run_rel", "RunRel", false, func(r *R) string { return r.RunRel }),
 		strCol("run_id", "RunID", false, func(r *R) string { return r.RunID }),
 		strCol("config_id", "ConfigID", true, func(r *R) string { return r.ConfigID }),
+		strCol("preset", "Preset", true, func(r *R) string { return r.Preset }),
+		strCol("config_label", "ConfigLabel", true, func(r *R) string { return r.ConfigLabel }),
 		i32Col("schema_version", "", func(*R) int32 { return SchemaVersion }),
 		strCol("events_path", "Provenance.EventsPath", false, func(r *R) string { return r.Provenance.EventsPath }),
 		i64Col("events_size_bytes", "Provenance.EventsSize", func(r *R) int64 { return r.Provenance.EventsSize }),
@@ -40,6 +52,19 @@ func buildRowColumns() []column[Row] {
 		strCol("tool_commit", "Provenance.ToolCommit", true, func(r *R) string { return r.Provenance.ToolCommit }),
 		strCol("tokenizer", "Provenance.Tokenizer", true, func(r *R) string { return r.Provenance.Tokenizer }),
 		strCol("source_format", "Provenance.SourceFormat", true, func(r *R) string { return r.Provenance.SourceFormat }),
+		strCol("model", "Meta.Model", true, func(r *R) string { return r.Meta.Model }),
+		strCol("tokenizer_source", "Meta.TokenizerSource", true, func(r *R) string { return r.Meta.TokenizerSource }),
+		strCol("load_pattern", "Meta.LoadPattern", true, func(r *R) string { return r.Meta.LoadPattern }),
+		optI64Col("concurrency", "Meta.Concurrency", func(r *R) (int64, bool) { return positive(r.Meta.Concurrency) }),
+		f64Col("target_qps", "Meta.TargetQPS", func(r *R) float64 { return nonZero(r.Meta.TargetQPS) }),
+		strCol("dataset_name", "Meta.DatasetName", true, func(r *R) string { return r.Meta.DatasetName }),
+		optI64Col("dataset_size", "Meta.DatasetSize", func(r *R) (int64, bool) { return positive(r.Meta.DatasetSize) }),
+		strCol("endpoint", "Meta.Endpoint", true, func(r *R) string { return r.Meta.Endpoint }),
+		optI64Col("n_samples", "Meta.NSamples", func(r *R) (int64, bool) { return loadedCount(&r.Meta, r.Meta.NSamples) }),
+		optI64Col("n_failed", "Meta.NFailed", func(r *R) (int64, bool) { return loadedCount(&r.Meta, r.Meta.NFailed) }),
+		f64Col("failed_frac", "Meta.NFailed", func(r *R) float64 { return r.Meta.FailedFrac() }),
+		optI64Col("run_started_ns", "Meta.RunStartedNs", func(r *R) (int64, bool) { return r.Meta.RunStartedNs, r.Meta.HasStart }),
+		f64Col("run_duration_s", "Meta.RunDurationS", func(r *R) float64 { return r.Meta.RunDurationS }),
 	}
 	cols = append(cols, paramColumns()...)
 	type O = core.Outcome
@@ -97,12 +122,18 @@ func buildRowColumns() []column[Row] {
 		f64Col("gap_tps_uplift_pct", "GapTPSUpliftPct", outF(func(o *O) float64 { return o.GapTPSUpliftPct })),
 		f64Col("gap_ttft_p99_change_pct", "GapTTFTP99ChangePct", outF(func(o *O) float64 { return o.GapTTFTP99ChangePct })),
 		f64Col("gap_retained_frac", "GapRetainedFrac", outF(func(o *O) float64 { return o.GapRetainedFrac })),
-		i64Col("n_failed", "NFailed", outI(func(o *O) int { return o.NFailed })),
-		f64Col("failed_frac", "FailedFrac", outF(func(o *O) float64 { return o.FailedFrac })),
 		i64Col("analysis_ns", "AnalysisNs", func(r *R) int64 { return r.AnalysisNs }),
 		i64Col("ingest_ns", "IngestNs", func(r *R) int64 { return r.IngestNs }),
 	)
-	return cols
+	return documented(cols, rowDocs)
+}
+
+// nonZero is x, NaN (null) when 0.
+func nonZero(x float64) float64 {
+	if x == 0 {
+		return math.NaN()
+	}
+	return x
 }
 
 // paramColumns returns one column per core.Params field, in core.Names()

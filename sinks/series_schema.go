@@ -8,12 +8,13 @@ import (
 var seriesColumns = buildSeriesColumns()
 
 // SeriesSchema returns the Arrow schema of OUT/series: per-super-pass
-// trajectories, once per run (independent of the parameter sets).
+// trajectories, once per run (independent of the parameter sets);
+// SeriesColumns documents every column.
 func SeriesSchema() *arrow.Schema { return schemaOf(seriesColumns) }
 
 func buildSeriesColumns() []column[SeriesRow] {
 	type S = SeriesRow
-	return []column[S]{
+	return documented([]column[S]{
 		strCol("run_id", "RunID", false, func(s *S) string { return s.RunID }),
 		strCol("events_sha256", "EventsSHA256", false, func(s *S) string { return s.EventsSHA256 }),
 		i32Col("schema_version", "", func(*S) int32 { return SchemaVersion }),
@@ -28,11 +29,12 @@ func buildSeriesColumns() []column[SeriesRow] {
 		f64Col("tpot_p50_ns", "TPOTP50Ns", func(s *S) float64 { return s.TPOTP50Ns }),
 		f64Col("tpot_p90_ns", "TPOTP90Ns", func(s *S) float64 { return s.TPOTP90Ns }),
 		f64Col("tpot_p99_ns", "TPOTP99Ns", func(s *S) float64 { return s.TPOTP99Ns }),
+		f64Col("tpot_mean_ns", "TPOTMeanNs", func(s *S) float64 { return s.TPOTMeanNs }),
 		f64Col("latency_p50_ns", "LatencyP50Ns", func(s *S) float64 { return s.LatencyP50Ns }),
 		f64Col("latency_p90_ns", "LatencyP90Ns", func(s *S) float64 { return s.LatencyP90Ns }),
 		f64Col("latency_p99_ns", "LatencyP99Ns", func(s *S) float64 { return s.LatencyP99Ns }),
 		i64Col("out_tokens", "OutTokens", func(s *S) int64 { return s.OutTokens }),
-	}
+	}, seriesDocs)
 }
 
 func appendSeries(rb *array.RecordBuilder, s *SeriesRow) {

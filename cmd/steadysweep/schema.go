@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
@@ -18,10 +20,28 @@ func runSchema(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() != 0 {
 		return usagef("schema takes no arguments")
 	}
-	text := fmt.Sprintf("# OUT/rows/part-*.parquet: one row per run × config\n%v\n# OUT/series/part-*.parquet: per-super-pass trajectories, once per run\n%v\n",
-		sinks.RowsSchema(), sinks.SeriesSchema())
-	if _, err := io.WriteString(stdout, text); err != nil {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# OUT/rows/part-*.parquet: one row per run × config (schema_version %d)\n", sinks.SchemaVersion)
+	writeColumnDocs(&b, sinks.RowsColumns())
+	fmt.Fprintf(&b, "\n# OUT/series/part-*.parquet: per-super-pass trajectories, once per run (schema_version %d)\n", sinks.SchemaVersion)
+	writeColumnDocs(&b, sinks.SeriesColumns())
+	if _, err := io.WriteString(stdout, b.String()); err != nil {
 		return fmt.Errorf("write the schemas: %w", err)
 	}
 	return nil
+}
+
+// writeColumnDocs writes one aligned line per column: name, Arrow type,
+// unit ("-" for none) and meaning.
+func writeColumnDocs(b *strings.Builder, cols []sinks.ColumnDoc) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "column\ttype\tunit\tmeaning")
+	for _, c := range cols {
+		unit := c.Unit
+		if unit == "" {
+			unit = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Name, c.Type, unit, c.Doc)
+	}
+	tw.Flush() // a strings.Builder does not fail
 }

@@ -179,7 +179,7 @@ func score(rows []row) *Report {
 	r.Axes = sweptAxes(order)
 	for _, c := range order {
 		c.finish()
-		c.Label = configLabel(c.Params, r.Axes)
+		c.Label = sinks.ConfigLabel(c.Params, r.Axes)
 	}
 	rankConfigs(order)
 	r.Configs = make([]ConfigScore, len(order))
@@ -209,50 +209,11 @@ func (r *Report) Config(id string) *ConfigScore {
 // fixed 600 s min-duration floor against our run-derived one): the label's
 // compat already says those.
 func sweptAxes(cs []*ConfigScore) []string {
-	defaults := compatDefaults()
-	var axes []string
-	for _, n := range core.Names() {
-		vals := map[string]bool{}
-		compatOnly := n != "compat"
-		for _, c := range cs {
-			vals[c.Params[n]] = true
-			d, ok := defaults[c.Params["compat"]]
-			v, _ := d.Get(n)
-			compatOnly = compatOnly && ok && v == c.Params[n]
-		}
-		if len(vals) > 1 && !compatOnly {
-			axes = append(axes, n)
-		}
+	params := make([]map[string]string, len(cs))
+	for i, c := range cs {
+		params[i] = c.Params
 	}
-	return axes
-}
-
-// configLabel is "<compat>[/<method>] axis=value…" over the swept axes
-// other than compat and method, with axis names abbreviated (Abbrev).
-func configLabel(params map[string]string, axes []string) string {
-	parts := []string{params["compat"]}
-	if m := params["method"]; m != "" && m != "steady" {
-		parts[0] += "/" + m
-	}
-	for _, a := range axes {
-		if a == "compat" || a == "method" {
-			continue
-		}
-		parts = append(parts, Abbrev(a)+"="+shown(params[a]))
-	}
-	return strings.Join(parts, " ")
-}
-
-// Abbrev abbreviates a parameter name by the initials of its words:
-// warmup_band → wb, min_duration → md.
-func Abbrev(name string) string {
-	var b strings.Builder
-	for w := range strings.SplitSeq(name, "_") {
-		if w != "" {
-			b.WriteByte(w[0])
-		}
-	}
-	return b.String()
+	return sinks.SweptAxes(params)
 }
 
 // presetConfigs finds the configs equal to the default and reference

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // maxListed caps the run lists of the report.
@@ -54,7 +56,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		p("\n")
 		for _, a := range r.Axes {
-			p("| %s (%s) | %s |", a, Abbrev(a), shown(best.Params[a]))
+			p("| %s (%s) | %s |", a, sinks.Abbrev(a), shown(best.Params[a]))
 			for _, name := range presetOrder {
 				if id, ok := r.Presets[name]; ok {
 					p(" %s |", shown(r.Config(id).Params[a]))
@@ -279,7 +281,7 @@ func abbrevList(axes []string) string {
 	var out []string
 	for _, a := range axes {
 		if a != "compat" && a != "method" {
-			out = append(out, "`"+Abbrev(a)+"` "+a)
+			out = append(out, "`"+sinks.Abbrev(a)+"` "+a)
 		}
 	}
 	if len(out) == 0 {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // tableLabelWidth is the widest the config column of Table gets (the
@@ -46,7 +48,7 @@ func (r *Report) Table(w io.Writer) error {
 	var ab []string
 	for _, a := range r.Axes {
 		if a != "compat" && a != "method" {
-			ab = append(ab, Abbrev(a)+"="+a)
+			ab = append(ab, sinks.Abbrev(a)+"="+a)
 		}
 	}
 	if len(ab) > 0 {
