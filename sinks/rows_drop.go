@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -24,10 +26,27 @@ import (
 // a reader sees the old file or the new one and never a mixture; a file
 // left with no rows is removed. A file with nothing to drop is untouched.
 //
-// Resume uses it to redo error rows: the rows are taken out first, so an
-// interrupted retry leaves them missing (and redone by the next resume),
-// never twice.
-func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.Allocator) (dropped int, err error) {
+// Resume uses it to redo error rows and rows of an older schema: the rows
+// are taken out first, so an interrupted retry leaves them missing (and
+// redone by the next resume), never twice.
+func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.Allocator) (int, error) {
+	return dropWhere(ctx, path, []string{"run_id", "config_id", "events_sha256"}, partProperties(rowColumns, WriterOptions{}.withDefaults()),
+		func(k []string, v int32) bool {
+			return drop(Key{RunID: k[0], ConfigID: k[1], EventsSHA256: k[2], SchemaVersion: v})
+		}, mem)
+}
+
+// DropSeries is DropRows for a series part file.
+func DropSeries(ctx context.Context, path string, drop func(SeriesKey) bool, mem memory.Allocator) (int, error) {
+	return dropWhere(ctx, path, []string{"run_id", "events_sha256"}, partProperties(seriesColumns, WriterOptions{}.withDefaults()),
+		func(k []string, v int32) bool { return drop(SeriesKey{RunID: k[0], EventsSHA256: k[1], SchemaVersion: v}) }, mem)
+}
+
+// dropWhere rewrites the part file at path without the rows that drop
+// selects by their string key columns keyNames and their schema_version
+// (see DropRows).
+func dropWhere(ctx context.Context, path string, keyNames []string, props *parquet.WriterProperties,
+	drop func(key []string, version int32) bool, mem memory.Allocator) (dropped int, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
@@ -44,11 +63,11 @@ func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.
 	if err != nil {
 		return 0, err
 	}
-	keyCols := make([]int, 4)
-	for i, name := range []string{"run_id", "config_id", "events_sha256", "schema_version"} {
+	keyCols := make([]int, len(keyNames)+1)
+	for i, name := range append(slices.Clone(keyNames), "schema_version") {
 		idx := schema.FieldIndices(name)
 		if len(idx) != 1 {
-			return 0, fmt.Errorf("%s: no column %q: not a steadysweep rows table", path, name)
+			return 0, fmt.Errorf("%s: no column %q: not a steadysweep table", path, name)
 		}
 		keyCols[i] = idx[0]
 	}
@@ -67,19 +86,24 @@ func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.
 	defer f.Abort() // a no-op once committed
 	// The pqarrow writer closes an io.Closer sink; hide Close so the file
 	// is committed by f.Commit.
-	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{f},
-		partProperties(rowColumns, WriterOptions{}.withDefaults()),
+	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{f}, props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
 	if err != nil {
 		return 0, fmt.Errorf("rewrite %s: %w", path, err)
 	}
 	kept := 0
+	key := make([]string, len(keyNames))
+	strs := make([]*array.String, len(keyNames))
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		cols := rec.Columns()
-		runs, cfgs, shas := asString(cols[keyCols[0]]), asString(cols[keyCols[1]]), asString(cols[keyCols[2]])
-		vers, ok := cols[keyCols[3]].(*array.Int32)
-		if runs == nil || cfgs == nil || shas == nil || !ok {
+		ok := true
+		for i := range strs {
+			strs[i] = asString(cols[keyCols[i]])
+			ok = ok && strs[i] != nil
+		}
+		vers, isI32 := cols[keyCols[len(keyNames)]].(*array.Int32)
+		if !ok || !isI32 {
 			fw.Close()
 			return 0, fmt.Errorf("%s: key columns of unexpected types", path)
 		}
@@ -95,7 +119,10 @@ func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.
 			return nil
 		}
 		for i := range n {
-			if !drop(Key{RunID: runs.Value(i), ConfigID: cfgs.Value(i), EventsSHA256: shas.Value(i), SchemaVersion: vers.Value(i)}) {
+			for k, a := range strs {
+				key[k] = a.Value(i)
+			}
+			if !drop(key, vers.Value(i)) {
 				continue
 			}
 			if err := flush(i); err != nil {

@@ -90,6 +90,28 @@ func ReadSeriesKeys(ctx context.Context, dir string, mem memory.Allocator) (map[
 	return keys, err
 }
 
+// ReadSeriesFiles returns the series keys in the published part files of
+// dir (OUT/series) and the file holding each (the last when several do).
+func ReadSeriesFiles(ctx context.Context, dir string, mem memory.Allocator) (map[SeriesKey]string, error) {
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	files, err := PartFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[SeriesKey]string{}
+	for _, path := range files {
+		err := readColumnsFile(ctx, path, mem, []string{"run_id", "events_sha256", "schema_version"}, func(cols []arrow.Array, i int) {
+			keys[SeriesKey{RunID: str(cols[0], i), EventsSHA256: str(cols[1], i), SchemaVersion: cols[2].(*array.Int32).Value(i)}] = path
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read resume keys from %s: %w", path, err)
+		}
+	}
+	return keys, nil
+}
+
 func str(a arrow.Array, i int) string { return a.(*array.String).Value(i) }
 
 // readColumns calls row for every row of the named columns (strings, the

@@ -17,8 +17,16 @@ import (
 // kept once, first occurrence first. Every invalid set is reported (each
 // distinct problem once) and no sets are returned then.
 func (g Grid) Configs(presetNames []string, sets []string) ([]core.Params, error) {
+	configs, _, err := g.NamedConfigs(presetNames, sets)
+	return configs, err
+}
+
+// NamedConfigs is Configs, also returning the name of the preset each set
+// was built from (parallel to the sets; sweep.Options.Presets).
+func (g Grid) NamedConfigs(presetNames []string, sets []string) ([]core.Params, []string, error) {
 	var errs []error
 	var bases []core.Params
+	var baseNames []string
 	for _, item := range presetNames {
 		for name := range strings.SplitSeq(item, ",") {
 			if name = strings.TrimSpace(name); name == "" {
@@ -29,11 +37,11 @@ func (g Grid) Configs(presetNames []string, sets []string) ([]core.Params, error
 				errs = append(errs, err)
 				continue
 			}
-			bases = append(bases, p)
+			bases, baseNames = append(bases, p), append(baseNames, name)
 		}
 	}
 	if len(bases) == 0 && len(errs) == 0 {
-		bases = []core.Params{core.DefaultParams()}
+		bases, baseNames = []core.Params{core.DefaultParams()}, []string{"default"}
 	}
 	axes := slices.Clone(g.Axes)
 	for _, s := range sets {
@@ -52,28 +60,29 @@ func (g Grid) Configs(presetNames []string, sets []string) ([]core.Params, error
 		errs = append(errs, checkAxis(a)...)
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	n := len(bases)
 	for _, a := range axes {
 		n *= len(a.Values)
 		if n > MaxConfigs {
-			return nil, fmt.Errorf("grid expands to more than %d parameter sets", MaxConfigs)
+			return nil, nil, fmt.Errorf("grid expands to more than %d parameter sets", MaxConfigs)
 		}
 	}
 	var out []core.Params
+	var names []string
 	seen := map[string]bool{}
 	problems := map[string]bool{}
 	idx := make([]int, len(axes))
-	for _, base := range bases {
+	for b, base := range bases {
 		for {
 			p := base
 			p.WindowSizes = slices.Clone(p.WindowSizes)
 			p.CovBounds = slices.Clone(p.CovBounds)
 			for i, a := range axes {
 				if err := p.Set(a.Name, a.Values[idx[i]]); err != nil {
-					return nil, fmt.Errorf("set %s: %w", a.Name, err) // checked above; not reached
+					return nil, nil, fmt.Errorf("set %s: %w", a.Name, err) // checked above; not reached
 				}
 			}
 			if err := p.Validate(); err != nil {
@@ -85,7 +94,7 @@ func (g Grid) Configs(presetNames []string, sets []string) ([]core.Params, error
 				}
 			} else if id := sinks.ConfigID(p); !seen[id] {
 				seen[id] = true
-				out = append(out, p)
+				out, names = append(out, p), append(names, baseNames[b])
 			}
 			if !next(idx, axes) {
 				break
@@ -93,9 +102,9 @@ func (g Grid) Configs(presetNames []string, sets []string) ([]core.Params, error
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("invalid parameter sets: %w", err)
+		return nil, nil, fmt.Errorf("invalid parameter sets: %w", err)
 	}
-	return out, nil
+	return out, names, nil
 }
 
 // next advances the odometer idx over axes (last axis fastest) and

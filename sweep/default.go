@@ -18,8 +18,12 @@ type LoaderOptions struct {
 	// Cache, if set, keeps ingested runs so a run is decoded once across
 	// sweeps (columnar.Cache); nil decodes every time.
 	Cache *columnar.Cache
-	// Counter counts output tokens (default tokenizer.Words{}).
-	Counter columnar.TokenCounter
+	// Counter counts output tokens (default tokenizer.Words{});
+	// CounterSource says how it was chosen and where it was found, for
+	// the rows' tokenizer_source (tokenizer.Resolution; default the
+	// counter's identity).
+	Counter       columnar.TokenCounter
+	CounterSource string
 	// TokenizeSample is columnar.IngestOptions.TokenizeSample.
 	TokenizeSample int
 	// DatasetSize, if positive, overrides the run's sidecars (as
@@ -63,11 +67,15 @@ func DefaultLoader(o LoaderOptions) Loader {
 		if err != nil {
 			return nil, fmt.Errorf("ingest %s: %w", run.EventsPath, err)
 		}
-		tok := o.Counter.Identity()
+		tok, src := o.Counter.Identity(), o.CounterSource
+		if src == "" {
+			src = tok
+		}
 		if l.Info.TokensRecorded {
 			tok = "recorded:" + l.Info.SourceFormat
+			src = "recorded: the " + l.Info.SourceFormat + " log's own token counts"
 		}
-		return &LoadedRun{Samples: &l.Samples, Info: l.Info, Tokenizer: tok, Warnings: run.Warnings,
+		return &LoadedRun{Samples: &l.Samples, Info: l.Info, Tokenizer: tok, TokenizerSource: src, Warnings: run.Warnings,
 			EventsSHA256: l.EventsSHA256}, nil
 	}
 }

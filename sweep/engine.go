@@ -29,6 +29,9 @@ type Options struct {
 	Runs []corpora.RunRef
 	// Configs are the parameter sets (Grid.Configs); at least one.
 	Configs []core.Params
+	// Presets, if set, name the preset each config was built from
+	// (parallel to Configs; Grid.NamedConfigs): the rows' preset column.
+	Presets []string
 	// Out is the output directory: rows go to Out/rows, series to
 	// Out/series (package sinks).
 	Out string
@@ -97,6 +100,10 @@ type Summary struct {
 	// (RetryErrors); RetryKept those left because another shard's part
 	// files hold them.
 	Retried, RetryKept int
+	// Upgraded is the number of rows of an older schema version taken out
+	// to be redone under this one (resume); UpgradeKept those left: rows
+	// of runs or configs outside this sweep, or in other shards' files.
+	Upgraded, UpgradeKept int
 	SeriesRows         int
 	// Bytes is the size of the events files of the analysed runs.
 	Bytes int64
@@ -191,6 +198,7 @@ type runResult struct {
 type engine struct {
 	o          Options
 	ids        []string // config ids, parallel to o.Configs
+	labels     []string // config labels, parallel to o.Configs
 	done       map[sinks.Key]struct{}
 	seriesDone map[sinks.SeriesKey]struct{}
 	resumed    resumedRuns // run ids in done or seriesDone (provenance.go)
@@ -269,6 +277,7 @@ func newEngine(o Options) (*engine, error) {
 	for _, p := range o.Configs {
 		e.ids = append(e.ids, sinks.ConfigID(p))
 	}
+	e.labels = sinks.ConfigLabels(o.Configs)
 	return e, nil
 }
 
@@ -306,6 +315,13 @@ func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Su
 		if err != nil {
 			return nil, fmt.Errorf("resume: %w", err)
 		}
+		series, err := sinks.ReadSeriesFiles(ctx, seriesDir, o.Mem)
+		if err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
+		if err := e.upgradeSchema(ctx, states, series, runs, sum); err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
 		if o.RetryErrors {
 			if sum.Retried, sum.RetryKept, err = e.takeOutErrors(ctx, states, runs); err != nil {
 				return nil, fmt.Errorf("resume: redo error rows: %w", err)
@@ -316,8 +332,9 @@ func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Su
 		for k := range states {
 			e.done[k] = struct{}{}
 		}
-		if e.seriesDone, err = sinks.ReadSeriesKeys(ctx, seriesDir, o.Mem); err != nil {
-			return nil, fmt.Errorf("resume: %w", err)
+		e.seriesDone = make(map[sinks.SeriesKey]struct{}, len(series))
+		for k := range series {
+			e.seriesDone[k] = struct{}{}
 		}
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
@@ -407,6 +424,9 @@ func (o *Options) check() error {
 	}
 	if o.Load == nil || o.Analyze == nil {
 		errs = append(errs, errors.New("Load and Analyze must be set"))
+	}
+	if len(o.Presets) > 0 && len(o.Presets) != len(o.Configs) {
+		errs = append(errs, fmt.Errorf("%d presets for %d parameter sets", len(o.Presets), len(o.Configs)))
 	}
 	if o.Shard.Count > 1 && (o.Shard.Index < 0 || o.Shard.Index >= o.Shard.Count) {
 		errs = append(errs, fmt.Errorf("shard %d of %d out of range", o.Shard.Index, o.Shard.Count))
@@ -506,22 +526,27 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 // shard's own; every file when unsharded, as no other process writes).
 // It returns how many it took out and how many it had to keep.
 func (e *engine) takeOutErrors(ctx context.Context, states map[sinks.Key]sinks.RowState, runs []corpora.RunRef) (taken, kept int, err error) {
-	owned := make(map[string]bool, len(runs))
-	for _, r := range runs {
-		owned[r.RunID()] = true
-	}
+	return e.takeOutRows(ctx, states, runs, func(k sinks.Key, st sinks.RowState) bool { return st.Status == StatusError })
+}
+
+// takeOutRows removes from states, and from the part files holding them,
+// the rows that sel selects and this sweep will redo (see takeOutErrors);
+// it returns how many it took out and how many it had to keep because
+// another shard's part files hold them.
+func (e *engine) takeOutRows(ctx context.Context, states map[sinks.Key]sinks.RowState, runs []corpora.RunRef,
+	sel func(sinks.Key, sinks.RowState) bool) (taken, kept int, err error) {
+	owned := ownedIDs(runs)
 	swept := make(map[string]bool, len(e.ids))
 	for _, id := range e.ids {
 		swept[id] = true
 	}
-	ownPrefix := "part-" + e.o.Shard.String() + "-"
 	redo := map[sinks.Key]bool{}
 	files := map[string]bool{}
 	for k, st := range states {
-		if st.Status != StatusError || !owned[k.RunID] || !swept[k.ConfigID] {
+		if !sel(k, st) || !owned[k.RunID] || !swept[k.ConfigID] {
 			continue
 		}
-		if e.o.Shard.Count > 1 && !strings.HasPrefix(filepath.Base(st.File), ownPrefix) {
+		if !e.mayRewrite(st.File) {
 			kept++
 			continue
 		}
@@ -538,4 +563,19 @@ func (e *engine) takeOutErrors(ctx context.Context, states map[sinks.Key]sinks.R
 		delete(states, k)
 	}
 	return taken, kept, nil
+}
+
+// mayRewrite reports whether this process may rewrite a published part
+// file: its shard's own, or any when unsharded (no other process writes).
+func (e *engine) mayRewrite(path string) bool {
+	return e.o.Shard.Count <= 1 || strings.HasPrefix(filepath.Base(path), "part-"+e.o.Shard.String()+"-")
+}
+
+// ownedIDs is the set of run ids of runs.
+func ownedIDs(runs []corpora.RunRef) map[string]bool {
+	owned := make(map[string]bool, len(runs))
+	for _, r := range runs {
+		owned[r.RunID()] = true
+	}
+	return owned
 }

@@ -13,8 +13,9 @@ import (
 type LoadedRun struct {
 	Samples *core.Samples
 	Info    core.RunInfo
-	// Tokenizer identifies the output-token counter used ("" unknown).
-	Tokenizer string
+	// Tokenizer identifies the output-token counter used ("" unknown);
+	// TokenizerSource says which counter it is and where it was found.
+	Tokenizer, TokenizerSource string
 	// Warnings are ingest warnings (not written to rows).
 	Warnings []string
 	// EventsSHA256 is the hex SHA-256 of the events file as stored, when

@@ -26,10 +26,9 @@ func (e *engine) safeProcess(ctx context.Context, ref corpora.RunRef) (res runRe
 		if v := recover(); v != nil {
 			e.debug.Printf("run %s: panic: %v\n%s", ref.Path, v, debug.Stack())
 			res = runResult{}
-			for i, p := range e.o.Configs {
-				res.rows = append(res.rows, sinks.Row{RunPath: ref.Path, RunRel: ref.Rel, RunID: ref.RunID(),
-					Provenance: sinks.Provenance{EventsPath: ref.EventsPath, ToolVersion: e.o.ToolVersion, ToolCommit: e.o.ToolCommit},
-					ConfigID:   e.ids[i], Params: p, Outcome: ErrorOutcome(fmt.Sprintf("panic: %v", v))})
+			prov := sinks.Provenance{EventsPath: ref.EventsPath, ToolVersion: e.o.ToolVersion, ToolCommit: e.o.ToolCommit}
+			for c := range e.o.Configs {
+				res.rows = append(res.rows, e.newRow(ref, prov, c, ErrorOutcome(fmt.Sprintf("panic: %v", v))))
 			}
 		}
 	}()
@@ -50,14 +49,12 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	// An unreadable events file has an empty hash: its error rows are
 	// skipped on resume until the file becomes readable (a new hash), or
 	// redone with RetryErrors.
-	todo := make([]core.Params, 0, len(e.o.Configs))
-	ids := make([]string, 0, len(e.o.Configs))
-	for c, p := range e.o.Configs {
-		id := e.ids[c]
-		if _, ok := e.done[sinks.Key{RunID: runID, ConfigID: id, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]; ok {
+	todo := make([]int, 0, len(e.o.Configs)) // indices into Configs
+	for c := range e.o.Configs {
+		if _, ok := e.done[sinks.Key{RunID: runID, ConfigID: e.ids[c], EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]; ok {
 			continue
 		}
-		todo, ids = append(todo, p), append(ids, id)
+		todo = append(todo, c)
 	}
 	// The series is written once per run and input, whatever happened to
 	// the rows (a sweep can publish one table and fail on the other).
@@ -66,14 +63,12 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	if len(todo) == 0 && !needSeries {
 		return runResult{skipped: true}
 	}
-	row := func(i int, out core.Outcome, analysisNs, ingestNs int64) sinks.Row {
-		return sinks.Row{RunPath: ref.Path, RunRel: ref.Rel, RunID: runID, Provenance: prov, ConfigID: ids[i], Params: todo[i],
-			Outcome: out, AnalysisNs: analysisNs, IngestNs: ingestNs}
-	}
 	failAll := func(reason string, ingestNs int64) runResult {
 		r := runResult{bytes: prov.EventsSize, skipped: len(todo) == 0}
-		for i := range todo {
-			r.rows = append(r.rows, row(i, ErrorOutcome(reason), 0, ingestNs))
+		for _, c := range todo {
+			row := e.newRow(ref, prov, c, ErrorOutcome(reason))
+			row.IngestNs = ingestNs
+			r.rows = append(r.rows, row)
 		}
 		return r
 	}
@@ -94,12 +89,13 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	rows := make([]sinks.Row, 0, len(todo))
 	prov.Tokenizer, prov.SourceFormat = run.Tokenizer, run.Info.SourceFormat
 	run.Stop = ctx.Err // a cancelled sweep ends an analysis mid-loop
-	for i, p := range todo {
+	meta := RunMetaOf(run)
+	for _, c := range todo {
 		if ctx.Err() != nil {
 			return runResult{abandoned: true}
 		}
 		t := time.Now()
-		out, err := e.analyze(ref, run, p, ids[i])
+		out, err := e.analyze(ref, run, e.o.Configs[c], e.ids[c])
 		if ctx.Err() != nil {
 			return runResult{abandoned: true} // stopped: not an error of the run
 		}
@@ -107,7 +103,9 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 			out = ErrorOutcome("analyze: " + err.Error())
 			out.Partial = run.Info.Partial
 		}
-		rows = append(rows, row(i, out, time.Since(t).Nanoseconds(), ingestNs))
+		row := e.newRow(ref, prov, c, out)
+		row.Meta, row.AnalysisNs, row.IngestNs = meta, time.Since(t).Nanoseconds(), ingestNs
+		rows = append(rows, row)
 	}
 	// A run with every row present but no series is "skipped" for the
 	// rows table and still gets its series.
@@ -137,6 +135,17 @@ func (e *engine) afterRun(ref corpora.RunRef, run *LoadedRun) {
 	var panicked error
 	defer e.recoverInto(&panicked, ref, "after run")
 	e.o.AfterRun(ref, run)
+}
+
+// newRow is the row of run ref under config c with outcome out (no run
+// metadata or timings yet).
+func (e *engine) newRow(ref corpora.RunRef, prov sinks.Provenance, c int, out core.Outcome) sinks.Row {
+	r := sinks.Row{RunPath: ref.Path, RunRel: ref.Rel, RunID: ref.RunID(), Provenance: prov,
+		ConfigID: e.ids[c], ConfigLabel: e.labels[c], Params: e.o.Configs[c], Outcome: out}
+	if len(e.o.Presets) > 0 {
+		r.Preset = e.o.Presets[c]
+	}
+	return r
 }
 
 // load calls the Loader, turning a panic into an error.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // Progress reports a sweep's progress. On a terminal it keeps one live
@@ -88,6 +90,23 @@ func (p *Progress) retrying(taken, kept int) {
 	msg := fmt.Sprintf("resume: redoing %d error rows (--retry-errors=false keeps them)", taken)
 	if kept > 0 {
 		msg += fmt.Sprintf("; %d error rows kept: other shards' part files hold them (resume with the same shard count to redo them)", kept)
+	}
+	p.mu.Lock()
+	fmt.Fprintln(p.w, msg)
+	p.mu.Unlock()
+}
+
+// upgrading reports a resume over rows of an older schema version: older
+// such rows found, taken of them removed to be redone.
+func (p *Progress) upgrading(older, taken int) {
+	if p == nil || p.quiet {
+		return
+	}
+	msg := fmt.Sprintf("resume: the output holds rows of an older schema (this steadysweep writes schema_version %d): "+
+		"redoing %d of them (their old rows and series removed)", sinks.SchemaVersion, taken)
+	if kept := older - taken; kept > 0 {
+		msg += fmt.Sprintf("; %d kept (runs or configs outside this sweep, or other shards' part files): "+
+			"the directory mixes versions — filter on schema_version, or read with union_by_name", kept)
 	}
 	p.mu.Lock()
 	fmt.Fprintln(p.w, msg)

@@ -152,6 +152,21 @@ func (lc *loadingCounter) Identity() string {
 // the default 100 % headroom would double the process's peak for nothing.
 const loadGCPercent = 20
 
+// counterSource is the rows' tokenizer_source of a resolved counter:
+// which it is, how it was chosen and the file it was read from, e.g.
+// "openai/gpt-oss-120b via registry: gpt-oss → openai/gpt-oss-120b
+// (/hf/…/tokenizer.json)".
+func counterSource(c tokenizer.Counter, res tokenizer.Resolution) string {
+	s := c.Identity()
+	if res.Source != "" {
+		s += " via " + res.Source
+	}
+	if res.Path != "" {
+		s += " (" + res.Path + ")"
+	}
+	return s
+}
+
 func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Writer) (*loadedRun, error) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(loadGCPercent)

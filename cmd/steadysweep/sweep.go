@@ -75,7 +75,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f.jobs < 1 || f.jobs > sweep.MaxJobs {
 		return usagef("--jobs %d: want 1 to %d runs at once", f.jobs, sweep.MaxJobs)
 	}
-	configs, err := f.configs()
+	configs, presets, err := f.configs()
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("--dataset-size: %d is negative", f.datasetSize)
 	}
 	opts := sweep.Options{
-		Runs: runs, Configs: configs, Out: f.out, Shard: shard, Jobs: f.jobs, Resume: f.resume, RetryErrors: f.retryErrors,
+		Runs: runs, Configs: configs, Presets: presets, Out: f.out, Shard: shard, Jobs: f.jobs, Resume: f.resume, RetryErrors: f.retryErrors,
 		Load: f.loader(), Analyze: sweep.DefaultAnalyzer, Series: sweep.DefaultSeries,
 		ToolVersion: version, ToolCommit: commit,
 		Progress: sweep.NewProgress(stderr, isTerminalWriter(stderr), f.quiet),
@@ -155,23 +155,24 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// configs expands --preset, --grid and --set into parameter sets.
-func (f *sweepFlags) configs() ([]core.Params, error) {
+// configs expands --preset, --grid and --set into parameter sets and the
+// preset each came from.
+func (f *sweepFlags) configs() ([]core.Params, []string, error) {
 	var grid sweep.Grid
 	if f.gridFile != "" {
 		data, err := safeopen.ReadFile(f.gridFile, "--grid files", safeopen.LimitGrid)
 		if err != nil {
-			return nil, usageError{fmt.Errorf("--grid: %w", err)}
+			return nil, nil, usageError{fmt.Errorf("--grid: %w", err)}
 		}
 		if grid, err = sweep.ParseGrid(data); err != nil {
-			return nil, usageError{fmt.Errorf("--grid %s: %w", f.gridFile, err)}
+			return nil, nil, usageError{fmt.Errorf("--grid %s: %w", f.gridFile, err)}
 		}
 	}
-	configs, err := grid.Configs(strings.Split(f.presets, ","), f.sets)
+	configs, presets, err := grid.NamedConfigs(strings.Split(f.presets, ","), f.sets)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, nil, usageError{err}
 	}
-	return configs, nil
+	return configs, presets, nil
 }
 
 // loader reads runs for the sweep: one token counter for every run when
@@ -184,18 +185,22 @@ func (f *sweepFlags) loader() sweep.Loader {
 	}
 	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample, DatasetSize: f.datasetSize}
 	if f.tokenizer != "" {
-		c, _, err := tokenizer.Resolve(f.tokenizer, f.model)
+		c, res, err := tokenizer.Resolve(f.tokenizer, f.model)
 		if err != nil {
 			return func(context.Context, corpora.RunRef) (*sweep.LoadedRun, error) {
 				return nil, err
 			}
 		}
-		base.Counter = c
+		base.Counter, base.CounterSource = c, counterSource(c, res)
 		return sweep.DefaultLoader(base)
+	}
+	type resolved struct {
+		c      columnar.TokenCounter
+		source string
 	}
 	var (
 		mu       sync.Mutex
-		counters = map[string]columnar.TokenCounter{}
+		counters = map[string]resolved{}
 	)
 	return func(ctx context.Context, ref corpora.RunRef) (*sweep.LoadedRun, error) {
 		run, err := columnar.ResolveRun(ref.Path)
@@ -210,18 +215,19 @@ func (f *sweepFlags) loader() sweep.Loader {
 			model = run.Info.Model
 		}
 		mu.Lock()
-		c, ok := counters[model]
+		r, ok := counters[model]
 		if !ok {
-			var err error
-			if c, _, err = tokenizer.Resolve("", model); err != nil {
+			c, res, err := tokenizer.Resolve("", model)
+			if err != nil {
 				mu.Unlock()
 				return nil, err // names the model's tokenizer and the fix
 			}
-			counters[model] = c
+			r = resolved{c, counterSource(c, res)}
+			counters[model] = r
 		}
 		mu.Unlock()
 		o := base
-		o.Counter = c
+		o.Counter, o.CounterSource = r.c, r.source
 		return sweep.DefaultLoader(o)(ctx, ref)
 	}
 }
