@@ -88,7 +88,7 @@ type Row struct {
 	// given); ConfigLabel its short label within the sweep (ConfigLabels).
 	Preset, ConfigLabel string
 	Params              core.Params
-	Outcome    core.Outcome
+	Outcome             core.Outcome
 	// AnalysisNs is the wall time of this analysis; IngestNs the wall time
 	// of loading the run (shared by all its rows).
 	AnalysisNs, IngestNs int64

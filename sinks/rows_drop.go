@@ -39,7 +39,9 @@ func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.
 // DropSeries is DropRows for a series part file.
 func DropSeries(ctx context.Context, path string, drop func(SeriesKey) bool, mem memory.Allocator) (int, error) {
 	return dropWhere(ctx, path, []string{"run_id", "events_sha256"}, partProperties(seriesColumns, WriterOptions{}.withDefaults()),
-		func(k []string, v int32) bool { return drop(SeriesKey{RunID: k[0], EventsSHA256: k[1], SchemaVersion: v}) }, mem)
+		func(k []string, v int32) bool {
+			return drop(SeriesKey{RunID: k[0], EventsSHA256: k[1], SchemaVersion: v})
+		}, mem)
 }
 
 // dropWhere rewrites the part file at path without the rows that drop

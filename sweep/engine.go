@@ -104,7 +104,7 @@ type Summary struct {
 	// to be redone under this one (resume); UpgradeKept those left: rows
 	// of runs or configs outside this sweep, or in other shards' files.
 	Upgraded, UpgradeKept int
-	SeriesRows         int
+	SeriesRows            int
 	// Bytes is the size of the events files of the analysed runs.
 	Bytes int64
 	// Files are the part files published by this sweep.
