@@ -113,8 +113,8 @@ func DefaultAnalyzer(run *LoadedRun, p core.Params) (core.Outcome, error) {
 }
 
 // DefaultSeries is the per-super-pass trajectory at the run's dataset
-// size (no rows when it is unknown): issue span, and p50/p90/p99 of TTFT,
-// TPOT and latency by the reference's percentile rule.
+// size (no rows when it is unknown): issue span, p50/p90/p99 of TTFT, TPOT
+// and latency by the reference's percentile rule, and the TPOT mean.
 func DefaultSeries(run *LoadedRun) ([]sinks.SeriesRow, error) {
 	S := run.Info.DatasetSize
 	if S <= 0 {
@@ -136,7 +136,7 @@ func DefaultSeries(run *LoadedRun) ([]sinks.SeriesRow, error) {
 		rows[i] = sinks.SeriesRow{SP: d.I, SuperpassSize: S, NIssued: d.NIssued,
 			FirstIssueNs: d.FirstIssueNs, LastIssueNs: d.LastIssueNs, OutTokens: d.OutTokens,
 			TTFTP50Ns: val(d, "ttft_p50"), TTFTP90Ns: val(d, "ttft_p90"), TTFTP99Ns: val(d, "ttft_p99"),
-			TPOTP50Ns: val(d, "tpot_p50"), TPOTP90Ns: val(d, "tpot_p90"), TPOTP99Ns: val(d, "tpot_p99"),
+			TPOTP50Ns: val(d, "tpot_p50"), TPOTP90Ns: val(d, "tpot_p90"), TPOTP99Ns: val(d, "tpot_p99"), TPOTMeanNs: d.TPOTMean,
 			LatencyP50Ns: val(d, "latency_p50"), LatencyP90Ns: val(d, "latency_p90"), LatencyP99Ns: d.LatencyP99}
 	}
 	return rows, nil
