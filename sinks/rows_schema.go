@@ -136,6 +136,23 @@ func nonZero(x float64) float64 {
 	return x
 }
 
+// paramCols are the parameter columns alone (ParamFields).
+var paramCols = documented(paramColumns(), nil)
+
+// ParamFields are the parameter columns as the rows table types them, in
+// core.Names() order. Other tables keyed by parameter set
+// (calibration.parquet) use them, so a parameter has one type everywhere.
+func ParamFields() []arrow.Field { return schemaOf(paramCols).Fields() }
+
+// AppendParams appends p's values to bs, builders of ParamFields' types
+// in their order.
+func AppendParams(bs []array.Builder, p core.Params) {
+	r := Row{Params: p}
+	for i, c := range paramCols {
+		c.append(bs[i], &r)
+	}
+}
+
 // paramColumns returns one column per core.Params field, in core.Names()
 // order, typed after the field: strings (dictionary-encoded when
 // low-cardinality), int64, float64, bool; lists as their canonical text.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -244,7 +245,8 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("%s: wrong rows %+v, want the false found C_drift", ref.Label, ref.Wrong)
 	}
 
-	checkParquet(t, r.ParquetPath, map[string]float64{oursID: 1.0 / 3, refID: 0.5})
+	checkParquet(t, r.ParquetPath, map[string]float64{oursID: 1.0 / 3, refID: 0.5},
+		map[string]core.Params{oursID: oursParams(), refID: core.ReferenceParams()})
 	png, err := os.ReadFile(r.PlotPath)
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) {
 		t.Errorf("plot %s: not a PNG (%v)", r.PlotPath, err)
@@ -295,8 +297,9 @@ func checkFloats(t *testing.T, label string, m map[string][2]float64) {
 }
 
 // checkParquet reads calibration.parquet back: one row per config, in
-// rank order, with the confident-but-wrong rates given.
-func checkParquet(t *testing.T, path string, cbw map[string]float64) {
+// rank order, with the confident-but-wrong rates given, and the parameter
+// columns typed as the rows type them, holding each config's values.
+func checkParquet(t *testing.T, path string, cbw map[string]float64, params map[string]core.Params) {
 	t.Helper()
 	f, err := file.OpenParquetFile(path, false)
 	if err != nil {
@@ -329,6 +332,34 @@ func checkParquet(t *testing.T, path string, cbw map[string]float64) {
 		if want, ok := cbw[ids.Value(i)]; !ok || !near(rates.Value(i), want) || ranks.Value(i) != int64(i+1) {
 			t.Errorf("parquet row %d: config %s rank %d cbw %v, want rank %d cbw %v", i, ids.Value(i), ranks.Value(i), rates.Value(i), i+1, want)
 		}
+	}
+	rows := sinks.RowsSchema()
+	for _, n := range core.Names() {
+		col := tbl.Column(idx(n)).Data().Chunk(0)
+		if rf := rows.Field(rows.FieldIndices(n)[0]); !arrow.TypeEqual(col.DataType(), rf.Type) {
+			t.Errorf("calibration.parquet %s is %s, rows have %s", n, col.DataType(), rf.Type)
+		}
+		for i := range ids.Len() {
+			p := params[ids.Value(i)]
+			want, _ := p.Get(n)
+			var got string
+			switch a := col.(type) {
+			case *array.String:
+				got = a.Value(i)
+			case *array.Float64:
+				got = strconv.FormatFloat(a.Value(i), 'g', -1, 64)
+			case *array.Int64:
+				got = strconv.FormatInt(a.Value(i), 10)
+			case *array.Boolean:
+				got = strconv.FormatBool(a.Value(i))
+			}
+			if got != want {
+				t.Errorf("calibration.parquet row %d %s = %q, want %q", i, n, got, want)
+			}
+		}
+	}
+	if wb := tbl.Column(idx("warmup_band")).Data().Chunk(0).(*array.Float64); wb.Value(0) != params[ids.Value(0)].WarmupBand {
+		t.Errorf("warmup_band %v, want the float %v", wb.Value(0), params[ids.Value(0)].WarmupBand)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // metricColumn is one numeric column of calibration.parquet.
@@ -55,19 +56,17 @@ var metricColumns = []metricColumn{
 }
 
 // CalibrationSchema is the Arrow schema of calibration.parquet: one row
-// per config — config_id, label, recommended, every parameter as text
-// (core.Names()), the metrics (metricColumns; rates are fractions, NaN
-// is null), and the confusion matrix as JSON {truth: {row label: n}}
-// holding the non-zero cells.
+// per config — config_id, label, recommended, every parameter typed as in
+// the rows (sinks.ParamFields, core.Names() order), the metrics
+// (metricColumns; rates are fractions, NaN is null), and the confusion
+// matrix as JSON {truth: {row label: n}} holding the non-zero cells.
 func CalibrationSchema() *arrow.Schema {
 	fields := []arrow.Field{
 		{Name: "config_id", Type: arrow.BinaryTypes.String},
 		{Name: "label", Type: arrow.BinaryTypes.String},
 		{Name: "recommended", Type: arrow.FixedWidthTypes.Boolean},
 	}
-	for _, n := range core.Names() {
-		fields = append(fields, arrow.Field{Name: n, Type: arrow.BinaryTypes.String})
-	}
+	fields = append(fields, sinks.ParamFields()...)
 	for _, m := range metricColumns {
 		t := arrow.DataType(arrow.PrimitiveTypes.Float64)
 		if m.i != nil {
@@ -87,7 +86,7 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 	schema := CalibrationSchema()
 	rb := array.NewRecordBuilder(mem, schema)
 	defer rb.Release()
-	names := core.Names()
+	nParams := len(core.Names())
 	for i := range r.Configs {
 		c := &r.Configs[i]
 		col := 0
@@ -96,9 +95,12 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 		str(c.Label)
 		rb.Field(col).(*array.BooleanBuilder).Append(c.ConfigID == r.Recommended)
 		col++
-		for _, n := range names {
-			str(c.Params[n])
+		p, err := paramsOf(c.Params)
+		if err != nil {
+			return fmt.Errorf("calibration.parquet: config %s: %w", c.ConfigID, err)
 		}
+		sinks.AppendParams(rb.Fields()[col:col+nParams], p)
+		col += nParams
 		for _, m := range metricColumns {
 			if m.i != nil {
 				rb.Field(col).(*array.Int64Builder).Append(int64(m.i(c)))
@@ -129,6 +131,21 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 		return fmt.Errorf("calibration.parquet: %w", err)
 	}
 	return nil
+}
+
+// paramsOf is the parameter set whose text (core.Params.Get, as the rows
+// hold it) is params; a parameter the rows lack (written before it
+// existed) keeps its default.
+func paramsOf(params map[string]string) (core.Params, error) {
+	p := core.DefaultParams()
+	for _, n := range core.Names() {
+		if v, ok := params[n]; ok {
+			if err := p.Set(n, v); err != nil {
+				return p, err
+			}
+		}
+	}
+	return p, nil
 }
 
 // confusionJSON is c's confusion matrix as {truth: {row label: n}},
