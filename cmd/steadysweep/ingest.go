@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/samplesparquet"
+	"github.com/steadysweep/steadysweep/corpora"
 )
 
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -21,11 +23,19 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *out == "" || fs.NArg() == 0 {
 		fs.Usage()
-		return usagef("ingest needs at least one RUN and -o FILE")
+		return usagef("ingest needs at least one PATH and -o FILE")
+	}
+	// Found as sweep finds them, so run_id and run_rel are the rows'.
+	runs, problems := corpora.Discover(fs.Args(), nil, nil)
+	for _, p := range problems {
+		fmt.Fprintf(stderr, "warning: %v\n", p)
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("no runs found under %s", strings.Join(fs.Args(), ", "))
 	}
 	var tables []samplesparquet.NamedTable
-	for _, path := range fs.Args() {
-		run, err := columnar.ResolveRun(path)
+	for _, ref := range runs {
+		run, err := columnar.ResolveRun(ref.Path)
 		if err != nil {
 			return err
 		}
@@ -38,7 +48,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		defer t.Release()
-		tables = append(tables, samplesparquet.NamedTable{Name: path, Table: t})
+		tables = append(tables, samplesparquet.NamedTable{RunID: ref.RunID(), RunRel: ref.Rel, Table: t})
 	}
 	if err := writeOutput(*out, stdout, func(w io.Writer) error { return samplesparquet.Write(w, tables) }); err != nil {
 		return fmt.Errorf("write %s: %w", *out, err)

@@ -1,5 +1,5 @@
 // Package samplesparquet exports ingested runs' per-sample columns
-// (columnar.Schema with a leading run column) to Parquet. It is apart from
+// (columnar.Schema with leading run_id and run_rel columns) to Parquet. It is apart from
 // columnar so that reading runs does not link the Parquet writer and what
 // it pulls in (arrow/compute, Arrow Flight, gRPC): only commands that
 // export import it.
@@ -20,14 +20,20 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 )
 
-// NamedTable is a table with the run name written in Write's run column.
+// NamedTable is a table with the run's identity written in Write's
+// leading columns: RunID and RunRel as a sweep's rows hold them
+// (corpora.RunRef), so samples join the rows on run_id.
 type NamedTable struct {
-	Name  string
-	Table *columnar.Table
+	RunID, RunRel string
+	Table         *columnar.Table
 }
 
-// Schema is columnar.Schema with a leading "run" (utf8) column.
-var Schema = arrow.NewSchema(append([]arrow.Field{{Name: "run", Type: arrow.BinaryTypes.String}}, columnar.Schema.Fields()...), nil)
+// Schema is columnar.Schema with leading "run_id" and "run_rel" (utf8)
+// columns.
+var Schema = arrow.NewSchema(append([]arrow.Field{
+	{Name: "run_id", Type: arrow.BinaryTypes.String},
+	{Name: "run_rel", Type: arrow.BinaryTypes.String},
+}, columnar.Schema.Fields()...), nil)
 
 // Write writes the tables to w as one zstd-compressed Parquet file, one
 // row group per table, with Schema. It does not close w.
@@ -47,7 +53,7 @@ func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
 	}
 	for _, nt := range tables {
 		if err := writeNamed(fw, nt, mem); err != nil {
-			return errors.Join(fmt.Errorf("parquet %s: %w", nt.Name, err), fw.Close())
+			return errors.Join(fmt.Errorf("parquet %s: %w", nt.RunRel, err), fw.Close())
 		}
 	}
 	if err := fw.Close(); err != nil {
@@ -59,19 +65,25 @@ func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
 func writeNamed(fw *pqarrow.FileWriter, nt NamedTable, mem memory.Allocator) error {
 	rec := nt.Table.Record
 	n := int(rec.NumRows())
-	sb := array.NewStringBuilder(mem)
-	defer sb.Release()
-	sb.Reserve(n)
-	sb.ReserveData(n * len(nt.Name))
-	for i := 0; i < n; i++ {
-		sb.Append(nt.Name)
-	}
-	runCol := sb.NewArray()
-	defer runCol.Release()
-	cols := make([]arrow.Array, 0, rec.NumCols()+1)
-	cols = append(cols, runCol)
+	id, rel := constantColumn(nt.RunID, n, mem), constantColumn(nt.RunRel, n, mem)
+	defer id.Release()
+	defer rel.Release()
+	cols := make([]arrow.Array, 0, rec.NumCols()+2)
+	cols = append(cols, id, rel)
 	cols = append(cols, rec.Columns()...)
 	out := array.NewRecordBatch(Schema, cols, int64(n))
 	defer out.Release()
 	return fw.Write(out)
+}
+
+// constantColumn is a string column holding s n times.
+func constantColumn(s string, n int, mem memory.Allocator) arrow.Array {
+	sb := array.NewStringBuilder(mem)
+	defer sb.Release()
+	sb.Reserve(n)
+	sb.ReserveData(n * len(s))
+	for range n {
+		sb.Append(s)
+	}
+	return sb.NewArray()
 }

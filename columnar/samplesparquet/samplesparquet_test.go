@@ -16,7 +16,7 @@ import (
 )
 
 // TestWrite: the Parquet file reads back with every row of both tables,
-// named, with the columns' values.
+// keyed by run_id and run_rel, with the columns' values.
 func TestWrite(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -30,7 +30,7 @@ func TestWrite(t *testing.T) {
 	}
 	defer tab.Release()
 	var buf bytes.Buffer
-	if err := write(&buf, []NamedTable{{"a", tab}, {"b", tab}}, mem); err != nil {
+	if err := write(&buf, []NamedTable{{"id-a", "a", tab}, {"id-b", "x/b", tab}}, mem); err != nil {
 		t.Fatal(err)
 	}
 	back, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(buf.Bytes()), parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
@@ -39,25 +39,29 @@ func TestWrite(t *testing.T) {
 	}
 	defer back.Release()
 	n := int(tab.Record.NumRows())
-	if int(back.NumRows()) != 2*n || int(back.NumCols()) != len(columnar.Schema.Fields())+1 {
+	if int(back.NumRows()) != 2*n || int(back.NumCols()) != len(columnar.Schema.Fields())+2 {
 		t.Fatalf("read back %d rows %d cols", back.NumRows(), back.NumCols())
 	}
-	runs := back.Column(0).Data().Chunks()
-	issue := back.Column(1 + columnar.ColIssueNs).Data().Chunks()
-	tokens := back.Column(1 + columnar.ColOutputTokens).Data().Chunks()
+	if f := back.Schema().Fields(); f[0].Name != "run_id" || f[1].Name != "run_rel" {
+		t.Fatalf("leading columns %s, %s", f[0].Name, f[1].Name)
+	}
+	ids := back.Column(0).Data().Chunks()
+	runs := back.Column(1).Data().Chunks()
+	issue := back.Column(2 + columnar.ColIssueNs).Data().Chunks()
+	tokens := back.Column(2 + columnar.ColOutputTokens).Data().Chunks()
 	s := tab.Samples()
 	row := 0
 	for c := range runs {
-		names := runs[c].(*array.String)
+		names, idc := runs[c].(*array.String), ids[c].(*array.String)
 		is := issue[c].(*array.Int64)
 		tk := tokens[c].(*array.Int64)
 		for i := 0; i < names.Len(); i++ {
 			k := row % n
-			wantName := "a"
+			wantName, wantID := "a", "id-a"
 			if row >= n {
-				wantName = "b"
+				wantName, wantID = "x/b", "id-b"
 			}
-			if names.Value(i) != wantName || is.Value(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
+			if names.Value(i) != wantName || idc.Value(i) != wantID || is.Value(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
 				t.Fatalf("row %d: run %s issue %d", row, names.Value(i), is.Value(i))
 			}
 			row++
