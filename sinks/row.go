@@ -137,3 +137,20 @@ type SeriesRow struct {
 	LatencyP50Ns, LatencyP90Ns, LatencyP99Ns float64
 	OutTokens                                int64
 }
+
+// SeriesRowOf is the series row of super-pass digest d at super-pass size
+// S (RunID and EventsSHA256 left to the caller): its counts and span, and
+// each metric NaN (null) where the super-pass has none.
+func SeriesRowOf(d core.SuperPassDigest, S int) SeriesRow {
+	val := func(key string) float64 {
+		if m := core.MetricIndex(key); d.Has[m] {
+			return d.Value[m]
+		}
+		return math.NaN()
+	}
+	return SeriesRow{SP: d.I, SuperpassSize: S, NIssued: d.NIssued,
+		FirstIssueNs: d.FirstIssueNs, LastIssueNs: d.LastIssueNs, OutTokens: d.OutTokens,
+		TTFTP50Ns: val("ttft_p50"), TTFTP90Ns: val("ttft_p90"), TTFTP99Ns: val("ttft_p99"),
+		TPOTP50Ns: val("tpot_p50"), TPOTP90Ns: val("tpot_p90"), TPOTP99Ns: val("tpot_p99"), TPOTMeanNs: d.TPOTMean,
+		LatencyP50Ns: val("latency_p50"), LatencyP90Ns: val("latency_p90"), LatencyP99Ns: d.LatencyP99}
+}

@@ -3,7 +3,6 @@ package sweep
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/columnar"
@@ -124,20 +123,9 @@ func DefaultSeries(run *LoadedRun) ([]sinks.SeriesRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx := func(key string) int { return core.MetricIndex(key) }
-	val := func(d core.SuperPassDigest, key string) float64 {
-		if m := idx(key); d.Has[m] {
-			return d.Value[m]
-		}
-		return math.NaN()
-	}
 	rows := make([]sinks.SeriesRow, len(sps))
 	for i, d := range sps {
-		rows[i] = sinks.SeriesRow{SP: d.I, SuperpassSize: S, NIssued: d.NIssued,
-			FirstIssueNs: d.FirstIssueNs, LastIssueNs: d.LastIssueNs, OutTokens: d.OutTokens,
-			TTFTP50Ns: val(d, "ttft_p50"), TTFTP90Ns: val(d, "ttft_p90"), TTFTP99Ns: val(d, "ttft_p99"),
-			TPOTP50Ns: val(d, "tpot_p50"), TPOTP90Ns: val(d, "tpot_p90"), TPOTP99Ns: val(d, "tpot_p99"), TPOTMeanNs: d.TPOTMean,
-			LatencyP50Ns: val(d, "latency_p50"), LatencyP90Ns: val(d, "latency_p90"), LatencyP99Ns: d.LatencyP99}
+		rows[i] = sinks.SeriesRowOf(d, S)
 	}
 	return rows, nil
 }
