@@ -42,6 +42,7 @@ func commands() []command {
 	return []command{
 		{"analyze", "analyse one run (directory or events.jsonl[.gz|.zst])", runAnalyze},
 		{"sweep", "analyse archives of runs over a parameter grid into Parquet", runSweep},
+		{"compare", "say whether two runs or sweeps differ beyond noise", runCompare},
 		{"ingest", "export runs' per-sample columns to one Parquet file", runIngest},
 		{"synth", "write synthetic runs with planted truth", runSynth},
 		{"tokens", "count tokens of JSON lines {\"text\": …} on stdin", runTokens},
