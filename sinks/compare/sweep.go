@@ -177,7 +177,9 @@ func CompareSweeps(a, b *SweepSide) *SweepComparison {
 	slices.SortFunc(c.Pairs, func(x, y Pair) int {
 		return cmp.Or(cmp.Compare(x.RunRel, y.RunRel), cmp.Compare(x.ConfigLabel, y.ConfigLabel), cmp.Compare(x.Key.ConfigID, y.Key.ConfigID))
 	})
-	byKey := func(x, y PairKey) int { return cmp.Or(cmp.Compare(x.RunID, y.RunID), cmp.Compare(x.ConfigID, y.ConfigID)) }
+	byKey := func(x, y PairKey) int {
+		return cmp.Or(cmp.Compare(x.RunID, y.RunID), cmp.Compare(x.ConfigID, y.ConfigID))
+	}
 	slices.SortFunc(c.OnlyA, byKey)
 	slices.SortFunc(c.OnlyB, byKey)
 	return c
