@@ -79,8 +79,8 @@ func (c *Comparison) Headline() string {
 		head := "B slower than A" + on
 		return head + topChanges(worse, Width-len(head))
 	case Mixed:
-		head := "B differs from A both ways" + on + "better "
-		bt := topChanges(better, (Width-len(head))/2)
+		head := fmt.Sprintf("B vs A beyond noise both ways (%d of %d metrics): better ", len(better)+len(worse), n)
+		bt := topChanges(better, (Width-len(head))/2-8)
 		return head + bt + "; worse " + topChanges(worse, Width-len(head)-len(bt)-8)
 	}
 	return fmt.Sprintf("no difference beyond noise: every 95 %% CI of B - A includes 0 (%d comparable metrics)", n)
