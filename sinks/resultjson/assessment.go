@@ -11,9 +11,9 @@ import (
 // Assessment returns the top-level keys steadysweep adds after the
 // reference's, in a fixed order: status, partial, reason, verdict, mode,
 // submission, total, steady, gap, tail_cut, early_stopping, selection,
-// offline (only for a token-rate window), throughput, failures, timing.
-// Undefined numbers are null, never NaN. It is empty for a result without
-// an assessment.
+// offline (only for a token-rate window), throughput, failures, timing,
+// source. Undefined numbers are null, never NaN. It is empty for a result
+// without an assessment (the reference's output has no source key).
 func Assessment(r *core.Result) pyjson.Object {
 	as := r.Assessment
 	if as == nil {
@@ -50,7 +50,8 @@ func Assessment(r *core.Result) pyjson.Object {
 	}
 	return append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
-		pyjson.Field{Key: "timing", Value: timing(as.Timing)})
+		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
+		pyjson.Field{Key: "source", Value: source(r.RunInfo())})
 }
 
 // throughput is the reported throughput with its intervals and the reason
@@ -109,6 +110,19 @@ func timing(t core.TimingReport) pyjson.Object {
 	}
 	return pyjson.Object{{Key: "kinds", Value: kinds}, {Key: "n_excluded", Value: t.NExcluded},
 		{Key: "excluded_frac", Value: num(t.Frac)}, {Key: "max_frac", Value: t.MaxFrac()}, {Key: "trusted", Value: t.Trusted}}
+}
+
+// source says what the samples were read from: the log format
+// ("endpoints" for runs read before formats were recorded), the file (with
+// "#N" for one benchmark of a multi-benchmark report) and the recording
+// tool's version where its log says it (null otherwise).
+func source(info core.RunInfo) pyjson.Object {
+	format := info.SourceFormat
+	if format == "" {
+		format = "endpoints"
+	}
+	return pyjson.Object{{Key: "format", Value: format}, {Key: "path", Value: str(info.SourcePath)},
+		{Key: "tool_version", Value: str(info.ToolVersion)}}
 }
 
 func quantiles(q core.Quantiles) pyjson.Object {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 
@@ -64,7 +66,7 @@ func TestTreeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := keys(t, ref); !slices.Equal(got, referenceKeys) {
-		t.Errorf("reference keys %v", got)
+		t.Errorf("reference keys %v (no source under --compat reference)", got)
 	}
 	r := analyzeGoodrun(t, core.DefaultParams())
 	var b bytes.Buffer
@@ -72,9 +74,21 @@ func TestTreeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := append(slices.Clone(referenceKeys), "status", "partial", "reason", "verdict", "mode", "submission", "total",
-		"steady", "gap", "tail_cut", "early_stopping", "selection", "throughput", "failures", "timing")
+		"steady", "gap", "tail_cut", "early_stopping", "selection", "throughput", "failures", "timing", "source")
 	if got := keys(t, b.Bytes()); !slices.Equal(got, want) {
 		t.Errorf("steadysweep keys %v,\nwant %v", got, want)
+	}
+	// source: the format and file the samples were read from (goodrun is an
+	// endpoints run; the endpoints client records no version in its log).
+	var doc struct {
+		Source map[string]any `json:"source"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	events := filepath.Join("..", "..", "testdata", "goodrun", "events.jsonl")
+	if s := doc.Source; s["format"] != "endpoints" || s["path"] != events || s["tool_version"] != nil || len(s) != 3 {
+		t.Errorf("source %v, want format endpoints, path %s, tool_version null", s, events)
 	}
 	if tree, err := resultjson.Tree(r); err != nil || len(tree) != len(want) {
 		t.Errorf("Tree: %d keys, %v", len(tree), err)
@@ -88,3 +102,48 @@ func TestTreeLayout(t *testing.T) {
 type failing struct{ err error }
 
 func (f failing) Write([]byte) (int, error) { return 0, f.err }
+
+// TestSourceOtherTool: a GuideLLM report's source names its format, the
+// benchmark (#0) and the version its metadata records.
+func TestSourceOtherTool(t *testing.T) {
+	path := filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		Metadata struct {
+			Version string `json:"guidellm_version"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(raw, &report); err != nil || report.Metadata.Version == "" {
+		t.Fatalf("report metadata: %v", err)
+	}
+	run, err := columnar.ResolveRun(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := table.Samples()
+	table.Release()
+	r, err := core.NewRun(&s, table.Info).Analyze(core.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := resultjson.Tree(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Source map[string]any `json:"source"`
+	}
+	if err := json.Unmarshal(pyjson.Marshal(tree), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if s := doc.Source; s["format"] != "guidellm" || s["path"] != path+"#0" || s["tool_version"] != report.Metadata.Version {
+		t.Errorf("source %v, want guidellm, %s#0, %s", s, path, report.Metadata.Version)
+	}
+}
