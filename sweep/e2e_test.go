@@ -93,6 +93,13 @@ func TestRealSweepTestdata(t *testing.T) {
 
 // TestRealSweepParity sweeps the 18 shared parity runs.
 func TestRealSweepParity(t *testing.T) {
+	realSweep(t, parityRuns(t))
+}
+
+// parityRuns discovers the 18 shared parity runs, or skips (not
+// available, or short mode).
+func parityRuns(t *testing.T) []corpora.RunRef {
+	t.Helper()
 	root := filepath.Join(repoRoot(t), "..", "shared", "parity", "runs")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("shared parity runs not available: %v", err)
@@ -104,5 +111,5 @@ func TestRealSweepParity(t *testing.T) {
 	if len(errs) > 0 || len(runs) != 18 {
 		t.Fatalf("parity: %d runs, %v", len(runs), errs)
 	}
-	realSweep(t, runs)
+	return runs
 }

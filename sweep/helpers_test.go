@@ -113,11 +113,31 @@ type row struct{ runID, configID, status, reason, runPath, sourceFormat string }
 // readRows reads every published part file of dir.
 func readRows(t testing.TB, dir string, mem memory.Allocator) []row {
 	t.Helper()
+	var out []row
+	eachRecord(t, dir, mem, func(f string, rec arrow.RecordBatch) {
+		if !schemaNamesEqual(rec.Schema(), sinks.RowsSchema()) {
+			t.Fatalf("%s: schema differs from RowsSchema", f)
+		}
+		col := func(name string) *array.String {
+			return rec.Column(rec.Schema().FieldIndices(name)[0]).(*array.String)
+		}
+		id, cfg, st, rs, rp := col("run_id"), col("config_id"), col("status"), col("reason"), col("run_path")
+		sf := rec.Column(rec.Schema().FieldIndices("source_format")[0])
+		for i := range int(rec.NumRows()) {
+			out = append(out, row{id.Value(i), cfg.Value(i), st.Value(i), rs.Value(i), rp.Value(i), stringAt(sf, i)})
+		}
+	})
+	return out
+}
+
+// eachRecord reads every published part file of dir with arrow-go and
+// calls fn for each record batch (valid during the call).
+func eachRecord(t testing.TB, dir string, mem memory.Allocator, fn func(file string, rec arrow.RecordBatch)) {
+	t.Helper()
 	files, err := sinks.PartFiles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []row
 	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
@@ -128,26 +148,13 @@ func readRows(t testing.TB, dir string, mem memory.Allocator) []row {
 		if err != nil {
 			t.Fatalf("read %s: %v", f, err)
 		}
-		if !schemaNamesEqual(tbl.Schema(), sinks.RowsSchema()) {
-			tbl.Release()
-			t.Fatalf("%s: schema differs from RowsSchema", f)
-		}
 		tr := array.NewTableReader(tbl, 1<<20)
 		for tr.Next() {
-			rec := tr.RecordBatch()
-			col := func(name string) *array.String {
-				return rec.Column(rec.Schema().FieldIndices(name)[0]).(*array.String)
-			}
-			id, cfg, st, rs, rp := col("run_id"), col("config_id"), col("status"), col("reason"), col("run_path")
-			sf := rec.Column(rec.Schema().FieldIndices("source_format")[0])
-			for i := range int(rec.NumRows()) {
-				out = append(out, row{id.Value(i), cfg.Value(i), st.Value(i), rs.Value(i), rp.Value(i), stringAt(sf, i)})
-			}
+			fn(f, tr.RecordBatch())
 		}
 		tr.Release()
 		tbl.Release()
 	}
-	return out
 }
 
 func schemaNamesEqual(a, b *arrow.Schema) bool {

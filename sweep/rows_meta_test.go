@@ -11,8 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/steadysweep/steadysweep/corpora"
@@ -140,17 +138,7 @@ func countLogSamples(t *testing.T, path string) (tracked, failed int) {
 // came from, and n_samples / n_failed the tracked and failed samples
 // counted from its events.jsonl.
 func TestSweepRowsMetadataParity(t *testing.T) {
-	root := filepath.Join(repoRoot(t), "..", "shared", "parity", "runs")
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("shared parity runs not available: %v", err)
-	}
-	if testing.Short() {
-		t.Skip("short mode")
-	}
-	runs, errs := corpora.Discover([]string{root}, nil, nil)
-	if len(errs) > 0 || len(runs) != 18 {
-		t.Fatalf("parity: %d runs, %v", len(runs), errs)
-	}
+	runs := parityRuns(t)
 	cs, presets, err := Grid{}.NamedConfigs([]string{"default,reference,total"}, nil)
 	if err != nil || len(cs) != 3 {
 		t.Fatalf("presets: %d configs, %v", len(cs), err)
@@ -173,22 +161,9 @@ func TestSweepRowsMetadataParity(t *testing.T) {
 		byID[r.RunID()] = r
 	}
 	want := sinks.RowsSchema()
-	files, err := sinks.PartFiles(filepath.Join(out, "rows"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen, failures := 0, 0
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := tbl.Schema()
+	eachRecord(t, filepath.Join(out, "rows"), mem, func(f string, rec arrow.RecordBatch) {
+		got := rec.Schema()
 		if got.NumFields() != want.NumFields() {
 			t.Fatalf("%s: %d columns, RowsSchema has %d", f, got.NumFields(), want.NumFields())
 		}
@@ -197,57 +172,51 @@ func TestSweepRowsMetadataParity(t *testing.T) {
 				t.Errorf("column %d: %s %s, want %s %s", i, g.Name, g.Type, fd.Name, fd.Type)
 			}
 		}
-		tr := array.NewTableReader(tbl, 1<<20)
-		for tr.Next() {
-			rec := tr.RecordBatch()
-			col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
-			for i := range int(rec.NumRows()) {
-				seen++
-				ref, ok := byID[stringAt(col("run_id"), i)]
-				if !ok {
-					t.Fatalf("row %d: unknown run id", seen)
-				}
-				pc := readParityConfig(t, ref.Path)
-				tracked, failed := countLogSamples(t, ref.EventsPath)
-				failures += failed
-				name := ref.Rel + " " + stringAt(col("config_id"), i)
-				if got := stringAt(col("model"), i); got != pc.model {
-					t.Errorf("%s: model %q, config.yaml %q", name, got, pc.model)
-				}
-				if got := stringAt(col("load_pattern"), i); got != pc.loadPattern {
-					t.Errorf("%s: load_pattern %q, config.yaml %q", name, got, pc.loadPattern)
-				}
-				conc := col("concurrency").(*array.Int64)
-				if (pc.concurrency == 0) != conc.IsNull(i) || (pc.concurrency != 0 && conc.Value(i) != pc.concurrency) {
-					t.Errorf("%s: concurrency %v, config.yaml %d", name, conc.GetOneForMarshal(i), pc.concurrency)
-				}
-				qps := col("target_qps").(*array.Float64)
-				if (pc.targetQPS == 0) != qps.IsNull(i) || (pc.targetQPS != 0 && qps.Value(i) != pc.targetQPS) {
-					t.Errorf("%s: target_qps %v, config.yaml %g", name, qps.GetOneForMarshal(i), pc.targetQPS)
-				}
-				if got, want := stringAt(col("preset"), i), presetOf[stringAt(col("config_id"), i)]; got != want {
-					t.Errorf("%s: preset %q, want %q", name, got, want)
-				}
-				if got := col("n_samples").(*array.Int64).Value(i); got != int64(tracked) {
-					t.Errorf("%s: n_samples %d, the log has %d tracked samples", name, got, tracked)
-				}
-				if got := col("n_failed").(*array.Int64).Value(i); got != int64(failed) {
-					t.Errorf("%s: n_failed %d, the log has %d failed tracked samples", name, got, failed)
-				}
-				if ff := col("failed_frac").(*array.Float64); tracked > 0 && ff.Value(i) != float64(failed)/float64(tracked) {
-					t.Errorf("%s: failed_frac %g, want %d/%d", name, ff.Value(i), failed, tracked)
-				}
-				if col("run_started_ns").IsValid(i) {
-					t.Errorf("%s: run_started_ns set on the endpoints client's monotonic clock", name)
-				}
-				if d := col("run_duration_s").(*array.Float64); d.IsNull(i) || d.Value(i) <= 0 {
-					t.Errorf("%s: run_duration_s %v", name, d.GetOneForMarshal(i))
-				}
+		col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
+		for i := range int(rec.NumRows()) {
+			seen++
+			ref, ok := byID[stringAt(col("run_id"), i)]
+			if !ok {
+				t.Fatalf("row %d: unknown run id", seen)
+			}
+			pc := readParityConfig(t, ref.Path)
+			tracked, failed := countLogSamples(t, ref.EventsPath)
+			failures += failed
+			name := ref.Rel + " " + stringAt(col("config_id"), i)
+			if got := stringAt(col("model"), i); got != pc.model {
+				t.Errorf("%s: model %q, config.yaml %q", name, got, pc.model)
+			}
+			if got := stringAt(col("load_pattern"), i); got != pc.loadPattern {
+				t.Errorf("%s: load_pattern %q, config.yaml %q", name, got, pc.loadPattern)
+			}
+			conc := col("concurrency").(*array.Int64)
+			if (pc.concurrency == 0) != conc.IsNull(i) || (pc.concurrency != 0 && conc.Value(i) != pc.concurrency) {
+				t.Errorf("%s: concurrency %v, config.yaml %d", name, conc.GetOneForMarshal(i), pc.concurrency)
+			}
+			qps := col("target_qps").(*array.Float64)
+			if (pc.targetQPS == 0) != qps.IsNull(i) || (pc.targetQPS != 0 && qps.Value(i) != pc.targetQPS) {
+				t.Errorf("%s: target_qps %v, config.yaml %g", name, qps.GetOneForMarshal(i), pc.targetQPS)
+			}
+			if got, want := stringAt(col("preset"), i), presetOf[stringAt(col("config_id"), i)]; got != want {
+				t.Errorf("%s: preset %q, want %q", name, got, want)
+			}
+			if got := col("n_samples").(*array.Int64).Value(i); got != int64(tracked) {
+				t.Errorf("%s: n_samples %d, the log has %d tracked samples", name, got, tracked)
+			}
+			if got := col("n_failed").(*array.Int64).Value(i); got != int64(failed) {
+				t.Errorf("%s: n_failed %d, the log has %d failed tracked samples", name, got, failed)
+			}
+			if ff := col("failed_frac").(*array.Float64); tracked > 0 && ff.Value(i) != float64(failed)/float64(tracked) {
+				t.Errorf("%s: failed_frac %g, want %d/%d", name, ff.Value(i), failed, tracked)
+			}
+			if col("run_started_ns").IsValid(i) {
+				t.Errorf("%s: run_started_ns set on the endpoints client's monotonic clock", name)
+			}
+			if d := col("run_duration_s").(*array.Float64); d.IsNull(i) || d.Value(i) <= 0 {
+				t.Errorf("%s: run_duration_s %v", name, d.GetOneForMarshal(i))
 			}
 		}
-		tr.Release()
-		tbl.Release()
-	}
+	})
 	if seen != 54 {
 		t.Errorf("%d rows read back, want 54", seen)
 	}

@@ -15,10 +15,11 @@ import (
 
 // readParquetRecords reads every row of the Parquet files as a map of
 // column name to value (GetOneForMarshal: string, int64, float64, bool;
-// nil for null).
+// nil for null), checking that reading leaks no Arrow memory.
 func readParquetRecords(t testing.TB, files ...string) []map[string]any {
 	t.Helper()
-	mem := memory.DefaultAllocator
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
 	var out []map[string]any
 	for _, f := range files {
 		fh, err := os.Open(f)
@@ -28,7 +29,7 @@ func readParquetRecords(t testing.TB, files ...string) []map[string]any {
 		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
 		fh.Close()
 		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+			t.Fatalf("%s is not valid Parquet: %v", f, err)
 		}
 		tr := array.NewTableReader(tbl, 1<<16)
 		for tr.Next() {

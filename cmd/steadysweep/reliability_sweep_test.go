@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -52,31 +51,10 @@ func readSweepRows(t testing.TB, out string) []sweepRow {
 		}
 		t.Fatalf("%s holds %v; only published part files expected", dir, names)
 	}
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
 	var rows []sweepRow
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("%s is not valid Parquet: %v", f, err)
-		}
-		tr := array.NewTableReader(tbl, 1<<16)
-		for tr.Next() {
-			rec := tr.RecordBatch()
-			col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
-			path, cfg, st, rs := col("run_path").(*array.String), col("config_id").(*array.String), col("status").(*array.String), col("reason").(*array.String)
-			partial := col("partial").(*array.Boolean)
-			for i := range int(rec.NumRows()) {
-				rows = append(rows, sweepRow{filepath.Base(path.Value(i)), cfg.Value(i), st.Value(i), rs.Value(i), partial.Value(i)})
-			}
-		}
-		tr.Release()
-		tbl.Release()
+	for _, r := range readParquetRecords(t, files...) {
+		rows = append(rows, sweepRow{filepath.Base(r["run_path"].(string)), r["config_id"].(string), r["status"].(string),
+			r["reason"].(string), r["partial"].(bool)})
 	}
 	slices.SortFunc(rows, func(a, b sweepRow) int { return strings.Compare(a.String(), b.String()) })
 	return rows
