@@ -112,7 +112,6 @@ func (f *compareFlags) compareRuns(ctx context.Context, a, b string, stderr io.W
 			return compare.Comparison{}, err
 		}
 		res, err := core.NewRun(&loaded.samples, loaded.info).Analyze(configs[0])
-		loaded.table.Release()
 		if err != nil {
 			return compare.Comparison{}, fmt.Errorf("analyze %s: %w", run.EventsPath, err)
 		}
