@@ -115,6 +115,7 @@ func (r *Result) outcomeBase() Outcome {
 // result.
 func (r *Result) referenceOutcome(out *Outcome) {
 	out.Status = referenceStatus(r)
+	out.Reason = referenceReason(r, out.Status)
 	out.Verdict = VerdictNotFound
 	if r.Steady.Found {
 		out.Verdict = VerdictSteadyState

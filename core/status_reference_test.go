@@ -1,6 +1,8 @@
 package core_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -35,6 +37,58 @@ func TestReferenceStatus(t *testing.T) {
 		}
 		if got := res.Outcome().Status; got != status {
 			t.Errorf("%s: status %q, want %q (reason %q)", name, got, status, res.Steady.Reason)
+		}
+	}
+}
+
+// TestReferenceRowReason: a reference-compat row without steady numbers
+// says why. The reason is the reference's own (steady_state.reason of
+// the run's expected JSON), except for the two statuses the reference
+// does not decide: the partial dataset (truth.json: dataset of 400, 300
+// samples issued) and the agentic NATL path. A found run has none.
+func TestReferenceRowReason(t *testing.T) {
+	shared := sharedDir(t)
+	for _, name := range []string{"conc_clean_ramp", "conc_partial_dataset", "conc_insufficient_passes", "conc_ramp_only",
+		"conc_warmup_overlap_short", "agentic_tools"} {
+		b, err := os.ReadFile(filepath.Join(shared, "parity", "expected", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var expected struct {
+			SteadyState struct {
+				Found  bool    `json:"found"`
+				Reason *string `json:"reason"`
+			} `json:"steady_state"`
+		}
+		if err := json.Unmarshal(b, &expected); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := ""
+		if expected.SteadyState.Reason != nil {
+			want = *expected.SteadyState.Reason
+		}
+		switch name {
+		case "conc_partial_dataset":
+			want = "less than one full super-pass (300 of 400 samples)"
+		case "agentic_tools":
+			want = "agentic NATL path: per-trajectory throughput only, no steady window"
+		}
+		if !expected.SteadyState.Found && want == "" {
+			t.Fatalf("%s: the reference finds nothing and gives no reason: the test is void", name)
+		}
+		s, info, err := decodeRun(filepath.Join(shared, "parity", "runs", name))
+		if err != nil {
+			t.Fatalf("%s: decode: %v", name, err)
+		}
+		res, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := res.Outcome().Reason; got != want {
+			t.Errorf("%s: row reason %q, want %q", name, got, want)
+		}
+		if res.Steady.Reason != "" && expected.SteadyState.Reason != nil && res.Steady.Reason != *expected.SteadyState.Reason {
+			t.Errorf("%s: the reference JSON's reason changed: %q", name, res.Steady.Reason)
 		}
 	}
 }
