@@ -3,90 +3,16 @@ package sweep
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
-
-// v2Columns are the columns schema version 2 added (to rows and series).
-var v2Columns = []string{"preset", "config_label", "model", "tokenizer_source", "load_pattern", "concurrency",
-	"target_qps", "dataset_name", "dataset_size", "endpoint", "n_samples", "n_failed", "failed_frac",
-	"run_started_ns", "run_duration_s", "tpot_mean_ns"}
-
-// rewriteAs rewrites the part files of dir as a sweep of the given
-// schema version wrote them: schema_version set to version and, for
-// version 1, without the columns version 2 added.
-func rewriteAs(t *testing.T, dir string, version int32) {
-	t.Helper()
-	files, err := sinks.PartFiles(dir)
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: %d part files, %v", dir, len(files), err)
-	}
-	mem := memory.DefaultAllocator
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(b), parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fields []arrow.Field
-		var cols []arrow.Array
-		n := int(tbl.NumRows())
-		for i, fd := range tbl.Schema().Fields() {
-			if version == 1 && slices.Contains(v2Columns, fd.Name) {
-				continue
-			}
-			col := array.NewChunkedSlice(tbl.Column(i).Data(), 0, int64(n))
-			a, err := array.Concatenate(col.Chunks(), mem)
-			col.Release()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fd.Name == "schema_version" {
-				ib := array.NewInt32Builder(mem)
-				for range n {
-					ib.Append(version)
-				}
-				a.Release()
-				a = ib.NewArray()
-				ib.Release()
-			}
-			fields, cols = append(fields, fd), append(cols, a)
-		}
-		tbl.Release()
-		rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
-		var buf bytes.Buffer
-		fw, err := pqarrow.NewFileWriter(rec.Schema(), &buf, nil, pqarrow.DefaultWriterProps())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fw.Write(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := fw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		rec.Release()
-		for _, a := range cols {
-			a.Release()
-		}
-		if err := os.WriteFile(f, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // versionsOf counts the rows of each schema version in OUT/rows and the
 // series keys of each in OUT/series.
@@ -123,8 +49,8 @@ func TestResumeOverOlderSchema(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	rewriteAs(t, filepath.Join(out, "rows"), 1)
-	rewriteAs(t, filepath.Join(out, "series"), 1)
+	sinkstest.Downgrade(t, filepath.Join(out, "rows"), 1)
+	sinkstest.Downgrade(t, filepath.Join(out, "series"), 1)
 	if r, s := versionsOf(t, out); r[1] != 36 || s[1] != 18 {
 		t.Fatalf("downgraded output: rows %v, series %v", r, s)
 	}
@@ -158,7 +84,7 @@ func TestResumeOverOlderSchema(t *testing.T) {
 		t.Fatalf("a further resume: %+v, %v; want nothing redone", sum, err)
 	}
 
-	rewriteAs(t, filepath.Join(out, "rows"), sinks.SchemaVersion+1)
+	sinkstest.Downgrade(t, filepath.Join(out, "rows"), sinks.SchemaVersion+1)
 	_, err = Run(context.Background(), o)
 	if err == nil || !containsAll(err.Error(), "newer than this steadysweep's", filepath.Join(out, "rows")) {
 		t.Fatalf("resume over a newer schema: %v", err)
