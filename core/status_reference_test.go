@@ -27,14 +27,7 @@ func TestReferenceStatus(t *testing.T) {
 	}
 	shared := sharedDir(t)
 	for name, status := range want {
-		s, info, err := decodeRun(filepath.Join(shared, "parity", "runs", name))
-		if err != nil {
-			t.Fatalf("%s: decode: %v", name, err)
-		}
-		res, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		res := referenceResult(t, filepath.Join(shared, "parity", "runs", name))
 		if got := res.Outcome().Status; got != status {
 			t.Errorf("%s: status %q, want %q (reason %q)", name, got, status, res.Steady.Reason)
 		}
@@ -76,14 +69,7 @@ func TestReferenceRowReason(t *testing.T) {
 		if !expected.SteadyState.Found && want == "" {
 			t.Fatalf("%s: the reference finds nothing and gives no reason: the test is void", name)
 		}
-		s, info, err := decodeRun(filepath.Join(shared, "parity", "runs", name))
-		if err != nil {
-			t.Fatalf("%s: decode: %v", name, err)
-		}
-		res, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		res := referenceResult(t, filepath.Join(shared, "parity", "runs", name))
 		if got := res.Outcome().Reason; got != want {
 			t.Errorf("%s: row reason %q, want %q", name, got, want)
 		}
@@ -91,4 +77,18 @@ func TestReferenceRowReason(t *testing.T) {
 			t.Errorf("%s: the reference JSON's reason changed: %q", name, res.Steady.Reason)
 		}
 	}
+}
+
+// referenceResult analyses the run in dir under --compat reference.
+func referenceResult(t *testing.T, dir string) *core.Result {
+	t.Helper()
+	s, info, err := decodeRun(dir)
+	if err != nil {
+		t.Fatalf("%s: decode: %v", dir, err)
+	}
+	res, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	return res
 }

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -135,39 +134,20 @@ func seriesCount(t *testing.T, out string, mem memory.Allocator) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := sinks.PartFiles(filepath.Join(out, "series"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
 	seen := map[string]bool{}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := array.NewTableReader(tbl, 1<<20)
-		for tr.Next() {
-			rec := tr.RecordBatch()
-			id := rec.Column(rec.Schema().FieldIndices("run_id")[0]).(*array.String)
-			sp := rec.Column(rec.Schema().FieldIndices("sp")[0]).(*array.Int64)
-			for i := range int(rec.NumRows()) {
-				k := fmt.Sprintf("%s/%d", id.Value(i), sp.Value(i))
-				if seen[k] {
-					t.Errorf("series row %s twice", k)
-				}
-				seen[k] = true
-				n++
+	eachRecord(t, filepath.Join(out, "series"), mem, func(_ string, rec arrow.RecordBatch) {
+		id := rec.Column(rec.Schema().FieldIndices("run_id")[0]).(*array.String)
+		sp := rec.Column(rec.Schema().FieldIndices("sp")[0]).(*array.Int64)
+		for i := range int(rec.NumRows()) {
+			k := fmt.Sprintf("%s/%d", id.Value(i), sp.Value(i))
+			if seen[k] {
+				t.Errorf("series row %s twice", k)
 			}
+			seen[k] = true
+			n++
 		}
-		tr.Release()
-		tbl.Release()
-	}
+	})
 	if n > 0 && len(keys) != 18 {
 		t.Errorf("series keys: %d runs, want 18", len(keys))
 	}

@@ -13,11 +13,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // parityNames are the names of the 18 shared parity runs; the fake
@@ -138,23 +137,7 @@ func eachRecord(t testing.TB, dir string, mem memory.Allocator, fn func(file str
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("read %s: %v", f, err)
-		}
-		tr := array.NewTableReader(tbl, 1<<20)
-		for tr.Next() {
-			fn(f, tr.RecordBatch())
-		}
-		tr.Release()
-		tbl.Release()
-	}
+	sinkstest.EachRecord(t, files, mem, fn)
 }
 
 func schemaNamesEqual(a, b *arrow.Schema) bool {

@@ -318,36 +318,22 @@ func decodeJSONRows(t *testing.T, b []byte) []map[string]any {
 	return rows
 }
 
-// duckdbType is the DuckDB type a Parquet column of Arrow type dt reads as.
-func duckdbType(dt arrow.DataType) string {
-	switch dt.ID() {
-	case arrow.STRING:
-		return "VARCHAR"
-	case arrow.INT64:
-		return "BIGINT"
-	case arrow.INT32:
-		return "INTEGER"
-	case arrow.FLOAT64:
-		return "DOUBLE"
-	case arrow.BOOL:
-		return "BOOLEAN"
-	}
-	return "unexpected " + dt.String()
+// engineTypes are the DuckDB and Polars types a Parquet column of each
+// Arrow type reads as.
+var engineTypes = map[arrow.Type][2]string{
+	arrow.STRING:  {"VARCHAR", "String"},
+	arrow.INT64:   {"BIGINT", "Int64"},
+	arrow.INT32:   {"INTEGER", "Int32"},
+	arrow.FLOAT64: {"DOUBLE", "Float64"},
+	arrow.BOOL:    {"BOOLEAN", "Bool"},
 }
 
-// polarsType is the Polars dtype a Parquet column of Arrow type dt reads as.
-func polarsType(dt arrow.DataType) string {
-	switch dt.ID() {
-	case arrow.STRING:
-		return "String"
-	case arrow.INT64:
-		return "Int64"
-	case arrow.INT32:
-		return "Int32"
-	case arrow.FLOAT64:
-		return "Float64"
-	case arrow.BOOL:
-		return "Bool"
+func duckdbType(dt arrow.DataType) string { return engineType(dt, 0) }
+func polarsType(dt arrow.DataType) string { return engineType(dt, 1) }
+
+func engineType(dt arrow.DataType, engine int) string {
+	if ts, ok := engineTypes[dt.ID()]; ok {
+		return ts[engine]
 	}
 	return "unexpected " + dt.String()
 }

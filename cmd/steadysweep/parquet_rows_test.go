@@ -3,14 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // readParquetRecords reads every row of the Parquet files as a map of
@@ -21,30 +20,15 @@ func readParquetRecords(t testing.TB, files ...string) []map[string]any {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	var out []map[string]any
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("%s is not valid Parquet: %v", f, err)
-		}
-		tr := array.NewTableReader(tbl, 1<<16)
-		for tr.Next() {
-			rec := tr.RecordBatch()
-			for i := range int(rec.NumRows()) {
-				m := map[string]any{}
-				for c, fd := range rec.Schema().Fields() {
-					m[fd.Name] = rec.Column(c).GetOneForMarshal(i)
-				}
-				out = append(out, m)
+	sinkstest.EachRecord(t, files, mem, func(_ string, rec arrow.RecordBatch) {
+		for i := range int(rec.NumRows()) {
+			m := map[string]any{}
+			for c, fd := range rec.Schema().Fields() {
+				m[fd.Name] = rec.Column(c).GetOneForMarshal(i)
 			}
+			out = append(out, m)
 		}
-		tr.Release()
-		tbl.Release()
-	}
+	})
 	return out
 }
 

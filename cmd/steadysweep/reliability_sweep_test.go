@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 
@@ -496,28 +496,13 @@ func seriesKeys(t testing.TB, out string) []string {
 		t.Fatal(err)
 	}
 	var keys []string
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
+	sinkstest.EachRecord(t, files, memory.DefaultAllocator, func(_ string, rec arrow.RecordBatch) {
+		id := rec.Column(rec.Schema().FieldIndices("run_id")[0]).(*array.String)
+		sp := rec.Column(rec.Schema().FieldIndices("sp")[0]).(*array.Int64)
+		for i := range int(rec.NumRows()) {
+			keys = append(keys, fmt.Sprintf("%s/%d", id.Value(i), sp.Value(i)))
 		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(nil), pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("%s is not valid Parquet: %v", f, err)
-		}
-		tr := array.NewTableReader(tbl, 1<<16)
-		for tr.Next() {
-			rec := tr.RecordBatch()
-			id := rec.Column(rec.Schema().FieldIndices("run_id")[0]).(*array.String)
-			sp := rec.Column(rec.Schema().FieldIndices("sp")[0]).(*array.Int64)
-			for i := range int(rec.NumRows()) {
-				keys = append(keys, fmt.Sprintf("%s/%d", id.Value(i), sp.Value(i)))
-			}
-		}
-		tr.Release()
-		tbl.Release()
-	}
+	})
 	slices.Sort(keys)
 	return keys
 }
