@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Outcome is the flat, typed digest of one analysis: one value per column
 // of a sweep row. Durations and latencies are in the unit their name says;
@@ -203,4 +206,20 @@ func (o *Outcome) setTotalTTFT(q Quantiles) {
 
 func (o *Outcome) setTotalTPOT(q Quantiles) {
 	o.TotalTPOTP50Ns, o.TotalTPOTP90Ns, o.TotalTPOTP99Ns = q.P50, q.P90, q.P99
+}
+
+// referenceReason is the row reason of a reference-compat result, so a
+// row's null steady values always carry one: what referenceStatus derived
+// for the two statuses the reference does not decide itself, else the
+// reference's own reason (its JSON keeps that one).
+func referenceReason(r *Result, status Status) string {
+	switch {
+	case status == StatusNotSupported:
+		return "agentic NATL path: per-trajectory throughput only, no steady window"
+	case status == StatusPartialDataset:
+		return fmt.Sprintf("less than one full super-pass (%d of %d samples)", countIssued(r.series), r.SuperpassSize)
+	case r.Steady.Found || r.Steady.Reason != "":
+		return r.Steady.Reason
+	}
+	return "no admissible steady plateau"
 }

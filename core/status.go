@@ -143,22 +143,6 @@ func referenceStatus(r *Result) Status {
 	}
 }
 
-// referenceReason is the row reason of a reference-compat result, so a
-// row's null steady values always carry one: what referenceStatus derived
-// for the two statuses the reference does not decide itself, else the
-// reference's own reason (its JSON keeps that one).
-func referenceReason(r *Result, status Status) string {
-	switch {
-	case status == StatusNotSupported:
-		return "agentic NATL path: per-trajectory throughput only, no steady window"
-	case status == StatusPartialDataset:
-		return fmt.Sprintf("less than one full super-pass (%d of %d samples)", countIssued(r.series), r.SuperpassSize)
-	case r.Steady.Found || r.Steady.Reason != "":
-		return r.Steady.Reason
-	}
-	return "no admissible steady plateau"
-}
-
 func partialReason(info RunInfo) string {
 	if info.PartialReason != "" {
 		return "partial log: " + info.PartialReason
