@@ -55,23 +55,15 @@ type RunMeta struct {
 	DatasetSize int
 	// Endpoint is the API type and server host as recorded.
 	Endpoint string
-	// NSamples is the number of tracked samples, NFailed the failed ones.
-	NSamples, NFailed int
+	// NSamples is the number of tracked samples (the failed ones are the
+	// analysis's failure summary, core.Outcome.NFailed).
+	NSamples int
 	// RunStartedNs is the first tracked issue on the wall clock (Unix ns)
 	// when HasStart: only logs on an epoch clock have one.
 	RunStartedNs int64
 	HasStart     bool
 	// RunDurationS is the first tracked issue to the last event (s).
 	RunDurationS float64
-}
-
-// FailedFrac is NFailed / NSamples, NaN (null) for a run not read or
-// without samples.
-func (m *RunMeta) FailedFrac() float64 {
-	if !m.Loaded || m.NSamples == 0 {
-		return math.NaN()
-	}
-	return float64(m.NFailed) / float64(m.NSamples)
 }
 
 // Row is one run analysed with one parameter set.

@@ -61,8 +61,15 @@ func buildRowColumns() []column[Row] {
 		optI64Col("dataset_size", "Meta.DatasetSize", func(r *R) (int64, bool) { return positive(r.Meta.DatasetSize) }),
 		strCol("endpoint", "Meta.Endpoint", true, func(r *R) string { return r.Meta.Endpoint }),
 		optI64Col("n_samples", "Meta.NSamples", func(r *R) (int64, bool) { return loadedCount(&r.Meta, r.Meta.NSamples) }),
-		optI64Col("n_failed", "Meta.NFailed", func(r *R) (int64, bool) { return loadedCount(&r.Meta, r.Meta.NFailed) }),
-		f64Col("failed_frac", "Meta.NFailed", func(r *R) float64 { return r.Meta.FailedFrac() }),
+		// The failures are the analysis's failure summary (the JSON's
+		// failures.n_failed), null for a run that could not be read.
+		optI64Col("n_failed", "NFailed", func(r *R) (int64, bool) { return int64(r.Outcome.NFailed), r.Meta.Loaded }),
+		f64Col("failed_frac", "FailedFrac", func(r *R) float64 {
+			if !r.Meta.Loaded {
+				return math.NaN()
+			}
+			return r.Outcome.FailedFrac
+		}),
 		optI64Col("run_started_ns", "Meta.RunStartedNs", func(r *R) (int64, bool) { return r.Meta.RunStartedNs, r.Meta.HasStart }),
 		f64Col("run_duration_s", "Meta.RunDurationS", func(r *R) float64 { return r.Meta.RunDurationS }),
 	}

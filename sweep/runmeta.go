@@ -22,7 +22,7 @@ func RunMetaOf(run *LoadedRun) sinks.RunMeta {
 	if s == nil {
 		return m
 	}
-	m.NSamples, m.NFailed = s.Len(), failedSamples(s)
+	m.NSamples = s.Len()
 	if info.NoTimelineReason != "" {
 		return m // no per-request times: neither a start nor a span
 	}
@@ -31,20 +31,6 @@ func RunMetaOf(run *LoadedRun) sinks.RunMeta {
 		m.RunStartedNs, m.HasStart = first, info.EpochClock
 	}
 	return m
-}
-
-// failedSamples counts the tracked samples that failed (core.Samples.Failed:
-// an error event, or a completion without data). Samples still in flight
-// when the log ended are not failures. Issue 14's failure summary will
-// supply this count by kind; until then the rows count the column.
-func failedSamples(s *core.Samples) int {
-	n := 0
-	for _, f := range s.Failed {
-		if f {
-			n++
-		}
-	}
-	return n
 }
 
 // trackedSpan is the first tracked issue and the last event of a tracked

@@ -3,6 +3,7 @@ package sweep
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,7 +39,7 @@ func versionsOf(t *testing.T, out string) (rows, series map[int32]int) {
 }
 
 // A resume over part files of schema version 1 says what it does and
-// redoes this sweep's rows under version 2, removing their old rows and
+// redoes this sweep's rows under the current version, removing their old rows and
 // series; old rows outside the sweep (a config not swept now) are kept and
 // counted, and redone by a later resume that sweeps them. A directory of
 // a newer version is refused with its file named.
@@ -61,11 +62,11 @@ func TestResumeOverOlderSchema(t *testing.T) {
 	if err != nil || sum.Upgraded != 18 || sum.UpgradeKept != 18 || sum.Analysed != 18 || sum.Rows != 18 {
 		t.Fatalf("resume over v1, one config: %+v, %v", sum, err)
 	}
-	if msg := log.String(); !containsAll(msg, "older schema", "writes schema_version 2", "redoing 18 of them", "18 kept", "union_by_name") {
+	if msg := log.String(); !containsAll(msg, "older schema", fmt.Sprintf("writes schema_version %d", sinks.SchemaVersion), "redoing 18 of them", "18 kept", "union_by_name") {
 		t.Errorf("the resume does not say what it does: %q", msg)
 	}
-	if r, s := versionsOf(t, out); r[1] != 18 || r[2] != 18 || s[1] != 0 || s[2] != 18 {
-		t.Fatalf("after the partial upgrade: rows %v, series %v; want 18 v1 rows kept, 18 v2, all series v2", r, s)
+	if r, s := versionsOf(t, out); r[1] != 18 || r[sinks.SchemaVersion] != 18 || s[1] != 0 || s[sinks.SchemaVersion] != 18 {
+		t.Fatalf("after the partial upgrade: rows %v, series %v; want 18 v1 rows kept, 18 of version %d and all series", r, s, sinks.SchemaVersion)
 	}
 
 	log.Reset()
@@ -76,7 +77,7 @@ func TestResumeOverOlderSchema(t *testing.T) {
 	if strings.Contains(log.String(), "kept") {
 		t.Errorf("nothing was kept, yet: %q", log.String())
 	}
-	rows := readRows(t, filepath.Join(out, "rows"), memory.DefaultAllocator) // every file of the v2 schema again
+	rows := readRows(t, filepath.Join(out, "rows"), memory.DefaultAllocator) // every file of the current schema again
 	if got, want := pairs(t, rows), expectedPairs(runs, cs); !slices.Equal(got, want) {
 		t.Fatalf("after the upgrade: %d rows, not runs × configs once each", len(rows))
 	}

@@ -12,9 +12,9 @@ import (
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
-// synthRun writes the clean_ramp preset at seed with its service rate
+// scaledRun writes the clean_ramp preset at seed with its service rate
 // scaled by rateMult into dir.
-func synthRun(t *testing.T, dir string, seed uint64, rateMult float64) {
+func scaledRun(t *testing.T, dir string, seed uint64, rateMult float64) {
 	t.Helper()
 	spec, err := synth.PresetSpec("clean_ramp", seed)
 	if err != nil {
@@ -48,11 +48,11 @@ func checkWidth(t *testing.T, text string) {
 func TestCompareRunsAndSweeps(t *testing.T) {
 	root := t.TempDir()
 	archA, archB := filepath.Join(root, "A"), filepath.Join(root, "B")
-	synthRun(t, filepath.Join(archA, "fast"), 1, 1)
-	synthRun(t, filepath.Join(archB, "fast"), 1, 1.1) // 10 % faster server
-	synthRun(t, filepath.Join(archA, "same"), 3, 1)
-	synthRun(t, filepath.Join(archB, "same"), 3, 1) // byte-identical
-	synthRun(t, filepath.Join(archA, "only"), 4, 1)
+	scaledRun(t, filepath.Join(archA, "fast"), 1, 1)
+	scaledRun(t, filepath.Join(archB, "fast"), 1, 1.1) // 10 % faster server
+	scaledRun(t, filepath.Join(archA, "same"), 3, 1)
+	scaledRun(t, filepath.Join(archB, "same"), 3, 1) // byte-identical
+	scaledRun(t, filepath.Join(archA, "only"), 4, 1)
 
 	jsonPath := filepath.Join(root, "cmp.json")
 	out, stderr, err := compareCLI(t, filepath.Join(archA, "fast"), filepath.Join(archB, "fast"), "--json", jsonPath)

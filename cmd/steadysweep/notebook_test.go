@@ -379,7 +379,7 @@ func checkEngineCells(t *testing.T, engine string, want map[string]map[string]an
 			t.Fatalf("%s: row %s not read by arrow-go", engine, key)
 		}
 		for col, wv := range w {
-			if gv, ok := g[col]; !ok || !sameCell(wv, gv) {
+			if gv, ok := g[col]; !ok || !sameEngineCell(wv, gv) {
 				if bad++; bad <= 10 {
 					t.Errorf("%s: row %s column %s: %v (%T), arrow-go %v (%T)", engine, key, col, gv, gv, wv, wv)
 				}
@@ -388,8 +388,8 @@ func checkEngineCells(t *testing.T, engine string, want map[string]map[string]an
 	}
 }
 
-// sameCell compares a value read by arrow-go with an engine's JSON one.
-func sameCell(want, got any) bool {
+// sameEngineCell compares a value read by arrow-go with an engine's JSON one.
+func sameEngineCell(want, got any) bool {
 	switch w := want.(type) {
 	case nil:
 		return got == nil

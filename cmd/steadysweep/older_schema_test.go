@@ -23,8 +23,8 @@ import (
 func TestReadersOverOlderSchema(t *testing.T) {
 	root := t.TempDir()
 	arch, out, old := filepath.Join(root, "arch"), filepath.Join(root, "out"), filepath.Join(root, "old")
-	synthRun(t, filepath.Join(arch, "r1"), 1, 1)
-	synthRun(t, filepath.Join(arch, "r2"), 2, 1.1)
+	scaledRun(t, filepath.Join(arch, "r1"), 1, 1)
+	scaledRun(t, filepath.Join(arch, "r2"), 2, 1.1)
 	if stderr, err := sweepCLI(t, arch, "-o", out, "--tokenizer", "words", "--no-cache", "-q", "--preset", "default,reference"); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, stderr)
 	}

@@ -75,7 +75,7 @@ func diffOf(m Metric, i int, a, b *Side) MetricDiff {
 			case s.side.BatchNote != "":
 				d.Reason = s.name + ": " + s.side.BatchNote
 			case s.side.noTPOTMean && m.Key == "tps_per_user":
-				d.Reason = s.name + ": the series predates tpot_mean_ns (schema 1): no per-user batches"
+				d.Reason = s.name + ": the series predates tpot_mean_ns (schema < 3): no per-user batches"
 			}
 			return d
 		}

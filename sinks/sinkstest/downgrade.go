@@ -21,13 +21,16 @@ import (
 )
 
 // ColumnsAddedAfter lists the rows and series columns added by the schema
-// versions after version.
+// versions after version (sinks.SchemaVersion's history).
 func ColumnsAddedAfter(version int32) []string {
 	var cols []string
 	if version < 2 {
+		cols = append(cols, "n_failed", "failed_frac")
+	}
+	if version < 3 {
 		cols = append(cols, "preset", "config_label", "model", "tokenizer_source", "load_pattern", "concurrency",
-			"target_qps", "dataset_name", "dataset_size", "endpoint", "n_samples", "n_failed", "failed_frac",
-			"run_started_ns", "run_duration_s", "tpot_mean_ns")
+			"target_qps", "dataset_name", "dataset_size", "endpoint", "n_samples", "run_started_ns", "run_duration_s",
+			"tpot_mean_ns")
 	}
 	return cols
 }
