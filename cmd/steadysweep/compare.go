@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -26,17 +25,12 @@ type compareFlags struct {
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f compareFlags
 	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	setUsage(fs, "compare", stderr)
 	f.loadFlags.register(fs)
 	fs.StringVar(&f.preset, "preset", "default", "parameter set both runs are analysed with (runs only)")
 	fs.StringArrayVar(&f.sets, "set", nil, "override a parameter of the preset: name=value (runs only); repeatable")
 	fs.StringVar(&f.jsonPath, "json", "", "also write the comparison as JSON (keys a, b, diff) to `FILE`; - for stdout, in place of the text")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
+	if helped, err := parseFlags(fs, "compare", args, stdout, stderr); helped || err != nil {
+		return err
 	}
 	if fs.NArg() != 2 {
 		fs.Usage()
