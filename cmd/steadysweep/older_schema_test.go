@@ -83,7 +83,7 @@ func TestReadersOverOlderSchema(t *testing.T) {
 		t.Helper()
 		report := filepath.Join(root, filepath.Base(dir)+".md")
 		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), []string{"calibrate", dir, "--report", report, "--plot", "-", "--parquet", "-"}, &stdout, &stderr); err != nil {
+		if err := run(context.Background(), []string{"calibrate", dir, "--report", report, "--plot", "none", "--parquet", "none"}, &stdout, &stderr); err != nil {
 			t.Fatalf("calibrate %s: %v\n%s", dir, err, stderr.String())
 		}
 		md, err := os.ReadFile(report)
