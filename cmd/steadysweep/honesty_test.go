@@ -13,15 +13,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // Issue 14: never print a number the run cannot support. Every named run
@@ -667,46 +667,30 @@ func sweepRowsOf(t *testing.T, dir string) []map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem := memory.DefaultAllocator
 	var rows []map[string]any
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := array.NewTableReader(tbl, 1<<16)
-		for tr.Next() {
-			rec := tr.RecordBatch()
-			for i := range int(rec.NumRows()) {
-				row := map[string]any{}
-				for c, field := range rec.Schema().Fields() {
-					col := rec.Column(c)
-					if col.IsNull(i) {
-						row[field.Name] = nil
-						continue
-					}
-					switch a := col.(type) {
-					case *array.Int64:
-						row[field.Name] = a.Value(i)
-					case *array.Float64:
-						row[field.Name] = a.Value(i)
-					case *array.String:
-						row[field.Name] = a.Value(i)
-					case *array.Boolean:
-						row[field.Name] = a.Value(i)
-					}
+	sinkstest.EachRecord(t, files, memory.DefaultAllocator, func(_ string, rec arrow.RecordBatch) {
+		for i := range int(rec.NumRows()) {
+			row := map[string]any{}
+			for c, field := range rec.Schema().Fields() {
+				col := rec.Column(c)
+				if col.IsNull(i) {
+					row[field.Name] = nil
+					continue
 				}
-				rows = append(rows, row)
+				switch a := col.(type) {
+				case *array.Int64:
+					row[field.Name] = a.Value(i)
+				case *array.Float64:
+					row[field.Name] = a.Value(i)
+				case *array.String:
+					row[field.Name] = a.Value(i)
+				case *array.Boolean:
+					row[field.Name] = a.Value(i)
+				}
 			}
+			rows = append(rows, row)
 		}
-		tr.Release()
-		tbl.Release()
-	}
+	})
 	return rows
 }
 
