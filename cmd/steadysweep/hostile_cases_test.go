@@ -133,9 +133,9 @@ func hostileDeadline(t *testing.T, d time.Duration, args ...string) (code int, s
 
 // TestHostileFlagInputs: files named on the command line (--tokenizer,
 // --augment, --grid, the run itself) and a column-cache entry that are
-// FIFOs or /dev/zero: each is refused at once with one line naming it and
-// what it is (issue 17 items 1, 2, 11); a cache entry is discarded and
-// rebuilt.
+// FIFOs or /dev/zero, and a summary nested 60,000 deep: each is refused
+// at once with one line naming it and what it is (issue 17 items 1, 2, 7,
+// 11); a cache entry is discarded and rebuilt.
 func TestHostileFlagInputs(t *testing.T) {
 	good := filepath.Join(repoRoot(t), "testdata", "goodrun")
 	dir := t.TempDir()
@@ -156,6 +156,10 @@ func TestHostileFlagInputs(t *testing.T) {
 	explosive := filepath.Join(dir, "explosive", "tokenizer.json")
 	os.MkdirAll(filepath.Dir(explosive), 0o755)
 	pattern := strings.Repeat(`(?:[^!]|[^!])?`, 25) + `!|[\\s\\S]`
+	// Issue 17 item 7: 120 KB of nested arrays inside a result summary
+	// (re-encoded with indentation it was 800 MB and 3.6 GB of memory).
+	nested := filepath.Join(dir, "nested_summary.json")
+	os.WriteFile(nested, []byte(`{"ttft": `+strings.Repeat("[", 60000)+strings.Repeat("]", 60000)+`}`), 0o644)
 	os.WriteFile(explosive, append(append(append([]byte{}, tiny[:i]...), `"Regex": "`+pattern+`"`...), tiny[i+j:]...), 0o644)
 	for _, tc := range []struct {
 		name string
@@ -171,6 +175,8 @@ func TestHostileFlagInputs(t *testing.T) {
 			"--augment: /dev/zero: is a character device, not a regular file"},
 		{"augment fifo", []string{"analyze", good, "--no-cache", "--tokenizer", "words", "--augment", fifo, "-o", out}, exitFailure,
 			"--augment: " + fifo + ": is a named pipe (FIFO), not a regular file"},
+		{"augment nested", []string{"analyze", good, "--no-cache", "--tokenizer", "words", "--augment", nested, "-o", out}, exitFailure,
+			"--augment " + nested + ": augment: parse result summary: nested deeper than 100 levels (at byte 109)"},
 		{"grid dev zero", []string{"sweep", good, "-o", filepath.Join(dir, "sweep"), "--grid", "/dev/zero"}, exitUsage,
 			"--grid: /dev/zero: is a character device, not a regular file"},
 		{"events dev zero", []string{"analyze", "/dev/zero", "--no-cache", "--tokenizer", "words"}, exitFailure,

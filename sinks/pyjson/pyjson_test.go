@@ -2,6 +2,7 @@ package pyjson
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -76,5 +77,27 @@ func TestParseKeepsOrderAndNumbers(t *testing.T) {
 	}
 	if _, err := Parse([]byte(`{} {}`)); err == nil {
 		t.Error("trailing data accepted")
+	}
+}
+
+// Parse accepts MaxDepth levels of nesting and refuses one more, naming
+// the offset of the opening bracket past the limit; objects count as
+// arrays do.
+func TestParseDepthLimit(t *testing.T) {
+	deep := func(n int, open, close string) []byte {
+		return []byte(strings.Repeat(open, n) + "1" + strings.Repeat(close, n))
+	}
+	if _, err := Parse(deep(MaxDepth, "[", "]")); err != nil {
+		t.Errorf("%d levels: %v", MaxDepth, err)
+	}
+	_, err := Parse(deep(MaxDepth+1, "[", "]"))
+	if want := "nested deeper than 100 levels (at byte 101)"; err == nil || err.Error() != want {
+		t.Errorf("%d levels: error %v, want %q", MaxDepth+1, err, want)
+	}
+	if _, err := Parse(deep(MaxDepth+1, `{"a":`, "}")); err == nil {
+		t.Errorf("%d levels of objects accepted", MaxDepth+1)
+	}
+	if _, err := Parse(deep(MaxDepth, `{"a":`, "}")); err != nil {
+		t.Errorf("%d levels of objects: %v", MaxDepth, err)
 	}
 }
