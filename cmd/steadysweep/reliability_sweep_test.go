@@ -592,3 +592,81 @@ func TestSweepMissingRoots(t *testing.T) {
 		t.Errorf("output directory created for a sweep of nothing")
 	}
 }
+
+// TestSweepHostileArchiveUnderLimits is issue 17's sweep over an archive
+// holding every hostile case (hostileArchive: the reliability corpus and
+// issue 17's FIFOs, devices, sparse files, non-finite configs, a linked
+// duplicate) in a child process under `ulimit -v 4000000`: exit 0 and the
+// rows of TestSweepHostileInputs' in-process sweep, one per run × config.
+// Then SIGTERM at several moments of the same sweep into a fresh OUT —
+// each ends it within 2 s (a second promised; twice that on a loaded
+// machine) with exit 130, or finds it already done — and --resume under
+// the same limit completes exactly that set.
+func TestSweepHostileArchiveUnderLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and sweeps the hostile archive several times: skipped under -short")
+	}
+	bin := steadysweepBinary(t)
+	arch, cases := hostileArchive(t)
+	limited := func(out string, extra ...string) *exec.Cmd {
+		args := append([]string{arch, "-o", out, "--tokenizer", "words", "--no-cache", "--preset", "default,reference",
+			"--jobs", "2", "-q"}, extra...)
+		return exec.Command("sh", append([]string{"-c", `ulimit -v 4000000 && exec "$0" sweep "$@"`, bin}, args...)...)
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	first := limited(whole)
+	if b, err := first.CombinedOutput(); err != nil {
+		t.Fatalf("sweep under ulimit -v 4000000: %v\n%s", err, b)
+	}
+	full := first.ProcessState.UserTime() + first.ProcessState.SystemTime()
+	want := readSweepRows(t, whole)
+	if len(want) != 2*(len(cases)+1) {
+		t.Fatalf("%d rows, want %d (2 configs × %d runs)", len(want), 2*(len(cases)+1), len(cases)+1)
+	}
+	nErr := 0
+	for _, r := range want {
+		if r.status == "error" {
+			nErr++
+			if r.reason == "" {
+				t.Errorf("error row without a reason: %s", r)
+			}
+		}
+	}
+	if nErr == 0 || nErr == len(want) {
+		t.Fatalf("%d error rows of %d: the archive should hold both", nErr, len(want))
+	}
+	for i, frac := range []int{1, 3, 6} { // tenths of the uninterrupted sweep's CPU time
+		out := filepath.Join(t.TempDir(), fmt.Sprintf("cut%d", i))
+		cmd := limited(out)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitForCPU(t, cmd.Process.Pid, full*time.Duration(frac)/10)
+		sent := time.Now()
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("SIGTERM at %d/10: no exit within 30 s", frac)
+		}
+		if d := time.Since(sent); d > 2*time.Second {
+			t.Errorf("SIGTERM at %d/10: exit after %v", frac, d)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted && code != exitOK {
+			t.Fatalf("SIGTERM at %d/10: exit %d, want 130 (or 0 if it had finished)\n%s", frac, code, stderr.String())
+		}
+		readSweepRows(t, out) // only valid published files, no temporaries
+		resume := limited(out, "--resume")
+		if b, err := resume.CombinedOutput(); err != nil {
+			t.Fatalf("SIGTERM at %d/10, then --resume: %v\n%s", frac, err, b)
+		}
+		if got := readSweepRows(t, out); !slices.Equal(got, want) {
+			t.Errorf("SIGTERM at %d/10 + --resume: %d rows, uninterrupted %d; they differ", frac, len(got), len(want))
+		}
+	}
+}
