@@ -46,8 +46,8 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# Mutation fuzzing of every fuzz target (FUZZTIME each), run by hand: keep
-# each finding as a seed in the target's testdata/fuzz (make test replays it).
+# Mutation fuzzing of every fuzz target (FUZZTIME each); CI runs fuzz-smoke.
+# Keep each finding as a seed in the target's testdata/fuzz (make test replays it).
 fuzz:
 	@for t in $$($(GO) test -list 'Fuzz.*' ./... 2>/dev/null | awk '/^Fuzz/{print $$1}' | sort -u); do \
 	  pkg=$$(grep -rl "func $$t(" --include='*_test.go' . | head -1 | xargs dirname); \
