@@ -153,8 +153,7 @@ func writeRecommendation(ctx context.Context, w io.Writer, sweepDir string) erro
 		_, err = fmt.Fprintf(w, "%s\n", shellLines("  one run: steadysweep", append([]string{"analyze", "RUN"}, flags...), demoColumns))
 	}
 	if err == nil {
-		_, err = fmt.Fprintf(w, "%s\n  on the demo's runs add --tokenizer words (their text is synthetic words)\n"+
-			"  the full calibration: %s\n", shellLines("  archives: steadysweep", sweepLine, demoColumns),
+		_, err = fmt.Fprintf(w, "%s\n  the full calibration: %s\n", shellLines("  archives: steadysweep", sweepLine, demoColumns),
 			filepath.Join(sweepDir, "calibration.md"))
 	}
 	return err

@@ -73,7 +73,7 @@ func (l *loadFlags) counterFor(run *columnar.Run) (tokenizer.Counter, tokenizer.
 	}
 	model := l.model
 	if model == "" {
-		model = run.Info.Model
+		model = tokenizerModel(run)
 	}
 	c, res, err := tokenizer.Resolve(l.tokenizer, model)
 	if err != nil {
@@ -250,4 +250,14 @@ func ingestError(path string, err error) error {
 		return fmt.Errorf("ingest %w", err)
 	}
 	return fmt.Errorf("ingest %s: %w", path, err)
+}
+
+// tokenizerModel is the name a run's tokenizer is resolved by: its
+// config.yaml's model_params.tokenizer_name when set (the endpoints client
+// tokenizes by it), else the model name.
+func tokenizerModel(run *columnar.Run) string {
+	if c := run.Sidecars.Config; c != nil && c.TokenizerName != "" {
+		return c.TokenizerName
+	}
+	return run.Info.Model
 }

@@ -212,7 +212,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 		}
 		model := f.model
 		if model == "" {
-			model = run.Info.Model
+			model = tokenizerModel(run)
 		}
 		mu.Lock()
 		r, ok := counters[model]

@@ -50,8 +50,8 @@ var tokenizerFileNames = []string{"tokenizer.json", "tokenizer.json.gz"}
 // the local Hugging Face cache ($HF_HUB_CACHE, $HF_HOME/hub,
 // $XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub; the snapshot
 // refs/main points to first). With SPEC empty, the model name picks the
-// id: the first registry key it contains (lower-cased), else the name
-// itself if it is an ORG/NAME id. A model name comes from the run's
+// id: "words" is Words, else the first registry key it contains
+// (lower-cased), else the name itself if it is an ORG/NAME id. A model name comes from the run's
 // config.yaml, written by whoever made the archive, so it is only ever
 // looked up in the Hugging Face cache, never opened as a path: only the
 // user's --tokenizer may name a file.
@@ -69,6 +69,12 @@ func resolve(spec, modelName string) (Counter, Resolution, error) {
 	var res Resolution
 	if spec == "words" {
 		res.Name, res.Source = "words", "--tokenizer words"
+		return Words{}, res, nil
+	}
+	if spec == "" && modelName == "words" {
+		// A run that declares its text whitespace words (synth's runs:
+		// model_params.tokenizer_name: words).
+		res.Name, res.Source = "words", "the run's tokenizer_name: words"
 		return Words{}, res, nil
 	}
 	target := spec

@@ -180,3 +180,23 @@ func TestResolveModelNameNeverAPath(t *testing.T) {
 		t.Errorf("--tokenizer evil/model (a user's path) = %+v, %v", res, err)
 	}
 }
+
+// A run whose config.yaml declares tokenizer_name "words" (synth's runs)
+// counts whitespace words with no --tokenizer, and says where that came
+// from; --tokenizer still overrides it, and a name merely containing
+// "words" is not the built-in.
+func TestResolveRunDeclaresWords(t *testing.T) {
+	c, res, err := Resolve("", "words")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.(Words); !ok || res.Source != "the run's tokenizer_name: words" {
+		t.Errorf("Resolve(\"\", words) = %T, source %q", c, res.Source)
+	}
+	if n := c.Count("three short words"); n != 3 {
+		t.Errorf("Count = %d, want 3", n)
+	}
+	if _, _, err := Resolve("", "mywords"); err == nil {
+		t.Error(`model "mywords" resolved to a tokenizer`)
+	}
+}

@@ -107,9 +107,14 @@ func TestPresets_ConfigLikeParity(t *testing.T) {
 			dir, _ := generatePreset(t, preset, 1)
 			got := yamlKeyPaths(t, filepath.Join(dir, "config.yaml"))
 			// The parity Poisson run has a warmup phase (n_requests); synth
-			// runs have none, so that one key is absent by design.
+			// runs have none, so that one key is absent by design. Synth
+			// runs declare their tokenizer (model_params.tokenizer_name:
+			// words, a key the endpoints config has), so that one is added.
 			want := slices.DeleteFunc(yamlKeyPaths(t, filepath.Join(shared, "parity", "runs", parityRun, "config.yaml")),
 				func(p string) bool { return p == ".settings.warmup.n_requests" })
+			if i := slices.Index(want, ".model_params.name"); i >= 0 {
+				want = slices.Insert(want, i+1, ".model_params.tokenizer_name")
+			}
 			if !slices.Equal(got, want) {
 				t.Errorf("config.yaml key paths:\ngot  %v\nwant %v", got, want)
 			}

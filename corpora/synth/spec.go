@@ -55,7 +55,9 @@ type Spec struct {
 	MaxBatch int
 	// Model is model_params.name in config.yaml (default openai/gpt-oss-120b).
 	Model string
-	// TokenizerName, when set, is written as model_params.tokenizer_name.
+	// TokenizerName is written as model_params.tokenizer_name (default
+	// "words": the text is whitespace words, so zero-flag analyze counts
+	// them without a Hugging Face tokenizer).
 	TokenizerName string
 	// OutputWords is the median planted output length in tokens (= words; default 60).
 	OutputWords int
@@ -141,6 +143,9 @@ type Spec struct {
 func (s Spec) withDefaults() Spec {
 	if s.Model == "" {
 		s.Model = "openai/gpt-oss-120b"
+	}
+	if s.TokenizerName == "" {
+		s.TokenizerName = "words"
 	}
 	if s.OutputWords == 0 {
 		s.OutputWords = 60

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/corpora/synth"
+)
+
+// Zero-flag analyze of a synth run (the demo's corpus): its config.yaml
+// declares tokenizer_name: words, so no --tokenizer is needed (it used to
+// exit 2 looking for openai/gpt-oss-120b in the Hugging Face cache); the
+// report names where the tokenizer came from.
+func TestAnalyzeSynthRunZeroFlags(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	spec, err := synth.PresetSpec("clean_ramp", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := synth.Generate(dir, spec); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HF_HOME", t.TempDir()) // an empty Hugging Face cache
+	t.Setenv("HF_HUB_CACHE", "")
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"analyze", dir, "--no-cache"}, &stdout, &stderr); err != nil {
+		t.Fatalf("analyze %s: %v\n%s", dir, err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "(the run's tokenizer_name: words)") {
+		t.Errorf("report does not name the tokenizer's source:\n%s", stdout.String())
+	}
+}
