@@ -640,23 +640,7 @@ func TestSweepHostileArchiveUnderLimits(t *testing.T) {
 		cmd := limited(out)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitForCPU(t, cmd.Process.Pid, full*time.Duration(frac)/10)
-		sent := time.Now()
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("SIGTERM at %d/10: no exit within 30 s", frac)
-		}
-		if d := time.Since(sent); d > 2*time.Second {
-			t.Errorf("SIGTERM at %d/10: exit after %v", frac, d)
-		}
+		termAfterCPU(t, cmd, full*time.Duration(frac)/10, 30*time.Second)
 		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted && code != exitOK {
 			t.Fatalf("SIGTERM at %d/10: exit %d, want 130 (or 0 if it had finished)\n%s", frac, code, stderr.String())
 		}
