@@ -1,16 +1,13 @@
 package reftext_test
 
 import (
-	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/reftext"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // TestTextSections: the reference's report of the committed run
@@ -19,17 +16,7 @@ import (
 // compare it byte for byte with the reference's); a Stop hook that fails
 // ends the diagnostics with its error.
 func TestTextSections(t *testing.T) {
-	run, err := columnar.ResolveRun(filepath.Join("..", "..", "testdata", "goodrun"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer table.Release()
-	s := table.Samples()
-	cr := core.NewRun(&s, table.Info)
+	cr := sinkstest.GoodRun(t)
 	p := core.ReferenceParams()
 	p.WindowSizes = []int{8, 4, 6}
 	r, err := cr.Analyze(p)

@@ -15,22 +15,13 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // analyzeGoodrun analyses the committed run testdata/goodrun under p.
 func analyzeGoodrun(t *testing.T, p core.Params) *core.Result {
 	t.Helper()
-	run, err := columnar.ResolveRun(filepath.Join("..", "..", "testdata", "goodrun"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer table.Release()
-	s := table.Samples()
-	r, err := core.NewRun(&s, table.Info).Analyze(p)
+	r, err := sinkstest.GoodRun(t).Analyze(p)
 	if err != nil {
 		t.Fatal(err)
 	}

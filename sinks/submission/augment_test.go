@@ -2,7 +2,6 @@ package submission_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,10 +9,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 	"github.com/steadysweep/steadysweep/sinks/submission"
 )
 
@@ -25,17 +23,8 @@ import (
 // early_stopping.total.tpot_ns; everything the summary held is kept, in
 // order, numbers as written.
 func TestAugmentSummary(t *testing.T) {
-	run, err := columnar.ResolveRun(filepath.Join("..", "..", "testdata", "goodrun"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer table.Release()
-	s := table.Samples()
-	res, err := core.NewRun(&s, table.Info).Analyze(core.DefaultParams())
+	cr := sinkstest.GoodRun(t)
+	res, err := cr.Analyze(core.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +76,7 @@ func TestAugmentSummary(t *testing.T) {
 	if _, err := augment(res, []byte(`[1, 2]`)); err == nil {
 		t.Error("a summary that is not an object was accepted")
 	}
-	ref, err := core.NewRun(&s, table.Info).Analyze(core.ReferenceParams())
+	ref, err := cr.Analyze(core.ReferenceParams())
 	if err != nil {
 		t.Fatal(err)
 	}

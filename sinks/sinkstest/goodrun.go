@@ -1,0 +1,46 @@
+package sinkstest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// goodRunDir is testdata/goodrun relative to the working directory (the
+// test's package directory), so the path the run records reads as the
+// tests always wrote it: ../../testdata/goodrun from sinks/PKG.
+func goodRunDir() string {
+	_, here, _, _ := runtime.Caller(0)
+	abs := filepath.Join(filepath.Dir(here), "..", "..", "testdata", "goodrun")
+	wd, err := os.Getwd()
+	if err != nil {
+		return abs
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil {
+		return rel
+	}
+	return abs
+}
+
+// GoodRun reads the committed run testdata/goodrun (whitespace-word
+// counts) into a core.Run; its columns are released when the test ends.
+func GoodRun(t testing.TB) *core.Run {
+	t.Helper()
+	run, err := columnar.ResolveRun(goodRunDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(table.Release)
+	s := table.Samples()
+	return core.NewRun(&s, table.Info)
+}
