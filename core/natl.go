@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -51,7 +52,7 @@ func NATLPairs(s *Samples) []NATLPair {
 		}
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
-		return compareInt64(at(s.CompleteSeq, a, int64(a)), at(s.CompleteSeq, b, int64(b)))
+		return cmp.Compare(at(s.CompleteSeq, a, int64(a)), at(s.CompleteSeq, b, int64(b)))
 	})
 	byID := map[string]*conv{}
 	var order []string
@@ -76,7 +77,7 @@ func NATLPairs(s *Samples) []NATLPair {
 			pairs = append(pairs, NATLPair{EndNs: c.end, NATL: float64(c.tokens) / c.lat})
 		}
 	}
-	slices.SortStableFunc(pairs, func(a, b NATLPair) int { return compareInt64(a.EndNs, b.EndNs) })
+	slices.SortStableFunc(pairs, func(a, b NATLPair) int { return cmp.Compare(a.EndNs, b.EndNs) })
 	return pairs
 }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
@@ -186,17 +187,7 @@ type seqValue struct {
 }
 
 func sortBySeq(xs []seqValue) {
-	slices.SortStableFunc(xs, func(a, b seqValue) int { return compareInt64(a.seq, b.seq) })
-}
-
-func compareInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	slices.SortStableFunc(xs, func(a, b seqValue) int { return cmp.Compare(a.seq, b.seq) })
 }
 
 // at returns xs[i], or def when the column is shorter (a missing column).
