@@ -176,3 +176,21 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSized covers ReadFile's read into a buffer sized from the stat:
+// the content whole when the size holds, read on when the file has grown
+// since (a stated size smaller than the content), refused past the limit
+// either way; read through one-byte reads so short reads are exercised.
+func TestReadSized(t *testing.T) {
+	content := strings.Repeat("0123456789", 1000)
+	for _, stated := range []int64{0, 1, 9999, 10000} {
+		b, err := readSized(iotest.OneByteReader(strings.NewReader(content)), "c.arrow", "a cache entry", 10000, stated)
+		if err != nil || string(b) != content {
+			t.Fatalf("stated size %d: %d bytes, %v; want the %d bytes", stated, len(b), err, len(content))
+		}
+		_, err = readSized(strings.NewReader(content+"x"), "c.arrow", "a cache entry", 10000, stated)
+		if !errors.Is(err, ErrTooLarge) || err.Error() != "c.arrow: larger than the 9.8 KiB limit for a cache entry" {
+			t.Fatalf("stated size %d, one byte over the limit: %v", stated, err)
+		}
+	}
+}
