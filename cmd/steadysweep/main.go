@@ -55,6 +55,7 @@ func commands() []command {
 }
 
 func main() {
+	releaseInitPages()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
