@@ -36,6 +36,9 @@ type SampleIndex struct {
 	index uuidIndex // uuid → position in keys
 	other map[string]int64
 
+	bg     *backgroundBuild // the index being built during the parse
+	bgSent int              // keys handed to bg
+
 	touched uint64 // keeps build's slot loads from being optimised away
 }
 
@@ -119,6 +122,7 @@ func (si *SampleIndex) setPacked(k *[16]byte, v int64) {
 }
 
 func (si *SampleIndex) resetPerformance() {
+	si.stopBuild()
 	si.keys, si.vals, si.other, si.big = si.keys[:0], si.vals[:0], nil, nil
 	si.index.reset()
 }
@@ -129,33 +133,132 @@ func (si *SampleIndex) build() {
 	x := &si.index
 	x.reset()
 	x.ensure(si.keys, len(si.keys))
+	si.touched += x.insert(si.keys, 0, len(si.keys), si.replace)
+}
+
+// replace lets the later duplicate at i give its value to the earlier
+// entry at pos, and marks i dead.
+func (si *SampleIndex) replace(pos, i int32) {
+	si.vals[pos] = si.vals[i]
+	if si.vals[i] == -2 {
+		si.big[pos] = si.big[i]
+	}
+	si.vals[i] = valDead
+}
+
+// insert indexes keys[lo:hi] into x, sized for them already, calling dup
+// for each key found at an earlier position. It returns a sum of the
+// slots it loaded (kept, so the loads are not optimised away).
+func (x *uuidIndex) insert(keys [][16]byte, lo, hi int, dup func(pos, i int32)) (touch uint64) {
 	mask := len(x.slots) - 1
 	const batch = 16
 	var hs [batch]uint64
-	var touch uint64
-	for lo := 0; lo < len(si.keys); lo += batch {
-		hi := min(lo+batch, len(si.keys))
+	for b := lo; b < hi; b += batch {
+		e := min(b+batch, hi)
 		// Hash a batch and load its home slots first, so that their cache
 		// misses overlap instead of each waiting for the probe before it.
-		for i := lo; i < hi; i++ {
-			hs[i-lo] = x.hash(&si.keys[i])
-			touch += x.slots[int(hs[i-lo])&mask]
+		for i := b; i < e; i++ {
+			hs[i-b] = x.hash(&keys[i])
+			touch += x.slots[int(hs[i-b])&mask]
 		}
-		for i := lo; i < hi; i++ {
-			slot, pos, found := x.locateHashed(si.keys, &si.keys[i], hs[i-lo])
+		for i := b; i < e; i++ {
+			slot, pos, found := x.locateHashed(keys, &keys[i], hs[i-b])
 			if !found {
-				x.slots[slot] = hs[i-lo]>>32<<32 | uint64(uint32(i)+1)
+				x.slots[slot] = hs[i-b]>>32<<32 | uint64(uint32(i)+1)
 				x.used++
 				continue
 			}
-			si.vals[pos] = si.vals[i] // a later duplicate wins
-			if si.vals[i] == -2 {
-				si.big[pos] = si.big[int32(i)]
-			}
-			si.vals[i] = valDead
+			dup(pos, int32(i))
 		}
 	}
-	si.touched = touch
+	return touch
+}
+
+// backgroundBuild indexes the keys while the parser is still appending
+// them (a 5 M-entry map: the table's cache misses cost as much as the
+// parse, and the two then share the cores). It works on the columns'
+// backing arrays as the parser reserved them: the parser only appends
+// past what it has handed over, and the builder writes only the table
+// and its own list of duplicates, applied once the parse is done. When
+// an append outgrows the reservation (a size that was unknown or wrong)
+// or the "performance" map starts over, the background build is dropped
+// and build runs after the parse instead.
+type backgroundBuild struct {
+	keys  [][16]byte // the reserved backing array, full capacity
+	sent  int        // keys[:sent] are handed over
+	ready chan int
+	done  chan struct{}
+	dups  [][2]int32
+	touch uint64
+}
+
+// minBackgroundBuild is the reservation below which building after the
+// parse is as fast (the table fits in cache).
+const minBackgroundBuild = 1 << 18
+
+// startBuild starts indexing in the background, if the reservation is
+// large enough to pay for it.
+func (si *SampleIndex) startBuild() {
+	if cap(si.keys) < minBackgroundBuild || len(si.keys) != 0 {
+		return
+	}
+	x := &si.index
+	x.reset()
+	x.ensure(si.keys, cap(si.keys))
+	bg := &backgroundBuild{keys: si.keys[:cap(si.keys)], ready: make(chan int, 8), done: make(chan struct{})}
+	go func() {
+		defer close(bg.done)
+		for hi := range bg.ready {
+			bg.touch += x.insert(bg.keys, bg.sent, hi, func(pos, i int32) { bg.dups = append(bg.dups, [2]int32{pos, i}) })
+			bg.sent = hi
+		}
+	}()
+	si.bg = bg
+	si.bgSent = 0
+}
+
+// feedBuild hands the keys parsed so far to the background build, every
+// 32 Ki of them; it drops the build when the keys have moved.
+func (si *SampleIndex) feedBuild(final bool) {
+	bg := si.bg
+	if bg == nil || !final && len(si.keys)-si.bgSent < 1<<15 {
+		return
+	}
+	if cap(si.keys) != len(bg.keys) || len(si.keys) > 0 && &si.keys[0] != &bg.keys[0] {
+		si.stopBuild()
+		return
+	}
+	si.bgSent = len(si.keys)
+	bg.ready <- si.bgSent
+}
+
+// stopBuild drops a background build (a reset, a move of the keys or a
+// failed parse) and waits for its goroutine.
+func (si *SampleIndex) stopBuild() {
+	if si.bg != nil {
+		close(si.bg.ready)
+		<-si.bg.done
+		si.bg = nil
+		si.index.reset()
+	}
+}
+
+// finishBuild completes the index once the parse is done: the background
+// build's last keys and its duplicates, in file order, or build.
+func (si *SampleIndex) finishBuild() {
+	si.feedBuild(true)
+	bg := si.bg
+	if bg == nil {
+		si.build()
+		return
+	}
+	close(bg.ready)
+	<-bg.done
+	si.bg = nil
+	si.touched += bg.touch
+	for _, d := range bg.dups {
+		si.replace(d[0], d[1])
+	}
 }
 
 // reserve sizes the columns for n entries.
@@ -260,9 +363,11 @@ func parseSampleIndex(r io.Reader, size int64) (si *SampleIndex, bad int, err er
 		si.Performance = true
 		si.resetPerformance()
 		si.reserve(int(min(size/40, 1<<28)))
+		si.startBuild()
 		s.i++
 		var uuid []byte
 		return s.members('}', func() error {
+			si.feedBuild(false)
 			if s.fastEntry(si) {
 				return nil
 			}
@@ -284,13 +389,16 @@ func parseSampleIndex(r io.Reader, size int64) (si *SampleIndex, bad int, err er
 	if err == nil {
 		err = s.end()
 	}
+	if err != nil || notObject {
+		si.stopBuild()
+	}
 	if err != nil {
 		return nil, 0, err
 	}
 	if notObject {
 		return nil, 0, errPerformanceNotObject
 	}
-	si.build()
+	si.finishBuild()
 	for name := range phases {
 		si.Phases = append(si.Phases, name)
 	}

@@ -213,3 +213,41 @@ func BenchmarkSampleIndex5M(b *testing.B) {
 	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/1e6, "alloc-MB")
 	runtime.KeepAlive(keep)
 }
+
+// TestSampleIndexBackgroundBuild: maps large enough for the index to be
+// built while they are parsed read as with encoding/json — with later
+// duplicates (last wins, also over values past int32 and non-indices),
+// a second "performance" map replacing the first, and stated sizes that
+// are right, unknown, or too small (the keys then outgrow their
+// reservation and the index is built after the parse).
+func TestSampleIndexBackgroundBuild(t *testing.T) {
+	const n = 260_000 // ~44-byte entries: a reservation (size/40) over minBackgroundBuild
+	u := func(i int) string { return fmt.Sprintf("%032x", i) }
+	var b bytes.Buffer
+	b.WriteString(`{"performance": {`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case i%997 == 5: // a later duplicate of an earlier uuid
+			fmt.Fprintf(&b, "%q: %d", u(i/2), i+1_000_000)
+		case i%1009 == 7:
+			fmt.Fprintf(&b, "%q: %d", u(i/3), int64(1)<<33+int64(i)) // past int32, replacing
+		case i%1013 == 9:
+			fmt.Fprintf(&b, "%q: -1", u(i/4)) // a non-index replacing an index
+		default:
+			fmt.Fprintf(&b, "%q: %d", u(i), i)
+		}
+	}
+	b.WriteString("}}")
+	one := b.Bytes()
+	two := append(append([]byte(`{"performance": {"`+u(1)+`": 1}, "accuracy": {}, `), one[1:len(one)-1]...), '}')
+	for name, in := range map[string][]byte{"one map": one, "replaced map": two} {
+		want, phases, wantBad, perfOK, werr := oracleSampleIndex(in)
+		for _, size := range []int64{int64(len(in)), 0, int64(len(in)) / 2} {
+			si, bad, err := parseSampleIndex(bytes.NewReader(in), size)
+			check(t, fmt.Sprintf("%s, stated size %d", name, size), si, bad, err, want, phases, wantBad, perfOK, werr)
+		}
+	}
+}
