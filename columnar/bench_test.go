@@ -155,3 +155,30 @@ func TestPeakRSS(t *testing.T) {
 	t.Logf("%d bytes, %d samples in %v (%.0f MB/s with word counting); peak RSS before %d MiB, after %d MiB",
 		size, d.Samples.Len(), elapsed, float64(size)/elapsed.Seconds()/1e6, before.Maxrss>>10, after.Maxrss>>10)
 }
+
+// BenchmarkCacheLoad is a warm analyze's read: a cache hit for the
+// generated log (benchLog; 200 MB, 20 MB with -short), entry read,
+// checked and turned into columns, sidecars attached.
+//
+//	go test -run '^$' -bench CacheLoad -cpu 1 -count 5 ./columnar/
+func BenchmarkCacheLoad(b *testing.B) {
+	path, _ := benchLog(b)
+	run, err := ResolveRun(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &Cache{Dir: filepath.Join(b.TempDir(), "cache")}
+	opts := IngestOptions{Counter: words{}}
+	if _, hit, err := c.Load(context.Background(), run, opts); err != nil || hit {
+		b.Fatalf("fill: hit %v, %v", hit, err)
+	}
+	var n int
+	for b.Loop() {
+		l, hit, err := c.Load(context.Background(), run, opts)
+		if err != nil || !hit {
+			b.Fatalf("hit %v, %v", hit, err)
+		}
+		n = l.Samples.Len()
+	}
+	b.ReportMetric(float64(n), "samples")
+}

@@ -234,22 +234,20 @@ func (c *Cache) load(key, sha string, run *Run) *Loaded {
 	return nil
 }
 
-// loadedFromTable copies an entry's columns into a Loaded.
+// loadedFromTable makes a Loaded of an entry read by readEntry, its
+// integer columns in place in the entry's buffer.
 func loadedFromTable(t *Table) *Loaded {
 	l := &Loaded{}
-	l.Samples = t.Samples()
+	// The entry was read into a buffer of its own (readEntry): the columns
+	// are used where they lie.
+	l.Samples = t.samples(true)
 	l.Summary = t.Summary
 	rec := t.Record
 	n := int(rec.NumRows())
-	tb := rec.Column(ColOutputTextBytes).(*array.Int64)
 	uuids := rec.Column(ColUUID).(*array.String)
-	l.TextBytes = make([]int64, n)
+	l.TextBytes = int64Column(rec.Column(ColOutputTextBytes).(*array.Int64), n, -1, true)
 	l.keys = make([][16]byte, n)
 	for i := 0; i < n; i++ {
-		l.TextBytes[i] = -1
-		if tb.IsValid(i) {
-			l.TextBytes[i] = tb.Value(i)
-		}
 		u := uuids.Value(i)
 		if len(u) != 32 || !packHex(&l.keys[i], []byte(u)) {
 			if l.ext == nil {

@@ -244,22 +244,18 @@ func newTable(mem memory.Allocator, d *Decoded, datasetIndex []int64, info core.
 
 // Samples converts the table back to the detector's columns (absent
 // values become the sentinels documented on core.Samples).
-func (t *Table) Samples() core.Samples {
+func (t *Table) Samples() core.Samples { return t.samples(false) }
+
+// samples converts the table to the detector's columns; with inPlace the
+// integer columns are the record's own value buffers, their null slots
+// overwritten with the sentinels — for a record over memory its reader
+// owns and never reuses (a cache entry read into its own buffer), where
+// it saves a copy of every column.
+func (t *Table) samples(inPlace bool) core.Samples {
 	rec := t.Record
 	n := int(rec.NumRows())
-	col := func(c int) *array.Int64 { return rec.Column(c).(*array.Int64) }
 	ints := func(c int, absent int64) []int64 {
-		a := col(c)
-		out := make([]int64, n)
-		copy(out, a.Int64Values())
-		if a.NullN() > 0 {
-			for i := range out {
-				if a.IsNull(i) {
-					out[i] = absent
-				}
-			}
-		}
-		return out
+		return int64Column(rec.Column(c).(*array.Int64), n, absent, inPlace)
 	}
 	bools := func(c int) []bool {
 		a := rec.Column(c).(*array.Boolean)
@@ -329,6 +325,28 @@ func (t *Table) Samples() core.Samples {
 		s.Retries[i] = retries.Value(i)
 	}
 	return s
+}
+
+// int64Column returns the n values of a with absent at its nulls: a copy,
+// or with inPlace a's own buffer (capacity n, so an append cannot run into
+// the next column) when it holds n values.
+func int64Column(a *array.Int64, n int, absent int64, inPlace bool) []int64 {
+	vals := a.Int64Values()
+	if inPlace && len(vals) >= n {
+		vals = vals[:n:n]
+	} else {
+		out := make([]int64, n)
+		copy(out, vals)
+		vals = out
+	}
+	if a.NullN() > 0 {
+		for i := range vals {
+			if a.IsNull(i) {
+				vals[i] = absent
+			}
+		}
+	}
+	return vals
 }
 
 // UUID returns the uuid of row i.
