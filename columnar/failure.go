@@ -63,8 +63,10 @@ func classifyFailure(code int64, typ, msg string, gotFirst bool) (core.FailureKi
 // columns (a failed sample with a first token broke off midstream,
 // another failed one is FailError, one neither completed nor failed was
 // still in flight at the end of the log: FailIncomplete; applyErrorCauses
-// then refines them by the error events' texts), no failure codes, and
-// no recorded input or reasoning token counts (-1).
+// then refines them by the error events' texts). These logs record no
+// input or reasoning token counts, and failure codes only where an error
+// text names one: those columns are left nil (read as -1 and 0; see
+// core.Samples), 20 bytes a sample not spent.
 func fillDecodedColumns(s *core.Samples) {
 	n := s.Len()
 	s.FailureKind = make([]core.FailureKind, n)
@@ -78,11 +80,19 @@ func fillDecodedColumns(s *core.Samples) {
 			s.FailureKind[i] = core.FailIncomplete
 		}
 	}
-	s.FailCode = make([]int32, n)
-	s.InTokens, s.ReasoningTokens = make([]int64, n), make([]int64, n)
-	for i := 0; i < n; i++ {
-		s.InTokens[i], s.ReasoningTokens[i] = -1, -1
+	s.FailCode, s.InTokens, s.ReasoningTokens = nil, nil, nil
+}
+
+// setFailCode records sample i's failure code, allocating the column at
+// the first one.
+func setFailCode(s *core.Samples, i int, code int32) {
+	if code == 0 && len(s.FailCode) <= i {
+		return
 	}
+	if len(s.FailCode) < s.Len() {
+		s.FailCode = append(s.FailCode, make([]int32, s.Len()-len(s.FailCode))...)
+	}
+	s.FailCode[i] = code
 }
 
 // errCause is the failure kind and code an error event's text names; the
@@ -123,7 +133,8 @@ func applyErrorCauses(dst *Decoded) {
 	s := &dst.Samples
 	for idx, c := range dst.errCauses {
 		if i := int(idx); i < s.Len() && s.Failed[i] {
-			s.FailureKind[i], s.FailCode[i] = c.kind, c.code
+			s.FailureKind[i] = c.kind
+			setFailCode(s, i, c.code)
 		}
 	}
 }

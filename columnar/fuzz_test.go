@@ -39,7 +39,7 @@ func FuzzDecodeLine(f *testing.F) {
 		s := &seq.Samples
 		v := reflect.ValueOf(*s)
 		for i := 0; i < v.NumField(); i++ {
-			if v.Field(i).Len() != s.Len() {
+			if l := v.Field(i).Len(); l != s.Len() && !(l == 0 && optionalColumn[v.Type().Field(i).Name]) {
 				t.Fatalf("column %s has %d entries, want %d", v.Type().Field(i).Name, v.Field(i).Len(), s.Len())
 			}
 		}

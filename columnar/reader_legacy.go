@@ -314,7 +314,9 @@ func legacyFailureKinds(dst *Decoded, errMsg map[string]string) {
 			continue
 		}
 		if msg, ok := errMsg[dst.UUID(i)]; ok {
-			s.FailureKind[i], s.FailCode[i] = classifyFailure(0, "", msg, s.HasFirstToken[i])
+			var code int32
+			s.FailureKind[i], code = classifyFailure(0, "", msg, s.HasFirstToken[i])
+			setFailCode(s, i, code)
 		}
 	}
 }

@@ -209,12 +209,12 @@ func newTable(mem memory.Allocator, d *Decoded, datasetIndex []int64, info core.
 		opt(ColOutputTextBytes, tb, tb >= 0)
 		opt(ColOutputTokens, s.OutTokens[k], s.OutTokens[k] >= 0)
 		opt(ColFullTokens, s.FullTokens[k], s.FullTokens[k] >= 0)
-		if conv := s.ConversationID[k]; conv != "" {
-			convs.Append(conv)
+		if k < len(s.ConversationID) && s.ConversationID[k] != "" {
+			convs.Append(s.ConversationID[k])
 		} else {
 			convs.AppendNull()
 		}
-		if s.Turn[k] >= 0 {
+		if k < len(s.Turn) && s.Turn[k] >= 0 {
 			turns.UnsafeAppend(s.Turn[k])
 		} else {
 			turns.UnsafeAppendBoolToBitmap(false)
@@ -299,28 +299,43 @@ func (t *Table) samples(inPlace bool) core.Samples {
 	convs := rec.Column(ColConversationID).(*array.String)
 	turns := rec.Column(ColTurn).(*array.Int32)
 	retries := rec.Column(ColRetries).(*array.Int32)
-	s.ConversationID = make([]string, n)
-	s.Turn = make([]int32, n)
 	s.Retries = make([]int32, n)
 	kinds := rec.Column(ColFailureKind).(*array.String)
 	codes := rec.Column(ColFailureCode).(*array.Int32)
 	s.FailureKind = make([]core.FailureKind, n)
-	s.FailCode = make([]int32, n)
-	s.InTokens = ints(ColInputTokens, -1)
-	s.ReasoningTokens = ints(ColReasoningTokens, -1)
+	// The optional columns only where the table has a value (core.Samples
+	// reads a missing column as absent), as the decoder leaves them.
+	some := func(a arrow.Array) bool { return a.NullN() < n }
+	if some(convs) {
+		s.ConversationID = make([]string, n)
+	}
+	if some(turns) {
+		s.Turn = make([]int32, n)
+	}
+	if some(codes) {
+		s.FailCode = make([]int32, n)
+	}
+	if some(rec.Column(ColInputTokens)) {
+		s.InTokens = ints(ColInputTokens, -1)
+	}
+	if some(rec.Column(ColReasoningTokens)) {
+		s.ReasoningTokens = ints(ColReasoningTokens, -1)
+	}
 	for i := 0; i < n; i++ {
 		if kinds.IsValid(i) {
 			s.FailureKind[i], _ = core.FailureKindByName(kinds.Value(i))
 		}
-		if codes.IsValid(i) {
+		if s.FailCode != nil && codes.IsValid(i) {
 			s.FailCode[i] = codes.Value(i)
 		}
-		if convs.IsValid(i) {
+		if s.ConversationID != nil && convs.IsValid(i) {
 			s.ConversationID[i] = convs.Value(i)
 		}
-		s.Turn[i] = -1
-		if turns.IsValid(i) {
-			s.Turn[i] = turns.Value(i)
+		if s.Turn != nil {
+			s.Turn[i] = -1
+			if turns.IsValid(i) {
+				s.Turn[i] = turns.Value(i)
+			}
 		}
 		s.Retries[i] = retries.Value(i)
 	}

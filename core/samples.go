@@ -80,6 +80,11 @@ type Samples struct {
 	ConversationID []string
 	// Turn is the agentic turn number from the ISSUED/recv_first record
 	// (-1 when absent).
+	//
+	// FailCode, InTokens, ReasoningTokens, ConversationID and Turn are
+	// optional: each is either Len long or empty, empty meaning every
+	// sample's value is the absent one (the decoder saves their 40 bytes a
+	// sample for the logs that record none).
 	Turn []int32
 }
 
