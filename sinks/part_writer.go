@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
@@ -68,7 +68,7 @@ type partWriter[T any] struct {
 	pending int // rows in rb
 
 	f        *atomicfile.File
-	fw       *pqarrow.FileWriter
+	fw       *parquetio.Writer
 	final    string
 	opened   time.Time
 	fileRows int
@@ -188,10 +188,8 @@ func (w *partWriter[T]) openFile() error {
 	if err != nil {
 		return fmt.Errorf("create part file: %w", err)
 	}
-	// The atomic file is no io.Closer, so the pqarrow writer leaves it open
-	// for Commit to sync and rename.
-	fw, err := pqarrow.NewFileWriter(w.rb.Schema(), f, w.props,
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(w.opts.Mem)))
+	// The Parquet writer leaves f open for Commit to sync and rename.
+	fw, err := parquetio.NewWriter(f, w.rb.Schema(), w.props)
 	if err != nil {
 		return errors.Join(fmt.Errorf("start parquet writer for %s: %w", w.final, err), f.Abort())
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 
@@ -12,9 +11,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
@@ -52,32 +50,18 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	pf, err := file.OpenParquetFile(path, false)
+	r, err := parquetio.Open(path, mem)
 	if err != nil {
 		return 0, err
 	}
-	defer func() { err = errors.Join(err, pf.Close()) }()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, mem)
-	if err != nil {
-		return 0, err
-	}
-	schema, err := fr.Schema()
-	if err != nil {
-		return 0, err
-	}
+	defer func() { err = errors.Join(err, r.Close()) }()
+	schema := r.Schema()
 	keyCols := make([]int, len(keyNames)+1)
 	for i, name := range append(slices.Clone(keyNames), "schema_version") {
-		idx := schema.FieldIndices(name)
-		if len(idx) != 1 {
+		if keyCols[i] = r.ColumnIndex(name); keyCols[i] < 0 {
 			return 0, fmt.Errorf("%s: no column %q: not a steadysweep table", path, name)
 		}
-		keyCols[i] = idx[0]
 	}
-	rr, err := fr.GetRecordReader(ctx, nil, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer rr.Release()
 
 	// Through the one atomic writer: an exclusive temporary beside path
 	// (never a link planted at its name), synced, renamed over path.
@@ -86,18 +70,15 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 		return 0, fmt.Errorf("rewrite %s: %w", path, err)
 	}
 	defer f.Abort() // a no-op once committed
-	// The pqarrow writer closes an io.Closer sink; hide Close so the file
-	// is committed by f.Commit.
-	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{f}, props,
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+	// The Parquet writer leaves f open for f.Commit.
+	fw, err := parquetio.NewWriter(f, schema, props)
 	if err != nil {
 		return 0, fmt.Errorf("rewrite %s: %w", path, err)
 	}
 	kept := 0
 	key := make([]string, len(keyNames))
 	strs := make([]*array.String, len(keyNames))
-	for rr.Next() {
-		rec := rr.RecordBatch()
+	err = r.Each(ctx, nil, 64<<10, func(rec arrow.RecordBatch) error {
 		cols := rec.Columns()
 		ok := true
 		for i := range strs {
@@ -106,8 +87,7 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 		}
 		vers, isI32 := cols[keyCols[len(keyNames)]].(*array.Int32)
 		if !ok || !isI32 {
-			fw.Close()
-			return 0, fmt.Errorf("%s: key columns of unexpected types", path)
+			return fmt.Errorf("%s: key columns of unexpected types", path)
 		}
 		// Write the kept rows as runs of consecutive rows.
 		n, from := int(rec.NumRows()), 0
@@ -116,7 +96,9 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 				s := rec.NewSlice(int64(from), int64(to))
 				defer s.Release()
 				kept += to - from
-				return fw.WriteBuffered(s)
+				if err := fw.WriteBuffered(s); err != nil {
+					return fmt.Errorf("rewrite %s: %w", path, err)
+				}
 			}
 			return nil
 		}
@@ -128,20 +110,16 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 				continue
 			}
 			if err := flush(i); err != nil {
-				fw.Close()
-				return 0, fmt.Errorf("rewrite %s: %w", path, err)
+				return err
 			}
 			dropped++
 			from = i + 1
 		}
-		if err := flush(n); err != nil {
-			fw.Close()
-			return 0, fmt.Errorf("rewrite %s: %w", path, err)
-		}
-	}
-	if err := rr.Err(); err != nil {
-		fw.Close()
-		return 0, fmt.Errorf("read %s: %w", path, err)
+		return flush(n)
+	})
+	if err != nil {
+		fw.Close() // releases its buffers; f is aborted
+		return 0, err
 	}
 	if err := fw.Close(); err != nil {
 		return 0, fmt.Errorf("rewrite %s: %w", path, err)

@@ -12,8 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
 // publishedPart matches finished part files (temporaries excluded).
@@ -74,7 +74,7 @@ func ReadRowStates(ctx context.Context, dir string, mem memory.Allocator) (map[K
 			states[k] = RowState{Status: str(cols[3], i), File: path}
 		})
 		if err != nil {
-			return nil, fmt.Errorf("read resume keys from %s: %w", path, err)
+			return nil, fmt.Errorf("read resume keys: %w", err)
 		}
 	}
 	return states, nil
@@ -106,7 +106,7 @@ func ReadSeriesFiles(ctx context.Context, dir string, mem memory.Allocator) (map
 			keys[SeriesKey{RunID: str(cols[0], i), EventsSHA256: str(cols[1], i), SchemaVersion: cols[2].(*array.Int32).Value(i)}] = path
 		})
 		if err != nil {
-			return nil, fmt.Errorf("read resume keys from %s: %w", path, err)
+			return nil, fmt.Errorf("read resume keys: %w", err)
 		}
 	}
 	return keys, nil
@@ -126,46 +126,37 @@ func readColumns(ctx context.Context, dir string, mem memory.Allocator, names []
 	}
 	for _, path := range files {
 		if err := readColumnsFile(ctx, path, mem, names, row); err != nil {
-			return fmt.Errorf("read resume keys from %s: %w", path, err)
+			return fmt.Errorf("read resume keys: %w", err)
 		}
 	}
 	return nil
 }
 
+// readColumnsFile is readColumns for one file; its errors name it.
 func readColumnsFile(ctx context.Context, path string, mem memory.Allocator, names []string, row func(cols []arrow.Array, i int)) (err error) {
-	pf, err := file.OpenParquetFile(path, false)
+	r, err := parquetio.Open(path, mem)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, pf.Close()) }()
+	defer func() { err = errors.Join(err, r.Close()) }()
 	idx := make([]int, len(names))
 	for i, n := range names {
-		if idx[i] = pf.MetaData().Schema.ColumnIndexByName(n); idx[i] < 0 {
-			return fmt.Errorf("no column %q: not a steadysweep table of this schema", n)
+		if idx[i] = r.ColumnIndex(n); idx[i] < 0 {
+			return fmt.Errorf("%s: no column %q: not a steadysweep table of this schema", path, n)
 		}
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, mem)
-	if err != nil {
-		return err
-	}
-	rr, err := fr.GetRecordReader(ctx, idx, nil)
-	if err != nil {
-		return err
-	}
-	defer rr.Release()
-	for rr.Next() {
-		rec := rr.RecordBatch()
+	return r.Each(ctx, idx, 64<<10, func(rec arrow.RecordBatch) error {
 		cols := rec.Columns()
 		for c, a := range cols {
 			_, isStr := a.(*array.String)
 			_, isI32 := a.(*array.Int32)
 			if (c < len(cols)-1 && !isStr) || (c == len(cols)-1 && !isI32) {
-				return fmt.Errorf("key column %s has type %s", names[c], a.DataType())
+				return fmt.Errorf("%s: key column %s has type %s", path, names[c], a.DataType())
 			}
 		}
 		for i := range int(rec.NumRows()) {
 			row(cols, i)
 		}
-	}
-	return rr.Err()
+		return nil
+	})
 }

@@ -16,9 +16,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -44,7 +44,7 @@ func testRow(i int) Row {
 	}
 }
 
-// readAll reads every part file of dir into one table per file.
+// readTables reads every part file of dir into one table per file.
 func readTables(t *testing.T, dir string, mem memory.Allocator) []arrow.Table {
 	t.Helper()
 	files, err := PartFiles(dir)
@@ -53,16 +53,17 @@ func readTables(t *testing.T, dir string, mem memory.Allocator) []arrow.Table {
 	}
 	var out []arrow.Table
 	for _, f := range files {
-		fh, err := os.Open(f)
+		r, err := parquetio.Open(f, mem)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
+		rec, err := r.ReadAll(context.Background(), nil)
+		r.Close()
 		if err != nil {
 			t.Fatalf("read %s: %v", f, err)
 		}
-		out = append(out, tbl)
+		out = append(out, array.NewTableFromRecords(rec.Schema(), []arrow.RecordBatch{rec}))
+		rec.Release()
 	}
 	return out
 }

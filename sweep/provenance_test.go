@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // rowHashes reads the events_sha256 of every row under out/rows.
@@ -23,26 +23,13 @@ func rowHashes(t *testing.T, out string) map[string]string {
 	files, _ := filepath.Glob(filepath.Join(out, "rows", "*.parquet"))
 	got := map[string]string{}
 	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(nil), pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-		fh.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := array.NewTableReader(tbl, 1<<20)
-		for tr.Next() {
-			rec := tr.RecordBatch()
+		sinkstest.EachRecord(t, []string{f}, memory.DefaultAllocator, func(_ string, rec arrow.RecordBatch) {
 			col := func(name string) *array.String { return rec.Column(rec.Schema().FieldIndices(name)[0]).(*array.String) }
 			id, sha := col("run_id"), col("events_sha256")
 			for i := range int(rec.NumRows()) {
 				got[id.Value(i)] = sha.Value(i)
 			}
-		}
-		tr.Release()
-		tbl.Release()
+		})
 	}
 	return got
 }

@@ -1,8 +1,8 @@
 // Package samplesparquet exports ingested runs' per-sample columns
 // (columnar.Schema with leading run_id and run_rel columns) to Parquet. It is apart from
 // columnar so that reading runs does not link the Parquet writer and what
-// it pulls in (arrow/compute, Arrow Flight, gRPC): only commands that
-// export import it.
+// it pulls in (arrow-go's parquet packages and arrow/compute's kernels):
+// only commands that export import it.
 package samplesparquet
 
 import (
@@ -15,9 +15,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
 // NamedTable is a table with the run's identity written in Write's
@@ -46,8 +46,7 @@ func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithAllocator(mem),
 	)
-	fw, err := pqarrow.NewFileWriter(Schema, struct{ io.Writer }{w}, props,
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema(), pqarrow.WithAllocator(mem)))
+	fw, err := parquetio.NewWriter(w, Schema, props)
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
@@ -62,7 +61,7 @@ func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
 	return nil
 }
 
-func writeNamed(fw *pqarrow.FileWriter, nt NamedTable, mem memory.Allocator) error {
+func writeNamed(fw *parquetio.Writer, nt NamedTable, mem memory.Allocator) error {
 	rec := nt.Table.Record
 	n := int(rec.NumRows())
 	id, rel := constantColumn(nt.RunID, n, mem), constantColumn(nt.RunRel, n, mem)

@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
@@ -33,28 +33,24 @@ func TestWrite(t *testing.T) {
 	if err := write(&buf, []NamedTable{{"id-a", "a", tab}, {"id-b", "x/b", tab}}, mem); err != nil {
 		t.Fatal(err)
 	}
-	back, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(buf.Bytes()), parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
+	r, err := parquetio.NewReader(bytes.NewReader(buf.Bytes()), "samples.parquet", mem)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer back.Release()
+	defer r.Close()
 	n := int(tab.Record.NumRows())
-	if int(back.NumRows()) != 2*n || int(back.NumCols()) != len(columnar.Schema.Fields())+2 {
-		t.Fatalf("read back %d rows %d cols", back.NumRows(), back.NumCols())
+	if int(r.NumRows()) != 2*n || r.NumRowGroups() != 2 || r.Schema().NumFields() != len(columnar.Schema.Fields())+2 {
+		t.Fatalf("read back %d rows in %d row groups, %d cols", r.NumRows(), r.NumRowGroups(), r.Schema().NumFields())
 	}
-	if f := back.Schema().Fields(); f[0].Name != "run_id" || f[1].Name != "run_rel" {
-		t.Fatalf("leading columns %s, %s", f[0].Name, f[1].Name)
+	if f := r.Schema().Fields(); f[0].Name != "run_id" || f[1].Name != "run_rel" || !r.Schema().Equal(Schema) {
+		t.Fatalf("schema %s, want %s", r.Schema(), Schema)
 	}
-	ids := back.Column(0).Data().Chunks()
-	runs := back.Column(1).Data().Chunks()
-	issue := back.Column(2 + columnar.ColIssueNs).Data().Chunks()
-	tokens := back.Column(2 + columnar.ColOutputTokens).Data().Chunks()
 	s := tab.Samples()
 	row := 0
-	for c := range runs {
-		names, idc := runs[c].(*array.String), ids[c].(*array.String)
-		is := issue[c].(*array.Int64)
-		tk := tokens[c].(*array.Int64)
+	err = r.Each(context.Background(), nil, 0, func(rec arrow.RecordBatch) error {
+		names, idc := rec.Column(1).(*array.String), rec.Column(0).(*array.String)
+		is := rec.Column(2 + columnar.ColIssueNs).(*array.Int64)
+		tk := rec.Column(2 + columnar.ColOutputTokens).(*array.Int64)
 		for i := 0; i < names.Len(); i++ {
 			k := row % n
 			wantName, wantID := "a", "id-a"
@@ -66,5 +62,9 @@ func TestWrite(t *testing.T) {
 			}
 			row++
 		}
+		return nil
+	})
+	if err != nil || row != 2*n {
+		t.Fatalf("%d rows read: %v", row, err)
 	}
 }

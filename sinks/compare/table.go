@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
 // batch is one record batch of a part file with its columns by name, read
@@ -25,36 +24,29 @@ type batch struct {
 func readBatches(ctx context.Context, files []string, mem memory.Allocator, each func(b *batch) error) error {
 	for _, f := range files {
 		if err := readFileBatches(ctx, f, mem, each); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+			return err // it names the file
 		}
 	}
 	return nil
 }
 
+// readFileBatches is readBatches for one file; its errors name it.
 func readFileBatches(ctx context.Context, path string, mem memory.Allocator, each func(b *batch) error) (err error) {
-	fh, err := os.Open(path)
+	r, err := parquetio.Open(path, mem)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, fh.Close()) }()
-	tbl, err := pqarrow.ReadTable(ctx, fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-	if err != nil {
-		return err
-	}
-	defer tbl.Release()
-	tr := array.NewTableReader(tbl, 1<<16)
-	defer tr.Release()
-	for tr.Next() {
-		rec := tr.RecordBatch()
+	defer func() { err = errors.Join(err, r.Close()) }()
+	return r.Each(ctx, nil, 1<<16, func(rec arrow.RecordBatch) error {
 		b := &batch{rec: rec, col: map[string]arrow.Array{}}
 		for i, f := range rec.Schema().Fields() {
 			b.col[f.Name] = rec.Column(i)
 		}
 		if err := each(b); err != nil {
-			return err
+			return fmt.Errorf("%s: %w", path, err)
 		}
-	}
-	return tr.Err()
+		return nil
+	})
 }
 
 func (b *batch) rows() int { return int(b.rec.NumRows()) }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
@@ -42,36 +40,26 @@ func ReadTable(ctx context.Context, dir string, mem memory.Allocator) (*Table, e
 			return nil, err
 		}
 		if err := readTableFile(ctx, path, mem, t, seen); err != nil {
-			return nil, fmt.Errorf("read %s: %w", filepath.Base(path), err)
+			return nil, fmt.Errorf("read table: %w", err)
 		}
 	}
 	return t, nil
 }
 
 func readTableFile(ctx context.Context, path string, mem memory.Allocator, t *Table, seen map[string]bool) (err error) {
-	pf, err := file.OpenParquetFile(path, false)
+	r, err := parquetio.Open(path, mem)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, pf.Close()) }()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 16 << 10}, mem)
-	if err != nil {
-		return err
-	}
-	rr, err := fr.GetRecordReader(ctx, nil, nil)
-	if err != nil {
-		return err
-	}
-	defer rr.Release()
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		schema := rec.Schema()
-		for _, f := range schema.Fields() {
-			if !seen[f.Name] {
-				seen[f.Name] = true
-				t.Columns = append(t.Columns, f.Name)
-			}
+	defer func() { err = errors.Join(err, r.Close()) }()
+	schema := r.Schema()
+	for _, f := range schema.Fields() {
+		if !seen[f.Name] {
+			seen[f.Name] = true
+			t.Columns = append(t.Columns, f.Name)
 		}
+	}
+	return r.Each(ctx, nil, 16<<10, func(rec arrow.RecordBatch) error {
 		for i := range int(rec.NumRows()) {
 			row := make(map[string]any, rec.NumCols())
 			for c, a := range rec.Columns() {
@@ -79,8 +67,8 @@ func readTableFile(ctx context.Context, path string, mem memory.Allocator, t *Ta
 			}
 			t.Rows = append(t.Rows, row)
 		}
-	}
-	return rr.Err()
+		return nil
+	})
 }
 
 // cellOf is row i of a as a Go value: strings (dictionary-encoded ones

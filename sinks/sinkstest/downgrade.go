@@ -7,6 +7,7 @@ package sinkstest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"slices"
 	"testing"
@@ -14,9 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
@@ -60,9 +60,20 @@ func Downgrade(t testing.TB, dir string, version int32) {
 	}
 }
 
+// downgraded is file rewritten as Downgrade says. It keeps what the
+// readers go by, the columns (types, nullability, units) and their
+// values; the file is one row group with the library's default
+// properties (every column dictionary-encoded, uncompressed) and no
+// schema metadata, so the readers also meet pages and files unlike the
+// writer's own.
 func downgraded(file []byte, version int32, drop []string) ([]byte, error) {
 	mem := memory.DefaultAllocator
-	tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(file), parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
+	r, err := parquetio.NewReader(bytes.NewReader(file), "part file", mem)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	tbl, err := r.ReadAll(context.Background(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +90,7 @@ func downgraded(file []byte, version int32, drop []string) ([]byte, error) {
 		if slices.Contains(drop, fd.Name) {
 			continue
 		}
-		var a arrow.Array
+		a := tbl.Column(i)
 		if fd.Name == "schema_version" {
 			ib := array.NewInt32Builder(mem)
 			for range n {
@@ -87,20 +98,20 @@ func downgraded(file []byte, version int32, drop []string) ([]byte, error) {
 			}
 			a = ib.NewArray()
 			ib.Release()
-		} else if a, err = array.Concatenate(tbl.Column(i).Data().Chunks(), mem); err != nil {
-			return nil, err
+		} else {
+			a.Retain()
 		}
 		fields, cols = append(fields, fd), append(cols, a)
 	}
 	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
 	defer rec.Release()
 	var buf bytes.Buffer
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), &buf, nil, pqarrow.DefaultWriterProps())
+	fw, err := parquetio.NewWriter(&buf, rec.Schema(), nil)
 	if err != nil {
 		return nil, err
 	}
 	if err := fw.Write(rec); err != nil {
-		return nil, err
+		return nil, errors.Join(err, fw.Close())
 	}
 	if err := fw.Close(); err != nil {
 		return nil, err

@@ -2,14 +2,12 @@ package sinkstest
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
 // EachRecord reads each Parquet file with arrow-go and calls fn for every
@@ -18,20 +16,17 @@ import (
 func EachRecord(t testing.TB, files []string, mem memory.Allocator, fn func(file string, rec arrow.RecordBatch)) {
 	t.Helper()
 	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := pqarrow.ReadTable(context.Background(), fh, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
-		fh.Close()
+		r, err := parquetio.Open(f, mem)
 		if err != nil {
 			t.Fatalf("%s is not valid Parquet: %v", f, err)
 		}
-		tr := array.NewTableReader(tbl, 1<<16)
-		for tr.Next() {
-			fn(f, tr.RecordBatch())
+		err = r.Each(context.Background(), nil, 1<<16, func(rec arrow.RecordBatch) error {
+			fn(f, rec)
+			return nil
+		})
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s is not valid Parquet: %v", f, err)
 		}
-		tr.Release()
-		tbl.Release()
 	}
 }

@@ -15,8 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -301,19 +300,17 @@ func checkFloats(t *testing.T, label string, m map[string][2]float64) {
 // columns typed as the rows type them, holding each config's values.
 func checkParquet(t *testing.T, path string, cbw map[string]float64, params map[string]core.Params) {
 	t.Helper()
-	f, err := file.OpenParquetFile(path, false)
+	r, err := parquetio.Open(path, memory.DefaultAllocator)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	fr, err := pqarrow.NewFileReader(f, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	defer r.Close()
+	rec, err := r.ReadAll(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := array.NewTableFromRecords(rec.Schema(), []arrow.RecordBatch{rec})
+	rec.Release()
 	defer tbl.Release()
 	if int(tbl.NumRows()) != len(cbw) {
 		t.Fatalf("calibration.parquet: %d rows, want %d", tbl.NumRows(), len(cbw))

@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -121,7 +121,7 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 	defer rec.Release()
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy))
 	err := writeFileAtomic(path, func(w io.Writer) error {
-		fw, err := pqarrow.NewFileWriter(schema, w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+		fw, err := parquetio.NewWriter(w, schema, props)
 		if err != nil {
 			return err
 		}

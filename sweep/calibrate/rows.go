@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -50,56 +48,47 @@ func readRows(ctx context.Context, dir string, mem memory.Allocator) ([]row, err
 	var rows []row
 	for _, path := range files {
 		if rows, err = readRowsFile(ctx, path, mem, rows); err != nil {
-			return nil, fmt.Errorf("read rows from %s: %w", filepath.Base(path), err)
+			return nil, fmt.Errorf("read rows: %w", err)
 		}
 	}
 	return rows, nil
 }
 
+// readRowsFile appends the rows of one part file; its errors name it.
 func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows []row) (_ []row, err error) {
-	pf, err := file.OpenParquetFile(path, false)
+	r, err := parquetio.Open(path, mem)
 	if err != nil {
 		return rows, err
 	}
-	defer func() { err = errors.Join(err, pf.Close()) }()
-	schema := pf.MetaData().Schema
+	defer func() { err = errors.Join(err, r.Close()) }()
 	names := append(append([]string(nil), rowColumns...), core.Names()...)
 	var idx []int
 	var present []string
 	for i, n := range names {
-		j := schema.ColumnIndexByName(n)
+		j := r.ColumnIndex(n)
 		if j < 0 {
 			if i < len(rowColumns) {
-				return rows, fmt.Errorf("no column %q: not a steadysweep rows file", n)
+				return rows, fmt.Errorf("%s: no column %q: not a steadysweep rows file", path, n)
 			}
 			continue // a parameter added after this file was written
 		}
 		idx, present = append(idx, j), append(present, n)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 16 << 10}, mem)
-	if err != nil {
-		return rows, err
-	}
-	rr, err := fr.GetRecordReader(ctx, idx, nil)
-	if err != nil {
-		return rows, err
-	}
-	defer rr.Release()
-	for rr.Next() {
-		rec := rr.RecordBatch()
+	err = r.Each(ctx, idx, 16<<10, func(rec arrow.RecordBatch) error {
 		cols := map[string]arrow.Array{}
 		for i, n := range present {
 			cols[n] = rec.Column(i)
 		}
 		for i := range int(rec.NumRows()) {
-			r, err := rowAt(cols, present[len(rowColumns):], i)
+			rw, err := rowAt(cols, present[len(rowColumns):], i)
 			if err != nil {
-				return rows, fmt.Errorf("row %d: %w", len(rows), err)
+				return fmt.Errorf("%s: row %d: %w", path, len(rows), err)
 			}
-			rows = append(rows, r)
+			rows = append(rows, rw)
 		}
-	}
-	return rows, rr.Err()
+		return nil
+	})
+	return rows, err
 }
 
 // rowAt decodes row i of the record's columns.
