@@ -72,8 +72,10 @@ type Options struct {
 	Debug io.Writer
 	// Mem allocates Arrow memory (default memory.DefaultAllocator).
 	Mem memory.Allocator
-	// RowsPerGroup and MaxFileAge tune the writers (see sinks.WriterOptions).
+	// RowsPerGroup, RowsPerFile and MaxFileAge tune the writers (see
+	// sinks.WriterOptions).
 	RowsPerGroup int
+	RowsPerFile  int
 	MaxFileAge   time.Duration
 }
 
@@ -338,7 +340,7 @@ func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Su
 		}
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
-		MaxFileAge: o.MaxFileAge, Mem: o.Mem}
+		RowsPerFile: o.RowsPerFile, MaxFileAge: o.MaxFileAge, Mem: o.Mem}
 	rw, err := newRowSink(wopts)
 	if err != nil {
 		return nil, err

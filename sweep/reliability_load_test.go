@@ -125,10 +125,13 @@ func TestSweepMemoryBounded(t *testing.T) {
 // worker, and checks that the heap a sweep keeps between runs does not
 // grow with the number of runs: each run's core.Run (its rollups and
 // memos) is released with the run, so only the run in flight and the
-// writers' row groups (512 rows here) are in memory. The kept heap is read
-// after two GCs as each run starts loading; its median is compared (a
-// row-group flush leaves the Parquet library's pooled zstd encoders, a few
-// MB, for a while: spikes that do not grow). Before core.Run, memos keyed
+// writers' buffers are in memory. Those are kept the same size in both
+// sweeps: row groups of 16 rows in part files of 32, so neither the rows
+// buffered for a group (512 of them grew with the runs until the first
+// flush) nor a file's row-group metadata grows with the sweep. The kept
+// heap is read after two GCs as each run starts loading; its median is
+// compared (a flush's compression buffers are spikes that do not grow).
+// Before core.Run, memos keyed
 // by the rollups kept up to 256 analysed runs' rollups alive (300 copies
 // of a 20k-sample run peaked at 765 MB RSS against 154 MB for 30). The
 // maximum kept and the peak live heap are logged (go test -v).
@@ -164,7 +167,7 @@ func TestSweepMemoryIndependentOfRuns(t *testing.T) {
 		}
 		out := t.TempDir()
 		stop := heapPeak()
-		sum, err := Run(context.Background(), Options{Runs: refs, Configs: cs, Out: out, Jobs: 1, RowsPerGroup: 512,
+		sum, err := Run(context.Background(), Options{Runs: refs, Configs: cs, Out: out, Jobs: 1, RowsPerGroup: 16, RowsPerFile: 32,
 			Load: measured, Analyze: DefaultAnalyzer, Series: DefaultSeries, ToolVersion: "test"})
 		peak := stop()
 		if err != nil {
