@@ -247,8 +247,11 @@ func floorSection(e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&b, "### The binary\n\n`%s`: %s; `steadysweep version` peaks at %s RSS (the resident floor of any command: "+
-		"mapped pages of the binary touched by package initialisation; the Parquet writer, arrow/compute, Arrow Flight and gRPC are linked for sweep's rows).\n\n",
+	fmt.Fprintf(&b, "### The binary\n\n`%s`: %s; `steadysweep version` peaks at %s RSS: the pages of the binary that package "+
+		"initialisation touches (arrow/compute builds its kernel registry at start-up; it comes with arrow-go's parquet/file, which "+
+		"sweep's rows are written with; pqarrow, Arrow Flight, gRPC and protobuf are not linked: `TestBinaryLinksNoFlight`). "+
+		"main releases those of them that are read-only once initialisation is done (madvise, cmd/steadysweep/initpages_linux.go), so "+
+		"a command's peak is this floor or its own working set, whichever is larger, not their sum.\n\n",
 		filepath.Base(e.bin), fmtBytes(float64(bi.Size())), fmtBytes(bench.Median(rsss(ver))))
 	return b.String(), nil
 }
