@@ -224,16 +224,7 @@ var (
 //
 //	go test -run '^$' -bench PerConfig -benchtime 3x -cpu 1 ./bench/
 func BenchmarkPerConfig(b *testing.B) {
-	perConfigOnce.Do(func() {
-		perConfigDir, perConfigErr = os.MkdirTemp("", "steadysweep-perconfig-")
-		if perConfigErr == nil {
-			_, perConfigErr = synth.Generate(perConfigDir, PerConfigSpec())
-		}
-	})
-	if perConfigErr != nil {
-		b.Fatal(perConfigErr)
-	}
-	table := ingestWords(b, perConfigDir)
+	table := ingestWords(b, perConfigRun(b))
 	s := table.Samples()
 	for _, preset := range []string{"default", "reference"} {
 		base := core.DefaultParams()
@@ -258,6 +249,55 @@ func BenchmarkPerConfig(b *testing.B) {
 			if preset == "default" && cpu > PerConfigTargetUs {
 				b.Errorf("default preset: %.0f µs CPU per config, target ≤ %d", cpu, PerConfigTargetUs)
 			}
+		})
+	}
+}
+
+// perConfigRun generates the PerConfigSpec run once per process (into a
+// directory removed by TestMain).
+func perConfigRun(b *testing.B) string {
+	b.Helper()
+	perConfigOnce.Do(func() {
+		perConfigDir, perConfigErr = os.MkdirTemp("", "steadysweep-perconfig-")
+		if perConfigErr == nil {
+			_, perConfigErr = synth.Generate(perConfigDir, PerConfigSpec())
+		}
+	})
+	if perConfigErr != nil {
+		b.Fatal(perConfigErr)
+	}
+	return perConfigDir
+}
+
+// BenchmarkAnalyzeOnce is core's share of a warm `analyze` (a column-cache
+// hit): one fresh core.Run of the PerConfigSpec run (60 super-passes of
+// 1000 samples, the shape of issue 16's 183 MB log) analysed once, its
+// Outcome and its diagnostic tables (what the text and JSON reports
+// read), per preset.
+//
+//	go test -run '^$' -bench AnalyzeOnce -benchtime 20x -cpu 1 ./bench/
+func BenchmarkAnalyzeOnce(b *testing.B) {
+	table := ingestWords(b, perConfigRun(b))
+	s := table.Samples()
+	for _, preset := range []string{"default", "reference"} {
+		p := core.DefaultParams()
+		if preset == "reference" {
+			p = core.ReferenceParams()
+		}
+		b.Run("preset="+preset, func(b *testing.B) {
+			cpu0 := CPUTime()
+			for b.Loop() {
+				r, err := core.NewRun(&s, table.Info).Analyze(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = r.Outcome()
+				if _, err := r.Diagnostics(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/analysis")
+			b.ReportMetric(float64((CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/analysis")
 		})
 	}
 }
