@@ -116,14 +116,36 @@ type spPercentiles struct {
 // tracked metric of sp (§6) and the other derived values.
 func metricPercentiles(sp *SuperPass) *spPercentiles {
 	var out spPercentiles
+	var fs floatSorter
+	fillPercentiles(sp, &out, &fs, &floatArena{})
+	return &out
+}
+
+// fillPercentiles is metricPercentiles into out, sorting with fs and
+// taking the sorted lists from arena. The warm TTFTs are sorted only when
+// they are not all of the TTFTs (then their sorted list is the TTFTs'),
+// and not kept.
+func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *floatSorter, arena *floatArena) {
 	ms := Metrics()
+	var warm []float64
 	for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency, SourceTTFTWarm} {
 		xs := src.list(sp)
 		if len(xs) == 0 {
 			continue
 		}
-		sorted := slices.Clone(xs)
-		slices.Sort(sorted)
+		var sorted []float64
+		switch {
+		case src == SourceTTFTWarm && len(xs) == len(sp.TTFT):
+			sorted = out.sortedTTFT // the same values
+		case src == SourceTTFTWarm:
+			warm = append(fs.floats[:0], xs...)
+			fs.sort(warm)
+			fs.floats, sorted = warm, warm
+		default:
+			sorted = arena.take(len(xs))
+			copy(sorted, xs)
+			fs.sort(sorted)
+		}
 		for m := range ms {
 			if ms[m].Source == src {
 				out.v[m] = stats.PercentileLower(sorted, ms[m].P)
@@ -140,7 +162,6 @@ func metricPercentiles(sp *SuperPass) *spPercentiles {
 		}
 	}
 	out.tpotMean = tpotMean(sp)
-	return &out
 }
 
 // mergeSorted merges ascending lists into one ascending list (pairwise,

@@ -2,6 +2,8 @@ package core
 
 import (
 	"cmp"
+	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
@@ -98,7 +100,8 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 		nsp++
 	}
 	out := make([]SuperPass, nsp)
-	var seqBuf []seqValue
+	pcts := make([]spPercentiles, nsp)
+	b := rollupBuffers{arena: floatArena{chunk: min(7*n, 1<<17)}}
 	for k := range out {
 		lo, hi := k*S, min((k+1)*S, n)
 		sp := &out[k]
@@ -119,40 +122,40 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 			}
 		}
 
-		// TTFT and warm TTFT in first-token order.
-		seqBuf = seqBuf[:0]
-		for i := lo; i < hi; i++ {
-			if at(s.HasFirstToken, i, false) && !at(opts.exclude, i, false) {
-				seqBuf = append(seqBuf, seqValue{seq: at(s.FirstTokenSeq, i, int64(i)), i: i,
-					v: float64(at(s.TTFTNs, i, 0))})
+		// TTFT and warm TTFT in first-token order. Warm TTFTs are all
+		// of them on a single-turn run: the same list then.
+		order := b.seqOrder(lo, hi, s.HasFirstToken, s.FirstTokenSeq, opts.exclude)
+		sp.TTFT = b.arena.take(len(order))
+		nWarm := 0
+		for j, i := range order {
+			sp.TTFT[j] = float64(at(s.TTFTNs, i, 0))
+			if at(s.WarmTTFT, i, true) {
+				nWarm++
 			}
 		}
-		sortBySeq(seqBuf)
-		sp.TTFT = make([]float64, 0, len(seqBuf))
-		for _, e := range seqBuf {
-			sp.TTFT = append(sp.TTFT, e.v)
-			if at(s.WarmTTFT, e.i, true) {
-				sp.TTFTWarm = append(sp.TTFTWarm, e.v)
+		switch nWarm {
+		case 0:
+		case len(order):
+			sp.TTFTWarm = sp.TTFT
+		default:
+			sp.TTFTWarm = b.arena.take(nWarm)[:0]
+			for j, i := range order {
+				if at(s.WarmTTFT, i, true) {
+					sp.TTFTWarm = append(sp.TTFTWarm, sp.TTFT[j])
+				}
 			}
 		}
 
 		// Latency and TPOT in completion order.
-		seqBuf = seqBuf[:0]
-		for i := lo; i < hi; i++ {
-			if at(s.HasComplete, i, false) && !at(opts.exclude, i, false) {
-				seqBuf = append(seqBuf, seqValue{seq: at(s.CompleteSeq, i, int64(i)), i: i,
-					v: float64(at(s.LatencyNs, i, 0))})
-			}
-		}
-		sortBySeq(seqBuf)
-		sp.Latency = make([]float64, 0, len(seqBuf))
-		for _, e := range seqBuf {
-			sp.Latency = append(sp.Latency, e.v)
-			i := e.i
+		order = b.seqOrder(lo, hi, s.HasComplete, s.CompleteSeq, opts.exclude)
+		sp.Latency = b.arena.take(len(order))
+		tpot := b.tpot[:0]
+		for j, i := range order {
+			sp.Latency[j] = float64(at(s.LatencyNs, i, 0))
 			tok := at(s.OutTokens, i, -1)
 			if tok > 0 && at(s.HasFirstToken, i, false) {
 				delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
-				sp.TPOT = append(sp.TPOT, delta/float64(tok))
+				tpot = append(tpot, delta/float64(tok))
 				sp.OutTokens += tok
 			}
 			if !at(s.Failed, i, false) {
@@ -160,9 +163,90 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 				sp.SysTokens += systemTokens(s, i, opts.recordedTokens)
 			}
 		}
-		sp.pct = metricPercentiles(sp)
+		b.tpot = tpot
+		if len(tpot) > 0 {
+			sp.TPOT = b.arena.take(len(tpot))
+			copy(sp.TPOT, tpot)
+		}
+		sp.pct = &pcts[k]
+		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena)
 	}
 	return out
+}
+
+// rollupBuffers are what rollupOf reuses from one super-pass to the next:
+// the sample order, its sort keys and the TPOT list being built, the
+// sorter, and the arena the super-passes' lists are cut from.
+type rollupBuffers struct {
+	order  []int
+	keys   []uint64
+	tpot   []float64
+	sorter floatSorter
+	arena  floatArena
+}
+
+// seqOrder returns the samples i in [lo, hi) with has[i] and not
+// excluded, ordered by seq[i] (default i), ties in sample order: what a
+// stable sort by seq of the samples in sample order gives. The slice is
+// reused by the next call.
+func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []bool) []int {
+	order := b.order[:0]
+	sorted := true
+	minSeq, maxSeq, prev := int64(math.MaxInt64), int64(math.MinInt64), int64(math.MinInt64)
+	for i := lo; i < hi; i++ {
+		if !at(has, i, false) || at(exclude, i, false) {
+			continue
+		}
+		q := at(seq, i, int64(i))
+		sorted = sorted && q >= prev
+		prev = q
+		minSeq, maxSeq = min(minSeq, q), max(maxSeq, q)
+		order = append(order, i)
+	}
+	b.order = order
+	if sorted {
+		return order
+	}
+	// Sort (seq − minSeq, i − lo) packed into one key when it fits (the
+	// keys are distinct, so any sort is the stable one).
+	idxBits := bits.Len(uint(hi - lo - 1))
+	span := uint64(maxSeq) - uint64(minSeq)
+	if bits.Len64(span)+idxBits > 64 {
+		slices.SortStableFunc(order, func(x, y int) int {
+			return cmp.Compare(at(seq, x, int64(x)), at(seq, y, int64(y)))
+		})
+		return order
+	}
+	keys := b.keys[:0]
+	for _, i := range order {
+		q := uint64(at(seq, i, int64(i))) - uint64(minSeq)
+		keys = append(keys, q<<idxBits|uint64(i-lo))
+	}
+	b.sorter.sortUint64(keys)
+	for j, key := range keys {
+		order[j] = lo + int(key&(1<<idxBits-1))
+	}
+	b.keys = keys
+	return order
+}
+
+// floatArena cuts float64 slices out of a few large allocations: a
+// rollup's lists live as long as the rollup, and as one block they cost
+// the allocator and the collector a few objects instead of seven per
+// super-pass.
+type floatArena struct {
+	free  []float64
+	chunk int // the size of the next block (at least what is asked)
+}
+
+// take returns a slice of length and capacity n (appending to it copies).
+func (a *floatArena) take(n int) []float64 {
+	if len(a.free) < n {
+		a.free = make([]float64, max(n, a.chunk))
+	}
+	s := a.free[:n:n]
+	a.free = a.free[n:]
+	return s
 }
 
 // systemTokens is sample i's output-token count for system throughput
@@ -178,16 +262,6 @@ func systemTokens(s *Samples, i int, recorded bool) int64 {
 		return tok
 	}
 	return 0
-}
-
-type seqValue struct {
-	seq int64
-	i   int
-	v   float64
-}
-
-func sortBySeq(xs []seqValue) {
-	slices.SortStableFunc(xs, func(a, b seqValue) int { return cmp.Compare(a.seq, b.seq) })
 }
 
 // at returns xs[i], or def when the column is shorter (a missing column).
