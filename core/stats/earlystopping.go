@@ -76,13 +76,19 @@ func EarlyStoppingMinQueries(p, confidence, tolerance float64) int {
 
 // EarlyStoppingOverLatencyBudget returns LoadGen's SingleStream t for n
 // queries: the largest t ≥ 1 with n ≥ h_min(t) + t, and ok = false (t = 0)
-// when n < EarlyStoppingMinQueries. h_min(t) + t increases with t, so the
-// search gallops then bisects.
+// when n < EarlyStoppingMinQueries. The odds decrease in h, so
+// n ≥ h_min(t) + t exactly when the odds at h = n − t already pass,
+//
+//	I_{p−d}(n − t, t+1) = P[Binomial(n, 1−p+d) ≤ t] < 1 − c,
+//
+// which increases with t: the search gallops then bisects over t, one
+// odds evaluation a step instead of a search for h_min(t).
 func EarlyStoppingOverLatencyBudget(n int, p, confidence, tolerance float64) (t int, ok bool) {
-	fits := func(t int) bool {
-		h := EarlyStoppingHMin(t, p, confidence, tolerance)
-		return h >= 0 && n >= h+t
+	if !earlyStoppingValid(p, confidence, tolerance) {
+		return 0, false
 	}
+	target := 1 - confidence
+	fits := func(t int) bool { return n-t >= 1 && earlyStoppingOdds(n-t, t, p, tolerance) < target }
 	if !fits(1) {
 		return 0, false
 	}

@@ -182,3 +182,69 @@ func TestEarlyStoppingInvalid(t *testing.T) {
 		t.Error("estimate of an empty slice")
 	}
 }
+
+// budgetByHMin is EarlyStoppingOverLatencyBudget by its definition: the
+// largest t with n ≥ h_min(t) + t, each h_min searched for (the code
+// before the one-evaluation test).
+func budgetByHMin(n int, p float64) (int, bool) {
+	fits := func(t int) bool {
+		h := EarlyStoppingHMin(t, p, 0.99, 0)
+		return h >= 0 && n >= h+t
+	}
+	if !fits(1) {
+		return 0, false
+	}
+	lo, hi := 1, 2
+	for fits(hi) {
+		lo = hi
+		hi *= 2
+	}
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo, true
+}
+
+// TestEarlyStoppingBudgetMatchesHMin checks the budget against its
+// definition through h_min on every n up to 1200 and on random n up to
+// 2·10⁶ (60 of them), for the report grid's percentiles, and that the odds are
+// monotone in h around every h_min it meets (what the one-evaluation
+// test relies on).
+func TestEarlyStoppingBudgetMatchesHMin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 4))
+	ns := make([]int, 0, 1260)
+	for n := 1; n <= 1200; n++ {
+		ns = append(ns, n)
+	}
+	for range 60 {
+		ns = append(ns, 1200+rng.IntN(2_000_000))
+	}
+	if testing.Short() {
+		ns = ns[1100:]
+	}
+	for _, p := range []float64{0.999, 0.99, 0.97, 0.95, 0.9, 0.8, 0.75, 0.5} {
+		for _, n := range ns {
+			got, ok := EarlyStoppingOverLatencyBudget(n, p, 0.99, 0)
+			want, wantOK := budgetByHMin(n, p)
+			if got != want || ok != wantOK {
+				t.Fatalf("n=%d p=%v: budget %d (ok %v), want %d (ok %v)", n, p, got, ok, want, wantOK)
+			}
+			if !ok || n%97 != 0 {
+				continue
+			}
+			h := EarlyStoppingHMin(got, p, 0.99, 0)
+			prev := 1.0
+			for hh := max(1, h-40); hh <= h+40; hh++ {
+				odds := earlyStoppingOdds(hh, got, p, 0)
+				if odds > prev {
+					t.Fatalf("t=%d p=%v: odds rise from h=%d to %d (%v → %v)", got, p, hh-1, hh, prev, odds)
+				}
+				prev = odds
+			}
+		}
+	}
+}
