@@ -116,18 +116,18 @@ type spPercentiles struct {
 // tracked metric of sp (§6) and the other derived values.
 func metricPercentiles(sp *SuperPass) *spPercentiles {
 	var out spPercentiles
-	var fs floatSorter
-	fillPercentiles(sp, &out, &fs, &floatArena{})
+	var fs stats.FloatSorter
+	var warm []float64
+	fillPercentiles(sp, &out, &fs, &floatArena{}, &warm)
 	return &out
 }
 
 // fillPercentiles is metricPercentiles into out, sorting with fs and
-// taking the sorted lists from arena. The warm TTFTs are sorted only when
-// they are not all of the TTFTs (then their sorted list is the TTFTs'),
-// and not kept.
-func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *floatSorter, arena *floatArena) {
+// taking the sorted lists from arena. The warm TTFTs are sorted (in
+// *scratch) only when they are not all of the TTFTs (then their sorted
+// list is the TTFTs'), and not kept.
+func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *stats.FloatSorter, arena *floatArena, scratch *[]float64) {
 	ms := Metrics()
-	var warm []float64
 	for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency, SourceTTFTWarm} {
 		xs := src.list(sp)
 		if len(xs) == 0 {
@@ -138,13 +138,13 @@ func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *floatSorter, arena *
 		case src == SourceTTFTWarm && len(xs) == len(sp.TTFT):
 			sorted = out.sortedTTFT // the same values
 		case src == SourceTTFTWarm:
-			warm = append(fs.floats[:0], xs...)
-			fs.sort(warm)
-			fs.floats, sorted = warm, warm
+			*scratch = append((*scratch)[:0], xs...)
+			sorted = *scratch
+			fs.Sort(sorted)
 		default:
 			sorted = arena.take(len(xs))
 			copy(sorted, xs)
-			fs.sort(sorted)
+			fs.Sort(sorted)
 		}
 		for m := range ms {
 			if ms[m].Source == src {

@@ -181,16 +181,15 @@ func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries, *stat
 	if len(tpot) > 0 {
 		t.TPSPerUser = perUserTPS(stats.Mean(tpot))
 	}
-	sorted := func(xs []float64) pooledSorted { slices.Sort(xs); return pooledSorted{sorted: xs} }
-	ps := [3]pooledSorted{sorted(ttft), sorted(tpot), sorted(lat)}
-	es := EarlyStopSeries{TTFT: run.earlyStopEstimate(ps[0].sorted), TPOT: run.earlyStopEstimate(ps[1].sorted),
-		Latency: run.earlyStopEstimate(ps[2].sorted)}
-	t.TTFT, t.TPOT, t.Lat = ps[0].quantiles(), ps[1].quantiles(), ps[2].quantiles()
+	var fs stats.FloatSorter
+	ps := [3]pooledOrder{run.pooledOrderOf(ttft, &fs), run.pooledOrderOf(tpot, &fs), run.pooledOrderOf(lat, &fs)}
+	es := EarlyStopSeries{TTFT: ps[0].es, TPOT: ps[1].es, Latency: ps[2].es}
+	t.TTFT, t.TPOT, t.Lat = ps[0].q, ps[1].q, ps[2].q
 	t.NCompleted = len(lat)
 	if t.DurationS > 0 {
 		t.RequestsPerS = float64(t.NCompleted) / t.DurationS
 	}
-	return t, es, ps[0].summary(), ps[1].summary()
+	return t, es, sortedSummary(ttft, &fs), sortedSummary(tpot, &fs)
 }
 
 // offlineTPS is the TPS block of the token-rate plateau of ow: system is

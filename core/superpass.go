@@ -169,19 +169,21 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 			copy(sp.TPOT, tpot)
 		}
 		sp.pct = &pcts[k]
-		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena)
+		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm)
 	}
 	return out
 }
 
 // rollupBuffers are what rollupOf reuses from one super-pass to the next:
-// the sample order, its sort keys and the TPOT list being built, the
-// sorter, and the arena the super-passes' lists are cut from.
+// the sample order, its sort keys, the TPOT list being built, the warm
+// TTFTs being sorted, the sorter, and the arena the super-passes' lists
+// are cut from.
 type rollupBuffers struct {
 	order  []int
 	keys   []uint64
 	tpot   []float64
-	sorter floatSorter
+	warm   []float64
+	sorter stats.FloatSorter
 	arena  floatArena
 }
 
@@ -222,7 +224,7 @@ func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []
 		q := uint64(at(seq, i, int64(i))) - uint64(minSeq)
 		keys = append(keys, q<<idxBits|uint64(i-lo))
 	}
-	b.sorter.sortUint64(keys)
+	b.sorter.SortUint64(keys)
 	for j, key := range keys {
 		order[j] = lo + int(key&(1<<idxBits-1))
 	}

@@ -1,7 +1,9 @@
 package core
 
 import (
+	"cmp"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -127,5 +129,55 @@ func TestRollupEdgeCases(t *testing.T) {
 	short := &Samples{IssueNs: []int64{5, 6, 7}}
 	if got := Rollup(short, 2); len(got) != 2 || got[0].FirstIssueNs != 5 || got[0].LastIssueNs != 6 {
 		t.Errorf("short columns: %+v", got)
+	}
+}
+
+// TestSeqOrderIsStableSort checks rollupOf's sample order against a stable
+// sort by seq of the selected samples: ties, negative and huge seqs (the
+// packed keys' fallback), missing columns, exclusions, presorted input.
+func TestSeqOrderIsStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 3))
+	var b rollupBuffers
+	for trial := range 400 {
+		n := 1 + rng.IntN(1500)
+		lo := rng.IntN(n)
+		hi := lo + 1 + rng.IntN(n-lo)
+		has := make([]bool, max(n-rng.IntN(3), 0)) // sometimes short: a missing tail
+		seq := make([]int64, max(n-rng.IntN(3), 0))
+		var exclude []bool
+		if trial%3 == 0 {
+			exclude = make([]bool, n)
+		}
+		for i := range has {
+			has[i] = rng.IntN(8) > 0
+		}
+		for i := range seq {
+			switch trial % 5 {
+			case 0:
+				seq[i] = int64(rng.IntN(20)) // ties
+			case 1:
+				seq[i] = int64(i) // presorted
+			case 2:
+				seq[i] = int64(rng.Uint64()) // span too wide to pack
+			default:
+				seq[i] = int64(i + rng.IntN(40) - 20)
+			}
+		}
+		for i := range exclude {
+			exclude[i] = rng.IntN(10) == 0
+		}
+		var want []int
+		for i := lo; i < hi; i++ {
+			if at(has, i, false) && !at(exclude, i, false) {
+				want = append(want, i)
+			}
+		}
+		slices.SortStableFunc(want, func(x, y int) int {
+			return cmp.Compare(at(seq, x, int64(x)), at(seq, y, int64(y)))
+		})
+		got := b.seqOrder(lo, hi, has, seq, exclude)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d [%d, %d): seqOrder = %v, want %v", trial, lo, hi, got, want)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -50,54 +49,107 @@ type windowStats struct {
 	tps        TPS
 }
 
-// pooledSorted is one list pooled over sps in super-pass order and sorted
-// once; every quantile, summary and early-stopping estimate of the span
-// reads it. (An unstable sort gives the stable sort's order here: the
-// values are never NaN or −0, the only values whose order among equals
-// could show.)
-type pooledSorted struct {
-	sorted []float64
-	// orderSum is stats.Sum of the values in super-pass order (the
-	// reference's means are of the unsorted pooled list).
+// pooledOrder is one list pooled over a span in super-pass order: its
+// count, its compensated sum in that order (the reference's means are of
+// the unsorted pooled list), and the order statistics the totals and the
+// early-stopping estimates read, selected without sorting the pool.
+type pooledOrder struct {
+	n        int
 	orderSum float64
+	q        Quantiles
+	es       EarlyStopEstimate
 }
 
-func poolSorted(sps []SuperPass, list func(*SuperPass) []float64) pooledSorted {
-	xs := pooled(sps, list)
-	ps := pooledSorted{orderSum: stats.Sum(xs)}
-	slices.Sort(xs)
-	ps.sorted = xs
-	return ps
-}
-
-func (ps pooledSorted) quantiles() Quantiles {
-	if len(ps.sorted) == 0 {
-		return Quantiles{math.NaN(), math.NaN(), math.NaN()}
+// pooledOrderOf takes xs's p50/p90/p99 (PercentileLower) and its
+// early-stopping estimates (earlyStopEstimate of sorted xs) in one
+// stats.FloatSorter.OrderStats call; xs is not modified.
+func (run *Run) pooledOrderOf(xs []float64, fs *stats.FloatSorter) pooledOrder {
+	n := len(xs)
+	grid := EarlyStopGrid()
+	po := pooledOrder{n: n, orderSum: stats.Sum(xs), q: Quantiles{math.NaN(), math.NaN(), math.NaN()},
+		es: EarlyStopEstimate{N: n, Values: make([]float64, len(grid)), OK: make([]bool, len(grid))}}
+	if n == 0 {
+		return po
 	}
-	s := ps.sorted
-	return Quantiles{stats.PercentileLower(s, 0.50), stats.PercentileLower(s, 0.90), stats.PercentileLower(s, 0.99)}
+	var rankBuf [3 + 8]int
+	var valBuf [3 + 8]float64
+	ranks := rankBuf[:0]
+	for _, p := range [3]float64{0.50, 0.90, 0.99} {
+		ranks = append(ranks, int(p*float64(n-1))) // stats.PercentileLower's index
+	}
+	for i, p := range grid {
+		if t := run.earlyStopBudget(n, p/100); t > 0 {
+			po.es.OK[i] = true
+			ranks = append(ranks, n-t)
+		}
+	}
+	vals := valBuf[:len(ranks)]
+	if len(ranks) > len(valBuf) {
+		vals = make([]float64, len(ranks))
+	}
+	fs.OrderStats(xs, ranks, vals)
+	po.q = Quantiles{vals[0], vals[1], vals[2]}
+	k := 3
+	for i := range grid {
+		if po.es.OK[i] {
+			po.es.Values[i], k = vals[k], k+1
+		}
+	}
+	return po
 }
 
-// summary is stats.Summarize of the values (nil without any).
-func (ps pooledSorted) summary() *stats.Summary {
-	if len(ps.sorted) == 0 {
+// poolOrder is pooledOrderOf the list chosen by list, pooled over sps.
+func (run *Run) poolOrder(sps []SuperPass, list func(*SuperPass) []float64, fs *stats.FloatSorter) pooledOrder {
+	return run.pooledOrderOf(pooled(sps, list), fs)
+}
+
+// pooledSummary is stats.Summarize of the list chosen by list (TTFT or
+// TPOT) pooled over sps, nil without values: from the super-passes'
+// sorted lists (summarizeLists) when they are cached, else from a sorted
+// pool.
+func pooledSummary(sps []SuperPass, list func(*SuperPass) []float64, sorted func(*spPercentiles) []float64,
+	fs *stats.FloatSorter) *stats.Summary {
+	lists := make([][]float64, 0, len(sps))
+	n := 0
+	for i := range sps {
+		if sps[i].pct == nil {
+			lists = nil
+			break
+		}
+		if l := sorted(sps[i].pct); len(l) > 0 {
+			lists, n = append(lists, l), n+len(l)
+		}
+	}
+	if lists == nil {
+		return sortedSummary(pooled(sps, list), fs)
+	}
+	if n == 0 {
 		return nil
 	}
-	s := summarizeSorted(ps.sorted)
+	s := summarizeLists(lists)
+	return &s
+}
+
+// sortedSummary is stats.Summarize of xs (nil without values), sorting xs.
+func sortedSummary(xs []float64, fs *stats.FloatSorter) *stats.Summary {
+	if len(xs) == 0 {
+		return nil
+	}
+	fs.Sort(xs)
+	s := summarizeSorted(xs)
 	return &s
 }
 
 // spanStatsOf summarises sps; whole selects the drain-inclusive span.
-// Each pooled list is sorted once and shared by the totals and the
-// early-stopping estimates.
 func (run *Run) spanStatsOf(sps []SuperPass, whole bool) *spanStats {
-	ttft := poolSorted(sps, func(sp *SuperPass) []float64 { return sp.TTFT })
-	tpot := poolSorted(sps, func(sp *SuperPass) []float64 { return sp.TPOT })
-	lat := poolSorted(sps, func(sp *SuperPass) []float64 { return sp.Latency })
+	var fs stats.FloatSorter
+	ttft := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TTFT }, &fs)
+	tpot := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TPOT }, &fs)
+	lat := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.Latency }, &fs)
 	return run.spanStatsFrom(sps, whole, ttft, tpot, lat)
 }
 
-func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat pooledSorted) *spanStats {
+func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat pooledOrder) *spanStats {
 	t := Totals{NSuperPasses: len(sps), NSamples: countIssued(sps), OutTokens: pooledSysTokens(sps),
 		NCompleted: countCompleted(sps)}
 	span := issueSpanNs(sps)
@@ -106,10 +158,10 @@ func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat poole
 	}
 	t.DurationS = float64(span) / 1e9
 	t.TPSPerUser = math.NaN()
-	if n := len(tpot.sorted); n > 0 {
+	if n := tpot.n; n > 0 {
 		t.TPSPerUser = perUserTPS(tpot.orderSum / float64(n))
 	}
-	t.TTFT, t.TPOT, t.Lat = ttft.quantiles(), tpot.quantiles(), lat.quantiles()
+	t.TTFT, t.TPOT, t.Lat = ttft.q, tpot.q, lat.q
 	t.TPSSystem, t.RequestsPerS = math.NaN(), math.NaN()
 	if span > 0 {
 		t.TPSSystem = systemTPS(t.OutTokens, span)
@@ -119,26 +171,23 @@ func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat poole
 	if t.NSamples > 0 {
 		t.CompletedFraction = float64(t.NCompleted) / float64(t.NSamples)
 	}
-	es := EarlyStopSeries{
-		TTFT:    run.earlyStopEstimate(ttft.sorted),
-		TPOT:    run.earlyStopEstimate(tpot.sorted),
-		Latency: run.earlyStopEstimate(lat.sorted),
-	}
+	es := EarlyStopSeries{TTFT: ttft.es, TPOT: tpot.es, Latency: lat.es}
 	return &spanStats{totals: t, es: es}
 }
 
-// computeWindowStats summarises the window w: one
-// sort per pooled list serves the summaries, the totals and the
-// early-stopping estimates.
+// computeWindowStats summarises the window w: its totals and
+// early-stopping estimates (spanStatsOf), its TTFT and TPOT summaries and
+// its throughput.
 func (run *Run) computeWindowStats(w []SuperPass) *windowStats {
-	ttft := poolSorted(w, func(sp *SuperPass) []float64 { return sp.TTFT })
-	tpot := poolSorted(w, func(sp *SuperPass) []float64 { return sp.TPOT })
-	lat := poolSorted(w, func(sp *SuperPass) []float64 { return sp.Latency })
+	var fs stats.FloatSorter
+	ttft := func(sp *SuperPass) []float64 { return sp.TTFT }
+	tpot := func(sp *SuperPass) []float64 { return sp.TPOT }
+	span := run.spanStatsOf(w, false)
 	return &windowStats{
-		spanStats: *run.spanStatsFrom(w, false, ttft, tpot, lat),
-		ttft:      ttft.summary(),
-		tpot:      tpot.summary(),
-		nTTFT:     len(ttft.sorted),
+		spanStats: *span,
+		ttft:      pooledSummary(w, ttft, func(d *spPercentiles) []float64 { return d.sortedTTFT }, &fs),
+		tpot:      pooledSummary(w, tpot, func(d *spPercentiles) []float64 { return d.sortedTPOT }, &fs),
+		nTTFT:     span.es.TTFT.N,
 		tps:       windowThroughput(w),
 	}
 }

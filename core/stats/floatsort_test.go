@@ -1,7 +1,6 @@
-package core
+package stats
 
 import (
-	"cmp"
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
@@ -46,13 +45,13 @@ func floatShapes(rng *rand.Rand) map[string][]float64 {
 // the sorter's buffers reused from list to list.
 func TestFloatSorterMatchesSlicesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 1))
-	var fs floatSorter
+	var fs FloatSorter
 	for trial := range 20 {
 		for name, xs := range floatShapes(rng) {
 			want := slices.Clone(xs)
 			slices.Sort(want)
 			got := slices.Clone(xs)
-			fs.sort(got)
+			fs.Sort(got)
 			assertSameBits(t, name, trial, got, want)
 		}
 	}
@@ -104,8 +103,8 @@ func FuzzFloatSorter(f *testing.F) {
 		}
 		want := slices.Clone(xs)
 		slices.Sort(want)
-		var fs floatSorter
-		fs.sort(xs)
+		var fs FloatSorter
+		fs.Sort(xs)
 		assertSameBits(t, "fuzz", 0, xs, want)
 	})
 }
@@ -127,10 +126,10 @@ func BenchmarkSortFloats(b *testing.B) {
 			}
 			buf := make([]float64, n)
 			b.Run(shape+"/n="+strconv.Itoa(n)+"/radix", func(b *testing.B) {
-				var fs floatSorter
+				var fs FloatSorter
 				for b.Loop() {
 					copy(buf, xs)
-					fs.sort(buf)
+					fs.Sort(buf)
 				}
 			})
 			b.Run(shape+"/n="+strconv.Itoa(n)+"/pdqsort", func(b *testing.B) {
@@ -143,52 +142,46 @@ func BenchmarkSortFloats(b *testing.B) {
 	}
 }
 
-// TestSeqOrderIsStableSort checks rollupOf's sample order against a stable
-// sort by seq of the selected samples: ties, negative and huge seqs (the
-// packed keys' fallback), missing columns, exclusions, presorted input.
-func TestSeqOrderIsStableSort(t *testing.T) {
-	rng := rand.New(rand.NewPCG(16, 3))
-	var b rollupBuffers
-	for trial := range 400 {
-		n := 1 + rng.IntN(1500)
-		lo := rng.IntN(n)
-		hi := lo + 1 + rng.IntN(n-lo)
-		has := make([]bool, max(n-rng.IntN(3), 0)) // sometimes short: a missing tail
-		seq := make([]int64, max(n-rng.IntN(3), 0))
-		var exclude []bool
-		if trial%3 == 0 {
-			exclude = make([]bool, n)
-		}
-		for i := range has {
-			has[i] = rng.IntN(8) > 0
-		}
-		for i := range seq {
-			switch trial % 5 {
-			case 0:
-				seq[i] = int64(rng.IntN(20)) // ties
-			case 1:
-				seq[i] = int64(i) // presorted
-			case 2:
-				seq[i] = int64(rng.Uint64()) // span too wide to pack
-			default:
-				seq[i] = int64(i + rng.IntN(40) - 20)
+// TestOrderStatsMatchSort checks OrderStats against indexing a sorted
+// copy, on every shape (long enough for the bucket selection, and short),
+// with ranks at both ends, repeated ranks and ranks sharing a bucket.
+func TestOrderStatsMatchSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 5))
+	var fs FloatSorter
+	for trial := range 6 {
+		for name, short := range floatShapes(rng) {
+			for _, xs := range [][]float64{short, repeatTo(short, 9000+rng.IntN(70000), rng)} {
+				n := len(xs)
+				want := slices.Clone(xs)
+				slices.Sort(want)
+				ranks := []int{0, n - 1, n / 2, n / 2, int(0.9 * float64(n-1)), int(0.99 * float64(n-1)), n - 1 - n/1000}
+				for range 8 {
+					ranks = append(ranks, rng.IntN(n))
+				}
+				got := make([]float64, len(ranks))
+				orig := slices.Clone(xs)
+				fs.OrderStats(xs, ranks, got)
+				assertSameBits(t, name+" (input kept)", trial, xs, orig)
+				wantAt := make([]float64, len(ranks))
+				for i, r := range ranks {
+					wantAt[i] = want[r]
+				}
+				assertSameBits(t, name, trial, got, wantAt)
 			}
-		}
-		for i := range exclude {
-			exclude[i] = rng.IntN(10) == 0
-		}
-		var want []int
-		for i := lo; i < hi; i++ {
-			if at(has, i, false) && !at(exclude, i, false) {
-				want = append(want, i)
-			}
-		}
-		slices.SortStableFunc(want, func(x, y int) int {
-			return cmp.Compare(at(seq, x, int64(x)), at(seq, y, int64(y)))
-		})
-		got := b.seqOrder(lo, hi, has, seq, exclude)
-		if !slices.Equal(got, want) {
-			t.Fatalf("trial %d [%d, %d): seqOrder = %v, want %v", trial, lo, hi, got, want)
 		}
 	}
+}
+
+// repeatTo extends xs to n values by drawing from it with small
+// perturbations (so long lists keep the shape's edge values).
+func repeatTo(xs []float64, n int, rng *rand.Rand) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		x := xs[rng.IntN(len(xs))]
+		if rng.IntN(2) == 0 && x == x && !math.IsInf(x, 0) && x != 0 {
+			x = math.Nextafter(x, math.Inf(1))
+		}
+		out[i] = x
+	}
+	return out
 }

@@ -1,0 +1,260 @@
+package stats
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// FloatSorter sorts float64 lists ascending, and selects order statistics
+// from them, by bucketing their order-preserving bit patterns (floatKey):
+// O(n) on the detector's lists and several times faster than
+// slices.Sort's pdqsort from a few hundred values up. Its results are the
+// ones slices.Sort gives: values that compare equal are bit-identical,
+// and so indistinguishable in any order, except NaN (unordered) and zeros
+// of both signs; with either in the list it calls slices.Sort itself. The
+// zero value is ready; its buffers are reused from one call to the next
+// (a FloatSorter is not safe for concurrent use).
+type FloatSorter struct {
+	keys, tmp, sel []uint64
+	count          [][]uint32 // per recursion depth of sortKeys
+	starts, want   []uint32   // OrderStats' buckets
+	floats         []float64
+}
+
+// radixMinLen is the length below which slices.Sort is the faster one
+// (BenchmarkSortFloats: about even at 128 values, 2–3× slower at 1000).
+const radixMinLen = 192
+
+// floatKey maps x to a uint64 whose unsigned order is x's numeric order
+// (−0 just below +0; NaN at either end by its sign): a negative value's
+// bits are all flipped (larger magnitudes sort first), a positive value's
+// sign bit set.
+func floatKey(x float64) uint64 {
+	b := math.Float64bits(x)
+	return b ^ (uint64(int64(b)>>63) | 1<<63)
+}
+
+// keyFloat inverts floatKey.
+func keyFloat(k uint64) float64 {
+	return math.Float64frombits(k ^ ((k>>63 - 1) | 1<<63))
+}
+
+// keysOf fills fs.keys with the keys of xs and returns them with their
+// range; ok is false when xs holds a NaN or zeros of both signs.
+func (fs *FloatSorter) keysOf(xs []float64) (keys []uint64, lo, hi uint64, ok bool) {
+	n := len(xs)
+	if cap(fs.keys) < n {
+		fs.keys = make([]uint64, n)
+	}
+	keys = fs.keys[:n]
+	posZero, negZero := false, false
+	lo, hi = math.MaxUint64, 0
+	for i, x := range xs {
+		if x != x {
+			return nil, 0, 0, false
+		}
+		k := floatKey(x)
+		switch k {
+		case 1 << 63:
+			posZero = true
+		case 1<<63 - 1:
+			negZero = true
+		}
+		keys[i] = k
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	return keys, lo, hi, !(posZero && negZero)
+}
+
+// Sort sorts xs in place, in slices.Sort's order.
+func (fs *FloatSorter) Sort(xs []float64) {
+	n := len(xs)
+	if n < radixMinLen || n > math.MaxInt32 {
+		slices.Sort(xs)
+		return
+	}
+	keys, lo, hi, ok := fs.keysOf(xs)
+	if !ok {
+		slices.Sort(xs)
+		return
+	}
+	fs.sortKeys(keys, fs.scratch(n), lo, hi, 0)
+	for i, k := range keys {
+		xs[i] = keyFloat(k)
+	}
+}
+
+// SortUint64 sorts ks ascending.
+func (fs *FloatSorter) SortUint64(ks []uint64) {
+	n := len(ks)
+	if n < radixMinLen || n > math.MaxInt32 {
+		slices.Sort(ks)
+		return
+	}
+	lo, hi := ks[0], ks[0]
+	for _, k := range ks {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	fs.sortKeys(ks, fs.scratch(n), lo, hi, 0)
+}
+
+// scratch returns the sorter's scratch key buffer, at least n long.
+func (fs *FloatSorter) scratch(n int) []uint64 {
+	if cap(fs.tmp) < n {
+		fs.tmp = make([]uint64, n)
+	}
+	return fs.tmp[:n]
+}
+
+// maxBucketDepth bounds sortKeys' recursion; deeper buckets are left to
+// slices.Sort.
+const maxBucketDepth = 4
+
+// bucketCounts returns a cleared count buffer of nb+1 entries for
+// recursion depth depth.
+func (fs *FloatSorter) bucketCounts(depth, nb int) []uint32 {
+	for len(fs.count) <= depth {
+		fs.count = append(fs.count, nil)
+	}
+	return growCleared(&fs.count[depth], nb+1)
+}
+
+// growCleared returns (*buf)[:n] cleared, growing *buf first if need be.
+func growCleared(buf *[]uint32, n int) []uint32 {
+	if cap(*buf) < n {
+		*buf = make([]uint32, n)
+	}
+	c := (*buf)[:n]
+	clear(c)
+	return c
+}
+
+// sortKeys sorts ks, whose keys lie in [lo, hi], with tmp (as long) as
+// scratch: it scatters them into about len(ks) buckets by the top bits of
+// k − lo, then sorts each bucket, a large one (keys packed closer than
+// the bucket width can part) by recursing.
+func (fs *FloatSorter) sortKeys(ks, tmp []uint64, lo, hi uint64, depth int) {
+	n := len(ks)
+	if lo == hi {
+		return // all equal
+	}
+	shift := max(bits.Len64(hi-lo)-bits.Len(uint(n)), 0)
+	nb := int((hi-lo)>>shift) + 1
+	count := fs.bucketCounts(depth, nb)
+	for _, k := range ks {
+		count[(k-lo)>>shift+1]++
+	}
+	for b := 1; b <= nb; b++ {
+		count[b] += count[b-1]
+	}
+	for _, k := range ks {
+		b := (k - lo) >> shift
+		tmp[count[b]] = k
+		count[b]++
+	}
+	copy(ks, tmp[:n])
+	// count[b] is now the end of bucket b.
+	start := uint32(0)
+	for _, end := range count[:nb] {
+		switch m := end - start; {
+		case m <= 1:
+		case m <= 16:
+			insertionSortKeys(ks[start:end])
+		case depth+1 < maxBucketDepth:
+			bk := ks[start:end]
+			blo, bhi := bk[0], bk[0]
+			for _, k := range bk {
+				blo, bhi = min(blo, k), max(bhi, k)
+			}
+			fs.sortKeys(bk, tmp[start:end], blo, bhi, depth+1)
+		default:
+			slices.Sort(ks[start:end])
+		}
+		start = end
+	}
+}
+
+func insertionSortKeys(ks []uint64) {
+	for i := 1; i < len(ks); i++ {
+		k, j := ks[i], i
+		for ; j > 0 && ks[j-1] > k; j-- {
+			ks[j] = ks[j-1]
+		}
+		ks[j] = k
+	}
+}
+
+// selectBuckets is the number of buckets OrderStats spreads the keys
+// over: few enough that the counts stay in the first-level cache.
+const selectBuckets = 1 << 11
+
+// OrderStats sets out[i] to the ranks[i]-th smallest value of xs
+// (0-based; sorted(xs)[ranks[i]] for slices.Sort's order), every rank in
+// [0, len(xs)), without sorting xs: one pass counts the values' buckets,
+// a second gathers the few buckets that hold a wanted rank, and only
+// those are sorted. xs is not modified; out is as long as ranks.
+func (fs *FloatSorter) OrderStats(xs []float64, ranks []int, out []float64) {
+	n := len(xs)
+	keys, lo, hi, ok := []uint64(nil), uint64(0), uint64(0), false
+	if n >= 4*selectBuckets && n <= math.MaxInt32 {
+		keys, lo, hi, ok = fs.keysOf(xs)
+	}
+	if !ok {
+		s := append(fs.floats[:0], xs...)
+		fs.Sort(s)
+		for i, r := range ranks {
+			out[i] = s[r]
+		}
+		fs.floats = s
+		return
+	}
+	shift := max(bits.Len64(hi-lo)-bits.Len(selectBuckets-1), 0)
+	nb := int((hi-lo)>>shift) + 1
+	count, want := growCleared(&fs.starts, nb+1), growCleared(&fs.want, nb)
+	for _, k := range keys {
+		count[(k-lo)>>shift+1]++
+	}
+	for b := 1; b <= nb; b++ {
+		count[b] += count[b-1] // count[b] is the start of bucket b
+	}
+	// want[b] is 1 + the offset in sel of each wanted bucket (0: unwanted).
+	m := uint32(0)
+	for _, r := range ranks {
+		b := bucketOf(count, uint32(r))
+		if want[b] == 0 {
+			want[b] = m + 1
+			m += count[b+1] - count[b]
+		}
+	}
+	if cap(fs.sel) < int(m) {
+		fs.sel = make([]uint64, m)
+	}
+	sel := fs.sel[:m]
+	for _, k := range keys {
+		b := (k - lo) >> shift
+		if w := want[b]; w != 0 {
+			sel[w-1] = k
+			want[b]++
+		}
+	}
+	// want[b] − 1 is now the end of bucket b in sel; sort each once.
+	for b, w := range want {
+		if w != 0 {
+			size := count[b+1] - count[b]
+			fs.SortUint64(sel[w-1-size : w-1])
+		}
+	}
+	for i, r := range ranks {
+		b := bucketOf(count, uint32(r))
+		end := want[b] - 1
+		size := count[b+1] - count[b]
+		out[i] = keyFloat(sel[end-size+uint32(r)-count[b]])
+	}
+}
+
+// bucketOf returns the bucket b with starts[b] ≤ r < starts[b+1].
+func bucketOf(starts []uint32, r uint32) int {
+	b, _ := slices.BinarySearch(starts, r+1) // first start > r
+	return b - 1
+}
