@@ -232,3 +232,42 @@ func TestWindowTPSCached(t *testing.T) {
 		}
 	}
 }
+
+// TestPooledOrderMatchesSorted checks pooledOrderOf's quantiles and
+// early-stopping estimates against PercentileLower and earlyStopEstimate
+// of the sorted pool, on pools below and above OrderStats' selection
+// threshold (integral latencies, fractional TPOTs, heavy tails, ties).
+func TestPooledOrderMatchesSorted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 6))
+	run := NewRun(nil, RunInfo{})
+	var fs stats.FloatSorter
+	for trial := range 60 {
+		n := []int{0, 1, 10, 700, 5000, 9000, 60000}[trial%7] + rng.IntN(50)
+		xs := make([]float64, n)
+		for i := range xs {
+			switch trial % 3 {
+			case 0:
+				xs[i] = math.Round(math.Exp(18 + 0.6*rng.NormFloat64()))
+			case 1:
+				xs[i] = float64(rng.Int64N(9e9)) / float64(1+rng.IntN(900))
+			default:
+				xs[i] = float64(rng.IntN(5)) * 1e6
+			}
+		}
+		orig := slices.Clone(xs)
+		got := run.pooledOrderOf(xs, &fs)
+		sorted := slices.Sorted(slices.Values(orig))
+		want := run.earlyStopEstimate(sorted)
+		q := Quantiles{stats.PercentileLower(sorted, 0.5), stats.PercentileLower(sorted, 0.9), stats.PercentileLower(sorted, 0.99)}
+		same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+		if !same(got.q.P50, q.P50) || !same(got.q.P90, q.P90) || !same(got.q.P99, q.P99) {
+			t.Fatalf("n=%d: quantiles %+v, want %+v", n, got.q, q)
+		}
+		if got.n != n || got.es.N != want.N || !slices.Equal(got.es.OK, want.OK) || !slices.Equal(got.es.Values, want.Values) {
+			t.Fatalf("n=%d: early stopping %+v, want %+v", n, got.es, want)
+		}
+		if !slices.Equal(xs, orig) {
+			t.Fatalf("n=%d: the pool was modified", n)
+		}
+	}
+}
