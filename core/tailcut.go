@@ -80,11 +80,12 @@ func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, 
 		ts.reason = "fewer than two samples with an inter-token latency"
 		return ts
 	}
+	var fs stats.FloatSorter
 	mu := stats.Mean(itl)
 	ts.cov = stats.PStdev(itl) / mu
-	ts.skew = math.Abs(mu-stats.Median(itl)) / mu
+	ts.skew = math.Abs(mu-fs.Median(itl)) / mu
 	lo, hi := winLo*S, min((winLo+len(w))*S, s.Len())
-	var kept []float64
+	kept := make([]float64, 0, len(itl)) // at most the window's TPOTs
 	for i := lo; i < hi; i++ {
 		if at(exclude, i, false) {
 			continue

@@ -258,3 +258,26 @@ func bucketOf(starts []uint32, r uint32) int {
 	b, _ := slices.BinarySearch(starts, r+1) // first start > r
 	return b - 1
 }
+
+// Median is Median(xs) by OrderStats: the middle order statistic, or the
+// mean of the two middle ones for even n. A median of zero or NaN is
+// Median's own (the zero's sign depends on the order of equal values).
+func (fs *FloatSorter) Median(xs []float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return math.NaN()
+	}
+	var mid [2]float64
+	m := 0.0
+	if n%2 == 1 {
+		fs.OrderStats(xs, []int{n / 2}, mid[:1])
+		m = mid[0]
+	} else {
+		fs.OrderStats(xs, []int{n/2 - 1, n / 2}, mid[:])
+		m = (mid[0] + mid[1]) / 2
+	}
+	if m == 0 || m != m {
+		return Median(xs)
+	}
+	return m
+}

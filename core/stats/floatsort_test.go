@@ -185,3 +185,23 @@ func repeatTo(xs []float64, n int, rng *rand.Rand) []float64 {
 	}
 	return out
 }
+
+// TestFloatSorterMedian checks FloatSorter.Median against Median on every
+// shape, short and long, odd and even.
+func TestFloatSorterMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 7))
+	var fs FloatSorter
+	for trial := range 4 {
+		for name, short := range floatShapes(rng) {
+			for _, xs := range [][]float64{short, short[:len(short)-1], repeatTo(short, 9000+rng.IntN(70000), rng)} {
+				got, want := fs.Median(xs), Median(xs)
+				if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Fatalf("%s trial %d n=%d: Median %v, want %v", name, trial, len(xs), got, want)
+				}
+			}
+		}
+	}
+	if m := fs.Median(nil); !math.IsNaN(m) {
+		t.Fatalf("Median(nil) = %v", m)
+	}
+}

@@ -9,7 +9,8 @@ import (
 // such as −0 and +0, keep their input order as in Python's sorted).
 func sortedCopy(xs []float64) []float64 {
 	s := slices.Clone(xs)
-	slices.Sort(s)
+	var fs FloatSorter
+	fs.Sort(s)
 	// Only zeros can be equal yet distinguishable: restore their input
 	// order, which a stable sort would have kept (NaN order is unspecified).
 	lo, hi := -1, -1
