@@ -97,7 +97,7 @@ func (run *Run) windowStatsOf(r *rollup, lo, hi int) *windowStats {
 func (run *Run) tailStatsOf(r *rollup, lo, hi int) *tailStats {
 	m := r.span(lo, hi)
 	if m.tail == nil {
-		m.tail = computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs(), r.exclude)
+		m.tail = computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs(), r.exclude, &run.scratch)
 	}
 	return m.tail
 }

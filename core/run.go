@@ -36,6 +36,7 @@ type Run struct {
 	// perSample memoises the parameter-independent statistics that need
 	// the per-sample columns (offline token-rate plateau, arrival rates).
 	perSample sampleMemo
+	scratch   scratch
 }
 
 // NewRun prepares the samples and facts of one run for analysis. s must

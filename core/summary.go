@@ -142,6 +142,7 @@ type listUnion struct {
 	// holds nb+3 offsets per list.
 	counts []int
 	starts []int
+	vals   []float64 // kth's scratch
 }
 
 func newListUnion(lists [][]float64) *listUnion {
@@ -211,11 +212,15 @@ func (u *listUnion) kth(k int) float64 {
 	for ; seg < nseg-1 && k >= u.counts[seg]; seg++ {
 		k -= u.counts[seg]
 	}
-	var vals []float64
+	vals := u.vals[:0]
+	if cap(vals) < u.counts[seg] {
+		vals = make([]float64, 0, u.counts[seg])
+	}
 	for li, l := range u.lists {
 		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
 		vals = append(vals, l[off[seg]:off[seg+1]]...)
 	}
+	u.vals = vals
 	return stats.SelectKth(vals, k)
 }
 

@@ -72,20 +72,19 @@ type tailStats struct {
 
 // computeTailStats measures the window w (super-passes winLo… of size S)
 // of the run's samples s, whose last issue is lastIssue; samples excluded
-// from the rollup (exclude, nil for none) are left out.
-func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, exclude []bool) *tailStats {
+// from the rollup (exclude, nil for none) are left out; sc is scratch.
+func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, exclude []bool, sc *scratch) *tailStats {
 	ts := &tailStats{cov: math.NaN(), skew: math.NaN()}
-	itl := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
+	itl := sc.pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
 	if len(itl) < 2 {
 		ts.reason = "fewer than two samples with an inter-token latency"
 		return ts
 	}
-	var fs stats.FloatSorter
 	mu := stats.Mean(itl)
 	ts.cov = stats.PStdev(itl) / mu
-	ts.skew = math.Abs(mu-fs.Median(itl)) / mu
+	ts.skew = math.Abs(mu-sc.fs.Median(itl)) / mu
 	lo, hi := winLo*S, min((winLo+len(w))*S, s.Len())
-	kept := make([]float64, 0, len(itl)) // at most the window's TPOTs
+	kept := growFloats(sc.aux, len(itl)) // at most the window's TPOTs
 	for i := lo; i < hi; i++ {
 		if at(exclude, i, false) {
 			continue
@@ -100,6 +99,7 @@ func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, 
 			kept = append(kept, float64(at(s.CompleteNs, i, 0)-at(s.FirstTokenNs, i, 0))/float64(tok))
 		}
 	}
+	sc.aux = kept
 	if len(kept) > 0 && ts.nTail > 0 {
 		sum := stats.Summarize(kept)
 		ts.kept = &sum

@@ -99,8 +99,9 @@ func (run *Run) pooledOrderOf(xs []float64, fs *stats.FloatSorter) pooledOrder {
 }
 
 // poolOrder is pooledOrderOf the list chosen by list, pooled over sps.
-func (run *Run) poolOrder(sps []SuperPass, list func(*SuperPass) []float64, fs *stats.FloatSorter) pooledOrder {
-	return run.pooledOrderOf(pooled(sps, list), fs)
+func (run *Run) poolOrder(sps []SuperPass, list func(*SuperPass) []float64) pooledOrder {
+	sc := &run.scratch
+	return run.pooledOrderOf(sc.pooled(sps, list), &sc.fs)
 }
 
 // pooledSummary is stats.Summarize of the list chosen by list (TTFT or
@@ -108,7 +109,7 @@ func (run *Run) poolOrder(sps []SuperPass, list func(*SuperPass) []float64, fs *
 // sorted lists (summarizeLists) when they are cached, else from a sorted
 // pool.
 func pooledSummary(sps []SuperPass, list func(*SuperPass) []float64, sorted func(*spPercentiles) []float64,
-	fs *stats.FloatSorter) *stats.Summary {
+	sc *scratch) *stats.Summary {
 	lists := make([][]float64, 0, len(sps))
 	n := 0
 	for i := range sps {
@@ -121,7 +122,7 @@ func pooledSummary(sps []SuperPass, list func(*SuperPass) []float64, sorted func
 		}
 	}
 	if lists == nil {
-		return sortedSummary(pooled(sps, list), fs)
+		return sortedSummary(sc.pooled(sps, list), &sc.fs)
 	}
 	if n == 0 {
 		return nil
@@ -142,10 +143,9 @@ func sortedSummary(xs []float64, fs *stats.FloatSorter) *stats.Summary {
 
 // spanStatsOf summarises sps; whole selects the drain-inclusive span.
 func (run *Run) spanStatsOf(sps []SuperPass, whole bool) *spanStats {
-	var fs stats.FloatSorter
-	ttft := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TTFT }, &fs)
-	tpot := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TPOT }, &fs)
-	lat := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.Latency }, &fs)
+	ttft := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TTFT })
+	tpot := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TPOT })
+	lat := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.Latency })
 	return run.spanStatsFrom(sps, whole, ttft, tpot, lat)
 }
 
@@ -179,14 +179,13 @@ func (run *Run) spanStatsFrom(sps []SuperPass, whole bool, ttft, tpot, lat poole
 // early-stopping estimates (spanStatsOf), its TTFT and TPOT summaries and
 // its throughput.
 func (run *Run) computeWindowStats(w []SuperPass) *windowStats {
-	var fs stats.FloatSorter
 	ttft := func(sp *SuperPass) []float64 { return sp.TTFT }
 	tpot := func(sp *SuperPass) []float64 { return sp.TPOT }
 	span := run.spanStatsOf(w, false)
 	return &windowStats{
 		spanStats: *span,
-		ttft:      pooledSummary(w, ttft, func(d *spPercentiles) []float64 { return d.sortedTTFT }, &fs),
-		tpot:      pooledSummary(w, tpot, func(d *spPercentiles) []float64 { return d.sortedTPOT }, &fs),
+		ttft:      pooledSummary(w, ttft, func(d *spPercentiles) []float64 { return d.sortedTTFT }, &run.scratch),
+		tpot:      pooledSummary(w, tpot, func(d *spPercentiles) []float64 { return d.sortedTPOT }, &run.scratch),
 		nTTFT:     span.es.TTFT.N,
 		tps:       windowThroughput(w),
 	}
