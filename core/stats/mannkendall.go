@@ -91,6 +91,18 @@ func mkSPairs(xs []float64) int {
 // and one division by 18 (bit-exact with the reference).
 func mkVariance(xs []float64) float64 {
 	n := int64(len(xs))
+	tie := int64(0)
+	if n <= mkTiesDirectMax {
+		tie = tieTermPairs(xs)
+	} else {
+		tie = tieTermMap(xs)
+	}
+	return float64(n*(n-1)*(2*n+5)-tie) / 18.0
+}
+
+// tieTermMap is tieTermPairs with the groups counted in a map (a NaN key
+// never matches, so each NaN is a group of one).
+func tieTermMap(xs []float64) int64 {
 	counts := make(map[float64]int64, len(xs))
 	for _, x := range xs {
 		counts[x]++
@@ -99,7 +111,40 @@ func mkVariance(xs []float64) float64 {
 	for _, t := range counts {
 		tie += t * (t - 1) * (2*t + 5)
 	}
-	return float64(n*(n-1)*(2*n+5)-tie) / 18.0
+	return tie
+}
+
+// mkTiesDirectMax is the longest series whose tie groups mkVariance
+// counts by comparing pairs rather than in a map.
+const mkTiesDirectMax = 64
+
+// tieTermPairs is Σ_g t_g(t_g−1)(2t_g+5) over the groups of equal values
+// (== : −0 equals +0, a NaN is a group of one, as map keys group them),
+// each group counted at its first member.
+func tieTermPairs(xs []float64) int64 {
+	var tie int64
+	for i, x := range xs {
+		if x != x {
+			continue
+		}
+		first, t := true, int64(1)
+		for _, y := range xs[:i] {
+			if y == x {
+				first = false
+				break
+			}
+		}
+		if !first {
+			continue
+		}
+		for _, y := range xs[i+1:] {
+			if y == x {
+				t++
+			}
+		}
+		tie += t * (t - 1) * (2*t + 5)
+	}
+	return tie
 }
 
 // mkZ returns the continuity-corrected z of S with variance v.

@@ -44,7 +44,7 @@ func NeweyWestLags(n int) int {
 func NeweyWest(xs []float64, maxLags int) NeweyWestResult {
 	n := len(xs)
 	nan := math.NaN()
-	ols := OLS(xs)
+	ols := olsFit(xs)
 	r := NeweyWestResult{N: n, Slope: ols.Slope, SE: nan, T: nan, P: nan, Degenerate: ols.Degenerate}
 	if maxLags < 0 {
 		maxLags = NeweyWestLags(n)

@@ -40,6 +40,21 @@ type OLSResult struct {
 // Intercept and Residuals are bit-exact with the reference. OLS of an empty
 // series has NaN fields.
 func OLS(xs []float64) OLSResult {
+	r := olsFit(xs)
+	if n := r.N; n >= 3 && r.Sxx > 0 {
+		df := float64(n - 2)
+		r.SE = math.Sqrt(r.RSS / df / r.Sxx)
+		if r.SE > 0 {
+			r.T = r.Slope / r.SE
+			r.P = studentTwoSidedP(r.T, df)
+		}
+	}
+	return r
+}
+
+// olsFit is OLS without the slope's SE, T and P (NaN): what Newey–West and
+// slope-vs-scatter read, without the Student-t p-value's incomplete beta.
+func olsFit(xs []float64) OLSResult {
 	n := len(xs)
 	nan := math.NaN()
 	if n == 0 {
@@ -76,20 +91,11 @@ func OLS(xs []float64) OLSResult {
 		tmp[t] = d * d
 	}
 	tss := Sum(tmp)
-	r := OLSResult{
+	return OLSResult{
 		N: n, Slope: slope, Intercept: a, XBar: xbar, YBar: ybar, Sxx: sxx, Sxy: sxy,
 		Residuals: resid, RSS: rss, TSS: tss, SE: nan, T: nan, P: nan,
 		Degenerate: tss == 0 || rss <= 1e-20*tss,
 	}
-	if n >= 3 && sxx > 0 {
-		df := float64(n - 2)
-		r.SE = math.Sqrt(rss / df / sxx)
-		if r.SE > 0 {
-			r.T = slope / r.SE
-			r.P = studentTwoSidedP(r.T, df)
-		}
-	}
-	return r
 }
 
 // studentTwoSidedP returns P(|T_df| ≥ |t|) = I_{df/(df+t²)}(df/2, 1/2).
@@ -116,5 +122,5 @@ func RelDrift(xs []float64) float64 {
 	if n < 2 {
 		return 0
 	}
-	return OLS(xs).Slope * float64(n-1) / medianOrFloor(xs)
+	return olsFit(xs).Slope * float64(n-1) / medianOrFloor(xs)
 }

@@ -53,7 +53,14 @@ func Median(xs []float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	s := slices.Clone(xs)
+	var buf [medianStackMax]float64 // a short list is selected on the stack
+	var s []float64
+	if n <= len(buf) {
+		s = buf[:n]
+		copy(s, xs)
+	} else {
+		s = slices.Clone(xs)
+	}
 	m := medianSelect(s)
 	if m == 0 || math.IsNaN(m) {
 		// Only a zero's sign can depend on the order of equal values: redo
@@ -64,6 +71,10 @@ func Median(xs []float64) float64 {
 	}
 	return m
 }
+
+// medianStackMax is the longest list Median copies to the stack (the
+// diagnostics' windows and their Sen slopes) rather than to the heap.
+const medianStackMax = 128
 
 func medianSorted(s []float64) float64 {
 	n := len(s)

@@ -29,7 +29,7 @@ func SlopeVsScatter(xs []float64) SlopeVsScatterResult {
 		nan := math.NaN()
 		return SlopeVsScatterResult{N: n, Slope: nan, TotalChange: nan, RelDrift: nan, SNR: nan}
 	}
-	ols := OLS(xs)
+	ols := olsFit(xs)
 	sd := PStdev(ols.Residuals)
 	total := ols.Slope * float64(n-1)
 	rel := total / medianOrFloor(xs)

@@ -75,7 +75,11 @@ func sensSlopeSelectBand(xs []float64, maxBand int64) float64 {
 // sensSlopeSelect.
 func sensSlopeAllPairs(xs []float64) float64 {
 	n := len(xs)
-	slopes := make([]float64, 0, n*(n-1)/2)
+	var buf [medianStackMax]float64
+	slopes := buf[:0]
+	if m := n * (n - 1) / 2; m > len(buf) {
+		slopes = make([]float64, 0, m)
+	}
 	for i := 0; i < n-1; i++ {
 		for j := i + 1; j < n; j++ {
 			slopes = append(slopes, (xs[j]-xs[i])/float64(j-i))

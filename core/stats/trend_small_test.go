@@ -1,0 +1,79 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// smallSeries are the short series the diagnostics' rolling windows test
+// (4–64 points): levels with noise, heavy ties, zeros of both signs, NaN
+// and infinities.
+func smallSeries(rng *rand.Rand) [][]float64 {
+	var out [][]float64
+	for range 400 {
+		n := 1 + rng.IntN(70)
+		xs := make([]float64, n)
+		kind := rng.IntN(5)
+		for i := range xs {
+			switch kind {
+			case 0:
+				xs[i] = 1e7 + 1e5*rng.NormFloat64()
+			case 1:
+				xs[i] = float64(rng.IntN(4))
+			case 2:
+				xs[i] = math.Copysign(0, rng.NormFloat64()) + float64(rng.IntN(2))
+			case 3:
+				xs[i] = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, 1, 1}[rng.IntN(6)]
+			default:
+				xs[i] = float64(i) * (1 + 0.01*rng.NormFloat64())
+			}
+		}
+		out = append(out, xs)
+	}
+	return out
+}
+
+// TestTieTermPairsMatchesMap checks the pairwise tie count against the
+// map count it replaces for short series.
+func TestTieTermPairsMatchesMap(t *testing.T) {
+	for _, xs := range smallSeries(rand.New(rand.NewPCG(16, 8))) {
+		if got, want := tieTermPairs(xs), tieTermMap(xs); got != want {
+			t.Fatalf("%v: tieTermPairs %d, map %d", xs, got, want)
+		}
+	}
+}
+
+// TestMedianStackMatchesHeap checks Median's stack copy against the heap
+// path it shortcuts (a list one longer than the stack buffer, padded and
+// cut back, takes the heap path with the same values).
+func TestMedianStackMatchesHeap(t *testing.T) {
+	for _, xs := range smallSeries(rand.New(rand.NewPCG(16, 9))) {
+		got := Median(xs)
+		s := slices.Clone(xs)
+		want := medianSelect(s)
+		if want == 0 || math.IsNaN(want) {
+			copy(s, xs)
+			slices.SortStableFunc(s, cmpFloat)
+			want = medianSorted(s)
+		}
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("%v: Median %v, want %v", xs, got, want)
+		}
+	}
+}
+
+// TestOLSFitIsOLS checks that olsFit is OLS but for SE, T and P.
+func TestOLSFitIsOLS(t *testing.T) {
+	for _, xs := range smallSeries(rand.New(rand.NewPCG(16, 10))) {
+		a, b := OLS(xs), olsFit(xs)
+		a.SE, a.T, a.P = b.SE, b.T, b.P
+		same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+		if a.N != b.N || !same(a.Slope, b.Slope) || !same(a.Intercept, b.Intercept) || !same(a.RSS, b.RSS) ||
+			!same(a.TSS, b.TSS) || !same(a.Sxy, b.Sxy) || a.Degenerate != b.Degenerate ||
+			!slices.EqualFunc(a.Residuals, b.Residuals, same) {
+			t.Fatalf("%v: olsFit %+v, OLS %+v", xs, b, a)
+		}
+	}
+}
