@@ -123,14 +123,18 @@ func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
 
 // driftEntry computes the drift entry of a trajectory for window size w,
 // given the verdicts on the whole trajectory.
-func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, tmp []float64, stop *stopper) DriftEntry {
+func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, stop *stopper) DriftEntry {
 	d := DriftEntry{WholeRun: whole}
-	for _, r := range rollingWindows(len(traj), w) {
+	rolling := rollingWindows(len(traj), w)
+	if len(rolling) > 0 {
+		d.Rolling = make([]RollingCell, 0, len(rolling))
+	}
+	for _, r := range rolling {
 		if stop.failed() {
 			return d
 		}
 		d.Rolling = append(d.Rolling, RollingCell{Lo: r[0], Hi: r[1],
-			Verdicts: allVerdicts(traj[r[0]:r[1]], minN, alpha, tmp)})
+			Verdicts: allVerdicts(traj[r[0]:r[1]], minN, alpha)})
 	}
 	return d
 }
@@ -140,12 +144,11 @@ func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdi
 func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64, minN int, alpha float64,
 	stop *stopper) []WindowDiagnostics {
 	var whole [NumMetrics][5]stats.Verdict
-	tmp := make([]float64, 0, 64)
 	for m := range NumMetrics {
 		if stop.failed() {
 			return nil
 		}
-		whole[m] = allVerdicts(traj[m], minN, alpha, tmp) // the same for every size
+		whole[m] = allVerdicts(traj[m], minN, alpha) // the same for every size
 	}
 	ms := Metrics()
 	out := make([]WindowDiagnostics, len(sizes))
@@ -153,7 +156,7 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 		out[i].W = w
 		for m := range NumMetrics {
 			out[i].Cov[m] = covCell(traj[m], w, ms[m].Gated, bounds)
-			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole[m], tmp, stop)
+			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole[m], stop)
 		}
 	}
 	return out

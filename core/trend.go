@@ -38,12 +38,12 @@ func trendVerdict(algo TrendGate, xs []float64, minN int, alpha float64) stats.V
 	return stats.TrendVerdict(stats.TrendAlgo(algo), xs, alpha)
 }
 
-// allVerdicts is the five algorithms' verdicts on xs in registry order;
-// tmp is scratch space.
-func allVerdicts(xs []float64, minN int, alpha float64, tmp []float64) [5]stats.Verdict {
-	var out [5]stats.Verdict
-	for i, a := range TrendGates() {
-		out[i] = verdict(a, xs, minN, alpha, tmp)
+// allVerdicts is the five algorithms' verdicts on xs in registry order:
+// trendVerdict of each, computed together (stats.TrendVerdicts).
+func allVerdicts(xs []float64, minN int, alpha float64) [5]stats.Verdict {
+	if len(xs) < minN {
+		return [5]stats.Verdict{stats.VerdictInsufficient, stats.VerdictInsufficient, stats.VerdictInsufficient,
+			stats.VerdictInsufficient, stats.VerdictInsufficient}
 	}
-	return out
+	return stats.TrendVerdicts(xs, alpha)
 }

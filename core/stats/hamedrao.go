@@ -5,6 +5,10 @@ import "math"
 // ciZ95 is the reference's z for the Hamed–Rao autocorrelation band.
 const ciZ95 = 1.96
 
+// smallSeriesMax is the longest series whose trend tests keep their
+// scratch on the stack (the diagnostics' rolling windows are 4–8 points).
+const smallSeriesMax = 64
+
 // z975 is Φ⁻¹(0.975) as scipy's norm.ppf gives it; the published Hamed–Rao
 // implementations use it for the band at α = 0.05.
 const z975 = 1.959963984540054
@@ -34,12 +38,25 @@ func HamedRaoStop(xs []float64, stop func() bool) (r MannKendallResult, ok bool)
 	if stop != nil && stop() {
 		return MannKendallResult{}, false // S and its variance are O(n log n) each
 	}
+	return hamedRaoFrom(xs, mkS(xs), mkVariance(xs), stop)
+}
+
+// hamedRaoFrom is HamedRaoStop given xs's S and uncorrected variance.
+func hamedRaoFrom(xs []float64, s int, v0 float64, stop func() bool) (r MannKendallResult, ok bool) {
 	n := len(xs)
-	s := mkS(xs)
-	v0 := mkVariance(xs)
 	c := 1.0
 	if n >= 3 {
-		rho, ok := rankACF(OrdinalRanks(xs), n-1, stop)
+		// A short series' ranks and autocorrelations live on the stack.
+		var rbuf, acfBuf, devBuf [smallSeriesMax]float64
+		var idxBuf [smallSeriesMax]int
+		var ranks, acf, dev []float64
+		var idx []int
+		if n <= smallSeriesMax {
+			ranks, acf, dev, idx = rbuf[:n], acfBuf[:n-1], devBuf[:n], idxBuf[:n]
+		} else {
+			ranks, acf, dev, idx = make([]float64, n), make([]float64, n-1), make([]float64, n), make([]int, n)
+		}
+		rho, ok := rankACFInto(ordinalRanksInto(xs, ranks, idx), n-1, stop, acf, dev)
 		if !ok {
 			return MannKendallResult{}, false
 		}
@@ -67,13 +84,18 @@ func HamedRaoStop(xs []float64, stop func() bool) (r MannKendallResult, ok bool)
 // It polls stop (when not nil) every 64 lags and reports ok = false once
 // stop reports true.
 func rankACF(r []float64, maxLag int, stop func() bool) (acf []float64, ok bool) {
+	return rankACFInto(r, maxLag, stop, make([]float64, maxLag), make([]float64, len(r)))
+}
+
+// rankACFInto is rankACF into acf (maxLag long, zeroed here), with dev (as
+// long as r) as scratch.
+func rankACFInto(r []float64, maxLag int, stop func() bool, acf, dev []float64) ([]float64, bool) {
 	n := len(r)
-	acf = make([]float64, maxLag)
+	clear(acf)
 	if n == 0 {
 		return acf, true
 	}
 	mean := Sum(r) / float64(n)
-	dev := make([]float64, n)
 	for i, x := range r {
 		dev[i] = x - mean
 	}

@@ -42,9 +42,13 @@ func NeweyWestLags(n int) int {
 // NaN. The arithmetic follows the reference's order, so the result is
 // bit-exact with it.
 func NeweyWest(xs []float64, maxLags int) NeweyWestResult {
-	n := len(xs)
+	return neweyWestFrom(olsFit(xs), maxLags)
+}
+
+// neweyWestFrom is NeweyWest given the series' fit.
+func neweyWestFrom(ols OLSResult, maxLags int) NeweyWestResult {
+	n := ols.N
 	nan := math.NaN()
-	ols := olsFit(xs)
 	r := NeweyWestResult{N: n, Slope: ols.Slope, SE: nan, T: nan, P: nan, Degenerate: ols.Degenerate}
 	if maxLags < 0 {
 		maxLags = NeweyWestLags(n)
@@ -53,11 +57,15 @@ func NeweyWest(xs []float64, maxLags int) NeweyWestResult {
 	if n < 2 || ols.Sxx == 0 {
 		return r
 	}
-	u := make([]float64, n)
+	var ubuf, pbuf [smallSeriesMax]float64
+	u, prod := ubuf[:0], pbuf[:0]
+	if n > smallSeriesMax {
+		u, prod = make([]float64, 0, n), make([]float64, 0, n)
+	}
+	u, prod = u[:n], prod[:n]
 	for t, e := range ols.Residuals {
 		u[t] = (float64(t) - ols.XBar) * e
 	}
-	prod := make([]float64, n)
 	for t, v := range u {
 		prod[t] = v * v
 	}

@@ -63,7 +63,12 @@ func olsFit(xs []float64) OLSResult {
 	}
 	xbar := float64(n-1) / 2.0
 	ybar := Mean(xs)
-	tmp := make([]float64, n)
+	var buf [smallSeriesMax]float64
+	tmp := buf[:0]
+	if n > len(buf) {
+		tmp = make([]float64, n)
+	}
+	tmp = tmp[:n]
 	for t := range n {
 		d := float64(t) - xbar
 		tmp[t] = d * d // exact: half-integer squares

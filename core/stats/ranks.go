@@ -3,8 +3,10 @@ package stats
 import "slices"
 
 // stableOrder returns the indices of xs stably sorted by value.
-func stableOrder(xs []float64) []int {
-	idx := make([]int, len(xs))
+func stableOrder(xs []float64) []int { return stableOrderInto(xs, make([]int, len(xs))) }
+
+// stableOrderInto is stableOrder into idx (as long as xs).
+func stableOrderInto(xs []float64, idx []int) []int {
 	for i := range idx {
 		idx[i] = i
 	}
@@ -16,8 +18,13 @@ func stableOrder(xs []float64) []int {
 // the reference's Hamed–Rao): the value at stable-sorted position j gets rank
 // j+1, so tied values get distinct consecutive ranks in input order.
 func OrdinalRanks(xs []float64) []float64 {
-	r := make([]float64, len(xs))
-	for j, i := range stableOrder(xs) {
+	return ordinalRanksInto(xs, make([]float64, len(xs)), make([]int, len(xs)))
+}
+
+// ordinalRanksInto is OrdinalRanks into r, with idx as scratch (both as
+// long as xs).
+func ordinalRanksInto(xs, r []float64, idx []int) []float64 {
+	for j, i := range stableOrderInto(xs, idx) {
 		r[i] = float64(j + 1)
 	}
 	return r

@@ -118,3 +118,44 @@ func significantVerdict(effect, p, alpha float64) Verdict {
 	}
 	return VerdictSteady
 }
+
+// TrendVerdicts returns TrendVerdict(algo, xs, alpha) of every algorithm
+// of TrendAlgos, in that order, computing once what several of them share:
+// Mann–Kendall's S and variance (mann_kendall, mk_hamed_rao), the OLS fit
+// (newey_west, slope_vs_scatter) and the median (theil_sen,
+// slope_vs_scatter). slope_vs_scatter's residual scatter is computed only
+// when the relative drift reaches RelDriftThreshold (below it the series
+// cannot be drifting).
+func TrendVerdicts(xs []float64, alpha float64) [5]Verdict {
+	out := [5]Verdict{VerdictInsufficient, VerdictInsufficient, VerdictInsufficient, VerdictInsufficient,
+		VerdictInsufficient}
+	n := len(xs)
+	if n < MinTrendN {
+		return out
+	}
+	s, v0 := mkS(xs), mkVariance(xs)
+	hr, _ := hamedRaoFrom(xs, s, v0, nil)
+	out[0] = hr.Verdict(alpha)
+	out[1] = mkResult(n, s, v0, 1).Verdict(alpha)
+	ols := olsFit(xs)
+	out[2] = neweyWestFrom(ols, -1).Verdict(alpha)
+	m := Median(xs)
+	if m == 0 {
+		m = ZeroMedianFloor // medianOrFloor
+	}
+	if rel := SensSlope(xs) * float64(n-1) / m; math.Abs(rel) < RelDriftThreshold {
+		out[3] = VerdictSteady
+	} else {
+		out[3] = direction(rel)
+	}
+	total := ols.Slope * float64(n-1)
+	rel := total / m
+	out[4] = VerdictSteady
+	if !(math.Abs(rel) < RelDriftThreshold) {
+		snr := math.Abs(total) / (PStdev(ols.Residuals) + ZeroMedianFloor)
+		if math.Abs(rel) >= RelDriftThreshold && snr >= SNRThreshold {
+			out[4] = direction(rel)
+		}
+	}
+	return out
+}

@@ -77,3 +77,29 @@ func TestOLSFitIsOLS(t *testing.T) {
 		}
 	}
 }
+
+// TestTrendVerdictsMatchTrendVerdict checks the shared computation against
+// TrendVerdict of each algorithm, on short and long series at several
+// significance levels.
+func TestTrendVerdictsMatchTrendVerdict(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 11))
+	series := smallSeries(rng)
+	for range 40 {
+		xs := make([]float64, 70+rng.IntN(300))
+		slope := rng.NormFloat64() * 1e-3
+		for i := range xs {
+			xs[i] = 1 + slope*float64(i) + 0.01*rng.NormFloat64()
+		}
+		series = append(series, xs)
+	}
+	for _, xs := range series {
+		for _, alpha := range []float64{0.001, 0.05, 0.3} {
+			got := TrendVerdicts(xs, alpha)
+			for i, algo := range TrendAlgos {
+				if want := TrendVerdict(algo, xs, alpha); got[i] != want {
+					t.Fatalf("%v alpha %v: %s %s, TrendVerdict %s", xs, alpha, algo, got[i], want)
+				}
+			}
+		}
+	}
+}
