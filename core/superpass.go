@@ -224,12 +224,33 @@ func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []
 		q := uint64(at(seq, i, int64(i))) - uint64(minSeq)
 		keys = append(keys, q<<idxBits|uint64(i-lo))
 	}
-	b.sorter.SortUint64(keys)
+	if !insertionSortWithin(keys, 8*len(keys)) {
+		b.sorter.SortUint64(keys)
+	}
 	for j, key := range keys {
 		order[j] = lo + int(key&(1<<idxBits-1))
 	}
 	b.keys = keys
 	return order
+}
+
+// insertionSortWithin insertion-sorts ks if that takes at most budget
+// moves and reports whether it did; otherwise ks is left partly sorted.
+// Events arrive nearly in issue order (a sample's first token and
+// completion are displaced by the samples in flight), so the sort is
+// usually a few moves per key.
+func insertionSortWithin(ks []uint64, budget int) bool {
+	for i := 1; i < len(ks); i++ {
+		k, j := ks[i], i
+		for ; j > 0 && ks[j-1] > k; j-- {
+			ks[j] = ks[j-1]
+		}
+		ks[j] = k
+		if budget -= i - j; budget < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // floatArena cuts float64 slices out of a few large allocations: a
