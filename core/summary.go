@@ -6,23 +6,6 @@ import (
 	"github.com/steadysweep/steadysweep/core/stats"
 )
 
-// summarizeSorted is stats.Summarize of an ascending list (detector spec
-// §5.11): count, mean = Sum(sorted)/n, min, max, p50/p90/p99 by
-// PercentileLower and the 20-bin histogram.
-func summarizeSorted(s []float64) stats.Summary {
-	n := len(s)
-	return stats.Summary{
-		Count:     n,
-		Mean:      stats.Sum(s) / float64(n),
-		Min:       s[0],
-		Max:       s[n-1],
-		P50:       stats.PercentileLower(s, 0.50),
-		P90:       stats.PercentileLower(s, 0.90),
-		P99:       stats.PercentileLower(s, 0.99),
-		Histogram: stats.Histogram(s, stats.SummaryBins),
-	}
-}
-
 // summarizeLists is stats.Summarize of the union of ascending lists (at
 // least one value in all), computed without merging them when that is
 // exact.

@@ -101,7 +101,7 @@ func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, 
 	}
 	sc.aux = kept
 	if len(kept) > 0 && ts.nTail > 0 {
-		sum := stats.Summarize(kept)
+		sum := sc.fs.SummarizeInPlace(kept)
 		ts.kept = &sum
 	}
 	return ts

@@ -137,7 +137,7 @@ func sortedSummary(xs []float64, fs *stats.FloatSorter) *stats.Summary {
 		return nil
 	}
 	fs.Sort(xs)
-	s := summarizeSorted(xs)
+	s := stats.SummarizeSorted(xs)
 	return &s
 }
 

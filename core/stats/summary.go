@@ -23,7 +23,32 @@ func Summarize(xs []float64) Summary {
 		nan := math.NaN()
 		return Summary{Mean: nan, Min: nan, Max: nan, P50: nan, P90: nan, P99: nan}
 	}
-	s := sortedCopy(xs)
+	return SummarizeSorted(sortedCopy(xs))
+}
+
+// SummarizeInPlace is Summarize(xs) sorting xs itself with fs (xs is left
+// ascending): no copy, unless xs holds zeros of both signs, whose stable
+// order needs the original one (then it is Summarize's copy).
+func (fs *FloatSorter) SummarizeInPlace(xs []float64) Summary {
+	pos, neg := false, false
+	for _, x := range xs {
+		if x == 0 {
+			if math.Signbit(x) {
+				neg = true
+			} else {
+				pos = true
+			}
+		}
+	}
+	if len(xs) == 0 || (pos && neg) {
+		return Summarize(xs)
+	}
+	fs.Sort(xs)
+	return SummarizeSorted(xs)
+}
+
+// SummarizeSorted is Summarize of the ascending s (not checked).
+func SummarizeSorted(s []float64) Summary {
 	n := len(s)
 	return Summary{
 		Count:     n,

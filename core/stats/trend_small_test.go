@@ -103,3 +103,28 @@ func TestTrendVerdictsMatchTrendVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarizeInPlaceMatchesSummarize checks the in-place summary against
+// Summarize on the sorter's shapes (zeros of either and both signs, NaN).
+func TestSummarizeInPlaceMatchesSummarize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 12))
+	var fs FloatSorter
+	for trial := range 5 {
+		for name, xs := range floatShapes(rng) {
+			for _, l := range [][]float64{xs, xs[:3], xs[:0], repeatTo(xs, 20000, rng)} {
+				want := Summarize(l)
+				got := fs.SummarizeInPlace(slices.Clone(l))
+				same := func(a, b float64) bool {
+					return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+				}
+				if got.Count != want.Count || !same(got.Mean, want.Mean) || !same(got.Min, want.Min) ||
+					!same(got.Max, want.Max) || !same(got.P50, want.P50) || !same(got.P90, want.P90) ||
+					!same(got.P99, want.P99) || !slices.EqualFunc(got.Histogram, want.Histogram, func(a, b Bin) bool {
+					return same(a.Lo, b.Lo) && same(a.Hi, b.Hi) && a.Count == b.Count
+				}) {
+					t.Fatalf("%s trial %d n=%d: %+v, want %+v", name, trial, len(l), got, want)
+				}
+			}
+		}
+	}
+}
