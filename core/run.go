@@ -70,6 +70,7 @@ func (run *Run) Analyze(p Params) (*Result, error) { return run.analyze(p, false
 // outputs for agentic runs come from it; the CLI, like Analyze, takes the
 // NATL path).
 func (run *Run) analyze(p Params, windowPath bool) (*Result, error) {
+	defer run.scratch.release() // between analyses its buffers are garbage
 	a, err := run.resolve(p)
 	if err != nil {
 		return nil, err

@@ -2,10 +2,12 @@ package core
 
 import "github.com/steadysweep/steadysweep/core/stats"
 
-// scratch holds the buffers a Run's computations reuse from one to the
-// next — a sorter's keys and buckets, a pooled list — so that a window's
-// statistics allocate only what they keep. Nothing in them outlives the
-// call that filled them.
+// scratch holds the buffers an analysis reuses from one computation to
+// the next — a sorter's keys and buckets, a pooled list — so that its
+// window statistics allocate only what they keep. Nothing in them
+// outlives the call that filled them, and the buffers are released when
+// the analysis ends (kept, they would raise the collector's heap goal for
+// as long as the Run lives).
 type scratch struct {
 	fs        stats.FloatSorter
 	pool, aux []float64
@@ -26,11 +28,13 @@ func (sc *scratch) pooled(sps []SuperPass, get func(*SuperPass) []float64) []flo
 	return out
 }
 
-// growFloats returns buf emptied, with room for n values; a new buffer has
-// a quarter to spare, as the next list is often a little longer.
+// release drops the buffers.
+func (sc *scratch) release() { *sc = scratch{} }
+
+// growFloats returns buf emptied, with room for n values.
 func growFloats(buf []float64, n int) []float64 {
 	if cap(buf) < n {
-		return make([]float64, 0, n+n/4)
+		return make([]float64, 0, n)
 	}
 	return buf[:0]
 }

@@ -45,7 +45,7 @@ func keyFloat(k uint64) float64 {
 func (fs *FloatSorter) keysOf(xs []float64) (keys []uint64, lo, hi uint64, ok bool) {
 	n := len(xs)
 	if cap(fs.keys) < n {
-		fs.keys = make([]uint64, n+n/4) // the next list is often a little longer
+		fs.keys = make([]uint64, n)
 	}
 	keys = fs.keys[:n]
 	posZero, negZero := false, false
@@ -102,7 +102,7 @@ func (fs *FloatSorter) SortUint64(ks []uint64) {
 // scratch returns the sorter's scratch key buffer, at least n long.
 func (fs *FloatSorter) scratch(n int) []uint64 {
 	if cap(fs.tmp) < n {
-		fs.tmp = make([]uint64, n+n/4)
+		fs.tmp = make([]uint64, n)
 	}
 	return fs.tmp[:n]
 }
@@ -123,7 +123,7 @@ func (fs *FloatSorter) bucketCounts(depth, nb int) []uint32 {
 // growCleared returns (*buf)[:n] cleared, growing *buf first if need be.
 func growCleared(buf *[]uint32, n int) []uint32 {
 	if cap(*buf) < n {
-		*buf = make([]uint32, n+n/4)
+		*buf = make([]uint32, n)
 	}
 	c := (*buf)[:n]
 	clear(c)
