@@ -21,7 +21,7 @@ demo: build
 	./$(BIN) demo --out demo-out
 
 bench: build
-	$(GO) run ./bench/cmd/benchall -o bench/RESULTS.md
+	$(GO) run ./bench/cmd/benchall -bin $(BIN) -o bench/RESULTS.md
 
 # Detection accuracy against planted truth: the shared accuracy set and our
 # generated suite (synth.AccuracySuite, kept in accuracy-out/), our defaults

@@ -59,7 +59,7 @@ var (
 	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
 	repsFlag      = flag.Int("reps", 5, "repetitions of each main measurement (the median is reported)")
-	binFlag       = flag.String("bin", "bin/steadysweep", "the steadysweep binary (built into the work directory when missing)")
+	binFlag       = flag.String("bin", "", "the steadysweep binary to time (default: built from this tree into the work directory; make bench passes the one it built)")
 	sweepRepsFlag = flag.Int("sweep-reps", 5, "repetitions of each sweep variant (a sweep is 20,000 analyses)")
 	hfRepsFlag    = flag.Int("hf-reps", 5, "timed passes of the HF tokenizer per tokenizer (after one warm-up pass)")
 )
@@ -236,10 +236,16 @@ func run(ctx context.Context) error {
 	return nil
 }
 
-// ensureBinary returns the steadysweep binary to time, building one into
-// the work directory when -bin does not exist.
+// ensureBinary returns the steadysweep binary to time: -bin, or one built
+// from this tree into the work directory (a default of bin/steadysweep
+// timed whatever was last built there: once a binary hours older than
+// the tree).
 func ensureBinary(e *env) (string, error) {
-	if fi, err := os.Stat(*binFlag); err == nil && !fi.IsDir() {
+	if *binFlag != "" {
+		fi, err := os.Stat(*binFlag)
+		if err != nil || fi.IsDir() {
+			return "", fmt.Errorf("-bin %s: not a binary (%v)", *binFlag, err)
+		}
 		return filepath.Abs(*binFlag)
 	}
 	out := filepath.Join(e.work, "steadysweep")
