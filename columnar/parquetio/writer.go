@@ -226,31 +226,19 @@ func (w *Writer) writeColumn(cw file.ColumnChunkWriter, a arrow.Array) (err erro
 		if !ok {
 			return mismatch()
 		}
-		if dense {
-			_, err = wr.WriteBatch(x.Int32Values(), defs, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(x.Int32Values(), defs, nil, valid, validOff)
-		}
+		err = writeFixed(wr, x.Int32Values(), defs, dense, valid, validOff)
 	case *file.Int64ColumnChunkWriter:
 		x, ok := a.(*array.Int64)
 		if !ok {
 			return mismatch()
 		}
-		if dense {
-			_, err = wr.WriteBatch(x.Int64Values(), defs, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(x.Int64Values(), defs, nil, valid, validOff)
-		}
+		err = writeFixed(wr, x.Int64Values(), defs, dense, valid, validOff)
 	case *file.Float64ColumnChunkWriter:
 		x, ok := a.(*array.Float64)
 		if !ok {
 			return mismatch()
 		}
-		if dense {
-			_, err = wr.WriteBatch(x.Float64Values(), defs, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(x.Float64Values(), defs, nil, valid, validOff)
-		}
+		err = writeFixed(wr, x.Float64Values(), defs, dense, valid, validOff)
 	case *file.ByteArrayColumnChunkWriter:
 		x, ok := a.(*array.String)
 		if !ok {
@@ -259,6 +247,24 @@ func (w *Writer) writeColumn(cw file.ColumnChunkWriter, a arrow.Array) (err erro
 		return writeStrings(wr, x, defs, dense)
 	default:
 		return mismatch()
+	}
+	return err
+}
+
+// fixedWriter is a column chunk writer of fixed-width values T (the
+// Int32, Int64 and Float64 ones).
+type fixedWriter[T any] interface {
+	WriteBatch(values []T, defLevels, repLevels []int16) (int64, error)
+	WriteBatchSpacedWithError(values []T, defLevels, repLevels []int16, validBits []byte, validBitsOffset int64) (int64, error)
+}
+
+// writeFixed writes the values of a fixed-width column: as they are
+// without nulls, spaced by the validity bitmap with them.
+func writeFixed[T any](wr fixedWriter[T], vals []T, defs []int16, dense bool, valid []byte, validOff int64) (err error) {
+	if dense {
+		_, err = wr.WriteBatch(vals, defs, nil)
+	} else {
+		_, err = wr.WriteBatchSpacedWithError(vals, defs, nil, valid, validOff)
 	}
 	return err
 }
