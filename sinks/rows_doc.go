@@ -107,7 +107,7 @@ var rowDocs = map[string]colDoc{
 	"n_plateaus":                {unitCount, "admissible plateaus found"},
 	"window_start_sp":           {unitSP, "first super-pass of the reported window (absolute); null without one"},
 	"window_end_sp":             {unitSP, "last super-pass of the reported window (absolute, inclusive); null without one"},
-	"window_samples":            {unitSamples, "samples issued in the reported window"},
+	"window_samples":            {unitSamples, "samples issued in the reported window (null without one)"},
 	"window_duration_s":         {unitS, "issue span of the reported window"},
 	"min_duration_s":            {unitS, "minimum window duration the gate required"},
 	"min_duration_dominant":     {"", "which term set the minimum duration: precision, relaxation or floor"},

@@ -92,7 +92,10 @@ func buildRowColumns() []column[Row] {
 		i64Col("n_plateaus", "NPlateaus", outI(func(o *O) int { return o.NPlateaus })),
 		spCol("window_start_sp", "WindowStartSP", outSP(func(o *O) int { return o.WindowStartSP })),
 		spCol("window_end_sp", "WindowEndSP", outSP(func(o *O) int { return o.WindowEndSP })),
-		i64Col("window_samples", "WindowSamples", outI(func(o *O) int { return o.WindowSamples })),
+		// Null without a window, like its bounds (0 read as "a window of no samples").
+		optI64Col("window_samples", "WindowSamples", func(r *R) (int64, bool) {
+			return int64(r.Outcome.WindowSamples), r.Outcome.WindowStartSP >= 0
+		}),
 		f64Col("window_duration_s", "WindowDurationS", outF(func(o *O) float64 { return o.WindowDurationS })),
 		f64Col("min_duration_s", "MinDurationS", outF(func(o *O) float64 { return o.MinDurationS })),
 		strCol("min_duration_dominant", "MinDurationDominant", true, out(func(o *O) string { return o.MinDurationDominant })),

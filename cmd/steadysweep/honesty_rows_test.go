@@ -88,6 +88,8 @@ func TestHonestyRowsMatchJSON(t *testing.T) {
 			if row["window_start_sp"] != nil {
 				sameCell(t, "window_samples", row["window_samples"], get(j, "steady_state.window.n_samples"), "steady_state.window.n_samples")
 				sameCell(t, "window_duration_s", row["window_duration_s"], get(j, "steady.duration_s"), "steady.duration_s")
+			} else if row["window_samples"] != nil {
+				t.Errorf("window_samples = %v without a window (window_start_sp null)", row["window_samples"])
 			}
 			sameCell(t, "steady_tps_system_ci_lo", row["steady_tps_system_ci_lo"], ci("throughput.system.ci95", 0), "ci95[0]")
 			sameCell(t, "steady_tps_system_ci_hi", row["steady_tps_system_ci_hi"], ci("throughput.system.ci95", 1), "ci95[1]")
