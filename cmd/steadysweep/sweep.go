@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -237,7 +236,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 // at its name (O_NOFOLLOW) and anything but a regular file (a FIFO is
 // opened without blocking, then refused).
 func openDebugLog(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY|noFollowNonblock, 0o644)
 	if err != nil {
 		return nil, err
 	}
