@@ -36,8 +36,7 @@ type SampleIndex struct {
 	index uuidIndex // uuid → position in keys
 	other map[string]int64
 
-	bg     *backgroundBuild // the index being built during the parse
-	bgSent int              // keys handed to bg
+	bg *backgroundBuild // the index being built during the parse
 
 	touched uint64 // keeps build's slot loads from being optimised away
 }
@@ -184,12 +183,18 @@ func (x *uuidIndex) insert(keys [][16]byte, lo, hi int, dup func(pos, i int32)) 
 // or the "performance" map starts over, the background build is dropped
 // and build runs after the parse instead.
 type backgroundBuild struct {
-	keys  [][16]byte // the reserved backing array, full capacity
-	sent  int        // keys[:sent] are handed over
-	ready chan int
-	done  chan struct{}
-	dups  [][2]int32
-	touch uint64
+	keys   [][16]byte // the reserved backing array, full capacity
+	handed int        // keys[:handed] are handed over (the parser's count)
+	ready  chan int   // each new handed count
+	done   chan struct{}
+	dups   [][2]int32 // the builder's: (earlier position, later duplicate)
+	touch  uint64
+}
+
+// wait ends the background build and waits for its goroutine.
+func (bg *backgroundBuild) wait() {
+	close(bg.ready)
+	<-bg.done
 }
 
 // minBackgroundBuild is the reservation below which building after the
@@ -208,36 +213,35 @@ func (si *SampleIndex) startBuild() {
 	bg := &backgroundBuild{keys: si.keys[:cap(si.keys)], ready: make(chan int, 8), done: make(chan struct{})}
 	go func() {
 		defer close(bg.done)
+		lo := 0
 		for hi := range bg.ready {
-			bg.touch += x.insert(bg.keys, bg.sent, hi, func(pos, i int32) { bg.dups = append(bg.dups, [2]int32{pos, i}) })
-			bg.sent = hi
+			bg.touch += x.insert(bg.keys, lo, hi, func(pos, i int32) { bg.dups = append(bg.dups, [2]int32{pos, i}) })
+			lo = hi
 		}
 	}()
 	si.bg = bg
-	si.bgSent = 0
 }
 
 // feedBuild hands the keys parsed so far to the background build, every
 // 32 Ki of them; it drops the build when the keys have moved.
 func (si *SampleIndex) feedBuild(final bool) {
 	bg := si.bg
-	if bg == nil || !final && len(si.keys)-si.bgSent < 1<<15 {
+	if bg == nil || !final && len(si.keys)-bg.handed < 1<<15 {
 		return
 	}
 	if cap(si.keys) != len(bg.keys) || len(si.keys) > 0 && &si.keys[0] != &bg.keys[0] {
 		si.stopBuild()
 		return
 	}
-	si.bgSent = len(si.keys)
-	bg.ready <- si.bgSent
+	bg.handed = len(si.keys)
+	bg.ready <- bg.handed
 }
 
 // stopBuild drops a background build (a reset, a move of the keys or a
 // failed parse) and waits for its goroutine.
 func (si *SampleIndex) stopBuild() {
 	if si.bg != nil {
-		close(si.bg.ready)
-		<-si.bg.done
+		si.bg.wait()
 		si.bg = nil
 		si.index.reset()
 	}
@@ -252,8 +256,7 @@ func (si *SampleIndex) finishBuild() {
 		si.build()
 		return
 	}
-	close(bg.ready)
-	<-bg.done
+	bg.wait()
 	si.bg = nil
 	si.touched += bg.touch
 	for _, d := range bg.dups {
