@@ -83,16 +83,9 @@ func fillDecodedColumns(s *core.Samples) {
 	s.FailCode, s.InTokens, s.ReasoningTokens = nil, nil, nil
 }
 
-// setFailCode records sample i's failure code, allocating the column at
-// the first one.
+// setFailCode records sample i's failure code (an optional column).
 func setFailCode(s *core.Samples, i int, code int32) {
-	if code == 0 && len(s.FailCode) <= i {
-		return
-	}
-	if len(s.FailCode) < s.Len() {
-		s.FailCode = append(s.FailCode, make([]int32, s.Len()-len(s.FailCode))...)
-	}
-	s.FailCode[i] = code
+	setOptional(&s.FailCode, s.Len(), i, code, 0)
 }
 
 // errCause is the failure kind and code an error event's text names; the

@@ -329,8 +329,8 @@ func (m *machine) newSample(known bool, ev *event) {
 	if ev.flags&fTurn != 0 {
 		turn = ev.turn
 	}
-	appendOptional(&s.ConversationID, int(n), ev.conv, "")
-	appendOptional(&s.Turn, int(n), turn, -1)
+	setOptional(&s.ConversationID, int(n)+1, int(n), ev.conv, "")
+	setOptional(&s.Turn, int(n)+1, int(n), turn, -1)
 	m.dst.TextBytes = append(m.dst.TextBytes, -1)
 }
 
@@ -466,27 +466,12 @@ func growSamples(s *core.Samples, n int) {
 	s.FullTokens = slices.Grow(s.FullTokens, g(len(s.FullTokens)))
 	s.Failed = slices.Grow(s.Failed, g(len(s.Failed)))
 	s.Retries = slices.Grow(s.Retries, g(len(s.Retries)))
-	if len(s.ConversationID) > 0 { // optional: see appendOptional
+	if len(s.ConversationID) > 0 { // optional: see setOptional
 		s.ConversationID = slices.Grow(s.ConversationID, g(len(s.ConversationID)))
 	}
 	if len(s.Turn) > 0 {
 		s.Turn = slices.Grow(s.Turn, g(len(s.Turn)))
 	}
-}
-
-// appendOptional sets sample n's entry (the sample being appended) of
-// an optional column, one most logs never fill (conversation ids and
-// turns: agentic runs only): the column stays empty while every value is
-// the absent one (core.Samples reads a short column as absent), and is
-// filled up to n at the first other value.
-func appendOptional[T comparable](col *[]T, n int, v, absent T) {
-	if len(*col) == 0 && v == absent {
-		return
-	}
-	for len(*col) < n {
-		*col = append(*col, absent)
-	}
-	*col = append(*col, v)
 }
 
 // bytesPerSample is the decoder's memory per tracked sample: the

@@ -303,8 +303,8 @@ func (t *Table) samples(inPlace bool) core.Samples {
 	kinds := rec.Column(ColFailureKind).(*array.String)
 	codes := rec.Column(ColFailureCode).(*array.Int32)
 	s.FailureKind = make([]core.FailureKind, n)
-	// The optional columns only where the table has a value (core.Samples
-	// reads a missing column as absent), as the decoder leaves them.
+	// The optional columns only where the table has a value (empty
+	// otherwise: core.Samples), as the decoder leaves them.
 	some := func(a arrow.Array) bool { return a.NullN() < n }
 	if some(convs) {
 		s.ConversationID = make([]string, n)
