@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 )
@@ -199,16 +200,18 @@ func ReadFile(path, kind string, limit int64) ([]byte, error) {
 	return readSized(f, path, kind, limit, st.Size())
 }
 
-// readSized reads r, whose size was size when it was opened, to the end:
-// into one buffer of size+1 bytes, so a file read whole costs one
-// allocation and one copy (io.ReadAll grows its buffer by doubling: for a
-// 10 MB cache entry that is ~15 reallocations, twice the copying, and a
-// peak of old + new buffers). The extra byte tells a file that has grown
-// since its stat; it is then read on like a stream, still bounded by limit.
+// readSized reads r, whose size was size when it was opened (0: unknown),
+// to the end: into one buffer of size+1 bytes, so a file read whole costs
+// one allocation and one copy (io.ReadAll grows its buffer by doubling:
+// for a 10 MB cache entry that is ~15 reallocations, twice the copying,
+// and a peak of old + new buffers). The extra byte tells a file that has
+// grown since its stat, or a stream of unknown size; either is then read
+// on, growing the buffer, and no read goes past limit+1 bytes in all.
 func readSized(r io.Reader, name, kind string, limit, size int64) ([]byte, error) {
-	b := make([]byte, 0, size+1)
+	most := int(min(limit, math.MaxInt-1)) + 1 // bytes ever read
+	b := make([]byte, 0, min(max(int(min(size, int64(most)))+1, 512), most))
 	for {
-		n, err := r.Read(b[len(b):cap(b)])
+		n, err := r.Read(b[len(b):min(cap(b), most)])
 		b = b[:len(b)+n]
 		if int64(len(b)) > limit {
 			return nil, &Error{Path: name, Kind: kind, Limit: limit, Err: ErrTooLarge}
@@ -220,7 +223,7 @@ func readSized(r io.Reader, name, kind string, limit, size int64) ([]byte, error
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
 		if len(b) == cap(b) {
-			b = slices.Grow(b, max(4096, len(b)/2))
+			b = slices.Grow(b, min(max(4096, len(b)/2), most-len(b)))
 		}
 	}
 }
@@ -229,14 +232,7 @@ func readSized(r io.Reader, name, kind string, limit, size int64) ([]byte, error
 // once it has produced more than limit bytes (for decompressed streams,
 // whose size is not on disk). name is the file in the error.
 func ReadAll(r io.Reader, name, kind string, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, &Error{Path: name, Kind: kind, Limit: limit, Err: ErrTooLarge}
-	}
-	return b, nil
+	return readSized(r, name, kind, limit, 0)
 }
 
 // LimitReader returns a reader of r that fails with an *Error wrapping
