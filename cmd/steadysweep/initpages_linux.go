@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"strconv"
@@ -51,16 +50,14 @@ func releaseInitPages() {
 	}
 }
 
-// traced reports whether a debugger or tracer is attached.
+// traced reports whether a debugger or tracer is attached (or cannot tell).
 func traced() bool {
-	f, err := os.Open("/proc/self/status")
+	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return true
 	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		if v, ok := bytes.CutPrefix(s.Bytes(), []byte("TracerPid:")); ok {
+	for line := range bytes.Lines(status) {
+		if v, ok := bytes.CutPrefix(line, []byte("TracerPid:")); ok {
 			return string(bytes.TrimSpace(v)) != "0"
 		}
 	}
