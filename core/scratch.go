@@ -16,16 +16,8 @@ type scratch struct {
 // pooled is pooled(sps, get) in the scratch pool (valid until the next
 // call).
 func (sc *scratch) pooled(sps []SuperPass, get func(*SuperPass) []float64) []float64 {
-	n := 0
-	for i := range sps {
-		n += len(get(&sps[i]))
-	}
-	out := growFloats(sc.pool, n)
-	for i := range sps {
-		out = append(out, get(&sps[i])...)
-	}
-	sc.pool = out
-	return out
+	sc.pool = pooledInto(sc.pool, sps, get)
+	return sc.pool
 }
 
 // release drops the buffers.

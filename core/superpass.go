@@ -335,11 +335,16 @@ func completionSpanNs(sps []SuperPass) int64 {
 
 // pooled concatenates the list chosen by get over sps in super-pass order.
 func pooled(sps []SuperPass, get func(*SuperPass) []float64) []float64 {
+	return pooledInto(nil, sps, get)
+}
+
+// pooledInto is pooled in buf, emptied and grown when it is too small.
+func pooledInto(buf []float64, sps []SuperPass, get func(*SuperPass) []float64) []float64 {
 	n := 0
 	for i := range sps {
 		n += len(get(&sps[i]))
 	}
-	out := make([]float64, 0, n)
+	out := growFloats(buf, n)
 	for i := range sps {
 		out = append(out, get(&sps[i])...)
 	}
