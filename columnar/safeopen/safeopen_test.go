@@ -3,6 +3,7 @@
 package safeopen
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -192,5 +193,25 @@ func TestReadSized(t *testing.T) {
 		if !errors.Is(err, ErrTooLarge) || err.Error() != "c.arrow: larger than the 9.8 KiB limit for a cache entry" {
 			t.Fatalf("stated size %d, one byte over the limit: %v", stated, err)
 		}
+	}
+}
+
+// TestReadFileLarge reads a file big enough for bigBuffer's huge-page
+// advice (several 2 MiB pages) and compares it with the bytes written.
+func TestReadFileLarge(t *testing.T) {
+	want := make([]byte, 9<<20+12345)
+	for i := range want {
+		want[i] = byte(i*7 + i>>13)
+	}
+	path := filepath.Join(t.TempDir(), "big.arrow")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path, "a cache entry", 16<<20)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("ReadFile: %d bytes, %v; want the %d written", len(got), err, len(want))
+	}
+	if b := bigBuffer(5 << 20); len(b) != 0 || cap(b) != 5<<20 {
+		t.Fatalf("bigBuffer(5 MiB): len %d cap %d", len(b), cap(b))
 	}
 }
