@@ -85,10 +85,8 @@ func (c *Cache) Load(ctx context.Context, run *Run, opts IngestOptions) (*Loaded
 	}
 	id := fileIdentity(fi)
 	key := cacheKey(run, opts, id)
-	if sha, ok := c.identityDigest(id); ok {
-		if l := c.load(key, sha, run); l != nil {
-			return l, true, nil
-		}
+	if l := c.lookup(run, key, id); l != nil {
+		return l, true, nil
 	}
 	opts.HashEvents = true
 	l, err := Load(ctx, run, opts)
@@ -112,6 +110,28 @@ func (c *Cache) Load(ctx context.Context, run *Run, opts IngestOptions) (*Loaded
 		}
 	}
 	return l, false, nil
+}
+
+// Lookup returns the run's columns when the cache holds a valid entry for
+// them under opts, and never decodes: Load is Lookup, then on a miss the
+// decode. A caller tunes for the decode (its memory grows with the file)
+// only after a miss.
+func (c *Cache) Lookup(run *Run, opts IngestOptions) (*Loaded, bool) {
+	fi, err := os.Stat(run.EventsPath)
+	if err != nil {
+		return nil, false
+	}
+	id := fileIdentity(fi)
+	l := c.lookup(run, cacheKey(run, opts, id), id)
+	return l, l != nil
+}
+
+// lookup is the entry for key of the events file of identity id, or nil.
+func (c *Cache) lookup(run *Run, key string, id [5]int64) *Loaded {
+	if sha, ok := c.identityDigest(id); ok {
+		return c.load(key, sha, run)
+	}
+	return nil
 }
 
 // Ingest is Load returning the Arrow table (Release it when done).

@@ -291,7 +291,27 @@ func TestCache(t *testing.T) {
 			t.Errorf("cached table differs")
 		}
 	}
+	lookup := func(wantHit bool) {
+		t.Helper()
+		run, err := ResolveRun(runDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, hit := cache.Lookup(run, opts)
+		if hit != wantHit || (l != nil) != wantHit {
+			t.Fatalf("Lookup: hit = %v (loaded %v), want %v", hit, l != nil, wantHit)
+		}
+		if hit && (!reflect.DeepEqual(l.Samples, want.Samples) || l.Info.DatasetSize != 50) {
+			t.Errorf("Lookup's columns differ from the decode's")
+		}
+	}
+	// Lookup never decodes: a miss leaves the cache empty.
+	lookup(false)
+	if entries, _ := filepath.Glob(filepath.Join(cache.Dir, "*.arrow")); len(entries) != 0 {
+		t.Fatalf("Lookup on a miss wrote %v", entries)
+	}
 	ingest(false)
+	lookup(true)
 	ingest(true)
 	entries, _ := filepath.Glob(filepath.Join(cache.Dir, "*.arrow"))
 	if len(entries) != 1 {

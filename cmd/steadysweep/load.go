@@ -147,10 +147,23 @@ func (lc *loadingCounter) Identity() string {
 	return ""
 }
 
-// loadGCPercent is the collector's target while a command holds one run:
-// the live heap is the run's columns (pointer-free, so cheap to mark), and
-// the default 100 % headroom would double the process's peak for nothing.
+// loadGCPercent is the collector's target while a command decodes one
+// run and holds it: the live heap is the run's columns (pointer-free, so
+// cheap to mark), and the default 100 % headroom would double the
+// process's peak for nothing.
 const loadGCPercent = 20
+
+// decodeGC sets loadGCPercent (unless GOGC says otherwise) before a
+// decode. Only then: on a cache hit the columns arrive in one read, and
+// a target of 20 % of the small heap before it would collect at once,
+// leaving freed pages below the fresh ones that the entry's buffer then
+// spans and the runtime zeroes page by page (a fault per 4 KiB, where a
+// fresh buffer is read into huge pages: safeopen's bigBuffer).
+func decodeGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(loadGCPercent)
+	}
+}
 
 // counterSource is the rows' tokenizer_source of a resolved counter:
 // which it is, how it was chosen and the file it was read from, e.g.
@@ -168,9 +181,6 @@ func counterSource(c tokenizer.Counter, res tokenizer.Resolution) string {
 }
 
 func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Writer) (*loadedRun, error) {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(loadGCPercent)
-	}
 	if l.datasetSize != 0 {
 		// Before ingest: --tokenize-sample picks its samples per super-pass.
 		run.Info.DatasetSize, run.Info.DatasetSizeSource = l.datasetSize, "--dataset-size"
@@ -209,10 +219,14 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		hit  bool
 	)
 	if l.noCache || l.cacheDir == "" {
+		decodeGC()
 		cols, err = columnar.Load(ctx, run, opts)
 	} else {
 		cache := &columnar.Cache{Dir: l.cacheDir}
-		cols, hit, err = cache.Load(ctx, run, opts)
+		if cols, hit = cache.Lookup(run, opts); !hit {
+			decodeGC()
+			cols, hit, err = cache.Load(ctx, run, opts)
+		}
 	}
 	if lc != nil {
 		var cerr error
