@@ -14,15 +14,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 )
 
-// Cache stores ingested runs as Arrow IPC files so a run is decoded (and
-// tokenized) once.
+// Cache stores ingested runs as Arrow IPC files (in a layout of their
+// own, cacheentry.go) so a run is decoded (and tokenized) once.
 //
 // An entry holds the decoded columns of one events file under one set of
 // decode options, and is found in two steps, neither of which reads the
@@ -53,7 +51,7 @@ type Cache struct {
 }
 
 // cacheKeyVersion changes when the key or the entry layout does.
-const cacheKeyVersion = 2
+const cacheKeyVersion = 3
 
 // DefaultCacheDir returns $XDG_CACHE_HOME/steadysweep, else
 // ~/.cache/steadysweep.
@@ -230,16 +228,14 @@ func (c *Cache) recordIdentity(id [5]int64, sha string) error {
 func (c *Cache) load(key, sha string, run *Run) *Loaded {
 	matches, _ := filepath.Glob(filepath.Join(c.dir(), key+"-"+sha[:32]+"-*.arrow"))
 	for _, path := range matches {
-		t, err := readEntry(path, memory.DefaultAllocator)
+		l, err := readEntry(path)
 		if err == nil {
-			l := loadedFromTable(t)
 			// An endpoints run's facts come from its sidecars, read afresh;
 			// another format's from its own log, stored with the columns.
-			info := endpointsInfo(run)
-			if run.Format != "" && run.Format != FormatEndpoints {
-				info = t.Info
+			info := l.Info
+			if run.Format == "" || run.Format == FormatEndpoints {
+				info = endpointsInfo(run)
 			}
-			t.Release()
 			// The entry keeps the problems of the file it was made from;
 			// they must name this run's file.
 			l.Summary.File = run.EventsPath
@@ -254,34 +250,9 @@ func (c *Cache) load(key, sha string, run *Run) *Loaded {
 	return nil
 }
 
-// loadedFromTable makes a Loaded of an entry read by readEntry, its
-// integer columns in place in the entry's buffer.
-func loadedFromTable(t *Table) *Loaded {
-	l := &Loaded{}
-	// The entry was read into a buffer of its own (readEntry): the columns
-	// are used where they lie.
-	l.Samples = t.samples(true)
-	l.Summary = t.Summary
-	rec := t.Record
-	n := int(rec.NumRows())
-	uuids := rec.Column(ColUUID).(*array.String)
-	l.TextBytes = int64Column(rec.Column(ColOutputTextBytes).(*array.Int64), n, -1, true)
-	l.keys = make([][16]byte, n)
-	for i := 0; i < n; i++ {
-		u := uuids.Value(i)
-		if len(u) != 32 || !packHex(&l.keys[i], []byte(u)) {
-			if l.ext == nil {
-				l.ext = make(map[int32]string)
-			}
-			l.keys[i] = [16]byte{}
-			l.ext[int32(i)] = u
-		}
-	}
-	return l
-}
-
-// readEntry reads and validates one entry file.
-func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
+// readEntry reads and validates one entry file (cacheentry.go), its
+// columns in place in the buffer it was read into.
+func readEntry(path string) (l *Loaded, err error) {
 	// An entry is only ever a regular file this package wrote; anything
 	// else (a link to /dev/zero, a FIFO, a huge file) is refused unread
 	// and then removed like any invalid entry.
@@ -296,14 +267,12 @@ func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			t, err = nil, fmt.Errorf("unreadable Arrow IPC file: %v", r)
+			l, err = nil, fmt.Errorf("unreadable Arrow IPC file: %v", r)
 		}
 	}()
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	// The record references b (no second copy); callers copy what they keep.
-	fr, err := ipc.NewMappedFileReader(b, ipc.WithAllocator(mem))
+	// The record references b (no second copy), and so do the columns
+	// made of it: b is this read's own and never reused.
+	fr, err := ipc.NewMappedFileReader(b)
 	if err != nil {
 		return nil, err
 	}
@@ -316,7 +285,7 @@ func readEntry(path string, mem memory.Allocator) (t *Table, err error) {
 		return nil, err
 	}
 	defer rec.Release()
-	return tableFromRecord(rec)
+	return loadedFromEntry(rec)
 }
 
 // castagnoli is the CRC-32C table (hardware-accelerated on amd64 and
@@ -328,17 +297,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // endpoints run's facts stored with them are not used (attach applies the
 // sidecars on load); the dataset indices are not stored.
 func (c *Cache) store(key string, l *Loaded) error {
-	t, err := newTable(memory.DefaultAllocator, &l.Decoded, nil, l.Info)
+	rec, err := entryRecord(l)
 	if err != nil {
 		return err
 	}
-	defer t.Release()
+	defer rec.Release()
 	var buf bytes.Buffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(t.Record.Schema()))
+	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(rec.Schema()))
 	if err != nil {
 		return fmt.Errorf("write entry: %w", err)
 	}
-	if err := w.Write(t.Record); err != nil {
+	if err := w.Write(rec); err != nil {
 		return errors.Join(fmt.Errorf("write entry: %w", err), w.Close())
 	}
 	if err := w.Close(); err != nil {

@@ -244,18 +244,11 @@ func newTable(mem memory.Allocator, d *Decoded, datasetIndex []int64, info core.
 
 // Samples converts the table back to the detector's columns (absent
 // values become the sentinels documented on core.Samples).
-func (t *Table) Samples() core.Samples { return t.samples(false) }
-
-// samples converts the table to the detector's columns; with inPlace the
-// integer columns are the record's own value buffers, their null slots
-// overwritten with the sentinels — for a record over memory its reader
-// owns and never reuses (a cache entry read into its own buffer), where
-// it saves a copy of every column.
-func (t *Table) samples(inPlace bool) core.Samples {
+func (t *Table) Samples() core.Samples {
 	rec := t.Record
 	n := int(rec.NumRows())
 	ints := func(c int, absent int64) []int64 {
-		return int64Column(rec.Column(c).(*array.Int64), n, absent, inPlace)
+		return int64Column(rec.Column(c).(*array.Int64), n, absent)
 	}
 	bools := func(c int) []bool {
 		a := rec.Column(c).(*array.Boolean)
@@ -342,18 +335,11 @@ func (t *Table) samples(inPlace bool) core.Samples {
 	return s
 }
 
-// int64Column returns the n values of a with absent at its nulls: a copy,
-// or with inPlace a's own buffer (capacity n, so an append cannot run into
-// the next column) when it holds n values.
-func int64Column(a *array.Int64, n int, absent int64, inPlace bool) []int64 {
-	vals := a.Int64Values()
-	if inPlace && len(vals) >= n {
-		vals = vals[:n:n]
-	} else {
-		out := make([]int64, n)
-		copy(out, vals)
-		vals = out
-	}
+// int64Column returns a copy of the n values of a with absent at its
+// nulls.
+func int64Column(a *array.Int64, n int, absent int64) []int64 {
+	vals := make([]int64, n)
+	copy(vals, a.Int64Values())
 	if a.NullN() > 0 {
 		for i := range vals {
 			if a.IsNull(i) {
@@ -376,31 +362,4 @@ func (t *Table) DatasetIndex(i int) int64 {
 		return -1
 	}
 	return a.Value(i)
-}
-
-// tableFromRecord rebuilds a Table from a record read back from IPC,
-// taking a reference to rec.
-func tableFromRecord(rec arrow.RecordBatch) (*Table, error) {
-	if !rec.Schema().Equal(Schema) {
-		return nil, fmt.Errorf("schema mismatch: %v", rec.Schema())
-	}
-	md := rec.Schema().Metadata()
-	if i := md.FindKey(MetaSchemaVersion); i < 0 || md.Values()[i] != strconv.Itoa(SchemaVersion) {
-		return nil, fmt.Errorf("schema version missing or not %d", SchemaVersion)
-	}
-	t := &Table{}
-	if i := md.FindKey(MetaSummary); i >= 0 {
-		if err := json.Unmarshal([]byte(md.Values()[i]), &t.Summary); err != nil {
-			return nil, fmt.Errorf("decode summary metadata: %w", err)
-		}
-		t.Summary.restoreFirst()
-	}
-	if i := md.FindKey(MetaRunInfo); i >= 0 {
-		if err := json.Unmarshal([]byte(md.Values()[i]), &t.Info); err != nil {
-			return nil, fmt.Errorf("decode run info metadata: %w", err)
-		}
-	}
-	rec.Retain()
-	t.Record = rec
-	return t, nil
 }
