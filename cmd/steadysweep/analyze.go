@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -122,6 +123,20 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // stdout, then the files the flags ask for.
 func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loadedRun, res *core.Result,
 	stdout, stderr io.Writer) error {
+	// The JSON file is rendered first and written (temporary file, fsync,
+	// rename) on the other core while the text is rendered and shown:
+	// the fsync is I/O wait, as long as all the rest of a warm analyze's
+	// output. Rendering stays on this goroutine (a Result is not safe for
+	// concurrent use); the writer only has the bytes.
+	var jsonWritten *background
+	if f.jsonPath != "" && f.jsonPath != "-" {
+		var buf bytes.Buffer
+		if err := resultjson.Write(&buf, res); err != nil {
+			return fmt.Errorf("write --json: %w", err)
+		}
+		jsonWritten = inBackground(func() error { return atomicfile.WriteFile(f.jsonPath, buf.Bytes()) })
+		defer jsonWritten.wait() // on every return: no temporary file left to a dying process
+	}
 	// text goes to files (no colour ever, 100 columns); shown to stdout,
 	// with colour and the terminal's width when stdout is a terminal.
 	var text, shown string
@@ -139,11 +154,15 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 	}
 	if f.toStdout() == "" { // else stdout carries that output alone
 		if _, err := io.WriteString(stdout, shown); err != nil {
-			return err
+			return errors.Join(err, jsonWritten.wait())
 		}
 	}
 	if f.jsonPath != "" {
-		if err := writeOutput(f.jsonPath, stdout, func(w io.Writer) error { return resultjson.Write(w, res) }); err != nil {
+		err := jsonWritten.wait()
+		if jsonWritten == nil {
+			err = resultjson.Write(stdout, res)
+		}
+		if err != nil {
 			return fmt.Errorf("write --json: %w", err)
 		}
 		switch {
@@ -190,6 +209,31 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		fmt.Fprintf(stderr, "wrote %s\n", f.htmlPath)
 	}
 	return nil
+}
+
+// background is a function running on its own goroutine.
+type background struct {
+	done   chan error
+	err    error
+	waited bool
+}
+
+func inBackground(fn func() error) *background {
+	b := &background{done: make(chan error, 1)}
+	go func() { b.done <- fn() }()
+	return b
+}
+
+// wait returns fn's error once it has returned (nil for a nil b); it may
+// be called again.
+func (b *background) wait() error {
+	if b == nil {
+		return nil
+	}
+	if !b.waited {
+		b.err, b.waited = <-b.done, true
+	}
+	return b.err
 }
 
 // toStdout names the output flag whose FILE is "-" (standard output), or
