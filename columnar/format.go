@@ -81,7 +81,13 @@ func (e *UnknownFormatError) Is(target error) bool { return target == ErrUnknown
 // and returns the format they show. A file whose content shows no format
 // is an *UnknownFormatError naming what was seen.
 func DetectFile(path string) (Format, error) {
-	head, err := readHead(path, sniffSize)
+	// A JSONL log's first line decides alone: read a short head first,
+	// and the long one only when that line is not whole in it or names no
+	// format (a pretty-printed report, YAML, a damaged first line).
+	head, err := readHead(path, shortSniffSize)
+	if err == nil && len(head) == shortSniffSize && !firstLineDecides(head) {
+		head, err = readHead(path, sniffSize)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -90,6 +96,23 @@ func DetectFile(path string) (Format, error) {
 		return "", &UnknownFormatError{File: path, Seen: seen}
 	}
 	return f, nil
+}
+
+// shortSniffSize is the head DetectFile reads first: a few lines of any
+// JSONL log.
+const shortSniffSize = 16 << 10
+
+// firstLineDecides reports whether head's first line is a whole JSON
+// object whose keys name a format: Detect's verdict on it is then the
+// same for any longer head, since the first object's keys decide first.
+func firstLineDecides(head []byte) bool {
+	body := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	line, _, ok := bytes.Cut(body, []byte("\n"))
+	if !ok || len(line) == 0 || line[0] != '{' || !json.Valid(line) {
+		return false
+	}
+	f, _ := classifyJSON(topLevelKeys(line))
+	return f != ""
 }
 
 // readHead returns up to n decompressed bytes from the start of path. A

@@ -155,3 +155,41 @@ func TestReadersCancelled(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectFileShortHead: DetectFile reads 16 KiB first and decides on
+// it only when the first line is a whole object naming a format; its
+// verdict is Detect's on the 256 KiB head for logs whose deciding keys
+// lie past 16 KiB: a report's "benchmarks" key after 20 KB of metadata
+// and metrics (GuideLLM, where the first 16 KiB alone look like AIPerf),
+// and an events log whose first line is 40 KB long.
+func TestDetectFileShortHead(t *testing.T) {
+	dir := t.TempDir()
+	pad := strings.Repeat("x", 20_000)
+	files := map[string]string{
+		"report.json": "{\n  \"metadata\": {},\n  \"metrics\": {\"pad\": \"" + pad + "\"},\n  \"benchmarks\": []\n}\n",
+		"long/events.jsonl": `{"event_type":"session.started","timestamp_ns":1,"sample_uuid":"","data":"` +
+			strings.Repeat("p", 40_000) + "\"}\n" + `{"event_type":"session.ended","timestamp_ns":2,"sample_uuid":""}` + "\n",
+		"short/events.jsonl": strings.Repeat(`{"event_type":"sample.issued","timestamp_ns":1,"sample_uuid":"a","data":null}`+"\n", 400),
+		"aiperf.jsonl":       strings.Repeat(`{"metadata":{"timestamp_ns":1},"metrics":{}}`+"\n", 600),
+	}
+	want := map[string]Format{"report.json": FormatGuideLLM, "long/events.jsonl": FormatEndpoints,
+		"short/events.jsonl": FormatEndpoints, "aiperf.jsonl": FormatAIPerf}
+	for name, body := range files {
+		p := writeTemp(t, dir, name, body)
+		if len(body) <= shortSniffSize {
+			t.Fatalf("%s: %d bytes, not past the short head", name, len(body))
+		}
+		head, err := readHead(p, sniffSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		long, _ := Detect(head)
+		got, err := DetectFile(p)
+		if err != nil || got != want[name] || got != long {
+			t.Errorf("%s: DetectFile %q (%v), Detect on 256 KiB %q; want %q", name, got, err, long, want[name])
+		}
+	}
+	if short, _ := Detect([]byte(files["report.json"][:shortSniffSize])); short != FormatAIPerf {
+		t.Errorf("the report's first 16 KiB alone: %q; the test needs them to look like AIPerf", short)
+	}
+}
