@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -123,19 +122,27 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // stdout, then the files the flags ask for.
 func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loadedRun, res *core.Result,
 	stdout, stderr io.Writer) error {
-	// The JSON file is rendered first and written (temporary file, fsync,
-	// rename) on the other core while the text is rendered and shown:
-	// the fsync is I/O wait, as long as all the rest of a warm analyze's
-	// output. Rendering stays on this goroutine (a Result is not safe for
-	// concurrent use); the writer only has the bytes.
-	var jsonWritten *background
+	// The JSON file is written first, and committed (fsync, rename) on
+	// the other core while the text is rendered and shown: the fsync is
+	// I/O wait, as long as all the rest of a warm analyze's output.
+	// Rendering stays on this goroutine (a Result is not safe for
+	// concurrent use).
+	// A failure is reported after the report is shown.
+	var (
+		jsonWritten *background
+		jsonErr     error
+	)
 	if f.jsonPath != "" && f.jsonPath != "-" {
-		var buf bytes.Buffer
-		if err := resultjson.Write(&buf, res); err != nil {
-			return fmt.Errorf("write --json: %w", err)
+		out, err := atomicfile.Create(f.jsonPath)
+		if err == nil {
+			if err = resultjson.Write(out, res); err != nil {
+				err = errors.Join(err, out.Abort())
+			}
 		}
-		jsonWritten = inBackground(func() error { return atomicfile.WriteFile(f.jsonPath, buf.Bytes()) })
-		defer jsonWritten.wait() // on every return: no temporary file left to a dying process
+		if jsonErr = err; err == nil {
+			jsonWritten = inBackground(out.Commit)
+			defer jsonWritten.wait() // on every return: no temporary file left to a dying process
+		}
 	}
 	// text goes to files (no colour ever, 100 columns); shown to stdout,
 	// with colour and the terminal's width when stdout is a terminal.
@@ -158,9 +165,12 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 	}
 	if f.jsonPath != "" {
-		err := jsonWritten.wait()
-		if jsonWritten == nil {
+		err := jsonErr
+		switch {
+		case f.jsonPath == "-":
 			err = resultjson.Write(stdout, res)
+		case err == nil:
+			err = jsonWritten.wait()
 		}
 		if err != nil {
 			return fmt.Errorf("write --json: %w", err)

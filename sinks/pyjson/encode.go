@@ -37,12 +37,45 @@ type Marshaler interface{ PyJSON() any }
 // element per line, two spaces per level, ": " after keys, empty
 // containers as [] and {}, strings ASCII-only (ensure_ascii), no trailing
 // newline. An unsupported value is written as null.
-func Marshal(v any) []byte { return appendValue(nil, v, 0) }
+func Marshal(v any) []byte {
+	e := encoder{}
+	e.value(v, 0)
+	return e.b
+}
 
-// Write writes Marshal(v) to w.
+// Write writes Marshal(v) to w, in chunks of about flushSize bytes as
+// they are made (not the whole text in one buffer).
 func Write(w io.Writer, v any) error {
-	_, err := w.Write(Marshal(v))
-	return err
+	e := encoder{w: w, b: make([]byte, 0, 2*flushSize)}
+	e.value(v, 0)
+	e.flush()
+	return e.err
+}
+
+// flushSize is how much Write gathers before writing.
+const flushSize = 32 << 10
+
+// encoder appends the text to b, which Write hands to w every flushSize
+// bytes (at element boundaries); Marshal keeps it all (w nil).
+type encoder struct {
+	b   []byte
+	w   io.Writer
+	err error
+}
+
+func (e *encoder) flush() {
+	if e.w != nil && len(e.b) > 0 && e.err == nil {
+		_, e.err = e.w.Write(e.b)
+		e.b = e.b[:0]
+	}
+}
+
+// element ends one list or object element: a flush when enough is
+// gathered.
+func (e *encoder) element() {
+	if e.w != nil && len(e.b) >= flushSize {
+		e.flush()
+	}
 }
 
 // AppendString appends s as a JSON string the way json.dumps writes it
@@ -51,8 +84,17 @@ func Write(w io.Writer, v any) error {
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+		// Printable ASCII but the quote and backslash: copied as a run.
+		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x7e && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[j:])
+		i = j + size
 		switch r {
 		case '"':
 			b = append(b, `\"`...)
@@ -69,14 +111,11 @@ func AppendString(b []byte, s string) []byte {
 		case '\f':
 			b = append(b, `\f`...)
 		default:
-			switch {
-			case r >= 0x20 && r <= 0x7e:
-				b = append(b, byte(r))
-			case r > 0xffff:
+			if r > 0xffff {
 				r1, r2 := utf16.EncodeRune(r)
 				b = appendU(appendU(b, r1), r2)
-			default:
-				b = appendU(b, r)
+			} else {
+				b = appendU(b, r) // controls, DEL, the rest of the BMP, U+FFFD for a bad byte
 			}
 		}
 	}
@@ -88,72 +127,82 @@ func appendU(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
 
+// indentSpaces are appended a slice at a time (not two at a time).
+const indentSpaces = "                                                                "
+
 func appendIndent(b []byte, level int) []byte {
 	b = append(b, '\n')
-	for range level {
-		b = append(b, "  "...)
+	for n := 2 * level; n > 0; {
+		k := min(n, len(indentSpaces))
+		b = append(b, indentSpaces[:k]...)
+		n -= k
 	}
 	return b
 }
 
-func appendList[T any](b []byte, xs []T, level int) []byte {
+func list[T any](e *encoder, xs []T, level int) {
 	if len(xs) == 0 {
-		return append(b, "[]"...)
+		e.b = append(e.b, "[]"...)
+		return
 	}
-	b = append(b, '[')
-	for i, e := range xs {
+	e.b = append(e.b, '[')
+	for i, x := range xs {
 		if i > 0 {
-			b = append(b, ',')
+			e.b = append(e.b, ',')
 		}
-		b = appendIndent(b, level+1)
-		b = appendValue(b, e, level+1)
+		e.b = appendIndent(e.b, level+1)
+		e.value(x, level+1)
+		e.element()
 	}
-	b = appendIndent(b, level)
-	return append(b, ']')
+	e.b = appendIndent(e.b, level)
+	e.b = append(e.b, ']')
 }
 
-func appendValue(b []byte, v any, level int) []byte {
+func (e *encoder) value(v any, level int) {
 	switch x := v.(type) {
 	case nil:
-		return append(b, "null"...)
+		e.b = append(e.b, "null"...)
 	case bool:
-		return strconv.AppendBool(b, x)
+		e.b = strconv.AppendBool(e.b, x)
 	case int:
-		return strconv.AppendInt(b, int64(x), 10)
+		e.b = strconv.AppendInt(e.b, int64(x), 10)
 	case int64:
-		return strconv.AppendInt(b, x, 10)
+		e.b = strconv.AppendInt(e.b, x, 10)
 	case float64:
-		return AppendFloat(b, x)
+		e.b = AppendFloat(e.b, x)
 	case string:
-		return AppendString(b, x)
+		e.b = AppendString(e.b, x)
 	case []float64:
-		return appendList(b, x, level)
+		list(e, x, level)
 	case []int:
-		return appendList(b, x, level)
+		list(e, x, level)
 	case []string:
-		return appendList(b, x, level)
+		list(e, x, level)
 	case []any:
-		return appendList(b, x, level)
+		list(e, x, level)
 	case Object:
 		if len(x) == 0 {
-			return append(b, "{}"...)
+			e.b = append(e.b, "{}"...)
+			return
 		}
-		b = append(b, '{')
+		e.b = append(e.b, '{')
 		for i, f := range x {
 			if i > 0 {
-				b = append(b, ',')
+				e.b = append(e.b, ',')
 			}
-			b = appendIndent(b, level+1)
-			b = AppendString(b, f.Key)
-			b = append(b, ": "...)
-			b = appendValue(b, f.Value, level+1)
+			e.b = appendIndent(e.b, level+1)
+			e.b = AppendString(e.b, f.Key)
+			e.b = append(e.b, ": "...)
+			e.value(f.Value, level+1)
+			e.element()
 		}
-		b = appendIndent(b, level)
-		return append(b, '}')
+		e.b = appendIndent(e.b, level)
+		e.b = append(e.b, '}')
 	case json.Number:
-		return append(b, x...) // a number read from input, kept as written
+		e.b = append(e.b, x...) // a number read from input, kept as written
 	case Marshaler:
-		return appendValue(b, x.PyJSON(), level)
+		e.value(x.PyJSON(), level)
+	default:
+		e.b = append(e.b, "null"...)
 	}
-	return append(b, "null"...)
 }

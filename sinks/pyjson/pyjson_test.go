@@ -1,9 +1,11 @@
 package pyjson
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf16"
 )
 
 // TestPyFloat checks Python's repr(float) layout (detector.md §11.3 and
@@ -99,5 +101,89 @@ func TestParseDepthLimit(t *testing.T) {
 	}
 	if _, err := Parse(deep(MaxDepth, `{"a":`, "}")); err != nil {
 		t.Errorf("%d levels of objects: %v", MaxDepth, err)
+	}
+}
+
+// appendStringPerRune is AppendString as first written, a rune at a time
+// (the oracle of its run-copying fast path).
+func appendStringPerRune(b []byte, s string) []byte {
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b = append(b, `\"`...)
+		case r == '\\':
+			b = append(b, `\\`...)
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r == '\b':
+			b = append(b, `\b`...)
+		case r == '\f':
+			b = append(b, `\f`...)
+		case r >= 0x20 && r <= 0x7e:
+			b = append(b, byte(r))
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			b = appendU(appendU(b, r1), r2)
+		default:
+			b = appendU(b, r)
+		}
+	}
+	return append(b, '"')
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", `q"uote\back`, "ctl\x00\x1f\x7f", "café→𝄞", "bad\xff\xfe utf8", "\"\"\\\\", "tail\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := AppendString([]byte("x"), s), appendStringPerRune([]byte("x"), s); !bytes.Equal(got, want) {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+// chunkWriter records the sizes of the writes it receives.
+type chunkWriter struct {
+	bytes.Buffer
+	sizes []int
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.Buffer.Write(p)
+}
+
+// TestWriteInChunks: Write hands over the text in chunks of about
+// flushSize, together Marshal's bytes exactly, deep nesting included.
+func TestWriteInChunks(t *testing.T) {
+	xs := make([]float64, 20000)
+	for i := range xs {
+		xs[i] = float64(i) / 7
+	}
+	nested := any("leaf")
+	for range 40 {
+		nested = Object{{"n", nested}, {"l", []any{1, "two", nil}}}
+	}
+	v := Object{{"xs", xs}, {"deep", nested}, {"names", []string{"a\"b", "ü"}}}
+	var w chunkWriter
+	if err := Write(&w, v); err != nil {
+		t.Fatal(err)
+	}
+	want := Marshal(v)
+	if !bytes.Equal(w.Bytes(), want) {
+		t.Fatalf("Write's bytes differ from Marshal's (%d vs %d bytes)", w.Len(), len(want))
+	}
+	if len(w.sizes) < len(want)/flushSize {
+		t.Errorf("%d writes for %d bytes, want about one per %d", len(w.sizes), len(want), flushSize)
+	}
+	for _, n := range w.sizes[:len(w.sizes)-1] {
+		if n < flushSize || n > flushSize+4096 {
+			t.Errorf("a write of %d bytes, want %d to %d", n, flushSize, flushSize+4096)
+		}
 	}
 }
