@@ -126,8 +126,7 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 	// the other core while the text is rendered and shown: the fsync is
 	// I/O wait, as long as all the rest of a warm analyze's output.
 	// Rendering stays on this goroutine (a Result is not safe for
-	// concurrent use).
-	// A failure is reported after the report is shown.
+	// concurrent use). A failure is reported after the report is shown.
 	var (
 		jsonWritten *background
 		jsonErr     error
