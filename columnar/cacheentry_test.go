@@ -31,8 +31,8 @@ func entryRoundTripLog() string {
 	)
 }
 
-// storeAndRead writes l as a cache entry and reads it back.
-func storeAndRead(t *testing.T, l *Loaded) (*Loaded, string) {
+// storeEntry writes l as the one entry of a new cache and returns its path.
+func storeEntry(t *testing.T, l *Loaded) string {
 	t.Helper()
 	c := &Cache{Dir: t.TempDir()}
 	l.EventsSHA256 = strings.Repeat("ab", 32)
@@ -43,11 +43,17 @@ func storeAndRead(t *testing.T, l *Loaded) (*Loaded, string) {
 	if len(paths) != 1 {
 		t.Fatalf("entries: %v", paths)
 	}
-	got, err := readEntry(paths[0])
+	return paths[0]
+}
+
+// storeAndRead writes l as a cache entry and reads it back.
+func storeAndRead(t *testing.T, l *Loaded) *Loaded {
+	t.Helper()
+	got, err := readEntry(storeEntry(t, l))
 	if err != nil {
 		t.Fatalf("readEntry: %v", err)
 	}
-	return got, paths[0]
+	return got
 }
 
 // TestCacheEntryRoundTrip stores decoded runs of every reader as entries
@@ -70,7 +76,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 			if want.Samples.Len() == 0 {
 				t.Fatal("no samples decoded")
 			}
-			got, _ := storeAndRead(t, want)
+			got := storeAndRead(t, want)
 			if !reflect.DeepEqual(got.Samples, want.Samples) {
 				t.Errorf("samples differ:\n got %+v\nwant %+v", got.Samples, want.Samples)
 			}
@@ -124,7 +130,7 @@ func TestCacheEntryLayout(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("small_run entry columns:\n got %v\nwant %v", got, want)
 	}
-	back, _ := storeAndRead(t, &Loaded{Decoded: *plain})
+	back := storeAndRead(t, &Loaded{Decoded: *plain})
 	if &back.Samples.LastIssueNs[0] != &back.Samples.IssueNs[0] {
 		t.Errorf("last_issue_ns left out but not shared with issue_ns")
 	}
@@ -160,16 +166,7 @@ func TestCacheEntryRejectsBadValues(t *testing.T) {
 	} {
 		l := &Loaded{Decoded: *plain}
 		tc.spoil(l)
-		c := &Cache{Dir: t.TempDir()}
-		l.EventsSHA256 = strings.Repeat("ab", 32)
-		if err := c.store("k", l); err != nil {
-			t.Fatal(err)
-		}
-		paths, _ := filepath.Glob(filepath.Join(c.Dir, "*.arrow"))
-		if len(paths) != 1 {
-			t.Fatalf("entries: %v", paths)
-		}
-		_, err := readEntry(paths[0])
+		_, err := readEntry(storeEntry(t, l))
 		if err == nil || !strings.HasPrefix(err.Error(), "column "+tc.column+":") {
 			t.Errorf("%s spoilt: readEntry err %v, want one naming the column", tc.column, err)
 		}
