@@ -118,15 +118,18 @@ func metricPercentiles(sp *SuperPass) *spPercentiles {
 	var out spPercentiles
 	var fs stats.FloatSorter
 	var warm []float64
-	fillPercentiles(sp, &out, &fs, &floatArena{}, &warm)
+	fillPercentiles(sp, &out, &fs, &floatArena{}, &warm, false)
 	return &out
 }
 
 // fillPercentiles is metricPercentiles into out, sorting with fs and
 // taking the sorted lists from arena. The warm TTFTs are sorted (in
 // *scratch) only when they are not all of the TTFTs (then their sorted
-// list is the TTFTs'), and not kept.
-func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *stats.FloatSorter, arena *floatArena, scratch *[]float64) {
+// list is the TTFTs'), and not kept. With inPlace, the TTFT, warm TTFT
+// and latency lists are sorted where they are and are their own sorted
+// lists (rollupOptions.sortedTimes); the TPOTs are always sorted in a
+// copy.
+func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *stats.FloatSorter, arena *floatArena, scratch *[]float64, inPlace bool) {
 	ms := Metrics()
 	for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency, SourceTTFTWarm} {
 		xs := src.list(sp)
@@ -137,6 +140,9 @@ func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *stats.FloatSorter, a
 		switch {
 		case src == SourceTTFTWarm && len(xs) == len(sp.TTFT):
 			sorted = out.sortedTTFT // the same values
+		case inPlace && src != SourceTPOT:
+			sorted = xs
+			fs.Sort(sorted)
 		case src == SourceTTFTWarm:
 			*scratch = append((*scratch)[:0], xs...)
 			sorted = *scratch

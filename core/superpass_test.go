@@ -181,3 +181,51 @@ func TestSeqOrderIsStableSort(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRollupSortsTimesInPlace: a Run's rollup holds each super-pass's
+// TTFT, warm TTFT and latency lists sorted (they are the percentile
+// cache's sorted lists, no copies) with the values Rollup gives in file
+// order, TPOT in file order beside its sorted copy, and the same
+// per-metric percentiles and TPOT mean as Rollup's cache.
+func TestRunRollupSortsTimesInPlace(t *testing.T) {
+	s := syntheticSamples(6, 40)
+	for i := range s.WarmTTFT {
+		s.WarmTTFT[i] = i%3 != 0 // a partial warm list: its own slice
+	}
+	// Shuffle the event order so file order is not issue order.
+	for i := range s.FirstTokenSeq {
+		s.FirstTokenSeq[i] = int64((i * 17) % len(s.FirstTokenSeq))
+		s.CompleteSeq[i] = int64((i * 29) % len(s.CompleteSeq))
+	}
+	want := Rollup(s, 40)
+	got := NewRun(s, RunInfo{}).rollup(40)
+	if len(got.sps) != len(want) {
+		t.Fatalf("%d super-passes, want %d", len(got.sps), len(want))
+	}
+	sortedOf := func(xs []float64) []float64 { return slices.Sorted(slices.Values(xs)) }
+	same := func(a, b []float64) bool { return len(a) > 0 && &a[0] == &b[0] && len(a) == len(b) }
+	for k := range want {
+		g, w := &got.sps[k], &want[k]
+		if slices.IsSorted(w.TTFT) || slices.IsSorted(w.Latency) {
+			t.Fatalf("sp %d: the file-order lists are already sorted; the test shows nothing", k)
+		}
+		for _, l := range []struct {
+			name      string
+			got, want []float64
+		}{{"ttft", g.TTFT, w.TTFT}, {"ttft_warm", g.TTFTWarm, w.TTFTWarm}, {"latency", g.Latency, w.Latency}} {
+			if !slices.Equal(l.got, sortedOf(l.want)) {
+				t.Errorf("sp %d %s: %v, want sorted %v", k, l.name, l.got, l.want)
+			}
+		}
+		if !slices.Equal(g.TPOT, w.TPOT) {
+			t.Errorf("sp %d: tpot %v, want file order %v", k, g.TPOT, w.TPOT)
+		}
+		if !same(g.pct.sortedTTFT, g.TTFT) || !same(g.pct.sortedLatency, g.Latency) || same(g.pct.sortedTPOT, g.TPOT) {
+			t.Errorf("sp %d: the sorted TTFT and latency lists are not the lists themselves, or TPOT's is", k)
+		}
+		if g.pct.v != w.pct.v || g.pct.ok != w.pct.ok || g.pct.tpotMean != w.pct.tpotMean ||
+			!slices.Equal(g.pct.sortedTPOT, w.pct.sortedTPOT) {
+			t.Errorf("sp %d: percentiles %+v, want %+v", k, g.pct, w.pct)
+		}
+	}
+}
