@@ -15,7 +15,7 @@ import (
 
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
-	var lf loadFlags
+	lf := loadFlags{keepTable: true} // the runs' columns are the output
 	lf.register(fs)
 	out := fs.StringP("output", "o", "", "Parquet file to write (required; - for standard output)")
 	if helped, err := parseFlags(fs, "ingest", args, stdout, stderr); helped || err != nil {

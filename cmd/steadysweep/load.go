@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +30,10 @@ type loadFlags struct {
 	// superpassSize is the command's --superpass-size (0 when it has
 	// none): --tokenize-sample's fallback when the dataset size is unknown.
 	superpassSize int
+	// keepTable keeps what only loadedRun.table reads (the uuids and text
+	// lengths: 24 bytes a sample) for a command that exports the columns;
+	// the others let them go once the run is loaded.
+	keepTable bool
 }
 
 func (l *loadFlags) register(fs *pflag.FlagSet) {
@@ -58,11 +63,16 @@ type loadedRun struct {
 	counter  tokenizer.Counter
 	tokRes   tokenizer.Resolution
 	cacheHit bool
-	cols     *columnar.Loaded
+	cols     *columnar.Loaded // nil unless loadFlags.keepTable
 }
 
 // table builds the run's Arrow table (for export; Release it when done).
-func (l *loadedRun) table() (*columnar.Table, error) { return l.cols.Table(nil) }
+func (l *loadedRun) table() (*columnar.Table, error) {
+	if l.cols == nil {
+		return nil, errors.New("the run's columns were not kept for export (loadFlags.keepTable)")
+	}
+	return l.cols.Table(nil)
+}
 
 // counterFor resolves the token counter for run: --tokenizer, else the
 // model name (flag, then config.yaml) through the registry.
@@ -250,10 +260,14 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 	} else if cols.Summary.Lines == 0 {
 		fmt.Fprintf(stderr, "warning: %s: empty events file: nothing to analyse (did the run die before logging?)\n", run.EventsPath)
 	}
-	return &loadedRun{
+	lr := &loadedRun{
 		run: run, samples: cols.Samples, info: cols.Info, counter: counter,
-		tokRes: res, cacheHit: hit, cols: cols,
-	}, nil
+		tokRes: res, cacheHit: hit,
+	}
+	if l.keepTable {
+		lr.cols = cols
+	}
+	return lr, nil
 }
 
 // ingestError names the file an ingest error is about once: a reader's

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar"
+)
+
+// TestLoadKeepsTableOnlyWhenAsked: a command that exports the columns
+// (ingest: keepTable) gets the run's Arrow table with every sample; the
+// others keep the samples but not the uuids and text lengths only the
+// table reads, and table says so instead of failing later.
+func TestLoadKeepsTableOnlyWhenAsked(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		run, err := columnar.ResolveRun(goodRun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lf := loadFlags{tokenizer: "words", noCache: true, keepTable: keep}
+		l, err := lf.load(context.Background(), run, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.samples.Len() == 0 {
+			t.Fatalf("keepTable %v: no samples", keep)
+		}
+		tab, err := l.table()
+		if !keep {
+			if err == nil || l.cols != nil {
+				t.Errorf("keepTable false: table %v, err %v, want no columns kept", tab, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("keepTable true: %v", err)
+		}
+		if n := tab.Record.NumRows(); n != int64(l.samples.Len()) || tab.UUID(0) == "" {
+			t.Errorf("keepTable true: %d rows (first uuid %q), want %d samples with uuids", n, tab.UUID(0), l.samples.Len())
+		}
+		tab.Release()
+	}
+}
