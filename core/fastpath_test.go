@@ -271,3 +271,43 @@ func TestPooledOrderMatchesSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolOrderFromSortedListsMatchesPool: a Run rollup's pooled order
+// statistics, selected from the super-passes' sorted lists without a
+// pool, are pooledOrderOf of the pool (quantiles, early-stopping
+// estimates, count) on spans of every length, with ties, a constant
+// metric and zeros (those take the pool itself); TPOT's sum is the
+// pool's, in file order.
+func TestPoolOrderFromSortedListsMatchesPool(t *testing.T) {
+	for _, shape := range []string{"jitter", "ties", "constant", "zeros"} {
+		s := syntheticSamples(12, 700)
+		for i := range s.TTFTNs {
+			switch shape {
+			case "ties":
+				s.TTFTNs[i] = int64(1+i%5) * 1e6
+			case "constant":
+				s.TTFTNs[i] = 7e6
+			case "zeros":
+				s.TTFTNs[i] = int64(i % 3) // zeros: not positive
+			}
+			s.CompleteSeq[i] = int64((i * 31) % len(s.CompleteSeq)) // file order ≠ issue order
+		}
+		run := NewRun(s, RunInfo{})
+		sps := run.rollup(700).sps
+		for _, span := range [][2]int{{0, 12}, {3, 9}, {5, 6}, {11, 12}} {
+			w := sps[span[0]:span[1]]
+			for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency} {
+				var fs stats.FloatSorter
+				want := run.pooledOrderOf(pooled(w, src.list), &fs)
+				got := run.poolOrder(w, src)
+				if got.n != want.n || got.q != want.q || !slices.Equal(got.es.OK, want.es.OK) ||
+					!slices.Equal(got.es.Values, want.es.Values) {
+					t.Fatalf("%s %v source %d: %+v, want %+v", shape, span, src, got, want)
+				}
+				if src == SourceTPOT && got.orderSum != want.orderSum {
+					t.Fatalf("%s %v: tpot sum %v, want %v", shape, span, got.orderSum, want.orderSum)
+				}
+			}
+		}
+	}
+}

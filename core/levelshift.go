@@ -35,11 +35,16 @@ type Anomaly struct {
 // pooledTPOTMean is the compensated mean of the pooled TPOT of w in
 // super-pass order, 0 if empty.
 func pooledTPOTMean(w []SuperPass) float64 {
-	t := pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
-	if len(t) == 0 {
+	var s stats.Summer // the pooled list's sum, without pooling it
+	n := 0
+	for i := range w {
+		s.Add(w[i].TPOT)
+		n += len(w[i].TPOT)
+	}
+	if n == 0 {
 		return 0
 	}
-	return stats.Sum(t) / float64(len(t))
+	return s.Sum() / float64(n)
 }
 
 // referenceLevelShift flags a staircase after the reported plateau base

@@ -11,6 +11,7 @@ import "github.com/steadysweep/steadysweep/core/stats"
 type scratch struct {
 	fs        stats.FloatSorter
 	pool, aux []float64
+	lists     [][]float64 // poolOrder's sorted lists
 }
 
 // pooled is pooled(sps, get) in the scratch pool (valid until the next

@@ -64,9 +64,15 @@ type pooledOrder struct {
 // early-stopping estimates (earlyStopEstimate of sorted xs) in one
 // stats.FloatSorter.OrderStats call; xs is not modified.
 func (run *Run) pooledOrderOf(xs []float64, fs *stats.FloatSorter) pooledOrder {
-	n := len(xs)
+	return run.orderStatsOf(len(xs), stats.Sum(xs), func(ranks []int, vals []float64) { fs.OrderStats(xs, ranks, vals) })
+}
+
+// orderStatsOf is pooledOrderOf of a pool of n values with compensated
+// sum sum, whose order statistics of the given ranks selectRanks puts in
+// vals.
+func (run *Run) orderStatsOf(n int, sum float64, selectRanks func(ranks []int, vals []float64)) pooledOrder {
 	grid := EarlyStopGrid()
-	po := pooledOrder{n: n, orderSum: stats.Sum(xs), q: Quantiles{math.NaN(), math.NaN(), math.NaN()},
+	po := pooledOrder{n: n, orderSum: sum, q: Quantiles{math.NaN(), math.NaN(), math.NaN()},
 		es: EarlyStopEstimate{N: n, Values: make([]float64, len(grid)), OK: make([]bool, len(grid))}}
 	if n == 0 {
 		return po
@@ -87,7 +93,7 @@ func (run *Run) pooledOrderOf(xs []float64, fs *stats.FloatSorter) pooledOrder {
 	if len(ranks) > len(valBuf) {
 		vals = make([]float64, len(ranks))
 	}
-	fs.OrderStats(xs, ranks, vals)
+	selectRanks(ranks, vals)
 	po.q = Quantiles{vals[0], vals[1], vals[2]}
 	k := 3
 	for i := range grid {
@@ -98,10 +104,93 @@ func (run *Run) pooledOrderOf(xs []float64, fs *stats.FloatSorter) pooledOrder {
 	return po
 }
 
-// poolOrder is pooledOrderOf the list chosen by list, pooled over sps.
-func (run *Run) poolOrder(sps []SuperPass, list func(*SuperPass) []float64) pooledOrder {
+// poolOrder is pooledOrderOf src's lists pooled over sps. When every
+// super-pass has its sorted lists cached (a Run's rollup), the order
+// statistics are selected from them (listsOrderStats) and the sum is
+// taken list by list, without building the pool; orderSum is then only
+// TPOT's (the one read: a Run's TTFT and latency lists are sorted, so
+// their sum in file order is not at hand) and NaN for the others.
+func (run *Run) poolOrder(sps []SuperPass, src MetricSource) pooledOrder {
 	sc := &run.scratch
-	return run.pooledOrderOf(sc.pooled(sps, list), &sc.fs)
+	lists, n := sortedListsOf(sps, src, sc.lists[:0])
+	sc.lists = lists[:0]
+	if lists == nil || !positiveLists(lists) {
+		return run.pooledOrderOf(sc.pooled(sps, src.list), &sc.fs)
+	}
+	sum := math.NaN()
+	if src == SourceTPOT {
+		var s stats.Summer
+		for i := range sps {
+			s.Add(sps[i].TPOT)
+		}
+		sum = s.Sum()
+	}
+	return run.orderStatsOf(n, sum, func(ranks []int, vals []float64) { listsOrderStats(lists, n, ranks, vals) })
+}
+
+// sortedListsOf appends to buf the cached sorted list of src of every
+// super-pass of sps that has values, and returns them with their total
+// count; nil when a super-pass has no cache (built by hand).
+func sortedListsOf(sps []SuperPass, src MetricSource, buf [][]float64) ([][]float64, int) {
+	n := 0
+	for i := range sps {
+		pct := sps[i].pct
+		if pct == nil {
+			return nil, 0
+		}
+		var l []float64
+		switch src {
+		case SourceTTFT:
+			l = pct.sortedTTFT
+		case SourceTPOT:
+			l = pct.sortedTPOT
+		case SourceLatency:
+			l = pct.sortedLatency
+		default:
+			return nil, 0
+		}
+		if len(l) > 0 {
+			buf, n = append(buf, l), n+len(l)
+		}
+	}
+	return buf, n
+}
+
+// positiveLists reports whether every value of the ascending lists is
+// positive and finite: then a value's rank in their union is
+// unambiguous, bits included (no NaN, no zeros of two signs), the
+// histogram's bins are finite, and listsOrderStats selects what a sort
+// of the pool would give.
+func positiveLists(lists [][]float64) bool {
+	for _, l := range lists {
+		if !(l[0] > 0) || !(l[len(l)-1] < math.Inf(1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// listsOrderStats puts in vals the values of the given ranks in the
+// sorted union of the n values of the ascending, positive lists
+// (positiveLists), located by listUnion's bins without merging.
+func listsOrderStats(lists [][]float64, n int, ranks []int, vals []float64) {
+	if n == 0 {
+		return
+	}
+	u := newListUnion(lists)
+	if len(lists) == 1 || u.lo == u.hi {
+		for i, r := range ranks {
+			vals[i] = u.lo
+			if len(lists) == 1 {
+				vals[i] = lists[0][r]
+			}
+		}
+		return
+	}
+	u.walkBins()
+	for i, r := range ranks {
+		vals[i] = u.kth(r)
+	}
 }
 
 // pooledSummary is stats.Summarize of the list chosen by list (TTFT or
@@ -143,9 +232,9 @@ func sortedSummary(xs []float64, fs *stats.FloatSorter) *stats.Summary {
 
 // spanStatsOf summarises sps; whole selects the drain-inclusive span.
 func (run *Run) spanStatsOf(sps []SuperPass, whole bool) *spanStats {
-	ttft := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TTFT })
-	tpot := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.TPOT })
-	lat := run.poolOrder(sps, func(sp *SuperPass) []float64 { return sp.Latency })
+	ttft := run.poolOrder(sps, SourceTTFT)
+	tpot := run.poolOrder(sps, SourceTPOT)
+	lat := run.poolOrder(sps, SourceLatency)
 	return run.spanStatsFrom(sps, whole, ttft, tpot, lat)
 }
 

@@ -15,13 +15,30 @@ import "math"
 // The first term is added to +0 as Python's integer start value is, so
 // Sum([-0]) is +0. Sum of an empty slice is 0.
 func Sum(xs []float64) float64 {
+	var s Summer
+	s.Add(xs)
+	return s.Sum()
+}
+
+// Summer is Sum over a sequence given in pieces: after Add(a), Add(b), …
+// its Sum is Sum of their concatenation, bit for bit, so a list pooled
+// from several can be summed without pooling it. The zero Summer is empty.
+type Summer struct {
+	f, c    float64
+	started bool
+}
+
+// Add appends xs to the sequence.
+func (s *Summer) Add(xs []float64) {
 	if len(xs) == 0 {
-		return 0
+		return
 	}
-	zero := 0.0
-	f := zero + xs[0]
-	c := 0.0
-	for _, x := range xs[1:] {
+	f, c := s.f, s.c
+	if !s.started {
+		zero := 0.0
+		f, xs, s.started = zero+xs[0], xs[1:], true
+	}
+	for _, x := range xs {
 		t := f + x
 		if math.Abs(f) >= math.Abs(x) {
 			c += (f - t) + x
@@ -30,10 +47,15 @@ func Sum(xs []float64) float64 {
 		}
 		f = t
 	}
-	if c != 0 && !math.IsInf(c, 0) && !math.IsNaN(c) {
-		return f + c
+	s.f, s.c = f, c
+}
+
+// Sum returns the compensated sum of the values added (0 for none).
+func (s *Summer) Sum() float64 {
+	if s.c != 0 && !math.IsInf(s.c, 0) && !math.IsNaN(s.c) {
+		return s.f + s.c
 	}
-	return f
+	return s.f
 }
 
 // Mean returns the arithmetic mean Sum(xs)/len(xs) (detector §5.1), with the
