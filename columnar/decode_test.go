@@ -379,3 +379,57 @@ func TestDecodeWorkersAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestLastIssueSharedUntilARetry: without a retry, LastIssueNs is
+// IssueNs itself (one column, not two; capacity cut so an append copies);
+// a retry, here after the columns have grown several times, gives it a
+// column of its own with the retried sample's last issue and everyone
+// else's first, IssueNs untouched — also when the Decoded is reused after
+// a decode that shared them.
+func TestLastIssueSharedUntilARetry(t *testing.T) {
+	const n = 3000
+	uuid := func(i int) string { return fmt.Sprintf("%032x", i+1) }
+	log := func(retry int) string {
+		lines := []string{lnStart}
+		for i := range n {
+			issue := int64(1000 + 10*i)
+			lines = append(lines, evLine("sample.issued", issue, uuid(i), ""))
+			if i == retry {
+				lines = append(lines, evLine("sample.issued", issue+5, uuid(i), ""))
+			}
+			lines = append(lines, evLine("sample.complete", issue+7, uuid(i), `"turn":null,"data":["TextModelOutput",["a"," b"],null,null]`))
+		}
+		return joinLines(append(lines, lnEnded)...)
+	}
+	check := func(name string, d *Decoded, retry int) {
+		t.Helper()
+		s := &d.Samples
+		if s.Len() != n || len(s.LastIssueNs) != n {
+			t.Fatalf("%s: %d samples, %d last issues, want %d", name, s.Len(), len(s.LastIssueNs), n)
+		}
+		for i := range n {
+			issue, last := int64(1000+10*i), int64(1000+10*i)
+			if i == retry {
+				last += 5
+			}
+			if s.IssueNs[i] != issue || s.LastIssueNs[i] != last {
+				t.Fatalf("%s: sample %d issue %d last %d, want %d %d", name, i, s.IssueNs[i], s.LastIssueNs[i], issue, last)
+			}
+		}
+		shared := &s.LastIssueNs[0] == &s.IssueNs[0]
+		if shared != (retry < 0) || (shared && cap(s.LastIssueNs) != n) {
+			t.Errorf("%s: LastIssueNs shared %v (cap %d), want %v", name, shared, cap(s.LastIssueNs), retry < 0)
+		}
+	}
+	for _, workers := range []int{1, 2} {
+		var d Decoded
+		for _, retry := range []int{-1, 2500, -1, 0} {
+			err := DecodeReader(context.Background(), strings.NewReader(log(retry)),
+				DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: workers}, &d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(fmt.Sprintf("workers %d, retry %d", workers, retry), &d, retry)
+		}
+	}
+}

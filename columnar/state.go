@@ -146,6 +146,10 @@ type machine struct {
 	index    uuidIndex
 	status   []uint8
 	curIssue []int64 // issue time current after retries
+	// lastIssueApart is set once a sample is reissued: until then every
+	// sample's last issue is its first, and Samples.LastIssueNs is
+	// IssueNs itself (capacity cut to its length), not a copy of it.
+	lastIssueApart bool
 
 	// Column capacity planning: sizeHint is the stream's expected length
 	// (0 unknown), pos the bytes consumed so far; limit the memory limit
@@ -194,6 +198,9 @@ func (m *machine) reserve() {
 		want = int(min(int64(want), m.limit/bytesPerSample))
 	}
 	growSamples(s, want)
+	if m.lastIssueApart {
+		s.LastIssueNs = slices.Grow(s.LastIssueNs, want-len(s.LastIssueNs))
+	}
 	m.index.ensure(m.dst.keys, want)
 	d := m.dst
 	d.keys = slices.Grow(d.keys, want-len(d.keys))
@@ -275,6 +282,12 @@ func (m *machine) stopTracking(ev *event) {
 func (m *machine) reissue(idx int32, ts int64) {
 	s := &m.dst.Samples
 	m.curIssue[idx] = ts
+	if !m.lastIssueApart {
+		// The first retry: from now on the last issues are a column of
+		// their own.
+		s.LastIssueNs = append(make([]int64, 0, cap(s.IssueNs)), s.IssueNs...)
+		m.lastIssueApart = true
+	}
 	s.LastIssueNs[idx] = max(s.LastIssueNs[idx], ts)
 	s.LastEventNs[idx] = max(s.LastEventNs[idx], ts)
 	s.Retries[idx]++
@@ -310,7 +323,11 @@ func (m *machine) newSample(known bool, ev *event) {
 	m.status = append(m.status, st)
 	m.curIssue = append(m.curIssue, ts)
 	s.IssueNs = append(s.IssueNs, ts)
-	s.LastIssueNs = append(s.LastIssueNs, ts)
+	if m.lastIssueApart {
+		s.LastIssueNs = append(s.LastIssueNs, ts)
+	} else {
+		s.LastIssueNs = s.IssueNs[:len(s.IssueNs):len(s.IssueNs)] // an append to it copies
+	}
 	s.LastEventNs = append(s.LastEventNs, ts)
 	s.HasFirstToken = append(s.HasFirstToken, false)
 	s.FirstTokenNs = append(s.FirstTokenNs, 0)
@@ -447,11 +464,11 @@ func emptySamples(s *core.Samples) {
 	}
 }
 
-// growSamples makes room for n samples in every column of s.
+// growSamples makes room for n samples in every column of s but
+// LastIssueNs (the machine's: see lastIssueApart).
 func growSamples(s *core.Samples, n int) {
 	g := func(l int) int { return max(0, n-l) }
 	s.IssueNs = slices.Grow(s.IssueNs, g(len(s.IssueNs)))
-	s.LastIssueNs = slices.Grow(s.LastIssueNs, g(len(s.LastIssueNs)))
 	s.LastEventNs = slices.Grow(s.LastEventNs, g(len(s.LastEventNs)))
 	s.HasFirstToken = slices.Grow(s.HasFirstToken, g(len(s.HasFirstToken)))
 	s.FirstTokenNs = slices.Grow(s.FirstTokenNs, g(len(s.FirstTokenNs)))
