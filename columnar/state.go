@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -199,14 +198,28 @@ func (m *machine) reserve() {
 	}
 	growSamples(s, want)
 	if m.lastIssueApart {
-		s.LastIssueNs = slices.Grow(s.LastIssueNs, want-len(s.LastIssueNs))
+		s.LastIssueNs = withRoom(s.LastIssueNs, want)
 	}
 	m.index.ensure(m.dst.keys, want)
 	d := m.dst
-	d.keys = slices.Grow(d.keys, want-len(d.keys))
-	d.TextBytes = slices.Grow(d.TextBytes, want-len(d.TextBytes))
-	m.status = slices.Grow(m.status, want-len(m.status))
-	m.curIssue = slices.Grow(m.curIssue, want-len(m.curIssue))
+	d.keys = withRoom(d.keys, want)
+	d.TextBytes = withRoom(d.TextBytes, want)
+	m.status = withRoom(m.status, want)
+	m.curIssue = withRoom(m.curIssue, want)
+}
+
+// withRoom returns xs with capacity for n elements, in a new array when
+// it has less. Unlike slices.Grow (an append of zeros, which clears the
+// whole new array) it writes only the elements copied: the pages of the
+// room stay untouched, so a projection's margin costs no resident memory
+// until samples fill it.
+func withRoom[T any](xs []T, n int) []T {
+	if cap(xs) >= n {
+		return xs
+	}
+	grown := make([]T, len(xs), n)
+	copy(grown, xs)
+	return grown
 }
 
 // apply applies one event: a tracking window boundary, or an event of a
@@ -467,27 +480,26 @@ func emptySamples(s *core.Samples) {
 // growSamples makes room for n samples in every column of s but
 // LastIssueNs (the machine's: see lastIssueApart).
 func growSamples(s *core.Samples, n int) {
-	g := func(l int) int { return max(0, n-l) }
-	s.IssueNs = slices.Grow(s.IssueNs, g(len(s.IssueNs)))
-	s.LastEventNs = slices.Grow(s.LastEventNs, g(len(s.LastEventNs)))
-	s.HasFirstToken = slices.Grow(s.HasFirstToken, g(len(s.HasFirstToken)))
-	s.FirstTokenNs = slices.Grow(s.FirstTokenNs, g(len(s.FirstTokenNs)))
-	s.TTFTNs = slices.Grow(s.TTFTNs, g(len(s.TTFTNs)))
-	s.WarmTTFT = slices.Grow(s.WarmTTFT, g(len(s.WarmTTFT)))
-	s.FirstTokenSeq = slices.Grow(s.FirstTokenSeq, g(len(s.FirstTokenSeq)))
-	s.HasComplete = slices.Grow(s.HasComplete, g(len(s.HasComplete)))
-	s.CompleteNs = slices.Grow(s.CompleteNs, g(len(s.CompleteNs)))
-	s.LatencyNs = slices.Grow(s.LatencyNs, g(len(s.LatencyNs)))
-	s.CompleteSeq = slices.Grow(s.CompleteSeq, g(len(s.CompleteSeq)))
-	s.OutTokens = slices.Grow(s.OutTokens, g(len(s.OutTokens)))
-	s.FullTokens = slices.Grow(s.FullTokens, g(len(s.FullTokens)))
-	s.Failed = slices.Grow(s.Failed, g(len(s.Failed)))
-	s.Retries = slices.Grow(s.Retries, g(len(s.Retries)))
+	s.IssueNs = withRoom(s.IssueNs, n)
+	s.LastEventNs = withRoom(s.LastEventNs, n)
+	s.HasFirstToken = withRoom(s.HasFirstToken, n)
+	s.FirstTokenNs = withRoom(s.FirstTokenNs, n)
+	s.TTFTNs = withRoom(s.TTFTNs, n)
+	s.WarmTTFT = withRoom(s.WarmTTFT, n)
+	s.FirstTokenSeq = withRoom(s.FirstTokenSeq, n)
+	s.HasComplete = withRoom(s.HasComplete, n)
+	s.CompleteNs = withRoom(s.CompleteNs, n)
+	s.LatencyNs = withRoom(s.LatencyNs, n)
+	s.CompleteSeq = withRoom(s.CompleteSeq, n)
+	s.OutTokens = withRoom(s.OutTokens, n)
+	s.FullTokens = withRoom(s.FullTokens, n)
+	s.Failed = withRoom(s.Failed, n)
+	s.Retries = withRoom(s.Retries, n)
 	if len(s.ConversationID) > 0 { // optional: see setOptional
-		s.ConversationID = slices.Grow(s.ConversationID, g(len(s.ConversationID)))
+		s.ConversationID = withRoom(s.ConversationID, n)
 	}
 	if len(s.Turn) > 0 {
-		s.Turn = slices.Grow(s.Turn, g(len(s.Turn)))
+		s.Turn = withRoom(s.Turn, n)
 	}
 }
 
