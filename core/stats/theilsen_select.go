@@ -296,6 +296,8 @@ func (s *slopeSelector) finish(k1, k2 int64, b bracket, cLo, band int64, asCount
 	var counts *valueCounts
 	if asCounts {
 		counts = newValueCounts(lo, hi)
+	} else {
+		vals = make([]float64, 0, band) // at most the band (≤ maxBand), in one allocation
 	}
 	visit := func(v float64) {
 		switch {
