@@ -25,6 +25,8 @@ import (
 // TTFTWarm and Latency sorted ascending instead (rollupOptions.sortedTimes):
 // every stage takes only order statistics of them, and the sorted lists
 // the stages need are then the lists themselves, not a copy beside them.
+// Their TTFTWarm is empty unless it is TTFT itself: only its percentiles
+// are read, and those are taken while the rollup is built.
 type SuperPass struct {
 	// Index is the position in the full series (warmup included).
 	Index int
@@ -91,8 +93,9 @@ type rollupOptions struct {
 	recordedTokens bool
 	// sortedTimes sorts TTFT, TTFTWarm and Latency in place once their
 	// percentiles are taken, instead of keeping sorted copies beside the
-	// lists in file order (saving 16 bytes a sample). TPOT keeps its file
-	// order: its compensated sums depend on it.
+	// lists in file order (saving 16 bytes a sample), and keeps no warm
+	// TTFT list apart from TTFT (8 more on multi-turn runs). TPOT keeps its
+	// file order: its compensated sums depend on it.
 	sortedTimes bool
 }
 
@@ -113,7 +116,7 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 	pcts := make([]spPercentiles, nsp)
 	lists := 7 // per sample at most: TTFT, warm TTFT, latency, TPOT and the sorted copies of all but the warm
 	if opts.sortedTimes {
-		lists = 5 // the sorted copy of TPOT alone
+		lists = 4 // no warm list apart, TPOT's sorted copy alone
 	}
 	b := rollupBuffers{arena: floatArena{chunk: min(lists*n, 1<<17)}}
 	for k := range out {
@@ -152,7 +155,11 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 		case len(order):
 			sp.TTFTWarm = sp.TTFT
 		default:
-			sp.TTFTWarm = b.arena.take(nWarm)[:0]
+			if opts.sortedTimes {
+				sp.TTFTWarm = b.warm[:0] // read once for its percentiles, then dropped
+			} else {
+				sp.TTFTWarm = b.arena.take(nWarm)[:0]
+			}
 			for j, i := range order {
 				if at(s.WarmTTFT, i, true) {
 					sp.TTFTWarm = append(sp.TTFTWarm, sp.TTFT[j])
@@ -184,6 +191,9 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 		}
 		sp.pct = &pcts[k]
 		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm, opts.sortedTimes)
+		if opts.sortedTimes && nWarm > 0 && nWarm < len(sp.TTFT) {
+			b.warm, sp.TTFTWarm = sp.TTFTWarm, nil
+		}
 	}
 	return out
 }

@@ -183,10 +183,11 @@ func TestSeqOrderIsStableSort(t *testing.T) {
 }
 
 // TestRunRollupSortsTimesInPlace: a Run's rollup holds each super-pass's
-// TTFT, warm TTFT and latency lists sorted (they are the percentile
-// cache's sorted lists, no copies) with the values Rollup gives in file
-// order, TPOT in file order beside its sorted copy, and the same
-// per-metric percentiles and TPOT mean as Rollup's cache.
+// TTFT and latency lists sorted (they are the percentile cache's sorted
+// lists, no copies) with the values Rollup gives in file order, no
+// partial warm TTFT list, TPOT in file order beside its sorted copy, and
+// the same per-metric percentiles (the warm ones included) and TPOT mean
+// as Rollup's cache.
 func TestRunRollupSortsTimesInPlace(t *testing.T) {
 	s := syntheticSamples(6, 40)
 	for i := range s.WarmTTFT {
@@ -209,10 +210,13 @@ func TestRunRollupSortsTimesInPlace(t *testing.T) {
 		if slices.IsSorted(w.TTFT) || slices.IsSorted(w.Latency) {
 			t.Fatalf("sp %d: the file-order lists are already sorted; the test shows nothing", k)
 		}
+		if len(w.TTFTWarm) == 0 || len(w.TTFTWarm) == len(w.TTFT) || g.TTFTWarm != nil {
+			t.Errorf("sp %d: warm TTFT %d of %d kept as %v, want a partial list not kept", k, len(w.TTFTWarm), len(w.TTFT), g.TTFTWarm)
+		}
 		for _, l := range []struct {
 			name      string
 			got, want []float64
-		}{{"ttft", g.TTFT, w.TTFT}, {"ttft_warm", g.TTFTWarm, w.TTFTWarm}, {"latency", g.Latency, w.Latency}} {
+		}{{"ttft", g.TTFT, w.TTFT}, {"latency", g.Latency, w.Latency}} {
 			if !slices.Equal(l.got, sortedOf(l.want)) {
 				t.Errorf("sp %d %s: %v, want sorted %v", k, l.name, l.got, l.want)
 			}
