@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -306,6 +307,44 @@ func TestPoolOrderFromSortedListsMatchesPool(t *testing.T) {
 				}
 				if src == SourceTPOT && got.orderSum != want.orderSum {
 					t.Fatalf("%s %v: tpot sum %v, want %v", shape, span, got.orderSum, want.orderSum)
+				}
+			}
+		}
+	}
+}
+
+// TestTailStatsFromListsMatchesPool: the tail-cut statistics taken from a
+// rollup's sorted TPOT lists (no pool) are the pooled computation's —
+// σ/μ, skew, tail size and the kept summary, bits included — for windows
+// of several spans, cut-offs leaving a short tail, a long one or only
+// tail, with and without excluded samples, and odd and even TPOT counts.
+func TestTailStatsFromListsMatchesPool(t *testing.T) {
+	s := syntheticSamples(10, 301) // 301: odd and even counts across spans
+	var lastIssue int64
+	for _, x := range s.IssueNs {
+		lastIssue = max(lastIssue, x)
+	}
+	exclude := make([]bool, s.Len())
+	for i := range exclude {
+		exclude[i] = i%17 == 3
+	}
+	for _, ex := range [][]bool{nil, exclude} {
+		sps := rollupOf(s, 301, rollupOptions{exclude: ex, sortedTimes: true})
+		for _, span := range [][2]int{{0, 10}, {2, 9}, {7, 10}, {9, 10}} {
+			w := sps[span[0]:span[1]]
+			for _, cut := range []int64{lastIssue, s.CompleteNs[s.Len()*2/3], s.IssueNs[0]} {
+				var sc scratch
+				sorted, n := sortedListsOf(w, SourceTPOT, nil)
+				if sorted == nil || !positiveLists(sorted) {
+					t.Fatal("the rollup's lists do not take the list path")
+				}
+				got, ok := tailStatsFromLists(w, sorted, n, s, 301, span[0], cut, ex, &sc)
+				want := tailStatsPooled(w, s, 301, span[0], cut, ex, &scratch{})
+				if !ok || !reflect.DeepEqual(got, want) {
+					t.Fatalf("exclude %v span %v cut %d: %+v (ok %v), want %+v", ex != nil, span, cut, got, ok, want)
+				}
+				if cut == lastIssue && span[1] == 10 && (want.nTail == 0 || want.kept == nil) {
+					t.Fatalf("span %v: no tail to cut (%+v); the test shows nothing", span, want)
 				}
 			}
 		}

@@ -73,7 +73,103 @@ type tailStats struct {
 // computeTailStats measures the window w (super-passes winLo… of size S)
 // of the run's samples s, whose last issue is lastIssue; samples excluded
 // from the rollup (exclude, nil for none) are left out; sc is scratch.
+//
+// When w's super-passes carry their sorted TPOT lists (a Run's rollup)
+// and every TPOT is positive, nothing is pooled: the mean is summed list
+// by list in pool order, σ and the median are taken from the sorted
+// lists, and the kept summary is of the sorted lists less the tail's
+// TPOTs (tailStatsFromLists). Otherwise the window's TPOTs are pooled
+// (tailStatsPooled). Both give the same bits.
 func computeTailStats(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, exclude []bool, sc *scratch) *tailStats {
+	if sorted, n := sortedListsOf(w, SourceTPOT, sc.lists[:0]); sorted != nil && positiveLists(sorted) {
+		sc.lists = sorted[:0]
+		if ts, ok := tailStatsFromLists(w, sorted, n, s, S, winLo, lastIssue, exclude, sc); ok {
+			return ts
+		}
+	}
+	return tailStatsPooled(w, s, S, winLo, lastIssue, exclude, sc)
+}
+
+// tailStatsFromLists is computeTailStats from the window's sorted TPOT
+// lists (n values, positive); ok is false when a tail TPOT is not found
+// in its super-pass's list (a window not of this run's rollup).
+func tailStatsFromLists(w []SuperPass, sorted [][]float64, n int, s *Samples, S, winLo int, lastIssue int64,
+	exclude []bool, sc *scratch) (*tailStats, bool) {
+	ts := &tailStats{cov: math.NaN(), skew: math.NaN()}
+	if n < 2 {
+		ts.reason = "fewer than two samples with an inter-token latency"
+		return ts, true
+	}
+	var sum stats.Summer // stats.Mean of the pool: its sum in pool order
+	for i := range w {
+		sum.Add(w[i].TPOT)
+	}
+	mu := sum.Sum() / float64(n)
+	ts.cov = stats.PStdevLists(sorted) / mu
+	ranks, mid := []int{n / 2}, []float64{0}
+	if n%2 == 0 {
+		ranks, mid = []int{n/2 - 1, n / 2}, []float64{0, 0}
+	}
+	listsOrderStats(sorted, n, ranks, mid, &sc.pool)
+	median := mid[0]
+	if n%2 == 0 {
+		median = (mid[0] + mid[1]) / 2 // FloatSorter.Median's; positive, so no zero's sign to settle
+	}
+	ts.skew = math.Abs(mu-median) / mu
+
+	// The kept lists: each super-pass's sorted TPOTs less its tail's.
+	kept := make([][]float64, 0, len(w))
+	nKept := 0
+	for k := range w {
+		lo, hi := (winLo+k)*S, min((winLo+k+1)*S, s.Len())
+		tail := sc.aux[:0]
+		for i := lo; i < hi; i++ {
+			if at(exclude, i, false) || !at(s.HasComplete, i, false) || at(s.CompleteNs, i, 0) <= lastIssue {
+				continue
+			}
+			ts.nTail++
+			if tok := at(s.OutTokens, i, -1); tok > 0 && at(s.HasFirstToken, i, false) {
+				tail = append(tail, float64(at(s.CompleteNs, i, 0)-at(s.FirstTokenNs, i, 0))/float64(tok))
+			}
+		}
+		sc.aux = tail
+		l := w[k].pct.sortedTPOT
+		if len(tail) > 0 {
+			var ok bool
+			if l, ok = without(l, tail, &sc.fs); !ok {
+				return nil, false
+			}
+		}
+		if len(l) > 0 {
+			kept, nKept = append(kept, l), nKept+len(l)
+		}
+	}
+	if nKept > 0 && ts.nTail > 0 {
+		sum := summarizeLists(kept)
+		ts.kept = &sum
+	}
+	return ts, true
+}
+
+// without returns the ascending list l less one occurrence of each value
+// of drop (sorted here), in a new slice; ok is false when a value of drop
+// is not in l.
+func without(l, drop []float64, fs *stats.FloatSorter) ([]float64, bool) {
+	fs.Sort(drop)
+	out := make([]float64, 0, len(l)-min(len(drop), len(l)))
+	j := 0
+	for _, x := range l {
+		if j < len(drop) && x == drop[j] {
+			j++
+			continue
+		}
+		out = append(out, x)
+	}
+	return out, j == len(drop)
+}
+
+// tailStatsPooled is computeTailStats over the pooled TPOTs of w.
+func tailStatsPooled(w []SuperPass, s *Samples, S, winLo int, lastIssue int64, exclude []bool, sc *scratch) *tailStats {
 	ts := &tailStats{cov: math.NaN(), skew: math.NaN()}
 	itl := sc.pooled(w, func(sp *SuperPass) []float64 { return sp.TPOT })
 	if len(itl) < 2 {

@@ -26,6 +26,19 @@ func PStdev(xs []float64) float64 {
 	return exactStdev(xs, 0)
 }
 
+// PStdevLists is PStdev of the concatenation of lists, without
+// concatenating them (the value does not depend on the order).
+func PStdevLists(lists [][]float64) float64 {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return exactStdevLists(lists, 0)
+}
+
 // Stdev returns the sample standard deviation (divisor n−1) of xs, exact then
 // correctly rounded like PStdev (Python's statistics.stdev). It is NaN for
 // fewer than two values or any non-finite value.
@@ -65,33 +78,54 @@ func CoV(xs []float64) float64 {
 // fixed width when the values span at most 2^10 (fastStdev rounds it with a
 // certified double-double square root), else with math/big.
 func exactStdev(xs []float64, ddof int) float64 {
-	n := len(xs)
+	return exactStdevLists([][]float64{xs}, ddof)
+}
+
+// exactStdevLists is exactStdev of the concatenation of lists.
+func exactStdevLists(lists [][]float64, ddof int) float64 {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
 	if n-ddof <= 0 {
 		return math.NaN()
 	}
 	emin := math.MaxInt
-	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return math.NaN()
-		}
-		if x == 0 {
-			continue
-		}
-		if _, e := mantissa(x); e < emin {
-			emin = e
+	for _, xs := range lists {
+		for _, x := range xs {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return math.NaN()
+			}
+			if x == 0 {
+				continue
+			}
+			if _, e := mantissa(x); e < emin {
+				emin = e
+			}
 		}
 	}
 	if emin == math.MaxInt {
 		return 0 // all zeros
 	}
 	var sx, sxx, sq big.Int
-	if acc, ok := fixedSums(xs, emin); ok {
+	var acc sums
+	fixed := true
+	for _, xs := range lists {
+		if fixed = acc.addFixed(xs, emin); !fixed {
+			break
+		}
+	}
+	if fixed {
 		if y, ok := acc.fastStdev(n, ddof, emin); ok {
 			return y
 		}
 		acc.toBig(&sx, &sxx)
 	} else {
-		sumsBig(xs, emin, &sx, &sxx)
+		sx.SetInt64(0)
+		sxx.SetInt64(0)
+		for _, xs := range lists {
+			sumsBig(xs, emin, &sx, &sxx)
+		}
 	}
 	// N = n·Σm² − (Σm)²; the variance is N / (n·(n−ddof)) · 4^emin.
 	var num, den big.Int
@@ -147,11 +181,10 @@ func mantissa(x float64) (int64, int) {
 	return m, e
 }
 
-// sumsBig sets sx = Σm_i and sxx = Σm_i² for the integers m_i = x_i·2^−emin.
+// sumsBig adds Σm_i to sx and Σm_i² to sxx for the integers
+// m_i = x_i·2^−emin.
 func sumsBig(xs []float64, emin int, sx, sxx *big.Int) {
 	var m, sq big.Int
-	sx.SetInt64(0)
-	sxx.SetInt64(0)
 	for _, x := range xs {
 		if x == 0 {
 			continue
@@ -176,6 +209,13 @@ type sums struct {
 // width, for the common case where every m_i fits in 63 bits (the values span
 // at most 2^10 in magnitude). ok is false when a value does not fit.
 func fixedSums(xs []float64, emin int) (acc sums, ok bool) {
+	ok = acc.addFixed(xs, emin)
+	return acc, ok
+}
+
+// addFixed is fixedSums of xs added to acc; false (acc then partial) when
+// a value does not fit.
+func (acc *sums) addFixed(xs []float64, emin int) bool {
 	for _, x := range xs {
 		if x == 0 {
 			continue
@@ -183,7 +223,7 @@ func fixedSums(xs []float64, emin int) (acc sums, ok bool) {
 		mant, e := mantissa(x)
 		shift := e - emin
 		if shift > 9 {
-			return acc, false
+			return false
 		}
 		m := mant << uint(shift) // |m| < 2^62
 		var ext uint64
@@ -202,7 +242,7 @@ func fixedSums(xs []float64, emin int) (acc sums, ok bool) {
 		acc.q1, c = bits.Add64(acc.q1, h, c)
 		acc.q2 += c
 	}
-	return acc, true
+	return true
 }
 
 // absSx returns |Σm| as two words.

@@ -144,3 +144,44 @@ func TestPStdevPaths(t *testing.T) {
 	}
 	t.Logf("fast path decided %d of 20000", fast)
 }
+
+// TestPStdevListsMatchesConcatenation: PStdevLists of a list cut in
+// random pieces (empty ones included) is the exact rational √ of the
+// whole list's variance (ratStdev) and PStdev's bits, on the fixed-width
+// and the big-integer paths (values spanning more than 2^10), and NaN
+// with a non-finite value or no value.
+func TestPStdevListsMatchesConcatenation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 7))
+	shapes := map[string][]float64{
+		"tpot":   make([]float64, 2000),
+		"wide":   make([]float64, 500),
+		"zeros":  {0, 0, 0},
+		"single": {3.5},
+	}
+	for i := range shapes["tpot"] {
+		shapes["tpot"][i] = float64(rng.Int64N(9e9)) / float64(1+rng.IntN(900))
+	}
+	for i := range shapes["wide"] {
+		shapes["wide"][i] = math.Ldexp(rng.Float64(), rng.IntN(60)-30)
+	}
+	for name, xs := range shapes {
+		want := ratStdev(xs, 0)
+		for trial := range 10 {
+			var lists [][]float64
+			for rest := xs; len(rest) > 0; {
+				k := rng.IntN(len(rest) + 1)
+				lists = append(lists, rest[:k])
+				rest = rest[k:]
+				if trial%3 == 0 {
+					lists = append(lists, nil)
+				}
+			}
+			if got := PStdevLists(lists); got != want || got != PStdev(xs) {
+				t.Fatalf("%s (trial %d, %d pieces): %v, want %v", name, trial, len(lists), got, want)
+			}
+		}
+	}
+	if !math.IsNaN(PStdevLists(nil)) || !math.IsNaN(PStdevLists([][]float64{{1}, {math.Inf(1)}})) {
+		t.Error("no values or an infinity: want NaN")
+	}
+}
