@@ -384,8 +384,9 @@ func TestDecodeWorkersAgree(t *testing.T) {
 // IssueNs itself (one column, not two; capacity cut so an append copies);
 // a retry, here after the columns have grown several times, gives it a
 // column of its own with the retried sample's last issue and everyone
-// else's first, IssueNs untouched — also when the Decoded is reused after
-// a decode that shared them.
+// else's first, IssueNs untouched, and latencies from the issue current
+// at completion (the retry's for the retried sample) — also when the
+// Decoded is reused after a decode that shared them.
 func TestLastIssueSharedUntilARetry(t *testing.T) {
 	const n = 3000
 	uuid := func(i int) string { return fmt.Sprintf("%032x", i+1) }
@@ -412,8 +413,9 @@ func TestLastIssueSharedUntilARetry(t *testing.T) {
 			if i == retry {
 				last += 5
 			}
-			if s.IssueNs[i] != issue || s.LastIssueNs[i] != last {
-				t.Fatalf("%s: sample %d issue %d last %d, want %d %d", name, i, s.IssueNs[i], s.LastIssueNs[i], issue, last)
+			if s.IssueNs[i] != issue || s.LastIssueNs[i] != last || s.LatencyNs[i] != issue+7-last {
+				t.Fatalf("%s: sample %d issue %d last %d latency %d, want %d %d %d", name, i,
+					s.IssueNs[i], s.LastIssueNs[i], s.LatencyNs[i], issue, last, issue+7-last)
 			}
 		}
 		shared := &s.LastIssueNs[0] == &s.IssueNs[0]

@@ -144,11 +144,12 @@ type machine struct {
 	tracking bool
 	index    uuidIndex
 	status   []uint8
-	curIssue []int64 // issue time current after retries
-	// lastIssueApart is set once a sample is reissued: until then every
-	// sample's last issue is its first, and Samples.LastIssueNs is
-	// IssueNs itself (capacity cut to its length), not a copy of it.
-	lastIssueApart bool
+	// curIssue is the issue time current after retries (issueOf). Until a
+	// sample is reissued (reissued), every sample's current and last issue
+	// are its first: curIssue is empty and Samples.LastIssueNs is IssueNs
+	// itself (capacity cut to its length), not copies of it.
+	curIssue []int64
+	reissued bool
 
 	// Column capacity planning: sizeHint is the stream's expected length
 	// (0 unknown), pos the bytes consumed so far; limit the memory limit
@@ -178,7 +179,7 @@ func newMachine(dst *Decoded, sizeHint int64, index uuidIndex) *machine {
 func (m *machine) reserve() {
 	s := &m.dst.Samples
 	n := s.Len()
-	if n < cap(s.IssueNs) && n < cap(m.curIssue) {
+	if n < cap(s.IssueNs) && n < cap(m.status) {
 		return
 	}
 	want := 2*n + 256
@@ -197,15 +198,15 @@ func (m *machine) reserve() {
 		want = int(min(int64(want), m.limit/bytesPerSample))
 	}
 	growSamples(s, want)
-	if m.lastIssueApart {
+	if m.reissued {
 		s.LastIssueNs = withRoom(s.LastIssueNs, want)
+		m.curIssue = withRoom(m.curIssue, want)
 	}
 	m.index.ensure(m.dst.keys, want)
 	d := m.dst
 	d.keys = withRoom(d.keys, want)
 	d.TextBytes = withRoom(d.TextBytes, want)
 	m.status = withRoom(m.status, want)
-	m.curIssue = withRoom(m.curIssue, want)
 }
 
 // withRoom returns xs with capacity for n elements, in a new array when
@@ -294,16 +295,25 @@ func (m *machine) stopTracking(ev *event) {
 // reissue records a retry of the pending sample idx issued again at ts.
 func (m *machine) reissue(idx int32, ts int64) {
 	s := &m.dst.Samples
-	m.curIssue[idx] = ts
-	if !m.lastIssueApart {
-		// The first retry: from now on the last issues are a column of
-		// their own.
+	if !m.reissued {
+		// The first retry: from now on the current and the last issues
+		// are columns of their own.
 		s.LastIssueNs = append(make([]int64, 0, cap(s.IssueNs)), s.IssueNs...)
-		m.lastIssueApart = true
+		m.curIssue = append(make([]int64, 0, cap(s.IssueNs)), s.IssueNs...)
+		m.reissued = true
 	}
+	m.curIssue[idx] = ts
 	s.LastIssueNs[idx] = max(s.LastIssueNs[idx], ts)
 	s.LastEventNs[idx] = max(s.LastEventNs[idx], ts)
 	s.Retries[idx]++
+}
+
+// issueOf is sample idx's issue time current after its retries.
+func (m *machine) issueOf(idx int32) int64 {
+	if m.reissued {
+		return m.curIssue[idx]
+	}
+	return m.dst.Samples.IssueNs[idx]
 }
 
 // newSample appends a sample issued at ev.ts under ev's uuid; known
@@ -334,9 +344,9 @@ func (m *machine) newSample(known bool, ev *event) {
 		m.index.set(m.dst.keys, &ev.uuid, n)
 	}
 	m.status = append(m.status, st)
-	m.curIssue = append(m.curIssue, ts)
 	s.IssueNs = append(s.IssueNs, ts)
-	if m.lastIssueApart {
+	if m.reissued {
+		m.curIssue = append(m.curIssue, ts)
 		s.LastIssueNs = append(s.LastIssueNs, ts)
 	} else {
 		s.LastIssueNs = s.IssueNs[:len(s.IssueNs):len(s.IssueNs)] // an append to it copies
@@ -379,7 +389,7 @@ func (m *machine) firstToken(idx int32, ev *event) {
 	}
 	s.HasFirstToken[idx] = true
 	s.FirstTokenNs[idx] = ts
-	s.TTFTNs[idx] = ts - m.curIssue[idx]
+	s.TTFTNs[idx] = ts - m.issueOf(idx)
 	s.WarmTTFT[idx] = ev.flags&fWarm != 0
 	s.FirstTokenSeq[idx] = ev.line - 1
 }
@@ -415,7 +425,7 @@ func (m *machine) complete(idx int32, ev *event) {
 	}
 	s.HasComplete[idx] = true
 	s.CompleteNs[idx] = ts
-	s.LatencyNs[idx] = ts - m.curIssue[idx]
+	s.LatencyNs[idx] = ts - m.issueOf(idx)
 	s.CompleteSeq[idx] = ev.line - 1
 	s.LastEventNs[idx] = max(s.LastEventNs[idx], ts)
 	s.FullTokens[idx] = int64(ev.full)
@@ -478,7 +488,7 @@ func emptySamples(s *core.Samples) {
 }
 
 // growSamples makes room for n samples in every column of s but
-// LastIssueNs (the machine's: see lastIssueApart).
+// LastIssueNs (the machine's: see machine.curIssue).
 func growSamples(s *core.Samples, n int) {
 	s.IssueNs = withRoom(s.IssueNs, n)
 	s.LastEventNs = withRoom(s.LastEventNs, n)
