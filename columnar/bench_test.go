@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/bench/benchlog"
+	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
 // writeBenchLog writes about size bytes of parity-shaped events to path
@@ -37,6 +38,9 @@ func writeBenchLog(tb testing.TB, path string, size int64) int64 {
 }
 
 func benchLog(b *testing.B) (string, int64) {
+	if path, size, ok := givenLog(b, "STEADYSWEEP_BENCH_PARITY"); ok {
+		return path, size
+	}
 	path := filepath.Join(b.TempDir(), "events.jsonl")
 	size := int64(200 << 20)
 	if testing.Short() {
@@ -102,6 +106,78 @@ func BenchmarkDecodeWords(b *testing.B) {
 			b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
 		})
 	}
+}
+
+// longLog writes the long-output log of bench/RESULTS.md section 1 and
+// issue 16's second decode target: bench.LogSpec (restated here, as bench
+// imports this package), a closed loop with about 1,200 words a sample of
+// mixed text (escaped newlines, non-ASCII words, dashes) in one long chunk;
+// 200 MB, 20 MB with -short.
+func longLog(b *testing.B) (string, int64) {
+	if path, size, ok := givenLog(b, "STEADYSWEEP_BENCH_LONG"); ok {
+		return path, size
+	}
+	spec, err := synth.PresetSpec("clean_ramp", 20261129)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec.OutputScale, spec.MaxNewTokens, spec.DatasetSize = 20, 8192, 400
+	size := int64(200 << 20)
+	if testing.Short() {
+		size = 20 << 20
+	}
+	path := filepath.Join(b.TempDir(), "events.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	err = synth.GenerateLog(w, spec, size)
+	if err := errors.Join(err, w.Flush(), f.Close()); err != nil {
+		b.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, fi.Size()
+}
+
+// givenLog returns the log the environment variable env names, if any:
+// A/B runs of two test binaries decode one file instead of generating it
+// each time.
+func givenLog(b *testing.B, env string) (string, int64, bool) {
+	path := os.Getenv(env)
+	if path == "" {
+		return "", 0, false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path, fi.Size(), true
+}
+
+// BenchmarkDecodeWordsLong is BenchmarkDecodeWords, one worker, on the
+// long-output log (longLog).
+//
+//	go test -run '^$' -bench 'DecodeWordsLong' -cpu 1 -count 5 ./columnar/
+func BenchmarkDecodeWordsLong(b *testing.B) {
+	path, size := longLog(b)
+	b.SetBytes(size)
+	var d Decoded
+	cpu0 := cpuTime()
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Workers: 1, Counter: words{}}, &d); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
 }
 
 // BenchmarkBufioLineSplit is the floor: splitting the same file into
