@@ -152,6 +152,15 @@ func swarWords(b []byte, j int, carry uint64) (int, int, uint64) {
 // none); escapes, control bytes and non-ASCII characters one at a time,
 // classified as Python's str.isspace would classify what they decode to.
 //
+// With AVX2 the loop goes 32 bytes at a time through non-ASCII text and
+// two-byte escapes too (wordsAVX2): on valid UTF-8, every byte of a
+// character that is not a space can count as a non-space byte, and the
+// multi-byte spaces (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028,
+// U+2029, U+202F, U+205F, U+3000) all start with 0xC2, 0xE1, 0xE2 or
+// 0xE3, bytes that are never inside a character, so stopping at those
+// alone leaves every space to the exact per-character code. It checks
+// the UTF-8 of the bytes it takes in the same pass, on the vectors.
+//
 // It also checks the string's UTF-8 (run.badUTF8): the counts are exact
 // when the line is valid UTF-8; otherwise a caller must count the joined
 // text instead (chunks may split a character).
@@ -167,7 +176,17 @@ func scanStringWords(b []byte, i int, run *wordRun) (int, error) {
 	for {
 		if !needLead {
 			var w int
-			j, w, carry = swarWords(b, j, carry)
+			if haveWordsAVX2 && j >= 3 && j+32 <= len(b) {
+				var ps, bad uint64
+				var esc int
+				j, w, ps, esc, bad = wordsAVX2(b, j, carry>>7)
+				carry, extra = ps<<7, extra-esc
+				if bad != 0 {
+					run.badUTF8 = true
+				}
+			} else {
+				j, w, carry = swarWords(b, j, carry)
+			}
 			words += w
 		}
 		if j >= len(b) {

@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"bufio"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -168,6 +169,40 @@ func TestFastPathMatchesOracleCorpora(t *testing.T) {
 	t.Logf("%d lines of %d logs agree", lines, len(files))
 }
 
+// TestFastPathMatchesOracleLongChunks: COMPLETE lines whose chunks are
+// long mixes of wordPieces (so the AVX2 word loop runs, with escapes and
+// characters across its blocks), as output and reasoning chunks, checked
+// against the oracle under every word loop.
+func TestFastPathMatchesOracleLongChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 2))
+	var valid []string // most lines valid UTF-8, so that the counts matter
+	for _, p := range wordPieces {
+		if utf8.ValidString(p) {
+			valid = append(valid, p)
+		}
+	}
+	pieces := valid
+	chunk := func() string {
+		var sb strings.Builder
+		sb.WriteByte('"')
+		for n := rng.IntN(40); n > 0; n-- {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		sb.WriteByte('"')
+		return sb.String()
+	}
+	for i := range 400 {
+		pieces = valid
+		if i%4 == 0 {
+			pieces = wordPieces
+		}
+		o := "[" + chunk() + "," + chunk() + "," + chunk() + "]"
+		r := []string{"null", "[" + chunk() + "," + chunk() + "]", chunk()}[rng.IntN(3)]
+		line := []byte(evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`))
+		eachWordLoop(t, func(string) { checkModes(t, line, 2) })
+	}
+}
+
 // FuzzFastPathLine: any line decodes to the same event, problems and
 // counts as under the oracle, in every counter mode.
 //
@@ -206,5 +241,14 @@ func FuzzFastPathChunks(f *testing.F) {
 		if utf8.ValidString(line) {
 			checkAgainstOracle(t, []byte(strings.Replace(line, `"conversation_id":""`, `"conversation_id":"c"`, 1)))
 		}
+		// The chunks again, long (each body three times, so that the
+		// AVX2 loop runs across them), under every word loop.
+		long := func(s string) string { return s + " " + s + s }
+		a, b, c = long(a), long(b), long(c)
+		outputs = []string{"[" + q(a) + "," + q(b) + "]", q(a + b), "[" + q(a) + "," + q(b) + "," + q(c) + "]", "[" + q(a) + "]"}
+		reasonings = []string{"null", "[" + q(c) + "," + q(a) + "]", q(c), "[" + q(b) + "]"}
+		o, r = outputs[int(shape)%len(outputs)], reasonings[int(shape/4)%len(reasonings)]
+		line = evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`)
+		eachWordLoop(t, func(string) { checkModes(t, []byte(line), 2) })
 	})
 }

@@ -84,3 +84,263 @@ done:
 	MOVQ R9, words+48(FP)
 	MOVQ R8, prevSpaceOut+56(FP)
 	RET
+
+// wordsAVX2's constants: the bytes it compares with (broadcast into
+// registers), and for the UTF-8 check the three nibble tables of Keiser
+// and Lemire's lookup algorithm ("Validating UTF-8 in less than one
+// instruction per byte", 2021; each in both 128-bit lanes) and its masks.
+// Table bits: 0x01 too short, 0x02 too long, 0x04 overlong 3, 0x08 too
+// large, 0x10 surrogate, 0x20 overlong 2, 0x40 too large (1000) or
+// overlong 4, 0x80 two continuations.
+DATA avx2Bytes<>+0(SB)/8, $0xe2fee1c21f5c2220
+GLOBL avx2Bytes<>(SB), RODATA|NOPTR, $8
+
+DATA utf8Hi1<>+0(SB)/8, $0x0202020202020202  // by the high nibble of the byte before
+DATA utf8Hi1<>+8(SB)/8, $0x4915012180808080
+DATA utf8Hi1<>+16(SB)/8, $0x0202020202020202
+DATA utf8Hi1<>+24(SB)/8, $0x4915012180808080
+GLOBL utf8Hi1<>(SB), RODATA|NOPTR, $32
+
+DATA utf8Lo1<>+0(SB)/8, $0xcbcbcb8b8383a3e7  // by its low nibble
+DATA utf8Lo1<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
+DATA utf8Lo1<>+16(SB)/8, $0xcbcbcb8b8383a3e7
+DATA utf8Lo1<>+24(SB)/8, $0xcbcbdbcbcbcbcbcb
+GLOBL utf8Lo1<>(SB), RODATA|NOPTR, $32
+
+DATA utf8Hi2<>+0(SB)/8, $0x0101010101010101  // by the high nibble of the byte
+DATA utf8Hi2<>+8(SB)/8, $0x01010101babaaee6
+DATA utf8Hi2<>+16(SB)/8, $0x0101010101010101
+DATA utf8Hi2<>+24(SB)/8, $0x01010101babaaee6
+GLOBL utf8Hi2<>(SB), RODATA|NOPTR, $32
+
+DATA utf8Nibble<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA utf8Nibble<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA utf8Nibble<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA utf8Nibble<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL utf8Nibble<>(SB), RODATA|NOPTR, $32
+
+DATA utf8Third<>+0(SB)/8, $0x6060606060606060  // 0xE0 - 0x80: third bytes
+DATA utf8Third<>+8(SB)/8, $0x6060606060606060
+DATA utf8Third<>+16(SB)/8, $0x6060606060606060
+DATA utf8Third<>+24(SB)/8, $0x6060606060606060
+GLOBL utf8Third<>(SB), RODATA|NOPTR, $32
+
+DATA utf8Fourth<>+0(SB)/8, $0x7070707070707070  // 0xF0 - 0x80: fourth bytes
+DATA utf8Fourth<>+8(SB)/8, $0x7070707070707070
+DATA utf8Fourth<>+16(SB)/8, $0x7070707070707070
+DATA utf8Fourth<>+24(SB)/8, $0x7070707070707070
+GLOBL utf8Fourth<>(SB), RODATA|NOPTR, $32
+
+DATA utf8High<>+0(SB)/8, $0x8080808080808080
+DATA utf8High<>+8(SB)/8, $0x8080808080808080
+DATA utf8High<>+16(SB)/8, $0x8080808080808080
+DATA utf8High<>+24(SB)/8, $0x8080808080808080
+GLOBL utf8High<>(SB), RODATA|NOPTR, $32
+
+// func wordsAVX2(b []byte, j int, prevSpace uint64) (next int, words int, prevSpaceOut uint64, escapes int, bad uint64)
+//
+// Counts word starts in b[j:] 32 bytes at a time (needs 3 <= j and
+// j+32 <= len(b)), with more of scanStringWords' cases in the loop than
+// wordsSSE2: bytes 0x80 and up count as non-space word bytes (exact on
+// valid UTF-8, see scanStringWords) and are checked as UTF-8 in place
+// (bad is non-zero on an error at a byte it took or stopped at), except
+// the lead bytes of the multi-byte Unicode spaces (0xC2, 0xE1, 0xE2,
+// 0xE3); the two-byte escapes \n \t \r \f (spaces) and \" \\ \/ \b (not)
+// are taken in place, counted in escapes (each decodes to one byte). It
+// stops at '"', a control byte, one of those lead bytes, a \u or bad
+// escape, or len(b); the last block overlaps the one before, so it never
+// stops inside a character for want of bytes. AVX2 and POPCNT.
+//
+// Registers: SI b, R13 len(b), DI j, R8 prevSpace, R9 words, R12
+// escapes, R11 UTF-8 errors; per block R10 where it was loaded, AX the
+// stops, BX the spaces, DX the UTF-8 errors.
+TEXT ·wordsAVX2(SB), NOSPLIT, $0-80
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), R13
+	MOVQ j+24(FP), DI
+	MOVQ prevSpace+32(FP), R8
+	XORQ R9, R9
+	XORQ R12, R12
+	XORQ R11, R11
+	VPBROADCASTB avx2Bytes<>+0(SB), Y10  // ' '
+	VPBROADCASTB avx2Bytes<>+1(SB), Y11  // '"'
+	VPBROADCASTB avx2Bytes<>+2(SB), Y12  // '\\'
+	VPBROADCASTB avx2Bytes<>+3(SB), Y13  // control bytes are <= 0x1f
+	VPBROADCASTB avx2Bytes<>+4(SB), Y14  // 0xC2
+	VPBROADCASTB avx2Bytes<>+5(SB), Y7   // 0xE1
+	VPBROADCASTB avx2Bytes<>+6(SB), Y9   // 0xE2 and 0xE3 are 0xE2 under 0xFE
+	VPBROADCASTB avx2Bytes<>+7(SB), Y8
+
+avxloop:
+	MOVQ DI, R10
+	LEAQ 32(DI), AX
+	CMPQ AX, R13
+	JLE  avxblock
+	CMPQ DI, R13
+	JGE  avxdone
+	MOVQ R13, R10                // the last 32 bytes of b
+	SUBQ $32, R10
+
+avxblock:
+	VMOVDQU (SI)(R10*1), Y0
+	VPCMPEQB Y0, Y11, Y1         // stops
+	VPCMPEQB Y0, Y12, Y2
+	VPOR     Y2, Y1, Y1
+	VPMINUB  Y0, Y13, Y3
+	VPCMPEQB Y0, Y3, Y3
+	VPOR     Y3, Y1, Y1
+	VPCMPEQB Y0, Y14, Y4
+	VPOR     Y4, Y1, Y1
+	VPCMPEQB Y0, Y7, Y5
+	VPOR     Y5, Y1, Y1
+	VPAND    Y0, Y9, Y6
+	VPCMPEQB Y6, Y8, Y6
+	VPOR     Y6, Y1, Y1
+	VPMOVMSKB Y1, AX
+	VPCMPEQB Y0, Y10, Y2         // spaces
+	VPMOVMSKB Y2, BX
+	VMOVDQU  -3(SI)(R10*1), Y5   // ASCII from 3 bytes before on: no UTF-8 error
+	VPOR     Y0, Y5, Y6
+	VPMOVMSKB Y6, DX
+	TESTL    DX, DX
+	JZ       avxchecked
+
+	// UTF-8 errors (Keiser and Lemire): the nibble tables on the byte
+	// before and this one, XOR "must be a continuation" (two or three
+	// bytes after a lead of three or four).
+	VMOVDQU  -1(SI)(R10*1), Y1
+	VMOVDQU  utf8Nibble<>(SB), Y6
+	VPSRLW   $4, Y1, Y2
+	VPAND    Y6, Y2, Y2
+	VMOVDQU  utf8Hi1<>(SB), Y3
+	VPSHUFB  Y2, Y3, Y3
+	VPAND    Y6, Y1, Y2
+	VMOVDQU  utf8Lo1<>(SB), Y4
+	VPSHUFB  Y2, Y4, Y4
+	VPAND    Y4, Y3, Y3
+	VPSRLW   $4, Y0, Y2
+	VPAND    Y6, Y2, Y2
+	VMOVDQU  utf8Hi2<>(SB), Y4
+	VPSHUFB  Y2, Y4, Y4
+	VPAND    Y4, Y3, Y3
+	VMOVDQU  -2(SI)(R10*1), Y1
+	VPSUBUSB utf8Third<>(SB), Y1, Y1
+	VPSUBUSB utf8Fourth<>(SB), Y5, Y2
+	VPOR     Y2, Y1, Y1
+	VPAND    utf8High<>(SB), Y1, Y1
+	VPXOR    Y3, Y1, Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPEQB Y2, Y1, Y1
+	VPMOVMSKB Y1, DX
+	NOTL     DX
+
+avxchecked:
+	CMPQ R10, DI
+	JEQ  avxwhole
+	// The last block: shift it so that bit 0 is b[DI], with a stop at
+	// len(b).
+	MOVQ DI, CX
+	SUBQ R10, CX                 // 1..31
+	SHRL CX, AX
+	SHRL CX, BX
+	SHRL CX, DX
+	NEGL CX
+	ADDL $32, CX                 // bytes left, 1..31
+	MOVL $1, R10
+	SHLL CX, R10
+	ORL  R10, AX
+
+avxwhole:
+	TESTL AX, AX
+	JNZ  avxpartial
+	ORL  DX, R11
+	MOVL BX, DX                  // starts = ^spaces & (spaces<<1 | prevSpace)
+	SHLL $1, DX
+	ORL  R8, DX
+	MOVL BX, R10
+	NOTL R10
+	ANDL R10, DX
+	POPCNTL DX, DX
+	ADDQ DX, R9
+	SHRL $31, BX
+	MOVL BX, R8
+	ADDQ $32, DI
+	JMP  avxloop
+
+avxpartial:
+	BSFL AX, CX                  // k: the first stop
+	MOVL $2, R10
+	SHLL CX, R10
+	DECL R10
+	ANDL R10, DX                 // errors up to the stop, which may end a character
+	ORL  DX, R11
+	TESTL CX, CX
+	JZ   avxspecial
+	MOVL $1, DX
+	SHLL CX, DX
+	DECL DX                      // the k bytes before it
+	MOVL BX, R10
+	SHLL $1, R10
+	ORL  R8, R10
+	MOVL BX, AX
+	NOTL AX
+	ANDL AX, R10
+	ANDL DX, R10
+	POPCNTL R10, R10
+	ADDQ R10, R9
+	DECL CX
+	SHRL CX, BX
+	ANDL $1, BX
+	MOVL BX, R8
+	INCL CX
+	ADDQ CX, DI
+
+avxspecial:
+	CMPQ DI, R13
+	JGE  avxdone
+	MOVBLZX (SI)(DI*1), AX
+	CMPL AX, $0x5c
+	JNE  avxdone                 // '"', a control or lead byte: the caller's
+	LEAQ 1(DI), DX
+	CMPQ DX, R13
+	JGE  avxdone
+	MOVBLZX 1(SI)(DI*1), DX
+	CMPL DX, $0x6e               // 'n'
+	JEQ  avxspaceesc
+	CMPL DX, $0x74               // 't'
+	JEQ  avxspaceesc
+	CMPL DX, $0x72               // 'r'
+	JEQ  avxspaceesc
+	CMPL DX, $0x66               // 'f'
+	JEQ  avxspaceesc
+	CMPL DX, $0x22               // '"'
+	JEQ  avxwordesc
+	CMPL DX, $0x5c               // '\\'
+	JEQ  avxwordesc
+	CMPL DX, $0x2f               // '/'
+	JEQ  avxwordesc
+	CMPL DX, $0x62               // 'b'
+	JEQ  avxwordesc
+	JMP  avxdone                 // \u or a bad escape: the caller's
+
+avxspaceesc:
+	MOVQ $1, R8
+	INCQ R12
+	ADDQ $2, DI
+	JMP  avxloop
+
+avxwordesc:
+	ADDQ R8, R9                  // a word starts if a space came before
+	XORQ R8, R8
+	INCQ R12
+	ADDQ $2, DI
+	JMP  avxloop
+
+avxdone:
+	VZEROUPPER
+	MOVQ DI, next+40(FP)
+	MOVQ R9, words+48(FP)
+	MOVQ R8, prevSpaceOut+56(FP)
+	MOVQ R12, escapes+64(FP)
+	MOVQ R11, bad+72(FP)
+	RET

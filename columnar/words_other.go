@@ -2,6 +2,13 @@
 
 package columnar
 
-const haveWordsSSE2 = false
+var (
+	haveWordsSSE2 = false
+	haveWordsAVX2 = false
+)
 
 func wordsSSE2(b []byte, j int, prevSpace uint64) (int, int, uint64) { return j, 0, prevSpace }
+
+func wordsAVX2(b []byte, j int, prevSpace uint64) (int, int, uint64, int, uint64) {
+	return j, 0, prevSpace, 0, 0
+}
