@@ -129,8 +129,9 @@ type lineDecoder struct {
 	otherTypes map[string]int64
 	counts     [numEvKinds]int64
 
-	res    *blockResult                               // block being decoded
-	lineFn func(line []byte, lineNo int64, last bool) // d.decodeOne, bound once
+	res    *blockResult                                                // block being decoded
+	lineFn func(line []byte, lineNo int64, last bool, facts lineFacts) // d.decodeOne, bound once
+	facts  lineFacts                                                   // of the line decode is given next (zero: none known)
 }
 
 func (d *lineDecoder) issue(line int64, k Kind, field string) {
@@ -153,7 +154,9 @@ type fields struct {
 // is known; that is the place to hook counters or checks that need the
 // whole event (timestamps, order), before the switch on kind below.
 func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, ev *event) bool {
-	if bytes.IndexByte(line, 0) >= 0 {
+	facts := d.facts
+	d.facts = 0
+	if facts&factsKnown == 0 && bytes.IndexByte(line, 0) >= 0 || facts&factNUL != 0 {
 		d.issue(lineNo, KindNUL, "")
 		return false
 	}
@@ -167,9 +170,12 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 	// The one-pass payload scan checked its strings' UTF-8 (and the bytes
 	// before them): only the rest of the line is left.
 	var valid bool
-	if err == nil && d.pwStart >= 0 && d.pwStart == f.data.start {
+	switch {
+	case facts&(factsKnown|factHigh) == factsKnown:
+		valid = true // ASCII
+	case err == nil && d.pwStart >= 0 && d.pwStart == f.data.start:
 		valid = !d.pw.badUTF8 && utf8.Valid(line[d.pw.utf8At:]) && utf8.Valid(line[:d.pwStart])
-	} else {
+	default:
 		valid = utf8.Valid(line)
 	}
 	if !valid {

@@ -51,6 +51,10 @@ func runLine(d *lineDecoder, oracle bool, line []byte, last bool) lineResult {
 	if oracle {
 		r.ok = d.decodeOracle(line, 7, last, &r.ev)
 	} else {
+		// The facts the line split would hand over, as decodeOne does.
+		if i, facts := lineStop(line); i == len(line) {
+			d.facts = facts
+		}
 		r.ok = d.decode(line, 7, last, &r.ev)
 	}
 	r.issues, r.counts, r.other = d.issues, d.counts, d.otherTypes

@@ -74,42 +74,67 @@ type blockResult struct {
 	lastCut    bool // the block's last line had no line terminator
 }
 
+// lineFacts is what the line split learnt of a line's bytes in the same
+// pass, so that the decoder need not look again; zero is "nothing known".
+type lineFacts uint8
+
+const (
+	factsKnown lineFacts = 1 << iota // the other bits are set
+	factNUL                          // the line holds a NUL byte
+	factHigh                         // the line holds a byte 0x80 and up
+)
+
+// lineStop returns the index of the first '\n' or '\r' in b (len(b) if
+// none) and, with AVX2, the facts of b before it, in one pass; without,
+// two memchr passes and no facts.
+func lineStop(b []byte) (int, lineFacts) {
+	if haveWordsAVX2 {
+		i, nul, high := lineStopAVX2(b)
+		f := factsKnown
+		if nul != 0 {
+			f |= factNUL
+		}
+		if high != 0 {
+			f |= factHigh
+		}
+		return i, f
+	}
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		i = len(b)
+	}
+	if cr := bytes.IndexByte(b[:i], '\r'); cr >= 0 {
+		i = cr
+	}
+	return i, 0
+}
+
 // forEachLine calls fn for every line of buf, a run of complete lines
 // (only the last block of a stream, final, may end without a
-// terminator), with its block-local 1-based number; last marks an
-// unterminated final line. It returns the number of lines and whether the
-// last one was cut (unterminated and non-empty).
-func forEachLine(buf []byte, final bool, fn func(line []byte, lineNo int64, last bool)) (lines int64, lastCut bool) {
+// terminator), with its block-local 1-based number and its lineFacts;
+// last marks an unterminated final line. \n, \r\n and a lone \r each end
+// a line. It returns the number of lines and whether the last one was cut
+// (unterminated and non-empty).
+func forEachLine(buf []byte, final bool, fn func(line []byte, lineNo int64, last bool, facts lineFacts)) (lines int64, lastCut bool) {
 	var lineNo int64
 	for len(buf) > 0 {
-		var line []byte
-		nl := bytes.IndexByte(buf, '\n')
-		terminated := nl >= 0
-		if nl < 0 {
-			line, buf = buf, nil
-		} else {
-			line, buf = buf[:nl], buf[nl+1:]
-		}
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-			terminated = true
-		}
-		// A lone \r inside ends a line too.
-		for {
-			cr := bytes.IndexByte(line, '\r')
-			if cr < 0 {
-				break
-			}
-			lineNo++
-			fn(line[:cr], lineNo, false)
-			line = line[cr+1:]
+		end, facts := lineStop(buf)
+		line := buf[:end]
+		terminated := end < len(buf)
+		switch {
+		case !terminated:
+			buf = nil
+		case buf[end] == '\r' && end+1 < len(buf) && buf[end+1] == '\n':
+			buf = buf[end+2:]
+		default:
+			buf = buf[end+1:]
 		}
 		lineNo++
-		last := !terminated && len(buf) == 0 && final
+		last := !terminated && final
 		if last {
 			lastCut = len(line) > 0
 		}
-		fn(line, lineNo, last)
+		fn(line, lineNo, last, facts)
 	}
 	return lineNo, lastCut
 }
@@ -131,13 +156,17 @@ func (d *lineDecoder) decodeBlock(buf []byte, final bool, res *blockResult) {
 	res.otherTypes = d.otherTypes
 }
 
-// decodeOne decodes one raw line into d.res.
-func (d *lineDecoder) decodeOne(line []byte, lineNo int64, last bool) {
+// decodeOne decodes one raw line into d.res. Its facts hold for the
+// stripped line too: stripping removes no NUL and adds no byte (factHigh
+// may stay set for a line whose only such bytes were stripped spaces,
+// which costs only the check it would have saved).
+func (d *lineDecoder) decodeOne(line []byte, lineNo int64, last bool, facts lineFacts) {
 	res := d.res
 	line = pyStrip(line)
 	if len(line) == 0 {
 		return
 	}
+	d.facts = facts
 	res.events = append(res.events, event{})
 	if !d.decode(line, lineNo, last, &res.events[len(res.events)-1]) {
 		res.events = res.events[:len(res.events)-1]

@@ -65,7 +65,7 @@ func countLines(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, c
 		ld   lineDecoder
 		f    fields
 	)
-	fn := func(line []byte, lineNo int64, _ bool) {
+	fn := func(line []byte, lineNo int64, _ bool, _ lineFacts) {
 		idx, ok := want[base+lineNo]
 		if !ok {
 			return

@@ -1,0 +1,9 @@
+package columnar
+
+// lineStopAVX2 is lineStop's one pass in AVX2 (lines_amd64.s), selected
+// with the word loop (haveWordsAVX2): the index of the first '\n' or
+// '\r' in b (len(b) if none), and whether b before it holds a NUL (nul)
+// or a byte 0x80 and up (high), each non-zero when so.
+//
+//go:noescape
+func lineStopAVX2(b []byte) (i int, nul uint64, high uint64)
