@@ -13,7 +13,8 @@ import (
 // defaults: NaN, Infinity and -Infinity literals, integers of any size,
 // duplicate keys with the last one winning) but decodes only the values
 // the decoder asks for. String values it does not need are skipped with
-// bytes.IndexByte, so a megabyte prompt costs two memchr passes.
+// one AVX2 pass to each quote or backslash (quoteOrBackslashAVX2), or two
+// bytes.IndexByte passes without AVX2.
 //
 // Deliberate gap: raw control characters inside a skipped string are not
 // rejected (Python's strict mode would reject the line). NUL bytes are
@@ -61,6 +62,32 @@ func skipWS(b []byte, i int) int {
 // index after the closing quote and whether the body holds escapes.
 func scanString(b []byte, i int) (end int, esc bool, err error) {
 	i++ // opening quote
+	if haveWordsAVX2 {
+		// One pass to each quote or backslash; escapes checked there.
+		for {
+			k := i + quoteOrBackslashAVX2(b[i:])
+			switch {
+			case k >= len(b):
+				return 0, false, errJSON
+			case b[k] == '"':
+				return k + 1, esc, nil
+			case k+1 >= len(b):
+				return 0, false, errJSON
+			}
+			esc = true
+			switch b[k+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i = k + 2
+			case 'u':
+				if k+6 > len(b) || !isHex4(b[k+2:k+6]) {
+					return 0, false, errJSON
+				}
+				i = k + 6
+			default:
+				return 0, false, errJSON
+			}
+		}
+	}
 	for {
 		rest := b[i:]
 		q := bytes.IndexByte(rest, '"')

@@ -7,3 +7,10 @@ package columnar
 //
 //go:noescape
 func lineStopAVX2(b []byte) (i int, nul uint64, high uint64)
+
+// quoteOrBackslashAVX2 is scanString's search in AVX2 (lines_amd64.s),
+// selected with the word loop: the index of the first '"' or '\\' in b,
+// len(b) if none, in one pass (bytes.IndexByte twice was two).
+//
+//go:noescape
+func quoteOrBackslashAVX2(b []byte) int

@@ -76,3 +76,77 @@ lsdone:
 	MOVQ R8, nul+32(FP)
 	MOVQ R9, high+40(FP)
 	RET
+
+// quoteBytes are '"' and '\\', broadcast from memory.
+DATA quoteBytes<>+0(SB)/8, $0x5c22
+GLOBL quoteBytes<>(SB), RODATA|NOPTR, $8
+
+// func quoteOrBackslashAVX2(b []byte) int
+//
+// Returns the index of the first '"' or '\\' in b, len(b) if none: 32
+// bytes a step, the last block overlapping the one before; a b shorter
+// than 32 bytes one byte at a time. AVX2.
+TEXT ·quoteOrBackslashAVX2(SB), NOSPLIT, $0-32
+	MOVQ b_base+0(FP), SI
+	MOVQ b_len+8(FP), R13
+	XORQ DI, DI
+	CMPQ R13, $32
+	JLT  qbshort
+	VPBROADCASTB quoteBytes<>+0(SB), Y10
+	VPBROADCASTB quoteBytes<>+1(SB), Y11
+
+qbloop:
+	LEAQ 32(DI), AX
+	CMPQ AX, R13
+	JGT  qbtail
+	VMOVDQU (SI)(DI*1), Y0
+	VPCMPEQB Y0, Y10, Y1
+	VPCMPEQB Y0, Y11, Y2
+	VPOR     Y2, Y1, Y1
+	VPMOVMSKB Y1, AX
+	TESTL AX, AX
+	JNZ  qbfound
+	ADDQ $32, DI
+	JMP  qbloop
+
+qbtail:
+	CMPQ DI, R13
+	JGE  qbdone
+	MOVQ R13, R10                // the last 32 bytes, shifted to start at DI
+	SUBQ $32, R10
+	VMOVDQU (SI)(R10*1), Y0
+	VPCMPEQB Y0, Y10, Y1
+	VPCMPEQB Y0, Y11, Y2
+	VPOR     Y2, Y1, Y1
+	VPMOVMSKB Y1, AX
+	MOVQ DI, CX
+	SUBQ R10, CX
+	SHRL CX, AX
+	TESTL AX, AX
+	JNZ  qbfound
+	MOVQ R13, DI
+	JMP  qbdone
+
+qbfound:
+	BSFL AX, CX
+	ADDQ CX, DI
+
+qbdone:
+	VZEROUPPER
+	MOVQ DI, ret+24(FP)
+	RET
+
+qbshort:
+	CMPQ DI, R13
+	JGE  qbshortdone
+	MOVBLZX (SI)(DI*1), AX
+	CMPL AX, $0x22
+	JEQ  qbshortdone
+	CMPL AX, $0x5c
+	JEQ  qbshortdone
+	INCQ DI
+	JMP  qbshort
+
+qbshortdone:
+	MOVQ DI, ret+24(FP)
+	RET
