@@ -183,27 +183,30 @@ avxloop:
 
 avxblock:
 	VMOVDQU (SI)(R10*1), Y0
-	VPCMPEQB Y0, Y11, Y1         // stops
+	VPCMPEQB Y0, Y11, Y1         // stops of ASCII: '"', '\\', control bytes
 	VPCMPEQB Y0, Y12, Y2
 	VPOR     Y2, Y1, Y1
 	VPMINUB  Y0, Y13, Y3
 	VPCMPEQB Y0, Y3, Y3
 	VPOR     Y3, Y1, Y1
-	VPCMPEQB Y0, Y14, Y4
-	VPOR     Y4, Y1, Y1
-	VPCMPEQB Y0, Y7, Y5
-	VPOR     Y5, Y1, Y1
-	VPAND    Y0, Y9, Y6
-	VPCMPEQB Y6, Y8, Y6
-	VPOR     Y6, Y1, Y1
 	VPMOVMSKB Y1, AX
 	VPCMPEQB Y0, Y10, Y2         // spaces
 	VPMOVMSKB Y2, BX
-	VMOVDQU  -3(SI)(R10*1), Y5   // ASCII from 3 bytes before on: no UTF-8 error
-	VPOR     Y0, Y5, Y6
+	VMOVDQU  -3(SI)(R10*1), Y5   // ASCII from 3 bytes before on: no lead
+	VPOR     Y0, Y5, Y6          // byte to stop at, no UTF-8 error
 	VPMOVMSKB Y6, DX
 	TESTL    DX, DX
 	JZ       avxchecked
+
+	// The lead bytes to stop at.
+	VPCMPEQB Y0, Y14, Y4
+	VPCMPEQB Y0, Y7, Y1
+	VPOR     Y4, Y1, Y1
+	VPAND    Y0, Y9, Y6
+	VPCMPEQB Y6, Y8, Y6
+	VPOR     Y6, Y1, Y1
+	VPMOVMSKB Y1, CX
+	ORL      CX, AX
 
 	// UTF-8 errors (Keiser and Lemire): the nibble tables on the byte
 	// before and this one, XOR "must be a continuation" (two or three
