@@ -55,25 +55,9 @@ func BenchmarkDecode(b *testing.B) {
 	path, size := benchLog(b)
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			b.SetBytes(size)
 			b.ReportAllocs()
-			var d Decoded
-			cpu0 := cpuTime()
-			for b.Loop() {
-				f, err := os.Open(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Workers: workers}, &d); err != nil {
-					b.Fatal(err)
-				}
-				f.Close()
-			}
-			b.ReportMetric(float64(d.Samples.Len()), "samples")
-			// Throughput per CPU-second: on a machine shared with other
-			// load, wall-clock MB/s understates the parallel speedup;
-			// this shows the CPU cost the parallel path adds.
-			b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
+			samples := benchDecode(b, path, size, workers, nil)
+			b.ReportMetric(float64(samples), "samples")
 		})
 	}
 }
@@ -89,23 +73,31 @@ func cpuTime() time.Duration {
 func BenchmarkDecodeWords(b *testing.B) {
 	path, size := benchLog(b)
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			b.SetBytes(size)
-			var d Decoded
-			cpu0 := cpuTime()
-			for b.Loop() {
-				f, err := os.Open(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Workers: workers, Counter: words{}}, &d); err != nil {
-					b.Fatal(err)
-				}
-				f.Close()
-			}
-			b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
-		})
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { benchDecode(b, path, size, workers, words{}) })
 	}
+}
+
+// benchDecode decodes the log at path with counter (nil: none) and
+// workers workers, reports MB per CPU-second and returns the samples.
+// Throughput per CPU-second: on a machine shared with other load,
+// wall-clock MB/s understates the parallel speedup; this shows the CPU
+// cost the parallel path adds.
+func benchDecode(b *testing.B, path string, size int64, workers int, counter TokenCounter) int {
+	b.SetBytes(size)
+	var d Decoded
+	cpu0 := cpuTime()
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Workers: workers, Counter: counter}, &d); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
+	return d.Samples.Len()
 }
 
 // longLog writes the long-output log of bench/RESULTS.md section 1 and
@@ -164,20 +156,7 @@ func givenLog(b *testing.B, env string) (string, int64, bool) {
 //	go test -run '^$' -bench 'DecodeWordsLong' -cpu 1 -count 5 ./columnar/
 func BenchmarkDecodeWordsLong(b *testing.B) {
 	path, size := longLog(b)
-	b.SetBytes(size)
-	var d Decoded
-	cpu0 := cpuTime()
-	for b.Loop() {
-		f, err := os.Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Workers: 1, Counter: words{}}, &d); err != nil {
-			b.Fatal(err)
-		}
-		f.Close()
-	}
-	b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
+	benchDecode(b, path, size, 1, words{})
 }
 
 // BenchmarkBufioLineSplit is the floor: splitting the same file into

@@ -88,7 +88,8 @@ done:
 // wordsAVX2's constants: the bytes it compares with (broadcast into
 // registers), and for the UTF-8 check the three nibble tables of Keiser
 // and Lemire's lookup algorithm ("Validating UTF-8 in less than one
-// instruction per byte", 2021; each in both 128-bit lanes) and its masks.
+// instruction per byte", 2021; broadcast to both 128-bit lanes) and its
+// masks.
 // Table bits: 0x01 too short, 0x02 too long, 0x04 overlong 3, 0x08 too
 // large, 0x10 surrogate, 0x20 overlong 2, 0x40 too large (1000) or
 // overlong 4, 0x80 two continuations.
@@ -97,45 +98,34 @@ GLOBL avx2Bytes<>(SB), RODATA|NOPTR, $8
 
 DATA utf8Hi1<>+0(SB)/8, $0x0202020202020202  // by the high nibble of the byte before
 DATA utf8Hi1<>+8(SB)/8, $0x4915012180808080
-DATA utf8Hi1<>+16(SB)/8, $0x0202020202020202
-DATA utf8Hi1<>+24(SB)/8, $0x4915012180808080
-GLOBL utf8Hi1<>(SB), RODATA|NOPTR, $32
+GLOBL utf8Hi1<>(SB), RODATA|NOPTR, $16
 
 DATA utf8Lo1<>+0(SB)/8, $0xcbcbcb8b8383a3e7  // by its low nibble
 DATA utf8Lo1<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
-DATA utf8Lo1<>+16(SB)/8, $0xcbcbcb8b8383a3e7
-DATA utf8Lo1<>+24(SB)/8, $0xcbcbdbcbcbcbcbcb
-GLOBL utf8Lo1<>(SB), RODATA|NOPTR, $32
+GLOBL utf8Lo1<>(SB), RODATA|NOPTR, $16
 
 DATA utf8Hi2<>+0(SB)/8, $0x0101010101010101  // by the high nibble of the byte
 DATA utf8Hi2<>+8(SB)/8, $0x01010101babaaee6
-DATA utf8Hi2<>+16(SB)/8, $0x0101010101010101
-DATA utf8Hi2<>+24(SB)/8, $0x01010101babaaee6
-GLOBL utf8Hi2<>(SB), RODATA|NOPTR, $32
+GLOBL utf8Hi2<>(SB), RODATA|NOPTR, $16
 
-DATA utf8Nibble<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA utf8Nibble<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA utf8Nibble<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
-DATA utf8Nibble<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
-GLOBL utf8Nibble<>(SB), RODATA|NOPTR, $32
+// The masks: the low nibble; 0xE0 - 0x80 and 0xF0 - 0x80, whose saturating
+// differences are 0x80 and up only from third and fourth bytes on; the
+// high bit.
+DATA utf8Masks<>+0(SB)/8, $0x8070600f
+GLOBL utf8Masks<>(SB), RODATA|NOPTR, $8
 
-DATA utf8Third<>+0(SB)/8, $0x6060606060606060  // 0xE0 - 0x80: third bytes
-DATA utf8Third<>+8(SB)/8, $0x6060606060606060
-DATA utf8Third<>+16(SB)/8, $0x6060606060606060
-DATA utf8Third<>+24(SB)/8, $0x6060606060606060
-GLOBL utf8Third<>(SB), RODATA|NOPTR, $32
-
-DATA utf8Fourth<>+0(SB)/8, $0x7070707070707070  // 0xF0 - 0x80: fourth bytes
-DATA utf8Fourth<>+8(SB)/8, $0x7070707070707070
-DATA utf8Fourth<>+16(SB)/8, $0x7070707070707070
-DATA utf8Fourth<>+24(SB)/8, $0x7070707070707070
-GLOBL utf8Fourth<>(SB), RODATA|NOPTR, $32
-
-DATA utf8High<>+0(SB)/8, $0x8080808080808080
-DATA utf8High<>+8(SB)/8, $0x8080808080808080
-DATA utf8High<>+16(SB)/8, $0x8080808080808080
-DATA utf8High<>+24(SB)/8, $0x8080808080808080
-GLOBL utf8High<>(SB), RODATA|NOPTR, $32
+// escapeClass classifies the ASCII byte after a backslash for wordsAVX2:
+// 1 for the escapes of spaces (\n \t \r \f), 2 for those of other
+// characters it takes (\" \\ \/ \b), 0 for the rest (\u, bad ones).
+DATA escapeClass<>+0x22(SB)/1, $2
+DATA escapeClass<>+0x2f(SB)/1, $2
+DATA escapeClass<>+0x5c(SB)/1, $2
+DATA escapeClass<>+0x62(SB)/1, $2
+DATA escapeClass<>+0x66(SB)/1, $1
+DATA escapeClass<>+0x6e(SB)/1, $1
+DATA escapeClass<>+0x72(SB)/1, $1
+DATA escapeClass<>+0x74(SB)/1, $1
+GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 
 // func wordsAVX2(b []byte, j int, prevSpace uint64) (next int, words int, prevSpaceOut uint64, escapes int, bad uint64)
 //
@@ -212,25 +202,28 @@ avxblock:
 	// before and this one, XOR "must be a continuation" (two or three
 	// bytes after a lead of three or four).
 	VMOVDQU  -1(SI)(R10*1), Y1
-	VMOVDQU  utf8Nibble<>(SB), Y6
+	VPBROADCASTB utf8Masks<>+0(SB), Y6
 	VPSRLW   $4, Y1, Y2
 	VPAND    Y6, Y2, Y2
-	VMOVDQU  utf8Hi1<>(SB), Y3
+	VBROADCASTI128 utf8Hi1<>(SB), Y3
 	VPSHUFB  Y2, Y3, Y3
 	VPAND    Y6, Y1, Y2
-	VMOVDQU  utf8Lo1<>(SB), Y4
+	VBROADCASTI128 utf8Lo1<>(SB), Y4
 	VPSHUFB  Y2, Y4, Y4
 	VPAND    Y4, Y3, Y3
 	VPSRLW   $4, Y0, Y2
 	VPAND    Y6, Y2, Y2
-	VMOVDQU  utf8Hi2<>(SB), Y4
+	VBROADCASTI128 utf8Hi2<>(SB), Y4
 	VPSHUFB  Y2, Y4, Y4
 	VPAND    Y4, Y3, Y3
 	VMOVDQU  -2(SI)(R10*1), Y1
-	VPSUBUSB utf8Third<>(SB), Y1, Y1
-	VPSUBUSB utf8Fourth<>(SB), Y5, Y2
+	VPBROADCASTB utf8Masks<>+1(SB), Y6
+	VPSUBUSB Y6, Y1, Y1
+	VPBROADCASTB utf8Masks<>+2(SB), Y6
+	VPSUBUSB Y6, Y5, Y2
 	VPOR     Y2, Y1, Y1
-	VPAND    utf8High<>(SB), Y1, Y1
+	VPBROADCASTB utf8Masks<>+3(SB), Y6
+	VPAND    Y6, Y1, Y1
 	VPXOR    Y3, Y1, Y1
 	VPXOR    Y2, Y2, Y2
 	VPCMPEQB Y2, Y1, Y1
@@ -308,21 +301,13 @@ avxspecial:
 	CMPQ DX, R13
 	JGE  avxdone
 	MOVBLZX 1(SI)(DI*1), DX
-	CMPL DX, $0x6e               // 'n'
+	CMPL DX, $0x80
+	JAE  avxdone
+	LEAQ escapeClass<>(SB), R10
+	MOVBLZX (R10)(DX*1), DX
+	CMPL DX, $1
 	JEQ  avxspaceesc
-	CMPL DX, $0x74               // 't'
-	JEQ  avxspaceesc
-	CMPL DX, $0x72               // 'r'
-	JEQ  avxspaceesc
-	CMPL DX, $0x66               // 'f'
-	JEQ  avxspaceesc
-	CMPL DX, $0x22               // '"'
-	JEQ  avxwordesc
-	CMPL DX, $0x5c               // '\\'
-	JEQ  avxwordesc
-	CMPL DX, $0x2f               // '/'
-	JEQ  avxwordesc
-	CMPL DX, $0x62               // 'b'
+	CMPL DX, $2
 	JEQ  avxwordesc
 	JMP  avxdone                 // \u or a bad escape: the caller's
 
