@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,8 @@ import (
 //     and the events file's size and mtime; SHA is the start of the
 //     events file's SHA-256; CRC the CRC-32C of the entry file itself,
 //     checked on every read, so a torn or corrupt entry is never
-//     trusted: it is removed and rebuilt.
+//     trusted: it is removed and rebuilt. KEY-SHA.entry names the entry
+//     last written, so a lookup opens it without listing the directory.
 //
 // A hit is always the same bytes: any write to the events file changes
 // its ctime, hence its identity, and a new identity (an edited file, a
@@ -224,30 +226,76 @@ func (c *Cache) recordIdentity(id [5]int64, sha string) error {
 }
 
 // load returns a valid entry for key and events digest sha, or nil.
-// Invalid entries are removed.
+// Invalid entries are removed. The entry the pair's pointer file names is
+// tried first: one small read, where listing the cache directory grows
+// with every run cached (a sweep over an archive lists it once a run). A
+// listing is the fallback, for a pointer lost to a concurrent writer or
+// naming an entry since removed.
 func (c *Cache) load(key, sha string, run *Run) *Loaded {
-	matches, _ := filepath.Glob(filepath.Join(c.dir(), key+"-"+sha[:32]+"-*.arrow"))
-	for _, path := range matches {
-		l, err := readEntry(path)
-		if err == nil {
-			// An endpoints run's facts come from its sidecars, read afresh;
-			// another format's from its own log, stored with the columns.
-			info := l.Info
-			if run.Format == "" || run.Format == FormatEndpoints {
-				info = endpointsInfo(run)
-			}
-			// The entry keeps the problems of the file it was made from;
-			// they must name this run's file.
-			l.Summary.File = run.EventsPath
-			l.Summary.restoreFirst()
-			l.EventsSHA256 = sha
-			l.attach(run, info)
+	base := entryBase(key, sha)
+	pointed := ""
+	if name, ok := c.pointedEntry(base); ok {
+		pointed = filepath.Join(c.dir(), name)
+		if l := c.loadEntry(pointed, sha, run); l != nil {
 			return l
 		}
-		run.warnf("cache: discarding %s: %v", path, err)
-		os.Remove(path)
+	}
+	matches, _ := filepath.Glob(filepath.Join(c.dir(), base+"-*.arrow"))
+	for _, path := range matches {
+		if path == pointed {
+			continue
+		}
+		if l := c.loadEntry(path, sha, run); l != nil {
+			return l
+		}
 	}
 	return nil
+}
+
+// entryBase is the start of the names of the entries for key and sha:
+// BASE-CRC.arrow, and BASE.entry the pointer to the latest of them.
+func entryBase(key, sha string) string { return key + "-" + sha[:32] }
+
+// pointedEntry returns the entry name the pointer file of base holds,
+// when it is one of base's entry names.
+func (c *Cache) pointedEntry(base string) (string, bool) {
+	b, err := safeopen.ReadFile(filepath.Join(c.dir(), base+".entry"), "a cache pointer", 256)
+	if err != nil {
+		return "", false
+	}
+	name := strings.TrimSuffix(string(b), "\n")
+	crc, ok := strings.CutPrefix(name, base+"-")
+	if !ok || len(crc) != len("01234567.arrow") || !strings.HasSuffix(crc, ".arrow") || strings.ContainsAny(crc, "/\\") {
+		return "", false
+	}
+	return name, true
+}
+
+// loadEntry returns the entry at path applied to run, or nil when it is
+// absent or invalid (then removed, with a warning).
+func (c *Cache) loadEntry(path, sha string, run *Run) *Loaded {
+	l, err := readEntry(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		run.warnf("cache: discarding %s: %v", path, err)
+		os.Remove(path)
+		return nil
+	}
+	// An endpoints run's facts come from its sidecars, read afresh;
+	// another format's from its own log, stored with the columns.
+	info := l.Info
+	if run.Format == "" || run.Format == FormatEndpoints {
+		info = endpointsInfo(run)
+	}
+	// The entry keeps the problems of the file it was made from; they
+	// must name this run's file.
+	l.Summary.File = run.EventsPath
+	l.Summary.restoreFirst()
+	l.EventsSHA256 = sha
+	l.attach(run, info)
+	return l
 }
 
 // readEntry reads and validates one entry file (cacheentry.go), its
@@ -308,7 +356,8 @@ func (c *Cache) store(key string, l *Loaded) error {
 	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
 		return err
 	}
-	prefix := filepath.Join(c.dir(), fmt.Sprintf("%s-%s-", key, l.EventsSHA256[:32]))
+	base := entryBase(key, l.EventsSHA256)
+	prefix := filepath.Join(c.dir(), base+"-")
 	f, err := atomicfile.Create(prefix + "unchecked.arrow")
 	if err != nil {
 		return err
@@ -326,7 +375,11 @@ func (c *Cache) store(key string, l *Loaded) error {
 	if err != nil {
 		return errors.Join(fmt.Errorf("write entry: %w", err), f.Abort())
 	}
-	return f.CommitAs(fmt.Sprintf("%s%08x.arrow", prefix, sum.Sum32()))
+	name := fmt.Sprintf("%s-%08x.arrow", base, sum.Sum32())
+	if err := f.CommitAs(filepath.Join(c.dir(), name)); err != nil {
+		return err
+	}
+	return writeCacheFile(c.dir(), base+".entry", []byte(name+"\n"))
 }
 
 // writeCacheFile writes dir/name atomically (sinks/atomicfile).

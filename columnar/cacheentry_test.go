@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -170,5 +171,77 @@ func TestCacheEntryRejectsBadValues(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), "column "+tc.column+":") {
 			t.Errorf("%s spoilt: readEntry err %v, want one naming the column", tc.column, err)
 		}
+	}
+}
+
+// TestCachePointer: a lookup opens the entry its pointer file names
+// before listing the directory, and falls back to the listing when the
+// pointer is missing, names a removed entry or holds anything but an
+// entry name of its own pair.
+func TestCachePointer(t *testing.T) {
+	run, err := ResolveRun(smallRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := decodeFile(t, filepath.Join(smallRun, "events.jsonl"))
+	tmp := t.TempDir()
+	c := &Cache{Dir: filepath.Join(tmp, "cache")}
+	victim := filepath.Join(tmp, "victim")
+	if err := os.WriteFile(victim, []byte("not an entry"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sha := strings.Repeat("cd", 32)
+	store := func(first int64) string {
+		l := &Loaded{Decoded: *plain, EventsSHA256: sha}
+		l.Samples.IssueNs = slices.Clone(l.Samples.IssueNs)
+		l.Samples.LastIssueNs = l.Samples.IssueNs
+		l.Samples.IssueNs[0] = first
+		if err := c.store("k", l); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(c.Dir, entryBase("k", sha)+".entry"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSuffix(string(b), "\n")
+	}
+	first := func() int64 {
+		t.Helper()
+		l := c.load("k", sha, run)
+		if l == nil {
+			t.Fatal("no entry loaded")
+		}
+		return l.Samples.IssueNs[0]
+	}
+	// Two valid entries of one pair; the pointer names the one a listing
+	// finds second.
+	a, b := store(111), store(222)
+	want, listed := int64(222), int64(111) // the pointed entry's, the listing's first
+	if b < a {
+		store(111)
+		want, listed = 111, 222
+	}
+	if got := first(); got != want {
+		t.Errorf("with a pointer: first issue %d, want %d (the pointed entry's)", got, want)
+	}
+	pointer := filepath.Join(c.Dir, entryBase("k", sha)+".entry")
+	for _, bad := range []string{"", "../victim", entryBase("k", sha) + "-0000000.arrow", entryBase("x", sha) + "-00000000.arrow",
+		entryBase("k", sha) + "-00000000.arrow" /* absent */} {
+		if err := os.WriteFile(pointer, []byte(bad+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := first(); got != listed {
+			t.Errorf("pointer %q: first issue %d, want the listing's first, %d", bad, got, listed)
+		}
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("a pointer outside the cache reached a file: %v", err)
+	}
+	os.Remove(pointer)
+	if l := c.load("k", sha, run); l == nil {
+		t.Error("without a pointer: no entry found by the listing")
+	}
+	if len(run.Warnings) != 0 {
+		t.Errorf("warnings: %v", run.Warnings)
 	}
 }
