@@ -221,11 +221,15 @@ func loadedFromEntry(rec arrow.RecordBatch) (*Loaded, error) {
 		*c.col(s) = castBytes[bool](b, n)
 	}
 	kinds := e.fixed("failure_kind", arrow.UINT8, 1, 1, true)
-	for i, k := range kinds {
-		if _, ok := core.FailureKindByName(core.FailureKind(k).String()); !ok && e.err == nil {
-			e.err = fmt.Errorf("column failure_kind: %d at row %d is no failure kind", k, i)
+	nKinds := byte(0) // the kinds are 0 … nKinds−1
+	for nKinds < 255 {
+		if k, ok := core.FailureKindByName(core.FailureKind(nKinds).String()); !ok || k != core.FailureKind(nKinds) {
 			break
 		}
+		nKinds++
+	}
+	if i := slices.IndexFunc(kinds, func(k byte) bool { return k >= nKinds }); i >= 0 && e.err == nil {
+		e.err = fmt.Errorf("column failure_kind: %d at row %d is no failure kind", kinds[i], i)
 	}
 	s.FailureKind = castBytes[core.FailureKind](kinds, n)
 	for _, c := range entryInt32s() {
