@@ -33,6 +33,14 @@ func (o Object) Index(key string) int {
 // Marshaler is a value that converts itself to the encodable value model.
 type Marshaler interface{ PyJSON() any }
 
+// Appender is a value that appends its own text at indent level, exactly
+// as Marshal writes the value it stands for: for big regular tables,
+// whose value tree costs more to build than to write. The encoder prefers
+// it to Marshaler (a type may be both, for readers of the tree).
+type Appender interface {
+	AppendPyJSON(b []byte, level int) []byte
+}
+
 // Marshal returns v as Python's json.dumps(v, indent=2) writes it: one
 // element per line, two spaces per level, ": " after keys, empty
 // containers as [] and {}, strings ASCII-only (ensure_ascii), no trailing
@@ -130,7 +138,8 @@ func appendU(b []byte, r rune) []byte {
 // indentSpaces are appended a slice at a time (not two at a time).
 const indentSpaces = "                                                                "
 
-func appendIndent(b []byte, level int) []byte {
+// AppendIndent appends a newline and the indentation of level.
+func AppendIndent(b []byte, level int) []byte {
 	b = append(b, '\n')
 	for n := 2 * level; n > 0; {
 		k := min(n, len(indentSpaces))
@@ -150,11 +159,11 @@ func list[T any](e *encoder, xs []T, level int) {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.b = appendIndent(e.b, level+1)
+		e.b = AppendIndent(e.b, level+1)
 		e.value(x, level+1)
 		e.element()
 	}
-	e.b = appendIndent(e.b, level)
+	e.b = AppendIndent(e.b, level)
 	e.b = append(e.b, ']')
 }
 
@@ -190,16 +199,18 @@ func (e *encoder) value(v any, level int) {
 			if i > 0 {
 				e.b = append(e.b, ',')
 			}
-			e.b = appendIndent(e.b, level+1)
+			e.b = AppendIndent(e.b, level+1)
 			e.b = AppendString(e.b, f.Key)
 			e.b = append(e.b, ": "...)
 			e.value(f.Value, level+1)
 			e.element()
 		}
-		e.b = appendIndent(e.b, level)
+		e.b = AppendIndent(e.b, level)
 		e.b = append(e.b, '}')
 	case json.Number:
 		e.b = append(e.b, x...) // a number read from input, kept as written
+	case Appender:
+		e.b = x.AppendPyJSON(e.b, level)
 	case Marshaler:
 		e.value(x.PyJSON(), level)
 	default:

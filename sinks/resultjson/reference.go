@@ -71,17 +71,58 @@ func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift p
 			}
 			ct[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
 				{Key: "gated", Value: c.Gated}, {Key: "n", Value: c.N}, {Key: "cov", Value: cv}, {Key: "passes", Value: passes}}}
-			rolling := make([]any, len(d.Drift[m].Rolling))
-			for i, rc := range d.Drift[m].Rolling {
-				rolling[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts)}}
-			}
 			dt[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
-				{Key: "whole_run", Value: verdicts(d.Drift[m].WholeRun)}, {Key: "rolling", Value: rolling}}}
+				{Key: "whole_run", Value: verdicts(d.Drift[m].WholeRun)}, {Key: "rolling", Value: rollingTable(d.Drift[m].Rolling)}}}
 		}
 		cov = append(cov, pyjson.Field{Key: key, Value: ct})
 		drift = append(drift, pyjson.Field{Key: key, Value: dt})
 	}
 	return cov, drift
+}
+
+// rollingTable is a drift table's rolling cells (§9): for a 60-super-pass
+// run 1650 of them, four objects each, nine tenths of the JSON. It is a
+// Marshaler for readers of the tree (the HTML page) and an Appender that
+// writes the cells without building them.
+type rollingTable []core.RollingCell
+
+// PyJSON is the cells' value tree: [{"window": [lo, hi], "verdicts": {…}}, …].
+func (t rollingTable) PyJSON() any {
+	out := make([]any, len(t))
+	for i, rc := range t {
+		out[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts)}}
+	}
+	return out
+}
+
+// AppendPyJSON appends the text pyjson writes for PyJSON() at level.
+func (t rollingTable) AppendPyJSON(b []byte, level int) []byte {
+	if len(t) == 0 {
+		return append(b, "[]"...)
+	}
+	gates := core.TrendGates()
+	b = append(b, '[')
+	for i, rc := range t {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(pyjson.AppendIndent(b, level+1), '{')
+		b = append(pyjson.AppendIndent(b, level+2), `"window": [`...)
+		b = strconv.AppendInt(pyjson.AppendIndent(b, level+3), int64(rc.Lo), 10)
+		b = strconv.AppendInt(pyjson.AppendIndent(append(b, ','), level+3), int64(rc.Hi), 10)
+		b = append(pyjson.AppendIndent(b, level+2), "],"...)
+		b = append(pyjson.AppendIndent(b, level+2), `"verdicts": {`...)
+		for j, g := range gates {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = pyjson.AppendString(pyjson.AppendIndent(b, level+3), string(g))
+			b = pyjson.AppendString(append(b, ": "...), string(rc.Verdicts[j]))
+		}
+		b = append(pyjson.AppendIndent(b, level+2), '}')
+		b = append(pyjson.AppendIndent(b, level+1), '}')
+	}
+	return append(pyjson.AppendIndent(b, level), ']')
 }
 
 // verdicts maps each trend algorithm to its verdict, in registry order.

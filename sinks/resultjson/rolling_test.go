@@ -1,0 +1,35 @@
+package resultjson
+
+import (
+	"testing"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/core/stats"
+	"github.com/steadysweep/steadysweep/sinks/pyjson"
+)
+
+// TestRollingTableAppendsItsTree: the rolling cells written directly are
+// the bytes pyjson writes for their value tree, at every depth, empty or
+// not, with every verdict.
+func TestRollingTableAppendsItsTree(t *testing.T) {
+	all := []stats.Verdict{stats.VerdictSteady, stats.VerdictUp, stats.VerdictDown, stats.VerdictInsufficient}
+	var cells rollingTable
+	for i := range 9 {
+		var v [5]stats.Verdict
+		for j := range v {
+			v[j] = all[(i+j)%len(all)]
+		}
+		cells = append(cells, core.RollingCell{Lo: i, Hi: i + 4 + i%3, Verdicts: v})
+	}
+	for _, tab := range []rollingTable{nil, cells[:1], cells} {
+		for _, depth := range []int{0, 1, 3, 40} {
+			direct, tree := any(tab), tab.PyJSON()
+			for range depth {
+				direct, tree = pyjson.Object{{Key: "k", Value: direct}}, pyjson.Object{{Key: "k", Value: tree}}
+			}
+			if got, want := pyjson.Marshal(direct), pyjson.Marshal(tree); string(got) != string(want) {
+				t.Fatalf("%d cells at depth %d:\n got %s\nwant %s", len(tab), depth, got, want)
+			}
+		}
+	}
+}
