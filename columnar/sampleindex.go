@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 
 	"github.com/steadysweep/steadysweep/columnar/safeopen"
@@ -131,6 +130,7 @@ func (si *SampleIndex) resetPerformance() {
 func (si *SampleIndex) build() {
 	x := &si.index
 	x.reset()
+	x.hugePages = true
 	x.ensure(si.keys, len(si.keys))
 	si.touched += x.insert(si.keys, 0, len(si.keys), si.replace)
 }
@@ -209,6 +209,7 @@ func (si *SampleIndex) startBuild() {
 	}
 	x := &si.index
 	x.reset()
+	x.hugePages = true
 	x.ensure(si.keys, cap(si.keys))
 	bg := &backgroundBuild{keys: si.keys[:cap(si.keys)], ready: make(chan int, 8), done: make(chan struct{})}
 	go func() {
@@ -264,10 +265,16 @@ func (si *SampleIndex) finishBuild() {
 	}
 }
 
-// reserve sizes the columns for n entries.
+// reserve sizes the columns for n more entries: in new arrays (not
+// slices.Grow, whose append of zeros clears them page by page) advised to
+// huge pages, as the parse fills them whole.
 func (si *SampleIndex) reserve(n int) {
-	si.keys = slices.Grow(si.keys, n)
-	si.vals = slices.Grow(si.vals, n)
+	if cap(si.keys)-len(si.keys) < n {
+		si.keys = append(safeopen.HugeRoom[[16]byte](len(si.keys)+n), si.keys...)
+	}
+	if cap(si.vals)-len(si.vals) < n {
+		si.vals = append(safeopen.HugeRoom[int32](len(si.vals)+n), si.vals...)
+	}
 }
 
 // finish computes MaxIndex.

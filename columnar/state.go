@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -36,6 +37,10 @@ type uuidIndex struct {
 	slots        []uint64 // fingerprint<<32 | position+1; 0 is empty
 	used         int
 	ext          map[string]int32
+	// hugePages advises the slots to huge pages (safeopen.HugeRoom): for
+	// sample_idx_map.json's table, filled whole, not the decoder's, sized
+	// from a projection that may be far above the samples it gets.
+	hugePages bool
 }
 
 func (x *uuidIndex) reset() {
@@ -114,7 +119,11 @@ func (x *uuidIndex) ensure(keys [][16]byte, n int) {
 		size *= 2
 	}
 	old := x.slots
-	x.slots = make([]uint64, size)
+	if x.hugePages {
+		x.slots = safeopen.HugeRoom[uint64](size)[:size]
+	} else {
+		x.slots = make([]uint64, size)
+	}
 	mask := size - 1
 	for _, v := range old {
 		if v == 0 {

@@ -170,7 +170,7 @@ const loadGCPercent = 10
 // a target this low of the small heap before it would collect at once,
 // leaving freed pages below the fresh ones that the entry's buffer then
 // spans and the runtime zeroes page by page (a fault per 4 KiB, where a
-// fresh buffer is read into huge pages: safeopen's bigBuffer).
+// fresh buffer is read into huge pages: safeopen.HugeRoom).
 func decodeGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(loadGCPercent)

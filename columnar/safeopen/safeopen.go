@@ -209,7 +209,7 @@ func ReadFile(path, kind string, limit int64) ([]byte, error) {
 // on, growing the buffer, and no read goes past limit+1 bytes in all.
 func readSized(r io.Reader, name, kind string, limit, size int64) ([]byte, error) {
 	most := int(min(limit, math.MaxInt-1)) + 1 // bytes ever read
-	b := bigBuffer(min(max(int(min(size, int64(most)))+1, 512), most))
+	b := HugeRoom[byte](min(max(int(min(size, int64(most)))+1, 512), most))
 	for {
 		n, err := r.Read(b[len(b):min(cap(b), most)])
 		b = b[:len(b)+n]

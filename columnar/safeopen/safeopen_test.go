@@ -196,7 +196,7 @@ func TestReadSized(t *testing.T) {
 	}
 }
 
-// TestReadFileLarge reads a file big enough for bigBuffer's huge-page
+// TestReadFileLarge reads a file big enough for HugeRoom's huge-page
 // advice (several 2 MiB pages) and compares it with the bytes written.
 func TestReadFileLarge(t *testing.T) {
 	want := make([]byte, 9<<20+12345)
@@ -211,7 +211,7 @@ func TestReadFileLarge(t *testing.T) {
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("ReadFile: %d bytes, %v; want the %d written", len(got), err, len(want))
 	}
-	if b := bigBuffer(5 << 20); len(b) != 0 || cap(b) != 5<<20 {
-		t.Fatalf("bigBuffer(5 MiB): len %d cap %d", len(b), cap(b))
+	if b := HugeRoom[int64](5 << 20); len(b) != 0 || cap(b) != 5<<20 {
+		t.Fatalf("HugeRoom(5 Mi int64s): len %d cap %d", len(b), cap(b))
 	}
 }
