@@ -79,26 +79,46 @@ func (c *Cache) dir() string {
 // read, and stores the result. A cache that cannot be written is reported
 // in run.Warnings, not as an error.
 func (c *Cache) Load(ctx context.Context, run *Run, opts IngestOptions) (*Loaded, bool, error) {
+	if l, ok := c.Lookup(run, opts); ok {
+		return l, true, nil
+	}
+	l, err := c.Fill(ctx, run, opts)
+	return l, false, err
+}
+
+// Lookup returns the run's columns when the cache holds a valid entry for
+// them under opts, and never decodes. A caller that tunes for the decode
+// (its memory grows with the file) calls Lookup, then Fill on a miss.
+func (c *Cache) Lookup(run *Run, opts IngestOptions) (*Loaded, bool) {
 	fi, err := os.Stat(run.EventsPath)
 	if err != nil {
-		return nil, false, fmt.Errorf("cache key: %w", err)
+		return nil, false
+	}
+	id := fileIdentity(fi)
+	l := c.lookup(run, cacheKey(run, opts, id), id)
+	return l, l != nil
+}
+
+// Fill decodes the run, hashing the events file as it is read, and
+// stores the result without looking for an entry first (Load does).
+func (c *Cache) Fill(ctx context.Context, run *Run, opts IngestOptions) (*Loaded, error) {
+	fi, err := os.Stat(run.EventsPath)
+	if err != nil {
+		return nil, fmt.Errorf("cache key: %w", err)
 	}
 	id := fileIdentity(fi)
 	key := cacheKey(run, opts, id)
-	if l := c.lookup(run, key, id); l != nil {
-		return l, true, nil
-	}
 	opts.HashEvents = true
 	l, err := Load(ctx, run, opts)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if l.EventsSHA256 == "" {
 		// A reader that does not hash as it reads (other tools' formats,
 		// whose logs are small beside endpoints'): read the file for it.
 		if l.EventsSHA256, err = hashFile(run.EventsPath); err != nil {
 			run.warnf("cache: %v", err)
-			return l, false, nil
+			return l, nil
 		}
 	}
 	// A file written while it was read is not recorded under either identity.
@@ -109,21 +129,7 @@ func (c *Cache) Load(ctx context.Context, run *Run, opts IngestOptions) (*Loaded
 			run.warnf("cache: %v", err)
 		}
 	}
-	return l, false, nil
-}
-
-// Lookup returns the run's columns when the cache holds a valid entry for
-// them under opts, and never decodes: Load is Lookup, then on a miss the
-// decode. A caller tunes for the decode (its memory grows with the file)
-// only after a miss.
-func (c *Cache) Lookup(run *Run, opts IngestOptions) (*Loaded, bool) {
-	fi, err := os.Stat(run.EventsPath)
-	if err != nil {
-		return nil, false
-	}
-	id := fileIdentity(fi)
-	l := c.lookup(run, cacheKey(run, opts, id), id)
-	return l, l != nil
+	return l, nil
 }
 
 // lookup is the entry for key of the events file of identity id, or nil.

@@ -35,17 +35,17 @@ const (
 	entryLastIss  = "last_issue_ns"
 )
 
-// entryInt64 is an int64 column of an entry and the Samples column it
-// is; an optional one may be absent (core.Samples: Len long or empty).
-type entryInt64 struct {
+// entryColumn is a fixed-width column of an entry and the Samples column
+// it is; an optional one may be absent (core.Samples: Len long or empty).
+type entryColumn[T any] struct {
 	name     string
 	optional bool
-	col      func(s *core.Samples) *[]int64
+	col      func(s *core.Samples) *[]T
 }
 
 // entryInt64s lists the int64 columns in entry order.
-func entryInt64s() []entryInt64 {
-	return []entryInt64{
+func entryInt64s() []entryColumn[int64] {
+	return []entryColumn[int64]{
 		{"issue_ns", false, func(s *core.Samples) *[]int64 { return &s.IssueNs }},
 		{entryLastIss, true, func(s *core.Samples) *[]int64 { return &s.LastIssueNs }}, // absent: issue_ns
 		{"last_event_ns", false, func(s *core.Samples) *[]int64 { return &s.LastEventNs }},
@@ -62,30 +62,19 @@ func entryInt64s() []entryInt64 {
 	}
 }
 
-// entryBool is a bool column of an entry (stored as uint8 0/1).
-type entryBool struct {
-	name string
-	col  func(s *core.Samples) *[]bool
-}
-
-func entryBools() []entryBool {
-	return []entryBool{
-		{"has_first_token", func(s *core.Samples) *[]bool { return &s.HasFirstToken }},
-		{"warm_ttft", func(s *core.Samples) *[]bool { return &s.WarmTTFT }},
-		{"has_complete", func(s *core.Samples) *[]bool { return &s.HasComplete }},
-		{"failed", func(s *core.Samples) *[]bool { return &s.Failed }},
+// entryBools lists the bool columns (stored as uint8 0/1), none optional.
+func entryBools() []entryColumn[bool] {
+	return []entryColumn[bool]{
+		{"has_first_token", false, func(s *core.Samples) *[]bool { return &s.HasFirstToken }},
+		{"warm_ttft", false, func(s *core.Samples) *[]bool { return &s.WarmTTFT }},
+		{"has_complete", false, func(s *core.Samples) *[]bool { return &s.HasComplete }},
+		{"failed", false, func(s *core.Samples) *[]bool { return &s.Failed }},
 	}
 }
 
-// entryInt32 is an int32 column of an entry.
-type entryInt32 struct {
-	name     string
-	optional bool
-	col      func(s *core.Samples) *[]int32
-}
-
-func entryInt32s() []entryInt32 {
-	return []entryInt32{
+// entryInt32s lists the int32 columns.
+func entryInt32s() []entryColumn[int32] {
+	return []entryColumn[int32]{
 		{"retries", false, func(s *core.Samples) *[]int32 { return &s.Retries }},
 		{"failure_code", true, func(s *core.Samples) *[]int32 { return &s.FailCode }},
 		{"turn", true, func(s *core.Samples) *[]int32 { return &s.Turn }},
@@ -184,7 +173,8 @@ func entryRecord(l *Loaded) (arrow.RecordBatch, error) {
 // loadedFromEntry makes a Loaded of an entry record read by readEntry
 // over a buffer of its own (never reused): the columns are used where
 // they lie. Info is the stored RunInfo (Cache.load decides whether it
-// applies).
+// applies); the Summary's first problems are rebuilt by the caller once
+// it names the run's file (restoreFirst).
 func loadedFromEntry(rec arrow.RecordBatch) (*Loaded, error) {
 	md := rec.Schema().Metadata()
 	if i := md.FindKey(MetaSchemaVersion); i < 0 || md.Values()[i] != strconv.Itoa(SchemaVersion) {
@@ -195,7 +185,6 @@ func loadedFromEntry(rec arrow.RecordBatch) (*Loaded, error) {
 		if err := json.Unmarshal([]byte(md.Values()[i]), &l.Summary); err != nil {
 			return nil, fmt.Errorf("decode summary metadata: %w", err)
 		}
-		l.Summary.restoreFirst()
 	}
 	if i := md.FindKey(MetaRunInfo); i >= 0 {
 		if err := json.Unmarshal([]byte(md.Values()[i]), &l.Info); err != nil {

@@ -98,6 +98,12 @@ func DetectFile(path string) (Format, error) {
 	return f, nil
 }
 
+// headBody is head without a UTF-8 byte order mark and leading
+// whitespace: where the first value starts.
+func headBody(head []byte) []byte {
+	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+}
+
 // shortSniffSize is the head DetectFile reads first: a few lines of any
 // JSONL log.
 const shortSniffSize = 16 << 10
@@ -106,7 +112,7 @@ const shortSniffSize = 16 << 10
 // object whose keys name a format: Detect's verdict on it is then the
 // same for any longer head, since the first object's keys decide first.
 func firstLineDecides(head []byte) bool {
-	body := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	body := headBody(head)
 	line, _, ok := bytes.Cut(body, []byte("\n"))
 	if !ok || len(line) == 0 || line[0] != '{' || !json.Valid(line) {
 		return false
@@ -134,7 +140,7 @@ func readHead(path string, n int) ([]byte, error) {
 // (and an endpoints event type's spelling), or a YAML document's
 // top-level keys.
 func Detect(head []byte) (Format, string) {
-	body := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	body := headBody(head)
 	if len(body) == 0 {
 		return "", "an empty file"
 	}

@@ -237,7 +237,7 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		cache := &columnar.Cache{Dir: l.cacheDir}
 		if cols, hit = cache.Lookup(run, opts); !hit {
 			decodeGC()
-			cols, hit, err = cache.Load(ctx, run, opts)
+			cols, err = cache.Fill(ctx, run, opts)
 		}
 	}
 	if lc != nil {
