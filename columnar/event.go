@@ -257,9 +257,39 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 			if len(text) == 0 {
 				ev.full = 0
 			}
+		} else if ev.tokens >= 0 || ev.tokens == tokEmpty {
+			d.countStreamed(line, f.data, valid, ev)
 		}
 	}
 	return true
+}
+
+// countStreamed sets ev.full of a streamed COMPLETE whose text after the
+// first chunk was counted (or is empty): the first chunk's tokens plus
+// those after it, every output token of the request (system throughput,
+// design §5.8; TPOT keeps ev.tokens). Without a first chunk (not
+// streamed) or a counter, ev.full stays uncounted.
+func (d *lineDecoder) countStreamed(line []byte, data value, valid bool, ev *event) {
+	if !d.countText || d.counter == nil {
+		return
+	}
+	var first int
+	if valid && d.words {
+		n, ok := d.pw.firstChunkWords() // readOutput scanned data into d.pw
+		if !ok {
+			return
+		}
+		first = n
+	} else {
+		text, ok := d.ps.firstChunkText(line, data)
+		if !ok {
+			return
+		}
+		if len(text) > 0 {
+			first = d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text)))
+		}
+	}
+	ev.full = int32(first + max(int(ev.tokens), 0))
 }
 
 // readOutput measures (and counts the tokens of) the output text after

@@ -61,6 +61,10 @@ type Outcome struct {
 	GapTPSUpliftPct     float64
 	GapTTFTP99ChangePct float64
 	GapRetainedFrac     float64
+
+	// CertTTFT … CertTPSSystem are the metric families' certifications
+	// (Assessment.Certification; "" under the reference).
+	CertTTFT, CertTPOT, CertLatency, CertTPSPerUser, CertTPSSystem CertState
 }
 
 // Outcome returns the flat digest of r for a sweep row, in three steps:
@@ -190,6 +194,10 @@ func (r *Result) assessedOutcome(out *Outcome) {
 		out.EarlyStopTPOTP99Ns = es.TPOT.Values[earlyStopP99]
 	}
 	out.GapTPSUpliftPct, out.GapTTFTP99ChangePct, out.GapRetainedFrac = as.Gap.TPSUpliftPct, as.Gap.TTFTP99ChangePct, as.Gap.RetainedFrac
+	if c := as.Certification; c != nil {
+		out.CertTTFT, out.CertTPOT, out.CertLatency = c.State(FamilyTTFT), c.State(FamilyTPOT), c.State(FamilyLatency)
+		out.CertTPSPerUser, out.CertTPSSystem = c.State(FamilyTPSPerUser), c.State(FamilyTPSSystem)
+	}
 }
 
 func (o *Outcome) setSteadyTTFT(q Quantiles) {

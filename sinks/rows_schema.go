@@ -134,6 +134,11 @@ func buildRowColumns() []column[Row] {
 		f64Col("gap_retained_frac", "GapRetainedFrac", outF(func(o *O) float64 { return o.GapRetainedFrac })),
 		i64Col("analysis_ns", "AnalysisNs", func(r *R) int64 { return r.AnalysisNs }),
 		i64Col("ingest_ns", "IngestNs", func(r *R) int64 { return r.IngestNs }),
+		strCol("cert_ttft", "CertTTFT", true, out(func(o *O) string { return string(o.CertTTFT) })),
+		strCol("cert_tpot", "CertTPOT", true, out(func(o *O) string { return string(o.CertTPOT) })),
+		strCol("cert_latency", "CertLatency", true, out(func(o *O) string { return string(o.CertLatency) })),
+		strCol("cert_tps_per_user", "CertTPSPerUser", true, out(func(o *O) string { return string(o.CertTPSPerUser) })),
+		strCol("cert_tps_system", "CertTPSSystem", true, out(func(o *O) string { return string(o.CertTPSSystem) })),
 	)
 	return documented(cols, rowDocs)
 }
