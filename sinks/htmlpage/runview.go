@@ -19,6 +19,7 @@ type runView struct {
 	Lines            []field // the run's shape and profile
 	Window           []field
 	Compare          table // steady vs total
+	NATL             table // the agentic path's result (natlTable)
 	Findings         []field
 	Charts           []chart
 	Diagnostics      []table
@@ -135,6 +136,7 @@ func runViewOf(rec node) runView {
 	win := windowOf(res, warmup)
 	v.Window = windowFields(res, win, certified, verdict)
 	v.Compare = compareTable(res)
+	v.NATL = natlTable(res)
 	v.Findings = findings(res, warmup)
 	if !natl {
 		v.Charts = runCharts(rec, res, warmup, win, certified, verdict, reason)
