@@ -34,15 +34,15 @@ type peerRequest struct {
 // "successful" group). reqs is reused.
 func peerRequests(s *Samples, reqs []peerRequest) []peerRequest {
 	reqs = reqs[:0]
-	for i := range s.Len() {
-		if !s.HasComplete[i] || s.Failed[i] {
+	for i := range s.Len() { // at: a short column reads as absent
+		if !at(s.HasComplete, i, false) || at(s.Failed, i, false) {
 			continue
 		}
-		r := peerRequest{rank: i, end: s.CompleteNs[i], outTokens: s.OutTokens[i], ttft: math.NaN()}
-		r.start = r.end - s.LatencyNs[i]
-		r.lat = float64(s.LatencyNs[i])
-		if s.HasFirstToken[i] {
-			r.hasFirst, r.firstTok, r.ttft = true, s.FirstTokenNs[i], float64(s.TTFTNs[i])
+		lat := at(s.LatencyNs, i, 0)
+		r := peerRequest{rank: i, end: at(s.CompleteNs, i, 0), outTokens: at(s.OutTokens, i, -1), ttft: math.NaN()}
+		r.start, r.lat = r.end-lat, float64(lat)
+		if at(s.HasFirstToken, i, false) {
+			r.hasFirst, r.firstTok, r.ttft = true, at(s.FirstTokenNs, i, 0), float64(at(s.TTFTNs, i, 0))
 		}
 		reqs = append(reqs, r)
 	}
