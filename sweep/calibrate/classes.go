@@ -3,6 +3,7 @@ package calibrate
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,10 +42,10 @@ func (c *ConfigScore) addClass(r *row, t *synth.Truth, relErr float64, wrong boo
 	if c.ByClass == nil {
 		c.ByClass = map[string]*ClassScore{}
 	}
-	k := c.ByClass[t.Name]
+	k := c.ByClass[classOf(t)]
 	if k == nil {
 		k = &ClassScore{}
-		c.ByClass[t.Name] = k
+		c.ByClass[classOf(t)] = k
 	}
 	k.Runs++
 	if hasPlateau(t) {
@@ -68,6 +69,20 @@ func (c *ConfigScore) addClass(r *row, t *synth.Truth, relErr float64, wrong boo
 	if v := r.Verdict; v == string(core.VerdictDriftingUp) || v == string(core.VerdictDriftingDown) {
 		k.Drifts++
 	}
+}
+
+// suiteName is a run name of synth.AccuracySuite: NNN_CLASS_cC_nN or
+// NNN_CLASS_qQPS_nN.
+var suiteName = regexp.MustCompile(`^\d{3}_(.+)_(c\d+|q[0-9.]+)_n\d+$`)
+
+// classOf is t's truth class: the class of an accuracy-suite run (its
+// name without the index and sizes), else the truth's name (synth's
+// preset for GenerateCorpus runs).
+func classOf(t *synth.Truth) string {
+	if m := suiteName.FindStringSubmatch(t.Name); m != nil {
+		return m[1]
+	}
+	return t.Name
 }
 
 // finishClasses computes the class quantiles.
