@@ -12,7 +12,7 @@ import (
 )
 
 // tree creates files (slash paths relative to dir, content "x").
-func tree(t *testing.T, dir string, files ...string) {
+func tree(t testing.TB, dir string, files ...string) {
 	t.Helper()
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f))
