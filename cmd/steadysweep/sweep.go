@@ -217,7 +217,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 	}
 	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample, DatasetSize: f.datasetSize}
 	if f.tokenizer != "" {
-		c, res, err := tokenizer.Resolve(f.tokenizer, f.model)
+		c, res, err := tokenizer.ResolveCached(f.tokenizer, f.model, f.tokenizerCache())
 		if err != nil {
 			return func(context.Context, corpora.RunRef) (*sweep.LoadedRun, error) {
 				return nil, err
@@ -249,7 +249,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 		mu.Lock()
 		r, ok := counters[model]
 		if !ok {
-			c, res, err := tokenizer.Resolve("", model)
+			c, res, err := tokenizer.ResolveCached("", model, f.tokenizerCache())
 			if err != nil {
 				mu.Unlock()
 				return nil, err // names the model's tokenizer and the fix
