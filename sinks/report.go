@@ -207,6 +207,8 @@ func floorSource(r *core.Result) string {
 		return "the reference's fixed floor"
 	case p.MinDurFloorS > 0:
 		return "--min-duration-floor"
+	case r.RunInfo().MinDurationS > core.DefaultMinDurFloorS:
+		return "MLPerf's 600 s; config.yaml min_duration_ms " + seconds(r.RunInfo().MinDurationS) + " is longer"
 	}
 	return "default: config.yaml sets no min_duration_ms"
 }
