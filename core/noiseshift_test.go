@@ -131,3 +131,30 @@ func TestSettlingCurve(t *testing.T) {
 		t.Errorf("τ = 30: found %v verdict %s, want drifting_up (%s)", r.Steady.Found, r.Assessment.Verdict, r.Steady.Reason)
 	}
 }
+
+// TestTailTrim (issue 29, symmetric trimming): a window of ten super-passes
+// at 100 ± 0.3 % ending in the onset of a +4 % transient is cut before it,
+// as the head test cuts a settling head; noise at the end is kept, and
+// the reported window of the end-to-end run ends before the transient.
+func TestTailTrim(t *testing.T) {
+	p := DefaultParams()
+	trim := func(xs []float64) int {
+		return tailTrim(percentileTable(levelSeries(xs...)), 0, len(xs), p.MinTrendN, p.HeadTrimZ, p.HeadTrimMinRel,
+			p.HeadTrimMaxFrac)
+	}
+	dip := append(planted(10, step(99, 0)), 104)
+	if got := trim(dip); got != 10 {
+		t.Errorf("transient at the end: end %d, want 10", got)
+	}
+	if got := trim(planted(11, step(99, 0))); got != 11 {
+		t.Errorf("noise: end %d, want 11 (nothing trimmed)", got)
+	}
+	r, err := analyzeRollups(levelSeries(dip...), testInfo, driftParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := r.Steady.Window; w == nil || w.SPHi != 10 || !r.Assessment.Selection.TailTrimApplied || !r.Steady.Found {
+		t.Errorf("window %+v tail trim %v found %v, want [0, 10) by the tail trim", w,
+			r.Assessment.Selection.TailTrimApplied, r.Steady.Found)
+	}
+}

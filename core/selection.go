@@ -37,6 +37,9 @@ type Selection struct {
 	// WindowStartMSER); HeadTrimApplied that the head test trimmed it
 	// (WindowStartHead).
 	MSERApplied, HeadTrimApplied bool
+	// TailTrimApplied reports that the head test read from the end
+	// trimmed the window's end (issue 29; WindowStartHead).
+	TailTrimApplied bool
 	// Burst reports a reported window issued within one median request
 	// latency (isBurst): never a steady state.
 	Burst bool
@@ -333,6 +336,15 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	lo, window, trimmed := a.trimmedStart(pl.Lo, pl.Hi, short)
 	sel.MSERApplied = trimmed && p.WindowStart == WindowStartMSER
 	sel.HeadTrimApplied = trimmed && p.WindowStart == WindowStartHead
+	// The same head test at the window's end (issue 29: symmetric trim).
+	hi, window, sel.TailTrimApplied = a.trimmedEnd(lo, hi, window)
+	// One convention (issue 29): a level shift after the window starts
+	// after it, so a change point inside the window ends it there.
+	if an := ss.Anomaly; an.Detected && an.ChangePointSP > lo && an.ChangePointSP < hi && an.ChangePointSP-lo >= p.MinTrendN {
+		if w, keep := a.keepsVerdict(lo, an.ChangePointSP, window); keep {
+			hi, window = an.ChangePointSP, w
+		}
+	}
 	a.fillWindow(lo, hi, report, len(plateaus), skippedShort(ss.Shorts, report))
 	ss.ShortWindow = &window
 	ss.Found = !ss.AllShort
