@@ -435,8 +435,8 @@ func openReport(path string) (io.Reader, func() error, error) {
 	if len(doc) > maxYAMLReport {
 		return nil, nil, fmt.Errorf("%s: YAML report over %d MiB (YAML is decoded whole): convert it to JSON, which is streamed", path, maxYAMLReport>>20)
 	}
-	var v any
-	if err := yaml.Unmarshal(doc, &v); err != nil {
+	v, err := decodeYAMLBounded(doc)
+	if err != nil {
 		return nil, nil, fmt.Errorf("%s: YAML: %w", path, err)
 	}
 	js, err := json.Marshal(jsonable(v))
@@ -444,6 +444,81 @@ func openReport(path string) (io.Reader, func() error, error) {
 		return nil, nil, fmt.Errorf("%s: YAML to JSON: %w", path, err)
 	}
 	return bytes.NewReader(js), func() error { return nil }, nil
+}
+
+// maxYAMLExpansion is how many nodes a YAML report's aliases may add
+// when expanded (beyond the document's own): a report has no reason to
+// alias at all, and an anchor of 20 MiB aliased 100 times is gigabytes.
+const maxYAMLExpansion = 1 << 20
+
+// ErrYAMLAliases reports a YAML document whose aliases expand beyond
+// maxYAMLExpansion nodes.
+var ErrYAMLAliases = errors.New("YAML aliases expand too far")
+
+// decodeYAMLBounded decodes a YAML document into plain values, after
+// checking on its node tree (aliases unexpanded) that expanding the
+// aliases adds at most maxYAMLExpansion nodes.
+func decodeYAMLBounded(doc []byte) (any, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(doc, &root); err != nil {
+		return nil, err
+	}
+	own, expanded := yamlNodeCounts(&root)
+	if expanded-own > maxYAMLExpansion {
+		return nil, fmt.Errorf("%w: its aliases expand %d nodes to %d, over the %d allowed (an alias bomb, or a report to write without anchors)",
+			ErrYAMLAliases, own, expanded, own+maxYAMLExpansion)
+	}
+	var v any
+	if err := root.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// yamlNodeCounts returns the nodes of the tree under n as written (an
+// alias is one node) and as expanded (an alias counts its anchor's
+// expanded size), saturating at 1<<62. Each anchor is sized once
+// (memo), so nested aliases (the "billion laughs") cost their node count,
+// not their expansion; an alias inside its own anchor is infinite.
+func yamlNodeCounts(n *yaml.Node) (own, expanded int64) {
+	memo := map[*yaml.Node]int64{}
+	const inf = int64(1) << 62
+	var size func(n *yaml.Node) int64
+	size = func(n *yaml.Node) int64 {
+		if n == nil {
+			return 0
+		}
+		if n.Kind == yaml.AliasNode {
+			if v, ok := memo[n.Alias]; ok {
+				if v < 0 {
+					return inf // the alias is inside its own anchor
+				}
+				return v
+			}
+			return size(n.Alias)
+		}
+		if v, ok := memo[n]; ok && v >= 0 {
+			return v
+		}
+		memo[n] = -1 // being sized
+		t := int64(1)
+		for _, c := range n.Content {
+			t = min(t+size(c), inf)
+		}
+		memo[n] = t
+		return t
+	}
+	var count func(n *yaml.Node) int64
+	count = func(n *yaml.Node) int64 {
+		t := int64(1)
+		if n.Kind != yaml.AliasNode {
+			for _, c := range n.Content {
+				t += count(c)
+			}
+		}
+		return t
+	}
+	return count(n), size(n)
 }
 
 // jsonable turns a decoded YAML value into one encoding/json can write:
