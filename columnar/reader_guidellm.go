@@ -100,59 +100,44 @@ var errStopWalk = errors.New("stop")
 func (guidellmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
 	startDecoded(dst, run)
 	info := run.Info
-	src, closer, err := openReport(run.EventsPath)
+	idx, err := indexGuideLLM(ctx, run.EventsPath)
+	if err != nil {
+		return info, err
+	}
+	part := max(run.Part, 0)
+	var (
+		reqs     []request
+		cfg      guidellmConfig
+		location = fmt.Sprintf("benchmarks[%d]", part)
+	)
+	sum := &dst.Summary
+	problem := func(k Kind, field string) { sum.addProblem(k, 0, field) }
+	info.ToolVersion = idx.version
+	if idx.argsBad {
+		problem(KindFieldType, "args")
+	}
+	if part >= len(idx.offsets) {
+		if idx.err != nil {
+			return info, fmt.Errorf("%s: report unreadable in %s: %v before benchmark %d", run.EventsPath, idx.errAt, idx.err, part)
+		}
+		return info, fmt.Errorf("%s: no benchmark %d in the GuideLLM report (it holds %d)", run.EventsPath, part, len(idx.offsets))
+	}
+	// The benchmark alone, from its offset: the index walked the report
+	// once, for every benchmark.
+	src, closer, err := openBenchmark(run.EventsPath, idx, idx.offsets[part])
 	if err != nil {
 		return info, err
 	}
 	defer closer()
+	if rc, ok := src.(io.ReadCloser); ok {
+		observe(ctx, rc)
+	}
 	w := newJSONWalker(src, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
-	part := max(run.Part, 0)
-	var (
-		reqs     []request
-		args     guidellmArgs
-		cfg      guidellmConfig
-		found    bool
-		nBench   int
-		location = "the report"
-	)
-	sum := &dst.Summary
-	problem := func(k Kind, field string) { sum.addProblem(k, 0, field) }
-	err = w.members(func(key string) error {
-		switch key {
-		case "metadata":
-			var md struct {
-				Version string `json:"guidellm_version"`
-			}
-			if w.decode(&md) == nil {
-				info.ToolVersion = md.Version
-			}
-			return nil
-		case "args":
-			if err := w.decode(&args); err != nil {
-				problem(KindFieldType, "args")
-			}
-			return nil
-		case "benchmarks":
-			err := w.elements(func(i int) error {
-				nBench = i + 1
-				if i != part {
-					return w.skip()
-				}
-				found = true
-				location = fmt.Sprintf("benchmarks[%d]", i)
-				tick := func() error { return checkpoint(ctx, opts, w.off) }
-				if err := readGuideLLMBenchmark(tick, w, location, &cfg, &reqs, sum); err != nil {
-					return err
-				}
-				return errStopWalk
-			})
-			return err
-		}
-		return w.skip()
-	})
+	w.off = idx.offsets[part]
+	tick := func() error { return checkpoint(ctx, opts, w.off) }
+	err = readGuideLLMBenchmark(tick, w, location, &cfg, &reqs, sum)
 	sum.Bytes = w.off
 	switch {
-	case errors.Is(err, errStopWalk):
 	case ctx.Err() != nil:
 		return info, ctx.Err()
 	case err != nil:
@@ -167,15 +152,9 @@ func (guidellmReader) Read(ctx context.Context, run *Run, opts IngestOptions, ds
 		problem(kind, rerr.at)
 		sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("report unreadable in %s: %v", rerr.at, rerr.err)
 	}
-	if !found {
-		if sum.Truncated {
-			return info, fmt.Errorf("%s: %s before benchmark %d", run.EventsPath, sum.TruncatedReason, part)
-		}
-		return info, fmt.Errorf("%s: no benchmark %d in the GuideLLM report (it holds %d)", run.EventsPath, part, nBench)
-	}
 	fillFromRequests(reqs, dst)
 	summarizeSamples(dst)
-	guidellmInfo(&info, args, cfg)
+	guidellmInfo(&info, idx.args, cfg)
 	return info, nil
 }
 
@@ -391,28 +370,17 @@ func guidellmInfo(info *core.RunInfo, args guidellmArgs, cfg guidellmConfig) {
 
 // GuideLLMBenchmarks counts the benchmarks[] entries of a GuideLLM report
 // (one run each), streaming the JSON without decoding it (YAML up to
-// maxYAMLReport is decoded).
+// maxYAMLReport is decoded). The walk is the report's index, kept for
+// the process: reading a benchmark afterwards does not walk it again.
 func GuideLLMBenchmarks(path string) (int, error) {
-	src, closer, err := openReport(path)
+	idx, err := indexGuideLLM(context.Background(), path)
 	if err != nil {
 		return 0, err
 	}
-	defer closer()
-	w := newJSONWalker(src, DefaultMaxLineSize)
-	n := 0
-	err = w.members(func(key string) error {
-		if key != "benchmarks" {
-			return w.skip()
-		}
-		if err := w.elements(func(i int) error { n = i + 1; return w.skip() }); err != nil {
-			return err
-		}
-		return errStopWalk
-	})
-	if err != nil && !errors.Is(err, errStopWalk) {
-		return n, fmt.Errorf("%s: %w", path, err)
+	if idx.err != nil {
+		return len(idx.offsets), fmt.Errorf("%s: %w", path, idx.err)
 	}
-	return n, nil
+	return len(idx.offsets), nil
 }
 
 // openReport opens a report for the walker: JSON as a stream, YAML

@@ -147,7 +147,7 @@ func foreignLog(dir string) (string, Format, error) {
 // named as an endpoints events log whose content shows no format (empty,
 // or garbage the decoder reports line by line) is read as endpoints.
 func (r *Run) detectFormat() error {
-	f, err := DetectFile(r.EventsPath)
+	f, err := detectFileOnce(r.EventsPath)
 	var unknown *UnknownFormatError
 	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
 		f, err = FormatEndpoints, nil
