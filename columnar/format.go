@@ -45,7 +45,7 @@ func (f Format) RecordsTokens() bool {
 	case FormatAIPerf, FormatGuideLLM, FormatVLLM:
 		return true
 	}
-	return false
+	return recordsTokensMore(f)
 }
 
 // HasDatasetPass reports whether the format's runs iterate a dataset in
@@ -167,6 +167,9 @@ func Detect(head []byte) (Format, string) {
 			return "", fmt.Sprintf("first bytes %s (not a JSON object)", quoteHead(body))
 		}
 		return "", "a JSON object with keys " + keyList(keys)
+	}
+	if f, seen := detectMore(body); f != "" || seen != "" {
+		return f, seen
 	}
 	if body[0] == '[' {
 		return "", "a JSON array, not an object: first bytes " + quoteHead(body)
