@@ -28,7 +28,7 @@ func init() {
 	Formats = append(Formats, moreFormats...)
 	readers[FormatLMBench] = lmbenchReader{}
 	readers[FormatLLMPerf] = llmperfReader{}
-	foreignLogPatterns = append(foreignLogPatterns, "*.csv", "*.csv.gz", "*.csv.zst")
+	foreignLogPatterns = append(foreignLogPatterns, "*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst")
 }
 
 // recordsTokensMore reports whether one of this file's formats records
@@ -93,6 +93,8 @@ func classifyList(body []byte) (Format, string) {
 	switch {
 	case has("ttft_s") && (has("end_to_end_latency_s") || has("number_output_tokens")):
 		return FormatLLMPerf, ""
+	case has("start_time") && has("end_time") && (has("info") || has("scheduled_time")):
+		return FormatInferencePerf, ""
 	}
 	return "", ""
 }

@@ -72,17 +72,8 @@ func (llmperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst
 			return &recordError{at: at, err: err}
 		}
 		var rec llmperfRecord
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			var te *json.UnmarshalTypeError
-			switch {
-			case !errors.As(err, &te):
-				sum.addProblem(KindSyntax, 0, at)
-				return nil
-			case te.Field == "":
-				sum.addProblem(KindNotObject, 0, at)
-				return nil
-			}
-			sum.addProblem(KindFieldType, 0, at+"."+te.Field) // the field reads as absent
+		if !unmarshalRecord(raw, at, &rec, sum) {
+			return nil
 		}
 		if r, ok := llmperfRequest(&rec, int64(i), at, sum); ok {
 			reqs = append(reqs, r)
@@ -94,13 +85,7 @@ func (llmperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst
 		if ctx.Err() != nil {
 			return info, ctx.Err()
 		}
-		var rerr *recordError
-		at := "the list"
-		if errors.As(err, &rerr) {
-			at = rerr.at
-		}
-		sum.addProblem(KindSyntax, 0, at)
-		sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("list unreadable at %s: %v", at, err)
+		reportWalkError(sum, err, "the list")
 	}
 	sum.Lines = int64(len(reqs))
 	sum.Events["request"] = int64(len(reqs))

@@ -56,6 +56,9 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 	defer rc.Close()
 	sum := &dst.Summary
 	w := newJSONWalker(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	// An appended file: result #Part (a damaged earlier result makes the
+	// walk below fail, and that failure is reported).
+	_ = skipResults(w, max(run.Part, 0))
 	cols := vllmColumns{have: map[string]int{}}
 	meta := map[string]json.RawMessage{}
 	floats := func(name string, dst *[]float64, elem func(raw []byte) (float64, bool)) error {
