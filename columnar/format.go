@@ -189,8 +189,8 @@ func Detect(head []byte) (Format, string) {
 func classifyJSON(keys []string, evType string) (f Format, seen string) {
 	has := func(k string) bool { return slices.Contains(keys, k) }
 	switch {
-	case isSGLangResult(keys):
-		return FormatSGLang, ""
+	case classifyMoreJSON(keys) != "":
+		return classifyMoreJSON(keys), ""
 	case has("event_type"):
 		if has("value") || has("approx_datetime_str") || (evType != "" && !strings.Contains(evType, ".")) {
 			return FormatEndpointsLegacy, ""

@@ -98,3 +98,19 @@ func classifyList(body []byte) (Format, string) {
 	}
 	return "", ""
 }
+
+// classifyMoreJSON picks, from a JSON object's top-level keys, one of
+// the formats read since issue 31 ("" for none); it runs before the
+// first five formats' rules, since an SGLang result also has ttfts.
+func classifyMoreJSON(keys []string) Format {
+	has := func(k string) bool { return slices.Contains(keys, k) }
+	switch {
+	case isSGLangResult(keys):
+		return FormatSGLang
+	case has("experiments") && !has("records") && !has("benchmarks"):
+		return FormatGenAIPerf
+	case has("traceEvents"):
+		return FormatLoadGenTrace
+	}
+	return ""
+}
