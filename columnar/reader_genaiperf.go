@@ -29,7 +29,8 @@ func init() {
 //	 "version": ..., "service_kind": ..., "endpoint": ...}
 //
 // timestamp is when the request was sent and response_timestamps when
-// each response (chunk) arrived, integer ns on one clock: the first is
+// each response (chunk) arrived, integer ns since the Unix epoch
+// (std::chrono::system_clock, ProfileDataExporter::AddRequests): the first is
 // the first token, the last the end. Token counts are not recorded
 // (genai-perf tokenizes response_outputs itself), so they are unknown
 // here. A request without responses is a failure. The first experiment
@@ -126,7 +127,7 @@ func (genaiperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, d
 	sum.Events["request"] = int64(len(reqs))
 	fillFromRequests(reqs, dst)
 	summarizeSamples(dst)
-	info.Streaming = true
+	info.Streaming, info.EpochClock = true, true
 	info.ToolVersion = "genai-perf profile export " + version
 	info.ToolLoadPattern = mode + "=" + value
 	switch mode {
