@@ -79,6 +79,42 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
+// BenchmarkLoadCompiled is BenchmarkLoad through a compiled cache filled
+// beforehand (LoadCached's hit: read and hash the file, read the entry,
+// no JSON); "/store" is the first load of a new cache, JSON parsed and
+// the entry written.
+//
+//	go test -run '^$' -bench '^BenchmarkLoadCompiled' -cpu 1 ./columnar/tokenizer
+func BenchmarkLoadCompiled(b *testing.B) {
+	dir := sharedDir(b)
+	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
+		path := filepath.Join(dir, name, "tokenizer.json.gz")
+		b.Run("tok="+name+"/hit", func(b *testing.B) {
+			cache := b.TempDir()
+			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+				b.Fatal(outcome, err)
+			}
+			cpu := processCPUSeconds()
+			for b.Loop() {
+				if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledHit {
+					b.Fatal(outcome, err)
+				}
+			}
+			b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N)*1e3, "cpu-ms/op")
+		})
+		b.Run("tok="+name+"/store", func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				cache := b.TempDir()
+				b.StartTimer()
+				if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+					b.Fatal(outcome, err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkWords counts words in the 3000 shared texts.
 //
 //	go test -run '^$' -bench '^BenchmarkWords' -cpu 1 ./columnar/tokenizer
