@@ -54,6 +54,7 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 		return info, err
 	}
 	defer rc.Close()
+	observe(ctx, rc)
 	sum := &dst.Summary
 	w := newJSONWalker(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
 	cols := vllmColumns{have: map[string]int{}}

@@ -57,19 +57,50 @@ var notLogs = map[string]bool{
 // GuideLLM reports, vLLM results, chosen by content among the names of
 // foreignLogPatterns. Files whose content is no log are left out.
 func ForeignLogs(dir string) (paths []string, formats []Format) {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if !IsForeignLogName(e.Name()) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, e.Name())); err == nil && st.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return ForeignLogsAmong(dir, names)
+}
+
+// IsForeignLogName reports whether a file of this name may be another
+// tool's per-request log (its content then decides): discovery opens no
+// other file of a directory.
+func IsForeignLogName(name string) bool {
+	if notLogs[name] || strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, pat := range foreignLogPatterns {
+		if ok, _ := filepath.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ForeignLogsAmong is ForeignLogs over names, the regular files of dir
+// the caller listed (names IsForeignLogName accepts; others are ignored):
+// each is opened once for its first bytes (DetectFile).
+func ForeignLogsAmong(dir string, names []string) (paths []string, formats []Format) {
 	seen := map[string]bool{}
 	for _, pat := range foreignLogPatterns {
-		matches, _ := filepath.Glob(filepath.Join(dir, pat))
+		var matches []string
+		for _, name := range names {
+			if ok, _ := filepath.Match(pat, name); ok && !seen[name] && IsForeignLogName(name) {
+				matches = append(matches, name)
+			}
+		}
 		slices.Sort(matches)
-		for _, p := range matches {
-			base := filepath.Base(p)
-			if seen[p] || notLogs[base] || strings.HasPrefix(base, ".") {
-				continue
-			}
-			seen[p] = true
-			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
-				continue
-			}
+		for _, name := range matches {
+			seen[name] = true
+			p := filepath.Join(dir, name)
 			f, err := DetectFile(p)
 			if err != nil || f == FormatEndpoints || f == FormatEndpointsLegacy {
 				continue

@@ -285,7 +285,7 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	}
 	fs.StringVar(&f.trendGate, "trend-gate", d.TrendGate.String(), "trend gate: "+strings.Join(gates, ", "))
 	fs.BoolVar(&f.noMinDur, "no-min-duration", !d.MinDuration, "do not enforce the minimum-duration gate")
-	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: config.yaml's min_duration_ms when set, else 600 s; --compat reference: 600 s)")
+	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: min(600 s, config.yaml's min_duration_ms) when set, else 600 s; --compat reference: 600 s)")
 	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
 	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file (steady_state.N.* for benchmark N of a GuideLLM report)")
@@ -374,7 +374,7 @@ func (f *analyzeFlags) params() (core.Params, error) {
 	if f.minDurFloor != "" {
 		s, err := parseSeconds(f.minDurFloor)
 		if err != nil || !(s > 0) {
-			return p, usagef("--min-duration-floor: %q is not a positive number of seconds or a duration such as 10m (omit it for config.yaml's min_duration_ms, else 600 s)", f.minDurFloor)
+			return p, usagef("--min-duration-floor: %q is not a positive number of seconds or a duration such as 10m (omit it for min(600 s, config.yaml's min_duration_ms), else 600 s)", f.minDurFloor)
 		}
 		p.MinDurFloorS = s
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
@@ -120,8 +121,8 @@ func runViewOf(rec node) runView {
 		v.Lines = append(v.Lines, field{Name: "path", Value: text("agentic NATL path (per-trajectory throughput)")})
 	} else {
 		v.Lines = append(v.Lines, field{Name: "shape", Value: text(fmt.Sprintf(
-			"%d super-passes of %d samples · warmup %d (%s) · %d post-warmup",
-			intAt(res, 0, "n_super_passes"), intAt(res, 0, "superpass_size"), warmup,
+			"%s of %s · warmup %d (%s) · %d post-warmup",
+			sinks.Count(intAt(res, 0, "n_super_passes"), "super-pass"), sinks.Count(intAt(res, 0, "superpass_size"), "sample"), warmup,
 			orNA(stringAt(res, "warmup_mode")), intAt(res, 0, "n_post_warmup")))})
 	}
 	if m := get(res, "mode"); m != nil {
@@ -221,7 +222,7 @@ func windowFields(res node, win *span, certified bool, verdict string) []field {
 		notes = append(notes, need)
 	}
 	if n := intAt(res, 0, "steady_state", "window", "skipped_short"); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d shorter plateau(s) skipped", n))
+		notes = append(notes, sinks.Count(n, "shorter plateau")+" skipped")
 	}
 	if len(notes) > 0 {
 		out = append(out, field{Value: text(strings.Join(notes, " · "))})
