@@ -273,23 +273,26 @@ func (d *lineDecoder) countStreamed(line []byte, data value, valid bool, ev *eve
 	if !d.countText || d.counter == nil {
 		return
 	}
-	var first int
 	if valid && d.words {
-		n, ok := d.pw.firstChunkWords() // readOutput scanned data into d.pw
-		if !ok {
-			return
+		if n, ok := d.pw.firstChunkWords(); ok { // readOutput scanned data into d.pw
+			ev.full = int32(n + max(int(ev.tokens), 0))
 		}
-		first = n
-	} else {
-		text, ok := d.ps.firstChunkText(line, data)
-		if !ok {
-			return
-		}
-		if len(text) > 0 {
-			first = d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text)))
-		}
+		return
 	}
-	ev.full = int32(first + max(int(ev.tokens), 0))
+	if text, ok := d.ps.firstChunkText(line, data); ok {
+		ev.full = int32(streamedWhole(d.counter, text, int(ev.tokens)))
+	}
+}
+
+// streamedWhole is a streamed output's whole token count: its first
+// chunk's (counted by c) plus after, the count of the text after it (< 0
+// when empty).
+func streamedWhole(c TokenCounter, first []byte, after int) int {
+	n := 0
+	if len(first) > 0 {
+		n = c.Count(unsafe.String(unsafe.SliceData(first), len(first)))
+	}
+	return n + max(after, 0)
 }
 
 // readOutput measures (and counts the tokens of) the output text after

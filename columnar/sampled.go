@@ -53,7 +53,7 @@ func countLines(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, c
 	if len(want) == 0 {
 		return nil
 	}
-	rc, err := openEvents(run.EventsPath)
+	rc, err := openEventsCtx(ctx, run.EventsPath)
 	if err != nil {
 		return err
 	}
@@ -85,11 +85,7 @@ func countLines(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, c
 		// (lineDecoder.countStreamed); a whole count already taken stays.
 		if d.Samples.FullTokens[idx] < 0 {
 			if first, ok := ld.ps.firstChunkText(line, f.data); ok {
-				n := 0
-				if len(first) > 0 {
-					n = opts.Counter.Count(unsafe.String(unsafe.SliceData(first), len(first)))
-				}
-				d.Samples.FullTokens[idx] = int64(n + after)
+				d.Samples.FullTokens[idx] = int64(streamedWhole(opts.Counter, first, after))
 			}
 		}
 	}

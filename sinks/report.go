@@ -76,8 +76,8 @@ func writeTitle(b *reportBuilder, in ReportInput, o *core.Outcome) {
 	if in.RunPath != "" {
 		b.field("run", in.RunPath)
 	}
-	shape := fmt.Sprintf("%d super-passes of %d samples · warmup %d (%s) · %d post-warmup",
-		r.NSuperPasses, r.SuperpassSize, r.Warmup, orNA(r.WarmupMode), r.NPostWarmup)
+	shape := fmt.Sprintf("%s of %s · warmup %d (%s) · %d post-warmup",
+		Count(r.NSuperPasses, "super-pass"), Count(r.SuperpassSize, "sample"), r.Warmup, orNA(r.WarmupMode), r.NPostWarmup)
 	if r.Path == core.PathNATL {
 		shape = "agentic NATL path (per-trajectory throughput)"
 	}
