@@ -55,34 +55,36 @@ func CertificationSuite(seed uint64, perClass int) []CertRun {
 	}
 	// capacity is the prefill-bound server's request rate: 4 slots of ~3 s.
 	const capacity = 4.0 / 3.0
-	for range perClass {
+	// warming draws a closed-loop prefill-bound run whose prefill work
+	// falls by lo … lo+span over the run; poisson one at lo … lo+span of
+	// the prefill capacity (after a TPOT ramp when ramp).
+	warming := func(class string, trend bool, lo, span float64) {
 		c, n := concs[r.IntN(len(concs))], sizes[r.IntN(len(sizes))]
-		s := longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: c, DatasetSize: n,
+		add(class, trend, longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: c, DatasetSize: n,
 			Passes: float64(1500*capacity/float64(n)) + 2, OutputTokS: 80 * float64(c),
-			RampFrom: 0.8, RampLenSP: 1.5, RampLinear: true, PrefillDrift: -(0.30 + 0.15*r.Float64())})
-		add(CertClassPrefixWarming, true, s)
+			RampFrom: 0.8, RampLenSP: 1.5, RampLinear: true, PrefillDrift: -(lo + span*r.Float64())}))
+	}
+	poisson := func(class string, trend bool, lo, span float64, ramp bool) {
+		c, n := concs[r.IntN(len(concs))], sizes[r.IntN(len(sizes))]
+		q := capacity * (lo + span*r.Float64())
+		s := Spec{Mode: ModePoisson, Concurrency: c, DatasetSize: n, QPS: q,
+			Passes: 1500 * q / float64(n), OutputTokS: 80 * float64(c)}
+		if ramp {
+			s.RampFrom, s.RampLenSP, s.RampLinear = 0.8, 1.5, true
+		}
+		add(class, trend, longContextPreset(s))
 	}
 	for range perClass {
-		c, n := concs[r.IntN(len(concs))], sizes[r.IntN(len(sizes))]
-		q := capacity * (1.08 + 0.22*r.Float64())
-		s := longContextPreset(Spec{Mode: ModePoisson, Concurrency: c, DatasetSize: n, QPS: q,
-			Passes: 1500 * q / float64(n), OutputTokS: 80 * float64(c)})
-		add(CertClassOverload, true, s)
+		warming(CertClassPrefixWarming, true, 0.30, 0.15)
 	}
 	for range perClass {
-		c, n := concs[r.IntN(len(concs))], sizes[r.IntN(len(sizes))]
-		s := longContextPreset(Spec{Mode: ModeConcurrency, Concurrency: c, DatasetSize: n,
-			Passes: float64(1500*capacity/float64(n)) + 2, OutputTokS: 80 * float64(c),
-			RampFrom: 0.8, RampLenSP: 1.5, RampLinear: true, PrefillDrift: -(0.02 + 0.02*r.Float64())})
-		add(CertClassSlowWarming, false, s)
+		poisson(CertClassOverload, true, 1.08, 0.22, false)
 	}
 	for range perClass {
-		c, n := concs[r.IntN(len(concs))], sizes[r.IntN(len(sizes))]
-		q := capacity * (0.85 + 0.07*r.Float64())
-		s := longContextPreset(Spec{Mode: ModePoisson, Concurrency: c, DatasetSize: n, QPS: q,
-			Passes: 1500 * q / float64(n), OutputTokS: 80 * float64(c),
-			RampFrom: 0.8, RampLenSP: 1.5, RampLinear: true})
-		add(CertClassNearCapacity, false, s)
+		warming(CertClassSlowWarming, false, 0.02, 0.02)
+	}
+	for range perClass {
+		poisson(CertClassNearCapacity, false, 0.85, 0.07, true)
 	}
 	return out
 }
