@@ -146,6 +146,10 @@ var rowDocs = map[string]colDoc{
 	"gap_retained_frac":         {unitFrac, "share of the run's samples inside the window"},
 	"analysis_ns":               {unitNs, "wall time of this analysis"},
 	"ingest_ns":                 {unitNs, "wall time of loading the run (shared by its rows)"},
+	"stop_at_s":                 {unitS, "earliest certifiable stop (core.EarliestStopOf), seconds after the first issue; null without one or when the run's window is not certified"},
+	"stop_saved_frac":           {unitFrac, "share of the run's wall time (first issue to last event) after stop_at_s"},
+	"stop_agrees":               {"", "the full run's system TPS and TPOT p50 lie inside the stop's 95 % intervals; null without a stop"},
+	"stop_saved_s":              {unitS, "wall time after stop_at_s: the GPU time the run could have saved"},
 }
 
 // seriesDocs documents the series columns.
