@@ -45,7 +45,7 @@ func (f Format) RecordsTokens() bool {
 	case FormatAIPerf, FormatGuideLLM, FormatVLLM:
 		return true
 	}
-	return false
+	return recordsTokensMore(f)
 }
 
 // HasDatasetPass reports whether the format's runs iterate a dataset in
@@ -174,6 +174,9 @@ func Detect(head []byte) (Format, string) {
 		}
 		return "", "a JSON object with keys " + keyList(keys)
 	}
+	if f, seen := detectMore(body); f != "" || seen != "" {
+		return f, seen
+	}
 	if body[0] == '[' {
 		return "", "a JSON array, not an object: first bytes " + quoteHead(body)
 	}
@@ -192,6 +195,8 @@ func Detect(head []byte) (Format, string) {
 func classifyJSON(keys []string, evType string) (f Format, seen string) {
 	has := func(k string) bool { return slices.Contains(keys, k) }
 	switch {
+	case classifyMoreJSON(keys) != "":
+		return classifyMoreJSON(keys), ""
 	case has("event_type"):
 		if has("value") || has("approx_datetime_str") || (evType != "" && !strings.Contains(evType, ".")) {
 			return FormatEndpointsLegacy, ""

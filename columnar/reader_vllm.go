@@ -57,6 +57,9 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 	observe(ctx, rc)
 	sum := &dst.Summary
 	w := newJSONWalker(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	// An appended file: result #Part (a damaged earlier result makes the
+	// walk below fail, and that failure is reported).
+	_ = skipResults(w, max(run.Part, 0))
 	cols := vllmColumns{have: map[string]int{}}
 	meta := map[string]json.RawMessage{}
 	// An array holds one entry per request: none is kept beyond the

@@ -17,7 +17,7 @@ import (
 // SourcePath is the file the run's samples come from, with "#N" for one
 // benchmark of a GuideLLM report (the syntax ResolveRun accepts back).
 func (r *Run) SourcePath() string {
-	if r.Format == FormatGuideLLM && r.Part >= 0 {
+	if (r.Format == FormatGuideLLM || resultsFormat(r.Format)) && r.Part >= 0 {
 		return r.EventsPath + "#" + strconv.Itoa(r.Part)
 	}
 	return r.EventsPath
@@ -159,8 +159,18 @@ func (r *Run) detectFormat() error {
 		return err
 	}
 	r.Format = f
-	if r.Part >= 0 && f != FormatGuideLLM {
-		return fmt.Errorf("%s#%d: only GuideLLM reports hold several benchmarks; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
+	if r.Part >= 0 && f != FormatGuideLLM && !resultsFormat(f) {
+		return fmt.Errorf("%s#%d: only GuideLLM reports and appended vLLM/SGLang results hold several runs; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
+	}
+	if resultsFormat(f) {
+		n, _ := CountResults(r.EventsPath)
+		switch {
+		case r.Part < 0 && n > 1:
+			return fmt.Errorf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, f, r.EventsPath, r.EventsPath, n-1)
+		case r.Part >= max(n, 1):
+			return fmt.Errorf("%s#%d: the file holds %d %s result(s)", r.EventsPath, r.Part, n, f)
+		}
 	}
 	if f == FormatGuideLLM && r.Part < 0 {
 		// A report cut short counts the benchmarks it holds; the reader

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -138,6 +139,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+	if errors.Is(err, context.Canceled) {
+		// What was published stays; the same command with --resume
+		// analyses only the pairs missing.
+		return fmt.Errorf("%w; rows written so far are kept: run the same command with --resume to continue", err)
+	}
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
@@ -160,7 +166,25 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("write the summary: %w", err)
 		}
 	}
-	return nil
+	return sweepOutcome(sum)
+}
+
+// sweepOutcome is the sweep's exit status as an error (nil: every run
+// analysed), its message the summary exitCode prints even under -q:
+// exit 1 when every row the sweep wrote is an error row (nothing could be
+// analysed), exit 3 (partialError) when only some runs failed.
+func sweepOutcome(sum sweep.Summary) error {
+	if sum.ErrorRuns == 0 {
+		return nil
+	}
+	first := ""
+	if len(sum.Failures) > 0 {
+		first = fmt.Sprintf(" (first: %s: %s)", sum.Failures[0].Run, sum.Failures[0].Reason)
+	}
+	if errs := sum.RowsByStatus[sweep.StatusError]; errs == sum.Rows && sum.Skipped == 0 {
+		return fmt.Errorf("nothing could be analysed: %s failed, every row an error%s", plural(sum.ErrorRuns, "run"), first)
+	}
+	return partialError{fmt.Sprintf("%d of %s failed (their rows have status error)%s", sum.ErrorRuns, plural(sum.Runs, "run"), first)}
 }
 
 // configs expands --preset, --grid and --set into parameter sets and the
@@ -193,7 +217,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 	}
 	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample, DatasetSize: f.datasetSize}
 	if f.tokenizer != "" {
-		c, res, err := tokenizer.Resolve(f.tokenizer, f.model)
+		c, res, err := tokenizer.ResolveCached(f.tokenizer, f.model, f.tokenizerCache())
 		if err != nil {
 			return func(context.Context, corpora.RunRef) (*sweep.LoadedRun, error) {
 				return nil, err
@@ -225,7 +249,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 		mu.Lock()
 		r, ok := counters[model]
 		if !ok {
-			c, res, err := tokenizer.Resolve("", model)
+			c, res, err := tokenizer.ResolveCached("", model, f.tokenizerCache())
 			if err != nil {
 				mu.Unlock()
 				return nil, err // names the model's tokenizer and the fix
