@@ -76,7 +76,7 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 		return n, fmt.Errorf("%s: %w: it decompresses to over %d bytes, more than %d times its size on disk: a compression bomb, not a log",
 			b.name, ErrExpansion, b.limit, maxExpansion)
 	}
-	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) {
 		err = fmt.Errorf("%s: %w: its zstd frame declares a window over %d MiB (decoding it would allocate that much); recompress it with zstd --long=27 or less",
 			b.name, ErrExpansion, maxZstdWindow>>20)
 	}
