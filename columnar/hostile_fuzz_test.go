@@ -69,10 +69,10 @@ func FuzzCompressedStream(f *testing.F) {
 		if limit := int64(len(b))*maxExpansion + expansionSlack; n > limit+(1<<20) {
 			t.Fatalf("%d bytes decompressed from %d (bound %d)", n, len(b), limit)
 		}
-		// A window descriptor (no single-segment flag) under 2^27 bytes
-		// is within the cap, whatever else is wrong with the frame.
-		if errors.Is(err, ErrExpansion) && n == 0 && len(b) > 6 && b[0] == 0x28 && b[4]&0x20 == 0 && b[5]>>3 < 27-10 {
-			t.Fatalf("a frame within the window cap refused: %v", err)
+		// Refused for its window only when its first frame declares one
+		// over the cap (RFC 8878 §3.1.1.1); else only past the bound.
+		if limit := int64(len(b))*maxExpansion + expansionSlack; errors.Is(err, ErrExpansion) && n < limit && zstdDeclaredWindow(b) <= maxZstdWindow {
+			t.Fatalf("refused at %d bytes with a window of %d declared: %v", n, zstdDeclaredWindow(b), err)
 		}
 	})
 }
