@@ -51,7 +51,8 @@ func Assessment(r *core.Result) pyjson.Object {
 	return append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
 		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
-		pyjson.Field{Key: "source", Value: source(r.RunInfo())})
+		pyjson.Field{Key: "source", Value: source(r.RunInfo())},
+		pyjson.Field{Key: "peer_window", Value: peerWindow(r)})
 }
 
 // throughput is the reported throughput with its intervals and the reason
