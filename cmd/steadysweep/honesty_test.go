@@ -659,7 +659,7 @@ func sweepRowsOf(t *testing.T, dir string) []map[string]any {
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache"},
+	if err := run(context.Background(), []string{"sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache", "--follow-links"},
 		&stdout, &stderr); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, stderr.String())
 	}
