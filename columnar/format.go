@@ -63,6 +63,9 @@ type UnknownFormatError struct {
 	File string
 	// Seen describes what the first bytes hold.
 	Seen string
+	// Undecided reports a file whose first value did not end within the
+	// bytes detection reads (it may be a log: a row says so).
+	Undecided bool
 }
 
 func (e *UnknownFormatError) Error() string {
@@ -92,6 +95,9 @@ func DetectFile(path string) (Format, error) {
 		return "", err
 	}
 	f, seen := Detect(head)
+	if f == "" && len(head) == sniffSize {
+		return detectLong(path, head, seen)
+	}
 	if f == "" {
 		return "", &UnknownFormatError{File: path, Seen: seen}
 	}

@@ -67,7 +67,13 @@ func ForeignLogs(dir string) (paths []string, formats []Format) {
 			names = append(names, e.Name())
 		}
 	}
-	return ForeignLogsAmong(dir, names)
+	paths, formats = ForeignLogsAmong(dir, names)
+	for i := len(paths) - 1; i >= 0; i-- {
+		if formats[i] == "" {
+			paths, formats = slices.Delete(paths, i, i+1), slices.Delete(formats, i, i+1)
+		}
+	}
+	return paths, formats
 }
 
 // IsForeignLogName reports whether a file of this name may be another
@@ -87,7 +93,9 @@ func IsForeignLogName(name string) bool {
 
 // ForeignLogsAmong is ForeignLogs over names, the regular files of dir
 // the caller listed (names IsForeignLogName accepts; others are ignored):
-// each is opened once for its first bytes (DetectFile).
+// each is opened once for its first bytes (DetectFile). A file detection
+// could not decide within its bound is listed with format "": it may be
+// a log, and its run's row says why it was not read.
 func ForeignLogsAmong(dir string, names []string) (paths []string, formats []Format) {
 	seen := map[string]bool{}
 	for _, pat := range foreignLogPatterns {
@@ -102,6 +110,10 @@ func ForeignLogsAmong(dir string, names []string) (paths []string, formats []For
 			seen[name] = true
 			p := filepath.Join(dir, name)
 			f, err := DetectFile(p)
+			if isUndecided(err) {
+				paths, formats = append(paths, p), append(formats, "")
+				continue
+			}
 			if err != nil || f == FormatEndpoints || f == FormatEndpointsLegacy {
 				continue
 			}
@@ -135,7 +147,7 @@ func foreignLog(dir string) (string, Format, error) {
 // named as an endpoints events log whose content shows no format (empty,
 // or garbage the decoder reports line by line) is read as endpoints.
 func (r *Run) detectFormat() error {
-	f, err := DetectFile(r.EventsPath)
+	f, err := detectFileOnce(r.EventsPath)
 	var unknown *UnknownFormatError
 	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
 		f, err = FormatEndpoints, nil

@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
 // TestVersionOnce: the Makefile links VERSION from `git describe --tags
@@ -79,5 +84,54 @@ func TestSweepInterruptSaysResume(t *testing.T) {
 	err := run(ctx, []string{"sweep", filepath.Join(repoRoot(t), "testdata", "goodrun"), "-o", out, "--tokenizer", "words", "--no-cache", "-q"}, &stdout, &stderr)
 	if code := exitCode(err, &stderr); code != exitInterrupted || !strings.Contains(stderr.String(), "run the same command with --resume to continue") {
 		t.Errorf("exit %d, stderr %q; want 130 and a pointer to --resume", code, stderr.String())
+	}
+}
+
+// TestAnalyzeJSONUnwritableFailsFirst: --json into a directory that does
+// not exist is the one line the user sees, naming that path — before any
+// report (issue 26: the whole report, then an error naming a temporary
+// file).
+func TestAnalyzeJSONUnwritableFailsFirst(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "nonexistent", "x.json")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"analyze", filepath.Join(repoRoot(t), "testdata", "goodrun"), "--tokenizer", "words", "--no-cache", "--json", target}, &stdout, &stderr)
+	code := exitCode(err, &stderr)
+	want := "steadysweep: --json: cannot write " + target + ": no such file or directory\n"
+	if code != exitFailure || stdout.Len() != 0 || stderr.String() != want {
+		t.Errorf("exit %d, %d bytes of report, stderr %q; want 1, none, %q", code, stdout.Len(), stderr.String(), want)
+	}
+}
+
+// TestAgenticPageWithFailedPlot: an agentic run (synth preset agentic)
+// has no super-pass series, so --plot fails — and --html is written all
+// the same (issue 26: neither was), with the NATL distribution in its
+// Result section: the page's NATL p50 is the --json result's
+// distribution.p50 at the text report's one decimal (issue 26: it was
+// only in the collapsed raw JSON).
+func TestAgenticPageWithFailedPlot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "agentic")
+	spec, err := synth.PresetSpec("agentic", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := synth.Generate(dir, spec); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	page, plot, js := filepath.Join(tmp, "run.html"), filepath.Join(tmp, "run.svg"), filepath.Join(tmp, "run.json")
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", js, "--plot", plot, "--html", page}, &stdout, &stderr)
+	if code := exitCode(err, &stderr); code != exitFailure || !strings.Contains(stderr.String(), "--plot: ") {
+		t.Errorf("exit %d, stderr %q; want 1 and the --plot error", code, stderr.String())
+	}
+	var res struct{ Distribution struct{ P50 float64 } }
+	if err := json.Unmarshal(mustRead(t, js), &res); err != nil || res.Distribution.P50 <= 0 {
+		t.Fatalf("--json: %v (p50 %v)", err, res.Distribution.P50)
+	}
+	html := string(mustRead(t, page))
+	natl := regexp.MustCompile(`(?s)<section id="headline">.*?</section>`).FindString(html)
+	p50 := regexp.MustCompile(`NATL p50 \(tok/s\)</td>\s*<td[^>]*>([^<]*)<`).FindStringSubmatch(natl)
+	if p50 == nil || p50[1] != strconv.FormatFloat(res.Distribution.P50, 'f', 1, 64) {
+		t.Errorf("the page's Result section: NATL p50 %q, want %.1f from the JSON\n%s", p50, res.Distribution.P50, natl)
 	}
 }

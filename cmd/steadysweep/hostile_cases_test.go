@@ -590,11 +590,13 @@ func TestSIGTERMDuringAnalysis(t *testing.T) {
 const hangGuard = 3 * time.Minute
 
 // termAfterCPU starts cmd, sends it SIGTERM once it has used cpu of CPU
-// time, and fails the test unless it stops within a second of CPU time
-// after the signal (the promise is a second; CPU time, not wall time, so
-// a loaded machine that gives it no core does not fail it, while a
-// process that works on after the signal does) — killed, and fatal, if it
-// has not exited after giveUp of wall time (a hang).
+// time, and fails the test unless it stops within 2 s of CPU time after
+// the signal (the promise is a second of wall time; a sweep's --jobs 2
+// workers and the closing of its part files each spend CPU in that
+// second, 1.4 s measured on a machine at load 30). CPU time, not wall
+// time: a loaded machine that gives the process no core does not fail
+// it, while a process that works on after the signal does. Killed, and
+// fatal, if it has not exited after giveUp of wall time (a hang).
 func termAfterCPU(t *testing.T, cmd *exec.Cmd, cpu, giveUp time.Duration) {
 	t.Helper()
 	if err := cmd.Start(); err != nil {
@@ -613,8 +615,8 @@ func termAfterCPU(t *testing.T, cmd *exec.Cmd, cpu, giveUp time.Duration) {
 		t.Fatalf("no exit within %v of SIGTERM", giveUp)
 	}
 	after := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime() - atSignal
-	t.Logf("%v of CPU, then SIGTERM: exit after %v and %v more CPU", cpu, time.Since(sent), after)
-	if after > time.Second {
-		t.Errorf("%v of CPU after SIGTERM, want at most a second", after)
+	t.Logf("%v of CPU, then SIGTERM: exit %d after %v and %v more CPU", cpu, cmd.ProcessState.ExitCode(), time.Since(sent), after)
+	if after > 2*time.Second {
+		t.Errorf("%v of CPU after SIGTERM, want at most 2 s", after)
 	}
 }
