@@ -21,13 +21,20 @@ const (
 	FormatLLMPerf Format = "llmperf"
 )
 
-// moreFormats are the formats of this file, appended to Formats.
-var moreFormats = []Format{FormatLMBench, FormatLLMPerf}
+// moreFormats are the formats read since issue 31 (registerMore).
+var moreFormats []Format
+
+// registerMore adds a format read since issue 31 and its reader (each
+// reader's file registers its own).
+func registerMore(f Format, r Reader) {
+	Formats = append(Formats, f)
+	moreFormats = append(moreFormats, f)
+	readers[f] = r
+}
 
 func init() {
-	Formats = append(Formats, moreFormats...)
-	readers[FormatLMBench] = lmbenchReader{}
-	readers[FormatLLMPerf] = llmperfReader{}
+	registerMore(FormatLMBench, lmbenchReader{})
+	registerMore(FormatLLMPerf, llmperfReader{})
 	foreignLogPatterns = append(foreignLogPatterns, "*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst")
 }
 

@@ -86,7 +86,7 @@ func TestResolveUnknown(t *testing.T) {
 	if run, err := ResolveRun(filepath.Dir(ev)); err != nil || run.Format != FormatEndpoints {
 		t.Errorf("garbage events.jsonl: %+v, %v", run, err)
 	}
-	if _, err := ResolveRun(ev + "#1"); err == nil || !strings.Contains(err.Error(), "only GuideLLM reports hold several benchmarks") {
+	if _, err := ResolveRun(ev + "#1"); err == nil || !strings.Contains(err.Error(), "only GuideLLM reports and appended vLLM/SGLang results hold several runs") {
 		t.Errorf("#1 on an events file: %v", err)
 	}
 }

@@ -13,11 +13,7 @@ import (
 // profile export): experiments[].requests[] with ns timestamps.
 const FormatGenAIPerf Format = "genai-perf"
 
-func init() {
-	Formats = append(Formats, FormatGenAIPerf)
-	moreFormats = append(moreFormats, FormatGenAIPerf)
-	readers[FormatGenAIPerf] = genaiperfReader{}
-}
+func init() { registerMore(FormatGenAIPerf, genaiperfReader{}) }
 
 // genaiperfReader reads genai-perf's profile_export.json, written by
 // perf_analyzer's ProfileDataExporter (triton-inference-server/perf_analyzer

@@ -60,6 +60,8 @@ type guidellmConfig struct {
 		Model  string `json:"model"`
 		Target string `json:"target"`
 	} `json:"backend"`
+	// measure is the benchmark's scheduler_metrics window (≥ 0.5).
+	measure *guidellmMeasure
 }
 
 type guidellmStrategy struct {
@@ -155,6 +157,7 @@ func (guidellmReader) Read(ctx context.Context, run *Run, opts IngestOptions, ds
 	fillFromRequests(reqs, dst)
 	summarizeSamples(dst)
 	guidellmInfo(&info, idx.args, cfg)
+	info.PeerWindow = cfg.measure.window()
 	return info, nil
 }
 
@@ -180,9 +183,12 @@ func readGuideLLMBenchmark(tick func() error, w *jsonWalker, at string, cfg *gui
 				return nil
 			}
 			if c.Strategy != nil || c.Backend.Model != "" {
+				c.measure = cfg.measure
 				*cfg = c
 			}
 			return nil
+		case "scheduler_metrics":
+			return readGuideLLMMeasure(w, at, cfg, sum)
 		case "requests":
 			return w.members(func(list string) error {
 				if list != "successful" && list != "errored" && list != "incomplete" {

@@ -16,11 +16,7 @@ import (
 // RequestLifecycleMetric (inference_perf/apis/base.py).
 const FormatInferencePerf Format = "inference-perf"
 
-func init() {
-	Formats = append(Formats, FormatInferencePerf)
-	moreFormats = append(moreFormats, FormatInferencePerf)
-	readers[FormatInferencePerf] = infperfReader{}
-}
+func init() { registerMore(FormatInferencePerf, infperfReader{}) }
 
 // infperfReader reads inference-perf's per-request lifecycle list. Every
 // record has start_time and end_time (time.perf_counter() at send and at
@@ -85,52 +81,20 @@ func (r *infperfRecord) layout() (string, infperfTokens) {
 
 func (infperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
 	info := run.Info
-	rc, err := beginRead(dst, run)
-	if err != nil {
-		return info, err
-	}
-	defer rc.Close()
 	sum := &dst.Summary
-	w := newJSONWalker(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
-	var reqs []request
 	layouts := map[string]int{}
-	err = w.elements(func(i int) error {
-		if i%1024 == 0 {
-			if err := checkpoint(ctx, opts, w.off); err != nil {
-				return err
-			}
-		}
-		at := fmt.Sprintf("[%d]", i)
-		raw, err := w.rawValue()
-		if errors.Is(err, errValueTooLarge) {
-			sum.addProblem(KindLineTooLong, 0, at)
-			return nil
-		}
-		if err != nil {
-			return &recordError{at: at, err: err}
-		}
+	err := readRecordList(ctx, run, opts, dst, func(i int64, at string, raw []byte) (request, bool) {
 		var rec infperfRecord
 		if !unmarshalRecord(raw, at, &rec, sum) {
-			return nil
+			return request{}, false
 		}
 		name, toks := rec.layout()
 		layouts[name]++
-		if r, ok := infperfRequest(&rec, toks, int64(i), at, sum); ok {
-			reqs = append(reqs, r)
-		}
-		return nil
+		return infperfRequest(&rec, toks, i, at, sum)
 	})
-	sum.Bytes = w.off
 	if err != nil {
-		if ctx.Err() != nil {
-			return info, ctx.Err()
-		}
-		reportWalkError(sum, err, "the list")
+		return info, err
 	}
-	sum.Lines = int64(len(reqs))
-	sum.Events["request"] = int64(len(reqs))
-	fillFromRequests(reqs, dst)
-	summarizeSamples(dst)
 	info.Streaming = dst.Summary.Mode == "streaming"
 	best := ""
 	for name, n := range layouts {

@@ -3,7 +3,6 @@ package columnar
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -48,49 +47,17 @@ type llmperfRecord struct {
 
 func (llmperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
 	info := run.Info
-	rc, err := beginRead(dst, run)
+	sum := &dst.Summary
+	err := readRecordList(ctx, run, opts, dst, func(i int64, at string, raw []byte) (request, bool) {
+		var rec llmperfRecord
+		if !unmarshalRecord(raw, at, &rec, sum) {
+			return request{}, false
+		}
+		return llmperfRequest(&rec, i, at, sum)
+	})
 	if err != nil {
 		return info, err
 	}
-	defer rc.Close()
-	sum := &dst.Summary
-	w := newJSONWalker(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
-	var reqs []request
-	err = w.elements(func(i int) error {
-		if i%1024 == 0 {
-			if err := checkpoint(ctx, opts, w.off); err != nil {
-				return err
-			}
-		}
-		at := fmt.Sprintf("[%d]", i)
-		raw, err := w.rawValue()
-		if errors.Is(err, errValueTooLarge) {
-			sum.addProblem(KindLineTooLong, 0, at)
-			return nil
-		}
-		if err != nil {
-			return &recordError{at: at, err: err}
-		}
-		var rec llmperfRecord
-		if !unmarshalRecord(raw, at, &rec, sum) {
-			return nil
-		}
-		if r, ok := llmperfRequest(&rec, int64(i), at, sum); ok {
-			reqs = append(reqs, r)
-		}
-		return nil
-	})
-	sum.Bytes = w.off
-	if err != nil {
-		if ctx.Err() != nil {
-			return info, ctx.Err()
-		}
-		reportWalkError(sum, err, "the list")
-	}
-	sum.Lines = int64(len(reqs))
-	sum.Events["request"] = int64(len(reqs))
-	fillFromRequests(reqs, dst)
-	summarizeSamples(dst)
 	info.NoTimelineReason = llmperfNoTimeline
 	info.Streaming = true
 	llmperfInfo(&info, run.EventsPath, &run.Warnings)

@@ -14,11 +14,7 @@ import (
 // trace whose "Sample" events time each sample.
 const FormatLoadGenTrace Format = "loadgen-trace"
 
-func init() {
-	Formats = append(Formats, FormatLoadGenTrace)
-	moreFormats = append(moreFormats, FormatLoadGenTrace)
-	readers[FormatLoadGenTrace] = loadgenReader{}
-}
+func init() { registerMore(FormatLoadGenTrace, loadgenReader{}) }
 
 // loadgenReader reads LoadGen's trace (mlcommons/inference
 // loadgen/logging.h AsyncLog::TraceSample, loadgen/loadgen.cc): for each

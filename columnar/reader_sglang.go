@@ -16,11 +16,7 @@ import (
 // errors and no start times.
 const FormatSGLang Format = "sglang"
 
-func init() {
-	Formats = append(Formats, FormatSGLang)
-	moreFormats = append(moreFormats, FormatSGLang)
-	readers[FormatSGLang] = sglangReader{}
-}
+func init() { registerMore(FormatSGLang, sglangReader{}) }
 
 // sglangReader reads an SGLang bench_serving result. Its arrays are
 // vLLM's old ones (vLLM's benchmark_serving.py and SGLang's share an

@@ -66,6 +66,9 @@ type RunInfo struct {
 	// start times, so samples cannot be placed in time and the run cannot
 	// be windowed; it says why (whole-run numbers only).
 	NoTimelineReason string
+	// PeerWindow is the recording tool's own measurement window, nil
+	// when its log records none.
+	PeerWindow *PeerWindow
 	// EventAnomalies are the impossible events the decoder found (a
 	// COMPLETE without ISSUED, out-of-order or duplicated events), per
 	// kind; the detector adds the kinds the columns show (timing.go).

@@ -26,6 +26,9 @@ type realFacts struct {
 	ttftMs                       []float64
 	outTokens                    float64
 	spanS                        float64
+	// peer is the tool's own measurement window (epoch s; GuideLLM ≥ 0.5
+	// scheduler_metrics), nil when the file records none.
+	peer *[2]float64
 }
 
 // TestRealdataFacts: every real log of ../shared/realdata, analysed with
@@ -91,6 +94,19 @@ func TestRealdataFacts(t *testing.T) {
 				}
 			case !hasSpan || math.Abs(d-want.spanS) > 1e-4:
 				t.Errorf("span %v s, the file %v s", get(j, "total.duration_s"), want.spanS)
+			}
+			// The tool's own window, kept beside ours (issue 31), to the ns
+			// the float seconds convert to.
+			pw, _ := get(j, "peer_window").(map[string]any)
+			switch {
+			case want.peer == nil && pw != nil:
+				t.Errorf("peer_window %v: the file records none", pw)
+			case want.peer != nil:
+				s, _ := number(get(j, "peer_window.start_ns"))
+				e, _ := number(get(j, "peer_window.end_ns"))
+				if math.Abs(s-want.peer[0]*1e9) > 1e3 || math.Abs(e-want.peer[1]*1e9) > 1e3 {
+					t.Errorf("peer_window %v, the file's scheduler_metrics %v s", pw, *want.peer)
+				}
 			}
 		})
 	}
@@ -179,13 +195,20 @@ func guidellmRealFacts(t *testing.T, path string) realFacts {
 	}
 	var rep struct {
 		Benchmarks []struct {
-			Requests map[string][]map[string]any `json:"requests"`
+			Requests         map[string][]map[string]any `json:"requests"`
+			SchedulerMetrics *struct {
+				Start *float64 `json:"measure_start_time"`
+				End   *float64 `json:"measure_end_time"`
+			} `json:"scheduler_metrics"`
 		} `json:"benchmarks"`
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
 		t.Fatal(err)
 	}
 	f := realFacts{}
+	if sm := rep.Benchmarks[0].SchedulerMetrics; sm != nil && sm.Start != nil && sm.End != nil {
+		f.peer = &[2]float64{*sm.Start, *sm.End}
+	}
 	span := newSpan()
 	for _, status := range []string{"successful", "errored", "incomplete"} {
 		for _, r := range rep.Benchmarks[0].Requests[status] {

@@ -52,7 +52,8 @@ func Assessment(r *core.Result) pyjson.Object {
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
 		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
 		pyjson.Field{Key: "source", Value: source(r.RunInfo())},
-		pyjson.Field{Key: "certification", Value: certification(as.Certification)})
+		pyjson.Field{Key: "certification", Value: certification(as.Certification)},
+		pyjson.Field{Key: "peer_window", Value: peerWindow(r)})
 	if r.EarliestStop != nil {
 		obj = append(obj, pyjson.Field{Key: "earliest_stop", Value: EarliestStop(r.EarliestStop)})
 	}
