@@ -71,11 +71,13 @@ func BenchmarkLoad(b *testing.B) {
 	dir := sharedDir(b)
 	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
 		b.Run("tok="+name, func(b *testing.B) {
+			cpu := processCPUSeconds()
 			for b.Loop() {
 				if _, err := Load(filepath.Join(dir, name, "tokenizer.json.gz")); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N)*1e3, "cpu-ms/op")
 		})
 	}
 }
