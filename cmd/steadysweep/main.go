@@ -50,6 +50,8 @@ func commands() []command {
 		{"report", "write the HTML page of a finished sweep", runReport},
 		{"calibrate", "score a sweep of synthetic runs against their planted truth", runCalibrate},
 		{"demo", "synthesize runs, analyse one, sweep and calibrate them, recommend", runDemo},
+		{"watch", "follow a run in progress; say when its steady state is certified and it can stop", runWatch},
+		{"replay", "rewrite a finished run into a directory in time-lapse, for watch", runReplay},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -69,6 +71,10 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "steadysweep: %s\n", oneLine(err.Error()))
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		return coded.ExitCode() // a command's own outcome code (watch: the final verdict)
+	}
 	var ue usageError
 	switch {
 	case errors.As(err, &ue):
