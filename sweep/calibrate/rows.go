@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,6 +30,14 @@ type row struct {
 	TPOTP50Ns float64
 	// Params are the parameter columns as text, by core.Names() name.
 	Params map[string]string
+	// HasStopColumns reports that the rows file has stopColumns (schema
+	// 4 on): then Model, Concurrency (0: null), RunDurationS and
+	// StopSavedS (NaN: null) and StopAgrees are read.
+	HasStopColumns           bool
+	Model                    string
+	Concurrency              int
+	RunDurationS, StopSavedS float64
+	StopAgrees               bool
 }
 
 // rowColumns are the non-parameter columns calibration reads.
@@ -61,7 +70,7 @@ func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows [
 		return rows, err
 	}
 	defer func() { err = errors.Join(err, r.Close()) }()
-	names := append(append([]string(nil), rowColumns...), core.Names()...)
+	names := append(append(append([]string(nil), rowColumns...), core.Names()...), stopColumns...)
 	var idx []int
 	var present []string
 	for i, n := range names {
@@ -70,7 +79,7 @@ func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows [
 			if i < len(rowColumns) {
 				return rows, fmt.Errorf("%s: no column %q: not a steadysweep rows file", path, n)
 			}
-			continue // a parameter added after this file was written
+			continue // a parameter or stop column added after this file was written
 		}
 		idx, present = append(idx, j), append(present, n)
 	}
@@ -79,8 +88,9 @@ func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows [
 		for i, n := range present {
 			cols[n] = rec.Column(i)
 		}
+		params := slices.DeleteFunc(slices.Clone(present[len(rowColumns):]), func(n string) bool { return slices.Contains(stopColumns, n) })
 		for i := range int(rec.NumRows()) {
-			rw, err := rowAt(cols, present[len(rowColumns):], i)
+			rw, err := rowAt(cols, params, i)
 			if err != nil {
 				return fmt.Errorf("%s: row %d: %w", path, len(rows), err)
 			}
@@ -110,6 +120,21 @@ func rowAt(cols map[string]arrow.Array, params []string, i int) (row, error) {
 	}
 	for _, n := range params {
 		r.Params[n] = str(n)
+	}
+	r.RunDurationS, r.StopSavedS = math.NaN(), math.NaN()
+	if cols["stop_saved_s"] != nil && cols["model"] != nil {
+		r.HasStopColumns = true
+		r.Model = str("model")
+		r.Concurrency = max(spCell(cols["concurrency"], i), 0)
+		for _, f := range []struct {
+			name string
+			v    *float64
+		}{{"run_duration_s", &r.RunDurationS}, {"stop_saved_s", &r.StopSavedS}} {
+			if a, ok := cols[f.name].(*array.Float64); ok && a.IsValid(i) {
+				*f.v = a.Value(i)
+			}
+		}
+		r.StopAgrees = str("stop_agrees") == "true"
 	}
 	return r, err
 }
