@@ -22,8 +22,9 @@ type Result struct {
 	// Params are the parameters of the analysis.
 	Params Params
 	// MinDurFloorS is the min-duration gate's floor the analysis used
-	// (MinDurFloor: Params.MinDurFloorS, else the run's configured minimum
-	// duration, else 600 s); MinDurFloorFromRun reports the second case.
+	// (MinDurFloor: Params.MinDurFloorS, else min(600 s, the run's
+	// configured minimum duration), else 600 s); MinDurFloorFromRun reports
+	// that the run's shorter minimum is the floor.
 	MinDurFloorS       float64
 	MinDurFloorFromRun bool
 	// CovBounds are the effective CoV bounds in the given order

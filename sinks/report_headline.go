@@ -91,7 +91,7 @@ func writeWindow(b *reportBuilder, r *core.Result, o *core.Outcome) {
 			notes = append(notes, fmt.Sprintf("spans %d of %d plateaus", n, len(r.Steady.Plateaus)))
 		}
 		if w.SkippedShort > 0 {
-			notes = append(notes, fmt.Sprintf("%d shorter plateau(s) skipped", w.SkippedShort))
+			notes = append(notes, Count(w.SkippedShort, "shorter plateau")+" skipped")
 		}
 	}
 	if !math.IsNaN(o.MinDurationS) {

@@ -71,7 +71,7 @@ var rowDocs = map[string]colDoc{
 	"run_rel":           {"", "run path relative to the sweep root, slash form: the run's identity"},
 	"run_id":            {"", "first 16 hex digits of SHA-256(run_rel)"},
 	"config_id":         {"", "first 16 hex digits of SHA-256 of the parameter set's canonical text"},
-	"preset":            {"", "preset the parameter set was built from (default, reference, total, fixed-pct, mser5); empty when not given"},
+	"preset":            {"", "preset the parameter set was built from (default, reference, total, fixed-pct, mser5, aiperf, vllm-bench, sglang, guidellm); empty when not given"},
 	"config_label":      {"", "short label of the parameter set within its sweep: compat[/method] and each swept axis abbreviated, e.g. \"steadysweep wb=0.03 md=false\""},
 	"schema_version":    {"", "rows schema version (steadysweep schema)"},
 	"events_path":       {"", "events file the run resolved to"},

@@ -23,6 +23,8 @@ import "fmt"
 //     judge.py: the planted values differ there by less than 0.01 %.
 //   - epoch noise is listed as ("noise", σ, epoch_sp, 0), which the judge
 //     ignores: the planted level is noise-free.
+//   - a wave (Spec.WaveAmp) is not listed: judge.py's planted level is its
+//     mean, the level the wave oscillates around.
 //
 // The batch factor must be flat (BatchH0 = 1) for the planted TPOT to be
 // tpot_base·S(x): Judge is an error otherwise.

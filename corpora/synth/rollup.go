@@ -116,6 +116,9 @@ func (s *sim) planted(tracked []*request) Planted {
 		}
 		p.Ramp = &RampTruth{From: sp.RampFrom, LenSP: sp.RampLenSP, Kind: kind}
 	}
+	if sp.WaveAmp > 0 {
+		p.Wave = &WaveTruth{Amp: sp.WaveAmp, PeriodSP: sp.WavePeriodSP}
+	}
 	if sp.Drift != 0 {
 		p.Drift = append(p.Drift, DriftTruth{X0: 0, X1: float64(s.planned) / float64(n), Total: sp.Drift})
 	}

@@ -288,7 +288,7 @@ func (s *sim) noiseFor(e int) float64 {
 }
 
 // plantedLevel is the per-token time planted for the request at tracked position
-// pos: level × ramp × drift × KV-eviction steps × epoch noise.
+// pos: level × ramp × drift × KV-eviction steps × wave × epoch noise.
 func (s *sim) plantedLevel(pos int) float64 {
 	n := s.spec.DatasetSize
 	x := float64(pos) / float64(n)
@@ -300,6 +300,9 @@ func (s *sim) plantedLevel(pos int) float64 {
 		if x >= st.AtSuperPass {
 			m *= st.Mult
 		}
+	}
+	if s.spec.WaveAmp > 0 {
+		m *= 1 + s.spec.WaveAmp*math.Sin(2*math.Pi*x/s.spec.WavePeriodSP)
 	}
 	m *= s.noiseAt(pos)
 	return s.spec.levelNs() * m

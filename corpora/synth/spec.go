@@ -99,6 +99,12 @@ type Spec struct {
 	RampFrom   float64
 	RampLenSP  float64
 	RampLinear bool
+	// WaveAmp, when > 0, plants a periodic oscillation around the level:
+	// the level is multiplied by 1 + WaveAmp·sin(2π·x/WavePeriodSP), x the
+	// issue position in super-passes (pos/N), so its mean over whole periods
+	// is the level.
+	WaveAmp      float64
+	WavePeriodSP float64
 	// Drift is the relative level change from the first to the last planned issue,
 	// linear in issue position (+0.3 = 30 % slower at the end).
 	Drift float64
@@ -252,6 +258,9 @@ func (s Spec) validate() error {
 	}
 	if s.RampFrom < 0 || (s.RampFrom > 0 && !(s.RampLenSP > 0)) {
 		bad("RampFrom (%v) must be >= 0, with RampLenSP (%v) > 0 when set", s.RampFrom, s.RampLenSP)
+	}
+	if s.WaveAmp < 0 || s.WaveAmp >= 1 || (s.WaveAmp > 0 && !(s.WavePeriodSP > 0)) {
+		bad("WaveAmp (%v) must be in [0, 1), with WavePeriodSP (%v) > 0 when set", s.WaveAmp, s.WavePeriodSP)
 	}
 	if !(s.NoiseEpochSP > 0) {
 		bad("NoiseEpochSP (%v) must be > 0", s.NoiseEpochSP)

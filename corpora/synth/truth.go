@@ -66,7 +66,9 @@ type Planted struct {
 	ChangePointsSP []float64 `json:"change_points_sp"`
 	// Ramp is the planted TPOT ramp over the issue position (Spec.RampFrom);
 	// nil without one.
-	Ramp  *RampTruth   `json:"ramp,omitempty"`
+	Ramp *RampTruth `json:"ramp,omitempty"`
+	// Wave is the planted oscillation (Spec.WaveAmp); nil without one.
+	Wave  *WaveTruth   `json:"wave,omitempty"`
 	Steps []Step       `json:"steps"`
 	Drift []DriftTruth `json:"drift"`
 	Noise []NoiseTruth `json:"noise"`
@@ -97,6 +99,13 @@ type RampTruth struct {
 	From  float64 `json:"from"`
 	LenSP float64 `json:"len_sp"`
 	Kind  string  `json:"kind"`
+}
+
+// WaveTruth is a planted oscillation: the level times 1 + Amp·sin(2π·x/PeriodSP),
+// x = pos/N.
+type WaveTruth struct {
+	Amp      float64 `json:"amp"`
+	PeriodSP float64 `json:"period_sp"`
 }
 
 // NoiseTruth is lognormal level noise drawn per epoch of EpochSP super-passes.
