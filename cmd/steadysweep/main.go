@@ -57,8 +57,8 @@ func commands() []command {
 		{"report", "write the HTML page of a finished sweep", runReport},
 		{"calibrate", "score a sweep of synthetic runs against their planted truth", runCalibrate},
 		{"demo", "synthesize runs, analyse one, sweep and calibrate them, recommend", runDemo},
-		{"watch", "follow a run in progress; say when its steady state is certified and it can stop", runWatch},
-		{"replay", "rewrite a finished run into a directory in time-lapse, for watch", runReplay},
+		{"watch", "follow a run in progress until it can stop (certified)", runWatch},
+		{"replay", "rewrite a finished run in time-lapse, for watch", runReplay},
 		{"version", "print the version", runVersion},
 	}
 }
