@@ -212,3 +212,18 @@ func copySamples(s *core.Samples) core.Samples {
 		ConversationID: slices.Clone(s.ConversationID), Turn: slices.Clone(s.Turn),
 	}
 }
+
+// RunInfo is the RunInfo of run (its sidecars, resolved by ResolveRun) for
+// the samples s followed so far, as Load sets it: the format's facts, and
+// Partial while the stream has no session.ended event (or is truncated,
+// after Finish).
+func (f *Follower) RunInfo(run *Run, s *core.Samples) core.RunInfo {
+	info := endpointsInfo(run)
+	if f.done {
+		info.Partial, info.PartialReason = f.dst.Summary.Truncated, f.dst.Summary.TruncatedReason
+	} else if !f.c.ended {
+		info.Partial, info.PartialReason = true, "run in progress"
+	}
+	finishInfo(run, &info, s)
+	return info
+}

@@ -109,8 +109,9 @@ type EarliestStop struct {
 	StopAtS, SavedFrac float64
 	// Agrees reports that the full run's system TPS and TPOT p50 lie
 	// inside the stop's intervals; Withdrawn that the full run does not
-	// certify a steady state.
-	Agrees, Withdrawn bool
+	// certify a steady state. Both are meaningful only when Compared: a
+	// run still in progress (`watch`) has no full run to compare with.
+	Agrees, Withdrawn, Compared bool
 	// Target is the rule the stop was searched under.
 	Target StopTarget
 	// Full is the full run's check (its values and intervals).
@@ -173,22 +174,27 @@ func PrefixCutNs(s *Samples, S int) []int64 {
 	return out
 }
 
-// CheckPrefix analyses the run cut after k full super-passes of size S
-// under p and returns its certification under t. The prefix is a run of
-// its own: the same facts, none of the memos of run.
-func (run *Run) CheckPrefix(p Params, S, k int, t StopTarget) (StopCheck, error) {
-	s := HeadSamples(run.samples, k*S)
-	pre := NewRun(s, run.info)
+// AnalyzePrefix analyses the run cut after k full super-passes of size
+// S under p: a run of its own (the same facts, none of the memos of run,
+// not partial: the cut is deliberate).
+func (run *Run) AnalyzePrefix(p Params, S, k int) (*Result, error) {
+	pre := NewRun(HeadSamples(run.samples, k*S), run.info)
 	pre.Stop = run.Stop
 	pre.info.Partial, pre.info.PartialReason = false, ""
-	r, err := pre.Analyze(p)
+	return pre.Analyze(p)
+}
+
+// CheckPrefix is the certification under t of the run cut after k full
+// super-passes of size S (AnalyzePrefix), with the time of its cut.
+func (run *Run) CheckPrefix(p Params, S, k int, t StopTarget) (StopCheck, error) {
+	r, err := run.AnalyzePrefix(p, S, k)
 	if err != nil {
 		return StopCheck{}, err
 	}
 	c := StopCheckOf(r, t)
 	c.NSuperPasses = k
 	c.CutNs = -1
-	if cuts := PrefixCutNs(s, S); len(cuts) == k && k > 0 {
+	if cuts := PrefixCutNs(r.run.samples, S); len(cuts) == k && k > 0 {
 		c.CutNs = cuts[k-1]
 	}
 	return c, nil
@@ -368,6 +374,7 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 		e.SavedFrac = float64(e.EndNs-e.Stop.CutNs) / float64(span)
 	}
 	fo := full.Outcome()
+	e.Compared = true
 	e.Withdrawn = !fo.Found
 	e.Agrees = !e.Withdrawn && within(fo.SteadyTPSSystem, e.Stop.TPSSystemCI) && within(fo.SteadyTPOTP50Ns, e.Stop.TPOTP50CI)
 	return e, nil

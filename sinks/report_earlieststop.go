@@ -20,6 +20,12 @@ func writeEarliestStop(b *reportBuilder, r *core.Result) {
 		b.field("stop", "no earliest stop: "+e.Reason)
 		return
 	}
+	if !e.Compared {
+		b.field("stop", fmt.Sprintf("certified %s s into the run, after %d super-passes (system TPS %s, TPOT p50 %s): "+
+			"the run can stop", fixed(e.StopAtS, 0), e.Stop.NSuperPasses, stopHalfWidthPct(e.Stop.TPSSystem, e.Stop.TPSSystemCI),
+			stopHalfWidthPct(e.Stop.TPOTP50Ns, e.Stop.TPOTP50CI)))
+		return
+	}
 	agree := b.p.paint(good, "yes")
 	if !e.Agrees {
 		agree = b.p.paint(warn, "no")

@@ -57,6 +57,8 @@ func commands() []command {
 		{"report", "write the HTML page of a finished sweep", runReport},
 		{"calibrate", "score a sweep of synthetic runs against their planted truth", runCalibrate},
 		{"demo", "synthesize runs, analyse one, sweep and calibrate them, recommend", runDemo},
+		{"watch", "follow a run in progress until it can stop (certified)", runWatch},
+		{"replay", "rewrite a finished run in time-lapse, for watch", runReplay},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -76,6 +78,10 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "steadysweep: %s\n", oneLine(err.Error()))
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) {
+		return coded.ExitCode() // a command's own outcome code (watch: the final verdict)
+	}
 	var ue usageError
 	var pe partialError
 	switch {

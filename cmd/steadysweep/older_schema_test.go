@@ -93,6 +93,13 @@ func TestReadersOverOlderSchema(t *testing.T) {
 		return strings.ReplaceAll(string(md), dir, "OUT")
 	}
 	newMD, oldMD := scores(out), scores(old)
+	// The "could have stopped" totals need the stop columns (schema 4),
+	// which the older copy lacks: only the new report has them.
+	if i, j := strings.Index(newMD, "\n## Could have stopped"), strings.Index(newMD, "## Definitions"); i >= 0 && j > i {
+		newMD = newMD[:i] + newMD[j:]
+	} else {
+		t.Errorf("the new report has no \"Could have stopped\" section")
+	}
 	if newMD != oldMD || !strings.Contains(newMD, "steadysweep") {
 		t.Errorf("calibrate scores the old copy differently:\n--- new\n%s\n--- old\n%s", newMD, oldMD)
 	}

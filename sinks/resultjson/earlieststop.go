@@ -10,14 +10,18 @@ import (
 // Target), the share of its wall time saved, whether the full run's
 // numbers lie inside the stop's intervals, the stop's values with their
 // 95 % intervals, and the rule. Without a stop its numbers are null and
-// reason says why. `watch` writes the same block.
+// reason says why; stop_agrees and withdrawn are null too while there is
+// no full run to compare with (`watch`: the run is in progress, and
+// stop_saved_frac is unknown). `watch` writes the same block.
 func EarliestStop(e *core.EarliestStop) pyjson.Object {
 	target := e.Target
 	var agrees, withdrawn any
 	var stop any
 	if e.Found {
-		agrees, withdrawn = e.Agrees, e.Withdrawn
 		stop = StopCheck(e.Stop)
+		if e.Compared {
+			agrees, withdrawn = e.Agrees, e.Withdrawn
+		}
 	}
 	return pyjson.Object{
 		{Key: "found", Value: e.Found},

@@ -63,6 +63,12 @@ type Report struct {
 	// ErrorRuns are the runs with at least one status=error row.
 	ErrorRuns []ErrorRun
 
+	// Stops are the "could have stopped" totals per model and concurrency
+	// under config StopsConfig (stopTotals); empty for rows without the
+	// stop columns.
+	Stops       []StopTotal
+	StopsConfig string
+
 	// ReportPath, PlotPath, ParquetPath and HTMLPath are the files written
 	// ("" when skipped).
 	ReportPath, PlotPath, ParquetPath, HTMLPath string
@@ -191,6 +197,8 @@ func score(rows []row) *Report {
 		r.Recommended = r.Configs[0].ConfigID
 		r.Why = r.why()
 	}
+	r.StopsConfig = r.stopsConfig()
+	r.Stops = stopTotals(rows, r.StopsConfig)
 	return r
 }
 

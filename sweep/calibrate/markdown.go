@@ -144,6 +144,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		p("\n")
 	}
+	errs = append(errs, r.WriteStops(w, true))
 	p("%s", definitions)
 	return errors.Join(errs...)
 }

@@ -33,6 +33,14 @@ type row struct {
 	Shift bool
 	// Params are the parameter columns as text, by core.Names() name.
 	Params map[string]string
+	// HasStopColumns reports that the rows file has stopColumns (schema
+	// 4 on): then Model, Concurrency (0: null), RunDurationS and
+	// StopSavedS (NaN: null) and StopAgrees are read.
+	HasStopColumns           bool
+	Model                    string
+	Concurrency              int
+	RunDurationS, StopSavedS float64
+	StopAgrees               bool
 }
 
 // rowColumns are the non-parameter columns calibration reads.
@@ -68,7 +76,7 @@ func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows [
 		return rows, err
 	}
 	defer func() { err = errors.Join(err, r.Close()) }()
-	names := append(append(append([]string(nil), rowColumns...), core.Names()...), optionalColumns...)
+	names := append(append(append(append([]string(nil), rowColumns...), core.Names()...), optionalColumns...), stopColumns...)
 	var idx []int
 	var present []string
 	for i, n := range names {
@@ -77,7 +85,7 @@ func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows [
 			if i < len(rowColumns) {
 				return rows, fmt.Errorf("%s: no column %q: not a steadysweep rows file", path, n)
 			}
-			continue // a parameter added after this file was written
+			continue // a parameter or stop column added after this file was written
 		}
 		idx, present = append(idx, j), append(present, n)
 	}
@@ -86,8 +94,9 @@ func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows [
 		for i, n := range present {
 			cols[n] = rec.Column(i)
 		}
+		params := slices.DeleteFunc(slices.Clone(present[len(rowColumns):]), func(n string) bool { return slices.Contains(stopColumns, n) })
 		for i := range int(rec.NumRows()) {
-			rw, err := rowAt(cols, present[len(rowColumns):], i)
+			rw, err := rowAt(cols, params, i)
 			if err != nil {
 				return fmt.Errorf("%s: row %d: %w", path, len(rows), err)
 			}
@@ -120,6 +129,21 @@ func rowAt(cols map[string]arrow.Array, params []string, i int) (row, error) {
 			continue
 		}
 		r.Params[n] = str(n)
+	}
+	r.RunDurationS, r.StopSavedS = math.NaN(), math.NaN()
+	if cols["stop_saved_s"] != nil && cols["model"] != nil {
+		r.HasStopColumns = true
+		r.Model = str("model")
+		r.Concurrency = max(spCell(cols["concurrency"], i), 0)
+		for _, f := range []struct {
+			name string
+			v    *float64
+		}{{"run_duration_s", &r.RunDurationS}, {"stop_saved_s", &r.StopSavedS}} {
+			if a, ok := cols[f.name].(*array.Float64); ok && a.IsValid(i) {
+				*f.v = a.Value(i)
+			}
+		}
+		r.StopAgrees = str("stop_agrees") == "true"
 	}
 	r.Shift = cols["anomaly_detected"] != nil && str("anomaly_detected") == "true"
 	return r, err

@@ -59,6 +59,7 @@ func (r *Report) Table(w io.Writer) error {
 	for _, l := range tableLegend() {
 		p("%s\n", l)
 	}
+	errs = append(errs, r.WriteStops(w, false))
 	return errors.Join(errs...)
 }
 

@@ -10,10 +10,13 @@
 // prefix after the stop is analysed too, and a stop some later prefix does
 // not certify as a steady state counts as withdrawn.
 //
-// It prints, per class: runs, planted steady or not, stops, stops on runs
-// with no steady state, agreement of TPOT p50 and system TPS with the full
-// run (inside the stop's intervals), withdrawals, the median
-// stop_saved_frac, and the prefixes analysed and CPU time spent.
+// It prints, per class: runs, full runs that certify a window (found),
+// stops, agreement of TPOT p50 and system TPS with the full run (inside the
+// stop's intervals), withdrawals (the full run certifies nothing: wdrawn;
+// a later prefix certifies nothing or values outside the stop's CIs:
+// later), the median stop_saved_frac over all runs (0 without a stop) and
+// over the stopped ones (med_stop), and the prefixes analysed; then stops
+// on runs with no planted steady state, and the CPU time spent.
 package main
 
 import (
@@ -176,8 +179,8 @@ func report(outs []outcome, t core.StopTarget) {
 			classes = append(classes, o.class)
 		}
 	}
-	fmt.Printf("%-20s %-10s %5s %6s %6s %7s %9s %9s %11s %10s\n", "class", "category", "runs", "full_ok", "stops",
-		"agree", "withdrawn", "later_wd", "med_saved", "prefixes")
+	fmt.Printf("%-16s %-10s %5s %6s %6s %6s %6s %6s %9s %9s %9s\n", "class", "category", "runs", "found", "stops",
+		"agree", "wdrawn", "later", "med_saved", "med_stop", "prefixes")
 	var all []outcome
 	for _, c := range append(classes, "ALL") {
 		var g []outcome
@@ -221,7 +224,7 @@ func report(outs []outcome, t core.StopTarget) {
 	fmt.Printf("\nstops on runs with no planted steady state: %d\n", stopsNoSteady)
 	fmt.Printf("steady runs stopped whose full-run TPOT p50 and system TPS lie in the stop's CIs: %d/%d (%.1f%%)\n",
 		steadyAgree, steadyStops, pct(steadyAgree, steadyStops))
-	fmt.Printf("withdrawn (full run not STEADY STATE): %d/%d (%.1f%%); some later prefix not STEADY STATE: %d/%d (%.1f%%)\n",
+	fmt.Printf("withdrawn (the full run certifies no window): %d/%d (%.1f%%); some later prefix certifies no window or one outside the stop's CIs: %d/%d (%.1f%%)\n",
 		withdrawn, stops, pct(withdrawn, stops), later, stops, pct(later, stops))
 	fmt.Printf("CPU: full analyses %.2f s, earliest-stop searches %.2f s (%d prefixes; %.1f× the full analyses)\n",
 		fullCPU.Seconds(), esCPU.Seconds(), prefixes, esCPU.Seconds()/math.Max(fullCPU.Seconds(), 1e-9))
@@ -229,7 +232,7 @@ func report(outs []outcome, t core.StopTarget) {
 
 func row(name string, g []outcome) {
 	var ss, stops, agree, wd, later, prefixes int
-	var saved []float64
+	var saved, savedStopped []float64
 	cat := ""
 	for _, o := range g {
 		cat = o.category
@@ -249,6 +252,7 @@ func row(name string, g []outcome) {
 				later++
 			}
 			saved = append(saved, o.es.SavedFrac)
+			savedStopped = append(savedStopped, o.es.SavedFrac)
 		} else {
 			saved = append(saved, 0)
 		}
@@ -256,8 +260,12 @@ func row(name string, g []outcome) {
 	if name == "ALL" {
 		cat = ""
 	}
-	fmt.Printf("%-20s %-10s %5d %6d %6d %7d %9d %9d %11.3f %10d\n", name, cat, len(g), ss, stops, agree, wd, later,
-		median(saved), prefixes)
+	medStop := math.NaN()
+	if len(savedStopped) > 0 {
+		medStop = median(savedStopped)
+	}
+	fmt.Printf("%-16s %-10s %5d %6d %6d %6d %6d %6d %9.3f %9.3f %9d\n", name, cat, len(g), ss, stops, agree, wd, later,
+		median(saved), medStop, prefixes)
 }
 
 func inside(v float64, ci [2]float64) bool { return v >= ci[0] && v <= ci[1] }
