@@ -117,6 +117,19 @@ func DefaultAnalyzer(run *LoadedRun, p core.Params) (core.Outcome, error) {
 	return out, nil
 }
 
+// PlainAnalyzer is DefaultAnalyzer without the earliest-stop search: the
+// stop columns stay null. The search analyses every prefix of a certified
+// run (core.Run.EarliestStopOf), an order of magnitude more work than the
+// analysis itself, which a wide grid multiplies by its configs
+// (`sweep --earliest-stop=false`).
+func PlainAnalyzer(run *LoadedRun, p core.Params) (core.Outcome, error) {
+	r, err := CoreRun(run).Analyze(p)
+	if err != nil {
+		return core.Outcome{}, err
+	}
+	return r.Outcome(), nil
+}
+
 // EarliestStop records in out the earliest stop of the run analysed as r
 // under p (core.Run.EarliestStopOf, core.DefaultStopTarget: searched only
 // when the full analysis certifies a window, an analysis per prefix from

@@ -42,6 +42,7 @@ type sweepFlags struct {
 	htmlPath      string
 	runPages      bool
 	followLinks   bool
+	earliestStop  bool
 }
 
 func (f *sweepFlags) register(fs *pflag.FlagSet) {
@@ -55,6 +56,7 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.shard, "shard", "", "process shard i of N (i/N); /N takes i from SLURM_ARRAY_TASK_ID (mod N) or JOB_COMPLETION_INDEX; empty: a Slurm array (N from STEADYSWEEP_SHARD_COUNT, else the array's MIN..MAX span), else JOB_COMPLETION_INDEX with STEADYSWEEP_SHARD_COUNT, else unsharded")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs analysed at once (1–%d)", sweep.MaxJobs))
 	fs.BoolVar(&f.followLinks, "follow-links", false, "follow symbolic links wherever they lead (default: only links resolving inside a PATH)")
+	fs.BoolVar(&f.earliestStop, "earliest-stop", true, "search each row's earliest stop (an analysis per prefix of a certified run; false for wide grids: the stop_* columns stay null)")
 	fs.BoolVar(&f.resume, "resume", false, "skip run × config pairs already in the output directory")
 	fs.BoolVar(&f.retryErrors, "retry-errors", true, "with --resume, redo the pairs whose rows are errors (false: keep them)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no summary")
@@ -112,6 +114,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Load: f.loader(), Analyze: sweep.DefaultAnalyzer, Series: sweep.DefaultSeries,
 		ToolVersion: version, ToolCommit: commit,
 		Progress: sweep.NewProgress(stderr, isTerminalWriter(stderr), f.quiet),
+	}
+	if !f.earliestStop {
+		opts.Analyze = sweep.PlainAnalyzer
 	}
 	opts.Progress.Every = f.progressEvery
 	var pages *runPages
