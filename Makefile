@@ -6,13 +6,28 @@ COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 
-.PHONY: build test demo bench accuracy lint fuzz fuzz-smoke html-check html-screenshots clean
+.PHONY: build test docker-check demo bench accuracy lint fuzz fuzz-smoke html-check html-screenshots clean
+
+# pipefail: make test's status is go test's, not its summariser's.
+SHELL := /bin/bash
+# go test's own default is 10 minutes per package binary; cmd/steadysweep
+# takes several on a loaded 2-core machine, so make test says how long it
+# may take rather than inheriting that.
+TEST_TIMEOUT ?= 45m
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/steadysweep
 
+# The suite, as go test prints it without -v, then one line per skipped
+# test with its reason (cmd/internal/testsummary reads go test -json).
 test:
-	$(GO) test ./...
+	set -o pipefail; $(GO) test -timeout $(TEST_TIMEOUT) -json ./... | $(GO) run ./cmd/internal/testsummary
+
+# The Dockerfile's own build line (CGO_ENABLED=0 -trimpath: a cold build of
+# every package, minutes on a small machine), run and checked static by
+# TestDockerfileBuild; make test leaves it to this target, which CI runs.
+docker-check:
+	STEADYSWEEP_DOCKERFILE_BUILD=1 $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -run '^TestDockerfileBuild$$' ./cmd/steadysweep/
 
 # The first hour on an embedded default: synthesize runs with planted truth,
 # analyse one (report and plot), sweep them over a small grid, calibrate the
@@ -31,12 +46,13 @@ accuracy: build
 
 # The HTML pages in a real browser: installs Debian's chromium when it is
 # missing (apt-get, as root), then loads every kind of page headless with
-# networking off (TestPagesInBrowser; make test skips it without a browser).
+# networking off (TestPagesInBrowser; make test skips it without a browser,
+# this target fails instead). CI (.ci/run) runs it.
 # html-screenshots also rewrites the README's screenshots in docs/img.
 html-check:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
-	$(GO) test -count=1 -v -run '^TestPagesInBrowser$$' ./cmd/steadysweep/
+	STEADYSWEEP_REQUIRE_BROWSER=1 $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -v -run '^TestPagesInBrowser$$' ./cmd/steadysweep/
 
 html-screenshots:
 	mkdir -p docs/img

@@ -2,6 +2,8 @@ package columnar
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -30,6 +32,84 @@ func (r *readCloser) Close() error {
 	return first
 }
 
+// maxZstdWindow caps the window a zstd frame may declare: the decoder
+// allocates it before the first byte, so a 150 KB file declaring 1 GiB
+// cost 1.2 GB of memory per run. 128 MiB is zstd's own --long default
+// (window log 27); a log compressed with a larger window is refused,
+// naming the cap.
+const maxZstdWindow = 1 << 27
+
+// maxExpansion bounds how many bytes a compressed log may decompress to
+// per byte on disk (plus expansionSlack): gzip cannot exceed ~1032:1, and
+// real logs compress 5–50:1, so only a bomb (a zstd frame of one repeated
+// byte, a line of 64 GiB from a few MB) reaches it.
+const (
+	maxExpansion   = 4096
+	expansionSlack = 64 << 20
+)
+
+// ErrExpansion reports a compressed log that decompresses beyond
+// maxExpansion times its size, or whose zstd window exceeds maxZstdWindow.
+var ErrExpansion = errors.New("compressed log refused")
+
+// boundedReader is the decompressed stream of a compressed log: it
+// refuses bytes beyond limit, and every read observes ctx (when set), so
+// a cancel ends the read of a single enormous line, not only the wait for
+// the next one.
+type boundedReader struct {
+	r     io.Reader
+	ctx   context.Context
+	n     int64
+	limit int64 // 0: no limit
+	name  string
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.ctx != nil {
+		if err := b.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if b.limit > 0 && b.n > b.limit {
+		return n, fmt.Errorf("%s: %w: it decompresses to over %d bytes, more than %d times its size on disk: a compression bomb, not a log",
+			b.name, ErrExpansion, b.limit, maxExpansion)
+	}
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		err = fmt.Errorf("%s: %w: its zstd frame declares a window over %d MiB (decoding it would allocate that much); recompress it with zstd --long=27 or less",
+			b.name, ErrExpansion, maxZstdWindow>>20)
+	}
+	return n, err
+}
+
+// openEventsCtx is openEvents whose reads observe ctx: a cancel ends a
+// read even within one line of any length.
+func openEventsCtx(ctx context.Context, path string) (io.ReadCloser, error) {
+	rc, err := openEventsHashed(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	rc.watch(ctx)
+	return rc, nil
+}
+
+// observe makes the reads of rc, opened by openEvents, observe ctx.
+func observe(ctx context.Context, rc io.ReadCloser) {
+	if r, ok := rc.(*readCloser); ok {
+		r.watch(ctx)
+	}
+}
+
+// watch makes every read of r observe ctx.
+func (r *readCloser) watch(ctx context.Context) {
+	if b, ok := r.Reader.(*boundedReader); ok {
+		b.ctx = ctx
+		return
+	}
+	r.Reader = &boundedReader{r: r.Reader, ctx: ctx, name: "events file"}
+}
+
 // openEvents opens an events file, sniffing gzip and zstd magic bytes
 // (whatever the file name says).
 func openEvents(path string) (io.ReadCloser, error) { return openEventsHashed(path, nil) }
@@ -55,6 +135,9 @@ func openEventsHashed(path string, h hash.Hash) (*readCloser, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		rc.size = st.Size()
 	}
+	if b, ok := rc.Reader.(*boundedReader); ok && rc.size > 0 {
+		b.limit = rc.size*maxExpansion + expansionSlack
+	}
 	return rc, nil
 }
 
@@ -68,13 +151,13 @@ func decompress(r io.Reader, name string) (*readCloser, error) {
 		if err != nil {
 			return nil, &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: gzip: %v", ErrCorruptStream, err)}
 		}
-		return &readCloser{Reader: zr, closers: []func() error{zr.Close}}, nil
+		return &readCloser{Reader: &boundedReader{r: zr, name: name}, closers: []func() error{zr.Close}}, nil
 	case len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd:
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<30))
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil, &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: zstd: %v", ErrCorruptStream, err)}
 		}
-		return &readCloser{Reader: zr, closers: []func() error{func() error { zr.Close(); return nil }}}, nil
+		return &readCloser{Reader: &boundedReader{r: zr, name: name}, closers: []func() error{func() error { zr.Close(); return nil }}}, nil
 	}
 	return &readCloser{Reader: br}, nil
 }

@@ -58,8 +58,8 @@ func TestIngestCountFailure(t *testing.T) {
 		}()
 		select {
 		case err = <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatal("Ingest did not return within 10 s")
+		case <-time.After(3 * time.Minute): // a hang guard, generous for a loaded machine
+			t.Fatal("Ingest did not return within 3 minutes")
 		}
 		if !errors.Is(err, tokenizer.ErrPatternTooExpensive) || !strings.Contains(err.Error(), "count tokens in "+run.EventsPath+": tokenizer pattern too expensive") {
 			t.Errorf("workers %d: Ingest error = %v", workers, err)

@@ -128,6 +128,7 @@ func decodeRun(ctx context.Context, run *Run, opts IngestOptions, d *Decoded) (e
 		return err
 	}
 	defer rc.Close()
+	rc.watch(ctx)
 	if _, ok := opts.Counter.(contextCounter); ok {
 		// A count that fails (a tokenizer pattern too expensive for a text)
 		// cancels the decode; the failure, not "context canceled", is the

@@ -150,6 +150,7 @@ func (aiperfReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 		return info, err
 	}
 	defer rc.Close()
+	observe(ctx, rc)
 	sum := &dst.Summary
 	lr := newLineReader(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
 	var reqs []request

@@ -97,7 +97,7 @@ func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 	if opts.Counter != nil {
 		sum.Counter = opts.Counter.Identity()
 	}
-	rc, err := openEvents(run.EventsPath)
+	rc, err := openEventsCtx(ctx, run.EventsPath)
 	if err != nil {
 		return run.Info, err
 	}

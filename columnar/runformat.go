@@ -17,7 +17,7 @@ import (
 // SourcePath is the file the run's samples come from, with "#N" for one
 // benchmark of a GuideLLM report (the syntax ResolveRun accepts back).
 func (r *Run) SourcePath() string {
-	if r.Format == FormatGuideLLM && r.Part >= 0 {
+	if (r.Format == FormatGuideLLM || resultsFormat(r.Format)) && r.Part >= 0 {
 		return r.EventsPath + "#" + strconv.Itoa(r.Part)
 	}
 	return r.EventsPath
@@ -57,20 +57,63 @@ var notLogs = map[string]bool{
 // GuideLLM reports, vLLM results, chosen by content among the names of
 // foreignLogPatterns. Files whose content is no log are left out.
 func ForeignLogs(dir string) (paths []string, formats []Format) {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if !IsForeignLogName(e.Name()) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, e.Name())); err == nil && st.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	paths, formats = ForeignLogsAmong(dir, names)
+	for i := len(paths) - 1; i >= 0; i-- {
+		if formats[i] == "" {
+			paths, formats = slices.Delete(paths, i, i+1), slices.Delete(formats, i, i+1)
+		}
+	}
+	return paths, formats
+}
+
+// IsForeignLogName reports whether a file of this name may be another
+// tool's per-request log (its content then decides): discovery opens no
+// other file of a directory.
+func IsForeignLogName(name string) bool {
+	if notLogs[name] || strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, pat := range foreignLogPatterns {
+		if ok, _ := filepath.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ForeignLogsAmong is ForeignLogs over names, the regular files of dir
+// the caller listed (names IsForeignLogName accepts; others are ignored):
+// each is opened once for its first bytes (DetectFile). A file detection
+// could not decide within its bound is listed with format "": it may be
+// a log, and its run's row says why it was not read.
+func ForeignLogsAmong(dir string, names []string) (paths []string, formats []Format) {
 	seen := map[string]bool{}
 	for _, pat := range foreignLogPatterns {
-		matches, _ := filepath.Glob(filepath.Join(dir, pat))
+		var matches []string
+		for _, name := range names {
+			if ok, _ := filepath.Match(pat, name); ok && !seen[name] && IsForeignLogName(name) {
+				matches = append(matches, name)
+			}
+		}
 		slices.Sort(matches)
-		for _, p := range matches {
-			base := filepath.Base(p)
-			if seen[p] || notLogs[base] || strings.HasPrefix(base, ".") {
-				continue
-			}
-			seen[p] = true
-			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
-				continue
-			}
+		for _, name := range matches {
+			seen[name] = true
+			p := filepath.Join(dir, name)
 			f, err := DetectFile(p)
+			if isUndecided(err) {
+				paths, formats = append(paths, p), append(formats, "")
+				continue
+			}
 			if err != nil || f == FormatEndpoints || f == FormatEndpointsLegacy {
 				continue
 			}
@@ -104,7 +147,7 @@ func foreignLog(dir string) (string, Format, error) {
 // named as an endpoints events log whose content shows no format (empty,
 // or garbage the decoder reports line by line) is read as endpoints.
 func (r *Run) detectFormat() error {
-	f, err := DetectFile(r.EventsPath)
+	f, err := detectFileOnce(r.EventsPath)
 	var unknown *UnknownFormatError
 	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
 		f, err = FormatEndpoints, nil
@@ -116,8 +159,18 @@ func (r *Run) detectFormat() error {
 		return err
 	}
 	r.Format = f
-	if r.Part >= 0 && f != FormatGuideLLM {
-		return fmt.Errorf("%s#%d: only GuideLLM reports hold several benchmarks; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
+	if r.Part >= 0 && f != FormatGuideLLM && !resultsFormat(f) {
+		return fmt.Errorf("%s#%d: only GuideLLM reports and appended vLLM/SGLang results hold several runs; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
+	}
+	if resultsFormat(f) {
+		n, _ := CountResults(r.EventsPath)
+		switch {
+		case r.Part < 0 && n > 1:
+			return fmt.Errorf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, f, r.EventsPath, r.EventsPath, n-1)
+		case r.Part >= max(n, 1):
+			return fmt.Errorf("%s#%d: the file holds %d %s result(s)", r.EventsPath, r.Part, n, f)
+		}
 	}
 	if f == FormatGuideLLM && r.Part < 0 {
 		// A report cut short counts the benchmarks it holds; the reader

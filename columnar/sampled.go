@@ -53,7 +53,7 @@ func countLines(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, c
 	if len(want) == 0 {
 		return nil
 	}
-	rc, err := openEvents(run.EventsPath)
+	rc, err := openEventsCtx(ctx, run.EventsPath)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,9 @@ const (
 )
 
 // Methods returns the methods in documentation order.
-func Methods() []Method { return []Method{MethodSteady, MethodTotal, MethodFixedPct, MethodMSER5} }
+func Methods() []Method {
+	return append([]Method{MethodSteady, MethodTotal, MethodFixedPct, MethodMSER5}, PeerMethods()...)
+}
 
 func (m Method) String() string { return string(m) }
 
@@ -59,16 +61,20 @@ func (b baseline) warmup(a *analysis) int {
 	return 0
 }
 
-// window is the baseline's window [lo, hi) of the post-warmup series.
-func (b baseline) window(a *analysis) (lo, hi int) {
+// window is the baseline's window [lo, hi) of the post-warmup series;
+// reason says why a peer detector reports none (peers.go).
+func (b baseline) window(a *analysis) (lo, hi int, reason string) {
 	p, n := a.p, len(a.res.post)
+	if isPeer(b.method) {
+		return peerSPWindow(a, b.method)
+	}
 	switch b.method {
 	case MethodFixedPct:
-		return int(math.Round(float64(n) * p.FixedWarmupPct / 100)), n - int(math.Round(float64(n)*p.FixedCooldownPct/100))
+		return int(math.Round(float64(n) * p.FixedWarmupPct / 100)), n - int(math.Round(float64(n)*p.FixedCooldownPct/100)), ""
 	case MethodMSER5:
-		return mser5Start(a.res.post), n
+		return mser5Start(a.res.post), n, ""
 	}
-	return 0, n
+	return 0, n, ""
 }
 
 func (b baseline) selectSteady(a *analysis) {
@@ -78,9 +84,12 @@ func (b baseline) selectSteady(a *analysis) {
 	ss := &r.Steady
 	*ss = SteadyState{Anomaly: Anomaly{ChangePointSP: -1}}
 	n := len(r.post)
-	lo, hi := b.window(a)
+	lo, hi, reason := b.window(a)
 	if lo >= hi || n == 0 {
 		ss.Reason = "baseline window is empty"
+		if reason != "" {
+			ss.Reason = string(b.method) + ": " + reason
+		}
 		a.assess.Selection.States = statesOver(pct, 0, n, p, a.memo)
 		return
 	}

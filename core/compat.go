@@ -57,5 +57,8 @@ func strategyFor(p Params) strategy {
 	case MethodTotal, MethodFixedPct, MethodMSER5:
 		return baseline{method: p.Method}
 	}
+	if isPeer(p.Method) {
+		return baseline{method: p.Method}
+	}
 	return steadysweep{}
 }

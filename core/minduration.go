@@ -28,15 +28,19 @@ type ShortWindow struct {
 // duration, the reference's fixed floor.
 const DefaultMinDurFloorS = 600.0
 
-// MinDurFloor is the wall-time floor of the min-duration gate for a run
-// with info under p: p.MinDurFloorS when it is set (> 0), else the run's
-// configured minimum duration (config.yaml's min_duration_ms) when it has
-// one, else DefaultMinDurFloorS. fromRun reports the second case.
+// MinDurFloor is the wall-time floor T_floor of the min-duration gate for a
+// run with info under p (design §5.5): p.MinDurFloorS when it is set (> 0,
+// a flag or sweep parameter), else min(DefaultMinDurFloorS, the run's
+// configured minimum duration) when config.yaml sets min_duration_ms, else
+// DefaultMinDurFloorS. A run configured for longer than MLPerf's 600 s
+// minimum needs no longer window; one configured for less is exploratory,
+// and its own shorter minimum is the floor. fromRun reports that the run's
+// value is the floor (it is at most 600 s).
 func MinDurFloor(info RunInfo, p Params) (seconds float64, fromRun bool) {
 	switch {
 	case p.MinDurFloorS > 0:
 		return p.MinDurFloorS, false
-	case info.MinDurationS > 0:
+	case info.MinDurationS > 0 && info.MinDurationS <= DefaultMinDurFloorS:
 		return info.MinDurationS, true
 	}
 	return DefaultMinDurFloorS, false

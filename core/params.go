@@ -57,9 +57,10 @@ type Params struct {
 	MinDurEps float64 `param:"min_dur_eps"`
 	// MinDurRelaxMult multiplies the p90 e2e latency (relaxation term).
 	MinDurRelaxMult float64 `param:"min_dur_relax_mult"`
-	// MinDurFloorS is the wall-time floor in seconds; 0 takes the run's
-	// configured minimum duration (RunInfo.MinDurationS, config.yaml's
-	// min_duration_ms) when it has one, else DefaultMinDurFloorS
+	// MinDurFloorS is the wall-time floor in seconds; 0 takes
+	// min(DefaultMinDurFloorS, the run's configured minimum duration)
+	// (RunInfo.MinDurationS, config.yaml's min_duration_ms) when it has
+	// one, else DefaultMinDurFloorS
 	// (MinDurFloor resolves it; Result.MinDurFloorS is the one used).
 	MinDurFloorS float64 `param:"min_dur_floor_s"`
 	// MinDurKstarFloor is the k* floor and precision exemption.

@@ -22,8 +22,9 @@ type Result struct {
 	// Params are the parameters of the analysis.
 	Params Params
 	// MinDurFloorS is the min-duration gate's floor the analysis used
-	// (MinDurFloor: Params.MinDurFloorS, else the run's configured minimum
-	// duration, else 600 s); MinDurFloorFromRun reports the second case.
+	// (MinDurFloor: Params.MinDurFloorS, else min(600 s, the run's
+	// configured minimum duration), else 600 s); MinDurFloorFromRun reports
+	// that the run's shorter minimum is the floor.
 	MinDurFloorS       float64
 	MinDurFloorFromRun bool
 	// CovBounds are the effective CoV bounds in the given order
@@ -41,6 +42,10 @@ type Result struct {
 	// Assessment is steadysweep's analysis beyond the reference; nil under
 	// compat reference.
 	Assessment *Assessment
+	// EarliestStop is the run's earliest stop when the caller computed it
+	// (Run.EarliestStopOf; nil otherwise): the JSON and text outputs
+	// report it when set.
+	EarliestStop *EarliestStop
 
 	run    *Run
 	roll   *rollup

@@ -17,20 +17,16 @@ import (
 //   - otherwise each log is a run of its own, named by its file;
 //   - each benchmark of a GuideLLM report is a run, "#N" after the file
 //     (one report holds several load levels), so N is in the run id.
-func (d *discoverer) keepForeign(root, dir, rel string) {
-	paths, formats := columnar.ForeignLogs(dir)
+func (d *discoverer) keepForeign(root, dir, rel, real string, names []string, viaLink bool) {
+	paths, formats := columnar.ForeignLogsAmong(dir, names)
 	if len(paths) == 0 {
 		return
 	}
 	dirRel := rel
 	if dirRel == "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			d.errs = append(d.errs, fmt.Errorf("root %s: %w", dir, err))
-			return
-		}
-		dirRel = filepath.Base(abs)
+		dirRel = rootName(dir)
 	}
+	id := func(p string) string { return filepath.Join(real, filepath.Base(p)) }
 	allAIPerf, preferred := true, ""
 	for i, p := range paths {
 		allAIPerf = allAIPerf && formats[i] == columnar.FormatAIPerf
@@ -42,21 +38,21 @@ func (d *discoverer) keepForeign(root, dir, rel string) {
 		if preferred == "" {
 			preferred = paths[0]
 		}
-		d.keep(RunRef{Root: root, Path: dir, Rel: dirRel, EventsPath: preferred})
+		d.keep(RunRef{Root: root, Path: dir, Rel: dirRel, EventsPath: preferred}, id(preferred), viaLink)
 		return
 	}
 	for i, p := range paths {
 		fileRel := joinRel(rel, filepath.Base(p))
-		if formats[i] != columnar.FormatGuideLLM {
-			d.keep(RunRef{Root: root, Path: p, Rel: fileRel, EventsPath: p})
-			continue
-		}
 		// A report that cannot be counted still yields its first run, so
 		// the sweep records why it cannot be read.
-		n, _ := columnar.GuideLLMBenchmarks(p)
-		for b := 0; b < max(n, 1); b++ {
+		n, named := columnar.RunParts(p, formats[i])
+		if !named {
+			d.keep(RunRef{Root: root, Path: p, Rel: fileRel, EventsPath: p}, id(p), viaLink)
+			continue
+		}
+		for b := 0; b < n; b++ {
 			part := "#" + strconv.Itoa(b)
-			d.keep(RunRef{Root: root, Path: p + part, Rel: fileRel + part, EventsPath: p})
+			d.keep(RunRef{Root: root, Path: p + part, Rel: fileRel + part, EventsPath: p}, id(p), viaLink)
 		}
 	}
 }
@@ -68,18 +64,20 @@ func (d *discoverer) keepForeignFile(root string) bool {
 	if err != nil || f == columnar.FormatEndpoints || f == columnar.FormatEndpointsLegacy {
 		return false
 	}
-	n := 1
-	if f == columnar.FormatGuideLLM {
-		n, _ = columnar.GuideLLMBenchmarks(root)
-	}
+	n, named := columnar.RunParts(root, f)
 	name := filepath.Base(root)
-	for b := 0; b < max(n, 1); b++ {
+	real, err := realPath(filepath.Dir(root))
+	if err != nil {
+		d.errs = append(d.errs, fmt.Errorf("resolve %s: %w", root, err))
+		return true
+	}
+	for b := 0; b < n; b++ {
 		ref := RunRef{Root: filepath.Dir(root), Path: root, Rel: name, EventsPath: root}
-		if f == columnar.FormatGuideLLM {
+		if named {
 			part := "#" + strconv.Itoa(b)
 			ref.Path, ref.Rel = root+part, name+part
 		}
-		d.keep(ref)
+		d.keep(ref, filepath.Join(real, name), false)
 	}
 	return true
 }

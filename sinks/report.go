@@ -76,8 +76,8 @@ func writeTitle(b *reportBuilder, in ReportInput, o *core.Outcome) {
 	if in.RunPath != "" {
 		b.field("run", in.RunPath)
 	}
-	shape := fmt.Sprintf("%d super-passes of %d samples · warmup %d (%s) · %d post-warmup",
-		r.NSuperPasses, r.SuperpassSize, r.Warmup, orNA(r.WarmupMode), r.NPostWarmup)
+	shape := fmt.Sprintf("%s of %s · warmup %d (%s) · %d post-warmup",
+		Count(r.NSuperPasses, "super-pass"), Count(r.SuperpassSize, "sample"), r.Warmup, orNA(r.WarmupMode), r.NPostWarmup)
 	if r.Path == core.PathNATL {
 		shape = "agentic NATL path (per-trajectory throughput)"
 	}
@@ -207,6 +207,8 @@ func floorSource(r *core.Result) string {
 		return "the reference's fixed floor"
 	case p.MinDurFloorS > 0:
 		return "--min-duration-floor"
+	case r.RunInfo().MinDurationS > core.DefaultMinDurFloorS:
+		return "MLPerf's 600 s; config.yaml min_duration_ms " + seconds(r.RunInfo().MinDurationS) + " is longer"
 	}
 	return "default: config.yaml sets no min_duration_ms"
 }

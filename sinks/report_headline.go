@@ -26,6 +26,7 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	writeThroughput(b, r, o)
 	writeLatency(b, r, o)
 	writeFindings(b, o)
+	writeEarliestStop(b, r)
 }
 
 // writeHealth prints what the log itself says about the numbers: how many
@@ -90,7 +91,7 @@ func writeWindow(b *reportBuilder, r *core.Result, o *core.Outcome) {
 			notes = append(notes, fmt.Sprintf("spans %d of %d plateaus", n, len(r.Steady.Plateaus)))
 		}
 		if w.SkippedShort > 0 {
-			notes = append(notes, fmt.Sprintf("%d shorter plateau(s) skipped", w.SkippedShort))
+			notes = append(notes, Count(w.SkippedShort, "shorter plateau")+" skipped")
 		}
 	}
 	if !math.IsNaN(o.MinDurationS) {

@@ -133,7 +133,7 @@ func (s Summary) String() string {
 		}
 		st = append(st, fmt.Sprintf("%s %d", name, s.RowsByStatus[k]))
 	}
-	line := fmt.Sprintf("%d runs × %d configs: %d rows", s.Runs, s.Configs, s.Rows)
+	line := fmt.Sprintf("%s × %s: %s", sinks.Count(s.Runs, "run"), sinks.Count(s.Configs, "config"), sinks.Count(s.Rows, "row"))
 	if len(st) > 0 {
 		line += " (" + strings.Join(st, ", ") + ")"
 	}
@@ -160,7 +160,7 @@ func (s Summary) FailureLines() []string {
 	if s.ErrorRuns == 0 {
 		return nil
 	}
-	head := fmt.Sprintf("%d runs failed:", s.ErrorRuns)
+	head := sinks.Count(s.ErrorRuns, "run") + " failed:"
 	if s.ErrorRuns > len(s.Failures) {
 		head = fmt.Sprintf("%d runs failed; the first %d:", s.ErrorRuns, len(s.Failures))
 	}

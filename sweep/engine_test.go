@@ -72,7 +72,7 @@ func TestRunGrid(t *testing.T) {
 	if !strings.Contains(sum.String(), "18 runs × 9 configs: 162 rows") {
 		t.Errorf("summary line %q", sum.String())
 	}
-	if got := (Summary{Runs: 1, Configs: 2, Rows: 2, RowsByStatus: map[string]int{"": 1, "windowable": 1}}).String(); !strings.HasPrefix(got, "1 runs × 2 configs: 2 rows (no status 1, windowable 1); ") {
+	if got := (Summary{Runs: 1, Configs: 2, Rows: 2, RowsByStatus: map[string]int{"": 1, "windowable": 1}}).String(); !strings.HasPrefix(got, "1 run × 2 configs: 2 rows (no status 1, windowable 1); ") {
 		t.Errorf("summary line %q", got)
 	}
 
@@ -303,7 +303,7 @@ func TestProgress(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := buf.String(); strings.Count(got, "\n") != 1 || strings.Contains(got, "\r") || !strings.HasPrefix(got, "18 runs × 1 configs: 18 rows (insufficient_passes 4, windowable 14); 18 analysed, 0 skipped; 2 files") {
+	if got := buf.String(); strings.Count(got, "\n") != 1 || strings.Contains(got, "\r") || !strings.HasPrefix(got, "18 runs × 1 config: 18 rows (insufficient_passes 4, windowable 14); 18 analysed, 0 skipped; 2 files") {
 		t.Fatalf("non-terminal output: %q", got)
 	}
 
@@ -320,7 +320,7 @@ func TestProgress(t *testing.T) {
 	got := buf.String()
 	// One run done, and it failed: error rows are counted as rows, not
 	// runs.
-	if !containsAll(got, "\r1/4 runs (1 failed)  3 rows (2 errors)  0.5 MB/s  ETA 6s", "4 runs × 1 configs: 0 rows") {
+	if !containsAll(got, "\r1/4 runs (1 failed)  3 rows (2 errors)  0.5 MB/s  ETA 6s", "4 runs × 1 config: 0 rows") {
 		t.Fatalf("terminal output: %q", got)
 	}
 

@@ -19,6 +19,12 @@ var presets = []struct {
 	{"total", "peer baseline: the whole tracked run", method(core.MethodTotal)},
 	{"fixed-pct", "peer baseline: fixed warmup/cooldown percentages (GuideLLM)", method(core.MethodFixedPct)},
 	{"mser5", "peer baseline: MSER-5 truncation", method(core.MethodMSER5)},
+	// The peer detectors (core/peers.go; docs/peers.md cites each
+	// peer's file and commit).
+	{"aiperf", "peer detector: AIPerf's steady-state analyzer (CUSUM on concurrency and throughput ∩ MSER-5 on latency and TTFT)", method(core.MethodAIPerf)},
+	{"vllm-bench", "peer detector: vllm-bench's in-flight ≥ 0.95 × max concurrency, first up-crossing to last down-crossing", method(core.MethodVLLMBench)},
+	{"sglang", "peer detector: SGLang's longest span with concurrency ≥ 0.8 × peak", method(core.MethodSGLang)},
+	{"guidellm", "peer detector: GuideLLM's measured window with its default warmup/cooldown (none)", method(core.MethodGuideLLM)},
 }
 
 func method(m core.Method) func() core.Params {

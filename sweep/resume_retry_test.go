@@ -165,7 +165,7 @@ func TestProgressLinesOffTerminal(t *testing.T) {
 	if !strings.Contains(got, "MB/s") || !strings.Contains(got, "ETA") {
 		t.Errorf("progress lines lack MB/s or ETA:\n%s", got)
 	}
-	if n := len(lines); !strings.HasPrefix(lines[n-3], "18 runs × 1 configs") || lines[n-2] != "1 runs failed:" || !strings.HasPrefix(lines[n-1], "  offline_burst: load: tokenizer") {
+	if n := len(lines); !strings.HasPrefix(lines[n-3], "18 runs × 1 config") || lines[n-2] != "1 run failed:" || !strings.HasPrefix(lines[n-1], "  offline_burst: load: tokenizer") {
 		t.Errorf("the log does not end with the summary and the failed run:\n%s", got)
 	}
 }

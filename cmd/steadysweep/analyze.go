@@ -101,6 +101,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("analyze %s: %w", run.EventsPath, err)
 	}
+	if err := attachEarliestStop(cr, params, res); err != nil {
+		return fmt.Errorf("analyze %s: earliest stop: %w", run.EventsPath, err)
+	}
 	if c := res.Caveat(); c != "" {
 		fmt.Fprintf(stderr, "%s\n\n", c)
 	}
@@ -126,11 +129,9 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 	// the other core while the text is rendered and shown: the fsync is
 	// I/O wait, as long as all the rest of a warm analyze's output.
 	// Rendering stays on this goroutine (a Result is not safe for
-	// concurrent use). A failure is reported after the report is shown.
-	var (
-		jsonWritten *background
-		jsonErr     error
-	)
+	// concurrent use). A file that cannot be created fails at once; a
+	// failed commit is reported after the report is shown.
+	var jsonWritten *background
 	if f.jsonPath != "" && f.jsonPath != "-" {
 		out, err := atomicfile.Create(f.jsonPath)
 		if err == nil {
@@ -138,10 +139,13 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 				err = errors.Join(err, out.Abort())
 			}
 		}
-		if jsonErr = err; err == nil {
-			jsonWritten = inBackground(out.Commit)
-			defer jsonWritten.wait() // on every return: no temporary file left to a dying process
+		if err != nil {
+			// Before the report: a --json that cannot be written is the
+			// one line the user sees, not the end of a page.
+			return fmt.Errorf("--json: %w", err)
 		}
+		jsonWritten = inBackground(out.Commit)
+		defer jsonWritten.wait() // on every return: no temporary file left to a dying process
 	}
 	// text goes to files (no colour ever, 100 columns); shown to stdout,
 	// with colour and the terminal's width when stdout is a terminal.
@@ -164,11 +168,10 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 	}
 	if f.jsonPath != "" {
-		err := jsonErr
-		switch {
-		case f.jsonPath == "-":
+		var err error
+		if f.jsonPath == "-" {
 			err = resultjson.Write(stdout, res)
-		case err == nil:
+		} else {
 			err = jsonWritten.wait()
 		}
 		if err != nil {
@@ -198,26 +201,30 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 		announce(stderr, f.augmentOut)
 	}
+	// The plot and the page are independent: one failing (a run with no
+	// super-pass series has nothing to plot) does not cost the other.
+	var plotErr error
 	if f.plotPath != "" {
 		write, _ := plotWriter(f.plotPath) // checked by params
-		err := writeOutput(f.plotPath, stdout, func(w io.Writer) error {
+		plotErr = writeOutput(f.plotPath, stdout, func(w io.Writer) error {
 			return write(w, sinks.RunName(arg), res)
 		})
-		if err != nil {
-			return fmt.Errorf("--plot: %w", err)
+		if plotErr != nil {
+			plotErr = fmt.Errorf("--plot: %w", plotErr)
+		} else {
+			announce(stderr, f.plotPath)
 		}
-		announce(stderr, f.plotPath)
 	}
 	if f.htmlPath != "" {
 		err := writeOutput(f.htmlPath, stdout, func(w io.Writer) error {
 			return htmlpage.WriteRun(w, htmlpage.RunInput{Result: res, RunPath: arg, Derived: derivations(res, loaded)})
 		})
 		if err != nil {
-			return fmt.Errorf("--html: %w", err)
+			return errors.Join(plotErr, fmt.Errorf("--html: %w", err))
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", f.htmlPath)
 	}
-	return nil
+	return plotErr
 }
 
 // background is a function running on its own goroutine.
@@ -285,7 +292,7 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	}
 	fs.StringVar(&f.trendGate, "trend-gate", d.TrendGate.String(), "trend gate: "+strings.Join(gates, ", "))
 	fs.BoolVar(&f.noMinDur, "no-min-duration", !d.MinDuration, "do not enforce the minimum-duration gate")
-	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: config.yaml's min_duration_ms when set, else 600 s; --compat reference: 600 s)")
+	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: min(600 s, config.yaml's min_duration_ms) when set, else 600 s; --compat reference: 600 s)")
 	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
 	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file (steady_state.N.* for benchmark N of a GuideLLM report)")
@@ -374,7 +381,7 @@ func (f *analyzeFlags) params() (core.Params, error) {
 	if f.minDurFloor != "" {
 		s, err := parseSeconds(f.minDurFloor)
 		if err != nil || !(s > 0) {
-			return p, usagef("--min-duration-floor: %q is not a positive number of seconds or a duration such as 10m (omit it for config.yaml's min_duration_ms, else 600 s)", f.minDurFloor)
+			return p, usagef("--min-duration-floor: %q is not a positive number of seconds or a duration such as 10m (omit it for min(600 s, config.yaml's min_duration_ms), else 600 s)", f.minDurFloor)
 		}
 		p.MinDurFloorS = s
 	}
@@ -456,5 +463,20 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
+	return nil
+}
+
+// attachEarliestStop sets res.EarliestStop (steadysweep's window path
+// only: the reference's output stays the reference's), under the rule of
+// rows and `watch` (core.DefaultStopTarget).
+func attachEarliestStop(cr *core.Run, p core.Params, res *core.Result) error {
+	if res.Assessment == nil || res.Path != core.PathWindow {
+		return nil
+	}
+	es, err := cr.EarliestStopOf(p, res, core.DefaultStopTarget())
+	if err != nil {
+		return err
+	}
+	res.EarliestStop = &es
 	return nil
 }

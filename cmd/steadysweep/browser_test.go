@@ -193,6 +193,9 @@ func checkRunCharts(t *testing.T, page, dom string) {
 // installs Debian's chromium and runs it.
 func TestPagesInBrowser(t *testing.T) {
 	bin := chromium()
+	if bin == "" && os.Getenv("STEADYSWEEP_REQUIRE_BROWSER") != "" {
+		t.Fatal("no Chromium on $PATH (or $STEADYSWEEP_CHROMIUM), and STEADYSWEEP_REQUIRE_BROWSER is set (make html-check): install Debian's chromium")
+	}
 	if bin == "" {
 		t.Skip("no Chromium on $PATH (or $STEADYSWEEP_CHROMIUM): the browser check of the HTML pages is skipped; `make html-check` installs Debian's chromium and runs it")
 	}

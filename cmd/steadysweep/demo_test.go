@@ -341,3 +341,28 @@ func readmeDemoCommands(t *testing.T, readme string) []string {
 	}
 	return lines
 }
+
+// TestReadmeDemoCommandsWriteUnderDemoOut: the README's commands to paste
+// after make demo write only under demo-out/ (issue 26: its --plot
+// staircase.svg left a file in the checkout), and the README's time for
+// make demo counts the first build (issue 26: "a few seconds", while a
+// cold build takes minutes).
+func TestReadmeDemoCommandsWriteUnderDemoOut(t *testing.T) {
+	readme := string(mustRead(t, filepath.Join(repoRoot(t), "README.md")))
+	outputs := map[string]bool{"--plot": true, "--json": true, "--html": true, "-o": true, "--out": true, "--report": true}
+	for _, line := range readmeDemoCommands(t, readme) {
+		args, err := shellWords(strings.TrimPrefix(line, "bin/steadysweep "), nil)
+		if err != nil {
+			t.Fatalf("README: %s: %v", line, err)
+		}
+		for i, a := range args {
+			if outputs[a] && i+1 < len(args) && args[i+1] != "-" && !strings.HasPrefix(args[i+1], "demo-out/") {
+				t.Errorf("README: %s: %s %s writes outside demo-out/", line, a, args[i+1])
+			}
+		}
+	}
+	claim := regexp.MustCompile("`make demo` \\(([^)]*)\\)").FindStringSubmatch(readme)
+	if claim == nil || !strings.Contains(claim[1], "first") || !strings.Contains(claim[1], "minutes") {
+		t.Errorf("README's time for make demo %q: want it to count the first build (minutes)", claim)
+	}
+}

@@ -72,19 +72,33 @@ func referenceDifferences() string {
 
 // parseFlags parses args into fs, the flags of command name. --help (-h)
 // prints the command's help page on stdout and reports helped (exit 0); a
-// bad flag is a usage error that names it; afterwards fs.Usage prints the
-// page on stderr, for the command's own usage errors.
+// bad flag is a usage error that names it (and the flag it most likely
+// meant); afterwards fs.Usage prints the usage line on stderr, for the
+// command's own usage errors.
 func parseFlags(fs *pflag.FlagSet, name string, args []string, stdout, stderr io.Writer) (helped bool, err error) {
 	fs.SetOutput(io.Discard) // pflag prints nothing itself: errors go back to run
 	fs.Usage = func() {}
 	err = fs.Parse(args)
-	fs.Usage = func() { io.WriteString(stderr, helpPage(name, fs)) }
+	fs.Usage = func() { io.WriteString(stderr, usageLine(name, fs)) }
 	switch {
 	case errors.Is(err, pflag.ErrHelp):
 		_, err = io.WriteString(stdout, helpPage(name, fs))
 		return true, err
 	case err != nil:
+		var names []string
+		fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+		if hint := unknownFlagHint(err.Error(), names); hint != "" {
+			return false, usagef("%s: %v; %s (steadysweep help %s)", name, err, hint, name)
+		}
 		return false, usagef("%s: %v (steadysweep help %s)", name, err, name)
 	}
 	return false, nil
+}
+
+// usageLine is what a command's usage error shows above its one-line
+// error: the help page's usage line and where the rest is, not the whole
+// page (which buries the error).
+func usageLine(name string, fs *pflag.FlagSet) string {
+	first, _, _ := strings.Cut(helpPage(name, fs), "\n")
+	return first + "\n(steadysweep help " + name + ": every flag)\n"
 }

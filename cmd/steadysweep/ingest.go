@@ -11,6 +11,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/samplesparquet"
 	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -61,10 +62,5 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// plural is "1 run", "2 runs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// plural is "1 run", "2 runs" (sinks.Count).
+func plural(n int, noun string) string { return sinks.Count(n, noun) }

@@ -41,8 +41,17 @@ func (l *loadFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.model, "model", "", "model name for the tokenizer registry (default: config.yaml)")
 	fs.IntVar(&l.datasetSize, "dataset-size", 0, "dataset size (default: run_meta.json, then sample_idx_map.json)")
 	fs.StringVar(&l.cacheDir, "cache-dir", defaultCacheDir(), "column cache directory")
-	fs.BoolVar(&l.noCache, "no-cache", false, "neither read nor write the column cache")
+	fs.BoolVar(&l.noCache, "no-cache", false, "neither read nor write the column cache (nor the compiled tokenizers)")
 	fs.IntVar(&l.tokenizeSample, "tokenize-sample", 0, "count tokens of at most K samples per super-pass (0 = all; marked in the output)")
+}
+
+// tokenizerCache is the directory of compiled tokenizers (under the
+// column cache's; none with --no-cache).
+func (l *loadFlags) tokenizerCache() string {
+	if l.noCache {
+		return ""
+	}
+	return l.cacheDir
 }
 
 func defaultCacheDir() string {
@@ -85,7 +94,7 @@ func (l *loadFlags) counterFor(run *columnar.Run) (tokenizer.Counter, tokenizer.
 	if model == "" {
 		model = tokenizerModel(run)
 	}
-	c, res, err := tokenizer.Resolve(l.tokenizer, model)
+	c, res, err := tokenizer.ResolveCached(l.tokenizer, model, l.tokenizerCache())
 	if err != nil {
 		return nil, res, usageError{err} // one line, "tokenizer: …" (tokenizer.Resolve)
 	}

@@ -20,8 +20,15 @@ const (
 	exitOK          = 0 // a result was produced (found or not)
 	exitFailure     = 1 // the input could not be analysed, or output could not be written
 	exitUsage       = 2 // the command line was wrong
+	exitPartial     = 3 // a sweep wrote rows, but some runs failed (restic's partial-success code)
 	exitInterrupted = 130
 )
+
+// partialError marks a sweep that finished with some runs failed (their
+// rows have status error); it maps to exit 3.
+type partialError struct{ msg string }
+
+func (e partialError) Error() string { return e.msg }
 
 // usageError marks an error caused by the command line; it maps to exit 2.
 type usageError struct{ err error }
@@ -70,9 +77,12 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "steadysweep: %s\n", oneLine(err.Error()))
 	var ue usageError
+	var pe partialError
 	switch {
 	case errors.As(err, &ue):
 		return exitUsage
+	case errors.As(err, &pe):
+		return exitPartial
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
 	default:
@@ -103,6 +113,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
+	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if m := didYouMean(args[0], names); m != "" {
+		return usagef("unknown command %q; did you mean %q? (run 'steadysweep help')", args[0], m)
 	}
 	return usagef("unknown command %q (run 'steadysweep help')", args[0])
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +41,7 @@ type sweepFlags struct {
 	debugLog      string
 	htmlPath      string
 	runPages      bool
+	followLinks   bool
 }
 
 func (f *sweepFlags) register(fs *pflag.FlagSet) {
@@ -51,6 +54,7 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.exclude, "exclude", nil, "skip runs (and directories) whose relative path matches this glob (syntax of --include); repeatable")
 	fs.StringVar(&f.shard, "shard", "", "process shard i of N (i/N); /N takes i from SLURM_ARRAY_TASK_ID (mod N) or JOB_COMPLETION_INDEX; empty: a Slurm array (N from STEADYSWEEP_SHARD_COUNT, else the array's MIN..MAX span), else JOB_COMPLETION_INDEX with STEADYSWEEP_SHARD_COUNT, else unsharded")
 	fs.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), fmt.Sprintf("runs analysed at once (1–%d)", sweep.MaxJobs))
+	fs.BoolVar(&f.followLinks, "follow-links", false, "follow symbolic links wherever they lead (default: only links resolving inside a PATH)")
 	fs.BoolVar(&f.resume, "resume", false, "skip run × config pairs already in the output directory")
 	fs.BoolVar(&f.retryErrors, "retry-errors", true, "with --resume, redo the pairs whose rows are errors (false: keep them)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress and no summary")
@@ -82,7 +86,10 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err}
 	}
-	found := corpora.DiscoverAll(fs.Args(), f.include, f.exclude)
+	found, err := corpora.DiscoverWith(ctx, fs.Args(), corpora.DiscoverOptions{Include: f.include, Exclude: f.exclude, FollowLinks: f.followLinks})
+	if err != nil {
+		return fmt.Errorf("discovery: %w", err)
+	}
 	for _, p := range found.Problems {
 		fmt.Fprintf(stderr, "warning: %v\n", p)
 	}
@@ -132,6 +139,11 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
+	if errors.Is(err, context.Canceled) {
+		// What was published stays; the same command with --resume
+		// analyses only the pairs missing.
+		return fmt.Errorf("%w; rows written so far are kept: run the same command with --resume to continue", err)
+	}
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
@@ -146,12 +158,33 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stderr, "wrote %s\n", f.htmlPath)
 		}
 	}
+	if s := discoverySummary(found); s != "" {
+		fmt.Fprintf(stderr, "%s\n", s)
+	}
 	if !f.quiet {
 		if _, err := fmt.Fprintf(stdout, "rows written under %s/rows (series under %s/series)\n", f.out, f.out); err != nil {
 			return fmt.Errorf("write the summary: %w", err)
 		}
 	}
-	return nil
+	return sweepOutcome(sum)
+}
+
+// sweepOutcome is the sweep's exit status as an error (nil: every run
+// analysed), its message the summary exitCode prints even under -q:
+// exit 1 when every row the sweep wrote is an error row (nothing could be
+// analysed), exit 3 (partialError) when only some runs failed.
+func sweepOutcome(sum sweep.Summary) error {
+	if sum.ErrorRuns == 0 {
+		return nil
+	}
+	first := ""
+	if len(sum.Failures) > 0 {
+		first = fmt.Sprintf(" (first: %s: %s)", sum.Failures[0].Run, sum.Failures[0].Reason)
+	}
+	if errs := sum.RowsByStatus[sweep.StatusError]; errs == sum.Rows && sum.Skipped == 0 {
+		return fmt.Errorf("nothing could be analysed: %s failed, every row an error%s", plural(sum.ErrorRuns, "run"), first)
+	}
+	return partialError{fmt.Sprintf("%d of %s failed (their rows have status error)%s", sum.ErrorRuns, plural(sum.Runs, "run"), first)}
 }
 
 // configs expands --preset, --grid and --set into parameter sets and the
@@ -184,7 +217,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 	}
 	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample, DatasetSize: f.datasetSize}
 	if f.tokenizer != "" {
-		c, res, err := tokenizer.Resolve(f.tokenizer, f.model)
+		c, res, err := tokenizer.ResolveCached(f.tokenizer, f.model, f.tokenizerCache())
 		if err != nil {
 			return func(context.Context, corpora.RunRef) (*sweep.LoadedRun, error) {
 				return nil, err
@@ -216,7 +249,7 @@ func (f *sweepFlags) loader() sweep.Loader {
 		mu.Lock()
 		r, ok := counters[model]
 		if !ok {
-			c, res, err := tokenizer.Resolve("", model)
+			c, res, err := tokenizer.ResolveCached("", model, f.tokenizerCache())
 			if err != nil {
 				mu.Unlock()
 				return nil, err // names the model's tokenizer and the fix
@@ -248,4 +281,34 @@ func openDebugLog(path string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// discoverySummary names, at the end of a sweep, what discovery could not
+// search (also warned about at its start, where a long sweep scrolls it
+// away): "" when nothing.
+func discoverySummary(d corpora.Discovery) string {
+	var parts []string
+	if n := len(d.Unreadable); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d unreadable director(ies) not searched (%s)", n, firstNames(d.Unreadable)))
+	}
+	if n := len(d.Outside); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d link(s) leading outside the PATHs not followed (%s; --follow-links follows them)", n, firstNames(d.Outside)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "discovery: " + strings.Join(parts, "; ")
+}
+
+// firstNames quotes up to 3 paths (names are data: %q keeps one line).
+func firstNames(paths []string) string {
+	var q []string
+	for i, p := range paths {
+		if i == 3 {
+			q = append(q, fmt.Sprintf("… %d more", len(paths)-3))
+			break
+		}
+		q = append(q, strconv.Quote(p))
+	}
+	return strings.Join(q, ", ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,8 +60,9 @@ func TestSweepDatasetSizeFlag(t *testing.T) {
 		}
 	}
 	without := filepath.Join(t.TempDir(), "without")
-	if stderr, err := sweepCLI(t, arch, "-o", without, "--tokenizer", "words", "--no-cache"); err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+	// Its one run fails: nothing could be analysed, exit 1.
+	if stderr, err := sweepCLI(t, arch, "-o", without, "--tokenizer", "words", "--no-cache"); exitCode(err, io.Discard) != exitFailure {
+		t.Fatalf("%v, want exit 1\n%s", err, stderr)
 	}
 	rows := readSweepRows(t, without)
 	if len(rows) != 1 || rows[0].status != "error" || !strings.Contains(rows[0].reason, "could not resolve dataset/super-pass size") {
@@ -99,8 +101,8 @@ func TestSweepResumeRetriesErrors(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	missing := filepath.Join(t.TempDir(), "not-yet", "tokenizer.json")
 	stderr, err := sweepCLI(t, arch, "-o", out, "--tokenizer", missing, "--no-cache", "--set", "warmup_band=0.03,0.05")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
+	if exitCode(err, io.Discard) != exitFailure { // every row an error: exit 1
+		t.Fatalf("%v, want exit 1\n%s", err, stderr)
 	}
 	if n := statuses(t, out); n["error"] != 4 {
 		t.Fatalf("first sweep: rows by status %v, want 4 errors", n)

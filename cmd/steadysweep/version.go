@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -23,6 +24,16 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() != 0 {
 		return usagef("version takes no arguments")
 	}
-	_, err := fmt.Fprintf(stdout, "steadysweep %s (%s)\n", version, commit)
+	_, err := io.WriteString(stdout, versionLine(version, commit))
 	return err
+}
+
+// versionLine is "steadysweep VERSION (COMMIT)", the commit left out when
+// the version already names it (git describe --always on an untagged
+// tree is the commit itself, maybe with -dirty).
+func versionLine(version, commit string) string {
+	if strings.Contains(version, commit) {
+		return "steadysweep " + version + "\n"
+	}
+	return fmt.Sprintf("steadysweep %s (%s)\n", version, commit)
 }

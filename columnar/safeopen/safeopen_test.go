@@ -18,8 +18,11 @@ import (
 
 // withDeadline runs f and fails the test if it has not returned within d:
 // the bug this package fixes is a hang, so a hang must fail, not stall.
+// At least three minutes: a hang guard, not a speed limit (a loaded
+// machine stretches a blocked-free read too).
 func withDeadline(t *testing.T, d time.Duration, f func()) {
 	t.Helper()
+	d = max(d, 3*time.Minute)
 	done := make(chan struct{})
 	go func() { defer close(done); f() }()
 	select {

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
@@ -73,6 +74,62 @@ func BenchmarkLoad(b *testing.B) {
 			for b.Loop() {
 				if _, err := Load(filepath.Join(dir, name, "tokenizer.json.gz")); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadCompiled is BenchmarkLoad through a compiled cache filled
+// beforehand (LoadCached's hit: read and hash the file, read the entry,
+// no JSON); "/store" is the first load of a new cache, JSON parsed and
+// the entry written.
+//
+//	go test -run '^$' -bench '^BenchmarkLoadCompiled' -cpu 1 ./columnar/tokenizer
+func BenchmarkLoadCompiled(b *testing.B) {
+	dir := sharedDir(b)
+	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
+		gz := filepath.Join(dir, name, "tokenizer.json.gz")
+		for _, form := range []string{"gz", "json"} {
+			path := gz
+			if form == "json" {
+				// As a Hugging Face cache holds it: uncompressed.
+				data, err := readMaybeGzip(gz)
+				if err != nil {
+					b.Fatal(err)
+				}
+				path = filepath.Join(b.TempDir(), "tokenizer.json")
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchmarkLoadCompiled(b, name+"/"+form, path)
+		}
+	}
+}
+
+func benchmarkLoadCompiled(b *testing.B, name, path string) {
+	{
+		b.Run("tok="+name+"/hit", func(b *testing.B) {
+			cache := b.TempDir()
+			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+				b.Fatal(outcome, err)
+			}
+			cpu := processCPUSeconds()
+			for b.Loop() {
+				if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledHit {
+					b.Fatal(outcome, err)
+				}
+			}
+			b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N)*1e3, "cpu-ms/op")
+		})
+		b.Run("tok="+name+"/store", func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				cache := b.TempDir()
+				b.StartTimer()
+				if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+					b.Fatal(outcome, err)
 				}
 			}
 		})

@@ -16,7 +16,7 @@ type bpeModel struct {
 	symbols [4][256]uint32
 	// ignoreMerges: a piece that is itself in the vocabulary is one token.
 	ignoreMerges bool
-	vocab        map[string]uint32 // raw bytes → id, used with ignoreMerges
+	vocab        *vocabTable // raw bytes → id, used with ignoreMerges
 	cache        bpeCache
 }
 
@@ -60,7 +60,7 @@ func (b *bpeModel) appendPiece(dst []uint32, piece string, sc *bpeScratch) []uin
 		}
 	}
 	if b.ignoreMerges {
-		if id, ok := b.vocab[piece]; ok {
+		if id, ok := b.vocab.get(piece); ok {
 			if cacheable {
 				b.cache.put(piece, h, []uint32{id})
 			}

@@ -48,12 +48,15 @@ func buildBPE(f *bpeFile) (*bpeModel, error) {
 		}
 	}
 	if b.ignoreMerges {
-		b.vocab = make(map[string]uint32, len(vocab))
+		var keys []byte
+		var lens, ids []uint32
 		for s, id := range vocab {
 			if raw, ok := unmapByteLevel(s); ok {
-				b.vocab[raw] = id
+				keys = append(keys, raw...)
+				lens, ids = append(lens, uint32(len(raw))), append(ids, id)
 			}
 		}
+		b.vocab = newVocabTable(string(keys), lens, ids)
 	}
 	b.merges = newMergeTable(bytes.Count(f.Merges, []byte(`",`)) + 1)
 	var merged []byte

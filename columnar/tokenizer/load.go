@@ -68,21 +68,33 @@ func Load(path string) (*Tokenizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	var cfg *tokenizerConfig
-	cfgPath := filepath.Join(filepath.Dir(path), "tokenizer_config.json")
-	if raw, err := safeopen.ReadFile(cfgPath, "tokenizer_config.json", safeopen.LimitTokenizerConfig); err == nil {
-		cfg = new(tokenizerConfig)
-		if err := json.Unmarshal(raw, cfg); err != nil {
-			return nil, fmt.Errorf("tokenizer: decode %s: %w", cfgPath, err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("tokenizer: read %s: %w", cfgPath, err)
+	cfg, _, err := readConfig(path)
+	if err != nil {
+		return nil, err
 	}
 	t, err := load(data, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
+}
+
+// readConfig reads the tokenizer_config.json beside the tokenizer file at
+// path: nil when there is none; raw is its bytes (for the cache key).
+func readConfig(path string) (cfg *tokenizerConfig, raw []byte, err error) {
+	cfgPath := filepath.Join(filepath.Dir(path), "tokenizer_config.json")
+	raw, err = safeopen.ReadFile(cfgPath, "tokenizer_config.json", safeopen.LimitTokenizerConfig)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("tokenizer: read %s: %w", cfgPath, err)
+	}
+	cfg = new(tokenizerConfig)
+	if err := json.Unmarshal(raw, cfg); err != nil {
+		return nil, nil, fmt.Errorf("tokenizer: decode %s: %w", cfgPath, err)
+	}
+	return cfg, raw, nil
 }
 
 // LoadBytes builds a tokenizer from the bytes of a tokenizer.json, plain
@@ -133,6 +145,27 @@ func gunzipIfCompressed(data []byte, name string) ([]byte, error) {
 }
 
 func load(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
+	p, err := parseParts(data, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return p.assemble()
+}
+
+// parts is what a Tokenizer is built from once tokenizer.json (and
+// tokenizer_config.json) are read: everything that decides the ids, in
+// the form the compiled cache stores (compiled.go).
+type parts struct {
+	identity string
+	nfc      bool
+	patterns []string // the Split regexes, in order
+	// raw and normalized are the added tokens matched before and after
+	// normalisation (normalized ones already NFC'd when nfc).
+	raw, normalized []addedToken
+	model           *bpeModel
+}
+
+func parseParts(data []byte, cfg *tokenizerConfig) (*parts, error) {
 	sum := sha256.Sum256(data)
 	file, err := decodeTokenizerFile(data)
 	if err != nil {
@@ -144,39 +177,52 @@ func load(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
 	if !isNull(file.Padding) {
 		return nil, errors.New("tokenizer: unsupported: padding")
 	}
-	t := &Tokenizer{identity: "sha256:" + hex.EncodeToString(sum[:])}
-	if t.nfc, err = parseNormalizer(file.Normalizer); err != nil {
+	p := &parts{identity: "sha256:" + hex.EncodeToString(sum[:])}
+	if p.nfc, err = parseNormalizer(file.Normalizer); err != nil {
 		return nil, err
 	}
-	if t.splits, err = parsePreTokenizer(file.PreTokenizer); err != nil {
+	if p.patterns, err = parsePreTokenizer(file.PreTokenizer); err != nil {
 		return nil, err
 	}
 	if err := checkPostProcessor(file.PostProcessor); err != nil {
 		return nil, err
 	}
-	if t.model, err = buildBPE(&file.Model); err != nil {
+	if p.model, err = buildBPE(&file.Model); err != nil {
 		return nil, err
 	}
 	added := file.AddedTokens
 	if cfg != nil {
 		added = mergeConfigTokens(added, cfg)
 	}
-	var raw, normalized []addedToken
 	for _, a := range added {
 		if cfg != nil && cfg.SplitSpecialTokens && a.Special {
 			continue
 		}
 		if a.Normalized {
-			if t.nfc {
+			if p.nfc {
 				a.Content = string(appendNFC(nil, a.Content))
 			}
-			normalized = append(normalized, a)
+			p.normalized = append(p.normalized, a)
 		} else {
-			raw = append(raw, a)
+			p.raw = append(p.raw, a)
 		}
 	}
-	t.addedRaw = newAddedMatcher(raw)
-	t.addedNormalized = newAddedMatcher(normalized)
+	return p, nil
+}
+
+// assemble compiles the Split patterns and builds the added-token
+// matchers: the work shared by a load from JSON and from the cache.
+func (p *parts) assemble() (*Tokenizer, error) {
+	t := &Tokenizer{identity: p.identity, nfc: p.nfc, model: p.model}
+	for _, src := range p.patterns {
+		re, err := compilePattern(src)
+		if err != nil {
+			return nil, fmt.Errorf("tokenizer: %w", err)
+		}
+		t.splits = append(t.splits, re)
+	}
+	t.addedRaw = newAddedMatcher(p.raw)
+	t.addedNormalized = newAddedMatcher(p.normalized)
 	t.initPool()
 	return t, nil
 }
@@ -244,7 +290,7 @@ func parseNormalizer(raw json.RawMessage) (nfc bool, err error) {
 // parsePreTokenizer accepts Split steps followed by one final ByteLevel
 // without its own regex or prefix space, the shape of every shared
 // tokenizer.
-func parsePreTokenizer(raw json.RawMessage) ([]*pattern, error) {
+func parsePreTokenizer(raw json.RawMessage) ([]string, error) {
 	if isNull(raw) {
 		return nil, errors.New("tokenizer: unsupported: no pre_tokenizer (a byte-level BPE needs ByteLevel)")
 	}
@@ -269,7 +315,7 @@ func parsePreTokenizer(raw json.RawMessage) ([]*pattern, error) {
 	if err := flatten(raw); err != nil {
 		return nil, err
 	}
-	var splits []*pattern
+	var splits []string
 	for i, c := range steps {
 		switch c.Type {
 		case "Split":
@@ -280,11 +326,7 @@ func parsePreTokenizer(raw json.RawMessage) ([]*pattern, error) {
 			if c.Behavior != "Isolated" || c.Invert {
 				return nil, fmt.Errorf("tokenizer: unsupported: Split behavior %q invert %v", c.Behavior, c.Invert)
 			}
-			re, err := compilePattern(src)
-			if err != nil {
-				return nil, fmt.Errorf("tokenizer: %w", err)
-			}
-			splits = append(splits, re)
+			splits = append(splits, src)
 		case "ByteLevel":
 			// HF's defaults for absent fields are true.
 			if c.AddPrefixSpace == nil || *c.AddPrefixSpace {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -16,15 +17,27 @@ import (
 // SIGTERM went unheard meanwhile.
 var explosivePattern = strings.Repeat(`(?:[^!]|[^!])?`, 25) + `!|[\s\S]`
 
-// within fails the test if f has not returned after d.
+// within fails the test if f has not returned after d of the process's
+// CPU time (the work f does: a loaded machine stretches wall time, not
+// work), or after three minutes of wall time (a hang).
 func within(t *testing.T, d time.Duration, f func()) {
 	t.Helper()
 	done := make(chan struct{})
+	start, hang := processCPU(t), time.After(3*time.Minute)
 	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("no return within %v", d)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-hang:
+			t.Fatal("no return within 3 minutes")
+		case <-tick.C:
+			if used := processCPU(t) - start; used > d {
+				t.Fatalf("no return within %v of CPU time", d)
+			}
+		}
 	}
 }
 
@@ -150,15 +163,18 @@ func TestBudgetKeepsLongLegitimateTexts(t *testing.T) {
 }
 
 // TestCountCancelled: a cancelled context stops a long count mid-text
-// within a second (SIGTERM must end any phase that fast).
+// within a second of CPU time (SIGTERM must end any phase that fast).
+// CPU time of the process, not wall time: a loaded machine that gives the
+// count no core stretches the wall time, not the work; a count that
+// ignores the cancel works on for the whole text (several CPU seconds).
 func TestCountCancelled(t *testing.T) {
 	tok := loadTiny(t)
 	text := strings.Repeat("hello world, it's 1234 ", 3<<20) // 69 MB
 	ctx, cancel := context.WithCancel(context.Background())
 	var err error
-	var cancelled time.Time
-	within(t, 30*time.Second, func() {
-		time.AfterFunc(100*time.Millisecond, func() { cancelled = time.Now(); cancel() })
+	var cancelledCPU time.Duration
+	within(t, time.Minute, func() {
+		time.AfterFunc(100*time.Millisecond, func() { cancelledCPU = processCPU(t); cancel() })
 		_, err = tok.CountContext(ctx, text)
 	})
 	if err == nil {
@@ -167,12 +183,18 @@ func TestCountCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	// Wall time on a shared machine: typically ~0.1 s; 3 s leaves room for
-	// a loaded one and still fails a count that ignores the cancel (the
-	// whole text takes several seconds).
-	if d := time.Since(cancelled); d > 3*time.Second {
-		t.Errorf("returned %v after the cancel", d)
+	if d := processCPU(t) - cancelledCPU; d > time.Second {
+		t.Errorf("%v of CPU after the cancel", d)
 	}
+}
+
+// processCPU is the user+system CPU time this process has used.
+func processCPU(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func TestPatternLimits(t *testing.T) {

@@ -24,6 +24,10 @@ type Resolution struct {
 	Source string
 	// Looked lists every file and directory examined, in order.
 	Looked []string
+	// Compiled is LoadCached's outcome when a cache directory was given
+	// (CompiledHit, CompiledWritten, or why the entry was rebuilt or not
+	// stored); empty when the tokenizer was parsed without the cache.
+	Compiled string
 }
 
 // registry maps a substring of the lower-cased model name to the Hugging
@@ -58,14 +62,20 @@ var tokenizerFileNames = []string{"tokenizer.json", "tokenizer.json.gz"}
 //
 // Every error is one line starting "tokenizer: ".
 func Resolve(spec, modelName string) (Counter, Resolution, error) {
-	c, res, err := resolve(spec, modelName)
+	return ResolveCached(spec, modelName, "")
+}
+
+// ResolveCached is Resolve loading a tokenizer file through the compiled
+// cache under cacheDir (LoadCached); with cacheDir empty it is Resolve.
+func ResolveCached(spec, modelName, cacheDir string) (Counter, Resolution, error) {
+	c, res, err := resolve(spec, modelName, cacheDir)
 	if err != nil {
 		return nil, res, resolveError{err}
 	}
 	return c, res, nil
 }
 
-func resolve(spec, modelName string) (Counter, Resolution, error) {
+func resolve(spec, modelName, cacheDir string) (Counter, Resolution, error) {
 	var res Resolution
 	if spec == "words" {
 		res.Name, res.Source = "words", "--tokenizer words"
@@ -117,7 +127,12 @@ func resolve(spec, modelName string) (Counter, Resolution, error) {
 	if err != nil {
 		return nil, res, err
 	}
-	tok, err := Load(path)
+	var tok *Tokenizer
+	if cacheDir != "" {
+		tok, res.Compiled, err = LoadCached(path, cacheDir)
+	} else {
+		tok, err = Load(path)
+	}
 	if err != nil {
 		return nil, res, err
 	}

@@ -58,7 +58,13 @@ func Create(path string) (*File, error) {
 			continue // taken (by a file or a link): another name
 		}
 		if err != nil {
-			return nil, fmt.Errorf("create temporary file for %s: %w", path, err)
+			// The temporary's name is ours, not the caller's: the error
+			// names the path asked for and why it cannot be written.
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("cannot write %s: %w", path, err)
 		}
 		return &File{f: f, path: path, tmp: tmp}, nil
 	}

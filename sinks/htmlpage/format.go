@@ -97,6 +97,8 @@ func general(x float64) value {
 // _pct a percentage) or name (tps_ throughputs).
 func unitOf(key string) (format func(float64) value, unit string) {
 	switch {
+	case strings.HasSuffix(key, "_per_s"): // a rate (requests_per_s), not a duration in seconds
+		return func(x float64) value { return fixed(x, 2) }, "/s"
 	case strings.HasSuffix(key, "_ns"):
 		return msOf, "ms"
 	case strings.HasSuffix(key, "_s"):

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
@@ -18,6 +19,7 @@ type runView struct {
 	Lines            []field // the run's shape and profile
 	Window           []field
 	Compare          table // steady vs total
+	NATL             table // the agentic path's result (natlTable)
 	Findings         []field
 	Charts           []chart
 	Diagnostics      []table
@@ -120,8 +122,8 @@ func runViewOf(rec node) runView {
 		v.Lines = append(v.Lines, field{Name: "path", Value: text("agentic NATL path (per-trajectory throughput)")})
 	} else {
 		v.Lines = append(v.Lines, field{Name: "shape", Value: text(fmt.Sprintf(
-			"%d super-passes of %d samples · warmup %d (%s) · %d post-warmup",
-			intAt(res, 0, "n_super_passes"), intAt(res, 0, "superpass_size"), warmup,
+			"%s of %s · warmup %d (%s) · %d post-warmup",
+			sinks.Count(intAt(res, 0, "n_super_passes"), "super-pass"), sinks.Count(intAt(res, 0, "superpass_size"), "sample"), warmup,
 			orNA(stringAt(res, "warmup_mode")), intAt(res, 0, "n_post_warmup")))})
 	}
 	if m := get(res, "mode"); m != nil {
@@ -134,6 +136,7 @@ func runViewOf(rec node) runView {
 	win := windowOf(res, warmup)
 	v.Window = windowFields(res, win, certified, verdict)
 	v.Compare = compareTable(res)
+	v.NATL = natlTable(res)
 	v.Findings = findings(res, warmup)
 	if !natl {
 		v.Charts = runCharts(rec, res, warmup, win, certified, verdict, reason)
@@ -221,7 +224,7 @@ func windowFields(res node, win *span, certified bool, verdict string) []field {
 		notes = append(notes, need)
 	}
 	if n := intAt(res, 0, "steady_state", "window", "skipped_short"); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d shorter plateau(s) skipped", n))
+		notes = append(notes, sinks.Count(n, "shorter plateau")+" skipped")
 	}
 	if len(notes) > 0 {
 		out = append(out, field{Value: text(strings.Join(notes, " · "))})
@@ -422,7 +425,15 @@ func metricLabel(path []string) string {
 		"duration_s": "duration", "completed_frac": "completed", "tps_per_user": "TPS per user", "tps_system": "TPS system"}
 	s, ok := names[path[0]]
 	if !ok {
-		words := strings.Split(strings.TrimSuffix(strings.TrimSuffix(path[0], "_ns"), "_s"), "_")
+		// The unit suffix goes (the value carries it), but "per_s" is
+		// the unit itself: requests_per_s is requests per second.
+		key := strings.TrimSuffix(path[0], "_ns")
+		if k, ok := strings.CutSuffix(key, "_per_s"); ok {
+			key = k + "_per_second"
+		} else {
+			key = strings.TrimSuffix(key, "_s")
+		}
+		words := strings.Split(key, "_")
 		for i, w := range words {
 			switch w {
 			case "ttft", "tpot", "tps":
@@ -446,11 +457,7 @@ func metricLabel(path []string) string {
 func findings(res node, warmup int) []field {
 	var out []field
 	if f := object(get(res, "failures")); f != nil {
-		var parts []string
-		for _, g := range f {
-			parts = append(parts, label(g.Key)+" "+leafValue(f, g.Key, g.Value).Text)
-		}
-		out = append(out, field{Name: "failures", Value: text(strings.Join(parts, " · ")), Tone: "warn"})
+		out = append(out, failuresField(f))
 	}
 	a := get(res, "steady_state", "anomaly")
 	if boolAt(a, "detected") {
@@ -634,4 +641,34 @@ func runCharts(rec, res node, warmup int, win *span, certified bool, verdict, re
 		charts = append(charts, c)
 	}
 	return charts
+}
+
+// failuresField is the failures block as one line: each count, the
+// failures by kind as "kind n" pairs and the window's share (nested
+// objects, which a leaf value would print as n/a); amber only when a
+// request failed or did not complete.
+func failuresField(f pyjson.Object) field {
+	var parts []string
+	for _, g := range f {
+		sub := object(g.Value)
+		switch {
+		case g.Key == "by_kind" && len(sub) == 0:
+			parts = append(parts, "by kind: none")
+		case sub != nil:
+			var inner []string
+			for _, k := range sub {
+				inner = append(inner, label(k.Key)+" "+leafValue(sub, k.Key, k.Value).Text)
+			}
+			parts = append(parts, label(g.Key)+": "+strings.Join(inner, ", "))
+		case g.Value == nil && g.Key == "window":
+			// no window: nothing to say about its share
+		default:
+			parts = append(parts, label(g.Key)+" "+leafValue(f, g.Key, g.Value).Text)
+		}
+	}
+	fd := field{Name: "failures", Value: text(strings.Join(parts, " · "))}
+	if intAt(f, 0, "n_failed") > 0 || intAt(f, 0, "n_incomplete") > 0 {
+		fd.Tone = "warn"
+	}
+	return fd
 }

@@ -12,7 +12,7 @@ import (
 // reference's, in a fixed order: status, partial, reason, verdict, mode,
 // submission, total, steady, gap, tail_cut, early_stopping, selection,
 // offline (only for a token-rate window), throughput, failures, timing,
-// source. Undefined numbers are null, never NaN. It is empty for a result
+// source, earliest_stop (only when the caller computed it). Undefined numbers are null, never NaN. It is empty for a result
 // without an assessment (the reference's output has no source key).
 func Assessment(r *core.Result) pyjson.Object {
 	as := r.Assessment
@@ -48,10 +48,14 @@ func Assessment(r *core.Result) pyjson.Object {
 	if as.Offline != nil {
 		obj = append(obj, pyjson.Field{Key: "offline", Value: offline(as.Offline)})
 	}
-	return append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
+	obj = append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
 		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
 		pyjson.Field{Key: "source", Value: source(r.RunInfo())})
+	if r.EarliestStop != nil {
+		obj = append(obj, pyjson.Field{Key: "earliest_stop", Value: EarliestStop(r.EarliestStop)})
+	}
+	return obj
 }
 
 // throughput is the reported throughput with its intervals and the reason

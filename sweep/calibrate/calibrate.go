@@ -224,6 +224,7 @@ func presetConfigs(cs []*ConfigScore) map[string]string {
 		byID[c.ConfigID] = true
 	}
 	ids := map[string]string{}
+	presetIDs(ids, byID)
 	for name, p := range map[string]core.Params{"default": core.DefaultParams(), "reference": core.ReferenceParams()} {
 		q := p
 		q.MinDuration = false

@@ -106,3 +106,79 @@ func TestCalibrateRealSweep(t *testing.T) {
 		t.Errorf("%s: clean_ramp TPOT error %+v, want ≤ %v", c.Label, c.Worst, MaxErr)
 	}
 }
+
+// TestCalibratePeersHeadToHead sweeps synth clean_ramp (a plateau after a
+// ramp), late_staircase (a plateau, then a planted +20 % TPOT step) and
+// drift_up (no plateau: TPOT drifts up) under the four peer presets and
+// the default, and checks the head-to-head table: every preset is named;
+// each config's class cells add up to its totals; the default reports
+// the planted step of late_staircase as a level shift and drift_up as a
+// drift, the peers (which detect no level shift) report no shift.
+func TestCalibratePeersHeadToHead(t *testing.T) {
+	root := t.TempDir()
+	presets := []string{"clean_ramp", "late_staircase", "drift_up"}
+	if _, err := synth.GenerateCorpus(root, len(presets), 1, presets); err != nil {
+		t.Fatal(err)
+	}
+	refs, errs := corpora.Discover([]string{root}, nil, nil)
+	if len(errs) > 0 || len(refs) != 3 {
+		t.Fatalf("discover: %d runs, %v", len(refs), errs)
+	}
+	names := []string{"aiperf", "vllm-bench", "sglang", "guidellm", "default", "reference"}
+	cs, err := sweep.Grid{}.Configs([]string{strings.Join(names, ",")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := sweep.Run(context.Background(), sweep.Options{Runs: refs, Configs: cs, Out: out,
+		Load: sweep.DefaultLoader(sweep.LoaderOptions{Counter: tokenizer.Words{}}), Analyze: sweep.DefaultAnalyzer}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Calibrate(context.Background(), Options{Out: out, PlotPath: "-", ParquetPath: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if _, ok := r.Presets[n]; !ok {
+			t.Errorf("preset %s not named (presets %v)", n, r.Presets)
+		}
+	}
+	if got := r.Classes(); !slices.Equal(got, []string{"clean_ramp", "drift_up", "late_staircase"}) {
+		t.Errorf("classes %v", got)
+	}
+	for i := range r.Configs {
+		c := &r.Configs[i]
+		var runs, found, wrong, errN int
+		for _, k := range c.ByClass {
+			runs, found, wrong, errN = runs+k.Runs, found+k.Found, wrong+k.ConfidentWrong, errN+k.ErrN
+		}
+		if runs != c.Scored || found != c.Found || wrong != c.ConfidentWrong || errN != c.ErrN {
+			t.Errorf("%s: classes add to runs %d found %d wrong %d err %d, totals %d %d %d %d",
+				r.DetectorName(c), runs, found, wrong, errN, c.Scored, c.Found, c.ConfidentWrong, c.ErrN)
+		}
+		name := r.DetectorName(c)
+		shifts := c.ByClass["late_staircase"].Shifts
+		switch {
+		case name == "default" && (shifts != 1 || c.ByClass["drift_up"].Drifts != 1):
+			t.Errorf("default: late_staircase shifts %d, drift_up drifts %d, want 1 and 1", shifts, c.ByClass["drift_up"].Drifts)
+		case slices.Contains(core.PeerMethods(), core.Method(name)) && shifts != 0:
+			t.Errorf("%s: %d level shifts; a peer detects none", name, shifts)
+		}
+		if k := c.ByClass["clean_ramp"]; name == "vllm-bench" && k.FoundPlateau != 1 {
+			t.Errorf("vllm-bench misses clean_ramp's plateau (the loader's concurrency?): %+v", k)
+		}
+	}
+	var md strings.Builder
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Head-to-head by truth class", "| late_staircase | aiperf | 1 |", "| drift_up | default | 1 | — (0 found) |", "| clean_ramp | reference | 1 |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	var page strings.Builder
+	if err := r.WriteHTML(&page); err != nil || !strings.Contains(page.String(), "Head-to-head by truth class") {
+		t.Errorf("HTML page: %v, head-to-head section present: %v", err, strings.Contains(page.String(), "Head-to-head"))
+	}
+}

@@ -43,6 +43,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	c.Sections = append(c.Sections, rec,
 		htmlpage.CalibrationSection{Title: "Ranking", Tables: []htmlpage.CalibrationTable{r.rankingTable()},
 			Text: []string{"Click a column header to sort. TPOT error is over the scored rows that report a window and a steady TPOT, plateau error over those whose truth plants a plateau."}},
+		htmlpage.CalibrationSection{Title: "Head-to-head by truth class", Tables: []htmlpage.CalibrationTable{r.headToHeadTable()},
+			Text: []string{headToHeadText}},
 		htmlpage.CalibrationSection{Title: "Error against each swept parameter", Plots: r.errorPlots(),
 			Text: []string{"One mark per config, coloured by compat mode; hover a mark for its config and value. The dashed line joins the median over the configs sharing a value (the other parameters pooled)."}})
 	conf := htmlpage.CalibrationSection{Title: "Confusion matrices",

@@ -84,6 +84,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	p("\nTPOT error is over the scored rows that report a window and a steady TPOT, plateau error over those whose truth plants a plateau; config labels abbreviate the swept parameters (%s; `\"\"` is an empty value).\n\n",
 		abbrevList(r.Axes))
+	r.writeHeadToHead(p)
 
 	if r.PlotPath != "" {
 		rel := r.PlotPath

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -27,6 +28,9 @@ type row struct {
 	SuperpassSize int
 	// TPOTP50Ns is steady_tpot_p50_ns, NaN when null.
 	TPOTP50Ns float64
+	// Shift is anomaly_detected: the row reports a level shift (false
+	// when the column is absent or null).
+	Shift bool
 	// Params are the parameter columns as text, by core.Names() name.
 	Params map[string]string
 }
@@ -34,6 +38,9 @@ type row struct {
 // rowColumns are the non-parameter columns calibration reads.
 var rowColumns = []string{"run_path", "run_id", "config_id", "status", "verdict", "reason", "found",
 	"window_start_sp", "window_end_sp", "superpass_size_used", "steady_tpot_p50_ns"}
+
+// optionalColumns are read when present (older rows files lack them).
+var optionalColumns = []string{"anomaly_detected"}
 
 // readRows reads every row of the published part files under dir
 // (OUT/rows).
@@ -61,7 +68,7 @@ func readRowsFile(ctx context.Context, path string, mem memory.Allocator, rows [
 		return rows, err
 	}
 	defer func() { err = errors.Join(err, r.Close()) }()
-	names := append(append([]string(nil), rowColumns...), core.Names()...)
+	names := append(append(append([]string(nil), rowColumns...), core.Names()...), optionalColumns...)
 	var idx []int
 	var present []string
 	for i, n := range names {
@@ -109,8 +116,12 @@ func rowAt(cols map[string]arrow.Array, params []string, i int) (row, error) {
 		r.TPOTP50Ns = a.Value(i)
 	}
 	for _, n := range params {
+		if slices.Contains(optionalColumns, n) {
+			continue
+		}
 		r.Params[n] = str(n)
 	}
+	r.Shift = cols["anomaly_detected"] != nil && str("anomaly_detected") == "true"
 	return r, err
 }
 

@@ -77,6 +77,10 @@ type ConfigScore struct {
 	Disagreements map[Disagreement]int
 	WrongByPreset map[string]int
 
+	// ByClass is the head-to-head table's row of this config: its score
+	// on each truth class (classes.go).
+	ByClass map[string]*ClassScore
+
 	// Wrong are the confident-but-wrong rows, Worst the rows with the
 	// largest TPOT errors; each largest error first, at most maxListed.
 	Wrong, Worst []RowError
@@ -153,6 +157,8 @@ func (c *ConfigScore) add(r *row, t *synth.Truth) {
 		}
 		c.Worst = keepWorst(c.Worst, rowError(r, t, planted, relErr))
 	}
+	wrong := r.Found && (noSteadyState(t) || relErr > MaxErr)
+	c.addClass(r, t, relErr, wrong)
 	if !r.Found {
 		return
 	}
@@ -189,6 +195,7 @@ func (c *ConfigScore) finish() {
 		abs[i] = math.Abs(d)
 	}
 	c.StartAbsErrMedian = Quantile(abs, 0.5)
+	c.finishClasses()
 }
 
 // Disagreement is a kind of disagreement with truth: runs of a preset

@@ -1,0 +1,119 @@
+package tokenizer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+)
+
+// compiledDir is the subdirectory of the cache directory that holds
+// compiled tokenizers.
+const compiledDir = "tokenizers"
+
+// Outcomes of LoadCached (Resolution.Compiled).
+const (
+	CompiledHit     = "hit"     // read from the compiled cache
+	CompiledWritten = "written" // parsed from JSON and stored
+)
+
+// LoadCached is Load through the compiled cache under cacheDir: the first
+// load of a tokenizer file parses its JSON and stores the compiled form
+// (compiled.go) as cacheDir/tokenizers/KEY.tok; later loads read that in
+// one read and parse no JSON. KEY is the hex SHA-256 of the tokenizer
+// file's bytes as stored (gzip-compressed or not, so a hit need not
+// gunzip), a dash, and the first 16 hex digits of the SHA-256 of the
+// tokenizer_config.json beside it ("none" without one): a changed file
+// or config is a new entry, never a stale one.
+//
+// outcome is CompiledHit, CompiledWritten, or a one-line reason the entry
+// was rebuilt or could not be stored ("rebuilt: …", "not stored: …");
+// a cache that cannot be written costs only the speed of the next load.
+func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error) {
+	sum, err := hashFile(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("tokenizer: %w", err)
+	}
+	cfg, cfgRaw, err := readConfig(path)
+	if err != nil {
+		return nil, "", err
+	}
+	entry := filepath.Join(cacheDir, compiledDir, compiledKey(sum, cfgRaw)+".tok")
+	var rebuilt string
+	switch data, err := safeopen.ReadFile(entry, "compiled tokenizers", safeopen.LimitTokenizer); {
+	case err == nil:
+		p, err := decodeCompiled(data)
+		if err == nil {
+			if t, err := p.assemble(); err == nil {
+				return t, CompiledHit, nil
+			}
+		}
+		rebuilt = fmt.Sprintf("rebuilt: %s: %v", entry, err)
+	case !errors.Is(err, fs.ErrNotExist):
+		rebuilt = fmt.Sprintf("rebuilt: %v", err)
+	}
+	data, err := readMaybeGzip(path)
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := parseParts(data, cfg)
+	if err == nil {
+		t, err = p.assemble()
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	outcome = CompiledWritten
+	if rebuilt != "" {
+		outcome = rebuilt
+	}
+	if err := os.MkdirAll(filepath.Dir(entry), 0o755); err != nil {
+		return t, "not stored: " + err.Error(), nil
+	}
+	if err := atomicfile.WriteFile(entry, p.appendCompiled(nil)); err != nil {
+		return t, "not stored: " + err.Error(), nil
+	}
+	return t, outcome, nil
+}
+
+// hashFile is the SHA-256 of the file at path, read in pieces: a hit
+// needs the hash of a tokenizer.json of tens of megabytes, not its bytes
+// in memory.
+func hashFile(path string) (sum [sha256.Size]byte, err error) {
+	f, err := safeopen.Open(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.CopyBuffer(h, io.LimitReader(f, safeopen.LimitTokenizer+1), make([]byte, 256<<10))
+	if err != nil {
+		return sum, fmt.Errorf("read %s: %w", path, err)
+	}
+	if n > safeopen.LimitTokenizer {
+		if _, err := safeopen.ReadFile(path, "tokenizer files", safeopen.LimitTokenizer); err != nil {
+			return sum, err // the limit's own error
+		}
+		return sum, fmt.Errorf("read %s: changed while read", path)
+	}
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// compiledKey names the entry of a tokenizer file (by its hash) and its
+// config.
+func compiledKey(sum [sha256.Size]byte, cfgRaw []byte) string {
+	cfg := "none"
+	if cfgRaw != nil {
+		c := sha256.Sum256(cfgRaw)
+		cfg = hex.EncodeToString(c[:8])
+	}
+	return hex.EncodeToString(sum[:]) + "-" + cfg
+}
