@@ -158,3 +158,14 @@ func TestTailTrim(t *testing.T) {
 			r.Assessment.Selection.TailTrimApplied, r.Steady.Found)
 	}
 }
+
+// TestSettlingCurveLong: 3,000 super-passes of the planted approach with
+// τ = 400 (settled within 0.25 % at 400·ln 60 = 1,638) are fitted on 512
+// block means of 6 and still settle at 1,638 ± one block.
+func TestSettlingCurveLong(t *testing.T) {
+	xs := planted(3000, func(i int) float64 { return 100 * (1 - 0.15*math.Exp(-float64(i)/400)) })
+	st := settlingCurve(percentileTable(levelSeries(xs...)), 4, nil)
+	if !st.Detected || !st.Settled || st.Kind != "exp" || st.Start < 1632 || st.Start > 1644 {
+		t.Errorf("%+v, want an exp approach settled at 1,638 ± 6", st)
+	}
+}
