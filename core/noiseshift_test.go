@@ -149,12 +149,26 @@ func TestTailTrim(t *testing.T) {
 	if got := trim(planted(11, step(99, 0))); got != 11 {
 		t.Errorf("noise: end %d, want 11 (nothing trimmed)", got)
 	}
-	r, err := analyzeRollups(levelSeries(dip...), testInfo, driftParams())
+	// Mid-run: the plateau breaks two super-passes into a +4 % transient
+	// that recovers, so it ends one super-pass into it.
+	run := append(append(planted(10, step(99, 0)), 104, 104.1), planted(6, step(99, 0))...)
+	r, err := analyzeRollups(levelSeries(run...), testInfo, driftParams())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if w := r.Steady.Window; w == nil || w.SPHi != 10 || !r.Assessment.Selection.TailTrimApplied || !r.Steady.Found {
 		t.Errorf("window %+v tail trim %v found %v, want [0, 10) by the tail trim", w,
 			r.Assessment.Selection.TailTrimApplied, r.Steady.Found)
+	}
+}
+
+// TestSettlingCurveLong: 3,000 super-passes of the planted approach with
+// τ = 400 (settled within 0.25 % at 400·ln 60 = 1,638) are fitted on 512
+// block means of 6 and still settle at 1,638 ± one block.
+func TestSettlingCurveLong(t *testing.T) {
+	xs := planted(3000, func(i int) float64 { return 100 * (1 - 0.15*math.Exp(-float64(i)/400)) })
+	st := settlingCurve(percentileTable(levelSeries(xs...)), 4, nil)
+	if !st.Detected || !st.Settled || st.Kind != "exp" || st.Start < 1632 || st.Start > 1644 {
+		t.Errorf("%+v, want an exp approach settled at 1,638 ± 6", st)
 	}
 }

@@ -350,9 +350,16 @@ func refineBoundaries(pct []*spPercentiles, plateaus []Plateau, band, sds float6
 		if len(ys) != b.Hi-a.Lo {
 			continue // plateaus have every value; be safe
 		}
-		best, bestSSE := a.Hi, sse(ys[:a.Hi-a.Lo])+sse(ys[a.Hi-a.Lo:])
+		n := len(ys)
+		s1, s2 := make([]float64, n+1), make([]float64, n+1)
+		for i, y := range ys {
+			s1[i+1], s2[i+1] = s1[i]+y, s2[i]+y*y
+		}
+		sseOf := func(i, j int) float64 { d := s1[j] - s1[i]; return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i)) }
+		split := func(k int) float64 { return sseOf(0, k-a.Lo) + sseOf(k-a.Lo, n) }
+		best, bestSSE := a.Hi, split(a.Hi)
 		for k := a.Lo + minN; k < a.Hi; k++ {
-			if e := sse(ys[:k-a.Lo]) + sse(ys[k-a.Lo:]); e < bestSSE {
+			if e := split(k); e < bestSSE {
 				best, bestSSE = k, e
 			}
 		}

@@ -68,6 +68,9 @@ func settlingCurve(pct []*spPercentiles, minN int, stop *stopper) Settling {
 			ys = append(ys, p.v[mTPOTP50])
 		}
 	}
+	// A long series is fitted on block means (settleMaxPoints at most), so
+	// the fits stay O(n) however fine the super-passes.
+	idx, ys = blockMeans(idx, ys, settleMaxPoints)
 	n := len(ys)
 	if n < 2*minN {
 		return st
@@ -105,6 +108,28 @@ func settlingCurve(pct []*spPercentiles, minN int, stop *stopper) Settling {
 		st.Settled, st.Start = true, idx[settle]
 	}
 	return st
+}
+
+// settleMaxPoints bounds the points the settling fits see (blockMeans).
+const settleMaxPoints = 512
+
+// blockMeans averages ys in consecutive blocks of ⌈n/max⌉ points when
+// there are more than max, each block indexed by its first point's index;
+// otherwise it returns its arguments.
+func blockMeans(idx []int, ys []float64, maxPoints int) ([]int, []float64) {
+	n := len(ys)
+	if n <= maxPoints {
+		return idx, ys
+	}
+	b := (n + maxPoints - 1) / maxPoints
+	var bi []int
+	var by []float64
+	for lo := 0; lo < n; lo += b {
+		hi := min(lo+b, n)
+		bi = append(bi, idx[lo])
+		by = append(by, stats.Mean(ys[lo:hi]))
+	}
+	return bi, by
 }
 
 // expApproach is the least-squares exponential approach

@@ -68,10 +68,12 @@ func (a *analysis) trimmedStart(lo, hi int, untrimmed ShortWindow) (start int, w
 // trimmedEnd is trimmedStart at the window's end (issue 29: symmetric
 // trimming, under WindowStartHead only): the head test read from the end
 // (tailTrim), kept only when the trimmed window keeps the min-duration
-// verdict of untrimmed (or the gate is off).
+// verdict of untrimmed (or the gate is off), and not at the run's end.
 func (a *analysis) trimmedEnd(lo, hi int, untrimmed ShortWindow) (end int, window ShortWindow, trimmed bool) {
 	p := a.p
-	if p.WindowStart != WindowStartHead {
+	// A window reaching the run's last super-pass ends in the drain, whose
+	// requests the guarded tail cut (§5.4, tailcut.go) handles.
+	if p.WindowStart != WindowStartHead || hi >= len(a.res.pct) {
 		return hi, untrimmed, false
 	}
 	e := tailTrim(a.res.pct, lo, hi, p.MinTrendN, p.HeadTrimZ, p.HeadTrimMinRel, p.HeadTrimMaxFrac)

@@ -15,6 +15,13 @@
 // number uses judge.py's definitions. The suite carries truth/NAME.json in
 // judge.py's schema (synth.JudgeTruth).
 //
+// -detection N adds the issue-29 detection suite (synth.DetectionSuite, N
+// runs a class, generated into -work/detection-sSEED), scored by
+// synth.ScoreDetection against its planted truth (detection.go); with
+// -corpora "" it is the only scoring:
+//
+//	go run ./bench/cmd/accuracy -corpora "" -detection 10 -seed 29 -compat steadysweep,reference
+//
 // Any other -corpora entry is a directory in judge.py's layout (runs/ and
 // truth/, e.g. written by synth.GenerateSuite), scored the same way.
 //
@@ -47,6 +54,7 @@ var (
 	corpFlag   = flag.String("corpora", "shared,suite", "comma list of corpora: shared, suite, or the path of a directory holding runs/ and truth/ in judge.py's layout")
 	pythonFlag = flag.String("python", "python3", "Python 3.11+ interpreter for judge.py")
 	labelFlag  = flag.String("label", "", "label of this scoring in the report title")
+	detFlag    = flag.Int("detection", 0, "also score the issue-29 detection suite (synth.DetectionSuite, this many runs a class, at least 10; 0 = off)")
 )
 
 func main() {
@@ -105,7 +113,17 @@ func run(ctx context.Context) error {
 			columns = append(columns, column{corpus: corpus, compat: compat, gate: gate, score: scoreRows(rows), rows: rows})
 		}
 	}
-	report := renderReport(columns, reportMeta{label: *labelFlag, args: *argsFlag, seed: *seedFlag, bin: *binFlag})
+	report := ""
+	if len(columns) > 0 {
+		report = renderReport(columns, reportMeta{label: *labelFlag, args: *argsFlag, seed: *seedFlag, bin: *binFlag})
+	}
+	if *detFlag > 0 {
+		det, err := runDetection(ctx, *workFlag, *seedFlag, *detFlag, splitList(*compatFlag), extra)
+		if err != nil {
+			return err
+		}
+		report += renderDetection(det, *seedFlag)
+	}
 	return writeOut(*outFlag, report, os.Stdout)
 }
 
