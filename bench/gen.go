@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/steadysweep/steadysweep/bench/benchlog"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -32,6 +34,23 @@ func LogSpec() synth.Spec {
 // of the small run are removed: they would not match the big log. It
 // returns the size of events.jsonl.
 func GenerateRun(dir string, spec synth.Spec, targetBytes int64) (int64, error) {
+	return generateRun(dir, spec, func(w io.Writer) error { return synth.GenerateLog(w, spec, targetBytes) })
+}
+
+// GenerateStreamedRun writes a run directory whose events.jsonl is about
+// targetBytes of benchlog.StreamedShape (the endpoints client's streamed
+// layout) with the sidecars of AnalyzeSpec (dataset size 1000).
+func GenerateStreamedRun(dir string, chunking benchlog.Chunking, targetBytes int64) (int64, error) {
+	return generateRun(dir, AnalyzeSpec(), func(w io.Writer) error {
+		_, err := benchlog.StreamedShape(w, targetBytes, chunking)
+		return err
+	})
+}
+
+// generateRun writes spec's sidecars (from a small run of it, without
+// sample_idx_map.json and truth.json, which the big log would contradict)
+// and the events.jsonl that write writes; it returns the log's size.
+func generateRun(dir string, spec synth.Spec, write func(io.Writer) error) (int64, error) {
 	small := spec
 	small.Passes = 3
 	small.OutputScale = 1
@@ -49,7 +68,7 @@ func GenerateRun(dir string, spec synth.Spec, targetBytes int64) (int64, error) 
 		return 0, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if err := synth.GenerateLog(w, spec, targetBytes); err != nil {
+	if err := write(w); err != nil {
 		f.Close()
 		return 0, err
 	}

@@ -45,7 +45,7 @@ func (f Format) RecordsTokens() bool {
 	case FormatAIPerf, FormatGuideLLM, FormatVLLM:
 		return true
 	}
-	return false
+	return recordsTokensMore(f)
 }
 
 // HasDatasetPass reports whether the format's runs iterate a dataset in
@@ -63,6 +63,9 @@ type UnknownFormatError struct {
 	File string
 	// Seen describes what the first bytes hold.
 	Seen string
+	// Undecided reports a file whose first value did not end within the
+	// bytes detection reads (it may be a log: a row says so).
+	Undecided bool
 }
 
 func (e *UnknownFormatError) Error() string {
@@ -92,6 +95,9 @@ func DetectFile(path string) (Format, error) {
 		return "", err
 	}
 	f, seen := Detect(head)
+	if f == "" && len(head) == sniffSize {
+		return detectLong(path, head, seen)
+	}
 	if f == "" {
 		return "", &UnknownFormatError{File: path, Seen: seen}
 	}
@@ -168,6 +174,9 @@ func Detect(head []byte) (Format, string) {
 		}
 		return "", "a JSON object with keys " + keyList(keys)
 	}
+	if f, seen := detectMore(body); f != "" || seen != "" {
+		return f, seen
+	}
 	if body[0] == '[' {
 		return "", "a JSON array, not an object: first bytes " + quoteHead(body)
 	}
@@ -186,6 +195,8 @@ func Detect(head []byte) (Format, string) {
 func classifyJSON(keys []string, evType string) (f Format, seen string) {
 	has := func(k string) bool { return slices.Contains(keys, k) }
 	switch {
+	case classifyMoreJSON(keys) != "":
+		return classifyMoreJSON(keys), ""
 	case has("event_type"):
 		if has("value") || has("approx_datetime_str") || (evType != "" && !strings.Contains(evType, ".")) {
 			return FormatEndpointsLegacy, ""

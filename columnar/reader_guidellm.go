@@ -100,59 +100,44 @@ var errStopWalk = errors.New("stop")
 func (guidellmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
 	startDecoded(dst, run)
 	info := run.Info
-	src, closer, err := openReport(run.EventsPath)
+	idx, err := indexGuideLLM(ctx, run.EventsPath)
+	if err != nil {
+		return info, err
+	}
+	part := max(run.Part, 0)
+	var (
+		reqs     []request
+		cfg      guidellmConfig
+		location = fmt.Sprintf("benchmarks[%d]", part)
+	)
+	sum := &dst.Summary
+	problem := func(k Kind, field string) { sum.addProblem(k, 0, field) }
+	info.ToolVersion = idx.version
+	if idx.argsBad {
+		problem(KindFieldType, "args")
+	}
+	if part >= len(idx.offsets) {
+		if idx.err != nil {
+			return info, fmt.Errorf("%s: report unreadable in %s: %v before benchmark %d", run.EventsPath, idx.errAt, idx.err, part)
+		}
+		return info, fmt.Errorf("%s: no benchmark %d in the GuideLLM report (it holds %d)", run.EventsPath, part, len(idx.offsets))
+	}
+	// The benchmark alone, from its offset: the index walked the report
+	// once, for every benchmark.
+	src, closer, err := openBenchmark(run.EventsPath, idx, idx.offsets[part])
 	if err != nil {
 		return info, err
 	}
 	defer closer()
+	if rc, ok := src.(io.ReadCloser); ok {
+		observe(ctx, rc)
+	}
 	w := newJSONWalker(src, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
-	part := max(run.Part, 0)
-	var (
-		reqs     []request
-		args     guidellmArgs
-		cfg      guidellmConfig
-		found    bool
-		nBench   int
-		location = "the report"
-	)
-	sum := &dst.Summary
-	problem := func(k Kind, field string) { sum.addProblem(k, 0, field) }
-	err = w.members(func(key string) error {
-		switch key {
-		case "metadata":
-			var md struct {
-				Version string `json:"guidellm_version"`
-			}
-			if w.decode(&md) == nil {
-				info.ToolVersion = md.Version
-			}
-			return nil
-		case "args":
-			if err := w.decode(&args); err != nil {
-				problem(KindFieldType, "args")
-			}
-			return nil
-		case "benchmarks":
-			err := w.elements(func(i int) error {
-				nBench = i + 1
-				if i != part {
-					return w.skip()
-				}
-				found = true
-				location = fmt.Sprintf("benchmarks[%d]", i)
-				tick := func() error { return checkpoint(ctx, opts, w.off) }
-				if err := readGuideLLMBenchmark(tick, w, location, &cfg, &reqs, sum); err != nil {
-					return err
-				}
-				return errStopWalk
-			})
-			return err
-		}
-		return w.skip()
-	})
+	w.off = idx.offsets[part]
+	tick := func() error { return checkpoint(ctx, opts, w.off) }
+	err = readGuideLLMBenchmark(tick, w, location, &cfg, &reqs, sum)
 	sum.Bytes = w.off
 	switch {
-	case errors.Is(err, errStopWalk):
 	case ctx.Err() != nil:
 		return info, ctx.Err()
 	case err != nil:
@@ -167,15 +152,9 @@ func (guidellmReader) Read(ctx context.Context, run *Run, opts IngestOptions, ds
 		problem(kind, rerr.at)
 		sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("report unreadable in %s: %v", rerr.at, rerr.err)
 	}
-	if !found {
-		if sum.Truncated {
-			return info, fmt.Errorf("%s: %s before benchmark %d", run.EventsPath, sum.TruncatedReason, part)
-		}
-		return info, fmt.Errorf("%s: no benchmark %d in the GuideLLM report (it holds %d)", run.EventsPath, part, nBench)
-	}
 	fillFromRequests(reqs, dst)
 	summarizeSamples(dst)
-	guidellmInfo(&info, args, cfg)
+	guidellmInfo(&info, idx.args, cfg)
 	return info, nil
 }
 
@@ -391,28 +370,17 @@ func guidellmInfo(info *core.RunInfo, args guidellmArgs, cfg guidellmConfig) {
 
 // GuideLLMBenchmarks counts the benchmarks[] entries of a GuideLLM report
 // (one run each), streaming the JSON without decoding it (YAML up to
-// maxYAMLReport is decoded).
+// maxYAMLReport is decoded). The walk is the report's index, kept for
+// the process: reading a benchmark afterwards does not walk it again.
 func GuideLLMBenchmarks(path string) (int, error) {
-	src, closer, err := openReport(path)
+	idx, err := indexGuideLLM(context.Background(), path)
 	if err != nil {
 		return 0, err
 	}
-	defer closer()
-	w := newJSONWalker(src, DefaultMaxLineSize)
-	n := 0
-	err = w.members(func(key string) error {
-		if key != "benchmarks" {
-			return w.skip()
-		}
-		if err := w.elements(func(i int) error { n = i + 1; return w.skip() }); err != nil {
-			return err
-		}
-		return errStopWalk
-	})
-	if err != nil && !errors.Is(err, errStopWalk) {
-		return n, fmt.Errorf("%s: %w", path, err)
+	if idx.err != nil {
+		return len(idx.offsets), fmt.Errorf("%s: %w", path, idx.err)
 	}
-	return n, nil
+	return len(idx.offsets), nil
 }
 
 // openReport opens a report for the walker: JSON as a stream, YAML
@@ -435,8 +403,8 @@ func openReport(path string) (io.Reader, func() error, error) {
 	if len(doc) > maxYAMLReport {
 		return nil, nil, fmt.Errorf("%s: YAML report over %d MiB (YAML is decoded whole): convert it to JSON, which is streamed", path, maxYAMLReport>>20)
 	}
-	var v any
-	if err := yaml.Unmarshal(doc, &v); err != nil {
+	v, err := decodeYAMLBounded(doc)
+	if err != nil {
 		return nil, nil, fmt.Errorf("%s: YAML: %w", path, err)
 	}
 	js, err := json.Marshal(jsonable(v))
@@ -444,6 +412,81 @@ func openReport(path string) (io.Reader, func() error, error) {
 		return nil, nil, fmt.Errorf("%s: YAML to JSON: %w", path, err)
 	}
 	return bytes.NewReader(js), func() error { return nil }, nil
+}
+
+// maxYAMLExpansion is how many nodes a YAML report's aliases may add
+// when expanded (beyond the document's own): a report has no reason to
+// alias at all, and an anchor of 20 MiB aliased 100 times is gigabytes.
+const maxYAMLExpansion = 1 << 20
+
+// ErrYAMLAliases reports a YAML document whose aliases expand beyond
+// maxYAMLExpansion nodes.
+var ErrYAMLAliases = errors.New("YAML aliases expand too far")
+
+// decodeYAMLBounded decodes a YAML document into plain values, after
+// checking on its node tree (aliases unexpanded) that expanding the
+// aliases adds at most maxYAMLExpansion nodes.
+func decodeYAMLBounded(doc []byte) (any, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(doc, &root); err != nil {
+		return nil, err
+	}
+	own, expanded := yamlNodeCounts(&root)
+	if expanded-own > maxYAMLExpansion {
+		return nil, fmt.Errorf("%w: its aliases expand %d nodes to %d, over the %d allowed (an alias bomb, or a report to write without anchors)",
+			ErrYAMLAliases, own, expanded, own+maxYAMLExpansion)
+	}
+	var v any
+	if err := root.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// yamlNodeCounts returns the nodes of the tree under n as written (an
+// alias is one node) and as expanded (an alias counts its anchor's
+// expanded size), saturating at 1<<62. Each anchor is sized once
+// (memo), so nested aliases (the "billion laughs") cost their node count,
+// not their expansion; an alias inside its own anchor is infinite.
+func yamlNodeCounts(n *yaml.Node) (own, expanded int64) {
+	memo := map[*yaml.Node]int64{}
+	const inf = int64(1) << 62
+	var size func(n *yaml.Node) int64
+	size = func(n *yaml.Node) int64 {
+		if n == nil {
+			return 0
+		}
+		if n.Kind == yaml.AliasNode {
+			if v, ok := memo[n.Alias]; ok {
+				if v < 0 {
+					return inf // the alias is inside its own anchor
+				}
+				return v
+			}
+			return size(n.Alias)
+		}
+		if v, ok := memo[n]; ok && v >= 0 {
+			return v
+		}
+		memo[n] = -1 // being sized
+		t := int64(1)
+		for _, c := range n.Content {
+			t = min(t+size(c), inf)
+		}
+		memo[n] = t
+		return t
+	}
+	var count func(n *yaml.Node) int64
+	count = func(n *yaml.Node) int64 {
+		t := int64(1)
+		if n.Kind != yaml.AliasNode {
+			for _, c := range n.Content {
+				t += count(c)
+			}
+		}
+		return t
+	}
+	return count(n), size(n)
 }
 
 // jsonable turns a decoded YAML value into one encoding/json can write:

@@ -57,15 +57,40 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 	observe(ctx, rc)
 	sum := &dst.Summary
 	w := newJSONWalker(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	// An appended file: result #Part (a damaged earlier result makes the
+	// walk below fail, and that failure is reported).
+	_ = skipResults(w, max(run.Part, 0))
 	cols := vllmColumns{have: map[string]int{}}
 	meta := map[string]json.RawMessage{}
+	// An array holds one entry per request: none is kept beyond the
+	// requests the result says it sent (num_prompts) or timed (ttfts,
+	// latencies), whichever is known when the array is met, so a
+	// hostile array (2e7 zeros gzip into 39 KB) costs no memory.
+	limit := func() int {
+		l := math.MaxInt
+		if np, ok := meta["num_prompts"]; ok {
+			if v, ok := looseFloat(np); ok && v >= 0 && v < math.MaxInt32 {
+				l = int(v)
+			}
+		}
+		for _, k := range []string{"ttfts", "latencies", "start_times"} {
+			if n, ok := cols.have[k]; ok {
+				l = min(l, n)
+			}
+		}
+		return l
+	}
 	floats := func(name string, dst *[]float64, elem func(raw []byte) (float64, bool)) error {
-		n := 0
+		n, keep := 0, limit()
 		err := w.elements(func(i int) error {
 			if i%4096 == 0 {
 				if err := checkpoint(ctx, opts, w.off); err != nil {
 					return err
 				}
+			}
+			n = i + 1
+			if i >= keep {
+				return w.skip()
 			}
 			raw, err := w.rawValue()
 			if err != nil && !errors.Is(err, errValueTooLarge) {
@@ -77,7 +102,6 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 				v = math.NaN()
 			}
 			*dst = append(*dst, v)
-			n = i + 1
 			return nil
 		})
 		cols.have[name] = n
@@ -122,8 +146,12 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 			}
 			return nil
 		case "errors":
-			n := 0
+			n, keep := 0, limit()
 			err := w.elements(func(i int) error {
+				n = i + 1
+				if i >= keep {
+					return w.skip()
+				}
 				var s *string
 				raw, err := w.rawValue()
 				if err != nil && !errors.Is(err, errValueTooLarge) {
@@ -142,7 +170,6 @@ func (vllmReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *D
 					e = *s
 				}
 				cols.errs = append(cols.errs, e)
-				n = i + 1
 				return nil
 			})
 			cols.have[key] = n
@@ -195,6 +222,13 @@ func vllmRequests(c *vllmColumns, sum *Summary) []request {
 	n := 0
 	for _, l := range c.have {
 		n = max(n, l)
+	}
+	// The timing arrays say how many requests there are: a longer array
+	// of counts or errors adds none (its surplus is counted below).
+	if l, ok := c.have["ttfts"]; ok {
+		n = l
+	} else if l, ok := c.have["latencies"]; ok {
+		n = l
 	}
 	for name, l := range c.have {
 		if l != n {
@@ -315,9 +349,51 @@ func looseFloat(raw []byte) (float64, bool) {
 	case "-Infinity":
 		return math.Inf(-1), true
 	}
+	if isJSONNumber(raw) {
+		// The common case without encoding/json's reflection: an array of
+		// millions of numbers is read without a garbage value per entry.
+		v, err := strconv.ParseFloat(string(raw), 64)
+		return v, err == nil // out of range: not a float64, as encoding/json says
+
+	}
 	var v float64
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return 0, false
 	}
 	return v, true
+}
+
+// isJSONNumber reports whether b is a JSON number (RFC 8259 §6).
+func isJSONNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	switch n := digits(); {
+	case n == 0, n > 1 && b[i-n] == '0':
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
 }

@@ -17,7 +17,7 @@ import (
 // SourcePath is the file the run's samples come from, with "#N" for one
 // benchmark of a GuideLLM report (the syntax ResolveRun accepts back).
 func (r *Run) SourcePath() string {
-	if r.Format == FormatGuideLLM && r.Part >= 0 {
+	if (r.Format == FormatGuideLLM || resultsFormat(r.Format)) && r.Part >= 0 {
 		return r.EventsPath + "#" + strconv.Itoa(r.Part)
 	}
 	return r.EventsPath
@@ -67,7 +67,13 @@ func ForeignLogs(dir string) (paths []string, formats []Format) {
 			names = append(names, e.Name())
 		}
 	}
-	return ForeignLogsAmong(dir, names)
+	paths, formats = ForeignLogsAmong(dir, names)
+	for i := len(paths) - 1; i >= 0; i-- {
+		if formats[i] == "" {
+			paths, formats = slices.Delete(paths, i, i+1), slices.Delete(formats, i, i+1)
+		}
+	}
+	return paths, formats
 }
 
 // IsForeignLogName reports whether a file of this name may be another
@@ -87,7 +93,9 @@ func IsForeignLogName(name string) bool {
 
 // ForeignLogsAmong is ForeignLogs over names, the regular files of dir
 // the caller listed (names IsForeignLogName accepts; others are ignored):
-// each is opened once for its first bytes (DetectFile).
+// each is opened once for its first bytes (DetectFile). A file detection
+// could not decide within its bound is listed with format "": it may be
+// a log, and its run's row says why it was not read.
 func ForeignLogsAmong(dir string, names []string) (paths []string, formats []Format) {
 	seen := map[string]bool{}
 	for _, pat := range foreignLogPatterns {
@@ -102,6 +110,10 @@ func ForeignLogsAmong(dir string, names []string) (paths []string, formats []For
 			seen[name] = true
 			p := filepath.Join(dir, name)
 			f, err := DetectFile(p)
+			if isUndecided(err) {
+				paths, formats = append(paths, p), append(formats, "")
+				continue
+			}
 			if err != nil || f == FormatEndpoints || f == FormatEndpointsLegacy {
 				continue
 			}
@@ -135,7 +147,7 @@ func foreignLog(dir string) (string, Format, error) {
 // named as an endpoints events log whose content shows no format (empty,
 // or garbage the decoder reports line by line) is read as endpoints.
 func (r *Run) detectFormat() error {
-	f, err := DetectFile(r.EventsPath)
+	f, err := detectFileOnce(r.EventsPath)
 	var unknown *UnknownFormatError
 	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
 		f, err = FormatEndpoints, nil
@@ -147,8 +159,18 @@ func (r *Run) detectFormat() error {
 		return err
 	}
 	r.Format = f
-	if r.Part >= 0 && f != FormatGuideLLM {
-		return fmt.Errorf("%s#%d: only GuideLLM reports hold several benchmarks; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
+	if r.Part >= 0 && f != FormatGuideLLM && !resultsFormat(f) {
+		return fmt.Errorf("%s#%d: only GuideLLM reports and appended vLLM/SGLang results hold several runs; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
+	}
+	if resultsFormat(f) {
+		n, _ := CountResults(r.EventsPath)
+		switch {
+		case r.Part < 0 && n > 1:
+			return fmt.Errorf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, f, r.EventsPath, r.EventsPath, n-1)
+		case r.Part >= max(n, 1):
+			return fmt.Errorf("%s#%d: the file holds %d %s result(s)", r.EventsPath, r.Part, n, f)
+		}
 	}
 	if f == FormatGuideLLM && r.Part < 0 {
 		// A report cut short counts the benchmarks it holds; the reader

@@ -71,6 +71,21 @@ func suiteAt(t *testing.T, seed uint64) []suiteRun {
 		return runs
 	}
 	runs := synth.AccuracySuite(seed)
+	out := generateDecoded(t, runs)
+	for i := range out {
+		out[i].seed = seed
+	}
+	if suiteCache.runs == nil {
+		suiteCache.runs = map[uint64][]suiteRun{}
+	}
+	suiteCache.runs[seed] = out
+	return out
+}
+
+// generateDecoded generates and decodes runs, two at a time, into a
+// temporary directory removed afterwards.
+func generateDecoded(t *testing.T, runs []synth.SuiteRun) []suiteRun {
+	t.Helper()
 	dir, err := os.MkdirTemp("", "steadysweep-suite-")
 	if err != nil {
 		t.Fatal(err)
@@ -93,20 +108,16 @@ func suiteAt(t *testing.T, seed uint64) []suiteRun {
 				return
 			}
 			s, info, err := decodeRun(path)
-			out[i], errs[i] = suiteRun{seed: seed, run: r, s: s, info: info, truth: tr}, err
+			out[i], errs[i] = suiteRun{run: r, s: s, info: info, truth: tr}, err
 			os.RemoveAll(path)
 		}()
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("seed %d, %s: %v", seed, runs[i].Name, err)
+			t.Fatalf("%s: %v", runs[i].Name, err)
 		}
 	}
-	if suiteCache.runs == nil {
-		suiteCache.runs = map[uint64][]suiteRun{}
-	}
-	suiteCache.runs[seed] = out
 	return out
 }
 

@@ -118,24 +118,14 @@ func bestStepBIC(ys []float64, kmax, minFirst int, stop *stopper) float64 {
 // y = a + b·min(t, c) over the breaks c = 1 … n − minFlat (a flat part of at
 // least minFlat points), +Inf when there is none.
 func hingeBIC(ys []float64, minFlat int, stop *stopper) float64 {
-	n := len(ys)
-	best := math.Inf(1)
-	xs := make([]float64, n)
-	for c := 1; c <= n-minFlat; c++ {
-		if c&63 == 0 && stop.failed() {
-			return math.NaN() // O(n²) in all: the analysis is being abandoned
+	_, _, _, rss := hingeFit(ys, minFlat, stop)
+	if math.IsNaN(rss) {
+		if stop.failed() {
+			return rss // the analysis is being abandoned
 		}
-		for t := range xs {
-			xs[t] = math.Min(float64(t), float64(c))
-		}
-		if _, rss := lineFit(xs, ys); !math.IsNaN(rss) {
-			best = math.Min(best, rss)
-		}
+		return math.Inf(1)
 	}
-	if math.IsInf(best, 1) {
-		return best
-	}
-	return bic(best, n, 3, stats.Mean(ys))
+	return bic(rss, len(ys), 3, stats.Mean(ys))
 }
 
 // withdraw records a fired guard on the steady state: not found, with the

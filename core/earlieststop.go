@@ -40,6 +40,12 @@ type StopTarget struct {
 	// needs, itself included (≥ 1): a certification the next super-pass
 	// withdraws is not a stop.
 	Confirm int
+	// Exhaustive searches the prefixes of every run; otherwise only a run
+	// whose full analysis certifies a steady window is searched (a stop
+	// on the others could only be one the full run withdraws), which
+	// keeps sweeps cheap: drifts and runs too short are not searched.
+	// Evaluations set it, to see what the rule does on every run.
+	Exhaustive bool
 	// MaxPrefixes caps the prefixes analysed (0: no cap): with more
 	// candidate prefixes than that, every ⌈candidates/MaxPrefixes⌉-th is
 	// analysed, and the stop is found to that resolution.
@@ -105,6 +111,8 @@ type EarliestStop struct {
 	// inside the stop's intervals; Withdrawn that the full run does not
 	// certify a steady state.
 	Agrees, Withdrawn bool
+	// Target is the rule the stop was searched under.
+	Target StopTarget
 	// Full is the full run's check (its values and intervals).
 	Full StopCheck
 	// Evaluated counts the prefixes analysed; Step is the stride between
@@ -295,7 +303,7 @@ func TPOTP50Interval(r *Result, p50 float64, lo, hi int) [2]float64 {
 // analysed.
 func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestStop, error) {
 	nan := math.NaN()
-	e := EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, StartNs: -1, EndNs: -1}
+	e := EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, StartNs: -1, EndNs: -1, Target: t}
 	for i := 0; i < run.samples.Len(); i++ {
 		if v := run.samples.IssueNs[i]; v >= 0 && (e.StartNs < 0 || v < e.StartNs) {
 			e.StartNs = v
@@ -311,6 +319,10 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 		return e, nil
 	}
 	e.Full = StopCheckOf(full, t)
+	if !t.Exhaustive && !e.Full.Found() {
+		e.Reason = "the full run certifies no steady window: " + e.Full.Reason
+		return e, nil
+	}
 	S := full.SuperpassSize
 	cuts := PrefixCutNs(run.samples, S)
 	first := firstCandidate(cuts, e.StartNs, full.MinDurFloorS, p.MinTrendN+1)
@@ -323,7 +335,7 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 	if t.MaxPrefixes > 0 && cand > t.MaxPrefixes {
 		e.Step = (cand + t.MaxPrefixes - 1) / t.MaxPrefixes
 	}
-	streak := 0
+	streak, lastStreak := 0, 0
 	var last StopCheck
 	for k := first; k <= len(cuts); k += e.Step {
 		c, err := run.CheckPrefix(p, S, k, t)
@@ -340,11 +352,14 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 			e.Found, e.Stop = true, c
 			break
 		}
+		lastStreak = streak
 	}
 	if !e.Found {
-		e.Reason = "no prefix certifies"
-		if last.Reason != "" {
-			e.Reason += ": the full run's last check: " + last.Reason
+		switch {
+		case last.Reason != "":
+			e.Reason = "no prefix certifies; the last: " + last.Reason
+		default:
+			e.Reason = fmt.Sprintf("only the last %d prefix(es) certify, %d in a row needed", lastStreak, conf)
 		}
 		return e, nil
 	}

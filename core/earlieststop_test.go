@@ -99,7 +99,9 @@ func TestEarliestStopClean(t *testing.T) {
 }
 
 // TestEarliestStopDrift: a planted drift (suite seed 1, run 084, drift_up)
-// has no steady state, and no prefix of it certifies one.
+// has no steady state, and no prefix of it certifies one (searched
+// exhaustively); by default its prefixes are not searched at all, since
+// the full run does not certify.
 func TestEarliestStopDrift(t *testing.T) {
 	s, info, _ := suiteRunNamed(t, 1, "084_drift_up")
 	run := core.NewRun(s, info)
@@ -108,12 +110,17 @@ func TestEarliestStopDrift(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	es, err := run.EarliestStopOf(p, full, core.DefaultStopTarget())
+	exhaustive := core.DefaultStopTarget()
+	exhaustive.Exhaustive = true
+	es, err := run.EarliestStopOf(p, full, exhaustive)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if es.Found || es.Evaluated == 0 || !math.IsNaN(es.StopAtS) {
 		t.Errorf("drift: found %v after %d prefixes, stop_at_s %v (%s)", es.Found, es.Evaluated, es.StopAtS, es.Reason)
+	}
+	if es, _ := run.EarliestStopOf(p, full, core.DefaultStopTarget()); es.Found || es.Evaluated != 0 {
+		t.Errorf("drift, default rule: found %v, %d prefixes analysed", es.Found, es.Evaluated)
 	}
 }
 
@@ -127,8 +134,10 @@ func TestEarliestStopCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, _ := run.EarliestStopOf(p, full, core.DefaultStopTarget())
-	capped := core.DefaultStopTarget()
+	exhaustive := core.DefaultStopTarget()
+	exhaustive.Exhaustive = true
+	all, _ := run.EarliestStopOf(p, full, exhaustive)
+	capped := exhaustive
 	capped.MaxPrefixes = 3
 	es, err := run.EarliestStopOf(p, full, capped)
 	if err != nil {

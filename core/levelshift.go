@@ -84,12 +84,13 @@ func referenceLevelShift(post []SuperPass, pct []*spPercentiles, plateaus []Plat
 
 // firstPlateauShift is steadysweep's level shift, against the FIRST
 // plateau (deviation D3): the first later plateau whose pooled TPOT mean
-// differs by more than band, or else the super-passes after the last
+// differs by more than band or, below the band, by more than sds times the
+// super-pass noise (noiseShift, issue 29), or else the super-passes after the last
 // plateau (at least two, all beyond the band on the same side), confirmed
 // by Pettitt on the TPOT means of the non-empty super-passes (deviation
 // D6). The change point is the least-squares split between the previous
 // plateau's start and the shifted segment's end (deviation D4).
-func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, band, alpha float64,
+func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Plateau, band, sds, alpha float64,
 	v *memoView) Anomaly {
 	a := Anomaly{ChangePointSP: -1, Plateaus: plateaus}
 	if len(plateaus) == 0 {
@@ -114,7 +115,7 @@ func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Platea
 	for k := 1; k < len(plateaus); k++ {
 		q := plateaus[k]
 		rel := (v.pooledTPOTMean(post, q.Lo, q.Hi) - mu) / mu
-		if math.Abs(rel) > band {
+		if math.Abs(rel) > band || noiseShift(pct, base, q, sds, shiftMinRel) {
 			a.Detected, a.DeltaPct = true, rel*100
 			a.ChangePointSP = splitPoint(pct, plateaus[k-1].Lo, q.Hi)
 			return a
@@ -139,6 +140,32 @@ func firstPlateauShift(post []SuperPass, pct []*spPercentiles, plateaus []Platea
 		a.ChangePointSP = splitPoint(pct, last.Lo, len(post))
 	}
 	return a
+}
+
+// noiseShift reports a level shift between plateaus a and b judged against
+// their own noise (issue 29): with m_a, m_b the means of their
+// per-super-pass TPOT p50s and σ their pooled SD about those means,
+//
+//	|m_b − m_a| > minRel·m_a  and  |m_b − m_a| > sds·σ
+//
+// Both are plateaus (each passed the admissibility tests, at least
+// MinTrendN super-passes), so on steady noise the difference of their
+// means has SD ≤ σ/√2: a false shift needs |z| > 4.2 for sds = 3. Off when
+// sds ≤ 0.
+func noiseShift(pct []*spPercentiles, a, b Plateau, sds, minRel float64) bool {
+	if !(sds > 0) {
+		return false
+	}
+	xa, xb := trajectory(pct[a.Lo:a.Hi], mTPOTP50), trajectory(pct[b.Lo:b.Hi], mTPOTP50)
+	if len(xa)+len(xb) < 3 {
+		return false
+	}
+	ma, mb := stats.Mean(xa), stats.Mean(xb)
+	if !(ma > 0) || !(math.Abs(mb-ma) > minRel*ma) {
+		return false
+	}
+	sd := math.Sqrt((sse(xa) + sse(xb)) / float64(len(xa)+len(xb)-2))
+	return math.Abs(mb-ma) > sds*sd
 }
 
 // tailShift is steadysweep's short-tail shift (deviation D15), for runs

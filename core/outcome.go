@@ -61,7 +61,28 @@ type Outcome struct {
 	GapTPSUpliftPct     float64
 	GapTTFTP99ChangePct float64
 	GapRetainedFrac     float64
+
+	// StopAtS, StopSavedFrac and StopSavedS are the run's earliest stop
+	// (EarliestStopOf; set by SetEarliestStop, NaN until then and without
+	// one): seconds into the run, the share of the run's wall time after
+	// it, and that wall time in seconds. StopAgrees reports the full run's
+	// system TPS and TPOT p50 inside the stop's intervals (false without a
+	// stop).
+	StopAtS, StopSavedFrac, StopSavedS float64
+	StopAgrees                         bool
 }
+
+// SetEarliestStop records e, the earliest stop of the analysed run, in o.
+func (o *Outcome) SetEarliestStop(e EarliestStop) {
+	nan := math.NaN()
+	o.StopAtS, o.StopSavedFrac, o.StopSavedS, o.StopAgrees = nan, nan, nan, false
+	if e.Found {
+		o.StopAtS, o.StopSavedFrac, o.StopSavedS, o.StopAgrees = e.StopAtS, e.SavedFrac, float64(e.SavedNs())/1e9, e.Agrees
+	}
+}
+
+// HasStop reports an earliest stop recorded in o.
+func (o *Outcome) HasStop() bool { return !math.IsNaN(o.StopAtS) }
 
 // Outcome returns the flat digest of r for a sweep row, in three steps:
 // what every result has (outcomeBase), then the reference's decision
@@ -92,6 +113,7 @@ func (r *Result) outcomeBase() Outcome {
 		DriftingUp:         append([]string(nil), r.Steady.DriftingUp...),
 		EarlyStopTTFTP99Ns: nan, EarlyStopTPOTP99Ns: nan,
 		GapTPSUpliftPct: nan, GapTTFTP99ChangePct: nan, GapRetainedFrac: nan,
+		StopAtS: nan, StopSavedFrac: nan, StopSavedS: nan,
 	}
 	if r.run != nil {
 		f := r.run.health().failures

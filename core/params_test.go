@@ -222,3 +222,21 @@ func TestValidateProfileNames(t *testing.T) {
 		t.Errorf("empty profile (derived): %v", err)
 	}
 }
+
+// TestParamsTexts: Texts is Get of every name in Names order, for both
+// presets and a set with a list and a float changed.
+func TestParamsTexts(t *testing.T) {
+	changed := DefaultParams()
+	changed.Alpha, changed.WindowSizes = 0.0123, []int{5, 9}
+	for _, p := range []Params{DefaultParams(), ReferenceParams(), changed} {
+		texts, names := p.Texts(), Names()
+		if len(texts) != len(names) {
+			t.Fatalf("%d texts for %d names", len(texts), len(names))
+		}
+		for i, n := range names {
+			if want, err := p.Get(n); err != nil || texts[i] != want {
+				t.Errorf("Texts()[%d] (%s) = %q, Get = %q (%v)", i, n, texts[i], want, err)
+			}
+		}
+	}
+}

@@ -18,6 +18,10 @@ type gateConfig struct {
 	relDriftMin float64   // effect-size floor
 	minN        int       // minimum points
 	alpha       float64
+	// shiftSDs > 0 turns on the noise-relative step test (hasNoiseStep,
+	// steadysweep only): a step of more than shiftSDs super-pass noise SDs
+	// (and shiftMinRel) ends a plateau.
+	shiftSDs float64
 }
 
 // windowAdmissible reports whether post[lo:hi] is admissible (§10.1): for
@@ -206,7 +210,7 @@ func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []En
 		return false
 	}
 	for k, traj := range [2][]float64{t50, t90} {
-		if gated[k] == mTPOTP50 && hasStep(traj, g.relDriftMin) {
+		if gated[k] == mTPOTP50 && (hasStep(traj, g.relDriftMin) || hasNoiseStep(traj, g.shiftSDs, shiftMinRel, g.minN)) {
 			return false
 		}
 		if math.Abs(relDrift(traj, tmp)) >= g.relDriftMin &&
@@ -220,11 +224,22 @@ func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []En
 // ensemblePlateaus segments the post-warmup series grow-from-left (§10.2)
 // under ensembleAdmissible.
 func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting, v *memoView, stop *stopper) []Plateau {
+	return ensemblePlateausFrom(pct, 0, g, ens, v, stop)
+}
+
+// ensemblePlateausFrom is ensemblePlateaus over pct[from:] (where a
+// settling curve has settled), the plateaus indexed into pct.
+func ensemblePlateausFrom(pct []*spPercentiles, from int, g gateConfig, ens []EnsembleSetting, v *memoView,
+	stop *stopper) []Plateau {
 	n := len(pct)
 	buf, buf2, tmp := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
-	return growPlateaus(n, g.minN, func(lo, hi int) bool {
-		return ensembleAdmissible(pct, lo, hi, g, ens, v, buf, buf2, tmp)
+	out := growPlateaus(n-from, g.minN, func(lo, hi int) bool {
+		return ensembleAdmissible(pct, from+lo, from+hi, g, ens, v, buf, buf2, tmp)
 	}, stop)
+	for i := range out {
+		out[i].Lo, out[i].Hi = out[i].Lo+from, out[i].Hi+from
+	}
+	return out
 }
 
 // hasStep reports a level shift inside xs (deviation D7): some split into
@@ -265,3 +280,92 @@ func hasStep(xs []float64, band float64) bool {
 	}
 	return false
 }
+
+// hasNoiseStep reports a level step inside xs judged against the series'
+// own noise (issue 29), for steps below the fixed band of hasStep: some
+// split into a head of at least minHead points (a level that is itself a
+// plateau's length: a shorter head is a settling transient, the head
+// test's business) and a tail of at least two
+// whose means m₁, m₂ differ by more than shiftMinRel·m₁ and by more than
+// sds·σ, σ = √((SSE_head + SSE_tail)/(n − 2)) the residual SD of the
+// two-level fit (the super-pass noise once the step is taken out), with
+// every tail point beyond the midpoint of the two levels (a lone spike or
+// a noisy point among level ones is no step). On independent normal
+// noise a false step needs a two-point tail mean beyond sds·σ of the
+// head's, |z| > sds/√(1/2 + 1/k) > 4 for sds = 3 and a head of k ≥ 4
+// points (with the relative floor on top). Off when sds ≤ 0.
+func hasNoiseStep(xs []float64, sds, minRel float64, minHead int) bool {
+	n := len(xs)
+	minHead = max(minHead, 2)
+	if n < minHead+2 || !(sds > 0) {
+		return false
+	}
+	s1 := make([]float64, n+1)
+	s2 := make([]float64, n+1)
+	for i, x := range xs {
+		s1[i+1], s2[i+1] = s1[i]+x, s2[i]+x*x
+	}
+	sseOf := func(i, j int) float64 {
+		d := s1[j] - s1[i]
+		return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i))
+	}
+	for k := minHead; k <= n-2; k++ {
+		m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
+		d := m2 - m1
+		if !(m1 > 0) || math.Abs(d)/m1 <= minRel {
+			continue
+		}
+		if math.Abs(d) <= sds*math.Sqrt((sseOf(0, k)+sseOf(k, n))/float64(n-2)) {
+			continue
+		}
+		beyond := true
+		for _, x := range xs[k:] {
+			if (x-m1)*math.Copysign(1, d) <= math.Abs(d)/2 {
+				beyond = false
+				break
+			}
+		}
+		if beyond {
+			return true
+		}
+	}
+	return false
+}
+
+// refineBoundaries moves the boundary between adjacent plateaus back to
+// the least-squares two-level split of their joint tpot_p50 span when the
+// two plateaus so split differ in level (by more than band, or by
+// noiseShift; issue 29): growing from the left, a plateau takes in the
+// first super-passes of the next level until enough of them make a step
+// (hasStep and hasNoiseStep need a tail of two), so its end lies up to two
+// super-passes past the step, and those raise its noise. The split is
+// looked for only inside the first plateau, leaving it minN super-passes.
+func refineBoundaries(pct []*spPercentiles, plateaus []Plateau, band, sds float64, minN int) {
+	for i := 0; i+1 < len(plateaus); i++ {
+		a, b := &plateaus[i], &plateaus[i+1]
+		if a.Hi != b.Lo {
+			continue
+		}
+		ys := append(trajectory(pct[a.Lo:a.Hi], mTPOTP50), trajectory(pct[b.Lo:b.Hi], mTPOTP50)...)
+		if len(ys) != b.Hi-a.Lo {
+			continue // plateaus have every value; be safe
+		}
+		best, bestSSE := a.Hi, sse(ys[:a.Hi-a.Lo])+sse(ys[a.Hi-a.Lo:])
+		for k := a.Lo + minN; k < a.Hi; k++ {
+			if e := sse(ys[:k-a.Lo]) + sse(ys[k-a.Lo:]); e < bestSSE {
+				best, bestSSE = k, e
+			}
+		}
+		a2, b2 := Plateau{a.Lo, best}, Plateau{best, b.Hi}
+		ma, mb := stats.Mean(ys[:best-a.Lo]), stats.Mean(ys[best-a.Lo:])
+		if ma > 0 && (math.Abs(mb-ma)/ma > band || noiseShift(pct, a2, b2, sds, shiftMinRel)) {
+			*a, *b = a2, b2
+		}
+	}
+}
+
+// shiftMinRel is the smallest relative TPOT step the noise-relative tests
+// flag (hasNoiseStep, noiseShift): on a very smooth series a step of a
+// fraction of a percent can be many SDs, yet it is no level shift anyone
+// acts on.
+const shiftMinRel = 0.01

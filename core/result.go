@@ -42,6 +42,10 @@ type Result struct {
 	// Assessment is steadysweep's analysis beyond the reference; nil under
 	// compat reference.
 	Assessment *Assessment
+	// EarliestStop is the run's earliest stop when the caller computed it
+	// (Run.EarliestStopOf; nil otherwise): the JSON and text outputs
+	// report it when set.
+	EarliestStop *EarliestStop
 
 	run    *Run
 	roll   *rollup

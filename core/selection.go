@@ -37,6 +37,9 @@ type Selection struct {
 	// WindowStartMSER); HeadTrimApplied that the head test trimmed it
 	// (WindowStartHead).
 	MSERApplied, HeadTrimApplied bool
+	// TailTrimApplied reports that the head test read from the end
+	// trimmed the window's end (issue 29; WindowStartHead).
+	TailTrimApplied bool
 	// Burst reports a reported window issued within one median request
 	// latency (isBurst): never a steady state.
 	Burst bool
@@ -48,6 +51,9 @@ type Selection struct {
 	// (p ≥ Alpha ⇔ tpot_p50 is Plateau). NaN without a window.
 	OLSP, NeweyWestP float64
 	Corroborated     bool
+	// Settling is the settling-curve fit of the post-warmup tpot_p50
+	// (settling.go; issue 29), its Start absolute.
+	Settling *Settling
 	// Concordance is the agreement of the forward CoV stopping rules of the
 	// ensemble, max(0, 1 − (max end − min end)/max(1, n)), 0 if fewer than
 	// two converge.
@@ -172,17 +178,26 @@ func (steadysweep) selectSteady(a *analysis) {
 	for _, b := range r.CovBounds {
 		covMax = math.Max(covMax, b)
 	}
-	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin, minN: p.MinTrendN, alpha: p.Alpha}
+	g := gateConfig{gate: p.TrendGate, covMax: covMax, relDriftMin: p.TrendRelDriftMin, minN: p.MinTrendN, alpha: p.Alpha,
+		shiftSDs: p.TailShiftSDs}
 	ens := ensembleOf(r.CovBounds)
+	// A settling curve (settling.go): plateaus only where it has settled.
+	settle := settlingCurve(pct, p.MinTrendN, a.stop)
 	plateaus := ensemblePlateaus(pct, g, ens, a.memo, a.stop)
+	if settle.Detected && settle.Settled {
+		plateaus = a.settledPlateaus(plateaus, ensemblePlateausFrom(pct, settle.Start, g, ens, a.memo, a.stop))
+	}
+	refineBoundaries(pct, plateaus, p.LevelShiftBand, p.TailShiftSDs, p.MinTrendN)
 	sel := &a.assess.Selection
 	*sel = Selection{Ensemble: ens, MSERStart: -1, OLSP: math.NaN(), NeweyWestP: math.NaN(),
-		Concordance: concordance(pct, a.stop)}
+		Concordance: concordance(pct, a.stop), Settling: &settle}
 	ss := &r.Steady
 	*ss = SteadyState{Plateaus: plateaus, Anomaly: Anomaly{ChangePointSP: -1, Plateaus: plateaus}}
 
 	lo, hi, ok := -1, -1, false
 	switch {
+	case settle.Detected && !settle.Settled:
+		lo, hi, ok = a.stillSettling(&settle)
 	case len(plateaus) == 0:
 		ss.Reason = "no admissible steady plateau"
 		ss.setGlobalTrend(pct, 0, p, a.memo)
@@ -197,6 +212,9 @@ func (steadysweep) selectSteady(a *analysis) {
 		if dg := sel.DriftGuard; dg != nil && dg.Fired {
 			sel.States[dg.metric] = dg.state()
 		}
+		if settle.Detected && !settle.Settled {
+			sel.States[mTPOTP50] = map[bool]MetricState{true: StateDriftingUp, false: StateDriftingDown}[settle.Up]
+		}
 		a.guardrails(lo, hi)
 		a.assess.WinLo, a.assess.WinHi = r.Warmup+lo, r.Warmup+hi
 	}
@@ -207,6 +225,57 @@ func (steadysweep) selectSteady(a *analysis) {
 	if d := sel.Drift; d != nil {
 		d.Lo, d.Hi = d.Lo+r.Warmup, d.Hi+r.Warmup
 	}
+	settle.Start += r.Warmup
+}
+
+// settledPlateaus chooses between the plateaus of the whole post-warmup
+// series and those segmented where a settling curve has settled (issue
+// 29): the settled ones, unless the min-duration gate (when enforced)
+// passes one of the whole series' plateaus and none of the settled ones
+// (the head test, not the curve, then trims the head: a crop may not turn
+// a certified window into a short one).
+func (a *analysis) settledPlateaus(whole, settled []Plateau) []Plateau {
+	if len(settled) == 0 {
+		return whole
+	}
+	if !a.p.MinDuration {
+		return settled
+	}
+	anyLong := func(pls []Plateau) bool {
+		for _, pl := range pls {
+			if !a.memo.minDuration(a.res.post, a.res.pct, pl.Lo, pl.Hi, minDurationOf(a.p)).IsShort {
+				return true
+			}
+		}
+		return false
+	}
+	if anyLong(whole) && !anyLong(settled) {
+		return whole
+	}
+	return settled
+}
+
+// stillSettling reports a settling curve that has not settled by the
+// run's end (issue 29): the whole post-warmup series is the window, not a
+// steady state.
+func (a *analysis) stillSettling(st *Settling) (lo, hi int, ok bool) {
+	r, p, pct := a.res, a.p, a.res.pct
+	ss := &r.Steady
+	lo, hi = 0, len(pct)
+	short := a.memo.minDuration(r.post, pct, lo, hi, minDurationOf(p))
+	ss.Shorts = []ShortWindow{short}
+	a.fillWindow(lo, hi, 0, len(ss.Plateaus), 0)
+	ss.ShortWindow = &short
+	ss.Found = false
+	dir := "down"
+	if st.Up {
+		dir = "up"
+	}
+	ss.Reason = fmt.Sprintf("TPOT still settling %s at the run's end (%s approach moving %.1f%% in all, not within "+
+		"%.2g%% of its asymptote with %d super-passes left): no steady state", dir, st.Kind, 100*st.RelAmp,
+		100*settleTol, p.MinTrendN)
+	ss.setGlobalTrend(pct, lo, p, a.memo)
+	return lo, hi, true
 }
 
 // driftAcross runs the drift-versus-staircase test over the plateaus and,
@@ -254,7 +323,7 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	ss.AllShort = allShort
 	pl := plateaus[report]
 
-	ss.Anomaly = firstPlateauShift(r.post, pct, plateaus, p.LevelShiftBand, p.Alpha, a.memo)
+	ss.Anomaly = firstPlateauShift(r.post, pct, plateaus, p.LevelShiftBand, p.TailShiftSDs, p.Alpha, a.memo)
 	if p.TailShift && !ss.Anomaly.Detected && !a.isBurst(pl.Lo, pl.Hi) {
 		a.shortTail(report)
 		pl = plateaus[report]
@@ -267,6 +336,15 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	lo, window, trimmed := a.trimmedStart(pl.Lo, pl.Hi, short)
 	sel.MSERApplied = trimmed && p.WindowStart == WindowStartMSER
 	sel.HeadTrimApplied = trimmed && p.WindowStart == WindowStartHead
+	// The same head test at the window's end (issue 29: symmetric trim).
+	hi, window, sel.TailTrimApplied = a.trimmedEnd(lo, hi, window)
+	// One convention (issue 29): a level shift after the window starts
+	// after it, so a change point inside the window ends it there.
+	if an := ss.Anomaly; an.Detected && an.ChangePointSP > lo && an.ChangePointSP < hi && an.ChangePointSP-lo >= p.MinTrendN {
+		if w, keep := a.keepsVerdict(lo, an.ChangePointSP, window); keep {
+			hi, window = an.ChangePointSP, w
+		}
+	}
 	a.fillWindow(lo, hi, report, len(plateaus), skippedShort(ss.Shorts, report))
 	ss.ShortWindow = &window
 	ss.Found = !ss.AllShort
@@ -289,7 +367,10 @@ func (a *analysis) plateauWindow(g gateConfig) (lo, hi int, ok bool) {
 	}
 	// Drift guard (deviation D14): a certified window inside a drift is a
 	// local plateau; a short tail found there is the drift's end.
-	if p.DriftGuard && ss.Found {
+	// A shift between plateaus has passed the drift test over the plateaus
+	// (steps beat a line): the guard's own line-versus-levels test on the
+	// noisier tpot_p90 is not asked again.
+	if p.DriftGuard && ss.Found && !(ss.Anomaly.Detected && ss.Anomaly.TailSuperPasses == 0 && len(plateaus) >= 2) {
 		dg := a.driftGuard(lo)
 		sel.DriftGuard = dg
 		if dg.Fired {

@@ -59,11 +59,37 @@ func (a *analysis) trimmedStart(lo, hi int, untrimmed ShortWindow) (start int, w
 	if s <= lo {
 		return lo, untrimmed, false
 	}
-	w := a.memo.minDuration(a.res.post, pct, s, hi, minDurationOf(p))
-	if w.IsShort != untrimmed.IsShort && p.MinDuration {
-		return lo, untrimmed, false
+	if w, ok := a.keepsVerdict(s, hi, untrimmed); ok {
+		return s, w, true
 	}
-	return s, w, true
+	return lo, untrimmed, false
+}
+
+// trimmedEnd is trimmedStart at the window's end (issue 29: symmetric
+// trimming, under WindowStartHead only): the head test read from the end
+// (tailTrim), kept only when the trimmed window keeps the min-duration
+// verdict of untrimmed (or the gate is off).
+func (a *analysis) trimmedEnd(lo, hi int, untrimmed ShortWindow) (end int, window ShortWindow, trimmed bool) {
+	p := a.p
+	if p.WindowStart != WindowStartHead {
+		return hi, untrimmed, false
+	}
+	e := tailTrim(a.res.pct, lo, hi, p.MinTrendN, p.HeadTrimZ, p.HeadTrimMinRel, p.HeadTrimMaxFrac)
+	if e >= hi {
+		return hi, untrimmed, false
+	}
+	if w, ok := a.keepsVerdict(lo, e, untrimmed); ok {
+		return e, w, true
+	}
+	return hi, untrimmed, false
+}
+
+// keepsVerdict returns the min-duration record of the window [lo, hi)
+// (post-relative) and whether it keeps the verdict of untrimmed (always,
+// with the gate off).
+func (a *analysis) keepsVerdict(lo, hi int, untrimmed ShortWindow) (ShortWindow, bool) {
+	w := a.memo.minDuration(a.res.post, a.res.pct, lo, hi, minDurationOf(a.p))
+	return w, w.IsShort == untrimmed.IsShort || !a.p.MinDuration
 }
 
 // mserKnee is how much MSER must cut the standard error for the trim to be
@@ -84,18 +110,48 @@ const mserKnee = 0.5
 // apart, and minRel keeps a smooth series (tiny σ) from being trimmed for
 // a difference no one would see. Fewer than minN + 1 means trim nothing.
 func headTrim(pct []*spPercentiles, lo, hi, minN int, z, minRel, maxFrac float64) int {
-	var idx []int
-	var m []float64
+	idx, m := tpotMeans(pct, lo, hi)
+	if len(m) < minN+1 {
+		return lo
+	}
+	return idx[headCount(m, minN, z, minRel, maxFrac)]
+}
+
+// tailTrim is headTrim at the window's other edge (issue 29: symmetric
+// trimming): the same test on the means read from the end, so a transient
+// the window ends in (a dip, a spike, the onset of a step one super-pass
+// in) is dropped as a settling head is. It returns the new end (exclusive).
+func tailTrim(pct []*spPercentiles, lo, hi, minN int, z, minRel, maxFrac float64) int {
+	idx, m := tpotMeans(pct, lo, hi)
+	if len(m) < minN+1 {
+		return hi
+	}
+	for i, j := 0, len(m)-1; i < j; i, j = i+1, j-1 {
+		m[i], m[j] = m[j], m[i]
+	}
+	k := headCount(m, minN, z, minRel, maxFrac)
+	if k == 0 {
+		return hi
+	}
+	return idx[len(m)-k-1] + 1
+}
+
+// tpotMeans are the per-super-pass TPOT means of the super-passes of
+// [lo, hi) that have TPOT, and their indices.
+func tpotMeans(pct []*spPercentiles, lo, hi int) (idx []int, m []float64) {
 	for i := lo; i < hi; i++ {
 		if pct[i].ok[mTPOTP50] {
 			idx = append(idx, i)
 			m = append(m, pct[i].tpotMean)
 		}
 	}
+	return idx, m
+}
+
+// headCount is the head test's count of leading values of m to drop
+// (headTrim's loop; m has at least minN + 1 values).
+func headCount(m []float64, minN int, z, minRel, maxFrac float64) int {
 	n := len(m)
-	if n < minN+1 {
-		return lo
-	}
 	sd := stats.SuccessiveDiffSD(m)
 	maxK := int(math.Floor(float64(n) * maxFrac))
 	k := 0
@@ -106,5 +162,5 @@ func headTrim(pct []*spPercentiles, lo, hi, minN int, z, minRel, maxFrac float64
 		}
 		k++
 	}
-	return idx[k]
+	return k
 }

@@ -54,10 +54,14 @@ func TestWindowStartHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Since issue 29 the settling curve (settling.go) sees the same head:
+	// its settled start, 2, is where the plateaus are searched, so the head
+	// test finds nothing left to trim. Either way the window is [2, 12).
 	sel := r.Assessment.Selection
-	if w := r.Steady.Window; w == nil || w.SPLo != 2 || !sel.HeadTrimApplied || sel.MSERApplied {
-		t.Errorf("window %+v, head trim %v, MSER %v; want [2, 12) by the head test", w, sel.HeadTrimApplied,
-			sel.MSERApplied)
+	bySettling := sel.Settling != nil && sel.Settling.Settled && sel.Settling.Start == 2
+	if w := r.Steady.Window; w == nil || w.SPLo != 2 || !(sel.HeadTrimApplied || bySettling) || sel.MSERApplied {
+		t.Errorf("window %+v, head trim %v, settling %+v, MSER %v; want [2, 12) by the head test or the settling curve",
+			w, sel.HeadTrimApplied, sel.Settling, sel.MSERApplied)
 	}
 	// 55 s a super-pass: twelve are 660 s, ten are 550 s, under the 600 s
 	// floor (the relaxation term is 5 × 1 s).

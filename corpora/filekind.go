@@ -43,14 +43,14 @@ func (d *discoverer) keepForeign(root, dir, rel, real string, names []string, vi
 	}
 	for i, p := range paths {
 		fileRel := joinRel(rel, filepath.Base(p))
-		if formats[i] != columnar.FormatGuideLLM {
+		// A report that cannot be counted still yields its first run, so
+		// the sweep records why it cannot be read.
+		n, named := columnar.RunParts(p, formats[i])
+		if !named {
 			d.keep(RunRef{Root: root, Path: p, Rel: fileRel, EventsPath: p}, id(p), viaLink)
 			continue
 		}
-		// A report that cannot be counted still yields its first run, so
-		// the sweep records why it cannot be read.
-		n, _ := columnar.GuideLLMBenchmarks(p)
-		for b := 0; b < max(n, 1); b++ {
+		for b := 0; b < n; b++ {
 			part := "#" + strconv.Itoa(b)
 			d.keep(RunRef{Root: root, Path: p + part, Rel: fileRel + part, EventsPath: p}, id(p), viaLink)
 		}
@@ -64,19 +64,16 @@ func (d *discoverer) keepForeignFile(root string) bool {
 	if err != nil || f == columnar.FormatEndpoints || f == columnar.FormatEndpointsLegacy {
 		return false
 	}
-	n := 1
-	if f == columnar.FormatGuideLLM {
-		n, _ = columnar.GuideLLMBenchmarks(root)
-	}
+	n, named := columnar.RunParts(root, f)
 	name := filepath.Base(root)
 	real, err := realPath(filepath.Dir(root))
 	if err != nil {
 		d.errs = append(d.errs, fmt.Errorf("resolve %s: %w", root, err))
 		return true
 	}
-	for b := 0; b < max(n, 1); b++ {
+	for b := 0; b < n; b++ {
 		ref := RunRef{Root: filepath.Dir(root), Path: root, Rel: name, EventsPath: root}
-		if f == columnar.FormatGuideLLM {
+		if named {
 			part := "#" + strconv.Itoa(b)
 			ref.Path, ref.Rel = root+part, name+part
 		}

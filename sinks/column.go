@@ -75,6 +75,18 @@ func boolCol[T any](name, src string, get func(*T) bool) column[T] {
 	}}
 }
 
+// optBoolCol is a boolean column whose value may be absent (ok false:
+// null).
+func optBoolCol[T any](name, src string, get func(*T) (bool, bool)) column[T] {
+	return column[T]{name: name, src: src, typ: arrow.FixedWidthTypes.Boolean, append: func(b array.Builder, v *T) {
+		if x, ok := get(v); ok {
+			b.(*array.BooleanBuilder).Append(x)
+		} else {
+			b.AppendNull()
+		}
+	}}
+}
+
 // schemaOf returns the Arrow schema of cols, every field nullable.
 func schemaOf[T any](cols []column[T]) *arrow.Schema {
 	fields := make([]arrow.Field, len(cols))

@@ -11,9 +11,10 @@ import (
 // (SweptAxes). Labels read well in a table; config_id stays the identity
 // (a label depends on which sets were swept together).
 func ConfigLabels(configs []core.Params) []string {
+	names := core.Names()
 	texts := make([]map[string]string, len(configs))
 	for i, p := range configs {
-		texts[i] = ParamsText(p)
+		texts[i] = paramsText(p, names)
 	}
 	axes := SweptAxes(texts)
 	labels := make([]string, len(configs))
@@ -26,9 +27,14 @@ func ConfigLabels(configs []core.Params) []string {
 // ParamsText is every parameter of p as its text (core.Params.Get), by
 // name.
 func ParamsText(p core.Params) map[string]string {
-	m := make(map[string]string, len(core.Names()))
-	for _, n := range core.Names() {
-		m[n], _ = p.Get(n)
+	return paramsText(p, core.Names())
+}
+
+// paramsText is ParamsText with core.Names() given.
+func paramsText(p core.Params, names []string) map[string]string {
+	m := make(map[string]string, len(names))
+	for i, t := range p.Texts() {
+		m[names[i]] = t
 	}
 	return m
 }
@@ -38,17 +44,18 @@ func ParamsText(p core.Params) map[string]string {
 // set keeps its compat's default (the reference's fixed 600 s min-duration
 // floor against our run-derived one): the label's compat already says so.
 func SweptAxes(params []map[string]string) []string {
-	defaults := map[string]core.Params{
-		string(core.CompatSteadysweep): core.DefaultParams(), string(core.CompatReference): core.ReferenceParams()}
+	names := core.Names()
+	defaults := map[string]map[string]string{
+		string(core.CompatSteadysweep): paramsText(core.DefaultParams(), names),
+		string(core.CompatReference):   paramsText(core.ReferenceParams(), names)}
 	var axes []string
-	for _, n := range core.Names() {
+	for _, n := range names {
 		vals := map[string]bool{}
 		compatOnly := n != "compat"
 		for _, p := range params {
 			vals[p[n]] = true
 			d, ok := defaults[p["compat"]]
-			v, _ := d.Get(n)
-			compatOnly = compatOnly && ok && v == p[n]
+			compatOnly = compatOnly && ok && d[n] == p[n]
 		}
 		if len(vals) > 1 && !compatOnly {
 			axes = append(axes, n)

@@ -26,6 +26,7 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	writeThroughput(b, r, o)
 	writeLatency(b, r, o)
 	writeFindings(b, o)
+	writeEarliestStop(b, r)
 }
 
 // writeHealth prints what the log itself says about the numbers: how many

@@ -13,8 +13,9 @@ import (
 // version (it redoes older ones). History: 1 the first layout; 2 n_failed,
 // failed_frac, steadysweep throughput null when unsupported; 3 the run's
 // metadata (model … run_duration_s), preset and config_label in rows, and
-// tpot_mean_ns in series.
-const SchemaVersion int32 = 3
+// tpot_mean_ns in series; 4 the earliest stop (stop_at_s, stop_saved_frac,
+// stop_agrees, stop_saved_s).
+const SchemaVersion int32 = 4
 
 // Provenance identifies the input and the tool that produced a row.
 type Provenance struct {

@@ -71,7 +71,7 @@ var rowDocs = map[string]colDoc{
 	"run_rel":           {"", "run path relative to the sweep root, slash form: the run's identity"},
 	"run_id":            {"", "first 16 hex digits of SHA-256(run_rel)"},
 	"config_id":         {"", "first 16 hex digits of SHA-256 of the parameter set's canonical text"},
-	"preset":            {"", "preset the parameter set was built from (default, reference, total, fixed-pct, mser5); empty when not given"},
+	"preset":            {"", "preset the parameter set was built from (default, reference, total, fixed-pct, mser5, aiperf, vllm-bench, sglang, guidellm); empty when not given"},
 	"config_label":      {"", "short label of the parameter set within its sweep: compat[/method] and each swept axis abbreviated, e.g. \"steadysweep wb=0.03 md=false\""},
 	"schema_version":    {"", "rows schema version (steadysweep schema)"},
 	"events_path":       {"", "events file the run resolved to"},
@@ -146,6 +146,10 @@ var rowDocs = map[string]colDoc{
 	"gap_retained_frac":         {unitFrac, "share of the run's samples inside the window"},
 	"analysis_ns":               {unitNs, "wall time of this analysis"},
 	"ingest_ns":                 {unitNs, "wall time of loading the run (shared by its rows)"},
+	"stop_at_s":                 {unitS, "earliest certifiable stop (core.EarliestStopOf), seconds after the first issue; null without one or when the run's window is not certified"},
+	"stop_saved_frac":           {unitFrac, "share of the run's wall time (first issue to last event) after stop_at_s"},
+	"stop_agrees":               {"", "the full run's system TPS and TPOT p50 lie inside the stop's 95 % intervals; null without a stop"},
+	"stop_saved_s":              {unitS, "wall time after stop_at_s: the GPU time the run could have saved"},
 }
 
 // seriesDocs documents the series columns.

@@ -134,6 +134,10 @@ func buildRowColumns() []column[Row] {
 		f64Col("gap_retained_frac", "GapRetainedFrac", outF(func(o *O) float64 { return o.GapRetainedFrac })),
 		i64Col("analysis_ns", "AnalysisNs", func(r *R) int64 { return r.AnalysisNs }),
 		i64Col("ingest_ns", "IngestNs", func(r *R) int64 { return r.IngestNs }),
+		f64Col("stop_at_s", "StopAtS", outF(func(o *O) float64 { return o.StopAtS })),
+		f64Col("stop_saved_frac", "StopSavedFrac", outF(func(o *O) float64 { return o.StopSavedFrac })),
+		optBoolCol("stop_agrees", "StopAgrees", func(r *R) (bool, bool) { return r.Outcome.StopAgrees, r.Outcome.HasStop() }),
+		f64Col("stop_saved_s", "StopSavedS", outF(func(o *O) float64 { return o.StopSavedS })),
 	)
 	return documented(cols, rowDocs)
 }

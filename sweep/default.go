@@ -101,14 +101,33 @@ func CoreRun(run *LoadedRun) *core.Run {
 }
 
 // DefaultAnalyzer analyses with core.Run.Analyze and returns the result's
-// Outcome. The parameter sets of one run go to one core.Run (CoreRun), so
-// they share its rollups and memos.
+// Outcome, with its earliest stop (EarliestStop). The parameter sets of
+// one run go to one core.Run (CoreRun), so they share its rollups and
+// memos.
 func DefaultAnalyzer(run *LoadedRun, p core.Params) (core.Outcome, error) {
-	r, err := CoreRun(run).Analyze(p)
+	cr := CoreRun(run)
+	r, err := cr.Analyze(p)
 	if err != nil {
 		return core.Outcome{}, err
 	}
-	return r.Outcome(), nil
+	out := r.Outcome()
+	if err := EarliestStop(cr, p, r, &out); err != nil {
+		return core.Outcome{}, err
+	}
+	return out, nil
+}
+
+// EarliestStop records in out the earliest stop of the run analysed as r
+// under p (core.Run.EarliestStopOf, core.DefaultStopTarget: searched only
+// when the full analysis certifies a window, an analysis per prefix from
+// the minimum duration on).
+func EarliestStop(cr *core.Run, p core.Params, r *core.Result, out *core.Outcome) error {
+	es, err := cr.EarliestStopOf(p, r, core.DefaultStopTarget())
+	if err != nil {
+		return err
+	}
+	out.SetEarliestStop(es)
+	return nil
 }
 
 // DefaultSeries is the per-super-pass trajectory at the run's dataset

@@ -101,6 +101,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("analyze %s: %w", run.EventsPath, err)
 	}
+	if err := attachEarliestStop(cr, params, res); err != nil {
+		return fmt.Errorf("analyze %s: earliest stop: %w", run.EventsPath, err)
+	}
 	if c := res.Caveat(); c != "" {
 		fmt.Fprintf(stderr, "%s\n\n", c)
 	}
@@ -460,5 +463,20 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
+	return nil
+}
+
+// attachEarliestStop sets res.EarliestStop (steadysweep's window path
+// only: the reference's output stays the reference's), under the rule of
+// rows and `watch` (core.DefaultStopTarget).
+func attachEarliestStop(cr *core.Run, p core.Params, res *core.Result) error {
+	if res.Assessment == nil || res.Path != core.PathWindow {
+		return nil
+	}
+	es, err := cr.EarliestStopOf(p, res, core.DefaultStopTarget())
+	if err != nil {
+		return err
+	}
+	res.EarliestStop = &es
 	return nil
 }

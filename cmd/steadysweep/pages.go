@@ -90,13 +90,18 @@ type runPages struct {
 func (rp *runPages) install(o *sweep.Options) {
 	analyze := o.Analyze
 	o.Analyze = func(run *sweep.LoadedRun, p core.Params) (core.Outcome, error) {
-		r, err := sweep.CoreRun(run).Analyze(p)
+		cr := sweep.CoreRun(run)
+		r, err := cr.Analyze(p)
 		if err != nil {
 			return analyze(run, p) // the analyzer's own error row
 		}
+		out := r.Outcome()
+		if err := sweep.EarliestStop(cr, p, r, &out); err != nil {
+			return analyze(run, p)
+		}
 		pending := run.Memo(pendingKey{}, func() any { return new([]pendingPage) }).(*[]pendingPage)
 		*pending = append(*pending, pendingPage{result: r, params: p})
-		return r.Outcome(), nil
+		return out, nil
 	}
 	o.AfterRun = func(ref corpora.RunRef, run *sweep.LoadedRun) {
 		pending := run.Memo(pendingKey{}, func() any { return new([]pendingPage) }).(*[]pendingPage)

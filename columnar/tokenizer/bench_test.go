@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
@@ -88,7 +89,27 @@ func BenchmarkLoad(b *testing.B) {
 func BenchmarkLoadCompiled(b *testing.B) {
 	dir := sharedDir(b)
 	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
-		path := filepath.Join(dir, name, "tokenizer.json.gz")
+		gz := filepath.Join(dir, name, "tokenizer.json.gz")
+		for _, form := range []string{"gz", "json"} {
+			path := gz
+			if form == "json" {
+				// As a Hugging Face cache holds it: uncompressed.
+				data, err := readMaybeGzip(gz)
+				if err != nil {
+					b.Fatal(err)
+				}
+				path = filepath.Join(b.TempDir(), "tokenizer.json")
+				if err := os.WriteFile(path, data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchmarkLoadCompiled(b, name+"/"+form, path)
+		}
+	}
+}
+
+func benchmarkLoadCompiled(b *testing.B, name, path string) {
+	{
 		b.Run("tok="+name+"/hit", func(b *testing.B) {
 			cache := b.TempDir()
 			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,7 +37,7 @@ const (
 // was rebuilt or could not be stored ("rebuilt: …", "not stored: …");
 // a cache that cannot be written costs only the speed of the next load.
 func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error) {
-	raw, err := safeopen.ReadFile(path, "tokenizer files", safeopen.LimitTokenizer)
+	sum, err := hashFile(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("tokenizer: %w", err)
 	}
@@ -44,7 +45,7 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 	if err != nil {
 		return nil, "", err
 	}
-	entry := filepath.Join(cacheDir, compiledDir, compiledKey(raw, cfgRaw)+".tok")
+	entry := filepath.Join(cacheDir, compiledDir, compiledKey(sum, cfgRaw)+".tok")
 	var rebuilt string
 	switch data, err := safeopen.ReadFile(entry, "compiled tokenizers", safeopen.LimitTokenizer); {
 	case err == nil:
@@ -58,9 +59,9 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 	case !errors.Is(err, fs.ErrNotExist):
 		rebuilt = fmt.Sprintf("rebuilt: %v", err)
 	}
-	data, err := gunzipIfCompressed(raw, path)
+	data, err := readMaybeGzip(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("tokenizer: %w", err)
+		return nil, "", err
 	}
 	p, err := parseParts(data, cfg)
 	if err == nil {
@@ -82,9 +83,33 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 	return t, outcome, nil
 }
 
-// compiledKey names the entry of a tokenizer file and its config.
-func compiledKey(raw, cfgRaw []byte) string {
-	sum := sha256.Sum256(raw)
+// hashFile is the SHA-256 of the file at path, read in pieces: a hit
+// needs the hash of a tokenizer.json of tens of megabytes, not its bytes
+// in memory.
+func hashFile(path string) (sum [sha256.Size]byte, err error) {
+	f, err := safeopen.Open(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.CopyBuffer(h, io.LimitReader(f, safeopen.LimitTokenizer+1), make([]byte, 256<<10))
+	if err != nil {
+		return sum, fmt.Errorf("read %s: %w", path, err)
+	}
+	if n > safeopen.LimitTokenizer {
+		if _, err := safeopen.ReadFile(path, "tokenizer files", safeopen.LimitTokenizer); err != nil {
+			return sum, err // the limit's own error
+		}
+		return sum, fmt.Errorf("read %s: changed while read", path)
+	}
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// compiledKey names the entry of a tokenizer file (by its hash) and its
+// config.
+func compiledKey(sum [sha256.Size]byte, cfgRaw []byte) string {
 	cfg := "none"
 	if cfgRaw != nil {
 		c := sha256.Sum256(cfgRaw)

@@ -81,18 +81,8 @@ func (p *parts) appendCompiled(dst []byte) []byte {
 			dst = le.AppendUint32(dst, id)
 		}
 	}
-	n := 0
-	for _, e := range p.model.merges.entries {
-		if e.key != emptyPair {
-			n++
-		}
-	}
-	dst = le.AppendUint32(dst, uint32(n))
-	for _, e := range p.model.merges.entries {
-		if e.key != emptyPair {
-			dst = le.AppendUint64(le.AppendUint64(dst, e.key), e.value)
-		}
-	}
+	dst = le.AppendUint32(dst, uint32(p.model.merges.len()))
+	p.model.merges.each(func(key, value uint64) { dst = le.AppendUint64(le.AppendUint64(dst, key), value) })
 	if v := p.model.vocab; v == nil {
 		dst = le.AppendUint32(dst, 0)
 	} else {

@@ -12,20 +12,19 @@ type mergeTable struct {
 }
 
 type mergeEntry struct {
-	key, value uint64
+	// nkey is the key inverted, so that a free entry is all zeros: a new
+	// table is memory fresh from the allocator, with nothing to fill, and
+	// its pages are touched only where entries land.
+	nkey, value uint64
 }
 
-// emptyPair marks a free entry; it would be the pair of two ids 2³²−1,
-// which buildBPE rejects.
+// emptyPair is the key of a free entry; it would be the pair of two ids
+// 2³²−1, which buildBPE rejects.
 const emptyPair = ^uint64(0)
 
 func newMergeTable(n int) *mergeTable {
 	size := 1 << max(4, bits.Len(uint(n*2))) // load factor at most 1/2
-	t := &mergeTable{entries: make([]mergeEntry, size), shift: uint8(64 - bits.Len(uint(size-1)))}
-	for i := range t.entries {
-		t.entries[i].key = emptyPair
-	}
-	return t
+	return &mergeTable{entries: make([]mergeEntry, size), shift: uint8(64 - bits.Len(uint(size-1)))}
 }
 
 func (t *mergeTable) slot(key uint64) uint64 {
@@ -37,8 +36,8 @@ func (t *mergeTable) set(key, value uint64) {
 	mask := uint64(len(t.entries) - 1)
 	for i := t.slot(key); ; i = (i + 1) & mask {
 		e := &t.entries[i]
-		if e.key == key || e.key == emptyPair {
-			e.key, e.value = key, value
+		if e.nkey == ^key || e.nkey == 0 {
+			e.nkey, e.value = ^key, value
 			return
 		}
 	}
@@ -49,11 +48,31 @@ func (t *mergeTable) get(key uint64) uint64 {
 	mask := uint64(len(t.entries) - 1)
 	for i := t.slot(key); ; i = (i + 1) & mask {
 		e := &t.entries[i]
-		if e.key == key {
+		if e.nkey == ^key {
 			return e.value
 		}
-		if e.key == emptyPair {
+		if e.nkey == 0 {
 			return noMerge
 		}
 	}
+}
+
+// each calls fn with every key and value, in slot order.
+func (t *mergeTable) each(fn func(key, value uint64)) {
+	for _, e := range t.entries {
+		if e.nkey != 0 {
+			fn(^e.nkey, e.value)
+		}
+	}
+}
+
+// len is the number of keys.
+func (t *mergeTable) len() int {
+	n := 0
+	for _, e := range t.entries {
+		if e.nkey != 0 {
+			n++
+		}
+	}
+	return n
 }

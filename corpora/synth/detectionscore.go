@@ -28,7 +28,8 @@ type DetectionScore struct {
 	NoPlateau, ConfidentWrong int
 	// Steps are runs with a planted persistent shift of ≥ 2 %; Flagged of
 	// them got an anomaly in the planted direction; Straddling found
-	// windows reach past the planted step.
+	// windows reach a super-pass wholly past the planted step (the one
+	// holding the step, partly at each level, is the transition).
 	Steps, Flagged, Straddling int
 	// Steady runs have no persistent shift; FalseShifts of them got one.
 	Steady, FalseShifts int
@@ -76,7 +77,7 @@ func (s *DetectionScore) add(run DetectionRun, o DetectionObs) {
 		if o.Anomaly && (o.DeltaPct > 0) == (run.Shift > 0) {
 			s.Flagged++
 		}
-		if o.Found && float64(o.WindowHi) >= math.Floor(run.ShiftAtSP) {
+		if o.Found && float64(o.WindowHi) >= math.Ceil(run.ShiftAtSP) {
 			s.Straddling++
 		}
 	case run.Shift == 0 && run.Genuine:

@@ -179,12 +179,12 @@ func orEmpty(s string) string {
 }
 
 // windowOf is the window in absolute super-passes (end inclusive): the
-// selection's window_sp [lo, hi) when the tree has one, else the
+// selection's window_sp [first, last] when the tree has one, else the
 // reference's post-warmup steady_state.window [sp_lo, sp_hi) shifted by
 // the warmup; nil when there is none.
 func windowOf(res node, warmup int) *span {
 	if lo, hi, ok := pairAt(res, "selection", "window_sp"); ok {
-		return &span{int(lo), int(hi) - 1}
+		return &span{int(lo), int(hi)}
 	}
 	if w := get(res, "steady_state", "window"); w != nil && !has(res, "selection") {
 		return &span{warmup + intAt(w, 0, "sp_lo"), warmup + intAt(w, 0, "sp_hi") - 1}

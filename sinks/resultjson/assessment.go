@@ -12,7 +12,7 @@ import (
 // reference's, in a fixed order: status, partial, reason, verdict, mode,
 // submission, total, steady, gap, tail_cut, early_stopping, selection,
 // offline (only for a token-rate window), throughput, failures, timing,
-// source. Undefined numbers are null, never NaN. It is empty for a result
+// source, earliest_stop (only when the caller computed it). Undefined numbers are null, never NaN. It is empty for a result
 // without an assessment (the reference's output has no source key).
 func Assessment(r *core.Result) pyjson.Object {
 	as := r.Assessment
@@ -48,10 +48,14 @@ func Assessment(r *core.Result) pyjson.Object {
 	if as.Offline != nil {
 		obj = append(obj, pyjson.Field{Key: "offline", Value: offline(as.Offline)})
 	}
-	return append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
+	obj = append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
 		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
 		pyjson.Field{Key: "source", Value: source(r.RunInfo())})
+	if r.EarliestStop != nil {
+		obj = append(obj, pyjson.Field{Key: "earliest_stop", Value: EarliestStop(r.EarliestStop)})
+	}
+	return obj
 }
 
 // throughput is the reported throughput with its intervals and the reason
@@ -184,14 +188,28 @@ func selection(r *core.Result) pyjson.Object {
 	if cert == nil {
 		cert = []int{}
 	}
+	// Super-pass spans of this block are absolute, first..last inclusive:
+	// the convention of the text, the rows and the submission block (the
+	// reference's steady_state.window keeps its post-warmup [sp_lo, sp_hi)).
 	var drift any
 	if d := sel.Drift; d != nil {
-		drift = pyjson.Object{{Key: "sp_lo", Value: d.Lo}, {Key: "sp_hi", Value: d.Hi}, {Key: "bic_line", Value: num(d.BICLine)},
+		drift = pyjson.Object{{Key: "sp", Value: []int{d.Lo, d.Hi - 1}}, {Key: "bic_line", Value: num(d.BICLine)},
 			{Key: "bic_steps", Value: num(d.BICStep)}, {Key: "drift", Value: d.Drift}, {Key: "up", Value: d.Up}}
 	}
 	var win any
 	if as.WinLo >= 0 {
-		win = []int{as.WinLo, as.WinHi}
+		win = []int{as.WinLo, as.WinHi - 1}
+	}
+	var settling any
+	if st := sel.Settling; st != nil {
+		var start any
+		if st.Settled {
+			start = st.Start
+		}
+		settling = pyjson.Object{{Key: "detected", Value: st.Detected}, {Key: "settled", Value: st.Settled},
+			{Key: "start_sp", Value: start}, {Key: "kind", Value: st.Kind}, {Key: "tau_sp", Value: num(st.Tau)},
+			{Key: "up", Value: st.Up}, {Key: "rel_amp", Value: num(st.RelAmp)},
+			{Key: "bic_curve", Value: num(st.BICCurve)}, {Key: "bic_alt", Value: num(st.BICAlt)}}
 	}
 	var mser any
 	if sel.MSERStart >= 0 {
@@ -223,10 +241,12 @@ func selection(r *core.Result) pyjson.Object {
 		{Key: "cov_ensemble", Value: ens},
 		{Key: "certifying", Value: cert},
 		{Key: "drift_test", Value: drift},
+		{Key: "settling", Value: settling},
 		{Key: "mser_start_sp", Value: mser},
 		{Key: "mser_agrees", Value: sel.MSERAgrees},
 		{Key: "mser_applied", Value: sel.MSERApplied},
 		{Key: "head_trim_applied", Value: sel.HeadTrimApplied},
+		{Key: "tail_trim_applied", Value: sel.TailTrimApplied},
 		{Key: "burst", Value: sel.Burst},
 		{Key: "drift_guard", Value: driftGuard(sel.DriftGuard)},
 		{Key: "ols_p", Value: num(sel.OLSP)},
@@ -244,7 +264,7 @@ func driftGuard(dg *core.DriftGuard) any {
 	}
 	return pyjson.Object{
 		{Key: "fired", Value: dg.Fired}, {Key: "metric", Value: dg.Metric}, {Key: "whole_run", Value: dg.WholeRun},
-		{Key: "sp_lo", Value: dg.Lo}, {Key: "sp_hi", Value: dg.Hi}, {Key: "up", Value: dg.Up},
+		{Key: "sp", Value: []int{dg.Lo, dg.Hi - 1}}, {Key: "up", Value: dg.Up},
 		{Key: "ols_p", Value: num(dg.P)}, {Key: "rel_drift", Value: num(dg.RelDrift)},
 		{Key: "bic_line", Value: num(dg.BICLine)}, {Key: "bic_alt", Value: num(dg.BICAlt)},
 	}

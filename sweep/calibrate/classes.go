@@ -123,6 +123,16 @@ func (r *Report) DetectorName(c *ConfigScore) string {
 	return strings.Join(names, " = ")
 }
 
+// presetNamed reports whether a preset names c.
+func (r *Report) presetNamed(c *ConfigScore) bool {
+	for _, id := range r.Presets {
+		if id == c.ConfigID {
+			return true
+		}
+	}
+	return false
+}
+
 // methodPresets are the sweep presets that differ from the default only
 // in core.Params.Method (the peer baselines and detectors), by name.
 func methodPresets() map[string]core.Params {
@@ -153,7 +163,7 @@ func (r *Report) headToHead() []*ConfigScore {
 	var out []*ConfigScore
 	for i := range r.Configs {
 		c := &r.Configs[i]
-		if c.ConfigID == r.Recommended || r.DetectorName(c) != c.Label {
+		if c.ConfigID == r.Recommended || r.presetNamed(c) {
 			out = append(out, c)
 		}
 	}

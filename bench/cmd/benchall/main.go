@@ -19,6 +19,10 @@
 //	           beside the bufio floor, analyze 183 MB cold and warm and peak
 //	           RSS at 183 MB and 1 GB against the reference, a warm sweep's
 //	           reads, a 5 M-entry sample_idx_map.json, the binary
+//	streamed   issue 32's: decode of the endpoints client's streamed layout
+//	           (two chunks, and a chunk per word) beside the floor; analyze
+//	           of the 185 MB two-chunk run cold and warm with the cache on,
+//	           interleaved with the reference
 //
 // Environment:
 //
@@ -54,7 +58,7 @@ import (
 
 var (
 	outFlag       = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
-	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor", "comma list of sections to run")
+	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed", "comma list of sections to run")
 	workFlag      = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
 	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
@@ -173,6 +177,7 @@ func run(ctx context.Context) error {
 		{"sweep", sweepSection},
 		{"scale", scaleSection},
 		{"floor", floorSection},
+		{"streamed", streamedSection},
 	} {
 		if !want[s.name] {
 			continue
@@ -298,6 +303,8 @@ const commandsText = "## Commands\n\n" +
 	"go run ./bench/cmd/benchall -quick -o -            # a 1-minute check of the harness\n" +
 	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections floor -o /tmp/floor.md   # section 6 alone (≈4 min)\n" +
+	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # section 7 alone: the streamed layout\n" +
+	"go test -run '^$' -bench DecodeWordsStreamed -cpu 1 -count 5 ./columnar/   # its decode rates in-process\n" +
 	"go test -run '^$' -bench SampleIndex5M -benchtime 3x ./columnar/   # the 5 M-entry sample_idx_map.json in-process\n\n" +
 	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +
 	"npm install --prefix ~/.cache/steadysweep-bench/hf-node @anush008/tokenizers@0.6.0\n" +

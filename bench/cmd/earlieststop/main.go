@@ -69,7 +69,7 @@ func main() {
 		seeds = append(seeds, v)
 	}
 	t := core.DefaultStopTarget()
-	t.Confirm, t.MaxRelHalfWidth = *confirmFlag, *hwFlag
+	t.Confirm, t.MaxRelHalfWidth, t.Exhaustive = *confirmFlag, *hwFlag, true
 	tmp, err := os.MkdirTemp("", "earlieststop-")
 	if err != nil {
 		log.Fatal(err)

@@ -1,0 +1,194 @@
+package columnar
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// lmbenchReader reads LMCache LMBenchmark's per-request CSV, the summary
+// DataFrame of its multi-round QA client (synthetic-multi-round-qa/
+// multi-round-qa.py, UserSession.summary, written with to_csv), one row
+// per finished request, in two header generations:
+//
+//	gen 1  prompt_tokens,generation_tokens,ttft,generation_time,launch_time,finish_time
+//	gen 2  prompt_tokens,generation_tokens,ttft,generation_time,user_id,question_id,launch_time,finish_time
+//
+// launch_time and finish_time are time.time() at send and after the last
+// chunk (epoch s); ttft and generation_time are their differences from
+// the first token (s). Columns are found by name, so their order does
+// not matter. The rows are per user session, not in launch order: the
+// samples are re-sorted by launch time. A row with no first token (ttft
+// 0: the client's first_token_time stayed None) is a failed request; the
+// CSV has no error column, and a request that raised is not written at
+// all.
+type lmbenchReader struct{}
+
+func (lmbenchReader) Format() Format { return FormatLMBench }
+
+// lmbenchColumns are the columns read, by name.
+var lmbenchColumns = []string{"prompt_tokens", "generation_tokens", "ttft", "generation_time", "launch_time", "finish_time", "user_id", "question_id"}
+
+// lmbenchRequired are the columns a row cannot do without.
+var lmbenchRequired = []string{"ttft", "launch_time", "finish_time"}
+
+func (lmbenchReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
+	info := run.Info
+	rc, err := beginRead(dst, run)
+	if err != nil {
+		return info, err
+	}
+	defer rc.Close()
+	sum := &dst.Summary
+	lr := newLineReader(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	col := map[string]int{}
+	var reqs []request
+	multiTurn := false
+	for {
+		if lr.line%1024 == 0 {
+			if err := checkpoint(ctx, opts, lr.read); err != nil {
+				return info, err
+			}
+		}
+		line, cut, tooLong, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			sum.addProblem(KindCorruptStream, max(lr.line, 1), "")
+			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.line, err)
+			break
+		}
+		sum.Lines = lr.line
+		if tooLong {
+			sum.addProblem(KindLineTooLong, lr.line, "")
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if len(col) == 0 {
+			for i, name := range csvHeader(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))) {
+				col[name] = i
+			}
+			for _, name := range lmbenchRequired {
+				if _, ok := col[name]; !ok {
+					return info, fmt.Errorf("%s:%d: LMBenchmark CSV header lacks column %q", run.EventsPath, lr.line, name)
+				}
+			}
+			continue
+		}
+		fields := strings.Split(string(line), ",")
+		if len(fields) != len(col) && cut {
+			sum.addProblem(KindTruncatedLine, lr.line, "")
+			sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
+			continue
+		}
+		r, ok := lmbenchRow(fields, col, lr.line, sum)
+		if !ok {
+			continue
+		}
+		multiTurn = multiTurn || r.turn > 1
+		reqs = append(reqs, r)
+	}
+	sum.Bytes = lr.read
+	if len(col) == 0 {
+		return info, fmt.Errorf("%s: empty LMBenchmark CSV (no header)", run.EventsPath)
+	}
+	if !multiTurn {
+		for i := range reqs {
+			reqs[i].conv, reqs[i].turn = "", -1
+		}
+	}
+	sum.Events["request"] = int64(len(reqs))
+	fillFromRequests(reqs, dst)
+	summarizeSamples(dst)
+	info.Streaming, info.EpochClock = true, true
+	info.ToolVersion = "LMBenchmark CSV gen 1 (no user_id/question_id)"
+	if _, ok := col["user_id"]; ok {
+		info.ToolVersion = "LMBenchmark CSV gen 2 (user_id, question_id)"
+	}
+	// Each user session sends at fixed gaps (num_users/qps): a constant
+	// rate overall, whose target the CSV does not record.
+	info.LoadPattern, info.ToolLoadPattern = "constant", "multi-round QA at a target QPS (not recorded in the CSV)"
+	return info, nil
+}
+
+// lmbenchRow maps one CSV row; ok is false (the problem counted at the
+// row's line and column) when a required time is absent or not a number.
+func lmbenchRow(fields []string, col map[string]int, line int64, sum *Summary) (request, bool) {
+	r := newRequest(line)
+	r.id = strconv.FormatInt(line, 10)
+	val := func(name string) (float64, bool, bool) { // value, present, usable
+		i, ok := col[name]
+		if !ok {
+			return 0, false, true
+		}
+		if i >= len(fields) || strings.TrimSpace(fields[i]) == "" {
+			return 0, false, true
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(fields[i]), 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			sum.addProblem(KindFieldType, line, name)
+			return 0, false, false
+		}
+		return v, true, true
+	}
+	times := [3]float64{}
+	for k, name := range lmbenchRequired {
+		v, present, usable := val(name)
+		if !present {
+			if usable {
+				sum.addProblem(KindMissingField, line, name)
+			}
+			return r, false
+		}
+		times[k] = v
+	}
+	ttft, launch, finish := times[0], times[1], times[2]
+	issue, ok1 := nsOf(launch, "s")
+	end, ok2 := nsOf(finish, "s")
+	first, ok3 := nsOf(ttft, "s")
+	if !ok1 || !ok2 || !ok3 || launch < 0 {
+		sum.addProblem(KindFieldType, line, "launch_time")
+		return r, false
+	}
+	r.issueNs, r.lastNs = issue, max(issue, end)
+	tokens := func(name string) int64 {
+		v, present, _ := val(name)
+		if !present {
+			return -1
+		}
+		n := count(&v)
+		if n < 0 {
+			sum.addProblem(KindFieldType, line, name)
+		}
+		return n
+	}
+	r.outTokens, r.in = tokens("generation_tokens"), tokens("prompt_tokens")
+	if u, present, _ := val("user_id"); present {
+		r.conv = strconv.FormatFloat(u, 'f', -1, 64)
+		if q, present, _ := val("question_id"); present && q >= 1 && q < 1<<30 {
+			r.turn = int32(q)
+		}
+	}
+	if ttft <= 0 {
+		// first_token_time stayed None: the client saw no token.
+		r.failure = core.FailError
+		return r, true
+	}
+	r.firstNs, r.hasFirst = issue+first, true
+	if end < r.firstNs {
+		sum.addProblem(KindFieldType, line, "finish_time")
+		r.failure = core.FailIncomplete
+		return r, true
+	}
+	r.endNs, r.hasEnd = end, true
+	return r, true
+}
