@@ -202,6 +202,13 @@ func hashFileOnce(path string, id [5]int64) (string, error) {
 // fileHashReads counts hashFileOnce's reads (a test's evidence).
 var fileHashReads atomic.Int64
 
+// readerSidecars are the files beside a log that its format's reader
+// reads into what the cache stores (a reader that reads another file
+// lists it here).
+var readerSidecars = map[Format][]string{
+	FormatAIPerf: aiperfSummaryNames,
+}
+
 // cacheKey derives the entry key of run under opts.
 func cacheKey(run *Run, opts IngestOptions, id [5]int64) string {
 	h := sha256.New()
@@ -214,6 +221,17 @@ func cacheKey(run *Run, opts IngestOptions, id [5]int64) string {
 		counter, opts.TokenizeSample, sampleSuperPass(run, opts), fullTokensMode(run), cmp0(opts.MaxLineSize, DefaultMaxLineSize), id[2], id[3])
 	if run.Format != "" && run.Format != FormatEndpoints {
 		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
+	}
+	// A reader that reads files beside its log (AIPerf's summary: the
+	// model, the load) stores what they say in the entry: their
+	// identities are in the key, so an edited summary is read again.
+	for _, name := range readerSidecars[run.Format] {
+		p := filepath.Join(filepath.Dir(run.EventsPath), name)
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(h, "sidecar=%s\x00%v\x00", name, fileIdentity(fi))
+		} else {
+			fmt.Fprintf(h, "sidecar=%s\x00absent\x00", name)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }

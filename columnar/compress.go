@@ -62,6 +62,10 @@ type boundedReader struct {
 	n     int64
 	limit int64 // 0: no limit
 	name  string
+	// bigWindow: the first zstd frame declares a window over the cap
+	// (the decoder's "window size exceeded" also says a block outgrew a
+	// small window: a corrupt frame, not this).
+	bigWindow bool
 }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
@@ -76,7 +80,7 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 		return n, fmt.Errorf("%s: %w: it decompresses to over %d bytes, more than %d times its size on disk: a compression bomb, not a log",
 			b.name, ErrExpansion, b.limit, maxExpansion)
 	}
-	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+	if b.bigWindow && errors.Is(err, zstd.ErrWindowSizeExceeded) {
 		err = fmt.Errorf("%s: %w: its zstd frame declares a window over %d MiB (decoding it would allocate that much); recompress it with zstd --long=27 or less",
 			b.name, ErrExpansion, maxZstdWindow>>20)
 	}
@@ -153,11 +157,41 @@ func decompress(r io.Reader, name string) (*readCloser, error) {
 		}
 		return &readCloser{Reader: &boundedReader{r: zr, name: name}, closers: []func() error{zr.Close}}, nil
 	case len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd:
+		hdr, _ := br.Peek(18)
+		big := zstdDeclaredWindow(hdr) > maxZstdWindow
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil, &ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: zstd: %v", ErrCorruptStream, err)}
 		}
-		return &readCloser{Reader: &boundedReader{r: zr, name: name}, closers: []func() error{func() error { zr.Close(); return nil }}}, nil
+		return &readCloser{Reader: &boundedReader{r: zr, name: name, bigWindow: big}, closers: []func() error{func() error { zr.Close(); return nil }}}, nil
 	}
 	return &readCloser{Reader: br}, nil
+}
+
+// zstdDeclaredWindow is the window the zstd frame starting hdr declares
+// (RFC 8878 §3.1.1.1: the window descriptor, or the frame content size
+// of a single-segment frame); 0 when hdr is too short to say.
+func zstdDeclaredWindow(hdr []byte) uint64 {
+	if len(hdr) < 6 {
+		return 0
+	}
+	fhd := hdr[4]
+	if fhd&0x20 == 0 { // a window descriptor follows
+		exp, mant := uint64(hdr[5]>>3), uint64(hdr[5]&7)
+		base := uint64(1) << (10 + exp)
+		return base + base/8*mant
+	}
+	at := 5 + []int{0, 1, 2, 4}[fhd&3] // after the dictionary ID
+	size := []int{1, 2, 4, 8}[fhd>>6]
+	if len(hdr) < at+size {
+		return 0
+	}
+	var v uint64
+	for i := size - 1; i >= 0; i-- {
+		v = v<<8 | uint64(hdr[at+i])
+	}
+	if size == 2 {
+		v += 256
+	}
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -20,6 +21,12 @@ const longSniffSize = 16 << 20
 // size read, never silently unknown.
 func detectLong(path string, head []byte, seen string) (Format, error) {
 	body := headBody(head)
+	if len(body) > 0 && body[0] != '{' && body[0] != '[' && len(yamlTopLevelKeys(body)) > 0 {
+		// A YAML report's "benchmarks" may come after the head: it is
+		// decoded whole to know, so detection does not; a row says so.
+		return "", &UnknownFormatError{File: path, Undecided: true,
+			Seen: fmt.Sprintf("undecided within %d KiB (%s so far)", sniffSize>>10, seen)}
+	}
 	if len(body) == 0 || body[0] != '{' {
 		return "", &UnknownFormatError{File: path, Seen: seen}
 	}
@@ -83,4 +90,20 @@ func detectFileOnce(path string) (Format, error) {
 		detections.Store(key, f)
 	}
 	return f, err
+}
+
+// undecidedLog returns the error of the first candidate log of dir that
+// detection could not decide, nil when none: a directory whose only log
+// is undecided is said to be so, not "no log".
+func undecidedLog(dir string) error {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !IsForeignLogName(e.Name()) {
+			continue
+		}
+		if _, err := DetectFile(filepath.Join(dir, e.Name())); isUndecided(err) {
+			return err
+		}
+	}
+	return nil
 }

@@ -257,9 +257,42 @@ func (d *lineDecoder) decode(line []byte, lineNo int64, lastUnterminated bool, e
 			if len(text) == 0 {
 				ev.full = 0
 			}
+		} else if ev.tokens >= 0 || ev.tokens == tokEmpty {
+			d.countStreamed(line, f.data, valid, ev)
 		}
 	}
 	return true
+}
+
+// countStreamed sets ev.full of a streamed COMPLETE whose text after the
+// first chunk was counted (or is empty): the first chunk's tokens plus
+// those after it, every output token of the request (system throughput,
+// design §5.8; TPOT keeps ev.tokens). Without a first chunk (not
+// streamed) or a counter, ev.full stays uncounted.
+func (d *lineDecoder) countStreamed(line []byte, data value, valid bool, ev *event) {
+	if !d.countText || d.counter == nil {
+		return
+	}
+	if valid && d.words {
+		if n, ok := d.pw.firstChunkWords(); ok { // readOutput scanned data into d.pw
+			ev.full = int32(n + max(int(ev.tokens), 0))
+		}
+		return
+	}
+	if text, ok := d.ps.firstChunkText(line, data); ok {
+		ev.full = int32(streamedWhole(d.counter, text, int(ev.tokens)))
+	}
+}
+
+// streamedWhole is a streamed output's whole token count: its first
+// chunk's (counted by c) plus after, the count of the text after it (< 0
+// when empty).
+func streamedWhole(c TokenCounter, first []byte, after int) int {
+	n := 0
+	if len(first) > 0 {
+		n = c.Count(unsafe.String(unsafe.SliceData(first), len(first)))
+	}
+	return n + max(after, 0)
 }
 
 // readOutput measures (and counts the tokens of) the output text after

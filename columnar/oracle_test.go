@@ -114,6 +114,15 @@ func (d *lineDecoder) decodeOracle(line []byte, lineNo int64, lastUnterminated b
 			if len(text) == 0 {
 				ev.full = 0
 			}
+		} else if (ev.tokens >= 0 || ev.tokens == tokEmpty) && d.countText && d.counter != nil {
+			// A streamed output's whole count: its first chunk plus the rest.
+			if first, ok := d.ps.firstChunkText(line, f.data); ok {
+				n := 0
+				if len(first) > 0 {
+					n = d.counter.Count(string(first))
+				}
+				ev.full = int32(n + max(int(ev.tokens), 0))
+			}
 		}
 	}
 	return true

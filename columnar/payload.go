@@ -23,6 +23,8 @@ type payloadWords struct {
 	outStr                wordRun // output as one string
 	out0, outRest         wordRun // output as a chunk list: the first chunk, the others
 	reasRest              wordRun // reasoning chunks after the first
+	reas0                 wordRun // the reasoning's first chunk
+	badReas0              bool    // reas0 is not a string
 	bad0, badRest         bool    // a non-string among out0 / outRest
 	badReas               bool    // a non-string among reasRest
 
@@ -63,7 +65,6 @@ func scanPayloadWords(b []byte, i int, p *payloadWords) (value, error) {
 		return v, nil
 	}
 	p.nonEmpty = true
-	var skippedBad bool // the reasoning's first chunk is never joined
 	for k := 0; ; k++ {
 		var e value
 		var err error
@@ -72,7 +73,7 @@ func scanPayloadWords(b []byte, i int, p *payloadWords) (value, error) {
 			e, err = p.scanChunks(b, i, &p.outStr, &p.out0, &p.outRest, &p.bad0, &p.badRest)
 			p.outKind, p.outTruthy = e.kind, err == nil && truthy(b, e)
 		case 2:
-			e, err = p.scanChunks(b, i, nil, nil, &p.reasRest, &skippedBad, &p.badReas)
+			e, err = p.scanChunks(b, i, nil, &p.reas0, &p.reasRest, &p.badReas0, &p.badReas)
 			p.reasKind, p.reasTruthy = e.kind, err == nil && truthy(b, e)
 		default:
 			e, err = scanValue(b, i, 2)
@@ -186,6 +187,54 @@ func (p *payloadWords) textWords() (run wordRun, bad bool) {
 		}
 	}
 	return run, bad
+}
+
+// firstChunkWords is the word count of the first streamed chunk, the one
+// textWords leaves out: the reasoning's first chunk when the reasoning is
+// a truthy chunk list, else the output's first chunk when the output is a
+// chunk list; ok is false when there is no first chunk (a non-streamed
+// output).
+func (p *payloadWords) firstChunkWords() (words int, ok bool) {
+	switch {
+	case !p.nonEmpty:
+		return 0, false
+	case p.reasTruthy && p.reasKind == vArray:
+		return p.reas0.words, !p.badReas0
+	case p.outTruthy && p.outKind == vArray:
+		return p.out0.words, !p.bad0
+	}
+	return 0, false
+}
+
+// firstChunkText returns the first streamed chunk of a COMPLETE payload,
+// the one textAfterFirstChunk leaves out (see firstChunkWords); ok is
+// false when there is none or it is not a string.
+func (s *payloadScratch) firstChunkText(line []byte, data value) (text []byte, ok bool) {
+	if data.kind != vArray {
+		return nil, false
+	}
+	s.data = arrayElems(s.data[:0], line, data)
+	var output, reasoning value
+	if len(s.data) > 1 {
+		output = s.data[1]
+	}
+	if len(s.data) > 2 {
+		reasoning = s.data[2]
+	}
+	var list []value
+	switch {
+	case truthy(line, reasoning) && reasoning.kind == vArray:
+		s.reas = arrayElems(s.reas[:0], line, reasoning)
+		list = s.reas
+	case truthy(line, output) && output.kind == vArray:
+		s.outs = arrayElems(s.outs[:0], line, output)
+		list = s.outs
+	}
+	if len(list) == 0 || list[0].kind != vString {
+		return nil, false
+	}
+	s.buf = appendUnescaped(s.buf[:0], line, list[0])
+	return s.buf, true
 }
 
 // payloadScratch holds the reusable buffers of the payload reducers.

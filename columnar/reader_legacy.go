@@ -178,6 +178,14 @@ func (legacyReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst 
 			default:
 				ev.tokens = tokNotCounted
 			}
+			if streamed && opts.Counter != nil {
+				// The whole output: the first chunk plus the rest (system TPS).
+				n := 0
+				if f != "" {
+					n = opts.Counter.Count(f)
+				}
+				ev.full = int32(n + max(int(ev.tokens), 0))
+			}
 		}
 		m.apply(&ev.event)
 	}

@@ -131,7 +131,7 @@ func foreignLog(dir string) (string, Format, error) {
 	paths, formats := ForeignLogs(dir)
 	switch len(paths) {
 	case 0:
-		return "", "", nil
+		return "", "", undecidedLog(dir)
 	case 1:
 		return paths[0], formats[0], nil
 	}

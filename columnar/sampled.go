@@ -76,8 +76,17 @@ func countLines(ctx context.Context, run *Run, opts IngestOptions, d *Decoded, c
 			return
 		}
 		text, _ := ld.ps.textAfterFirstChunk(line, f.data)
+		after := 0
 		if len(text) > 0 {
-			d.Samples.OutTokens[idx] = int64(opts.Counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
+			after = opts.Counter.Count(unsafe.String(unsafe.SliceData(text), len(text)))
+			d.Samples.OutTokens[idx] = int64(after)
+		}
+		// The whole output for system TPS, as the first pass counts it
+		// (lineDecoder.countStreamed); a whole count already taken stays.
+		if d.Samples.FullTokens[idx] < 0 {
+			if first, ok := ld.ps.firstChunkText(line, f.data); ok {
+				d.Samples.FullTokens[idx] = int64(streamedWhole(opts.Counter, first, after))
+			}
 		}
 	}
 	for br.next(&b) {

@@ -16,8 +16,9 @@ import (
 // it; it is part of the cache key (3: endpoints failure kinds from the
 // error events' texts, the decoder's impossible events in the summary,
 // non-streamed outputs' whole counts; 4: RunInfo gained DatasetName,
-// Endpoint and EpochClock).
-const SchemaVersion = 4
+// Endpoint and EpochClock; 5: an endpoints streamed output's whole count,
+// first chunk included, in full_tokens).
+const SchemaVersion = 5
 
 // Metadata keys of the per-sample schema.
 const (

@@ -49,6 +49,9 @@ type Assessment struct {
 	Failures Failures
 	// Timing reports the samples with impossible timing (all excluded).
 	Timing TimingReport
+	// Certification is each reported metric family's own certification
+	// (certify.go); nil for whole-run-only and agentic results.
+	Certification *Certification
 }
 
 // finish of the reference: its result is complete after select.
@@ -134,6 +137,7 @@ func (a *analysis) assessWindow() {
 	if as.Partial {
 		as.Reason = joinReason(as.Reason, partialReason(a.run.info))
 	}
+	a.certify()
 	as.Gap = gapOf(as.Total, as.Steady)
 	if as.Selection.Burst && as.Offline == nil {
 		as.Gap = gapOf(nil, nil)

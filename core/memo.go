@@ -43,7 +43,7 @@ func (run *Run) rollupFor(S int, clean bool) *rollup {
 	if r, ok := run.rollups[k]; ok {
 		return r
 	}
-	opts := rollupOptions{recordedTokens: run.info.TokensRecorded, sortedTimes: true}
+	opts := rollupOptions{sortedTimes: true}
 	if clean {
 		opts.exclude = run.excluded()
 		if opts.exclude == nil {

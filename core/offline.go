@@ -41,7 +41,7 @@ const offlineBand = 0.10
 // offlineWindowOf computes the OfflineWindow of s (Found false when no
 // sample has a decode interval), leaving out the samples exclude marks
 // (failed or impossible timing; nil for none).
-func offlineWindowOf(s *Samples, exclude []bool, recorded bool) OfflineWindow {
+func offlineWindowOf(s *Samples, exclude []bool) OfflineWindow {
 	ow := OfflineWindow{Lo: -1, Hi: -1, TPS: math.NaN()}
 	t0, tEnd := int64(math.MaxInt64), int64(math.MinInt64)
 	for i := range s.Len() {
@@ -62,7 +62,7 @@ func offlineWindowOf(s *Samples, exclude []bool, recorded bool) OfflineWindow {
 	tokens := make([]float64, ow.NBins)
 	binOf := func(t float64) int { return min(ow.NBins-1, max(0, int(t/ow.BinS))) }
 	for i := range s.Len() {
-		tok := systemTokens(s, i, recorded)
+		tok := systemTokens(s, i)
 		if tok <= 0 || !at(s.HasFirstToken, i, false) || !at(s.HasComplete, i, false) || at(exclude, i, false) {
 			continue
 		}
@@ -138,7 +138,7 @@ func (run *Run) offlineStatsOf() *offlineStats {
 	if m := run.perSample.offline; m != nil {
 		return m
 	}
-	st := &offlineStats{ow: offlineWindowOf(run.samples, run.excluded(), run.info.TokensRecorded)}
+	st := &offlineStats{ow: offlineWindowOf(run.samples, run.excluded())}
 	if st.ow.Found {
 		st.steady, st.es, st.ttft, st.tpot = run.offlineSteady(&st.ow)
 		st.tps = offlineTPS(&st.ow, st.steady)
@@ -174,7 +174,7 @@ func (run *Run) offlineSteady(ow *OfflineWindow) (Totals, EarlyStopSeries, *stat
 		if tok := at(s.OutTokens, i, -1); tok > 0 {
 			tpot = append(tpot, float64(ct-ft)/float64(tok))
 		}
-		out += systemTokens(s, i, run.info.TokensRecorded)
+		out += systemTokens(s, i)
 	}
 	t := Totals{NSamples: len(lat), DurationS: ow.DurationS, OutTokens: out, TPSSystem: ow.TPS,
 		TPSPerUser: math.NaN(), CompletedFraction: 1, RequestsPerS: math.NaN()}

@@ -70,6 +70,10 @@ type Outcome struct {
 	// stop).
 	StopAtS, StopSavedFrac, StopSavedS float64
 	StopAgrees                         bool
+
+	// CertTTFT … CertTPSSystem are the metric families' certifications
+	// (Assessment.Certification; "" under the reference).
+	CertTTFT, CertTPOT, CertLatency, CertTPSPerUser, CertTPSSystem CertState
 }
 
 // SetEarliestStop records e, the earliest stop of the analysed run, in o.
@@ -212,6 +216,10 @@ func (r *Result) assessedOutcome(out *Outcome) {
 		out.EarlyStopTPOTP99Ns = es.TPOT.Values[earlyStopP99]
 	}
 	out.GapTPSUpliftPct, out.GapTTFTP99ChangePct, out.GapRetainedFrac = as.Gap.TPSUpliftPct, as.Gap.TTFTP99ChangePct, as.Gap.RetainedFrac
+	if c := as.Certification; c != nil {
+		out.CertTTFT, out.CertTPOT, out.CertLatency = c.State(FamilyTTFT), c.State(FamilyTPOT), c.State(FamilyLatency)
+		out.CertTPSPerUser, out.CertTPSSystem = c.State(FamilyTPSPerUser), c.State(FamilyTPSSystem)
+	}
 }
 
 func (o *Outcome) setSteadyTTFT(q Quantiles) {

@@ -53,9 +53,13 @@ type Samples struct {
 	// (no first token, no completion, or empty text). A sample produces a
 	// TPOT iff HasFirstToken && HasComplete && OutTokens > 0.
 	OutTokens []int64
-	// FullTokens is the token count of the whole output (reasoning, output
-	// and tool calls as the agentic NATL path counts them), -1 when not
-	// counted. Only filled for agentic runs.
+	// FullTokens is the token count of the whole output, -1 when not
+	// counted: recorded by the log (AIPerf, GuideLLM, vLLM), or counted by
+	// the endpoints decoder — reasoning, output and tool calls as the
+	// agentic NATL path counts them for a turn with a conversation id, the
+	// first chunk plus the text after it for a streamed single-turn
+	// output, the whole text of a non-streamed one. System throughput
+	// counts it (systemTokens).
 	FullTokens []int64
 
 	// Failed reports a failed request (an error event, or a COMPLETE with

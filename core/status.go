@@ -53,11 +53,18 @@ const (
 	VerdictDriftingDown Verdict = "drifting_down"
 	VerdictAnomaly      Verdict = "anomaly"
 	VerdictNotFound     Verdict = "not found"
+	// VerdictSteadyTPOTTTFTDrifting: the TPOT window is certified, TTFT
+	// (and maybe other families) rises or falls (certify.go).
+	VerdictSteadyTPOTTTFTDrifting Verdict = "steady_tpot_ttft_drifting"
+	// VerdictSteadyTPOTMetricsDrifting: the TPOT window is certified, a
+	// family other than TTFT (latency, a throughput) rises or falls.
+	VerdictSteadyTPOTMetricsDrifting Verdict = "steady_tpot_metrics_drifting"
 )
 
 // Verdicts returns the verdicts in documentation order.
 func Verdicts() []Verdict {
-	return []Verdict{VerdictSteadyState, VerdictDriftingUp, VerdictDriftingDown, VerdictAnomaly, VerdictNotFound}
+	return []Verdict{VerdictSteadyState, VerdictDriftingUp, VerdictDriftingDown, VerdictAnomaly, VerdictNotFound,
+		VerdictSteadyTPOTTTFTDrifting, VerdictSteadyTPOTMetricsDrifting}
 }
 
 func (v Verdict) String() string { return string(v) }

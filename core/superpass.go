@@ -53,8 +53,9 @@ type SuperPass struct {
 	OutTokens int64
 	// SysTokens is the output-token count of the successful completions,
 	// the numerator of steadysweep's system throughput: the whole output's
-	// count where the log records it (RunInfo.TokensRecorded) or the output
-	// was not streamed (no first token), else the post-first-chunk count.
+	// count where the log records it (RunInfo.TokensRecorded) or the
+	// decoder counts it (the first chunk plus the text after it; a
+	// non-streamed output whole), see systemTokens.
 	SysTokens int64
 	// NCompleted counts the successful completions (timestamped COMPLETE,
 	// not failed, not excluded); NFailed the failed samples issued in the
@@ -89,8 +90,7 @@ type rollupOptions struct {
 	// issue times still count, its other timestamps only when it failed
 	// (a sample with impossible timing may hold the impossible ones). nil
 	// excludes nothing (the reference).
-	exclude        []bool
-	recordedTokens bool
+	exclude []bool
 	// sortedTimes sorts TTFT, TTFTWarm and Latency in place once their
 	// percentiles are taken, instead of keeping sorted copies beside the
 	// lists in file order (saving 16 bytes a sample), and keeps no warm
@@ -181,7 +181,7 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 			}
 			if !at(s.Failed, i, false) {
 				sp.NCompleted++
-				sp.SysTokens += systemTokens(s, i, opts.recordedTokens)
+				sp.SysTokens += systemTokens(s, i)
 			}
 		}
 		b.tpot = tpot
@@ -297,18 +297,22 @@ func (a *floatArena) take(n int) []float64 {
 }
 
 // systemTokens is sample i's output-token count for system throughput
-// (SuperPass.SysTokens): the whole output's count when the log records it
-// or the output was not streamed, else the post-first-chunk count of a
-// TPOT sample, else 0.
-func systemTokens(s *Samples, i int, recorded bool) int64 {
-	first := at(s.HasFirstToken, i, false)
-	if full := at(s.FullTokens, i, -1); full >= 0 && (recorded || !first) {
+// (SuperPass.SysTokens), every output token the request produced (design
+// §5.8: system TPS = the window's total output tokens over its span):
+// FullTokens, the whole output's count, which the log records (AIPerf,
+// GuideLLM, vLLM) or the decoder counts (an endpoints log: the first
+// chunk plus the text after it; a non-streamed output whole). Where the
+// whole count is missing (sampled tokenization) the post-first-chunk
+// count of a streamed sample, else 0. TPOT divides by OutTokens alone,
+// the tokens decoded after the first.
+func systemTokens(s *Samples, i int) int64 {
+	if full := at(s.FullTokens, i, -1); full >= 0 {
 		return full
 	}
-	if tok := at(s.OutTokens, i, -1); tok > 0 && first {
-		return tok
+	if !at(s.HasFirstToken, i, false) {
+		return 0
 	}
-	return 0
+	return max(at(s.OutTokens, i, -1), 0)
 }
 
 // at returns xs[i], or def when the column is shorter (a missing column).

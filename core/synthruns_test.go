@@ -211,8 +211,10 @@ func TestOursOfflinePlateauTPS(t *testing.T) {
 // token-rate window as it does the super-pass window. synth offline_burst
 // (with the full-batch spec of TestOursOfflinePlateauTPS) plants a
 // plateau shorter than the 600 s floor: gated it is insufficient_duration,
-// with --no-min-duration it is reported steady at the planted service rate
-// (within 1 %).
+// with --no-min-duration its system TPS is reported steady at the planted
+// service rate (within 1 %), while TTFT — time queued for admission behind
+// the burst — rises over the plateau and is not certified (issue 28):
+// verdict steady_tpot_ttft_drifting.
 func TestOursOfflineGateOff(t *testing.T) {
 	s, info, tr := genRun(t, "offline_burst", 1, func(sp *synth.Spec) {
 		sp.PrefillSlots, sp.OutputWords, sp.MaxNewTokens, sp.Passes = 64, 240, 4096, 10
@@ -224,8 +226,13 @@ func TestOursOfflineGateOff(t *testing.T) {
 	p := core.DefaultParams()
 	p.MinDuration = false
 	r, _ := analyzeOurs(t, s, info, p)
-	if r.Assessment.Status != core.StatusWindowable || r.Assessment.Verdict != core.VerdictSteadyState {
+	if r.Assessment.Status != core.StatusWindowable || r.Assessment.Verdict != core.VerdictSteadyTPOTTTFTDrifting {
 		t.Fatalf("gate off: status %q verdict %q (%s)", r.Assessment.Status, r.Assessment.Verdict, r.Assessment.Reason)
+	}
+	if c := r.Assessment.Certification; c.State(core.FamilyTTFT) != core.CertRising ||
+		c.State(core.FamilyTPSSystem) != core.CertCertified || !r.Steady.Found {
+		t.Errorf("gate off: TTFT %s, system TPS %s, found %v; want TTFT rising, system TPS certified, found",
+			c.State(core.FamilyTTFT), c.State(core.FamilyTPSSystem), r.Steady.Found)
 	}
 	if e := math.Abs(r.Assessment.Offline.TPS-tr.ServiceRateTokS) / tr.ServiceRateTokS; !(e <= 0.01) {
 		t.Errorf("plateau TPS %.1f vs planted %.1f tok/s", r.Assessment.Offline.TPS, tr.ServiceRateTokS)

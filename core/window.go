@@ -17,12 +17,21 @@ type WindowInfo struct {
 type TPS struct {
 	PerUser   float64    // tok/s/user = 1e9 / mean TPOT (ns)
 	PerUserCI [2]float64 // [lo, hi]
-	System    float64    // post-first-chunk tok/s over the issue span
+	System    float64    // tok/s over the issue span (reference: post-first-chunk tokens; steadysweep: SystemTokenCount)
 	SystemCI  [2]float64
 	// SystemReason and PerUserReason say why a value or its interval is
 	// NaN (steadysweep only; "" when both are numbers).
 	SystemReason, PerUserReason string
 }
+
+// The token counts the throughputs use, as the report and the schema
+// name them: system TPS counts every output token (design §5.8), per-user
+// TPS is 1e9 / mean TPOT and TPOT divides a request's decode time by the
+// tokens after its first chunk.
+const (
+	SystemTokenCount  = "every output token of the successful completions, first chunk included"
+	PerUserTokenCount = "1e9 / mean TPOT; TPOT = decode time / tokens after the first chunk"
+)
 
 // perUserTPS is 1e9/meanTPOTNs, 0 if meanTPOTNs ≤ 0.
 func perUserTPS(meanTPOTNs float64) float64 {

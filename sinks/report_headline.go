@@ -19,6 +19,7 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 		b.field("reason", o.Reason)
 	}
 	writeHealth(b, r)
+	writeCertification(b, r)
 	writeWindow(b, r, o)
 	if r.Path == core.PathNATL {
 		return
@@ -65,6 +66,25 @@ func writeHealth(b *reportBuilder, r *core.Result) {
 		}
 		b.field("timing", b.p.paint(st, w))
 	}
+}
+
+// writeCertification prints each reported metric family's certification
+// (core/certify.go) when one is not certified: the steady values of a
+// rising or falling family are n/a, its reason is in the reason line.
+func writeCertification(b *reportBuilder, r *core.Result) {
+	as := r.Assessment
+	if as == nil || len(as.Certification.Trending()) == 0 {
+		return
+	}
+	var parts []string
+	for _, m := range as.Certification.Metrics {
+		st := plain
+		if m.State == core.CertRising || m.State == core.CertFalling {
+			st = warn
+		}
+		parts = append(parts, b.p.paint(st, m.Family+" "+string(m.State)))
+	}
+	b.field("metrics", strings.Join(parts, " · "))
 }
 
 // writeWindow prints the reported window in absolute and post-warmup
@@ -148,6 +168,7 @@ func writeThroughput(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	if as := r.Assessment; as != nil && as.Total != nil {
 		b.line(fmt.Sprintf("  requests: %s completed/s over the whole run · %d output tokens",
 			fixed(as.Total.RequestsPerS, 2), as.Total.OutTokens))
+		b.line("    " + b.p.paint(dim, "system TPS: "+core.SystemTokenCount+"; per-user TPS: "+core.PerUserTokenCount))
 	}
 }
 

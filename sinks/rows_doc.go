@@ -129,7 +129,7 @@ var rowDocs = map[string]colDoc{
 	"steady_tps_per_user":       {unitTokSUser, "per-user output rate over the window: 1e9 / mean TPOT"},
 	"steady_tps_per_user_ci_lo": {unitTokSUser, "95 % batch-means CI of steady_tps_per_user, low"},
 	"steady_tps_per_user_ci_hi": {unitTokSUser, "95 % batch-means CI of steady_tps_per_user, high"},
-	"steady_tps_system":         {unitTokS, "system output rate over the window: tokens after the first / issue span"},
+	"steady_tps_system":         {unitTokS, "system output rate over the window: every output token, first chunk included (--compat reference: tokens after the first chunk) / issue span"},
 	"steady_tps_system_ci_lo":   {unitTokS, "95 % batch-means CI of steady_tps_system, low"},
 	"steady_tps_system_ci_hi":   {unitTokS, "95 % batch-means CI of steady_tps_system, high"},
 	"total_tps_per_user":        {unitTokSUser, "per-user output rate over the whole run"},
@@ -150,6 +150,17 @@ var rowDocs = map[string]colDoc{
 	"stop_saved_frac":           {unitFrac, "share of the run's wall time (first issue to last event) after stop_at_s"},
 	"stop_agrees":               {"", "the full run's system TPS and TPOT p50 lie inside the stop's 95 % intervals; null without a stop"},
 	"stop_saved_s":              {unitS, "wall time after stop_at_s: the GPU time the run could have saved"},
+	"cert_ttft":                 {"", certDoc("TTFT")},
+	"cert_tpot":                 {"", certDoc("TPOT")},
+	"cert_latency":              {"", certDoc("e2e latency")},
+	"cert_tps_per_user":         {"", certDoc("per-user TPS")},
+	"cert_tps_system":           {"", certDoc("system TPS")},
+}
+
+// certDoc documents a per-metric certification column (core/certify.go).
+func certDoc(family string) string {
+	return "certification of the steady " + family + ": certified, rising or falling (then its steady values are null " +
+		"and the reason names the rate per 10 minutes), or not_assessed without a certified window"
 }
 
 // seriesDocs documents the series columns.

@@ -138,6 +138,11 @@ func buildRowColumns() []column[Row] {
 		f64Col("stop_saved_frac", "StopSavedFrac", outF(func(o *O) float64 { return o.StopSavedFrac })),
 		optBoolCol("stop_agrees", "StopAgrees", func(r *R) (bool, bool) { return r.Outcome.StopAgrees, r.Outcome.HasStop() }),
 		f64Col("stop_saved_s", "StopSavedS", outF(func(o *O) float64 { return o.StopSavedS })),
+		strCol("cert_ttft", "CertTTFT", true, out(func(o *O) string { return string(o.CertTTFT) })),
+		strCol("cert_tpot", "CertTPOT", true, out(func(o *O) string { return string(o.CertTPOT) })),
+		strCol("cert_latency", "CertLatency", true, out(func(o *O) string { return string(o.CertLatency) })),
+		strCol("cert_tps_per_user", "CertTPSPerUser", true, out(func(o *O) string { return string(o.CertTPSPerUser) })),
+		strCol("cert_tps_system", "CertTPSSystem", true, out(func(o *O) string { return string(o.CertTPSSystem) })),
 	)
 	return documented(cols, rowDocs)
 }

@@ -448,6 +448,9 @@ func (o *Options) check() error {
 // its owner or, under the shard's lock (outlock.go), once its owner is
 // gone: no live writer of this shard can exist then.
 func prepareTable(dir string, shard Shard, resume, locked bool) error {
+	if err := RefuseLinkedDir(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
@@ -580,4 +583,17 @@ func ownedIDs(runs []corpora.RunRef) map[string]bool {
 		owned[r.RunID()] = true
 	}
 	return owned
+}
+
+// RefuseLinkedDir returns an error when dir, a subdirectory of OUT that
+// the sweep writes into, is a symbolic link: the files would land
+// wherever it points, outside OUT (a planted OUT/rows → /etc). A missing
+// dir is fine (it is created).
+func RefuseLinkedDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return nil
+	}
+	target, _ := os.Readlink(dir)
+	return fmt.Errorf("%s is a symbolic link (to %q): refused, a sweep writes only inside its output directory", dir, target)
 }

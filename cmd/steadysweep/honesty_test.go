@@ -659,7 +659,8 @@ func sweepRowsOf(t *testing.T, dir string) []map[string]any {
 	}
 	out := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache"},
+	// The archive is a link to dir, outside it: --follow-links.
+	if err := run(context.Background(), []string{"sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache", "--follow-links"},
 		&stdout, &stderr); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, stderr.String())
 	}
@@ -716,9 +717,14 @@ func TestHonestyBurstWindow(t *testing.T) {
 }
 
 // Offline runs report the token-rate plateau's throughput everywhere
-// (parity offline_burst: the text said 5,365 and the JSON 2,617,694).
+// (parity offline_burst: the text said 5,365 and the JSON 2,617,694) when
+// the plateau is certified (--no-min-duration: its 23 s plateau is under
+// the 600 s floor), and no steady number at all when it is not — one
+// reason, the result's, in JSON and text (issue 28: the text printed a
+// steady system TPS with an interval beside "verdict not found").
 func TestHonestyOfflineOneNumber(t *testing.T) {
-	a := analyzeDefaults(t, filepath.Join(sharedDir(t), "parity", "runs", "offline_burst"))
+	dir := filepath.Join(sharedDir(t), "parity", "runs", "offline_burst")
+	a := analyzeDefaults(t, dir, "--no-min-duration")
 	j := a.json
 	v := get(j, "offline.tps_system")
 	for _, k := range []string{"throughput.system.value", "steady_state.tps.system", "steady.tps_system"} {
@@ -731,6 +737,31 @@ func TestHonestyOfflineOneNumber(t *testing.T) {
 	}
 	if f := reportRow(a.text, "system TPS"); len(f) == 0 || f[0] != fixed1(v) {
 		t.Errorf("report system TPS %v, plateau %v", f, v)
+	}
+	if get(j, "steady_state.found") != true || get(j, "certification.metrics.tps_system.state") != "certified" {
+		t.Errorf("certified plateau: found %v, system TPS %v", get(j, "steady_state.found"),
+			get(j, "certification.metrics.tps_system.state"))
+	}
+
+	g := analyzeDefaults(t, dir)
+	j = g.json
+	reason, _ := get(j, "reason").(string)
+	if get(j, "status") != "insufficient_duration" || get(j, "verdict") != "not found" || get(j, "steady_state.found") != false ||
+		!strings.Contains(reason, "token-rate plateau") {
+		t.Fatalf("gated: status %v, verdict %v, found %v, reason %q", get(j, "status"), get(j, "verdict"),
+			get(j, "steady_state.found"), reason)
+	}
+	for _, k := range []string{"throughput.system.value", "throughput.per_user.value", "steady", "steady_state.tps.system"} {
+		if get(j, k) != nil {
+			t.Errorf("gated: %s = %v, want null", k, get(j, k))
+		}
+	}
+	if get(j, "throughput.system.reason") != reason || get(j, "throughput.per_user.reason") != reason {
+		t.Errorf("gated: reasons %v / %v, want the result's %q", get(j, "throughput.system.reason"),
+			get(j, "throughput.per_user.reason"), reason)
+	}
+	if f := reportRow(g.text, "system TPS"); len(f) == 0 || f[0] != "n/a" || !strings.Contains(g.text, "TPS n/a: "+reason) {
+		t.Errorf("gated report:\n%s", g.text)
 	}
 }
 

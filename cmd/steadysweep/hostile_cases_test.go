@@ -63,6 +63,16 @@ func hostileFSCases(t *testing.T, good string) []reliabilityCase {
 			}
 		}
 	}
+	newDir := func(name, file, content string) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			dir := filepath.Join(t.TempDir(), name)
+			os.MkdirAll(dir, 0o755)
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}
+	}
 	ignored := func(file, what string) string { return file + ": " + what + "; ignored" }
 	configEdit := func(old, new string) func(t *testing.T, dir string) {
 		return func(t *testing.T, dir string) {
@@ -98,6 +108,21 @@ func hostileFSCases(t *testing.T, good string) []reliabilityCase {
 			stderr: []string{"config_nan/config.yaml: settings.load_pattern.target_qps is NaN, not a finite number; ignored"}},
 		{name: "config_huge", setup: mutate("config_huge", configEdit("n_samples_to_issue: 96", "n_samples_to_issue: 1.0e+300")), status: "windowable",
 			stderr: []string{"config_huge/config.yaml: settings.runtime.n_samples_to_issue is 1e+300, out of range; ignored"}},
+		// Issue 30: a zstd frame declaring a 1 GiB window (the decoder
+		// allocated it: 1.2 GB per run) is refused naming the cap; a
+		// GuideLLM YAML report aliasing one anchor 100 times (fatal OOM in
+		// discovery and analyze) is refused by the alias budget; a JSON
+		// log whose first value outgrows what detection reads (dropped
+		// without a row) is an error row saying it is undecided.
+		{name: "zstd_window", setup: mutate("zstd_window", zstdWindowBomb), status: "partial_dataset",
+			stderr: []string{"zstd_window/events.jsonl.zst:1: corrupt compressed stream"}},
+		{name: "yaml_aliases", setup: newDir("yaml_aliases", "report.yaml", yamlAliasBomb()), code: exitFailure,
+			stderr:      []string{"yaml_aliases/report.yaml: YAML: YAML aliases expand too far: its aliases expand"},
+			sweepReason: "YAML aliases expand too far"},
+		{name: "undecided_log", setup: newDir("undecided_log", "result.json", `{"blob": "`+strings.Repeat("y", 16<<20)+`", "ttfts": []}`),
+			code:        exitFailure,
+			stderr:      []string{"undecided_log/result.json: unknown log format: undecided within 16384 KiB"},
+			sweepReason: "undecided within 16384 KiB"},
 		{name: "fifo_events", setup: mutate("fifo_events", fifo("events.jsonl")), code: exitFailure,
 			stderr:      []string{"events file ", "fifo_events/events.jsonl: is a named pipe (FIFO), not a regular file"},
 			sweepReason: "fifo_events/events.jsonl: is a named pipe (FIFO), not a regular file"},
@@ -105,6 +130,42 @@ func hostileFSCases(t *testing.T, good string) []reliabilityCase {
 			stderr:      []string{"events file ", "devzero_events/events.jsonl: is a character device, not a regular file"},
 			sweepReason: "devzero_events/events.jsonl: is a character device, not a regular file"},
 	}
+}
+
+// zstdWindowBomb replaces dir's events.jsonl by the same bytes in a zstd
+// frame (RFC 8878 §3.1.1) whose header declares a 1 GiB window, in raw
+// blocks.
+func zstdWindowBomb(t *testing.T, dir string) {
+	ev, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "events.jsonl"))
+	b := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, (30 - 10) << 3}
+	for len(ev) > 0 {
+		n := min(len(ev), 100_000)
+		h := uint32(n) << 3
+		if n == len(ev) {
+			h |= 1 // Last_Block
+		}
+		b = append(append(b, byte(h), byte(h>>8), byte(h>>16)), ev[:n]...)
+		ev = ev[n:]
+	}
+	if err := os.WriteFile(filepath.Join(dir, "events.jsonl.zst"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// yamlAliasBomb is a GuideLLM YAML report whose args anchor of 50,000
+// items is aliased 100 times.
+func yamlAliasBomb() string {
+	var b strings.Builder
+	b.WriteString("benchmarks:\n  - requests:\n      successful: []\nargs:\n  data: &big\n")
+	for i := range 50_000 {
+		fmt.Fprintf(&b, "    - item%d\n", i)
+	}
+	b.WriteString("copies:\n" + strings.Repeat("  - *big\n", 100))
+	return b.String()
 }
 
 // hostileDeadline runs the CLI in-process and fails the test if it has not

@@ -124,7 +124,10 @@ func (rp *runPages) write(ref corpora.RunRef, run *sweep.LoadedRun, r *core.Resu
 		{Name: "dataset size", Value: size, Source: run.Info.DatasetSizeSource},
 		{Name: "config", Value: sinks.ConfigID(p), Source: "sweep"},
 	}}
-	err := os.MkdirAll(rp.dir, 0o755)
+	err := sweep.RefuseLinkedDir(rp.dir)
+	if err == nil {
+		err = os.MkdirAll(rp.dir, 0o755)
+	}
 	if err == nil {
 		err = writeOutput(path, nil, func(w io.Writer) error { return htmlpage.WriteRun(w, in) })
 	}

@@ -530,6 +530,9 @@ func (s *sim) startPrefills() {
 			s.setBatch(s.batch + 1)
 		}
 		d := (s.prefillBaseNs + float64(s.reqs[id].promptWords)*s.prefillTokNs) * (0.9 + 0.2*s.timing.Float64())
+		if pos := s.reqs[id].track; s.spec.PrefillDrift != 0 && s.planned > 1 && pos >= 0 {
+			d *= 1 + s.spec.PrefillDrift*float64(pos)/float64(s.planned-1)
+		}
 		s.schedule(s.now+d, evPrefillDone, id)
 	}
 }

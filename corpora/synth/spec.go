@@ -119,6 +119,11 @@ type Spec struct {
 	// about PrefillSlots/PrefillS requests per second whatever the
 	// concurrency, and TTFT grows with it (long-context serving).
 	PrefillS float64
+	// PrefillDrift is the relative change of every prompt's prefill time
+	// from the first to the last planned issue, linear in issue position
+	// (−0.4 = 40 % less prefill work at the end: a prefix cache warming
+	// up). TPOT is untouched.
+	PrefillDrift float64
 	// FailureRate is the fraction of requests that fail: 60 % as HTTP errors before
 	// any chunk, 40 % mid-stream after the first chunk.
 	FailureRate float64
@@ -267,6 +272,9 @@ func (s Spec) validate() error {
 	}
 	if s.PrefillS < 0 {
 		bad("PrefillS (%v) must be >= 0", s.PrefillS)
+	}
+	if s.PrefillDrift <= -1 {
+		bad("PrefillDrift (%v) must be > -1", s.PrefillDrift)
 	}
 	if s.Drift <= -1 {
 		bad("Drift (%v) must be > -1", s.Drift)

@@ -51,11 +51,34 @@ func Assessment(r *core.Result) pyjson.Object {
 	obj = append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
 		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
-		pyjson.Field{Key: "source", Value: source(r.RunInfo())})
+		pyjson.Field{Key: "source", Value: source(r.RunInfo())},
+		pyjson.Field{Key: "certification", Value: certification(as.Certification)})
 	if r.EarliestStop != nil {
 		obj = append(obj, pyjson.Field{Key: "earliest_stop", Value: EarliestStop(r.EarliestStop)})
 	}
 	return obj
+}
+
+// certification is each reported metric family's own certification
+// (core/certify.go): state, the span that decided, the rate in percent
+// per 10 minutes, the OLS p-value, the relative noise and the reason a
+// family is not certified (null when it is).
+func certification(c *core.Certification) any {
+	if c == nil {
+		return nil
+	}
+	fams := make(pyjson.Object, len(c.Metrics))
+	for i, m := range c.Metrics {
+		fams[i] = pyjson.Field{Key: m.Family, Value: pyjson.Object{
+			{Key: "state", Value: string(m.State)},
+			{Key: "span", Value: str(m.Span)},
+			{Key: "pct_per_10min", Value: num(m.PctPer10Min)},
+			{Key: "p", Value: num(m.P)},
+			{Key: "noise_pct", Value: num(m.NoisePct)},
+			{Key: "reason", Value: str(m.Reason)},
+		}}
+	}
+	return pyjson.Object{{Key: "basis", Value: str(c.Basis)}, {Key: "metrics", Value: fams}}
 }
 
 // throughput is the reported throughput with its intervals and the reason
@@ -84,6 +107,10 @@ func throughput(r *core.Result) pyjson.Object {
 		{Key: "estimator", Value: "ratio of sums over super-passes (token-rate bins offline); 95% delta-method interval"},
 		{Key: "system", Value: rate(t.System, t.SystemCI, t.SystemReason)},
 		{Key: "per_user", Value: rate(t.PerUser, t.PerUserCI, t.PerUserReason)},
+		{Key: "token_count", Value: pyjson.Object{
+			{Key: "system", Value: core.SystemTokenCount},
+			{Key: "per_user", Value: core.PerUserTokenCount},
+		}},
 	}
 }
 

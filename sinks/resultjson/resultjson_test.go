@@ -65,7 +65,7 @@ func TestTreeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := append(slices.Clone(referenceKeys), "status", "partial", "reason", "verdict", "mode", "submission", "total",
-		"steady", "gap", "tail_cut", "early_stopping", "selection", "throughput", "failures", "timing", "source")
+		"steady", "gap", "tail_cut", "early_stopping", "selection", "throughput", "failures", "timing", "source", "certification")
 	if got := keys(t, b.Bytes()); !slices.Equal(got, want) {
 		t.Errorf("steadysweep keys %v,\nwant %v", got, want)
 	}

@@ -65,6 +65,19 @@
 //     super-pass after the admission ramp. Signed median and median of
 //     absolute values.
 //
+// # Head-to-head by truth class
+//
+// Every config a preset names (default, reference, the baselines total,
+// fixed-pct and mser5, the peer detectors aiperf, vllm-bench, sglang and
+// guidellm; docs/peers.md) and the recommended one get a row per truth
+// class (ClassScore; the class of an accuracy-suite run is its name
+// without the index and sizes, else the truth's name): runs, found among
+// the class's planted plateaus (or the false finds where it plants none),
+// TPOT error p50 and p95 as above, confident-but-wrong, and the rows
+// reporting a level shift (anomaly_detected) or a drift (verdict
+// drifting_up or drifting_down). The report and the HTML page show it
+// after the ranking.
+//
 // # Ranking
 //
 // Configs are ordered lexicographically (Rank): confident-but-wrong rate,
