@@ -210,5 +210,9 @@ func floorSource(r *core.Result) string {
 	case r.RunInfo().MinDurationS > core.DefaultMinDurFloorS:
 		return "MLPerf's 600 s; config.yaml min_duration_ms " + seconds(r.RunInfo().MinDurationS) + " is longer"
 	}
+	if f := r.RunInfo().SourceFormat; f != "" && !strings.HasPrefix(f, "endpoints") {
+		// Another tool's log has no endpoints config.yaml to set it.
+		return "default: a " + f + " log has no min_duration_ms"
+	}
 	return "default: config.yaml sets no min_duration_ms"
 }

@@ -278,10 +278,10 @@ func atoms(s string, limit int) []atom {
 				if i == len(words)-1 {
 					gap = a.gap
 				}
-				out = append(out, atom{w, gap})
+				out = append(out, splitLong(w, limit, gap)...)
 			}
 		} else {
-			out = append(out, a)
+			out = append(out, splitLong(a.text, limit, a.gap)...)
 		}
 		start = next
 	}
@@ -307,4 +307,26 @@ func atoms(s string, limit int) []atom {
 		emit(len(s), len(s))
 	}
 	return out
+}
+
+// splitLong breaks a word wider than limit (a long path) into atoms of at
+// most limit columns with no gap between them, after a '/' where one
+// falls in the line, else at the limit; the last keeps gap. The report
+// promises its width: a path is continued on the next line rather than
+// run past it.
+func splitLong(w string, limit int, gap string) []atom {
+	if limit <= 0 || visibleWidth(w) <= limit {
+		return []atom{{w, gap}}
+	}
+	var out []atom
+	r := []rune(w)
+	for len(r) > limit {
+		cut := limit
+		if i := strings.LastIndex(string(r[:limit]), "/"); i > 0 {
+			cut = len([]rune(string(r[:limit])[:i+1]))
+		}
+		out = append(out, atom{string(r[:cut]), ""})
+		r = r[cut:]
+	}
+	return append(out, atom{string(r), gap})
 }

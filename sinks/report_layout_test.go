@@ -24,7 +24,10 @@ func TestWrap(t *testing.T) {
 			[]string{"  tok  gpt", "       (registry: gpt-oss → openai/x)"}},
 		{"parenthesis wider than a line broken at its spaces", "  a (bb cc dd)", 9, "  ",
 			[]string{"  a (bb", "  cc dd)"}},
-		{"a path is kept whole", "  p /a/very/long/path/x.json", 12, "  ", []string{"  p", "  /a/very/long/path/x.json"}},
+		{"a path that fits a line is kept whole", "  p /a/long/path/x.json", 22, "  ", []string{"  p", "  /a/long/path/x.json"}},
+		// Issue 26: a path wider than a line ran past the promised width.
+		{"a path wider than a line is continued after its slashes", "  p /a/very/long/path/x.json", 12, "  ",
+			[]string{"  p /a/very/", "  long/path/", "  x.json"}},
 	} {
 		if got := wrap(c.in, c.width, c.cont); !slices.Equal(got, c.want) {
 			t.Errorf("%s: wrap(%q, %d) = %q, want %q", c.name, c.in, c.width, got, c.want)

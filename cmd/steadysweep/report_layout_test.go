@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -92,7 +93,10 @@ func TestReportSettingsTokenizerAndFloor(t *testing.T) {
 	if got := line(out, "tokenizer"); got != "tokenizer reliability/tiny (model name reliability/tiny)" {
 		t.Errorf("tokenizer line %q", got)
 	}
-	if !strings.Contains(out, "\n                      "+filepath.Join(snap, "tokenizer.json")) || !strings.Contains(out, "sha256:") {
+	// A path wider than the report is continued on the next lines
+	// (issue 26: the report keeps to 100 columns): join them back.
+	joined := regexp.MustCompile(`/\n +`).ReplaceAllString(out, "/")
+	if !strings.Contains(joined, "\n                      "+filepath.Join(snap, "tokenizer.json")) || !strings.Contains(out, "sha256:") {
 		t.Errorf("the snapshot file and identity are not under the tokenizer:\n%s", out)
 	}
 	if got := line(out, "min-duration floor"); got != "min-duration floor 1.0 s (config.yaml min_duration_ms)" {

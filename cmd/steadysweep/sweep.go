@@ -89,6 +89,9 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{err}
 	}
 	found, err := corpora.DiscoverWith(ctx, fs.Args(), corpora.DiscoverOptions{Include: f.include, Exclude: f.exclude, FollowLinks: f.followLinks})
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("discovery: %w; nothing was written: run the same command again", err)
+	}
 	if err != nil {
 		return fmt.Errorf("discovery: %w", err)
 	}

@@ -64,6 +64,9 @@ func ReadSweep(ctx context.Context, dir string, mem memory.Allocator) (*SweepSid
 			out := outcomeOf(b, i)
 			rel, label := b.str("run_rel", i), b.str("config_label", i)
 			ser := series[seriesKey{k.RunID, b.str("events_sha256", i)}]
+			if ser == nil { // a run that failed (error rows) has no series
+				ser = &runSeries{}
+			}
 			side := sideOf(rel, label, &out, ser.rows, ser.size)
 			side.ConfigID = k.ConfigID
 			if side.BatchNote == "" && len(ser.rows) > 0 && !ser.hasTPOTMean {

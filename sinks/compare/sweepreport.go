@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
@@ -33,11 +34,27 @@ func (c *SweepComparison) WriteText(w io.Writer) error {
 	line(fmt.Sprintf("verdict changed in %d, status in %d; %d pairs only in A, %d only in B", vc, sc, len(c.OnlyA), len(c.OnlyB)))
 	line("A  " + c.A.Dir)
 	line("B  " + c.B.Dir)
+	if hint := c.noPairHint(); hint != "" {
+		line(hint)
+	}
+	// Pairs that cannot be compared, and changed nothing else, are counted
+	// by reason, one line per reason: thousands of identical lines
+	// would bury the pairs that did change.
+	var reasons []string
+	cannot := map[string]int{}
 	shown := 0
 	for i := range c.Pairs {
 		p := &c.Pairs[i]
 		o := p.Outcome()
 		if o == Unchanged && !p.VerdictChanged() && !p.StatusChanged() {
+			continue
+		}
+		if o == NoCompare && !p.VerdictChanged() && !p.StatusChanged() {
+			r := pairDetail(p, o)
+			if cannot[r] == 0 {
+				reasons = append(reasons, r)
+			}
+			cannot[r]++
 			continue
 		}
 		if shown == 0 {
@@ -50,8 +67,38 @@ func (c *SweepComparison) WriteText(w io.Writer) error {
 		}
 		line(fmt.Sprintf("%-14s %s  %s  %s", o, fitLeft(p.RunRel, 36), p.ConfigLabel, detail))
 	}
+	if len(reasons) > 0 {
+		line("")
+	}
+	for _, r := range reasons {
+		line(fmt.Sprintf("%s cannot compare: %s", sinks.Count(cannot[r], "pair"), r))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// noPairHint explains a comparison with no pair in both sweeps although
+// both have rows: pairs match on run_id and config_id, and when the
+// sweeps share runs their configs differ ("" when there are pairs).
+func (c *SweepComparison) noPairHint() string {
+	if len(c.Pairs) > 0 || len(c.OnlyA) == 0 || len(c.OnlyB) == 0 {
+		return ""
+	}
+	runsA := map[string]bool{}
+	for _, k := range c.OnlyA {
+		runsA[k.RunID] = true
+	}
+	shared := map[string]bool{}
+	for _, k := range c.OnlyB {
+		if runsA[k.RunID] {
+			shared[k.RunID] = true
+		}
+	}
+	if len(shared) == 0 {
+		return "hint: pairs match on run_id and config_id, and the sweeps share no run"
+	}
+	return fmt.Sprintf("hint: pairs match on run_id and config_id; the sweeps share %d runs but no config_id: "+
+		"sweep both with the same --preset, --grid and --set", len(shared))
 }
 
 // pairDetail is what a pair's line says after its outcome.

@@ -82,6 +82,8 @@ func summarise(in io.Reader, out io.Writer) (failed bool, err error) {
 				}
 			}
 			delete(held, key)
+		case e.Test == "" && e.Action == "skip":
+			// a package without test files: its "?" line says so
 		case e.Action == "skip":
 			skips = append(skips, skip{e.Package, e.Test, skipReason(held[key])})
 			delete(held, key)

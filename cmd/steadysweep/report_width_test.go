@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
+)
+
+// TestReportFitsAndNamesTheRightSource: the text report of the real
+// GuideLLM and AIPerf logs (../shared/realdata), and of the good run
+// copied under a 120-character directory, fits the 100 columns it
+// promises — a long path is continued on the next line (issue 26: lines
+// of 102–123 columns) — and a foreign log's min-duration floor does not
+// point at a config.yaml it has not got (issue 26).
+func TestReportFitsAndNamesTheRightSource(t *testing.T) {
+	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
+	deep := filepath.Join(t.TempDir(), strings.Repeat("a_long_directory_name_", 6), "goodrun")
+	copyRunTo(t, filepath.Join(repoRoot(t), "testdata", "goodrun"), deep)
+	for _, tc := range []struct {
+		dir     string
+		foreign bool
+	}{
+		{filepath.Join(real, "guidellm-gptoss20b-sync30"), true},
+		{filepath.Join(real, "aiperf-gptoss20b-burst100"), true},
+		{deep, false},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), []string{"analyze", tc.dir, "--tokenizer", "words", "--no-cache"}, &stdout, &stderr); err != nil {
+			t.Fatalf("analyze %s: %v (%s)", tc.dir, err, stderr.String())
+		}
+		rep := stdout.String()
+		for _, l := range strings.Split(rep, "\n") {
+			if n := utf8.RuneCountInString(l); n > 100 {
+				t.Errorf("%s: a line of %d columns: %q", filepath.Base(tc.dir), n, l)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(tc.dir, "config.yaml")); tc.foreign == (err == nil) {
+			t.Fatalf("%s: config.yaml present %v, foreign %v", tc.dir, err == nil, tc.foreign)
+		}
+		if tc.foreign && strings.Contains(rep, "config.yaml") {
+			t.Errorf("%s has no config.yaml, yet its report names one:\n%s", filepath.Base(tc.dir), rep)
+		}
+	}
+}
