@@ -19,6 +19,7 @@ type runView struct {
 	Lines            []field // the run's shape and profile
 	Window           []field
 	Compare          table // steady vs total
+	Certification    table // each metric family's own certification
 	NATL             table // the agentic path's result (natlTable)
 	Findings         []field
 	Charts           []chart
@@ -136,6 +137,7 @@ func runViewOf(rec node) runView {
 	win := windowOf(res, warmup)
 	v.Window = windowFields(res, win, certified, verdict)
 	v.Compare = compareTable(res)
+	v.Certification = certificationTable(res)
 	v.NATL = natlTable(res)
 	v.Findings = findings(res, warmup)
 	if !natl {
@@ -304,6 +306,9 @@ func compareTable(res node) table {
 		unitKey := r.path[0]
 		c := []cell{tcell(metricLabel(r.path))}
 		sc := cell{Value: blockValue(steady, r.path, unitKey), Class: "num strong"}
+		if why := certReason(res, r.path[0]); sc.Value.NA && why != "" {
+			sc.Value.Reason = why // a trending family: null with the certification's reason
+		}
 		if sc.Value.NA && sc.Value.Reason == "" && len(r.path) == 1 {
 			sc.Value.Reason = throughputReason(res, r.path[0])
 		}
