@@ -3,6 +3,7 @@ package htmlpage_test
 import (
 	"fmt"
 	"html"
+	"maps"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -23,6 +24,8 @@ import (
 // The runs are planted-truth runs of synth.AccuracySuite(1) (seed 1; 013
 // stops before its end, as core's TestEarliestStopClean shows): three
 // concurrencies, one with two runs, and runs with and without a stop.
+// The sweep ran the default config, so the page has its table only; rows
+// of two other configs get a table each, summing their own rows.
 func TestSweepPageStopTotals(t *testing.T) {
 	picked := []string{"013_clean_above", "014_clean_above", "015_clean_above", "042_stair_up"}
 	var paths []string
@@ -121,9 +124,41 @@ func TestSweepPageStopTotals(t *testing.T) {
 	if len(head) != 8 || head[0][1] != "model" || head[5][1] != "run h" || head[7][1] != "saved" {
 		t.Errorf("head %v", head)
 	}
+	got := tableCells(sec)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("page table\n%q\nwant (from the rows read back)\n%q", got, want)
+	}
+
+	// Without the default config the page has a table per config, each
+	// summing only its own rows: here the same rows under two other ids,
+	// the second with its stops removed.
+	var rows []map[string]any
+	for _, r := range s.Rows.Rows {
+		x, y := maps.Clone(r), maps.Clone(r)
+		x["config_id"], x["config_label"] = "x", "x"
+		y["config_id"], y["config_label"], y["stop_saved_s"], y["stop_agrees"] = "y", "y", nil, nil
+		rows = append(rows, x, y)
+	}
+	s.Rows.Rows = rows
+	page = renderSweep(t, s)
+	for _, id := range []string{"x", "y"} {
+		tab := regexp.MustCompile(`(?s)<div class="tablewrap" id="table-stops-` + id + `">.*?</table>`).FindString(page)
+		got := tableCells(tab)
+		wantTotal := want[len(want)-1]
+		if id == "y" {
+			wantTotal = line("total", "", acc{runs: total.runs, runS: total.runS})
+		}
+		if len(got) != len(want) || fmt.Sprint(got[len(got)-1]) != fmt.Sprint(wantTotal) {
+			t.Errorf("config %s: table %q, want %d rows ending %q", id, got, len(want), wantTotal)
+		}
+	}
+}
+
+// tableCells is the text of the body cells of the HTML in s, row by row.
+func tableCells(s string) [][]string {
 	tag := regexp.MustCompile(`<[^>]*>`)
 	var got [][]string
-	for _, tr := range regexp.MustCompile(`(?s)<tr>(.*?)</tr>`).FindAllStringSubmatch(sec, -1) {
+	for _, tr := range regexp.MustCompile(`(?s)<tr>(.*?)</tr>`).FindAllStringSubmatch(s, -1) {
 		var cells []string
 		for _, td := range regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(tr[1], -1) {
 			cells = append(cells, html.UnescapeString(tag.ReplaceAllString(td[1], "")))
@@ -132,7 +167,5 @@ func TestSweepPageStopTotals(t *testing.T) {
 			got = append(got, cells)
 		}
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("page table\n%q\nwant (from the rows read back)\n%q", got, want)
-	}
+	return got
 }
