@@ -145,6 +145,9 @@ type sweepView struct {
 	Lines          []sweepRow
 	MissingSeries  int
 	MissingColumns []string
+
+	// Stops are the "could have stopped" tables (stopTables).
+	Stops []table
 }
 
 type tally struct {
@@ -299,6 +302,7 @@ func sweepViewOf(rec node, out string, o SweepOptions) sweepView {
 		v.Lines = append(v.Lines, line)
 	}
 	v.Rows, v.Runs, v.Configs = len(rows), len(runs), len(configs)
+	v.Stops = stopTables(rows, cols, configName)
 	for _, s := range sortedKeys(statusN) {
 		v.Tally = append(v.Tally, tally{Text: orNA(s), Tone: statusTone(s), N: statusN[s]})
 	}

@@ -26,8 +26,15 @@ func sweepParity(t *testing.T, names ...string) *htmlpage.Sweep {
 	for _, n := range names {
 		paths = append(paths, parityRun(t, n))
 	}
+	return sweepDirs(t, paths)
+}
+
+// sweepDirs sweeps the runs at paths under the default config into a
+// temporary output directory and reads it back.
+func sweepDirs(t *testing.T, paths []string) *htmlpage.Sweep {
+	t.Helper()
 	refs, errs := corpora.Discover(paths, nil, nil)
-	if len(errs) > 0 || len(refs) != len(names) {
+	if len(errs) > 0 || len(refs) != len(paths) {
 		t.Fatalf("discover: %d runs, %v", len(refs), errs)
 	}
 	out := t.TempDir()

@@ -1,74 +1,33 @@
 package calibrate
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
-// StopTotal is what the runs of one model at one concurrency could have
-// saved by stopping at their earliest certified stop (rows' stop_saved_s,
-// core.Run.EarliestStopOf) under one parameter set: their wall time, the
-// share after the stop, and how many stops the full runs agree with.
-type StopTotal struct {
-	Model string
-	// Concurrency is the target concurrency (0: none or unknown).
-	Concurrency int
-	// Runs counts the rows; Stopped those with a stop; Agree those whose
-	// full run's system TPS and TPOT p50 lie in the stop's intervals.
-	Runs, Stopped, Agree int
-	// RunS is the runs' total wall time (run_duration_s) and SavedS the
-	// part after their stops (s); NaN when no row records it.
-	RunS, SavedS float64
-}
+// StopTotal is sinks.StopTotal: the sweep page shows the same totals.
+type StopTotal = sinks.StopTotal
 
-// stopColumns are the rows columns the totals read; rows files written
-// before they existed have none, and then there are no totals.
-var stopColumns = []string{"model", "concurrency", "run_duration_s", "stop_saved_s", "stop_agrees"}
+// stopColumns are the rows columns the totals read (sinks.StopColumns).
+var stopColumns = sinks.StopColumns
 
-// stopTotals sums the rows of config id by model and concurrency (sorted
-// by model, then concurrency); nil when no row of it has the stop columns.
+// stopTotals sums the rows of config id by model and concurrency
+// (sinks.StopTotals); nil when no row of it has the stop columns.
 func stopTotals(rows []row, id string) []StopTotal {
-	by := map[[2]string]*StopTotal{}
-	var out []*StopTotal
+	var in []sinks.StopRow
 	for i := range rows {
 		r := &rows[i]
 		if r.ConfigID != id || !r.HasStopColumns {
 			continue
 		}
-		key := [2]string{r.Model, fmt.Sprint(r.Concurrency)}
-		t := by[key]
-		if t == nil {
-			t = &StopTotal{Model: r.Model, Concurrency: r.Concurrency}
-			by[key] = t
-			out = append(out, t)
-		}
-		t.Runs++
-		if !math.IsNaN(r.RunDurationS) {
-			t.RunS += r.RunDurationS
-		}
-		if !math.IsNaN(r.StopSavedS) {
-			t.Stopped++
-			t.SavedS += r.StopSavedS
-			if r.StopAgrees {
-				t.Agree++
-			}
-		}
+		in = append(in, sinks.StopRow{Model: r.Model, Concurrency: r.Concurrency,
+			RunDurationS: r.RunDurationS, StopSavedS: r.StopSavedS, StopAgrees: r.StopAgrees})
 	}
-	slices.SortFunc(out, func(a, b *StopTotal) int {
-		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Concurrency, b.Concurrency))
-	})
-	res := make([]StopTotal, len(out))
-	for i, t := range out {
-		res[i] = *t
-	}
-	return res
+	return sinks.StopTotals(in)
 }
 
 // stopsConfig is the config the totals are taken under: steadysweep's
@@ -80,7 +39,8 @@ func (r *Report) stopsConfig() string {
 	return r.Recommended
 }
 
-// WriteStops writes the "could have stopped" table: per model and
+// WriteStops writes the "could have stopped" table (sinks.StopTotalsHead
+// and StopTotalsCells, as the sweep page shows it): per model and
 // concurrency, the runs, the stops, the wall time and the part of it
 // after the earliest certified stop. Nothing when there are no totals.
 func (r *Report) WriteStops(w io.Writer, markdown bool) error {
@@ -93,39 +53,20 @@ func (r *Report) WriteStops(w io.Writer, markdown bool) error {
 	if c := r.Config(r.StopsConfig); c != nil {
 		label = c.Label
 	}
-	var run, saved float64
+	h := sinks.StopTotalsHead
 	if markdown {
 		p("\n## Could have stopped\n\nGPU time after each run's earliest certified stop (`stop_saved_s`), config %s:\n\n", mdEscape(label))
-		p("| model | concurrency | runs | stops | agree | run h | saved h | saved |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		p("| %s | %s | %s | %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
 	} else {
 		p("\ncould have stopped: GPU time after each run's earliest certified stop\n  config %s\n", clip(label, 70))
-		p("%-20s %5s %5s %5s %5s %8s %8s %6s\n", "model", "conc", "runs", "stops", "agree", "run h", "saved h", "saved")
+		p("%-20s %11s %5s %5s %5s %8s %8s %6s\n", h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
 	}
-	row := func(model, conc string, runs, stops, agree int, runS, savedS float64) {
-		frac := "n/a"
-		if runS > 0 {
-			frac = fmt.Sprintf("%.1f%%", 100*savedS/runS)
-		}
+	for _, c := range sinks.StopTotalsCells(r.Stops) {
 		if markdown {
-			p("| %s | %s | %d | %d | %d | %.2f | %.2f | %s |\n", mdEscape(model), conc, runs, stops, agree, runS/3600, savedS/3600, frac)
+			p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(c[0]), c[1], c[2], c[3], c[4], c[5], c[6], c[7])
 		} else {
-			p("%-20s %5s %5d %5d %5d %8.2f %8.2f %6s\n", clip(model, 20), conc, runs, stops, agree, runS/3600, savedS/3600, frac)
+			p("%-20s %11s %5s %5s %5s %8s %8s %6s\n", clip(c[0], 20), c[1], c[2], c[3], c[4], c[5], c[6], c[7])
 		}
 	}
-	nRuns, nStops, nAgree := 0, 0, 0
-	for _, t := range r.Stops {
-		conc := "n/a"
-		if t.Concurrency > 0 {
-			conc = fmt.Sprint(t.Concurrency)
-		}
-		model := t.Model
-		if model == "" {
-			model = "(unknown)"
-		}
-		row(model, conc, t.Runs, t.Stopped, t.Agree, t.RunS, t.SavedS)
-		run, saved = run+t.RunS, saved+t.SavedS
-		nRuns, nStops, nAgree = nRuns+t.Runs, nStops+t.Stopped, nAgree+t.Agree
-	}
-	row("total", "", nRuns, nStops, nAgree, run, saved)
 	return errors.Join(errs...)
 }
