@@ -130,16 +130,23 @@ func PlainAnalyzer(run *LoadedRun, p core.Params) (core.Outcome, error) {
 	return r.Outcome(), nil
 }
 
-// EarliestStop records in out the earliest stop of the run analysed as r
-// under p (core.Run.EarliestStopOf, core.DefaultStopTarget: searched only
-// when the full analysis certifies a window, an analysis per prefix from
-// the minimum duration on).
+// EarliestStop records in out (when not nil) the earliest stop of the run
+// analysed as r under p (core.Run.EarliestStopOf, core.DefaultStopTarget:
+// searched only when the full analysis certifies a window, an analysis
+// per prefix from the minimum duration on), and attaches it to r (the
+// JSON's earliest_stop block) on steadysweep's super-pass path: the one
+// computation behind rows, analyze's report and JSON, and run pages.
 func EarliestStop(cr *core.Run, p core.Params, r *core.Result, out *core.Outcome) error {
 	es, err := cr.EarliestStopOf(p, r, core.DefaultStopTarget())
 	if err != nil {
 		return err
 	}
-	out.SetEarliestStop(es)
+	if out != nil {
+		out.SetEarliestStop(es)
+	}
+	if r.Assessment != nil && r.Path == core.PathWindow {
+		r.EarliestStop = &es
+	}
 	return nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/steadysweep/steadysweep/sinks/reftext"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 	"github.com/steadysweep/steadysweep/sinks/submission"
+	"github.com/steadysweep/steadysweep/sweep"
 )
 
 // analyzeFlags are the flags of `steadysweep analyze`; every derived
@@ -468,15 +469,10 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 
 // attachEarliestStop sets res.EarliestStop (steadysweep's window path
 // only: the reference's output stays the reference's), under the rule of
-// rows and `watch` (core.DefaultStopTarget).
+// rows and `watch` (sweep.EarliestStop, core.DefaultStopTarget).
 func attachEarliestStop(cr *core.Run, p core.Params, res *core.Result) error {
 	if res.Assessment == nil || res.Path != core.PathWindow {
-		return nil
+		return nil // nothing to attach: skip the search
 	}
-	es, err := cr.EarliestStopOf(p, res, core.DefaultStopTarget())
-	if err != nil {
-		return err
-	}
-	res.EarliestStop = &es
-	return nil
+	return sweep.EarliestStop(cr, p, res, nil)
 }
