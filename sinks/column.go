@@ -25,6 +25,8 @@ type column[T any] struct {
 	// file lacks: an older schema) and a null cell set the field's null
 	// value, the one append writes as null.
 	decode func(a arrow.Array, i int, v *T) error
+	// cell is v's value as the table holds it (Cells): nil for null.
+	cell func(v *T) any
 	// unit and doc document the column (ColumnDoc); set by documented.
 	unit, doc string
 }
@@ -42,6 +44,7 @@ func strCol[T any, S ~string](name, src string, dict bool, field func(*T) *S) co
 func strFn[T any](name, src string, dict bool, get func(*T) string, set func(*T, string) error) column[T] {
 	return column[T]{name: name, src: src, typ: arrow.BinaryTypes.String, dict: dict,
 		append: func(b array.Builder, v *T) { b.(*array.StringBuilder).Append(get(v)) },
+		cell:   func(v *T) any { return get(v) },
 		decode: func(a arrow.Array, i int, v *T) error {
 			s, _, err := cellString(a, i)
 			if err != nil {
@@ -67,6 +70,12 @@ func optI64Col[T any](name, src string, get func(*T) (int64, bool), set func(v *
 				b.AppendNull()
 			}
 		},
+		cell: func(v *T) any {
+			if x, ok := get(v); ok {
+				return x
+			}
+			return nil
+		},
 		decode: func(a arrow.Array, i int, v *T) error {
 			x, ok, err := cellInt(a, i)
 			set(v, x, ok)
@@ -90,6 +99,7 @@ func spCol[T any](name, src string, field func(*T) *int) column[T] {
 func i32Col[T any](name, src string, get func(*T) int32, set func(*T, int32)) column[T] {
 	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Int32,
 		append: func(b array.Builder, v *T) { b.(*array.Int32Builder).Append(get(v)) },
+		cell:   func(v *T) any { return int64(get(v)) },
 		decode: func(a arrow.Array, i int, v *T) error {
 			x, _, err := cellInt(a, i)
 			set(v, int32(x))
@@ -113,6 +123,12 @@ func f64Fn[T any](name, src string, get func(*T) float64, set func(*T, float64))
 				b.AppendNull()
 			}
 		},
+		cell: func(v *T) any {
+			if x := get(v); !math.IsNaN(x) && !math.IsInf(x, 0) {
+				return x
+			}
+			return nil
+		},
 		decode: func(a arrow.Array, i int, v *T) error {
 			x, err := cellFloat(a, i)
 			set(v, x)
@@ -135,6 +151,12 @@ func optBoolCol[T any](name, src string, get func(*T) (bool, bool), set func(v *
 			} else {
 				b.AppendNull()
 			}
+		},
+		cell: func(v *T) any {
+			if x, ok := get(v); ok {
+				return x
+			}
+			return nil
 		},
 		decode: func(a arrow.Array, i int, v *T) error {
 			if a == nil || a.IsNull(i) {
