@@ -216,8 +216,8 @@ func analyzeArgs(preset string, params map[string]string, sets [][2]string) (arg
 			}
 		case name == "min_dur_floor_s" && v == "0":
 			missing = append(missing, "min_dur_floor_s 0 (the run's own floor) under --compat reference")
-		case name != "compat" && name != "method" && analyzeParamFlags[name] != "":
-			args = append(args, analyzeParamFlags[name], v)
+		case name != "compat" && name != "method" && analyzeParamFlags()[name] != "":
+			args = append(args, analyzeParamFlags()[name], v)
 		default:
 			missing = append(missing, name)
 		}
@@ -346,9 +346,13 @@ func shellLines(prompt string, args []string, width int) string {
 // wrapWords breaks text between words into lines of at most width
 // columns (a longer word stands alone), the lines after the first
 // indented.
-func wrapWords(text, indent string, width int) string {
+func wrapWords(text, indent string, width int) string { return indentWords(text, "", indent, width) }
+
+// indentWords is wrapWords with the first line indented by first.
+func indentWords(text, first, indent string, width int) string {
 	var b strings.Builder
-	col := 0
+	b.WriteString(first)
+	col := utf8.RuneCountInString(first)
 	for i, word := range strings.Fields(text) {
 		n := utf8.RuneCountInString(word)
 		switch {

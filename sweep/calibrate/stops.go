@@ -12,7 +12,6 @@ import (
 // StopTotal is sinks.StopTotal: the sweep page shows the same totals.
 type StopTotal = sinks.StopTotal
 
-
 // stopTotals sums the rows of config id by model and concurrency
 // (sinks.StopTotals); nil when no row of it has the stop columns.
 func stopTotals(rows []row, id string) []StopTotal {
