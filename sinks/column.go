@@ -1,7 +1,6 @@
 package sinks
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -62,10 +61,19 @@ func i64Col[T any, I integer](name, src string, field func(*T) *I) column[T] {
 // optI64Col is an integer column whose value may be absent (ok false:
 // null); set receives a null or absent cell as (0, false).
 func optI64Col[T any](name, src string, get func(*T) (int64, bool), set func(v *T, x int64, ok bool)) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Int64,
+	return optCol(name, src, arrow.PrimitiveTypes.Int64, get, set,
+		func(b array.Builder, x int64) { b.(*array.Int64Builder).Append(x) }, cellInt)
+}
+
+// optCol is a column of X whose value may be absent (ok false: null):
+// appendTo appends a present value to the column's builder, read decodes
+// cell i (valid false for null or absent) and set receives what it read.
+func optCol[T, X any](name, src string, typ arrow.DataType, get func(*T) (X, bool), set func(v *T, x X, ok bool),
+	appendTo func(array.Builder, X), read func(arrow.Array, int) (X, bool, error)) column[T] {
+	return column[T]{name: name, src: src, typ: typ,
 		append: func(b array.Builder, v *T) {
 			if x, ok := get(v); ok {
-				b.(*array.Int64Builder).Append(x)
+				appendTo(b, x)
 			} else {
 				b.AppendNull()
 			}
@@ -77,7 +85,7 @@ func optI64Col[T any](name, src string, get func(*T) (int64, bool), set func(v *
 			return nil
 		},
 		decode: func(a arrow.Array, i int, v *T) error {
-			x, ok, err := cellInt(a, i)
+			x, ok, err := read(a, i)
 			set(v, x, ok)
 			return err
 		}}
@@ -115,25 +123,14 @@ func f64Col[T any](name, src string, field func(*T) *float64) column[T] {
 // f64Fn is a float column whose value is computed; set receives a null or
 // absent cell as NaN.
 func f64Fn[T any](name, src string, get func(*T) float64, set func(*T, float64)) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Float64,
-		append: func(b array.Builder, v *T) {
-			if x := get(v); !math.IsNaN(x) && !math.IsInf(x, 0) {
-				b.(*array.Float64Builder).Append(x)
-			} else {
-				b.AppendNull()
-			}
-		},
-		cell: func(v *T) any {
-			if x := get(v); !math.IsNaN(x) && !math.IsInf(x, 0) {
-				return x
-			}
-			return nil
-		},
-		decode: func(a arrow.Array, i int, v *T) error {
+	return optCol(name, src, arrow.PrimitiveTypes.Float64,
+		func(v *T) (float64, bool) { x := get(v); return x, !math.IsNaN(x) && !math.IsInf(x, 0) },
+		func(v *T, x float64, _ bool) { set(v, x) },
+		func(b array.Builder, x float64) { b.(*array.Float64Builder).Append(x) },
+		func(a arrow.Array, i int) (float64, bool, error) {
 			x, err := cellFloat(a, i)
-			set(v, x)
-			return err
-		}}
+			return x, !math.IsNaN(x), err
+		})
 }
 
 func boolCol[T any](name, src string, field func(*T) *bool) column[T] {
@@ -144,33 +141,8 @@ func boolCol[T any](name, src string, field func(*T) *bool) column[T] {
 // optBoolCol is a boolean column whose value may be absent (ok false:
 // null); set receives a null or absent cell as (false, false).
 func optBoolCol[T any](name, src string, get func(*T) (bool, bool), set func(v *T, x, ok bool)) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.FixedWidthTypes.Boolean,
-		append: func(b array.Builder, v *T) {
-			if x, ok := get(v); ok {
-				b.(*array.BooleanBuilder).Append(x)
-			} else {
-				b.AppendNull()
-			}
-		},
-		cell: func(v *T) any {
-			if x, ok := get(v); ok {
-				return x
-			}
-			return nil
-		},
-		decode: func(a arrow.Array, i int, v *T) error {
-			if a == nil || a.IsNull(i) {
-				set(v, false, false)
-				return nil
-			}
-			b, ok := a.(*array.Boolean)
-			if !ok {
-				set(v, false, false)
-				return fmt.Errorf("a %s column, not boolean", a.DataType())
-			}
-			set(v, b.Value(i), true)
-			return nil
-		}}
+	return optCol(name, src, arrow.FixedWidthTypes.Boolean, get, set,
+		func(b array.Builder, x bool) { b.(*array.BooleanBuilder).Append(x) }, cellBool)
 }
 
 // schemaOf returns the Arrow schema of cols, every field nullable.

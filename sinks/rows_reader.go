@@ -211,6 +211,18 @@ func cellInt(a arrow.Array, i int) (x int64, valid bool, err error) {
 	return 0, false, fmt.Errorf("a %s column, not an integer", a.DataType())
 }
 
+// cellBool is cell i of a boolean column; valid is false for a null or
+// absent cell.
+func cellBool(a arrow.Array, i int) (x, valid bool, err error) {
+	if a == nil || a.IsNull(i) {
+		return false, false, nil
+	}
+	if b, ok := a.(*array.Boolean); ok {
+		return b.Value(i), true, nil
+	}
+	return false, false, fmt.Errorf("a %s column, not boolean", a.DataType())
+}
+
 // cellFloat is cell i of a float column, NaN for a null or absent cell.
 func cellFloat(a arrow.Array, i int) (float64, error) {
 	if a == nil || a.IsNull(i) {
