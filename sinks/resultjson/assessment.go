@@ -1,8 +1,6 @@
 package resultjson
 
 import (
-	"math"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/submission"
@@ -12,9 +10,14 @@ import (
 // reference's, in a fixed order: status, partial, reason, verdict, mode,
 // submission, total, steady, gap, tail_cut, early_stopping, selection,
 // offline (only for a token-rate window), throughput, failures, timing,
-// source, earliest_stop (only when the caller computed it). Undefined numbers are null, never NaN. It is empty for a result
-// without an assessment (the reference's output has no source key).
-func Assessment(r *core.Result) pyjson.Object {
+// source, certification, peer_window, earliest_stop (only when the
+// caller computed it). Undefined numbers are null, never NaN. It is empty
+// for a result without an assessment (the reference's output has no
+// source key).
+func Assessment(r *core.Result) pyjson.Object { return assessment(&Record{Result: r}) }
+
+func assessment(rec *Record) pyjson.Object {
+	r := rec.Result
 	as := r.Assessment
 	if as == nil {
 		return nil
@@ -43,12 +46,12 @@ func Assessment(r *core.Result) pyjson.Object {
 		}},
 		{Key: "tail_cut", Value: tailCut(as.TailCut)},
 		{Key: "early_stopping", Value: earlyStopping(as.EarlyStop)},
-		{Key: "selection", Value: selection(r)},
+		{Key: "selection", Value: selection(rec)},
 	}
 	if as.Offline != nil {
 		obj = append(obj, pyjson.Field{Key: "offline", Value: offline(as.Offline)})
 	}
-	obj = append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
+	obj = append(obj, pyjson.Field{Key: "throughput", Value: throughput(rec)},
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
 		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
 		pyjson.Field{Key: "source", Value: source(r.RunInfo())},
@@ -85,29 +88,16 @@ func certification(c *core.Certification) any {
 // throughput is the reported throughput with its intervals and the reason
 // for every null, and what it was measured over: the issue-time window,
 // an offline run's token-rate plateau, or nothing (null values).
-func throughput(r *core.Result) pyjson.Object {
-	as := r.Assessment
-	basis := "issue_time_window"
-	switch {
-	case as.Offline != nil:
-		basis = "token_rate_plateau"
-	case r.Steady.TPS == nil:
-		basis = ""
-	}
-	nan := math.NaN()
-	t := core.TPS{PerUser: nan, PerUserCI: [2]float64{nan, nan}, System: nan, SystemCI: [2]float64{nan, nan},
-		SystemReason: "no window", PerUserReason: "no window"}
-	if r.Steady.TPS != nil {
-		t = *r.Steady.TPS
-	}
-	rate := func(v float64, ci [2]float64, reason string) pyjson.Object {
-		return pyjson.Object{{Key: "value", Value: num(v)}, {Key: "ci95", Value: interval(ci)}, {Key: "reason", Value: str(reason)}}
+func throughput(rec *Record) pyjson.Object {
+	t, _ := rec.Throughput()
+	rate := func(r Rate) pyjson.Object {
+		return pyjson.Object{{Key: "value", Value: num(r.Value)}, {Key: "ci95", Value: interval(r.CI95)}, {Key: "reason", Value: str(r.Reason)}}
 	}
 	return pyjson.Object{
-		{Key: "basis", Value: str(basis)},
+		{Key: "basis", Value: str(t.Basis)},
 		{Key: "estimator", Value: "ratio of sums over super-passes (token-rate bins offline); 95% delta-method interval"},
-		{Key: "system", Value: rate(t.System, t.SystemCI, t.SystemReason)},
-		{Key: "per_user", Value: rate(t.PerUser, t.PerUserCI, t.PerUserReason)},
+		{Key: "system", Value: rate(t.System)},
+		{Key: "per_user", Value: rate(t.PerUser)},
 		{Key: "token_count", Value: pyjson.Object{
 			{Key: "system", Value: core.SystemTokenCount},
 			{Key: "per_user", Value: core.PerUserTokenCount},
@@ -201,7 +191,8 @@ func earlyStopping(e core.EarlyStopping) pyjson.Object {
 
 // selection is the selection record with the level shift in absolute
 // super-passes.
-func selection(r *core.Result) pyjson.Object {
+func selection(rec *Record) pyjson.Object {
+	r := rec.Result
 	as := r.Assessment
 	sel := as.Selection
 	states := pyjson.Object{}
@@ -225,8 +216,8 @@ func selection(r *core.Result) pyjson.Object {
 			{Key: "bic_steps", Value: num(d.BICStep)}, {Key: "drift", Value: d.Drift}, {Key: "up", Value: d.Up}}
 	}
 	var win any
-	if as.WinLo >= 0 {
-		win = []int{as.WinLo, as.WinHi - 1}
+	if first, last, ok := rec.Window(); ok {
+		win = []int{first, last}
 	}
 	var settling any
 	if st := sel.Settling; st != nil {
