@@ -147,24 +147,62 @@ func source(info core.RunInfo) pyjson.Object {
 		{Key: "tool_version", Value: str(info.ToolVersion)}}
 }
 
-func quantiles(q core.Quantiles) pyjson.Object {
-	return pyjson.Object{{Key: "p50", Value: num(q.P50)}, {Key: "p90", Value: num(q.P90)}, {Key: "p99", Value: num(q.P99)}}
+// TotalsField is one number of a totals block (core.Totals): its JSON
+// key, the quantile key under it ("" for a number of its own), whether it
+// is a count (written as an integer) and its value in a block. Both the
+// JSON and the run page's steady-vs-total table are laid out by
+// TotalsFields.
+type TotalsField struct {
+	Key, Quantile string
+	Count         bool
+	Of            func(*core.Totals) float64
 }
 
-// totals is a Totals block, null for nil.
+// TotalsFields are the numbers of a totals block in the JSON's order.
+var TotalsFields = []TotalsField{
+	{Key: "n_super_passes", Count: true, Of: func(t *core.Totals) float64 { return float64(t.NSuperPasses) }},
+	{Key: "n_samples", Count: true, Of: func(t *core.Totals) float64 { return float64(t.NSamples) }},
+	{Key: "duration_s", Of: func(t *core.Totals) float64 { return t.DurationS }},
+	{Key: "out_tokens", Count: true, Of: func(t *core.Totals) float64 { return float64(t.OutTokens) }},
+	{Key: "ttft_ns", Quantile: "p50", Of: func(t *core.Totals) float64 { return t.TTFT.P50 }},
+	{Key: "ttft_ns", Quantile: "p90", Of: func(t *core.Totals) float64 { return t.TTFT.P90 }},
+	{Key: "ttft_ns", Quantile: "p99", Of: func(t *core.Totals) float64 { return t.TTFT.P99 }},
+	{Key: "tpot_ns", Quantile: "p50", Of: func(t *core.Totals) float64 { return t.TPOT.P50 }},
+	{Key: "tpot_ns", Quantile: "p90", Of: func(t *core.Totals) float64 { return t.TPOT.P90 }},
+	{Key: "tpot_ns", Quantile: "p99", Of: func(t *core.Totals) float64 { return t.TPOT.P99 }},
+	{Key: "latency_ns", Quantile: "p50", Of: func(t *core.Totals) float64 { return t.Lat.P50 }},
+	{Key: "latency_ns", Quantile: "p90", Of: func(t *core.Totals) float64 { return t.Lat.P90 }},
+	{Key: "latency_ns", Quantile: "p99", Of: func(t *core.Totals) float64 { return t.Lat.P99 }},
+	{Key: "tps_per_user", Of: func(t *core.Totals) float64 { return t.TPSPerUser }},
+	{Key: "tps_system", Of: func(t *core.Totals) float64 { return t.TPSSystem }},
+	{Key: "n_completed", Count: true, Of: func(t *core.Totals) float64 { return float64(t.NCompleted) }},
+	{Key: "requests_per_s", Of: func(t *core.Totals) float64 { return t.RequestsPerS }},
+	{Key: "completed_frac", Of: func(t *core.Totals) float64 { return t.CompletedFraction }},
+}
+
+// totals is a Totals block laid out by TotalsFields (a count an integer,
+// any other number null when not finite), null for nil.
 func totals(t *core.Totals) any {
 	if t == nil {
 		return nil
 	}
-	return pyjson.Object{
-		{Key: "n_super_passes", Value: t.NSuperPasses}, {Key: "n_samples", Value: t.NSamples},
-		{Key: "duration_s", Value: num(t.DurationS)}, {Key: "out_tokens", Value: t.OutTokens},
-		{Key: "ttft_ns", Value: quantiles(t.TTFT)}, {Key: "tpot_ns", Value: quantiles(t.TPOT)},
-		{Key: "latency_ns", Value: quantiles(t.Lat)},
-		{Key: "tps_per_user", Value: num(t.TPSPerUser)}, {Key: "tps_system", Value: num(t.TPSSystem)},
-		{Key: "n_completed", Value: t.NCompleted}, {Key: "requests_per_s", Value: num(t.RequestsPerS)},
-		{Key: "completed_frac", Value: num(t.CompletedFraction)},
+	obj := pyjson.Object{}
+	for _, f := range TotalsFields {
+		var v any = num(f.Of(t))
+		if f.Count {
+			v = int64(f.Of(t))
+		}
+		if f.Quantile == "" {
+			obj = append(obj, pyjson.Field{Key: f.Key, Value: v})
+			continue
+		}
+		if n := len(obj); n == 0 || obj[n-1].Key != f.Key {
+			obj = append(obj, pyjson.Field{Key: f.Key, Value: pyjson.Object{}})
+		}
+		q := &obj[len(obj)-1]
+		q.Value = append(q.Value.(pyjson.Object), pyjson.Field{Key: f.Quantile, Value: v})
 	}
+	return obj
 }
 
 func tailCut(tc core.TailCut) pyjson.Object {
