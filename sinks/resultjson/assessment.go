@@ -250,7 +250,7 @@ func selection(rec *Record) pyjson.Object {
 	// reference's steady_state.window keeps its post-warmup [sp_lo, sp_hi)).
 	var drift any
 	if d := sel.Drift; d != nil {
-		drift = pyjson.Object{{Key: "sp", Value: []int{d.Lo, d.Hi - 1}}, {Key: "bic_line", Value: num(d.BICLine)},
+		drift = pyjson.Object{{Key: "sp", Value: spSpan(d.SP)}, {Key: "bic_line", Value: num(d.BICLine)},
 			{Key: "bic_steps", Value: num(d.BICStep)}, {Key: "drift", Value: d.Drift}, {Key: "up", Value: d.Up}}
 	}
 	var win any
@@ -261,7 +261,7 @@ func selection(rec *Record) pyjson.Object {
 	if st := sel.Settling; st != nil {
 		var start any
 		if st.Settled {
-			start = st.Start
+			start = int(st.Start)
 		}
 		settling = pyjson.Object{{Key: "detected", Value: st.Detected}, {Key: "settled", Value: st.Settled},
 			{Key: "start_sp", Value: start}, {Key: "kind", Value: st.Kind}, {Key: "tau_sp", Value: num(st.Tau)},
@@ -270,7 +270,7 @@ func selection(rec *Record) pyjson.Object {
 	}
 	var mser any
 	if sel.MSERStart >= 0 {
-		mser = sel.MSERStart
+		mser = int(sel.MSERStart)
 	}
 	a := r.Steady.Anomaly
 	an := pyjson.Object{{Key: "detected", Value: a.Detected}}
@@ -314,6 +314,10 @@ func selection(rec *Record) pyjson.Object {
 	}
 }
 
+// spSpan is r as the JSON writes a span: [first, last], absolute and
+// inclusive.
+func spSpan(r core.SPRange) []int { return []int{int(r.Lo), int(r.Last())} }
+
 // driftGuard is the drift guard's record, null when it did not run.
 func driftGuard(dg *core.DriftGuard) any {
 	if dg == nil {
@@ -321,7 +325,7 @@ func driftGuard(dg *core.DriftGuard) any {
 	}
 	return pyjson.Object{
 		{Key: "fired", Value: dg.Fired}, {Key: "metric", Value: dg.Metric}, {Key: "whole_run", Value: dg.WholeRun},
-		{Key: "sp", Value: []int{dg.Lo, dg.Hi - 1}}, {Key: "up", Value: dg.Up},
+		{Key: "sp", Value: spSpan(dg.SP)}, {Key: "up", Value: dg.Up},
 		{Key: "ols_p", Value: num(dg.P)}, {Key: "rel_drift", Value: num(dg.RelDrift)},
 		{Key: "bic_line", Value: num(dg.BICLine)}, {Key: "bic_alt", Value: num(dg.BICAlt)},
 	}

@@ -73,10 +73,10 @@ func (rec *Record) Assessment() *core.Assessment { return rec.Result.Assessment 
 // shifted by the warmup. ok is false when there is none.
 func (rec *Record) Window() (first, last int, ok bool) {
 	if as := rec.Assessment(); as != nil {
-		if as.WinLo < 0 {
+		if !as.Window.Ok() {
 			return 0, 0, false
 		}
-		return as.WinLo, as.WinHi - 1, true
+		return int(as.Window.Lo), int(as.Window.Last()), true
 	}
 	ss := rec.SteadyState()
 	if ss == nil || ss.Window == nil {
