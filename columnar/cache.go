@@ -18,8 +18,8 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // Cache stores ingested runs as Arrow IPC files (in a layout of their
@@ -433,7 +433,7 @@ func (c *Cache) store(key string, l *Loaded) error {
 	return writeCacheFile(c.dir(), base+".entry", []byte(name+"\n"))
 }
 
-// writeCacheFile writes dir/name atomically (sinks/atomicfile).
+// writeCacheFile writes dir/name atomically (internal/atomicfile).
 func writeCacheFile(dir, name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // readCloser pairs a decompressing reader with the file under it.

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // guidellmIndex is what one pass over a GuideLLM report learns, so that

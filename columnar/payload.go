@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // This file reduces a sample.complete payload ["TextModelOutput", output,
@@ -393,7 +393,7 @@ func appendPyNumber(dst, line []byte, v value) []byte {
 	return appendPyFloat(dst, f)
 }
 
-// appendPyFloat appends Python's repr of a float (sinks/pyjson, the
+// appendPyFloat appends Python's repr of a float (internal/pyjson, the
 // module's one formatter).
 func appendPyFloat(dst []byte, f float64) []byte { return pyjson.AppendFloat(dst, f) }
 

@@ -8,8 +8,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // aiperfReader reads NVIDIA AIPerf's profile_export*.jsonl, one

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // Run is a resolved benchmark run: its events file and what its sidecars

@@ -7,7 +7,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // This file reads sample_idx_map.json, {"performance": {uuid: index,

@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // Sidecars holds the parsed sidecar files of a run (event-log spec §2).

@@ -6,8 +6,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // sampleKey identifies a sample_uuid: packed hex, or the raw string in

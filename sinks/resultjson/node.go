@@ -3,7 +3,7 @@ package resultjson
 import (
 	"math"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // Node is one value of a record's JSON tree in a typed shape, for a reader
