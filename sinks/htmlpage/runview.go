@@ -122,10 +122,11 @@ func runViewOf(rec node) runView {
 	if natl {
 		v.Lines = append(v.Lines, field{Name: "path", Value: text("agentic NATL path (per-trajectory throughput)")})
 	} else {
-		v.Lines = append(v.Lines, field{Name: "shape", Value: text(fmt.Sprintf(
-			"%s of %s · warmup %d (%s) · %d post-warmup",
-			sinks.Count(intAt(res, 0, "n_super_passes"), "super-pass"), sinks.Count(intAt(res, 0, "superpass_size"), "sample"), warmup,
-			orNA(stringAt(res, "warmup_mode")), intAt(res, 0, "n_post_warmup")))})
+		analysed := intAt(res, 0, "n_super_passes")
+		shape := sinks.SuperPassShape(intAt(res, analysed, "total", "n_super_passes"), analysed,
+			intAt(res, 0, "total", "n_samples"), intAt(res, 0, "superpass_size"))
+		v.Lines = append(v.Lines, field{Name: "shape", Value: text(fmt.Sprintf("%s · warmup %d (%s) · %d post-warmup",
+			shape, warmup, orNA(stringAt(res, "warmup_mode")), intAt(res, 0, "n_post_warmup")))})
 	}
 	if m := get(res, "mode"); m != nil {
 		v.Lines = append(v.Lines, field{Name: "mode", Value: text(strings.TrimSpace(stringAt(m, "name") + " · " + stringAt(m, "method")))})
