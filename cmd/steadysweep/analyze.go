@@ -102,7 +102,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("analyze %s: %w", run.EventsPath, err)
 	}
-	if err := attachEarliestStop(cr, params, res); err != nil {
+	if err := sweep.EarliestStop(cr, params, res); err != nil {
 		return fmt.Errorf("analyze %s: earliest stop: %w", run.EventsPath, err)
 	}
 	if c := res.Caveat(); c != "" {
@@ -465,14 +465,4 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
 	return nil
-}
-
-// attachEarliestStop sets res.EarliestStop (steadysweep's window path
-// only: the reference's output stays the reference's), under the rule of
-// rows and `watch` (sweep.EarliestStop, core.DefaultStopTarget).
-func attachEarliestStop(cr *core.Run, p core.Params, res *core.Result) error {
-	if res.Assessment == nil || res.Path != core.PathWindow {
-		return nil // nothing to attach: skip the search
-	}
-	return sweep.EarliestStop(cr, p, res, nil)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sweep"
 )
 
 // Exit codes of `watch` for a run that ended without a certified stop,
@@ -389,7 +390,7 @@ func (w *watcher) final(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("watch %s: %w", w.run.EventsPath, err)
 	}
-	if err := attachEarliestStop(cr, w.params, res); err != nil {
+	if err := sweep.EarliestStop(cr, w.params, res); err != nil {
 		return err
 	}
 	if err := w.report(res, s, info); err != nil {

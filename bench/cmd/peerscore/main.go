@@ -71,10 +71,11 @@ func run(ctx context.Context, w *os.File) error {
 			if err != nil {
 				return err
 			}
-			o, err := sweep.DefaultAnalyzer(lr, p)
+			r, err := sweep.DefaultAnalyzer(lr, p)
 			if err != nil {
 				return fmt.Errorf("%s under %s: %w", dir, name, err)
 			}
+			o := sweep.OutcomeOf(r)
 			obs[i] = append(obs[i], synth.DetectionObs{Found: o.Found, WindowLo: o.WindowStartSP, WindowHi: o.WindowEndSP,
 				TPOTP50Ns: o.SteadyTPOTP50Ns, Anomaly: o.AnomalyDetected, DeltaPct: o.AnomalyDeltaPct, ChangePointSP: o.ChangePointSP})
 		}
