@@ -45,6 +45,19 @@ var (
 	ErrCorruptStream = errors.New("corrupt compressed stream")
 )
 
+// ErrSeveralRuns marks a path that holds several runs (a GuideLLM
+// report's benchmarks, appended vLLM/SGLang results, a directory of
+// benchmark logs): the error's message names the ones to pass
+// (errors.Is; cmd adds no contrary hint to it).
+var ErrSeveralRuns = errors.New("the path holds several runs")
+
+// severalRuns is an error saying which of several runs to pass; it is
+// ErrSeveralRuns (errors.Is) with its own message.
+type severalRuns struct{ msg string }
+
+func (e *severalRuns) Error() string        { return e.msg }
+func (e *severalRuns) Is(target error) bool { return target == ErrSeveralRuns }
+
 // ParseError is a problem at one place of an events file. Line numbers
 // are 1-indexed and count physical lines as Python's universal newlines
 // does (\n, \r\n and a lone \r each end a line); 0 means the place is

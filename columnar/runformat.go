@@ -140,7 +140,7 @@ func foreignLog(dir string) (string, Format, error) {
 			return p, formats[i], nil
 		}
 	}
-	return "", "", fmt.Errorf("%s holds %d benchmark logs (%s): each is a run; pass one of them", dir, len(paths), strings.Join(paths, ", "))
+	return "", "", &severalRuns{fmt.Sprintf("%s holds %d benchmark logs (%s): each is a run; pass one of them", dir, len(paths), strings.Join(paths, ", "))}
 }
 
 // detectFormat sets r.Format from the events file's content. A file
@@ -166,8 +166,8 @@ func (r *Run) detectFormat() error {
 		n, _ := CountResults(r.EventsPath)
 		switch {
 		case r.Part < 0 && n > 1:
-			return fmt.Errorf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
-				r.EventsPath, n, f, r.EventsPath, r.EventsPath, n-1)
+			return &severalRuns{fmt.Sprintf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, f, r.EventsPath, r.EventsPath, n-1)}
 		case r.Part >= max(n, 1):
 			return fmt.Errorf("%s#%d: the file holds %d %s result(s)", r.EventsPath, r.Part, n, f)
 		}
@@ -176,8 +176,8 @@ func (r *Run) detectFormat() error {
 		// A report cut short counts the benchmarks it holds; the reader
 		// reports the cut.
 		if n, _ := GuideLLMBenchmarks(r.EventsPath); n > 1 {
-			return fmt.Errorf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
-				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)
+			return &severalRuns{fmt.Sprintf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)}
 		}
 		r.Part = 0
 	}

@@ -1,83 +1,9 @@
 package sweep
 
 import (
-	"context"
-	"fmt"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
 )
-
-// LoaderOptions configure DefaultLoader.
-type LoaderOptions struct {
-	// Cache, if set, keeps ingested runs so a run is decoded once across
-	// sweeps (columnar.Cache); nil decodes every time.
-	Cache *columnar.Cache
-	// Counter counts output tokens (default tokenizer.Words{});
-	// CounterSource says how it was chosen and where it was found, for
-	// the rows' tokenizer_source (tokenizer.Resolution; default the
-	// counter's identity).
-	Counter       columnar.TokenCounter
-	CounterSource string
-	// TokenizeSample is columnar.IngestOptions.TokenizeSample.
-	TokenizeSample int
-	// DatasetSize, if positive, overrides the run's sidecars (as
-	// analyze's --dataset-size): every run gets this dataset size.
-	DatasetSize int
-	// Workers is the decode goroutines per run (default 1: the sweep
-	// already runs one run per core).
-	Workers int
-	// Mem allocates the ingest's Arrow memory.
-	Mem memory.Allocator
-}
-
-// DefaultLoader returns a Loader that resolves a run with
-// columnar.ResolveRun and loads its columns (through the cache when set),
-// hashing the events file as it decodes it (a cache hit has the hash
-// recorded): no Arrow round trip, no second read.
-func DefaultLoader(o LoaderOptions) Loader {
-	if o.Counter == nil {
-		o.Counter = tokenizer.Words{}
-	}
-	if o.Workers <= 0 {
-		o.Workers = 1
-	}
-	return func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
-		run, err := columnar.ResolveRun(ref.Path)
-		if err != nil {
-			return nil, err
-		}
-		if o.DatasetSize > 0 {
-			// Before ingest: TokenizeSample picks its samples per
-			// super-pass, and the cache key holds the size.
-			run.Info.DatasetSize, run.Info.DatasetSizeSource = o.DatasetSize, "--dataset-size"
-		}
-		opts := columnar.IngestOptions{Counter: o.Counter, Allocator: o.Mem, Workers: o.Workers, TokenizeSample: o.TokenizeSample, HashEvents: true}
-		var l *columnar.Loaded
-		if o.Cache != nil {
-			l, _, err = o.Cache.Load(ctx, run, opts)
-		} else {
-			l, err = columnar.Load(ctx, run, opts)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("ingest %s: %w", run.EventsPath, err)
-		}
-		tok, src := o.Counter.Identity(), o.CounterSource
-		if src == "" {
-			src = tok
-		}
-		if l.Info.TokensRecorded {
-			tok = "recorded:" + l.Info.SourceFormat
-			src = "recorded: the " + l.Info.SourceFormat + " log's own token counts"
-		}
-		return &LoadedRun{Samples: &l.Samples, Info: l.Info, Tokenizer: tok, TokenizerSource: src, Warnings: run.Warnings,
-			EventsSHA256: l.EventsSHA256}, nil
-	}
-}
 
 // CoreRun returns the core.Run of a loaded run, prepared on first use: the
 // run's parameter sets share its rollups and memos, and they are released

@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -28,7 +29,7 @@ func realSweep(t *testing.T, runs []corpora.RunRef) {
 	}
 	cs = append(cs, peers...)
 	out := t.TempDir()
-	load := DefaultLoader(LoaderOptions{Cache: &columnar.Cache{Dir: t.TempDir()}, Mem: mem})
+	load := DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}, Cache: &columnar.Cache{Dir: t.TempDir()}, Mem: mem})
 	o := Options{Runs: runs, Configs: cs, Out: out, Load: load, Analyze: DefaultAnalyzer, Series: DefaultSeries,
 		ToolVersion: "test", Mem: mem}
 	sum, err := Run(context.Background(), o)

@@ -3,6 +3,8 @@ package sweep
 import (
 	"context"
 
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -13,6 +15,16 @@ import (
 type LoadedRun struct {
 	Samples *core.Samples
 	Info    core.RunInfo
+	// Run is the resolved run (nil from a loader that has none).
+	Run *columnar.Run
+	// Counter counted the output tokens, chosen as Resolution says
+	// (RunLoader.Counter); CacheHit: the columns came from the cache.
+	Counter    columnar.TokenCounter
+	Resolution tokenizer.Resolution
+	CacheHit   bool
+	// Columns are the decoded columns when LoaderOptions.KeepColumns
+	// asked for them (Table), else nil.
+	Columns *columnar.Loaded
 	// Tokenizer identifies the output-token counter used ("" unknown);
 	// TokenizerSource says which counter it is and where it was found.
 	Tokenizer, TokenizerSource string

@@ -72,26 +72,20 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 
-	run, err := columnar.ResolveRun(fs.Arg(0))
-	if err != nil {
-		if strings.Contains(err.Error(), ": pass ") {
-			return err // it says what to pass (a GuideLLM report's #N); no contrary hint
-		}
-		return fmt.Errorf("%w (pass a run directory holding events.jsonl, or the events file itself)", err)
+	if err := f.loadFlags.check(); err != nil {
+		return err
 	}
 	warnings := stderr
 	if params.Compat == core.CompatReference {
 		warnings = io.Discard // the reference prints no ingest warnings
 	}
 	f.loadFlags.superpassSize = f.superpass
-	if w := columnar.SmallSuperpassWarning(f.superpass, "--superpass-size"); w != "" {
-		fmt.Fprintf(warnings, "warning: %s\n", w)
-	}
-	loaded, err := f.loadFlags.load(ctx, run, warnings)
+	loaded, err := f.loadFlags.loader(warnings).LoadRun(ctx, fs.Arg(0))
 	if err != nil {
-		return err
+		return loadError(withResolveHint(err, "pass a run directory holding events.jsonl, or the events file itself"))
 	}
-	cr := core.NewRun(&loaded.samples, loaded.info)
+	run := loaded.Run
+	cr := core.NewRun(loaded.Samples, loaded.Info)
 	// SIGINT/SIGTERM end the analysis and the result's lazy tables
 	// (diagnostics, written by --json and --augment) mid-loop.
 	cr.Stop = ctx.Err
@@ -124,7 +118,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // writeAnalysis writes the outputs of one analysis: the text report on
 // stdout, then the files the flags ask for.
-func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loadedRun, res *core.Result,
+func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *sweep.LoadedRun, res *core.Result,
 	stdout, stderr io.Writer) error {
 	// The JSON file is written first, and committed (fsync, rename) on
 	// the other core while the text is rendered and shown: the fsync is
@@ -187,7 +181,7 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 	}
 	if f.writeReport {
-		if err := writeReportFiles(run, res, text, loaded.info, stderr); err != nil {
+		if err := writeReportFiles(run, res, text, loaded.Info, stderr); err != nil {
 			return fmt.Errorf("--write-report: %w", err)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sweep"
@@ -54,7 +55,7 @@ func run(ctx context.Context, w *os.File) error {
 		}
 	}
 	presets := strings.Split(*presetsFlag, ",")
-	load := sweep.DefaultLoader(sweep.LoaderOptions{})
+	load := sweep.DefaultLoader(sweep.LoaderOptions{Counter: tokenizer.Words{}})
 	obs := make([][]synth.DetectionObs, len(presets))
 	for _, run := range runs {
 		dir := filepath.Join(*workFlag, "runs", run.Name)
