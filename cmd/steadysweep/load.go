@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 
 	"github.com/spf13/pflag"
@@ -54,15 +53,10 @@ func (l *loadFlags) tokenizerCache() string {
 	return l.cacheDir
 }
 
-func defaultCacheDir() string {
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "steadysweep")
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "steadysweep")
-	}
-	return ""
-}
+// defaultCacheDir is --cache-dir's default: the one rule,
+// columnar.DefaultCacheDir ("" when the user has no cache directory: no
+// column cache, no compiled tokenizers).
+func defaultCacheDir() string { return columnar.DefaultCacheDir() }
 
 // check refuses what no loader can use.
 func (l *loadFlags) check() error {
