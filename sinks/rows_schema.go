@@ -143,8 +143,22 @@ func buildRowColumns() []column[Row] {
 		strCol("cert_latency", "CertLatency", true, out(func(o *O) string { return string(o.CertLatency) })),
 		strCol("cert_tps_per_user", "CertTPSPerUser", true, out(func(o *O) string { return string(o.CertTPSPerUser) })),
 		strCol("cert_tps_system", "CertTPSSystem", true, out(func(o *O) string { return string(o.CertTPSSystem) })),
+		strCol("peer_window_source", "PeerSource", true, out(func(o *O) string { return o.PeerSource })),
+		optI64Col("peer_window_start_ns", "PeerStartNs", func(r *R) (int64, bool) { return r.Outcome.PeerStartNs, r.Outcome.HasPeer() }),
+		optI64Col("peer_window_end_ns", "PeerEndNs", func(r *R) (int64, bool) { return r.Outcome.PeerEndNs, r.Outcome.HasPeer() }),
+		f64Col("peer_window_start_diff_s", "PeerStartDiffS", outF(func(o *O) float64 { return peerDiff(o, o.PeerStartDiffS) })),
+		f64Col("peer_window_end_diff_s", "PeerEndDiffS", outF(func(o *O) float64 { return peerDiff(o, o.PeerEndDiffS) })),
 	)
 	return documented(cols, rowDocs)
+}
+
+// peerDiff is a difference to the peer window, NaN (null) without one
+// (an error row's zero Outcome has none).
+func peerDiff(o *core.Outcome, d float64) float64 {
+	if !o.HasPeer() {
+		return math.NaN()
+	}
+	return d
 }
 
 // nonZero is x, NaN (null) when 0.
