@@ -77,6 +77,9 @@ func classifyCSV(cols []string) (Format, string) {
 	if has("prompt_tokens") && has("generation_tokens") && has("ttft") && has("launch_time") && has("finish_time") {
 		return FormatLMBench, ""
 	}
+	if has("request_start_ns") && has("request_end_ns") && has("benchmark_phase") {
+		return FormatAIPerfCSV, "" // profile_export_records.csv (reader_aiperfcsv.go)
+	}
 	return "", ""
 }
 

@@ -85,11 +85,17 @@ func mixedArchive(t *testing.T, dir string, n int) []string {
 			`"worker_id": "w", "record_processor_id": "rp", "benchmark_phase": "profiling", "clock_offset_ns": 12}, "metrics": {"time_to_first_token": {"value": 125.0, "unit": "ms"}, `+
 			`"request_latency": {"value": 1000.0, "unit": "ms"}, "output_sequence_length": {"value": 20, "unit": "tokens"}}}`, i, i, s-10, s-5, s, s+1e9)
 	}, "\n")+"\n")
+	// AIPerf's opt-in records CSV (Python layout), alone in its directory.
+	write("aiperfcsv/profile_export_records.csv", "request_num,session_num,x_request_id,benchmark_phase,request_start_ns,request_end_ns,was_cancelled,"+
+		"error_code,error_message,time_to_first_token (ms),request_latency (ms),output_sequence_length (tokens)\n"+each(func(i int) string {
+		s := int64(start(i) * 1e9)
+		return fmt.Sprintf("%d,%d,r%d,profiling,%d,%d,False,,,125,1000,20", i, i, i, s, s+1e9)
+	}, "\n")+"\n")
 	ids := []string{"lmbench1/a.csv", "lmbench2/b.csv", "llmperf/m_individual_responses.json",
 		"sglang/sglang_1107_random.jsonl#0", "sglang/sglang_1107_random.jsonl#1", "vllm-plain/openai-2qps-m-20260102-030405.json",
 		"vllm-appended/openai-2qps-m.json#0", "vllm-appended/openai-2qps-m.json#1",
 		"inference-perf-v0.4/per_request_lifecycle_metrics.json", "inference-perf-v0.5/per_request_lifecycle_metrics.json",
-		"inference-perf-v0.6/per_request_lifecycle_metrics.json", "genai-perf/profile_export.json", "loadgen/mlperf_log_trace.json", "aiperf2026",
+		"inference-perf-v0.6/per_request_lifecycle_metrics.json", "genai-perf/profile_export.json", "loadgen/mlperf_log_trace.json", "aiperf2026", "aiperfcsv",
 		"rustbench/openai-infqps-concurrency4-m-20260102-030405.json"}
 	for i := range ids {
 		ids[i] = filepath.Join(filepath.Base(dir), ids[i])
