@@ -31,7 +31,7 @@ func classifyCSV(cols []string) (contract.Format, string) {
 		return contract.FormatLMBench, ""
 	}
 	if has("request_start_ns") && has("request_end_ns") && has("benchmark_phase") {
-		return FormatAIPerfCSV, "" // profile_export_records.csv (reader_aiperfcsv.go)
+		return contract.FormatAIPerfCSV, "" // profile_export_records.csv (foreign/reader_aiperfcsv.go)
 	}
 	return "", ""
 }

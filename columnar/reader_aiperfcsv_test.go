@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -159,9 +161,9 @@ func TestAIPerfCSVMalformed(t *testing.T) {
 		})
 	}
 	path := writeTemp(t, t.TempDir(), "r.csv", strings.Replace(aiperfCSV(aiperfCSVRows...), "request_start_ns,", "start,", 1))
-	run := &Run{Dir: filepath.Dir(path), EventsPath: path, Format: FormatAIPerfCSV, Part: -1}
-	var d Decoded
-	if _, err := (aiperfCSVReader{}).Read(context.Background(), run, IngestOptions{}, &d); err == nil ||
+	run := &contract.Run{Dir: filepath.Dir(path), EventsPath: path, Format: contract.FormatAIPerfCSV, Part: -1}
+	var d contract.Decoded
+	if _, err := (foreign.AIPerfCSVReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err == nil ||
 		!strings.Contains(err.Error(), path+`:1: AIPerf records CSV header lacks column "request_start_ns"`) {
 		t.Errorf("err = %v", err)
 	}
@@ -178,9 +180,9 @@ func FuzzAIPerfCSVRow(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, row []byte) {
 		path := writeTemp(t, dir, "r.csv", aiperfCSV(aiperfCSVRows[1], string(row), aiperfCSVRows[2]))
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatAIPerfCSV, Part: -1}
-		var d Decoded
-		if _, err := (aiperfCSVReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatAIPerfCSV, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.AIPerfCSVReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

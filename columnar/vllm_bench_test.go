@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -76,7 +78,7 @@ func TestVLLMBenchNotDetailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Ingest(context.Background(), run, IngestOptions{})
+	_, err = Ingest(context.Background(), run, contract.IngestOptions{})
 	if err == nil || !strings.Contains(err.Error(), "vllm-bench result (1 failed_requests) without per-request arrays") ||
 		!strings.Contains(err.Error(), "--save-detailed") {
 		t.Errorf("err = %v", err)
@@ -127,9 +129,9 @@ func FuzzVLLMBenchBlocks(f *testing.F) {
 		fr, ss, _ := strings.Cut(string(in), "\x00")
 		body := vllmBenchResult[:i] + `"failed_requests":` + fr + vllmBenchResult[j:k] + `"steady_state":` + ss + vllmBenchResult[l:]
 		path := writeTemp(t, dir, "r.json", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatVLLM, Part: -1}
-		var d Decoded
-		info, err := (vllmReader{}).Read(context.Background(), run, IngestOptions{}, &d)
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatVLLM, Part: -1}
+		var d contract.Decoded
+		info, err := (foreign.VLLMReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d)
 		if err != nil && !strings.Contains(err.Error(), "--save-detailed") {
 			t.Fatal(err)
 		}

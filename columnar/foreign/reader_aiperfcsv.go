@@ -1,4 +1,4 @@
-package columnar
+package foreign
 
 import (
 	"bytes"
@@ -7,20 +7,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/core"
 )
 
-// FormatAIPerfCSV is AIPerf's opt-in per-record CSV,
-// profile_export_records.csv (--export-level records with csv among the
-// record formats; the Rust port writes the same file).
-const FormatAIPerfCSV Format = "aiperf-csv"
-
-func init() { registerMore(FormatAIPerfCSV, aiperfCSVReader{}) }
-
-// aiperfCSVReader reads profile_export_records.csv: the records of
+// AIPerfCSVReader reads profile_export_records.csv: the records of
 // profile_export.jsonl flattened to one row each
 // (ai-dynamo/aiperf src/aiperf/post_processors/record_export_csv_processor.py
 // @ 2d76a5e5, RecordExportCSVProcessor):
@@ -42,44 +37,44 @@ func init() { registerMore(FormatAIPerfCSV, aiperfCSVReader{}) }
 // digits). A row becomes the record the JSONL reader maps
 // (aiperfRequest), so both files of a run give the same samples up to
 // that rounding; warmup rows are left out.
-type aiperfCSVReader struct{}
+type AIPerfCSVReader struct{}
 
-func (aiperfCSVReader) Format() Format { return FormatAIPerfCSV }
+func (AIPerfCSVReader) Format() contract.Format { return contract.FormatAIPerfCSV }
 
 // aiperfCSVRequired are the columns a records CSV cannot do without.
 var aiperfCSVRequired = []string{"request_start_ns", "request_end_ns"}
 
-func (aiperfCSVReader) Read(ctx context.Context, run *Run, opts IngestOptions, dst *Decoded) (core.RunInfo, error) {
+func (AIPerfCSVReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
 	info := run.Info
 	rc, err := beginRead(dst, run)
 	if err != nil {
 		return info, err
 	}
 	defer rc.Close()
-	observe(ctx, rc)
+	contract.Observe(ctx, rc)
 	sum := &dst.Summary
-	lr := newLineReader(rc, cmp0(opts.MaxLineSize, DefaultMaxLineSize))
+	lr := contract.NewLineReader(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	var header []string
-	var reqs []request
+	var reqs []contract.Request
 	multiTurn := false
 	for {
-		if lr.line%1024 == 0 {
-			if err := checkpoint(ctx, opts, lr.read); err != nil {
+		if lr.Line%1024 == 0 {
+			if err := contract.Checkpoint(ctx, opts, lr.BytesRead); err != nil {
 				return info, err
 			}
 		}
-		line, cut, tooLong, err := lr.next()
+		line, cut, tooLong, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			sum.addProblem(KindCorruptStream, max(lr.line, 1), "")
-			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.line, err)
+			sum.AddProblem(contract.KindCorruptStream, max(lr.Line, 1), "")
+			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.Line, err)
 			break
 		}
-		sum.Lines = lr.line
+		sum.Lines = lr.Line
 		if tooLong {
-			sum.addProblem(KindLineTooLong, lr.line, "")
+			sum.AddProblem(contract.KindLineTooLong, lr.Line, "")
 			continue
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -88,30 +83,30 @@ func (aiperfCSVReader) Read(ctx context.Context, run *Run, opts IngestOptions, d
 		fields, perr := csvFields(line)
 		if header == nil {
 			if perr != nil {
-				return info, fmt.Errorf("%s:%d: AIPerf records CSV header unreadable: %v", run.EventsPath, lr.line, perr)
+				return info, fmt.Errorf("%s:%d: AIPerf records CSV header unreadable: %v", run.EventsPath, lr.Line, perr)
 			}
 			header = fields
 			for _, name := range aiperfCSVRequired {
-				if !containsString(header, name) {
-					return info, fmt.Errorf("%s:%d: AIPerf records CSV header lacks column %q", run.EventsPath, lr.line, name)
+				if !slices.Contains(header, name) {
+					return info, fmt.Errorf("%s:%d: AIPerf records CSV header lacks column %q", run.EventsPath, lr.Line, name)
 				}
 			}
 			continue
 		}
 		if perr != nil || len(fields) != len(header) {
 			if cut {
-				sum.addProblem(KindTruncatedLine, lr.line, "")
+				sum.AddProblem(contract.KindTruncatedLine, lr.Line, "")
 				sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
 				continue
 			}
 			if perr != nil {
-				sum.addProblem(KindFieldType, lr.line, "row (CSV quoting)")
+				sum.AddProblem(contract.KindFieldType, lr.Line, "row (CSV quoting)")
 			} else {
-				sum.addProblem(KindMissingField, lr.line, fmt.Sprintf("row (%d fields, header %d)", len(fields), len(header)))
+				sum.AddProblem(contract.KindMissingField, lr.Line, fmt.Sprintf("row (%d fields, header %d)", len(fields), len(header)))
 			}
 			continue
 		}
-		rec, warmup, ok := aiperfCSVRecord(header, fields, lr.line, sum)
+		rec, warmup, ok := aiperfCSVRecord(header, fields, lr.Line, sum)
 		if !ok {
 			continue // no usable issue time, counted at its column
 		}
@@ -119,25 +114,25 @@ func (aiperfCSVReader) Read(ctx context.Context, run *Run, opts IngestOptions, d
 			sum.Events["warmup"]++
 			continue
 		}
-		r, ok := aiperfRequest(&rec, lr.line, sum)
+		r, ok := aiperfRequest(&rec, lr.Line, sum)
 		if !ok {
 			continue
 		}
-		multiTurn = multiTurn || r.turn > 1
+		multiTurn = multiTurn || r.Turn > 1
 		reqs = append(reqs, r)
 	}
-	sum.Bytes = lr.read
+	sum.Bytes = lr.BytesRead
 	if header == nil {
 		return info, fmt.Errorf("%s: empty AIPerf records CSV (no header)", run.EventsPath)
 	}
 	if !multiTurn {
 		for i := range reqs {
-			reqs[i].conv, reqs[i].turn = "", -1
+			reqs[i].Conv, reqs[i].Turn = "", -1
 		}
 	}
 	sum.Events["request"] = int64(len(reqs))
-	fillFromRequests(reqs, dst)
-	summarizeSamples(dst)
+	contract.FillFromRequests(reqs, dst)
+	contract.SummarizeSamples(dst)
 	aiperfInfo(&info, run.Dir, &run.Warnings)
 	return info, nil
 }
@@ -157,31 +152,22 @@ func csvFields(line []byte) ([]string, error) {
 	return f, nil
 }
 
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // aiperfCSVRecord is the record of one row; warmup reports a warmup row.
 // A cell that is not what its column holds is a problem at the row's
 // line and the column's name, and is read as absent; ok is false when
 // that cell is request_start_ns (the row cannot be placed).
-func aiperfCSVRecord(header, fields []string, line int64, sum *Summary) (rec aiperfRecord, warmup, ok bool) {
+func aiperfCSVRecord(header, fields []string, line int64, sum *contract.Summary) (rec aiperfRecord, warmup, ok bool) {
 	md := &rec.Metadata
 	var errCode, errType, errMsg string
 	ok = true
-	num := func(col, cell string, dst *optNum) {
+	num := func(col, cell string, dst *contract.OptNum) {
 		if cell == "" {
 			return
 		}
 		_ = dst.UnmarshalJSON([]byte(cell))
-		if dst.bad {
-			sum.addProblem(KindFieldType, line, col)
-			*dst = optNum{}
+		if dst.Bad {
+			sum.AddProblem(contract.KindFieldType, line, col)
+			*dst = contract.OptNum{}
 			ok = ok && col != "request_start_ns"
 		}
 	}
@@ -209,7 +195,7 @@ func aiperfCSVRecord(header, fields []string, line int64, sum *Summary) (rec aip
 				md.WasCancelled = true
 			case "false", "":
 			default:
-				sum.addProblem(KindFieldType, line, col)
+				sum.AddProblem(contract.KindFieldType, line, col)
 			}
 		case "error_code":
 			errCode = cell
@@ -224,7 +210,7 @@ func aiperfCSVRecord(header, fields []string, line int64, sum *Summary) (rec aip
 			}
 			v, err := strconv.ParseFloat(cell, 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				sum.addProblem(KindFieldType, line, col)
+				sum.AddProblem(contract.KindFieldType, line, col)
 				continue
 			}
 			rec.Metrics.set(name, aiperfMetric{Value: []byte(strconv.FormatFloat(v, 'g', -1, 64)), Unit: unit})
@@ -232,9 +218,9 @@ func aiperfCSVRecord(header, fields []string, line int64, sum *Summary) (rec aip
 	}
 	if errCode != "" || errType != "" || errMsg != "" {
 		rec.Error = &struct {
-			Code    optNum `json:"code"`
-			Type    string `json:"type"`
-			Message string `json:"message"`
+			Code    contract.OptNum `json:"code"`
+			Type    string          `json:"type"`
+			Message string          `json:"message"`
 		}{Type: errType, Message: errMsg}
 		num("error_code", errCode, &rec.Error.Code)
 	}

@@ -1,4 +1,4 @@
-package columnar
+package foreign
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -54,28 +56,28 @@ type vllmFailure struct {
 
 // vllmFailedEntry is the part of a failed_requests entry read.
 type vllmFailedEntry struct {
-	Index optNum  `json:"index"`
-	Error *string `json:"error"`
+	Index contract.OptNum `json:"index"`
+	Error *string         `json:"error"`
 }
 
 // readFailed decodes failed_requests, keeping at most keep entries (the
 // requests the result holds): an index that is not a request's position
 // is a problem at its element.
-func (b *vllmBench) readFailed(ctx context.Context, opts IngestOptions, w *jsonWalker, sum *Summary, keep int) error {
-	return w.elements(func(i int) error {
+func (b *vllmBench) readFailed(ctx context.Context, opts contract.IngestOptions, w *scan.JSONWalker, sum *contract.Summary, keep int) error {
+	return w.Elements(func(i int) error {
 		if i%4096 == 0 {
-			if err := checkpoint(ctx, opts, w.off); err != nil {
+			if err := contract.Checkpoint(ctx, opts, w.Off); err != nil {
 				return err
 			}
 		}
 		at := fmt.Sprintf("failed_requests[%d]", i)
 		if i >= keep {
-			sum.addProblem(KindFieldType, 0, at+" (more failed requests than requests)")
-			return w.skip()
+			sum.AddProblem(contract.KindFieldType, 0, at+" (more failed requests than requests)")
+			return w.Skip()
 		}
-		raw, err := w.rawValue()
-		if errors.Is(err, errValueTooLarge) {
-			sum.addProblem(KindLineTooLong, 0, at)
+		raw, err := w.RawValue()
+		if errors.Is(err, scan.ErrValueTooLarge) {
+			sum.AddProblem(contract.KindLineTooLong, 0, at)
 			return nil
 		}
 		if err != nil {
@@ -86,24 +88,24 @@ func (b *vllmBench) readFailed(ctx context.Context, opts IngestOptions, w *jsonW
 			return nil
 		}
 		b.nFailed++
-		if !e.Index.check(sum, 0, at+".index") || !e.Index.isInt || e.Index.i < 0 || e.Index.i >= int64(keep) {
-			if e.Index.set && !e.Index.bad {
-				sum.addProblem(KindFieldType, 0, at+".index")
+		if !e.Index.Check(sum, 0, at+".index") || !e.Index.IsInt || e.Index.Int < 0 || e.Index.Int >= int64(keep) {
+			if e.Index.Set && !e.Index.Bad {
+				sum.AddProblem(contract.KindFieldType, 0, at+".index")
 			}
 			return nil
 		}
 		if b.failed == nil {
 			b.failed = map[int]vllmFailure{}
 		}
-		if _, seen := b.failed[int(e.Index.i)]; !seen && len(b.failed) >= vllmMaxFailed {
-			sum.addProblem(KindFieldType, 0, at+".index (beyond the failures kept)")
+		if _, seen := b.failed[int(e.Index.Int)]; !seen && len(b.failed) >= vllmMaxFailed {
+			sum.AddProblem(contract.KindFieldType, 0, at+".index (beyond the failures kept)")
 			return nil
 		}
 		msg := ""
 		if e.Error != nil {
 			msg = *e.Error
 		}
-		b.failed[int(e.Index.i)] = vllmFailure{msg, i}
+		b.failed[int(e.Index.Int)] = vllmFailure{msg, i}
 		return nil
 	})
 }
@@ -111,17 +113,17 @@ func (b *vllmBench) readFailed(ctx context.Context, opts IngestOptions, w *jsonW
 // vllmSteadyState is the part of steady_state read.
 type vllmSteadyState struct {
 	Window *struct {
-		StartS optNum `json:"start_s"`
-		EndS   optNum `json:"end_s"`
+		StartS contract.OptNum `json:"start_s"`
+		EndS   contract.OptNum `json:"end_s"`
 	} `json:"window"`
 }
 
 // readSteady decodes steady_state (null: no window).
-func (b *vllmBench) readSteady(w *jsonWalker, sum *Summary) error {
+func (b *vllmBench) readSteady(w *scan.JSONWalker, sum *contract.Summary) error {
 	b.steadyKey = true
-	raw, err := w.rawValue()
-	if errors.Is(err, errValueTooLarge) {
-		sum.addProblem(KindLineTooLong, 0, "steady_state")
+	raw, err := w.RawValue()
+	if errors.Is(err, scan.ErrValueTooLarge) {
+		sum.AddProblem(contract.KindLineTooLong, 0, "steady_state")
 		return nil
 	}
 	if err != nil {
@@ -131,10 +133,10 @@ func (b *vllmBench) readSteady(w *jsonWalker, sum *Summary) error {
 	if !unmarshalRecord(raw, "steady_state", &s, sum) || s == nil || s.Window == nil {
 		return nil
 	}
-	okS := s.Window.StartS.check(sum, 0, "steady_state.window.start_s")
-	okE := s.Window.EndS.check(sum, 0, "steady_state.window.end_s")
+	okS := s.Window.StartS.Check(sum, 0, "steady_state.window.start_s")
+	okE := s.Window.EndS.Check(sum, 0, "steady_state.window.end_s")
 	if okS && okE {
-		b.window = &[2]float64{s.Window.StartS.f, s.Window.EndS.f}
+		b.window = &[2]float64{s.Window.StartS.Float, s.Window.EndS.Float}
 	}
 	return nil
 }
@@ -142,13 +144,13 @@ func (b *vllmBench) readSteady(w *jsonWalker, sum *Summary) error {
 // markFailed makes every request failed_requests names failed, with its
 // error text, when the arrays alone took it for a success; an index past
 // the requests is a problem at its entry.
-func (b *vllmBench) markFailed(reqs []request, sum *Summary) {
+func (b *vllmBench) markFailed(reqs []contract.Request, sum *contract.Summary) {
 	for i, f := range b.failed {
 		switch {
 		case i >= len(reqs):
-			sum.addProblem(KindFieldType, 0, fmt.Sprintf("failed_requests[%d].index", f.at))
-		case reqs[i].failure == core.FailNone:
-			reqs[i].failure, reqs[i].code = classifyFailure(0, "", f.msg, reqs[i].hasFirst)
+			sum.AddProblem(contract.KindFieldType, 0, fmt.Sprintf("failed_requests[%d].index", f.at))
+		case reqs[i].Failure == core.FailNone:
+			reqs[i].Failure, reqs[i].Code = contract.ClassifyFailure(0, "", f.msg, reqs[i].HasFirst)
 		}
 	}
 }
@@ -156,18 +158,18 @@ func (b *vllmBench) markFailed(reqs []request, sum *Summary) {
 // peerWindow is steady_state's window on the run's clock: its bounds
 // after the earliest start of a successful request (detect_window's
 // min_start), nil without a window or a successful request.
-func (b *vllmBench) peerWindow(reqs []request) *core.PeerWindow {
+func (b *vllmBench) peerWindow(reqs []contract.Request) *core.PeerWindow {
 	if b.window == nil {
 		return nil
 	}
 	first, ok := int64(math.MaxInt64), false
 	for i := range reqs {
-		if reqs[i].failure == core.FailNone {
-			first, ok = min(first, reqs[i].issueNs), true
+		if reqs[i].Failure == core.FailNone {
+			first, ok = min(first, reqs[i].IssueNs), true
 		}
 	}
-	s, okS := nsOf(b.window[0], "s")
-	e, okE := nsOf(b.window[1], "s")
+	s, okS := contract.NsOf(b.window[0], "s")
+	e, okE := contract.NsOf(b.window[1], "s")
 	if !ok || !okS || !okE || e <= s {
 		return nil
 	}
