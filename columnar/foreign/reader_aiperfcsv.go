@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -53,75 +52,54 @@ func (AIPerfCSVReader) Read(ctx context.Context, run *contract.Run, opts contrac
 	defer rc.Close()
 	contract.Observe(ctx, rc)
 	sum := &dst.Summary
-	lr := contract.NewLineReader(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	var header []string
 	var reqs []contract.Request
 	multiTurn := false
-	for {
-		if lr.Line%1024 == 0 {
-			if err := contract.Checkpoint(ctx, opts, lr.BytesRead); err != nil {
-				return info, err
-			}
-		}
-		line, cut, tooLong, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			sum.AddProblem(contract.KindCorruptStream, max(lr.Line, 1), "")
-			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.Line, err)
-			break
-		}
-		sum.Lines = lr.Line
-		if tooLong {
-			sum.AddProblem(contract.KindLineTooLong, lr.Line, "")
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		fields, perr := csvFields(line)
 		if header == nil {
 			if perr != nil {
-				return info, fmt.Errorf("%s:%d: AIPerf records CSV header unreadable: %v", run.EventsPath, lr.Line, perr)
+				return fmt.Errorf("%s:%d: AIPerf records CSV header unreadable: %v", run.EventsPath, n, perr)
 			}
 			header = fields
 			for _, name := range aiperfCSVRequired {
 				if !slices.Contains(header, name) {
-					return info, fmt.Errorf("%s:%d: AIPerf records CSV header lacks column %q", run.EventsPath, lr.Line, name)
+					return fmt.Errorf("%s:%d: AIPerf records CSV header lacks column %q", run.EventsPath, n, name)
 				}
 			}
-			continue
+			return nil
 		}
 		if perr != nil || len(fields) != len(header) {
-			if cut {
-				sum.AddProblem(contract.KindTruncatedLine, lr.Line, "")
+			switch {
+			case cut:
+				sum.AddProblem(contract.KindTruncatedLine, n, "")
 				sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
-				continue
+			case perr != nil:
+				sum.AddProblem(contract.KindFieldType, n, "row (CSV quoting)")
+			default:
+				sum.AddProblem(contract.KindMissingField, n, fmt.Sprintf("row (%d fields, header %d)", len(fields), len(header)))
 			}
-			if perr != nil {
-				sum.AddProblem(contract.KindFieldType, lr.Line, "row (CSV quoting)")
-			} else {
-				sum.AddProblem(contract.KindMissingField, lr.Line, fmt.Sprintf("row (%d fields, header %d)", len(fields), len(header)))
-			}
-			continue
+			return nil
 		}
-		rec, warmup, ok := aiperfCSVRecord(header, fields, lr.Line, sum)
+		rec, warmup, ok := aiperfCSVRecord(header, fields, n, sum)
 		if !ok {
-			continue // no usable issue time, counted at its column
+			return nil // no usable issue time, counted at its column
 		}
 		if warmup {
 			sum.Events["warmup"]++
-			continue
+			return nil
 		}
-		r, ok := aiperfRequest(&rec, lr.Line, sum)
+		r, ok := aiperfRequest(&rec, n, sum)
 		if !ok {
-			continue
+			return nil
 		}
 		multiTurn = multiTurn || r.Turn > 1
 		reqs = append(reqs, r)
+		return nil
+	})
+	if err != nil {
+		return info, err
 	}
-	sum.Bytes = lr.BytesRead
 	if header == nil {
 		return info, fmt.Errorf("%s: empty AIPerf records CSV (no header)", run.EventsPath)
 	}
