@@ -67,16 +67,13 @@ func bic(rss float64, n, q int, mean float64) float64 {
 // segmentSSE is the least residual sum of squares of ys split into k
 // contiguous non-empty segments, the first of at least minFirst points,
 // each fitted by its mean (dynamic programming over prefix sums, O(k·n²));
-// +Inf when no split exists. It polls stop every 64 rows (n is the
-// super-passes of the plateaus: at 100,000 of them the table is minutes of
-// work) and returns NaN once stop fails; the analysis is then abandoned.
+// +Inf when no split exists. The last layer is needed at n only, so k = 2
+// costs O(n). It polls stop every 64 rows (n is the super-passes of the
+// plateaus: at 100,000 of them the table is minutes of work) and returns
+// NaN once stop fails; the analysis is then abandoned.
 func segmentSSE(ys []float64, k, minFirst int, stop *stopper) float64 {
 	n := len(ys)
-	s1 := make([]float64, n+1)
-	s2 := make([]float64, n+1)
-	for i, y := range ys {
-		s1[i+1], s2[i+1] = s1[i]+y, s2[i]+y*y
-	}
+	s1, s2 := prefixSums(ys)
 	cost := func(i, j int) float64 { // SSE of ys[i:j]
 		m := float64(j - i)
 		d := s1[j] - s1[i]
@@ -89,12 +86,16 @@ func segmentSSE(ys []float64, k, minFirst int, stop *stopper) float64 {
 			prev[j] = cost(0, j)
 		}
 	}
+	cur := make([]float64, n+1)
 	for seg := 2; seg <= k; seg++ {
-		cur := make([]float64, n+1)
 		for j := range cur {
 			cur[j] = math.Inf(1)
 		}
-		for j := seg; j <= n; j++ {
+		first := seg
+		if seg == k {
+			first = max(n, seg) // only cur[n] is read
+		}
+		for j := first; j <= n; j++ {
 			if j&63 == 0 && stop.failed() {
 				return math.NaN()
 			}
@@ -104,7 +105,7 @@ func segmentSSE(ys []float64, k, minFirst int, stop *stopper) float64 {
 				}
 			}
 		}
-		prev = cur
+		prev, cur = cur, prev
 	}
 	return prev[n]
 }
