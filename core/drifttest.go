@@ -39,6 +39,7 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoVi
 		dt.BICLine, dt.BICStep = math.NaN(), math.NaN()
 		return dt
 	}
+	xs, ys = stepFitPoints(xs, ys)
 	slope, rssLine := lineFit(xs, ys)
 	mean := stats.Mean(ys)
 	dt.BICLine = bic(rssLine, len(ys), 2, mean)
@@ -49,6 +50,33 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoVi
 		math.Abs(relDrift(traj, nil)) >= g.relDriftMin
 	dt.Drift = trend && dt.BICLine < dt.BICStep
 	return dt
+}
+
+// stepFitMaxPoints bounds the points the line-versus-levels fits see
+// (stepFitPoints): the least k-segment SSE is O(k·n²), and a drift test
+// over a long run (thousands of super-passes, issue 32) spent seconds in
+// it. A run of up to 500 super-passes is fitted point for point.
+const stepFitMaxPoints = 1024
+
+// stepFitPoints is xs, ys as the line-versus-levels fits see them: the
+// points themselves up to stepFitMaxPoints, else the means of consecutive
+// blocks of ⌈n/stepFitMaxPoints⌉ points (blockMeans), each at its first
+// point's x. A level or a line of the points is one of the block means,
+// so the comparison keeps its meaning at a coarser grain.
+func stepFitPoints(xs, ys []float64) ([]float64, []float64) {
+	if len(ys) <= stepFitMaxPoints {
+		return xs, ys
+	}
+	idx := make([]int, len(xs))
+	for i, x := range xs {
+		idx[i] = int(x)
+	}
+	bi, by := blockMeans(idx, ys, stepFitMaxPoints)
+	bx := make([]float64, len(bi))
+	for i, x := range bi {
+		bx[i] = float64(x)
+	}
+	return bx, by
 }
 
 // bic is the Bayesian information criterion of a least-squares fit of n
