@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // The page's assets: one shell (CSS, JS and the embedded record), the
