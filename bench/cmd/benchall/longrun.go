@@ -37,10 +37,10 @@ func longRunSection(e *env) (string, error) {
 	}
 	fmt.Fprintf(&b, "synth clean_ramp stretched to %.0f passes of a dataset of S samples (`longRunSpec`: at most S in flight, at "+
 		"least 4; the ramp 10× longer), analysed by `steadysweep analyze DIR --tokenizer words --no-cache --json OUT` "+
-		"(default parameters), %d runs each, median (range); peak RSS by %s. The plateau scans, the MSER trim and the "+
+		"(default parameters, so the earliest-stop search included), %d runs each, median (range); peak RSS by %s. The plateau scans, the MSER trim and the "+
 		"settling fit are linear in the super-passes apart from an O(n) step scan per grown window; the drift guard's "+
 		"3-level fit and the Hamed–Rao autocorrelations stay O(n²). Also `go test -run '^$' -bench LongRun -benchtime 1x ./core/`.\n\n",
-		passes, e.reps, bench.RSSMethod())
+		passes, min(e.reps, 3), bench.RSSMethod())
 	fmt.Fprintf(&b, "| S | super-passes | samples | wall | CPU | peak RSS | goal |\n|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, c := range []struct {
 		S     int
@@ -58,7 +58,7 @@ func longRunSection(e *env) (string, error) {
 			}
 		}
 		out := filepath.Join(e.work, fmt.Sprintf("longrun-%d.json", c.S))
-		cs, err := children(e, e.reps, fmt.Sprintf("longrun: analyze S=%d", c.S), func() *exec.Cmd { return analyzeCmd(e, dir, out) })
+		cs, err := children(e, min(e.reps, 3), fmt.Sprintf("longrun: analyze S=%d", c.S), func() *exec.Cmd { return analyzeCmd(e, dir, out) })
 		if err != nil {
 			return "", err
 		}
