@@ -94,26 +94,26 @@ func (a *analysis) submission() Submission {
 		SubmissionMinDuration(a.p.SubmissionMinDurationS, a.run.info.Concurrency))
 }
 
-// submissionOf builds the block of the window [as.WinLo, as.WinHi) of
+// submissionOf builds the block of the window as.Window of
 // series (nSamples samples with a TTFT) with the gating states of the
 // selection and the level shift an (post-relative to warmup); minS is the
 // region minimum duration.
 func submissionOf(series []SuperPass, as *Assessment, an Anomaly, warmup, S, nSamples int, minS float64) Submission {
-	if as.Offline != nil || as.WinLo < 0 {
+	if as.Offline != nil || !as.Window.Ok() {
 		sub := noWindowSubmission(as.NFull, S)
 		if an.Detected {
 			sub.Verdict = VerdictAnomaly
 		}
 		return sub
 	}
-	w := series[as.WinLo:as.WinHi]
+	w := series[as.Window.Lo:as.Window.Hi]
 	sub := Submission{HasWindow: true, Window: SubmissionWindow{
-		SuperPassStart: as.WinLo, SuperPassEnd: as.WinHi - 1, SuperPassSize: S,
+		SuperPassStart: int(as.Window.Lo), SuperPassEnd: int(as.Window.Last()), SuperPassSize: S,
 		NSamples: nSamples, DurationS: float64(issueSpanNs(w)) / 1e9}}
 	gs := as.Selection.GatingStates()
 	sub.StateTPOTP50, sub.StateTPOTP90 = gs[0], gs[1]
 	plateau := gs[0] == StatePlateau && gs[1] == StatePlateau
-	span := as.WinHi - as.WinLo
+	span := as.Window.Len()
 	switch {
 	case as.NFull < 1:
 		sub.Status = StatusPartialDataset
