@@ -97,7 +97,7 @@ func (a *analysis) assessAgentic() {
 	as.EarlyStop = EarlyStopping{Total: whole.es.clone()}
 	as.Gap = gapOf(as.Total, nil)
 	as.Gap.TooShortToWindow = true
-	as.Submission = noWindowSubmission(as.NFull, S)
+	as.Submission = noWindowSubmission(as.NFull, S, shortStatus(a.run.info))
 }
 
 // assessWindow completes the assessment of a window-path result, step by
@@ -197,7 +197,7 @@ func (a *analysis) assessWholeRun(status Status, reason string) {
 	ss.Window, ss.TTFT, ss.TPOT, ss.TPS, ss.ShortWindow = nil, nil, nil, nil, nil
 	as.Gap = gapOf(as.Total, nil)
 	as.Gap.Reason = "no window"
-	as.Submission = noWindowSubmission(as.NFull, a.res.SuperpassSize)
+	as.Submission = noWindowSubmission(as.NFull, a.res.SuperpassSize, shortStatus(a.run.info))
 }
 
 // settleThroughput makes the reported throughput one computation: an

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -246,8 +245,8 @@ func referenceReason(r *Result, status Status) string {
 	switch {
 	case status == StatusNotSupported:
 		return "agentic NATL path: per-trajectory throughput only, no steady window"
-	case status == StatusPartialDataset:
-		return fmt.Sprintf("less than one full super-pass (%d of %d samples)", countIssued(r.series), r.SuperpassSize)
+	case lessThanOnePass(r):
+		return shortReason(r)
 	case r.Steady.Found || r.Steady.Reason != "":
 		return r.Steady.Reason
 	}

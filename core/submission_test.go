@@ -34,7 +34,7 @@ func blockFor(lo, hi int, state MetricState, conc int, anomaly bool) Submission 
 		an = Anomaly{Detected: true, ChangePointSP: 7, DeltaPct: 21.5, Plateaus: []Plateau{{lo, hi}, {7, 10}}}
 	}
 	return submissionOf(spSeries(10, 100, 200), as, an, 0, 100, 100*(hi-lo),
-		SubmissionMinDuration(DefaultParams().SubmissionMinDurationS, conc))
+		SubmissionMinDuration(DefaultParams().SubmissionMinDurationS, conc), StatusPartialDataset)
 }
 
 // TestSubmissionStatusRules checks the checker's rules on hand-built

@@ -129,10 +129,13 @@ func runViewOf(rec *runRecord) runView {
 	if natl {
 		v.Lines = append(v.Lines, field{Name: "path", Value: text("agentic NATL path (per-trajectory throughput)")})
 	} else {
-		v.Lines = append(v.Lines, field{Name: "shape", Value: text(fmt.Sprintf(
-			"%s of %s · warmup %d (%s) · %d post-warmup",
-			sinks.Count(r.NSuperPasses, "super-pass"), sinks.Count(r.SuperpassSize, "sample"), warmup,
-			orNA(string(r.WarmupMode)), r.NPostWarmup))})
+		analysed, nSP, nSamples := r.NSuperPasses, r.NSuperPasses, 0
+		if as != nil && as.Total != nil {
+			nSP, nSamples = as.Total.NSuperPasses, as.Total.NSamples
+		}
+		shape := sinks.SuperPassShape(nSP, analysed, nSamples, r.SuperpassSize)
+		v.Lines = append(v.Lines, field{Name: "shape", Value: text(fmt.Sprintf("%s · warmup %d (%s) · %d post-warmup",
+			shape, warmup, orNA(string(r.WarmupMode)), r.NPostWarmup))})
 	}
 	if as != nil {
 		v.Lines = append(v.Lines, field{Name: "mode", Value: text(strings.TrimSpace(as.Mode.Name + " · " + as.Mode.Method))})

@@ -3,6 +3,7 @@ package htmlpage
 import (
 	"context"
 	"fmt"
+	"github.com/steadysweep/steadysweep/sinks"
 	"io"
 	"math"
 	"path/filepath"
@@ -450,7 +451,7 @@ func sparkOf(s, r node) *sparkline {
 			sp.Points++
 		}
 	}
-	sp.Title = fmt.Sprintf("TPOT p50 over %d super-passes of %d samples", n, intAt(s, 0, "superpass_size"))
+	sp.Title = "TPOT p50 over " + sinks.Count(n, "super-pass") + " of " + sinks.Count(intAt(s, 0, "superpass_size"), "sample")
 	if sp.Points == 0 {
 		sp.Title = "no TPOT in this run's series"
 		return sp
