@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
-	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
@@ -270,22 +269,13 @@ func FuzzAIPerfRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		rec = bytes.ReplaceAll(rec, []byte("\n"), nil)
 		body := aiperfGood("a", 100) + "\n" + string(rec) + "\n" + aiperfGood("b", 200) + "\n"
-		path := writeTemp(t, dir, "profile_export.jsonl", body)
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatAIPerf, Part: -1}
-		var d contract.Decoded
-		if _, err := (foreign.AIPerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
+		d, err := readTemp(t, dir, "profile_export.jsonl", body, contract.FormatAIPerf, contract.IngestOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		if d.Samples.Len() < 2 {
 			t.Fatalf("%d samples: the valid records were lost", d.Samples.Len())
 		}
-		for _, p := range d.Summary.Problems {
-			for _, e := range p.First {
-				if e.Line < 1 || e.Line > 3 {
-					t.Fatalf("problem %v outside lines 1..3", e)
-				}
-			}
-		}
+		checkProblemLines(t, d, 1, 3)
 	})
 }

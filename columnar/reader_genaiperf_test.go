@@ -1,12 +1,10 @@
 package columnar
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
-	"github.com/steadysweep/steadysweep/columnar/foreign"
 )
 
 // genaiperfExport is a profile_export.json with the given requests
@@ -74,13 +72,10 @@ func FuzzGenAIPerfRequest(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := genaiperfExport(`{"timestamp": 1, "response_timestamps": [2]}`, string(rec), `{"timestamp": 3, "response_timestamps": [4]}`)
-		path := writeTemp(t, dir, "profile_export.json", body)
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatGenAIPerf, Part: -1}
-		var d contract.Decoded
-		if _, err := (foreign.GenAIPerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
+		d, err := readTemp(t, dir, "profile_export.json", body, contract.FormatGenAIPerf, contract.IngestOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		if d.Samples.Len() < 1 {
 			t.Fatalf("the first request was lost")
 		}
@@ -140,13 +135,10 @@ func FuzzLoadGenEvent(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, ev []byte) {
-		path := writeTemp(t, dir, "mlperf_log_trace.json", loadgenTrace(loadgenSample(1, 1000, 1, 500), string(ev), loadgenSample(2, 2000, 1, 500)))
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatLoadGenTrace, Part: -1}
-		var d contract.Decoded
-		if _, err := (foreign.LoadGenReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
+		d, err := readTemp(t, dir, "mlperf_log_trace.json", loadgenTrace(loadgenSample(1, 1000, 1, 500), string(ev), loadgenSample(2, 2000, 1, 500)), contract.FormatLoadGenTrace, contract.IngestOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		if d.Samples.Len() < 1 {
 			t.Fatalf("the first sample was lost")
 		}

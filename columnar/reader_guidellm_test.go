@@ -299,14 +299,10 @@ func FuzzGuideLLMRecord(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := glReport(glBench(`{"type_":"synchronous"}`, []string{glReq("a", 10, 5, 1, 2), string(rec), glReq("b", 12, 5, 1, 2)}, nil, nil))
-		path := writeTemp(t, dir, "r.json", body)
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatGuideLLM, Part: 0}
-		var d contract.Decoded
-		_, err := (foreign.GuideLLMReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d)
+		d, err := readTemp(t, dir, "r.json", body, contract.FormatGuideLLM, contract.IngestOptions{})
 		if err != nil && !strings.Contains(err.Error(), "no benchmark 0") && !strings.Contains(err.Error(), "before benchmark 0") {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		if err == nil && !d.Summary.Truncated && d.Samples.Len() < 2 {
 			t.Fatalf("%d samples from a whole report: the valid records were lost", d.Samples.Len())
 		}

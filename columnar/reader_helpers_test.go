@@ -103,3 +103,36 @@ func checkColumns(t testing.TB, s *core.Samples) {
 
 // optionalColumn names core.Samples' optional columns: Len long or empty.
 var optionalColumn = map[string]bool{"FailCode": true, "InTokens": true, "ReasoningTokens": true, "ConversationID": true, "Turn": true}
+
+// readTemp writes body to dir/name and reads it as a log of format f with
+// f's Reader (benchmark 0 of a GuideLLM report), checking that every
+// column holds one entry per sample (checkColumns) whatever the error.
+func readTemp(t *testing.T, dir, name, body string, f contract.Format, opts contract.IngestOptions) (*contract.Decoded, error) {
+	t.Helper()
+	path := writeTemp(t, dir, name, body)
+	run := &contract.Run{Dir: dir, EventsPath: path, Format: f, Part: -1}
+	if f == contract.FormatGuideLLM {
+		run.Part = 0
+	}
+	r, err := ReaderFor(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d contract.Decoded
+	_, err = r.Read(context.Background(), run, opts, &d)
+	checkColumns(t, &d.Samples)
+	return &d, err
+}
+
+// checkProblemLines fails when a problem of d's summary names a line
+// outside lo..hi.
+func checkProblemLines(t *testing.T, d *contract.Decoded, lo, hi int) {
+	t.Helper()
+	for _, p := range d.Summary.Problems {
+		for _, e := range p.First {
+			if e.Line < lo || e.Line > hi {
+				t.Fatalf("problem %v outside lines %d..%d", e, lo, hi)
+			}
+		}
+	}
+}

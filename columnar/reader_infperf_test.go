@@ -1,12 +1,10 @@
 package columnar
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
-	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -98,13 +96,10 @@ func FuzzInferencePerfRecord(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := "[" + infperfRec("1", "2", infperfInfo(4, 1, 1, "[1.5]"), "null") + "," + string(rec) + "," + infperfRec("3", "4", infperfInfo(6, 1, 1, "[3.5]"), "null") + "]"
-		path := writeTemp(t, dir, "per_request_lifecycle_metrics.json", body)
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatInferencePerf, Part: -1}
-		var d contract.Decoded
-		if _, err := (foreign.InferencePerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
+		d, err := readTemp(t, dir, "per_request_lifecycle_metrics.json", body, contract.FormatInferencePerf, contract.IngestOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		if d.Samples.Len() < 1 {
 			t.Fatalf("%d samples: the first record was lost", d.Samples.Len())
 		}

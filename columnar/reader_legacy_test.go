@@ -494,13 +494,7 @@ func FuzzLegacyLine(f *testing.F) {
 		if len(d.Keys) != d.Samples.Len() || len(d.TextBytes) != d.Samples.Len() || d.Samples.Len() < 1 {
 			t.Fatalf("%d samples, %d keys", d.Samples.Len(), len(d.Keys))
 		}
-		for _, p := range d.Summary.Problems {
-			for _, e := range p.First {
-				if e.Line < 1 || e.Line > 4 {
-					t.Fatalf("problem %v outside lines 1..4", e)
-				}
-			}
-		}
+		checkProblemLines(t, &d, 1, 4)
 	})
 }
 

@@ -1,13 +1,11 @@
 package columnar
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
-	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -93,13 +91,10 @@ func FuzzLLMPerfRecord(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := "[" + llmperfGood("0.25", "5.5", 7) + "," + string(rec) + "," + llmperfGood("0.5", "6", 8) + "]"
-		path := writeTemp(t, dir, "x_individual_responses.json", body)
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatLLMPerf, Part: -1}
-		var d contract.Decoded
-		if _, err := (foreign.LLMPerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
+		d, err := readTemp(t, dir, "x_individual_responses.json", body, contract.FormatLLMPerf, contract.IngestOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		if d.Samples.Len() < 1 {
 			t.Fatalf("%d samples: the first record was lost", d.Samples.Len())
 		}

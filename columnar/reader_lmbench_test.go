@@ -110,22 +110,13 @@ func FuzzLMBenchRow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, row []byte) {
 		row = bytes.ReplaceAll(bytes.ReplaceAll(row, []byte("\n"), nil), []byte("\r"), nil)
 		body := lmbenchGen1 + "\n76,20,0.0625,0.5,100,100.5625\n" + string(row) + "\n76,20,0.0625,0.5,101,101.5625\n"
-		path := writeTemp(t, dir, "run.csv", body)
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatLMBench, Part: -1}
-		var d contract.Decoded
-		if _, err := (foreign.LMBenchReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
+		d, err := readTemp(t, dir, "run.csv", body, contract.FormatLMBench, contract.IngestOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		if d.Samples.Len() < 2 {
 			t.Fatalf("%d samples: the valid rows were lost", d.Samples.Len())
 		}
-		for _, p := range d.Summary.Problems {
-			for _, e := range p.First {
-				if e.Line < 2 || e.Line > 4 {
-					t.Fatalf("problem %v outside lines 2..4", e)
-				}
-			}
-		}
+		checkProblemLines(t, d, 2, 4)
 	})
 }

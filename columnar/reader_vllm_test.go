@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
-	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -139,13 +138,10 @@ func FuzzVLLMEntry(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, entry []byte) {
 		body := strings.Replace(vllmResult, `"ttfts": [0.25,`, `"ttfts": [`+string(entry)+`,`, 1)
-		path := writeTemp(t, dir, "r.json", body)
-		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatVLLM, Part: -1}
-		var d contract.Decoded
-		if _, err := (foreign.VLLMReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil && !strings.Contains(err.Error(), "--save-detailed") {
+		d, err := readTemp(t, dir, "r.json", body, contract.FormatVLLM, contract.IngestOptions{})
+		if err != nil && !strings.Contains(err.Error(), "--save-detailed") {
 			t.Fatal(err)
 		}
-		checkColumns(t, &d.Samples)
 		for i := 0; i < d.Samples.Len(); i++ {
 			if d.Samples.HasFirstToken[i] && (d.Samples.TTFTNs[i] <= 0 || math.IsNaN(float64(d.Samples.TTFTNs[i]))) {
 				t.Fatalf("sample %d: TTFT %d", i, d.Samples.TTFTNs[i])

@@ -3,33 +3,38 @@ package contract
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
 )
 
-// lineReader reads the lines of a JSONL log (AIPerf, endpoints-legacy)
+// LineReader reads the lines of a JSONL log (AIPerf, endpoints-legacy)
 // one at a time into a reused buffer, a line longer than max skipped
 // whole instead of held.
-type lineReader struct {
+type LineReader struct {
 	br        *bufio.Reader
 	max       int
 	Line      int64 // 1-based number of the line last returned
 	BytesRead int64 // bytes consumed
-	buf       []byte
+	// Cut reports that the line last returned had no newline.
+	Cut bool
+	buf []byte
 }
 
-func NewLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 1<<20), max: max}
+// NewLineReader reads the lines of r, each capped at max bytes.
+func NewLineReader(r io.Reader, max int) *LineReader {
+	return &LineReader{br: bufio.NewReaderSize(r, 1<<20), max: max}
 }
 
 // Next returns the next line without its line ending (valid until the
 // next call). cut reports a last line with no newline; tooLong a line
 // over the cap, returned empty. err is io.EOF at the end, or the read
 // error that ended the stream.
-func (r *lineReader) Next() (line []byte, cut, tooLong bool, err error) {
+func (r *LineReader) Next() (line []byte, cut, tooLong bool, err error) {
 	r.buf = r.buf[:0]
 	started := false
 	for {
@@ -56,10 +61,48 @@ func (r *lineReader) Next() (line []byte, cut, tooLong bool, err error) {
 			return nil, false, false, e
 		}
 		cut = e == io.EOF
+		r.Cut = cut
 		if tooLong {
 			return nil, cut, true, nil
 		}
 		return bytes.TrimRight(r.buf, "\r\n"), cut, false, nil
+	}
+}
+
+// EachLine reads the log a line at a time, calling fn with each line that
+// is not blank (its number is r.Line; cut marks an unterminated last
+// line). It counts the lines read in sum.Lines and records a line over
+// the cap (KindLineTooLong) and a read error, which ends the log as
+// truncated (KindCorruptStream). Every `every` lines it reports progress
+// and stops on a cancelled context (Checkpoint). It returns Checkpoint's
+// error or fn's, nil at the end of the log.
+func (r *LineReader) EachLine(ctx context.Context, opts IngestOptions, every int64, sum *Summary, fn func(line []byte, cut bool) error) error {
+	for {
+		if r.Line%every == 0 {
+			if err := Checkpoint(ctx, opts, r.BytesRead); err != nil {
+				return err
+			}
+		}
+		line, cut, tooLong, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			sum.AddProblem(KindCorruptStream, max(r.Line, 1), "")
+			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", r.Line, err)
+			return nil
+		}
+		sum.Lines = r.Line
+		if tooLong {
+			sum.AddProblem(KindLineTooLong, r.Line, "")
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if err := fn(line, cut); err != nil {
+			return err
+		}
 	}
 }
 

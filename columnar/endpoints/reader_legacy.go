@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -109,34 +107,12 @@ func (LegacyReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 	lr := contract.NewLineReader(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	first := map[scan.SampleKey]string{} // first-chunk text of pending samples
 	errMsg := map[string]string{}        // error text by uuid
-	ended, lastCut := false, false
+	ended := false
 	var buf []byte
-	for {
-		if lr.Line%4096 == 0 {
-			if err := contract.Checkpoint(ctx, opts, lr.BytesRead); err != nil {
-				return run.Info, err
-			}
-		}
-		line, cut, tooLong, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			sum.AddProblem(contract.KindCorruptStream, max(lr.Line, 1), "")
-			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.Line, err)
-			break
-		}
-		sum.Lines, lastCut = lr.Line, cut
-		if tooLong {
-			sum.AddProblem(contract.KindLineTooLong, lr.Line, "")
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	err = lr.EachLine(ctx, opts, 4096, sum, func(line []byte, cut bool) error {
 		ev, ok := legacyEvent(line, lr.Line, cut, sum)
 		if !ok {
-			continue
+			return nil
 		}
 		// text aliases the line or buf: it is copied where it is kept.
 		var text string
@@ -153,10 +129,10 @@ func (LegacyReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 			if sum.TrackingStartNs < 0 && ev.Flags&fTS != 0 {
 				sum.TrackingStartNs = ev.ts
 			}
-			continue
+			return nil
 		case evEnded:
 			ended = true
-			continue
+			return nil
 		case EvRecvFirst:
 			if _, seen := first[ev.key()]; !seen {
 				first[ev.key()] = strings.Clone(text)
@@ -190,11 +166,15 @@ func (LegacyReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 			}
 		}
 		m.apply(&ev.Event)
+		return nil
+	})
+	if err != nil {
+		return run.Info, err
 	}
 	sum.Bytes = lr.BytesRead
 	switch {
 	case sum.Truncated:
-	case lastCut:
+	case lr.Cut:
 		sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
 	case !ended:
 		sum.Truncated, sum.TruncatedReason = true, "no test_ended event"

@@ -78,17 +78,7 @@ func (GenAIPerfReader) Read(ctx context.Context, run *contract.Run, opts contrac
 						mode, value = x.Mode, strconv.FormatFloat(x.Value.Float, 'f', -1, 64)
 						return nil
 					case "requests":
-						return w.Elements(func(i int) error {
-							if i%1024 == 0 {
-								if err := contract.Checkpoint(ctx, opts, w.Off); err != nil {
-									return err
-								}
-							}
-							at := fmt.Sprintf("experiments[0].requests[%d]", i)
-							raw, err := w.RawValue()
-							if err != nil {
-								return &recordError{at: at, err: err}
-							}
+						return eachRecord(ctx, opts, w, 1024, "experiments[0].requests", func(i int, at string, raw []byte) error {
 							var rec genaiperfRequest
 							if !unmarshalRecord(raw, at, &rec, sum) {
 								return nil

@@ -3,7 +3,6 @@ package foreign
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 
@@ -58,17 +57,7 @@ func (LoadGenReader) Read(ctx context.Context, run *contract.Run, opts contract.
 		if key != "traceEvents" {
 			return w.Skip()
 		}
-		return w.Elements(func(i int) error {
-			if i%4096 == 0 {
-				if err := contract.Checkpoint(ctx, opts, w.Off); err != nil {
-					return err
-				}
-			}
-			at := fmt.Sprintf("traceEvents[%d]", i)
-			raw, err := w.RawValue()
-			if err != nil {
-				return &recordError{at: at, err: err}
-			}
+		return eachRecord(ctx, opts, w, 4096, "traceEvents", func(i int, at string, raw []byte) error {
 			var ev loadgenEvent
 			if !unmarshalRecord(raw, at, &ev, sum) || ev.Name != "Sample" {
 				return nil

@@ -59,3 +59,24 @@ func readRecordList(ctx context.Context, run *contract.Run, opts contract.Ingest
 	contract.SummarizeSamples(dst)
 	return nil
 }
+
+// eachRecord walks the array at w's position, calling fn with each
+// element's index, its path (prefix[i]) and its bytes. Every `every`
+// elements it reports progress and stops on a cancelled context
+// (Checkpoint); an element the walker cannot read ends the walk with a
+// recordError at its path.
+func eachRecord(ctx context.Context, opts contract.IngestOptions, w *scan.JSONWalker, every int, prefix string, fn func(i int, at string, raw []byte) error) error {
+	return w.Elements(func(i int) error {
+		if i%every == 0 {
+			if err := contract.Checkpoint(ctx, opts, w.Off); err != nil {
+				return err
+			}
+		}
+		at := fmt.Sprintf("%s[%d]", prefix, i)
+		raw, err := w.RawValue()
+		if err != nil {
+			return &recordError{at: at, err: err}
+		}
+		return fn(i, at, raw)
+	})
+}

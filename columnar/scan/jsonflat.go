@@ -13,13 +13,13 @@ import (
 // the line with encoding/json, which is exact but several times slower;
 // this fast path does not replace it for any line it is unsure of.
 func ScanFlatObject(line []byte, fn func(key, val []byte)) bool {
-	i := skipSpace(line, 0)
+	i := SkipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
-	i = skipSpace(line, i+1)
+	i = SkipWS(line, i+1)
 	if i < len(line) && line[i] == '}' {
-		return skipSpace(line, i+1) == len(line)
+		return SkipWS(line, i+1) == len(line)
 	}
 	for {
 		if i >= len(line) || line[i] != '"' {
@@ -30,11 +30,11 @@ func ScanFlatObject(line []byte, fn func(key, val []byte)) bool {
 			return false
 		}
 		key := line[i+1 : end-1]
-		i = skipSpace(line, end)
+		i = SkipWS(line, end)
 		if i >= len(line) || line[i] != ':' {
 			return false
 		}
-		i = skipSpace(line, i+1)
+		i = SkipWS(line, i+1)
 		if i >= len(line) {
 			return false
 		}
@@ -56,25 +56,18 @@ func ScanFlatObject(line []byte, fn func(key, val []byte)) bool {
 			return false
 		}
 		fn(key, line[start:i])
-		i = skipSpace(line, i)
+		i = SkipWS(line, i)
 		if i >= len(line) {
 			return false
 		}
 		if line[i] == '}' {
-			return skipSpace(line, i+1) == len(line)
+			return SkipWS(line, i+1) == len(line)
 		}
 		if line[i] != ',' {
 			return false
 		}
-		i = skipSpace(line, i+1)
+		i = SkipWS(line, i+1)
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
 }
 
 // stringEnd returns the index after the string token starting at b[i]
@@ -87,20 +80,11 @@ func stringEnd(b []byte, i int) (end int, esc, ok bool) {
 			return j + 1, esc, true
 		case c == '\\':
 			esc = true
-			if j+1 >= len(b) {
+			n := escapeLen(b, j)
+			if n == 0 {
 				return 0, false, false
 			}
-			switch b[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j++
-			case 'u':
-				if _, ok := hex4(b, j+2); !ok {
-					return 0, false, false
-				}
-				j += 5
-			default:
-				return 0, false, false
-			}
+			j += n - 1
 		case c < 0x20:
 			return 0, false, false
 		}
@@ -175,20 +159,10 @@ func UnquoteJSON(tok, dst []byte) ([]byte, bool) {
 			if i+1 >= len(body) {
 				return nil, false
 			}
-			switch e := body[i+1]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
+			switch e := body[i+1]; {
+			case escapes[e] != 0:
+				out = append(out, escapes[e])
+			case e == 'u':
 				r, ok := hex4(body, i+2)
 				if !ok {
 					return nil, false
@@ -222,24 +196,4 @@ func UnquoteJSON(tok, dst []byte) ([]byte, bool) {
 		}
 	}
 	return out, true
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }

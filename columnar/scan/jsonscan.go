@@ -75,17 +75,11 @@ func ScanString(b []byte, i int) (end int, esc bool, err error) {
 				return 0, false, ErrJSON
 			}
 			esc = true
-			switch b[k+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i = k + 2
-			case 'u':
-				if k+6 > len(b) || !isHex4(b[k+2:k+6]) {
-					return 0, false, ErrJSON
-				}
-				i = k + 6
-			default:
+			n := escapeLen(b, k)
+			if n == 0 {
 				return 0, false, ErrJSON
 			}
+			i = k + n
 		}
 	}
 	for {
@@ -125,23 +119,42 @@ func ScanString(b []byte, i int) (end int, esc bool, err error) {
 				}
 				continue
 			}
-			if j+1 >= len(b) {
+			n := escapeLen(b, j)
+			if n == 0 {
 				return 0, false, ErrJSON
 			}
-			switch b[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j += 2
-			case 'u':
-				if j+6 > len(b) || !isHex4(b[j+2:j+6]) {
-					return 0, false, ErrJSON
-				}
-				j += 6
-			default:
-				return 0, false, ErrJSON
-			}
+			j += n
 		}
 		return 0, false, ErrJSON
 	}
+}
+
+// escapes maps the letter of each one-letter escape (\" \\ \/ \b \f \n \r
+// \t) to the byte it stands for; 0 marks any other letter (\u has a path
+// of its own).
+var escapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escapeLen is the length of the escape whose backslash is b[k]: 2 for a
+// one-letter escape, 6 for \uXXXX, 0 for an invalid or cut-off one.
+func escapeLen(b []byte, k int) int {
+	switch {
+	case k+1 >= len(b):
+		return 0
+	case escapes[b[k+1]] != 0:
+		return 2
+	case b[k+1] == 'u' && k+6 <= len(b) && isHex4(b[k+2:k+6]):
+		return 6
+	}
+	return 0
+}
+
+// hex4 decodes the four hex digits at b[i:]; ok is false when fewer than
+// four are left or one is not a hex digit.
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) || !isHex4(b[i:i+4]) {
+		return 0, false
+	}
+	return hexVal(b[i : i+4]), true
 }
 
 func isHex4(b []byte) bool {
@@ -336,19 +349,8 @@ func AppendUnescaped(dst, line []byte, v Value) []byte {
 			}
 			dst = utf8.AppendRune(dst, r)
 			continue
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		default: // '"', '\\', '/'
-			dst = append(dst, body[1])
 		}
+		dst = append(dst, escapes[body[1]])
 		body = body[2:]
 	}
 	return dst

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/steadysweep/steadysweep/columnar/scan"
 )
 
 // jsonScanner reads the two big members of a BPE model, vocab and merges,
@@ -24,16 +26,7 @@ func (s *jsonScanner) fail(what string) error {
 	return fmt.Errorf("%w at byte %d: want %s", errJSONSyntax, s.pos, what)
 }
 
-func (s *jsonScanner) skipSpace() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\r', '\n':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
+func (s *jsonScanner) skipSpace() { s.pos = scan.SkipWS(s.data, s.pos) }
 
 // peek returns the next non-space byte, or 0 at the end.
 func (s *jsonScanner) peek() byte {
