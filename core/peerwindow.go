@@ -28,9 +28,8 @@ type PeerComparison struct {
 
 // PeerComparison returns the recording tool's window beside ours, ok
 // false when the log records none. Ours is the assessment's window
-// [WinLo, WinHi) of super-passes: its first issue
-// (series[WinLo].FirstIssueNs) to its last event
-// (series[WinHi−1].LastEventNs); the reference compat reports no
+// [Lo, Hi) of super-passes: its first issue (series[Lo].FirstIssueNs)
+// to its last event (series[Last()].LastEventNs); the reference compat reports no
 // assessment, hence no window to compare.
 func (r *Result) PeerComparison() (PeerComparison, bool) {
 	info := r.RunInfo()
@@ -38,9 +37,9 @@ func (r *Result) PeerComparison() (PeerComparison, bool) {
 		return PeerComparison{}, false
 	}
 	c := PeerComparison{Peer: *info.PeerWindow, StartDiffS: math.NaN(), EndDiffS: math.NaN()}
-	if as := r.Assessment; as != nil && as.WinLo >= 0 && as.WinHi > as.WinLo && as.WinHi <= len(r.series) {
+	if as := r.Assessment; as != nil && as.Window.Ok() && as.Window.Len() > 0 && int(as.Window.Hi) <= len(r.series) {
 		c.HasOurs = true
-		c.OursStartNs, c.OursEndNs = r.series[as.WinLo].FirstIssueNs, r.series[as.WinHi-1].LastEventNs
+		c.OursStartNs, c.OursEndNs = r.series[as.Window.Lo].FirstIssueNs, r.series[as.Window.Last()].LastEventNs
 		c.StartDiffS = float64(c.OursStartNs-c.Peer.StartNs) / 1e9
 		c.EndDiffS = float64(c.OursEndNs-c.Peer.EndNs) / 1e9
 	}

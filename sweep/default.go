@@ -51,6 +51,9 @@ func DefaultLoader(o LoaderOptions) Loader {
 		if err != nil {
 			return nil, err
 		}
+		if err := columnar.EmptyFile(run.EventsPath); err != nil {
+			return nil, err
+		}
 		if o.DatasetSize > 0 {
 			// Before ingest: TokenizeSample picks its samples per
 			// super-pass, and the cache key holds the size.
@@ -65,6 +68,9 @@ func DefaultLoader(o LoaderOptions) Loader {
 		}
 		if err != nil {
 			return nil, fmt.Errorf("ingest %s: %w", run.EventsPath, err)
+		}
+		if err := columnar.EmptyLoad(run.EventsPath, &l.Summary); err != nil {
+			return nil, err
 		}
 		tok, src := o.Counter.Identity(), o.CounterSource
 		if src == "" {

@@ -48,6 +48,8 @@ type analyzeFlags struct {
 	htmlPath     string
 	augment      string
 	augmentOut   string
+	// sets are the --set name=value overrides, applied last.
+	sets []string
 	// given says whether the user set a flag: only those override the
 	// compat's defaults (--compat reference starts from the reference's).
 	given func(name string) bool
@@ -294,6 +296,7 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.trendGate, "trend-gate", d.TrendGate.String(), "trend gate: "+strings.Join(gates, ", "))
 	fs.BoolVar(&f.noMinDur, "no-min-duration", !d.MinDuration, "do not enforce the minimum-duration gate")
 	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: min(600 s, config.yaml's min_duration_ms) when set, else 600 s; --compat reference: 600 s)")
+	fs.StringArrayVar(&f.sets, "set", nil, "set a detector parameter: name=value, any parameter listed below (lists as comma text); repeatable")
 	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
 	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file (steady_state.N.* for benchmark N of a GuideLLM report)")
@@ -347,7 +350,11 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		p.WarmupDriver = f.warmupDriver
 	}
 	if given("trend-gate") {
-		p.TrendGate = core.TrendGate(f.trendGate)
+		g, err := core.ParseTrendGate(f.trendGate)
+		if err != nil {
+			return p, usageError{flagNamed(err, analyzeParamFlags())}
+		}
+		p.TrendGate = g
 	}
 	if given("no-min-duration") {
 		p.MinDuration = !f.noMinDur
@@ -386,19 +393,56 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		}
 		p.MinDurFloorS = s
 	}
+	flags := analyzeParamFlags()
+	if err := f.applySets(&p, flags); err != nil {
+		return p, err
+	}
 	if err := p.Validate(); err != nil {
-		return p, usageError{flagNamed(err, analyzeParamFlags)}
+		return p, usageError{flagNamed(err, flags)}
 	}
 	return p, nil
 }
 
-// analyzeParamFlags names the analyze flag that sets each parameter, so
-// an invalid value is reported by the flag the user typed.
-var analyzeParamFlags = map[string]string{
-	"compat": "--compat", "profile": "--profile", "superpass_size": "--superpass-size",
-	"warmup_mode": "--warmup", "warmup_fixed": "--warmup", "warmup_band": "--warmup-band",
-	"warmup_driver": "--warmup-driver", "cov_bounds": "--cov-bounds", "window_sizes": "--window-sizes",
-	"trend_gate": "--trend-gate", "min_dur_floor_s": "--min-duration-floor",
+// applySets applies the --set overrides to p, each as a sweep's --set of
+// one value (sweep.ParseSet, core.Params.Set) so both give the same
+// parameters, and renames each parameter set in flags to its --set (an
+// invalid value is then reported as the user typed it). A parameter both
+// a flag and --set give is a usage error.
+func (f *analyzeFlags) applySets(p *core.Params, flags map[string]string) error {
+	given := f.given
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	for _, s := range f.sets {
+		a, err := sweep.ParseSet(s)
+		if err != nil {
+			return usageError{err}
+		}
+		if len(a.Values) != 1 {
+			return usagef("--set %s: analyze takes one value per parameter (a sweep takes several)", s)
+		}
+		if fl := flags[a.Name]; fl != "" && given(strings.TrimPrefix(fl, "--")) {
+			return usagef("--set %s: %s is also given by %s; give it once", s, a.Name, fl)
+		}
+		if err := p.Set(a.Name, a.Values[0]); err != nil {
+			return usagef("--set: %v", err)
+		}
+		flags[a.Name] = "--set " + a.Name
+	}
+	return nil
+}
+
+// analyzeParamFlags names the analyze flag that sets each parameter
+// (core.ParamSpecs' flags; the parameter's own name when only --set
+// does), so an invalid value is reported by the flag the user typed.
+func analyzeParamFlags() map[string]string {
+	m := map[string]string{}
+	for _, s := range core.ParamSpecs() {
+		if s.Flag != "" {
+			m[s.Name] = s.Flag
+		}
+	}
+	return m
 }
 
 // plotWriter picks the plot's format by path's extension: .png or .svg

@@ -202,6 +202,12 @@ func counterSource(c tokenizer.Counter, res tokenizer.Resolution) string {
 }
 
 func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Writer) (*loadedRun, error) {
+	// An empty log is said to be one before anything is resolved for it
+	// (its model's tokenizer, its super-pass size), which would otherwise
+	// be the error named.
+	if err := columnar.EmptyFile(run.EventsPath); err != nil {
+		return nil, err
+	}
 	if l.datasetSize != 0 {
 		// Before ingest: --tokenize-sample picks its samples per super-pass.
 		run.Info.DatasetSize, run.Info.DatasetSizeSource = l.datasetSize, "--dataset-size"
@@ -249,9 +255,17 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 			cols, err = cache.Fill(ctx, run, opts)
 		}
 	}
+	if err == nil {
+		if err := columnar.EmptyLoad(run.EventsPath, &cols.Summary); err != nil {
+			return nil, err
+		}
+	}
 	if lc != nil {
 		var cerr error
 		if counter, cerr = lc.wait(); cerr != nil {
+			if eerr := blankLog(run); eerr != nil {
+				return nil, eerr // not the tokenizer of a log with nothing to count
+			}
 			return nil, cerr
 		}
 		res = lc.res
@@ -268,8 +282,6 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 	if n := cols.Summary.ProblemTotal(); n > 0 {
 		fmt.Fprintf(stderr, "warning: %s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)\n",
 			run.EventsPath, n)
-	} else if cols.Summary.Lines == 0 {
-		fmt.Fprintf(stderr, "warning: %s: empty events file: nothing to analyse (did the run die before logging?)\n", run.EventsPath)
 	}
 	lr := &loadedRun{
 		run: run, samples: cols.Samples, info: cols.Info, counter: counter,
@@ -279,6 +291,21 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		lr.cols = cols
 	}
 	return lr, nil
+}
+
+// blankLog returns a columnar.EmptyLogError when the small log of run
+// (at most 1 MiB) holds blank lines only, read with the word counter: the
+// check behind an error the log's content caused (its model's tokenizer),
+// when the load that would have told was cancelled by it.
+func blankLog(run *columnar.Run) error {
+	if fi, err := os.Stat(run.EventsPath); err != nil || fi.Size() > 1<<20 {
+		return nil
+	}
+	cols, err := columnar.Load(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		return nil
+	}
+	return columnar.EmptyLoad(run.EventsPath, &cols.Summary)
 }
 
 // ingestError names the file an ingest error is about once: a reader's

@@ -1,24 +1,26 @@
 package htmlpage
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
+)
 
 // peerFields show the recording tool's own measurement window beside
-// ours, as the result's peer_window has it: its source and length, and
-// how much later or earlier our window starts and ends (start_diff_s,
-// end_diff_s: ours − theirs). None when the log records no peer window.
-func peerFields(res node) []field {
-	pw := get(res, "peer_window")
-	if pw == nil || !has(pw, "source") {
+// ours, the numbers the result's peer_window has
+// (core.Result.PeerComparison): its source and length, and how much
+// later or earlier our window starts and ends (ours − theirs). None when
+// the log records no peer window.
+func peerFields(res *resultjson.Record) []field {
+	c, ok := res.Result.PeerComparison()
+	if !ok {
 		return nil
 	}
-	out := []field{{Name: "peer window", Value: text(fmt.Sprintf("%s · %s long",
-		stringAt(pw, "source"), seconds(numberAt(pw, "duration_s")).Text))}}
-	ds, okS := number(get(pw, "start_diff_s"))
-	de, okE := number(get(pw, "end_diff_s"))
-	if !okS || !okE {
+	out := []field{{Name: "peer window", Value: text(fmt.Sprintf("%s · %s long", c.Peer.Source, seconds(c.Peer.DurationS()).Text))}}
+	if !c.HasOurs {
 		return append(out, field{Name: "ours vs the peer's", Value: na("no window of ours to compare")})
 	}
-	return append(out, field{Name: "ours vs the peer's", Value: text(fmt.Sprintf("starts %s, ends %s", shiftText(ds), shiftText(de)))})
+	return append(out, field{Name: "ours vs the peer's", Value: text(fmt.Sprintf("starts %s, ends %s", shiftText(c.StartDiffS), shiftText(c.EndDiffS)))})
 }
 
 // shiftText words a difference ours − theirs of d seconds.
