@@ -74,26 +74,20 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 
-	run, err := columnar.ResolveRun(fs.Arg(0))
-	if err != nil {
-		if strings.Contains(err.Error(), ": pass ") {
-			return err // it says what to pass (a GuideLLM report's #N); no contrary hint
-		}
-		return fmt.Errorf("%w (pass a run directory holding events.jsonl, or the events file itself)", err)
+	if err := f.loadFlags.check(); err != nil {
+		return err
 	}
 	warnings := stderr
 	if params.Compat == core.CompatReference {
 		warnings = io.Discard // the reference prints no ingest warnings
 	}
 	f.loadFlags.superpassSize = f.superpass
-	if w := columnar.SmallSuperpassWarning(f.superpass, "--superpass-size"); w != "" {
-		fmt.Fprintf(warnings, "warning: %s\n", w)
-	}
-	loaded, err := f.loadFlags.load(ctx, run, warnings)
+	loaded, err := f.loadFlags.loader(warnings).LoadRun(ctx, fs.Arg(0))
 	if err != nil {
-		return err
+		return loadError(withResolveHint(err, "pass a run directory holding events.jsonl, or the events file itself"))
 	}
-	cr := core.NewRun(&loaded.samples, loaded.info)
+	run := loaded.Run
+	cr := core.NewRun(loaded.Samples, loaded.Info)
 	// SIGINT/SIGTERM end the analysis and the result's lazy tables
 	// (diagnostics, written by --json and --augment) mid-loop.
 	cr.Stop = ctx.Err
@@ -104,7 +98,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("analyze %s: %w", run.EventsPath, err)
 	}
-	if err := attachEarliestStop(cr, params, res); err != nil {
+	if err := sweep.EarliestStop(cr, params, res); err != nil {
 		return fmt.Errorf("analyze %s: earliest stop: %w", run.EventsPath, err)
 	}
 	if c := res.Caveat(); c != "" {
@@ -126,7 +120,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // writeAnalysis writes the outputs of one analysis: the text report on
 // stdout, then the files the flags ask for.
-func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loadedRun, res *core.Result,
+func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *sweep.LoadedRun, res *core.Result,
 	stdout, stderr io.Writer) error {
 	// The JSON file is written first, and committed (fsync, rename) on
 	// the other core while the text is rendered and shown: the fsync is
@@ -189,7 +183,7 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 	}
 	if f.writeReport {
-		if err := writeReportFiles(run, res, text, loaded.info, stderr); err != nil {
+		if err := writeReportFiles(run, res, text, loaded.Info, stderr); err != nil {
 			return fmt.Errorf("--write-report: %w", err)
 		}
 	}
@@ -509,14 +503,4 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
 	return nil
-}
-
-// attachEarliestStop sets res.EarliestStop (steadysweep's window path
-// only: the reference's output stays the reference's), under the rule of
-// rows and `watch` (sweep.EarliestStop, core.DefaultStopTarget).
-func attachEarliestStop(cr *core.Run, p core.Params, res *core.Result) error {
-	if res.Assessment == nil || res.Path != core.PathWindow {
-		return nil // nothing to attach: skip the search
-	}
-	return sweep.EarliestStop(cr, p, res, nil)
 }

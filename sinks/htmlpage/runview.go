@@ -148,7 +148,7 @@ func runViewOf(rec *runRecord) runView {
 	v.Window = windowFields(res, win, rec.Certified, verdict)
 	v.Compare = compareTable(res)
 	v.Certification = certificationTable(res)
-	v.Peer = peerFields(res)
+	v.Peer = peerFields(r)
 	v.NATL = natlTable(res)
 	v.Findings = findings(res)
 	if !natl {
