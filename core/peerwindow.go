@@ -28,9 +28,8 @@ type PeerComparison struct {
 
 // PeerComparison returns the recording tool's window beside ours, ok
 // false when the log records none. Ours is the assessment's window
-// [WinLo, WinHi) of super-passes: its first issue
-// (series[WinLo].FirstIssueNs) to its last event
-// (series[WinHi−1].LastEventNs); the reference compat reports no
+// [Lo, Hi) of super-passes: its first issue (series[Lo].FirstIssueNs)
+// to its last event (series[Last()].LastEventNs); the reference compat reports no
 // assessment, hence no window to compare.
 func (r *Result) PeerComparison() (PeerComparison, bool) {
 	info := r.RunInfo()
