@@ -106,7 +106,11 @@ type Summary struct {
 	// to be redone under this one (resume); UpgradeKept those left: rows
 	// of runs or configs outside this sweep, or in other shards' files.
 	Upgraded, UpgradeKept int
-	SeriesRows            int
+	// Superseded is the number of rows of logs that changed since they
+	// were written, dropped once this sweep wrote the new rows (resume);
+	// SupersededKept those left in other shards' part files.
+	Superseded, SupersededKept int
+	SeriesRows                 int
 	// Bytes is the size of the events files of the analysed runs.
 	Bytes int64
 	// Files are the part files published by this sweep.
@@ -146,6 +150,12 @@ func (s Summary) String() string {
 	}
 	if s.Retried > 0 {
 		line += fmt.Sprintf(", %d error rows redone", s.Retried)
+	}
+	if s.Superseded > 0 {
+		line += fmt.Sprintf(", %s of changed logs replaced", sinks.Count(s.Superseded, "row"))
+	}
+	if s.SupersededKept > 0 {
+		line += fmt.Sprintf(", %s of changed logs kept in other shards' files", sinks.Count(s.SupersededKept, "row"))
 	}
 	line += fmt.Sprintf("; %d files; %s", len(s.Files), s.Elapsed.Round(time.Millisecond))
 	if secs := s.Elapsed.Seconds(); secs > 0 && s.Bytes > 0 {
@@ -195,6 +205,7 @@ type runResult struct {
 	bytes     int64
 	skipped   bool
 	abandoned bool
+	stale     staleOutput // written rows and series this run's output supersedes (supersede.go)
 }
 
 type engine struct {
@@ -203,7 +214,9 @@ type engine struct {
 	labels     []string // config labels, parallel to o.Configs
 	done       map[sinks.Key]struct{}
 	seriesDone map[sinks.SeriesKey]struct{}
-	resumed    resumedRuns // run ids in done or seriesDone (provenance.go)
+	resumed    resumedRuns  // run ids in done or seriesDone (provenance.go)
+	written    writtenIndex // done and seriesDone by run, with their part files (supersede.go)
+	stale      staleSet     // superseded rows found so far; the writer goroutine's
 	debug      *log.Logger
 	locked     bool // the output directory is locked (lock.go): stale temporaries may go
 }
@@ -246,6 +259,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	e.o.Progress.start(len(runs), len(e.o.Configs))
 	werr := e.analyzeAll(ctx, runs, out, &sum)
 	werr = errors.Join(werr, out.close(&sum))
+	if werr == nil && ctx.Err() == nil {
+		if err := e.dropSuperseded(ctx, &e.stale, &sum); err != nil {
+			werr = fmt.Errorf("drop rows of changed logs: %w", err)
+		}
+	}
 	sum.Abandoned = sum.Runs - sum.Analysed - sum.Skipped
 	sum.Elapsed = time.Since(start)
 	e.o.Progress.finish(sum)
@@ -338,6 +356,7 @@ func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Su
 		for k := range series {
 			e.seriesDone[k] = struct{}{}
 		}
+		e.written = indexWritten(states, series)
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
 		RowsPerFile: o.RowsPerFile, MaxFileAge: o.MaxFileAge, Mem: o.Mem}
@@ -485,6 +504,7 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	if res.abandoned {
 		return nil
 	}
+	e.stale.add(res.stale)
 	if len(res.rows) > 0 {
 		if err := rw.Write(res.rows); err != nil {
 			return err
