@@ -25,7 +25,7 @@ type column[T any] struct {
 
 func strCol[T any](name, src string, dict bool, get func(*T) string) column[T] {
 	return column[T]{name: name, src: src, typ: arrow.BinaryTypes.String, dict: dict, append: func(b array.Builder, v *T) {
-		b.(*array.StringBuilder).Append(get(v))
+		b.(*array.StringBuilder).Append(ValidText(get(v))) // names are data (textescape.go)
 	}}
 }
 

@@ -37,14 +37,14 @@ func loadedCount(m *RunMeta, x int) (int64, bool) { return int64(x), m.Loaded }
 func buildRowColumns() []column[Row] {
 	type R = Row
 	cols := []column[R]{
-		strCol("run_path", "RunPath", false, func(r *R) string { return r.RunPath }),
-		strCol("run_rel", "RunRel", false, func(r *R) string { return r.RunRel }),
+		strCol("run_path", "RunPath", false, func(r *R) string { return OneLine(r.RunPath) }), // names are data: one line
+		strCol("run_rel", "RunRel", false, func(r *R) string { return OneLine(r.RunRel) }),
 		strCol("run_id", "RunID", false, func(r *R) string { return r.RunID }),
 		strCol("config_id", "ConfigID", true, func(r *R) string { return r.ConfigID }),
 		strCol("preset", "Preset", true, func(r *R) string { return r.Preset }),
 		strCol("config_label", "ConfigLabel", true, func(r *R) string { return r.ConfigLabel }),
 		i32Col("schema_version", "", func(*R) int32 { return SchemaVersion }),
-		strCol("events_path", "Provenance.EventsPath", false, func(r *R) string { return r.Provenance.EventsPath }),
+		strCol("events_path", "Provenance.EventsPath", false, func(r *R) string { return OneLine(r.Provenance.EventsPath) }),
 		i64Col("events_size_bytes", "Provenance.EventsSize", func(r *R) int64 { return r.Provenance.EventsSize }),
 		i64Col("events_mtime_ns", "Provenance.EventsMtimeNs", func(r *R) int64 { return r.Provenance.EventsMtimeNs }),
 		strCol("events_sha256", "Provenance.EventsSHA256", false, func(r *R) string { return r.Provenance.EventsSHA256 }),

@@ -179,7 +179,7 @@ func (s Summary) FailureLines() []string {
 	fs := slices.Clone(s.Failures)
 	slices.SortFunc(fs, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
 	for _, f := range fs {
-		lines = append(lines, "  "+f.Run+": "+f.Reason)
+		lines = append(lines, "  "+sinks.OneLine(f.Run)+": "+sinks.OneLine(f.Reason)) // names are data: a line per run
 	}
 	return lines
 }

@@ -206,7 +206,7 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		// Before ingest: --tokenize-sample picks its samples per super-pass.
 		run.Info.DatasetSize, run.Info.DatasetSizeSource = l.datasetSize, "--dataset-size"
 		if w := columnar.SmallSuperpassWarning(l.datasetSize, "--dataset-size"); w != "" {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
+			warn(stderr, w)
 		}
 	}
 	opts := columnar.IngestOptions{TokenizeSample: l.tokenizeSample, SuperPassSize: l.superpassSize}
@@ -260,16 +260,16 @@ func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Write
 		return nil, ingestError(run.EventsPath, err)
 	}
 	for _, w := range run.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		warn(stderr, w)
 	}
 	for _, w := range cols.Summary.Warnings() {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		warn(stderr, w)
 	}
 	if n := cols.Summary.ProblemTotal(); n > 0 {
-		fmt.Fprintf(stderr, "warning: %s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)\n",
-			run.EventsPath, n)
+		warn(stderr, fmt.Sprintf("%s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)",
+			run.EventsPath, n))
 	} else if cols.Summary.Lines == 0 {
-		fmt.Fprintf(stderr, "warning: %s: empty events file: nothing to analyse (did the run die before logging?)\n", run.EventsPath)
+		warn(stderr, run.EventsPath+": empty events file: nothing to analyse (did the run die before logging?)")
 	}
 	lr := &loadedRun{
 		run: run, samples: cols.Samples, info: cols.Info, counter: counter,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
@@ -73,7 +74,14 @@ func writePage(w io.Writer, kind, title string, data any, body any) error {
 	if err != nil {
 		return fmt.Errorf("htmlpage: render %s page: %w", kind, err)
 	}
-	if _, err := w.Write(b.Bytes()); err != nil {
+	page := b.Bytes()
+	// Names are data: html/template passes a run directory's invalid
+	// UTF-8 and control bytes through; they are escaped, as in every
+	// output (sinks.ValidText), so the page is valid UTF-8.
+	if s := string(page); sinks.ValidText(s) != s {
+		page = []byte(sinks.ValidText(s))
+	}
+	if _, err := w.Write(page); err != nil {
 		return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
 	}
 	return nil
