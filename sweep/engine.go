@@ -111,6 +111,12 @@ type Summary struct {
 	// SupersededKept those left in other shards' part files.
 	Superseded, SupersededKept int
 	SeriesRows                 int
+	// WarnedRuns is the number of analysed runs whose loader ignored one
+	// of their files (a FIFO config.yaml, malformed or unreadable
+	// sidecars: LoadedRun.Warnings); Warned names the first maxFailures,
+	// each with its first warning (warnings.go).
+	WarnedRuns int
+	Warned     []RunFailure
 	// Bytes is the size of the events files of the analysed runs.
 	Bytes int64
 	// Files are the part files published by this sweep.
@@ -206,6 +212,7 @@ type runResult struct {
 	skipped   bool
 	abandoned bool
 	stale     staleOutput // written rows and series this run's output supersedes (supersede.go)
+	warnings  []string    // the loader's warnings: files of the run it ignored
 }
 
 type engine struct {
@@ -522,6 +529,7 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	}
 	sum.Analysed++
 	sum.Bytes += res.bytes
+	sum.warned(res)
 	sum.Rows += len(res.rows)
 	failure := -1
 	for i := range res.rows {

@@ -113,7 +113,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	}
 	// A run with every row present but no series is "skipped" for the
 	// rows table and still gets its series.
-	res = runResult{rows: rows, bytes: prov.EventsSize, skipped: len(todo) == 0, stale: stale}
+	res = runResult{rows: rows, bytes: prov.EventsSize, skipped: len(todo) == 0, stale: stale, warnings: run.Warnings}
 	if needSeries {
 		series, err := e.series(ref, run)
 		if ctx.Err() != nil {
