@@ -79,6 +79,7 @@ func Load(ctx context.Context, run *Run, opts IngestOptions) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	dropImplausible(&l.Decoded, run.Format == "" || run.Format == FormatEndpoints) // every reader's columns (plausible.go)
 	l.EventsSHA256 = l.eventsSHA256
 	l.index = uuidIndex{} // phase 2 is over: free the uuid table
 	l.attach(run, info)
