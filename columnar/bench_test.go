@@ -19,6 +19,9 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/bench/benchlog"
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -82,16 +85,16 @@ func BenchmarkDecodeWords(b *testing.B) {
 // Throughput per CPU-second: on a machine shared with other load,
 // wall-clock MB/s understates the parallel speedup; this shows the CPU
 // cost the parallel path adds.
-func benchDecode(b *testing.B, path string, size int64, workers int, counter TokenCounter) int {
+func benchDecode(b *testing.B, path string, size int64, workers int, counter scan.TokenCounter) int {
 	b.SetBytes(size)
-	var d Decoded
+	var d contract.Decoded
 	cpu0 := cpuTime()
 	for b.Loop() {
 		f, err := os.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Workers: workers, Counter: counter}, &d); err != nil {
+		if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Workers: workers, Counter: counter}, &d); err != nil {
 			b.Fatal(err)
 		}
 		f.Close()
@@ -237,9 +240,9 @@ func TestPeakRSS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var d Decoded
+	var d contract.Decoded
 	start := time.Now()
-	if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Counter: words{}}, &d); err != nil {
+	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: words{}}, &d); err != nil {
 		t.Fatal(err)
 	}
 	elapsed := time.Since(start)
@@ -261,7 +264,7 @@ func BenchmarkCacheLoad(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := &Cache{Dir: filepath.Join(b.TempDir(), "cache")}
-	opts := IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: words{}}
 	if _, hit, err := c.Load(context.Background(), run, opts); err != nil || hit {
 		b.Fatalf("fill: hit %v, %v", hit, err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
 )
 
 // firstCompleteLatency reads, independently of the decoder (encoding/json
@@ -43,7 +45,7 @@ func firstCompleteLatency(t *testing.T, events []byte) (string, int64) {
 	return "", 0
 }
 
-func latencyOf(t *testing.T, l *Loaded, uuid string) int64 {
+func latencyOf(t *testing.T, l *contract.Loaded, uuid string) int64 {
 	t.Helper()
 	for i := 0; i < l.Samples.Len(); i++ {
 		if l.UUID(i) == uuid {
@@ -70,7 +72,7 @@ func TestCacheInPlaceEditIsNotAHit(t *testing.T) {
 	orig := paddedOutsideOldFingerprint(t, good)
 	run := copyGoodRun(t, filepath.Join(base, "r"), orig, mtime)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: words{}}
 	uuid, wantOld := firstCompleteLatency(t, orig)
 	for i, wantHit := range []bool{false, true} {
 		l, hit, err := c.Load(context.Background(), run, opts)
@@ -194,7 +196,7 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 	rewrite(filepath.Join(b.Dir, "sample_idx_map.json"), `"000000000000000000000000a11ce000": 0`, `"000000000000000000000000a11ce000": 5`)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
 	for _, sample := range []int{0, 2} {
-		opts := IngestOptions{Counter: words{}, TokenizeSample: sample}
+		opts := contract.IngestOptions{Counter: words{}, TokenizeSample: sample}
 		for round := 0; round < 2; round++ {
 			for _, dir := range []string{a.Dir, b.Dir} {
 				run, err := ResolveRun(dir)
@@ -238,7 +240,7 @@ func TestCacheEventsDigest(t *testing.T) {
 	if _, ok := c.EventsDigest(run.EventsPath); ok {
 		t.Fatal("digest before any load")
 	}
-	l, _, err := c.Load(context.Background(), run, IngestOptions{Counter: words{}})
+	l, _, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/cache"
+	"github.com/steadysweep/steadysweep/columnar/contract"
 )
 
 // entryRoundTripLog is an endpoints log with what the compact entry
@@ -33,11 +36,11 @@ func entryRoundTripLog() string {
 }
 
 // storeEntry writes l as the one entry of a new cache and returns its path.
-func storeEntry(t *testing.T, l *Loaded) string {
+func storeEntry(t *testing.T, l *contract.Loaded) string {
 	t.Helper()
 	c := &Cache{Dir: t.TempDir()}
 	l.EventsSHA256 = strings.Repeat("ab", 32)
-	if err := c.store("k", l); err != nil {
+	if err := c.entries().Store("k", l); err != nil {
 		t.Fatal(err)
 	}
 	paths, _ := filepath.Glob(filepath.Join(c.Dir, "*.arrow"))
@@ -48,9 +51,9 @@ func storeEntry(t *testing.T, l *Loaded) string {
 }
 
 // storeAndRead writes l as a cache entry and reads it back.
-func storeAndRead(t *testing.T, l *Loaded) *Loaded {
+func storeAndRead(t *testing.T, l *contract.Loaded) *contract.Loaded {
 	t.Helper()
-	got, err := readEntry(storeEntry(t, l))
+	got, err := cache.ReadEntry(storeEntry(t, l))
 	if err != nil {
 		t.Fatalf("readEntry: %v", err)
 	}
@@ -70,7 +73,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := Load(context.Background(), run, IngestOptions{Counter: words{}})
+			want, err := Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +97,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	}
 	// The constructed log exercises every column the entry treats apart.
 	run, _ := ResolveRun(filepath.Join(dir, "odd"))
-	l, err := Load(context.Background(), run, IngestOptions{Counter: words{}})
+	l, err := Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +114,8 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 // uuid_ext without odd uuids, and the optional columns the log does not
 // record; and that every other column is there.
 func TestCacheEntryLayout(t *testing.T) {
-	names := func(l *Loaded) []string {
-		rec, err := entryRecord(l)
+	names := func(l *contract.Loaded) []string {
+		rec, err := cache.EntryRecord(l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,21 +127,21 @@ func TestCacheEntryLayout(t *testing.T) {
 		return out
 	}
 	plain := decodeFile(t, filepath.Join(smallRun, "events.jsonl"))
-	got := names(&Loaded{Decoded: *plain})
+	got := names(&contract.Loaded{Decoded: *plain})
 	want := []string{"uuid16", "issue_ns", "last_event_ns", "first_token_ns", "ttft_ns", "first_token_seq",
 		"complete_ns", "latency_ns", "complete_seq", "output_tokens", "full_tokens", "output_text_bytes",
 		"has_first_token", "warm_ttft", "has_complete", "failed", "failure_kind", "retries"}
 	if !slices.Equal(got, want) {
 		t.Errorf("small_run entry columns:\n got %v\nwant %v", got, want)
 	}
-	back := storeAndRead(t, &Loaded{Decoded: *plain})
+	back := storeAndRead(t, &contract.Loaded{Decoded: *plain})
 	if &back.Samples.LastIssueNs[0] != &back.Samples.IssueNs[0] {
 		t.Errorf("last_issue_ns left out but not shared with issue_ns")
 	}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"events.jsonl": entryRoundTripLog()})
 	odd := decodeFile(t, filepath.Join(dir, "events.jsonl"))
-	got = names(&Loaded{Decoded: *odd})
+	got = names(&contract.Loaded{Decoded: *odd})
 	for _, name := range []string{"last_issue_ns", "failure_code", "turn", "conversation_id", "uuid_ext"} {
 		if !slices.Contains(got, name) {
 			t.Errorf("constructed log's entry lacks %s: %v", name, got)
@@ -154,20 +157,20 @@ func TestCacheEntryRejectsBadValues(t *testing.T) {
 	plain := decodeFile(t, filepath.Join(smallRun, "events.jsonl"))
 	for _, tc := range []struct {
 		column string
-		spoil  func(l *Loaded)
+		spoil  func(l *contract.Loaded)
 	}{
-		{"failed", func(l *Loaded) {
+		{"failed", func(l *contract.Loaded) {
 			l.Samples.Failed = slices.Clone(l.Samples.Failed)
-			bytesOf(l.Samples.Failed)[3] = 2
+			cache.BytesOf(l.Samples.Failed)[3] = 2
 		}},
-		{"failure_kind", func(l *Loaded) {
+		{"failure_kind", func(l *contract.Loaded) {
 			l.Samples.FailureKind = slices.Clone(l.Samples.FailureKind)
 			l.Samples.FailureKind[5] = 200
 		}},
 	} {
-		l := &Loaded{Decoded: *plain}
+		l := &contract.Loaded{Decoded: *plain}
 		tc.spoil(l)
-		_, err := readEntry(storeEntry(t, l))
+		_, err := cache.ReadEntry(storeEntry(t, l))
 		if err == nil || !strings.HasPrefix(err.Error(), "column "+tc.column+":") {
 			t.Errorf("%s spoilt: readEntry err %v, want one naming the column", tc.column, err)
 		}
@@ -192,14 +195,14 @@ func TestCachePointer(t *testing.T) {
 	}
 	sha := strings.Repeat("cd", 32)
 	store := func(first int64) string {
-		l := &Loaded{Decoded: *plain, EventsSHA256: sha}
+		l := &contract.Loaded{Decoded: *plain, EventsSHA256: sha}
 		l.Samples.IssueNs = slices.Clone(l.Samples.IssueNs)
 		l.Samples.LastIssueNs = l.Samples.IssueNs
 		l.Samples.IssueNs[0] = first
-		if err := c.store("k", l); err != nil {
+		if err := c.entries().Store("k", l); err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(filepath.Join(c.Dir, entryBase("k", sha)+".entry"))
+		b, err := os.ReadFile(filepath.Join(c.Dir, cache.EntryBase("k", sha)+".entry"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +210,7 @@ func TestCachePointer(t *testing.T) {
 	}
 	first := func() int64 {
 		t.Helper()
-		l := c.load("k", sha, run)
+		l := c.entries().Entry("k", sha, run)
 		if l == nil {
 			t.Fatal("no entry loaded")
 		}
@@ -224,9 +227,9 @@ func TestCachePointer(t *testing.T) {
 	if got := first(); got != want {
 		t.Errorf("with a pointer: first issue %d, want %d (the pointed entry's)", got, want)
 	}
-	pointer := filepath.Join(c.Dir, entryBase("k", sha)+".entry")
-	for _, bad := range []string{"", "../victim", entryBase("k", sha) + "-0000000.arrow", entryBase("x", sha) + "-00000000.arrow",
-		entryBase("k", sha) + "-00000000.arrow" /* absent */} {
+	pointer := filepath.Join(c.Dir, cache.EntryBase("k", sha)+".entry")
+	for _, bad := range []string{"", "../victim", cache.EntryBase("k", sha) + "-0000000.arrow", cache.EntryBase("x", sha) + "-00000000.arrow",
+		cache.EntryBase("k", sha) + "-00000000.arrow" /* absent */} {
 		if err := os.WriteFile(pointer, []byte(bad+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -238,7 +241,7 @@ func TestCachePointer(t *testing.T) {
 		t.Errorf("a pointer outside the cache reached a file: %v", err)
 	}
 	os.Remove(pointer)
-	if l := c.load("k", sha, run); l == nil {
+	if l := c.entries().Entry("k", sha, run); l == nil {
 		t.Error("without a pointer: no entry found by the listing")
 	}
 	if len(run.Warnings) != 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
@@ -53,7 +54,7 @@ func TestIngestCountFailure(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		done := make(chan error, 1)
 		go func() {
-			_, err := Ingest(context.Background(), run, IngestOptions{Counter: tok, Workers: workers})
+			_, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tok, Workers: workers})
 			done <- err
 		}()
 		select {
@@ -68,7 +69,7 @@ func TestIngestCountFailure(t *testing.T) {
 	// The same run without the long text ingests, counting with the same
 	// tokenizer.
 	writeFiles(t, dir, map[string]string{"events.jsonl": joinLines(lnStart, lnIssue1, lnFirst1, lnDone1, lnIssue2, lnFirst2, lnDone2, lnEnded)})
-	tbl, err := Ingest(context.Background(), run, IngestOptions{Counter: tok})
+	tbl, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tok})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,10 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/scan"
 )
 
 // Event line builders in the current wire format (event-log spec §1.5).
@@ -38,11 +42,11 @@ var (
 	lnDone2  = evLine("sample.complete", 2900, u2, `"turn":null,"data":["TextModelOutput",["x"," y z w"],null,null]`)
 )
 
-func decodeString(t testing.TB, in string, workers int) *Decoded {
+func decodeString(t testing.TB, in string, workers int) *contract.Decoded {
 	t.Helper()
-	var d Decoded
-	err := DecodeReader(context.Background(), strings.NewReader(in),
-		DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: workers, BlockSize: 97}, &d)
+	var d contract.Decoded
+	err := endpoints.DecodeReader(context.Background(), strings.NewReader(in),
+		endpoints.DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: workers, BlockSize: 97}, &d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,28 +61,28 @@ func TestDecodeMalformed(t *testing.T) {
 	tests := []struct {
 		name    string
 		bad     string // inserted as line 5, after sample 1
-		kind    Kind
+		kind    contract.Kind
 		field   string
 		samples int // tracked samples expected
 	}{
-		{name: "Garbage", bad: `not json at all`, kind: KindSyntax, samples: 2},
-		{name: "ExtraData", bad: lnIssue2 + ` x`, kind: KindSyntax, samples: 2},
-		{name: "BOM", bad: "\xEF\xBB\xBF" + evLine("sample.issued", 1700, "00000000000000000000000000000003", ""), kind: KindBOM, samples: 2},
-		{name: "NotObject", bad: `[1,2,3]`, kind: KindNotObject, samples: 2},
-		{name: "NotObjectString", bad: `"sample.issued"`, kind: KindNotObject, samples: 2},
-		{name: "NULByte", bad: `{"event_type":"sample.issued","timestamp_ns":1700,"sample_uuid":"abc` + "\x00" + `","data":null}`, kind: KindNUL, samples: 2},
-		{name: "StringTimestamp", bad: `{"event_type":"sample.issued","timestamp_ns":"1700","sample_uuid":"00000000000000000000000000000003","data":null}`, kind: KindFieldType, field: "timestamp_ns", samples: 2},
-		{name: "StringTurn", bad: `{"event_type":"sample.recv_first","timestamp_ns":1700,"sample_uuid":"00000000000000000000000000000009","turn":"2","data":null}`, kind: KindFieldType, field: "turn", samples: 2},
-		{name: "ArrayUUID", bad: `{"event_type":"sample.complete","timestamp_ns":1700,"sample_uuid":["x"],"data":null}`, kind: KindFieldType, field: "sample_uuid", samples: 2},
-		{name: "NonStringEventType", bad: `{"event_type":7,"timestamp_ns":1700,"sample_uuid":"","data":null}`, kind: KindFieldType, field: "event_type", samples: 2},
-		{name: "NullTimestamp", bad: `{"event_type":"sample.issued","timestamp_ns":null,"sample_uuid":"00000000000000000000000000000003","data":null}`, kind: KindMissingField, field: "timestamp_ns", samples: 2},
-		{name: "EmptyUUID", bad: evLine("sample.issued", 1700, "", ""), kind: KindMissingField, field: "sample_uuid", samples: 2},
-		{name: "MissingEventType", bad: `{"timestamp_ns":1700}`, kind: KindMissingField, field: "event_type", samples: 2},
-		{name: "InvalidUTF8", bad: evLine("sample.issued", 1700, "00000000000000000000000000000003", `"turn":null,"data":["PromptData","caf`+"\xff\xfe"+`",null]`), kind: KindInvalidUTF8, samples: 3},
+		{name: "Garbage", bad: `not json at all`, kind: contract.KindSyntax, samples: 2},
+		{name: "ExtraData", bad: lnIssue2 + ` x`, kind: contract.KindSyntax, samples: 2},
+		{name: "BOM", bad: "\xEF\xBB\xBF" + evLine("sample.issued", 1700, "00000000000000000000000000000003", ""), kind: contract.KindBOM, samples: 2},
+		{name: "NotObject", bad: `[1,2,3]`, kind: contract.KindNotObject, samples: 2},
+		{name: "NotObjectString", bad: `"sample.issued"`, kind: contract.KindNotObject, samples: 2},
+		{name: "NULByte", bad: `{"event_type":"sample.issued","timestamp_ns":1700,"sample_uuid":"abc` + "\x00" + `","data":null}`, kind: contract.KindNUL, samples: 2},
+		{name: "StringTimestamp", bad: `{"event_type":"sample.issued","timestamp_ns":"1700","sample_uuid":"00000000000000000000000000000003","data":null}`, kind: contract.KindFieldType, field: "timestamp_ns", samples: 2},
+		{name: "StringTurn", bad: `{"event_type":"sample.recv_first","timestamp_ns":1700,"sample_uuid":"00000000000000000000000000000009","turn":"2","data":null}`, kind: contract.KindFieldType, field: "turn", samples: 2},
+		{name: "ArrayUUID", bad: `{"event_type":"sample.complete","timestamp_ns":1700,"sample_uuid":["x"],"data":null}`, kind: contract.KindFieldType, field: "sample_uuid", samples: 2},
+		{name: "NonStringEventType", bad: `{"event_type":7,"timestamp_ns":1700,"sample_uuid":"","data":null}`, kind: contract.KindFieldType, field: "event_type", samples: 2},
+		{name: "NullTimestamp", bad: `{"event_type":"sample.issued","timestamp_ns":null,"sample_uuid":"00000000000000000000000000000003","data":null}`, kind: contract.KindMissingField, field: "timestamp_ns", samples: 2},
+		{name: "EmptyUUID", bad: evLine("sample.issued", 1700, "", ""), kind: contract.KindMissingField, field: "sample_uuid", samples: 2},
+		{name: "MissingEventType", bad: `{"timestamp_ns":1700}`, kind: contract.KindMissingField, field: "event_type", samples: 2},
+		{name: "InvalidUTF8", bad: evLine("sample.issued", 1700, "00000000000000000000000000000003", `"turn":null,"data":["PromptData","caf`+"\xff\xfe"+`",null]`), kind: contract.KindInvalidUTF8, samples: 3},
 		{name: "NonStringChunk", bad: evLine("sample.issued", 1700, "00000000000000000000000000000003", "") + "\n" +
 			evLine("sample.recv_first", 1710, "00000000000000000000000000000003", "") + "\n" +
 			evLine("sample.complete", 1800, "00000000000000000000000000000003", `"turn":null,"data":["TextModelOutput",["a",5],null,null]`),
-			kind: KindFieldType, field: "data", samples: 3},
+			kind: contract.KindFieldType, field: "data", samples: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,7 +124,7 @@ func TestDecodeMalformed(t *testing.T) {
 func TestDecodeTruncatedLastLine(t *testing.T) {
 	in := joinLines(lnStart, lnIssue1, lnFirst1, lnDone1) + `{"event_type":"sample.iss`
 	d := decodeString(t, in, 2)
-	p := d.Summary.Problem(KindTruncatedLine)
+	p := d.Summary.Problem(contract.KindTruncatedLine)
 	if p.Count != 1 || p.First[0].Line != 5 {
 		t.Fatalf("truncated-line problem = %+v", p)
 	}
@@ -198,15 +202,15 @@ func TestTextAfterFirstChunk(t *testing.T) {
 		{"", "o1", "o1", "r2o1"},
 		{"o2", "o1o2", "o1o2", "r2o1o2"},
 	}
-	var ps payloadScratch
+	var ps endpoints.PayloadScratch
 	for i, o := range outputs {
 		for j, r := range reasonings {
 			line := []byte(`["TextModelOutput",` + o + `,` + r + `,null]`)
-			v, err := scanValue(line, 0, 0)
+			v, err := scan.ScanValue(line, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := ps.textAfterFirstChunk(line, v)
+			got, _ := ps.TextAfterFirstChunk(line, v)
 			if string(got) != want[i][j] {
 				t.Errorf("output %s reasoning %s: %q, want %q", o, r, got, want[i][j])
 			}
@@ -239,7 +243,7 @@ func TestDecodeCompletedTwice(t *testing.T) {
 		evLine("sample.issued", 3000, u1, ""),
 		evLine("sample.complete", 3500, u1, `"turn":null,"data":null`), lnEnded)
 	d := decodeString(t, in, 1)
-	p := d.Summary.Problem(KindCompletedTwice)
+	p := d.Summary.Problem(contract.KindCompletedTwice)
 	if d.Samples.Len() != 2 || p.Count != 1 || p.First[0].Line != 6 {
 		t.Fatalf("samples %d, problem %+v", d.Samples.Len(), p)
 	}
@@ -275,11 +279,11 @@ func TestDecodeHugeLine(t *testing.T) {
 	head := joinLines(lnStart, lnIssue1, lnFirst1) + `{"event_type":"sample.issued","timestamp_ns":1,"sample_uuid":"` + u2 + `","data":["PromptData","`
 	tail := `"]}` + "\n" + joinLines(lnDone1, lnEnded)
 	r := io.MultiReader(strings.NewReader(head), &repeatReader{n: 300 << 20, c: 'a'}, strings.NewReader(tail))
-	var d Decoded
-	if err := DecodeReader(context.Background(), r, DecodeOptions{Name: "huge.jsonl", Counter: words{}, Workers: 2}, &d); err != nil {
+	var d contract.Decoded
+	if err := endpoints.DecodeReader(context.Background(), r, endpoints.DecodeOptions{Name: "huge.jsonl", Counter: words{}, Workers: 2}, &d); err != nil {
 		t.Fatal(err)
 	}
-	p := d.Summary.Problem(KindLineTooLong)
+	p := d.Summary.Problem(contract.KindLineTooLong)
 	if p.Count != 1 || p.First[0].Line != 4 {
 		t.Fatalf("line-too-long problem %+v; all %v", p, d.Summary.Warnings())
 	}
@@ -326,14 +330,14 @@ func TestDecodeCompressed(t *testing.T) {
 	plain := []byte(joinLines(lines...))
 	for _, kind := range []string{"gzip", "zstd"} {
 		z := compressed(t, kind, plain)
-		decode := func(b []byte) *Decoded {
-			rc, err := decompress(bytes.NewReader(b), "events.jsonl."+kind)
+		decode := func(b []byte) *contract.Decoded {
+			rc, err := contract.Decompress(bytes.NewReader(b), "events.jsonl."+kind)
 			if err != nil {
 				t.Fatalf("%s: %v", kind, err)
 			}
 			defer rc.Close()
-			var d Decoded
-			if err := DecodeReader(context.Background(), rc, DecodeOptions{Name: "events.jsonl." + kind, Counter: words{}, Workers: 2, BlockSize: 4096}, &d); err != nil {
+			var d contract.Decoded
+			if err := endpoints.DecodeReader(context.Background(), rc, endpoints.DecodeOptions{Name: "events.jsonl." + kind, Counter: words{}, Workers: 2, BlockSize: 4096}, &d); err != nil {
 				t.Fatal(err)
 			}
 			return &d
@@ -347,17 +351,17 @@ func TestDecodeCompressed(t *testing.T) {
 			"damaged": append(append(slicesClone(z[:len(z)/2]), bytes.Repeat([]byte{0xff}, 64)...), z[len(z)/2+64:]...),
 		} {
 			d := decode(bad)
-			p := d.Summary.Problem(KindCorruptStream)
+			p := d.Summary.Problem(contract.KindCorruptStream)
 			if p.Count != 1 || !d.Summary.Truncated || d.Samples.Len() == 0 || d.Samples.Len() >= 3000 {
 				t.Errorf("%s %s: corrupt problems %d, truncated %v (%s), samples %d", kind, name, p.Count, d.Summary.Truncated, d.Summary.TruncatedReason, d.Samples.Len())
 				continue
 			}
-			if e := p.First[0]; e.Line < 2 || e.File != "events.jsonl."+kind || !errors.Is(e, ErrCorruptStream) {
+			if e := p.First[0]; e.Line < 2 || e.File != "events.jsonl."+kind || !errors.Is(e, contract.ErrCorruptStream) {
 				t.Errorf("%s %s: problem %v", kind, name, e)
 			}
 		}
 	}
-	if _, err := decompress(bytes.NewReader([]byte{0x1f, 0x8b, 0, 0}), "bad.gz"); !errors.Is(err, ErrCorruptStream) {
+	if _, err := contract.Decompress(bytes.NewReader([]byte{0x1f, 0x8b, 0, 0}), "bad.gz"); !errors.Is(err, contract.ErrCorruptStream) {
 		t.Errorf("bad gzip header: %v", err)
 	}
 }
@@ -370,8 +374,8 @@ func TestDecodeWorkersAgree(t *testing.T) {
 	in := joinLines(lnStart, lnIssue1, "garbage", lnFirst1, "\xEF\xBB\xBF{}", lnDone1, "[1]", lnIssue2, "\r", lnFirst2, lnDone2, lnEnded) + `{"x`
 	want := decodeString(t, in, 1)
 	for _, bs := range []int{1, 7, 64, 1 << 20} {
-		var got Decoded
-		if err := DecodeReader(context.Background(), strings.NewReader(in), DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: 3, BlockSize: bs}, &got); err != nil {
+		var got contract.Decoded
+		if err := endpoints.DecodeReader(context.Background(), strings.NewReader(in), endpoints.DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: 3, BlockSize: bs}, &got); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got.Samples, want.Samples) || !reflect.DeepEqual(got.Summary, want.Summary) {
@@ -402,7 +406,7 @@ func TestLastIssueSharedUntilARetry(t *testing.T) {
 		}
 		return joinLines(append(lines, lnEnded)...)
 	}
-	check := func(name string, d *Decoded, retry int) {
+	check := func(name string, d *contract.Decoded, retry int) {
 		t.Helper()
 		s := &d.Samples
 		if s.Len() != n || len(s.LastIssueNs) != n {
@@ -424,10 +428,10 @@ func TestLastIssueSharedUntilARetry(t *testing.T) {
 		}
 	}
 	for _, workers := range []int{1, 2} {
-		var d Decoded
+		var d contract.Decoded
 		for _, retry := range []int{-1, 2500, -1, 0} {
-			err := DecodeReader(context.Background(), strings.NewReader(log(retry)),
-				DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: workers}, &d)
+			err := endpoints.DecodeReader(context.Background(), strings.NewReader(log(retry)),
+				endpoints.DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: workers}, &d)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
+	"github.com/steadysweep/steadysweep/columnar/scan"
 )
 
 // longSniffSize bounds how far detection streams a JSON object's
@@ -19,30 +23,30 @@ const longSniffSize = 16 << 20
 // bytes) did not: it streams the first object's top-level keys up to
 // longSniffSize. Failing that, the file is undecided, said so by name and
 // size read, never silently unknown.
-func detectLong(path string, head []byte, seen string) (Format, error) {
+func detectLong(path string, head []byte, seen string) (contract.Format, error) {
 	body := headBody(head)
 	if len(body) > 0 && body[0] != '{' && body[0] != '[' && len(yamlTopLevelKeys(body)) > 0 {
 		// A YAML report's "benchmarks" may come after the head: it is
 		// decoded whole to know, so detection does not; a row says so.
 		return "", &UnknownFormatError{File: path, Undecided: true,
-			Seen: fmt.Sprintf("undecided within %d KiB (%s so far)", sniffSize>>10, seen)}
+			Seen: fmt.Sprintf("undecided within %d KiB (%s so far)", contract.SniffSize>>10, seen)}
 	}
 	if len(body) == 0 || body[0] != '{' {
 		return "", &UnknownFormatError{File: path, Seen: seen}
 	}
-	rc, err := openEvents(path)
+	rc, err := contract.OpenEvents(path)
 	if err != nil {
 		return "", err
 	}
 	defer rc.Close()
 	var keys []string
-	w := newJSONWalker(io.LimitReader(rc, longSniffSize), 64<<10)
-	err = w.members(func(key string) error {
+	w := scan.NewJSONWalker(io.LimitReader(rc, longSniffSize), 64<<10)
+	err = w.Members(func(key string) error {
 		keys = append(keys, key)
 		if f, _ := classifyJSON(keys, ""); f != "" {
-			return errStopWalk
+			return foreign.ErrStopWalk
 		}
-		return w.skip()
+		return w.Skip()
 	})
 	f, what := classifyJSON(keys, "")
 	switch {
@@ -52,7 +56,7 @@ func detectLong(path string, head []byte, seen string) (Format, error) {
 		return "", &UnknownFormatError{File: path, Seen: what}
 	case err == nil:
 		return "", &UnknownFormatError{File: path, Seen: "a JSON object with keys " + keyList(keys)}
-	case w.off < longSniffSize:
+	case w.Off < longSniffSize:
 		return "", &UnknownFormatError{File: path, Seen: fmt.Sprintf("a JSON object cut short or damaged after keys %s (%v)", keyList(keys), err)}
 	}
 	return "", &UnknownFormatError{File: path, Undecided: true,
@@ -73,17 +77,17 @@ var detections sync.Map // indexKey → Format
 
 // detectFileOnce is DetectFile, once per path and file identity for the
 // files it decides.
-func detectFileOnce(path string) (Format, error) {
+func detectFileOnce(path string) (contract.Format, error) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return DetectFile(path)
 	}
-	key := indexKey{path, fileIdentity(fi)}
-	if key.id[1] == 0 || key.id[4] == 0 {
+	key := foreign.IndexKey{Path: path, ID: contract.FileIdentity(fi)}
+	if key.ID[1] == 0 || key.ID[4] == 0 {
 		return DetectFile(path)
 	}
 	if f, ok := detections.Load(key); ok {
-		return f.(Format), nil
+		return f.(contract.Format), nil
 	}
 	f, err := DetectFile(path)
 	if err == nil {

@@ -24,4 +24,12 @@
 // the reference's state machine to the records in file order. Bad lines
 // never stop the decoder: each is counted by kind with its line number
 // (ParseError) and the rest of the log is ingested.
+//
+// The package is built in rooms, each importing only those below it:
+// columnar/scan (byte scanners), columnar/sidecar (the sidecar files),
+// columnar/contract (the declarations named here: run, format, Reader,
+// decoded columns, options, errors), columnar/endpoints (the events-log
+// decoder above), columnar/foreign (other tools' logs), columnar/cache
+// (the cache's entries). This package names the contract for callers,
+// resolves runs, detects formats and picks each format's Reader.
 package columnar

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/steadysweep/steadysweep/columnar/sidecar"
 )
 
 func TestEndpointLabel(t *testing.T) {
@@ -22,7 +24,7 @@ func TestEndpointLabel(t *testing.T) {
 		{"openai", nil, "openai"},
 		{" ", []string{"%zz"}, ""},
 	} {
-		if got := endpointLabel(c.kind, c.urls...); got != c.want {
+		if got := sidecar.EndpointLabel(c.kind, c.urls...); got != c.want {
 			t.Errorf("endpointLabel(%q, %q) = %q, want %q", c.kind, c.urls, got, c.want)
 		}
 	}

@@ -9,6 +9,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
@@ -22,9 +25,9 @@ func (byteCounter) Count(text string) int { return len(text) + strings.Count(tex
 // lineResult is everything phase 1 makes of one line.
 type lineResult struct {
 	ok     bool
-	ev     event
-	issues []lineIssue
-	counts [numEvKinds]int64
+	ev     endpoints.Event
+	issues []endpoints.LineIssue
+	counts [endpoints.NumEvKinds]int64
 	other  map[string]int64
 }
 
@@ -32,32 +35,36 @@ type lineResult struct {
 // oracle under.
 var decoderModes = []struct {
 	name string
-	mk   func() *lineDecoder
+	mk   func() *endpoints.LineDecoder
 }{
-	{"words", func() *lineDecoder {
-		return &lineDecoder{counter: words{}, words: true, countText: true, countConvs: true}
+	{"words", func() *endpoints.LineDecoder {
+		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountConvs: true}
 	}},
-	{"words-full", func() *lineDecoder {
-		return &lineDecoder{counter: words{}, words: true, countText: true, countFull: true}
+	{"words-full", func() *endpoints.LineDecoder {
+		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountFull: true}
 	}},
-	{"nocounter", func() *lineDecoder { return &lineDecoder{countText: true, countConvs: true} }},
-	{"tokenizer", func() *lineDecoder { return &lineDecoder{counter: byteCounter{}, countText: true, countConvs: true} }},
-	{"deferred", func() *lineDecoder { return &lineDecoder{counter: words{}, words: true, countConvs: true} }},
+	{"nocounter", func() *endpoints.LineDecoder { return &endpoints.LineDecoder{CountText: true, CountConvs: true} }},
+	{"tokenizer", func() *endpoints.LineDecoder {
+		return &endpoints.LineDecoder{Counter: byteCounter{}, CountText: true, CountConvs: true}
+	}},
+	{"deferred", func() *endpoints.LineDecoder {
+		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountConvs: true}
+	}},
 }
 
-func runLine(d *lineDecoder, oracle bool, line []byte, last bool) lineResult {
-	d.issues, d.counts, d.otherTypes = nil, [numEvKinds]int64{}, nil
+func runLine(d *endpoints.LineDecoder, oracle bool, line []byte, last bool) lineResult {
+	d.Issues, d.Counts, d.OtherTypes = nil, [endpoints.NumEvKinds]int64{}, nil
 	var r lineResult
 	if oracle {
-		r.ok = d.decodeOracle(line, 7, last, &r.ev)
+		r.ok = decodeOracle(d, line, 7, last, &r.ev)
 	} else {
 		// The facts the line split would hand over, as decodeOne does.
-		if i, facts := lineStop(line); i == len(line) {
-			d.facts = facts
+		if i, facts := endpoints.LineStop(line); i == len(line) {
+			d.Facts = facts
 		}
-		r.ok = d.decode(line, 7, last, &r.ev)
+		r.ok = d.Decode(line, 7, last, &r.ev)
 	}
-	r.issues, r.counts, r.other = d.issues, d.counts, d.otherTypes
+	r.issues, r.counts, r.other = d.Issues, d.Counts, d.OtherTypes
 	return r
 }
 
@@ -69,7 +76,7 @@ func checkAgainstOracle(t *testing.T, line []byte) { checkModes(t, line, len(dec
 // also checked as an unterminated last line.
 func checkModes(t *testing.T, line []byte, n int) {
 	t.Helper()
-	line = pyStrip(line)
+	line = scan.PyStrip(line)
 	if len(line) == 0 {
 		return
 	}
@@ -80,7 +87,7 @@ func checkModes(t *testing.T, line []byte, n int) {
 			if !reflect.DeepEqual(fast, want) {
 				t.Fatalf("%s: line %q:\nfast   %+v\noracle %+v", m.name, line, fast, want)
 			}
-			if fast.ok || len(fast.issues) == 0 || fast.issues[len(fast.issues)-1].kind != KindSyntax {
+			if fast.ok || len(fast.issues) == 0 || fast.issues[len(fast.issues)-1].Kind != contract.KindSyntax {
 				break
 			}
 		}
@@ -155,7 +162,7 @@ func TestFastPathMatchesOracleCorpora(t *testing.T) {
 	}
 	lines := 0
 	for _, path := range files {
-		f, err := openEvents(path)
+		f, err := contract.OpenEvents(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -43,13 +45,13 @@ func TestFollowerMatchesDecodeReader(t *testing.T) {
 		name string
 		raw  []byte
 	}{{"lf", raw}, {"crlf", crlf}, {"cut", raw[:len(raw)-37]}} {
-		var want Decoded
-		if err := DecodeReader(context.Background(), bytes.NewReader(in.raw), DecodeOptions{Counter: words{}, Workers: 1}, &want); err != nil {
+		var want contract.Decoded
+		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in.raw), endpoints.DecodeOptions{Counter: words{}, Workers: 1}, &want); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		for _, maxPiece := range []int{1, 7, 4096, len(in.raw)} {
-			f := NewFollower(DecodeOptions{Counter: words{}})
+			f := endpoints.NewFollower(endpoints.DecodeOptions{Counter: words{}})
 			for off := 0; off < len(in.raw); {
 				n := min(1+rng.IntN(maxPiece), len(in.raw)-off)
 				if err := f.Feed(in.raw[off : off+n]); err != nil {
@@ -59,8 +61,8 @@ func TestFollowerMatchesDecodeReader(t *testing.T) {
 				if maxPiece == 4096 && off < len(in.raw) {
 					// Every sample issued by a complete line is in the snapshot.
 					complete := bytes.LastIndexByte(in.raw[:off], '\n') + 1
-					var part Decoded
-					if err := DecodeReader(context.Background(), bytes.NewReader(in.raw[:complete]), DecodeOptions{Counter: words{}, Workers: 1}, &part); err != nil {
+					var part contract.Decoded
+					if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in.raw[:complete]), endpoints.DecodeOptions{Counter: words{}, Workers: 1}, &part); err != nil {
 						t.Fatal(err)
 					}
 					if got := f.Snapshot(); !reflect.DeepEqual(got.IssueNs, part.Samples.IssueNs) || !reflect.DeepEqual(got.HasComplete, part.Samples.HasComplete) ||
@@ -94,7 +96,7 @@ func TestFollowerPartialLine(t *testing.T) {
 	raw := followInput(t)
 	first := bytes.IndexByte(raw, '\n') + 1
 	second := first + bytes.IndexByte(raw[first:], '\n') + 1
-	f := NewFollower(DecodeOptions{Counter: words{}})
+	f := endpoints.NewFollower(endpoints.DecodeOptions{Counter: words{}})
 	if err := f.Feed(raw[:second-1]); err != nil {
 		t.Fatal(err)
 	}

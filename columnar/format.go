@@ -6,57 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
 )
-
-// Format names a per-request log format: one Reader each.
-type Format string
-
-// The formats steadysweep reads.
-const (
-	// FormatEndpoints is the MLCommons endpoints events.jsonl written
-	// since PR #282 (April 2026): dotted event types, PromptData and
-	// TextModelOutput payloads (event-log spec §1).
-	FormatEndpoints Format = "endpoints"
-	// FormatEndpointsLegacy is the events.jsonl of endpoints runs before
-	// #282: alphabetically sorted keys approx_datetime_str, event_type,
-	// sample_uuid, timestamp_ns, value; dot-less event types (§1.9).
-	FormatEndpointsLegacy Format = "endpoints-legacy"
-	// FormatAIPerf is NVIDIA AIPerf's profile_export*.jsonl: one record per
-	// request, {metadata, metrics, error}.
-	FormatAIPerf Format = "aiperf"
-	// FormatGuideLLM is a GuideLLM benchmarks report (JSON, or YAML up to
-	// maxYAMLReport): benchmarks[].requests.{successful,errored,incomplete}.
-	FormatGuideLLM Format = "guidellm"
-	// FormatVLLM is a `vllm bench serve --save-result --save-detailed`
-	// result: one JSON object of per-request arrays (ttfts, itls, …).
-	FormatVLLM Format = "vllm"
-)
-
-// Formats lists every format, in the order detection reports them.
-var Formats = []Format{FormatEndpoints, FormatEndpointsLegacy, FormatAIPerf, FormatGuideLLM, FormatVLLM}
-
-// RecordsTokens reports whether the format's logs carry the tool's own
-// token counts, so that no tokenizer is needed (or used) to read them.
-func (f Format) RecordsTokens() bool {
-	switch f {
-	case FormatAIPerf, FormatGuideLLM, FormatVLLM:
-		return true
-	}
-	return recordsTokensMore(f)
-}
-
-// HasDatasetPass reports whether the format's runs iterate a dataset in
-// passes (so the dataset size is the natural super-pass size); the
-// others get DefaultSuperpassSize.
-func (f Format) HasDatasetPass() bool {
-	return f == FormatEndpoints || f == FormatEndpointsLegacy
-}
-
-// sniffSize is how much of a file (after decompression) detection reads.
-const sniffSize = 256 << 10
 
 // UnknownFormatError reports a file whose content matches no format.
 type UnknownFormatError struct {
@@ -83,19 +37,19 @@ func (e *UnknownFormatError) Is(target error) bool { return target == ErrUnknown
 // DetectFile reads the first bytes of path (gzip and zstd decompressed)
 // and returns the format they show. A file whose content shows no format
 // is an *UnknownFormatError naming what was seen.
-func DetectFile(path string) (Format, error) {
+func DetectFile(path string) (contract.Format, error) {
 	// A JSONL log's first line decides alone: read a short head first,
 	// and the long one only when that line is not whole in it or names no
 	// format (a pretty-printed report, YAML, a damaged first line).
-	head, err := readHead(path, shortSniffSize)
+	head, err := contract.ReadHead(path, shortSniffSize)
 	if err == nil && len(head) == shortSniffSize && !firstLineDecides(head) {
-		head, err = readHead(path, sniffSize)
+		head, err = contract.ReadHead(path, contract.SniffSize)
 	}
 	if err != nil {
 		return "", err
 	}
 	f, seen := Detect(head)
-	if f == "" && len(head) == sniffSize {
+	if f == "" && len(head) == contract.SniffSize {
 		return detectLong(path, head, seen)
 	}
 	if f == "" {
@@ -127,25 +81,12 @@ func firstLineDecides(head []byte) bool {
 	return f != ""
 }
 
-// readHead returns up to n decompressed bytes from the start of path. A
-// read error ends the head without failing: what was read decides, and
-// the reader reports the damage where it meets it.
-func readHead(path string, n int) ([]byte, error) {
-	rc, err := openEvents(path)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	head, _ := io.ReadAll(io.LimitReader(rc, int64(n)))
-	return head, nil
-}
-
 // Detect classifies a file by its first bytes (decompressed; a prefix of
 // the file is enough). It returns the format, or "" and a description of
 // what the bytes hold. Only content decides: the first JSON value's keys
 // (and an endpoints event type's spelling), or a YAML document's
 // top-level keys.
-func Detect(head []byte) (Format, string) {
+func Detect(head []byte) (contract.Format, string) {
 	body := headBody(head)
 	if len(body) == 0 {
 		return "", "an empty file"
@@ -182,7 +123,7 @@ func Detect(head []byte) (Format, string) {
 	}
 	if keys := yamlTopLevelKeys(body); len(keys) > 0 {
 		if slices.Contains(keys, "benchmarks") {
-			return FormatGuideLLM, ""
+			return contract.FormatGuideLLM, ""
 		}
 		return "", "a YAML document with keys " + keyList(keys)
 	}
@@ -192,22 +133,22 @@ func Detect(head []byte) (Format, string) {
 // classifyJSON picks the format of a JSON object from its top-level keys
 // (and its event_type, for the endpoints logs). When it finds none but
 // recognises the object, seen says what it is.
-func classifyJSON(keys []string, evType string) (f Format, seen string) {
+func classifyJSON(keys []string, evType string) (f contract.Format, seen string) {
 	has := func(k string) bool { return slices.Contains(keys, k) }
 	switch {
 	case classifyMoreJSON(keys) != "":
 		return classifyMoreJSON(keys), ""
 	case has("event_type"):
 		if has("value") || has("approx_datetime_str") || (evType != "" && !strings.Contains(evType, ".")) {
-			return FormatEndpointsLegacy, ""
+			return contract.FormatEndpointsLegacy, ""
 		}
-		return FormatEndpoints, ""
+		return contract.FormatEndpoints, ""
 	case has("metadata") && (has("metrics") || has("error")) && !has("benchmarks"):
-		return FormatAIPerf, ""
+		return contract.FormatAIPerf, ""
 	case has("benchmarks"):
-		return FormatGuideLLM, ""
+		return contract.FormatGuideLLM, ""
 	case has("ttfts") || has("model_id") && (has("num_prompts") || has("backend") || has("endpoint_type")):
-		return FormatVLLM, ""
+		return contract.FormatVLLM, ""
 	case has("records") && has("input_config"):
 		return "", "an AIPerf summary (profile_export_aiperf.json), not its per-request log: read profile_export.jsonl beside it"
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
 )
 
 // TestDetect: the format is read from the first bytes, whatever the file
@@ -17,20 +19,20 @@ import (
 func TestDetect(t *testing.T) {
 	for _, tc := range []struct {
 		name, head string
-		want       Format
+		want       contract.Format
 		seen       string // part of the description when want is ""
 	}{
-		{"endpoints", lnStart + "\n" + lnIssue1 + "\n", FormatEndpoints, ""},
-		{"endpoints, damaged first line", `{"event_type":"sess` + "\n" + lnIssue1 + "\n", FormatEndpoints, ""},
-		{"endpoints-legacy", `{"approx_datetime_str":"2026-02-01T10:00:00.000000","event_type":"test_started","sample_uuid":"","timestamp_ns":5,"value":""}`, FormatEndpointsLegacy, ""},
-		{"endpoints-legacy, keys reordered", `{"event_type":"loadgen_issue_called","timestamp_ns":5}`, FormatEndpointsLegacy, ""},
-		{"aiperf", `{"metadata":{"x_request_id":"a","timestamp_ns":1},"metrics":{"ttft":{"value":1,"unit":"ms"}},"error":null}`, FormatAIPerf, ""},
-		{"aiperf, error record first", `{"metadata":{"request_start_ns":1},"error":{"code":499}}`, FormatAIPerf, ""},
-		{"guidellm", `{"metadata":{"guidellm_version":"0.5"},"args":{},"benchmarks":[{"requests":{}}]}`, FormatGuideLLM, ""},
-		{"guidellm, pretty and cut", "{\n  \"benchmarks\": [\n    {\n      \"type_\": \"generative_be", FormatGuideLLM, ""},
-		{"guidellm yaml", "# report\n---\nmetadata:\n  version: 1\nbenchmarks:\n- type_: generative_benchmark\n", FormatGuideLLM, ""},
-		{"vllm", `{"date": "20260102-030405", "endpoint_type": "openai", "backend": "openai", "label": null, "model_id": "m", "num_prompts": 4}`, FormatVLLM, ""},
-		{"vllm, only arrays", `{"ttfts": [0.1], "itls": [[]]}`, FormatVLLM, ""},
+		{"endpoints", lnStart + "\n" + lnIssue1 + "\n", contract.FormatEndpoints, ""},
+		{"endpoints, damaged first line", `{"event_type":"sess` + "\n" + lnIssue1 + "\n", contract.FormatEndpoints, ""},
+		{"endpoints-legacy", `{"approx_datetime_str":"2026-02-01T10:00:00.000000","event_type":"test_started","sample_uuid":"","timestamp_ns":5,"value":""}`, contract.FormatEndpointsLegacy, ""},
+		{"endpoints-legacy, keys reordered", `{"event_type":"loadgen_issue_called","timestamp_ns":5}`, contract.FormatEndpointsLegacy, ""},
+		{"aiperf", `{"metadata":{"x_request_id":"a","timestamp_ns":1},"metrics":{"ttft":{"value":1,"unit":"ms"}},"error":null}`, contract.FormatAIPerf, ""},
+		{"aiperf, error record first", `{"metadata":{"request_start_ns":1},"error":{"code":499}}`, contract.FormatAIPerf, ""},
+		{"guidellm", `{"metadata":{"guidellm_version":"0.5"},"args":{},"benchmarks":[{"requests":{}}]}`, contract.FormatGuideLLM, ""},
+		{"guidellm, pretty and cut", "{\n  \"benchmarks\": [\n    {\n      \"type_\": \"generative_be", contract.FormatGuideLLM, ""},
+		{"guidellm yaml", "# report\n---\nmetadata:\n  version: 1\nbenchmarks:\n- type_: generative_benchmark\n", contract.FormatGuideLLM, ""},
+		{"vllm", `{"date": "20260102-030405", "endpoint_type": "openai", "backend": "openai", "label": null, "model_id": "m", "num_prompts": 4}`, contract.FormatVLLM, ""},
+		{"vllm, only arrays", `{"ttfts": [0.1], "itls": [[]]}`, contract.FormatVLLM, ""},
 		{"aiperf summary", `{"records": {}, "input_config": {}}`, "", "AIPerf summary"},
 		{"other JSON", `{"name": "x", "version": "1.0.0"}`, "", `a JSON object with keys "name", "version"`},
 		{"JSON list", `[1, 2, 3]`, "", `a JSON array, not an object`},
@@ -60,13 +62,13 @@ func TestDetectFile(t *testing.T) {
 	} {
 		writeTemp(t, dir, name, body)
 	}
-	for name, want := range map[string]Format{"events.jsonl.gz": FormatEndpointsLegacy, "a/events.jsonl": FormatAIPerf} {
+	for name, want := range map[string]contract.Format{"events.jsonl.gz": contract.FormatEndpointsLegacy, "a/events.jsonl": contract.FormatAIPerf} {
 		if f, err := DetectFile(filepath.Join(dir, name)); f != want || err != nil {
 			t.Errorf("%s: %q, %v; want %q", name, f, err, want)
 		}
 	}
 	run, err := ResolveRun(filepath.Join(dir, "a"))
-	if err != nil || run.Format != FormatAIPerf {
+	if err != nil || run.Format != contract.FormatAIPerf {
 		t.Errorf("ResolveRun: %+v, %v", run, err)
 	}
 }
@@ -83,7 +85,7 @@ func TestResolveUnknown(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 	ev := writeTemp(t, dir, "run/events.jsonl", "garbage\n")
-	if run, err := ResolveRun(filepath.Dir(ev)); err != nil || run.Format != FormatEndpoints {
+	if run, err := ResolveRun(filepath.Dir(ev)); err != nil || run.Format != contract.FormatEndpoints {
 		t.Errorf("garbage events.jsonl: %+v, %v", run, err)
 	}
 	if _, err := ResolveRun(ev + "#1"); err == nil || !strings.Contains(err.Error(), "only GuideLLM reports and appended vLLM/SGLang results hold several runs") {
@@ -102,7 +104,7 @@ func TestResolveForeignDirectory(t *testing.T) {
 	writeTemp(t, dir, "aiperf/profile_export_aiperf.json", `{"records": {}, "input_config": {}}`)
 	writeTemp(t, dir, "aiperf/notes.json", `{"note": "not a log"}`)
 	run, err := ResolveRun(filepath.Join(dir, "aiperf"))
-	if err != nil || filepath.Base(run.EventsPath) != "profile_export.jsonl" || run.Format != FormatAIPerf {
+	if err != nil || filepath.Base(run.EventsPath) != "profile_export.jsonl" || run.Format != contract.FormatAIPerf {
 		t.Fatalf("aiperf dir: %+v, %v", run, err)
 	}
 	writeTemp(t, dir, "vllm/a.json", vllmResult)
@@ -141,11 +143,11 @@ func TestReadersCancelled(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := Ingest(ctx, run, IngestOptions{}); !errors.Is(err, context.Canceled) {
+		if _, err := Ingest(ctx, run, contract.IngestOptions{}); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s (%s): err = %v, want context.Canceled", path, run.Format, err)
 		}
 		var seen int64
-		tab, err := Ingest(context.Background(), run, IngestOptions{Progress: func(n int64) { seen++ }})
+		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Progress: func(n int64) { seen++ }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,14 +174,14 @@ func TestDetectFileShortHead(t *testing.T) {
 		"short/events.jsonl": strings.Repeat(`{"event_type":"sample.issued","timestamp_ns":1,"sample_uuid":"a","data":null}`+"\n", 400),
 		"aiperf.jsonl":       strings.Repeat(`{"metadata":{"timestamp_ns":1},"metrics":{}}`+"\n", 600),
 	}
-	want := map[string]Format{"report.json": FormatGuideLLM, "long/events.jsonl": FormatEndpoints,
-		"short/events.jsonl": FormatEndpoints, "aiperf.jsonl": FormatAIPerf}
+	want := map[string]contract.Format{"report.json": contract.FormatGuideLLM, "long/events.jsonl": contract.FormatEndpoints,
+		"short/events.jsonl": contract.FormatEndpoints, "aiperf.jsonl": contract.FormatAIPerf}
 	for name, body := range files {
 		p := writeTemp(t, dir, name, body)
 		if len(body) <= shortSniffSize {
 			t.Fatalf("%s: %d bytes, not past the short head", name, len(body))
 		}
-		head, err := readHead(p, sniffSize)
+		head, err := contract.ReadHead(p, contract.SniffSize)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +191,7 @@ func TestDetectFileShortHead(t *testing.T) {
 			t.Errorf("%s: DetectFile %q (%v), Detect on 256 KiB %q; want %q", name, got, err, long, want[name])
 		}
 	}
-	if short, _ := Detect([]byte(files["report.json"][:shortSniffSize])); short != FormatAIPerf {
+	if short, _ := Detect([]byte(files["report.json"][:shortSniffSize])); short != contract.FormatAIPerf {
 		t.Errorf("the report's first 16 KiB alone: %q; the test needs them to look like AIPerf", short)
 	}
 }

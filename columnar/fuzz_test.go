@@ -5,6 +5,9 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
 )
 
 // FuzzDecodeLine feeds arbitrary bytes, framed between valid lines, to the
@@ -26,11 +29,11 @@ func FuzzDecodeLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		in := bytes.Join([][]byte{[]byte(lnStart), []byte(lnIssue1), []byte(lnFirst1), line, []byte(lnDone1), line}, []byte("\n"))
-		var seq, par Decoded
-		if err := DecodeReader(context.Background(), bytes.NewReader(in), DecodeOptions{Name: "f", Counter: words{}, Workers: 1, FullTokens: FullAlways}, &seq); err != nil {
+		var seq, par contract.Decoded
+		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in), endpoints.DecodeOptions{Name: "f", Counter: words{}, Workers: 1, FullTokens: contract.FullAlways}, &seq); err != nil {
 			t.Fatal(err)
 		}
-		if err := DecodeReader(context.Background(), bytes.NewReader(in), DecodeOptions{Name: "f", Counter: words{}, Workers: 2, BlockSize: 13, FullTokens: FullAlways}, &par); err != nil {
+		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in), endpoints.DecodeOptions{Name: "f", Counter: words{}, Workers: 2, BlockSize: 13, FullTokens: contract.FullAlways}, &par); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(seq.Samples, par.Samples) || !reflect.DeepEqual(seq.Summary, par.Summary) {
@@ -43,8 +46,8 @@ func FuzzDecodeLine(f *testing.F) {
 				t.Fatalf("column %s has %d entries, want %d", v.Type().Field(i).Name, v.Field(i).Len(), s.Len())
 			}
 		}
-		if len(seq.TextBytes) != s.Len() || len(seq.keys) != s.Len() {
-			t.Fatalf("side columns %d/%d, want %d", len(seq.TextBytes), len(seq.keys), s.Len())
+		if len(seq.TextBytes) != s.Len() || len(seq.Keys) != s.Len() {
+			t.Fatalf("side columns %d/%d, want %d", len(seq.TextBytes), len(seq.Keys), s.Len())
 		}
 		for _, p := range seq.Summary.Problems {
 			for _, e := range p.First {

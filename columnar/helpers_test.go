@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
@@ -28,7 +29,7 @@ func (words) Count(text string) int {
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(text[i:])
-			sp = pyIsSpace(r)
+			sp = scan.PyIsSpace(r)
 			i += size
 		}
 		if sp {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
 )
 
 // TestCacheKeyForeignSidecar is issue 30's "an edited
@@ -29,7 +31,7 @@ func TestCacheKeyForeignSidecar(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, hit, err := cache.Load(context.Background(), run, IngestOptions{})
+		l, hit, err := cache.Load(context.Background(), run, contract.IngestOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
 )
 
 // zstdFrameWindow is a zstd frame (RFC 8878 §3.1.1) whose header declares
@@ -32,20 +35,20 @@ func TestZstdWindowCapped(t *testing.T) {
 	if err := os.WriteFile(big, zstdFrameWindow(30, line), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rc, err := openEvents(big)
+	rc, err := contract.OpenEvents(big)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := io.ReadAll(rc)
 	rc.Close()
-	if !errors.Is(err, ErrExpansion) || len(got) != 0 {
+	if !errors.Is(err, contract.ErrExpansion) || len(got) != 0 {
 		t.Fatalf("1 GiB window: read %d bytes, err %v; want ErrExpansion naming the cap", len(got), err)
 	}
 	ok := filepath.Join(dir, "ok.zst")
 	if err := os.WriteFile(ok, zstdFrameWindow(27, line), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rc, err = openEvents(ok)
+	rc, err = contract.OpenEvents(ok)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +78,14 @@ func TestCompressionBombBounded(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rc, err := openEvents(path)
+	rc, err := contract.OpenEvents(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rc.Close()
 	n, err := io.Copy(io.Discard, rc)
-	limit := int64(buf.Len())*maxExpansion + expansionSlack
-	if !errors.Is(err, ErrExpansion) || n > limit+1<<20 || n < limit-1<<20 {
+	limit := int64(buf.Len())*contract.MaxExpansion + contract.ExpansionSlack
+	if !errors.Is(err, contract.ErrExpansion) || n > limit+1<<20 || n < limit-1<<20 {
 		t.Fatalf("%d compressed bytes: read %d (limit %d), err %v", buf.Len(), n, limit, err)
 	}
 }
@@ -120,19 +123,19 @@ func TestCancelWithinLine(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			src := &endless{cancelAt: 16 << 20, giveUp: 512 << 20, cancel: cancel}
-			rc, err := decompress(src, "x")
+			rc, err := contract.Decompress(src, "x")
 			if err != nil {
 				t.Fatal(err)
 			}
-			rc.watch(ctx)
+			rc.Watch(ctx)
 			if name == "line reader" {
-				lr := newLineReader(rc, 1<<20)
+				lr := contract.NewLineReader(rc, 1<<20)
 				for err == nil {
-					_, _, _, err = lr.next()
+					_, _, _, err = lr.Next()
 				}
 			} else {
-				var d Decoded
-				err = DecodeReader(ctx, rc, DecodeOptions{Name: "x", MaxLineSize: 1 << 20}, &d)
+				var d contract.Decoded
+				err = endpoints.DecodeReader(ctx, rc, endpoints.DecodeOptions{Name: "x", MaxLineSize: 1 << 20}, &d)
 			}
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err %v, want context.Canceled", err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
 )
 
 // TestDetectBeyondHead is issue 30's "a valid GuideLLM report whose args
@@ -18,7 +20,7 @@ func TestDetectBeyondHead(t *testing.T) {
 	dir := t.TempDir()
 	big := strings.Repeat("x", 300<<10)
 	report := writeTemp(t, dir, "report.json", `{"args": {"data": "`+big+`"}, "benchmarks": []}`)
-	if f, err := DetectFile(report); err != nil || f != FormatGuideLLM {
+	if f, err := DetectFile(report); err != nil || f != contract.FormatGuideLLM {
 		t.Fatalf("GuideLLM report with 300 KiB of args: %q, %v", f, err)
 	}
 	huge := strings.Repeat("y", longSniffSize)
@@ -33,7 +35,7 @@ func TestDetectBeyondHead(t *testing.T) {
 		t.Fatalf("a whole non-log object past the head: %v", err)
 	}
 	paths, formats := ForeignLogsAmong(dir, []string{"huge.json", "report.json", "tokenizer.json"})
-	if len(paths) != 2 || paths[0] != filepath.Join(dir, "huge.json") || formats[0] != "" || formats[1] != FormatGuideLLM {
+	if len(paths) != 2 || paths[0] != filepath.Join(dir, "huge.json") || formats[0] != "" || formats[1] != contract.FormatGuideLLM {
 		t.Fatalf("ForeignLogsAmong: %q %q", paths, formats)
 	}
 	if p, _ := ForeignLogs(dir); len(p) != 1 {

@@ -11,6 +11,9 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 )
 
 // FuzzYAMLReport: any bytes as a GuideLLM YAML report: the alias budget
@@ -25,19 +28,19 @@ func FuzzYAMLReport(f *testing.F) {
 		if len(doc) > 1<<16 {
 			return
 		}
-		v, err := decodeYAMLBounded(doc)
+		v, err := foreign.DecodeYAMLBounded(doc)
 		if err == nil {
-			_ = jsonable(v)
+			_ = foreign.Jsonable(v)
 		}
 		path := filepath.Join(t.TempDir(), "report.yaml")
 		if err := os.WriteFile(path, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, _ := GuideLLMBenchmarks(path)
+		n, _ := foreign.GuideLLMBenchmarks(path)
 		if n > 0 {
-			run := &Run{EventsPath: path, Format: FormatGuideLLM, Part: 0}
-			var d Decoded
-			_, _ = guidellmReader{}.Read(context.Background(), run, IngestOptions{}, &d)
+			run := &contract.Run{EventsPath: path, Format: contract.FormatGuideLLM, Part: 0}
+			var d contract.Decoded
+			_, _ = foreign.GuideLLMReader{}.Read(context.Background(), run, contract.IngestOptions{}, &d)
 		}
 	})
 }
@@ -60,19 +63,19 @@ func FuzzCompressedStream(f *testing.F) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rc, err := openEvents(path)
+		rc, err := contract.OpenEvents(path)
 		if err != nil {
 			return
 		}
 		defer rc.Close()
 		n, err := io.Copy(io.Discard, rc)
-		if limit := int64(len(b))*maxExpansion + expansionSlack; n > limit+(1<<20) {
+		if limit := int64(len(b))*contract.MaxExpansion + contract.ExpansionSlack; n > limit+(1<<20) {
 			t.Fatalf("%d bytes decompressed from %d (bound %d)", n, len(b), limit)
 		}
 		// Refused for its window only when its first frame declares one
 		// over the cap (RFC 8878 §3.1.1.1); else only past the bound.
-		if limit := int64(len(b))*maxExpansion + expansionSlack; errors.Is(err, ErrExpansion) && n < limit && zstdDeclaredWindow(b) <= maxZstdWindow {
-			t.Fatalf("refused at %d bytes with a window of %d declared: %v", n, zstdDeclaredWindow(b), err)
+		if limit := int64(len(b))*contract.MaxExpansion + contract.ExpansionSlack; errors.Is(err, contract.ErrExpansion) && n < limit && contract.ZstdDeclaredWindow(b) <= contract.MaxZstdWindow {
+			t.Fatalf("refused at %d bytes with a window of %d declared: %v", n, contract.ZstdDeclaredWindow(b), err)
 		}
 	})
 }
@@ -95,11 +98,11 @@ func FuzzMultiBenchmark(f *testing.F) {
 		if err := os.WriteFile(path, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, _ := GuideLLMBenchmarks(path)
+		n, _ := foreign.GuideLLMBenchmarks(path)
 		for p := range n {
-			run := &Run{EventsPath: path, Format: FormatGuideLLM, Part: p}
-			var d Decoded
-			if _, err := (guidellmReader{}).Read(context.Background(), run, IngestOptions{}, &d); err == nil {
+			run := &contract.Run{EventsPath: path, Format: contract.FormatGuideLLM, Part: p}
+			var d contract.Decoded
+			if _, err := (foreign.GuideLLMReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err == nil {
 				if d.Samples.Len() < 0 {
 					t.Fatal("negative samples")
 				}

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/cache"
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 )
 
 // multiBenchmarkReport is a GuideLLM report of n benchmarks; benchmark b
@@ -39,17 +43,17 @@ func multiBenchmarkReport(n int) string {
 func TestGuideLLMIndexedOnce(t *testing.T) {
 	const n = 1500
 	path := writeTemp(t, t.TempDir(), "report.json", multiBenchmarkReport(n))
-	builds, hashes := guidellmIndexBuilds.Load(), fileHashReads.Load()
-	if got, err := GuideLLMBenchmarks(path); err != nil || got != n {
+	builds, hashes := foreign.GuideLLMIndexBuilds.Load(), cache.FileHashReads.Load()
+	if got, err := foreign.GuideLLMBenchmarks(path); err != nil || got != n {
 		t.Fatalf("benchmarks: %d, %v", got, err)
 	}
-	cache := &Cache{Dir: filepath.Join(t.TempDir(), "cache")}
+	ch := &Cache{Dir: filepath.Join(t.TempDir(), "cache")}
 	for _, b := range []int{0, 1, 1234, n - 1} {
 		run, err := ResolveRun(fmt.Sprintf("%s#%d", path, b))
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := cache.Fill(context.Background(), run, IngestOptions{})
+		l, err := ch.Fill(context.Background(), run, contract.IngestOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,14 +67,14 @@ func TestGuideLLMIndexedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Load(context.Background(), run, IngestOptions{}); err != nil {
+		if _, err := Load(context.Background(), run, contract.IngestOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := guidellmIndexBuilds.Load() - builds; got != 1 {
+	if got := foreign.GuideLLMIndexBuilds.Load() - builds; got != 1 {
 		t.Errorf("%d walks of the report for %d benchmarks, want 1", got, n)
 	}
-	if got := fileHashReads.Load() - hashes; got != 1 {
+	if got := cache.FileHashReads.Load() - hashes; got != 1 {
 		t.Errorf("%d hashes of the report for 4 cached benchmarks, want 1", got)
 	}
 }

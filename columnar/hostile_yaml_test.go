@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 )
 
 // guidellmYAMLAliased is a GuideLLM YAML report whose args.data anchor
@@ -50,9 +52,9 @@ func TestYAMLAliasBudget(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.doc), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			n, err := GuideLLMBenchmarks(path)
+			n, err := foreign.GuideLLMBenchmarks(path)
 			if tc.refused {
-				if !errors.Is(err, ErrYAMLAliases) || !strings.Contains(err.Error(), path) {
+				if !errors.Is(err, foreign.ErrYAMLAliases) || !strings.Contains(err.Error(), path) {
 					t.Fatalf("%d benchmarks, err %v; want ErrYAMLAliases naming the file", n, err)
 				}
 				return

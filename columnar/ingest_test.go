@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
 )
 
 // slowCounter is a PendingCounter that becomes ready after some calls to
@@ -33,14 +36,14 @@ func TestPendingCounterLoadsBesideTheDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Load(context.Background(), run, IngestOptions{Counter: byteCounter{}, Workers: 1})
+	want, err := Load(context.Background(), run, contract.IngestOptions{Counter: byteCounter{}, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, workers := range []int{1, 2} {
 		c := &slowCounter{}
 		c.left.Store(3)
-		got, err := loadWithBlockSize(t, run, IngestOptions{Counter: c, Workers: workers}, 4096)
+		got, err := loadWithBlockSize(t, run, contract.IngestOptions{Counter: c, Workers: workers}, 4096)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,19 +58,19 @@ func TestPendingCounterLoadsBesideTheDecode(t *testing.T) {
 
 // loadWithBlockSize is Load with small decode blocks, so a small log
 // spans several.
-func loadWithBlockSize(t *testing.T, run *Run, opts IngestOptions, block int) (*Loaded, error) {
+func loadWithBlockSize(t *testing.T, run *contract.Run, opts contract.IngestOptions, block int) (*contract.Loaded, error) {
 	t.Helper()
-	l := &Loaded{}
-	rc, err := openEvents(run.EventsPath)
+	l := &contract.Loaded{}
+	rc, err := contract.OpenEvents(run.EventsPath)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	if err := DecodeReader(context.Background(), rc, DecodeOptions{Name: run.EventsPath, Counter: opts.Counter, Workers: opts.Workers, BlockSize: block}, &l.Decoded); err != nil {
+	if err := endpoints.DecodeReader(context.Background(), rc, endpoints.DecodeOptions{Name: run.EventsPath, Counter: opts.Counter, Workers: opts.Workers, BlockSize: block}, &l.Decoded); err != nil {
 		return nil, err
 	}
-	if len(l.uncounted) > 0 {
-		if err := countLines(context.Background(), run, opts, &l.Decoded, append([]int32(nil), l.uncounted...)); err != nil {
+	if len(l.UncountedRows) > 0 {
+		if err := endpoints.CountLines(context.Background(), run, opts, &l.Decoded, append([]int32(nil), l.UncountedRows...)); err != nil {
 			return nil, err
 		}
 	}
@@ -85,12 +88,12 @@ func TestDecodeMemoryLimit(t *testing.T) {
 		b.WriteString(evLine("sample.issued", int64(1000+i), u, "") + "\n")
 	}
 	in := b.String()
-	var d Decoded
-	err := DecodeReader(context.Background(), strings.NewReader(in), DecodeOptions{MemoryLimit: 1000 * bytesPerSample}, &d)
-	if !errors.Is(err, ErrMemoryLimit) {
+	var d contract.Decoded
+	err := endpoints.DecodeReader(context.Background(), strings.NewReader(in), endpoints.DecodeOptions{MemoryLimit: 1000 * endpoints.BytesPerSample}, &d)
+	if !errors.Is(err, contract.ErrMemoryLimit) {
 		t.Fatalf("err %v, want ErrMemoryLimit", err)
 	}
-	if err := DecodeReader(context.Background(), strings.NewReader(in), DecodeOptions{MemoryLimit: 64 << 20}, &d); err != nil || d.Samples.Len() != 5000 {
+	if err := endpoints.DecodeReader(context.Background(), strings.NewReader(in), endpoints.DecodeOptions{MemoryLimit: 64 << 20}, &d); err != nil || d.Samples.Len() != 5000 {
 		t.Fatalf("%d samples, %v", d.Samples.Len(), err)
 	}
 }
@@ -111,8 +114,8 @@ func TestDecodeSizeHintAllocatesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var d Decoded
-	if err := DecodeReader(context.Background(), f, DecodeOptions{Workers: 1, SizeHint: size}, &d); err != nil {
+	var d contract.Decoded
+	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Workers: 1, SizeHint: size}, &d); err != nil {
 		t.Fatal(err)
 	}
 	n, c := d.Samples.Len(), cap(d.Samples.IssueNs)

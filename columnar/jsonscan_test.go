@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/scan"
 )
 
 // checkScanString scans `"`+body+tail at offset 1 of a line under every
@@ -26,7 +28,7 @@ func checkScanString(t *testing.T, body, tail string) {
 	var loops []string
 	eachWordLoop(t, func(loop string) {
 		var r result
-		r.end, r.esc, r.err = scanString(line, 1)
+		r.end, r.esc, r.err = scan.ScanString(line, 1)
 		rs, loops = append(rs, r), append(loops, loop)
 	})
 	for k, r := range rs[1:] {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
 )
 
 // splitLine is one line as forEachLine reports it.
@@ -46,13 +48,13 @@ func checkSplit(t *testing.T, buf string, final bool) {
 	want, wantCut := refSplit(buf, final)
 	eachWordLoop(t, func(loop string) {
 		var got []splitLine
-		n, cut := forEachLine([]byte(buf), final, func(line []byte, lineNo int64, last bool, facts lineFacts) {
+		n, cut := endpoints.ForEachLine([]byte(buf), final, func(line []byte, lineNo int64, last bool, facts endpoints.LineFacts) {
 			got = append(got, splitLine{string(line), lineNo, last})
-			if facts&factsKnown == 0 {
+			if facts&endpoints.FactsKnown == 0 {
 				return
 			}
 			high := bytes.ContainsFunc(line, func(r rune) bool { return r >= 0x80 })
-			if nul := bytes.IndexByte(line, 0) >= 0; facts&factNUL != 0 != nul || facts&factHigh != 0 != high {
+			if nul := bytes.IndexByte(line, 0) >= 0; facts&endpoints.FactNUL != 0 != nul || facts&endpoints.FactHigh != 0 != high {
 				t.Fatalf("%s: line %q: facts %b, want NUL %v, high %v", loop, line, facts, nul, high)
 			}
 		})

@@ -9,119 +9,123 @@ import (
 	"bytes"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/scan"
 )
 
 // decode decodes one stripped, non-empty line. It reports whether ev was
 // filled with an event phase 2 needs; problems go to d.issues.
-func (d *lineDecoder) decodeOracle(line []byte, lineNo int64, lastUnterminated bool, ev *event) bool {
+func decodeOracle(d *endpoints.LineDecoder, line []byte, lineNo int64, lastUnterminated bool, ev *endpoints.Event) bool {
 	if bytes.IndexByte(line, 0) >= 0 {
-		d.issue(lineNo, KindNUL, "")
+		d.Issue(lineNo, contract.KindNUL, "")
 		return false
 	}
 	if len(line) >= 3 && line[0] == 0xEF && line[1] == 0xBB && line[2] == 0xBF {
-		d.issue(lineNo, KindBOM, "")
+		d.Issue(lineNo, contract.KindBOM, "")
 		return false
 	}
 	if !utf8.Valid(line) {
-		d.issue(lineNo, KindInvalidUTF8, "")
+		d.Issue(lineNo, contract.KindInvalidUTF8, "")
 	}
-	var f fields
-	if err := d.scanEnvelopeOracle(line, &f); err != nil {
+	var f endpoints.Fields
+	if err := scanEnvelopeOracle(d, line, &f); err != nil {
 		switch {
-		case err == errNotObject:
-			d.issue(lineNo, KindNotObject, "")
+		case err == endpoints.ErrValueNotObject:
+			d.Issue(lineNo, contract.KindNotObject, "")
 		case lastUnterminated:
-			d.issue(lineNo, KindTruncatedLine, "")
+			d.Issue(lineNo, contract.KindTruncatedLine, "")
 		default:
-			d.issue(lineNo, KindSyntax, "")
+			d.Issue(lineNo, contract.KindSyntax, "")
 		}
 		return false
 	}
-	kind := evOther
-	switch f.eventType.kind {
-	case vString:
-		body := line[f.eventType.start+1 : f.eventType.end-1]
-		if f.eventType.esc {
-			d.scratch = appendUnescaped(d.scratch[:0], line, f.eventType)
-			body = d.scratch
+	kind := endpoints.EvOther
+	switch f.EventType.Kind {
+	case scan.VString:
+		body := line[f.EventType.Start+1 : f.EventType.End-1]
+		if f.EventType.Esc {
+			d.Scratch = scan.AppendUnescaped(d.Scratch[:0], line, f.EventType)
+			body = d.Scratch
 		}
-		kind = lookupEvKind(body)
-		if kind == evOther {
-			if d.otherTypes == nil {
-				d.otherTypes = make(map[string]int64)
+		kind = endpoints.LookupEvKind(body)
+		if kind == endpoints.EvOther {
+			if d.OtherTypes == nil {
+				d.OtherTypes = make(map[string]int64)
 			}
-			d.otherTypes[string(body)]++
+			d.OtherTypes[string(body)]++
 		}
-	case vNone, vNull:
-		d.issue(lineNo, KindMissingField, "event_type")
+	case scan.VNone, scan.VNull:
+		d.Issue(lineNo, contract.KindMissingField, "event_type")
 	default:
-		d.issue(lineNo, KindFieldType, "event_type")
+		d.Issue(lineNo, contract.KindFieldType, "event_type")
 	}
-	d.counts[kind]++
+	d.Counts[kind]++
 	switch kind {
-	case evStart, evStop:
-		*ev = event{line: lineNo, kind: kind}
-		d.readTS(line, f.ts, lineNo, ev)
+	case endpoints.EvStart, endpoints.EvStop:
+		*ev = endpoints.Event{Line: lineNo, Kind: kind}
+		d.ReadTS(line, f.TS, lineNo, ev)
 		return true
-	case evIssued, evRecvFirst, evComplete, evError:
+	case endpoints.EvIssued, endpoints.EvRecvFirst, endpoints.EvComplete, endpoints.EvError:
 	default:
 		return false
 	}
-	*ev = event{line: lineNo, kind: kind, turn: -1, tokens: tokEmpty, full: tokEmpty}
-	d.readTS(line, f.ts, lineNo, ev)
-	if !d.readUUID(line, f.uuid, lineNo, ev) {
-		if kind != evError && (f.uuid.kind == vNone || f.uuid.kind == vNull || f.uuid.kind == vString) {
-			d.issue(lineNo, KindMissingField, "sample_uuid")
+	*ev = endpoints.Event{Line: lineNo, Kind: kind, Turn: -1, Tokens: endpoints.TokEmpty, Full: endpoints.TokEmpty}
+	d.ReadTS(line, f.TS, lineNo, ev)
+	if !d.ReadUUID(line, f.UUID, lineNo, ev) {
+		if kind != endpoints.EvError && (f.UUID.Kind == scan.VNone || f.UUID.Kind == scan.VNull || f.UUID.Kind == scan.VString) {
+			d.Issue(lineNo, contract.KindMissingField, "sample_uuid")
 		}
 		return false
 	}
-	if (f.ts.kind == vNone || f.ts.kind == vNull) && kind != evError {
-		d.issue(lineNo, KindMissingField, "timestamp_ns")
+	if (f.TS.Kind == scan.VNone || f.TS.Kind == scan.VNull) && kind != endpoints.EvError {
+		d.Issue(lineNo, contract.KindMissingField, "timestamp_ns")
 	}
 	switch kind {
-	case evIssued:
-		d.readTurn(line, f.turn, lineNo, ev)
-		if f.conv.kind == vString && f.conv.end-f.conv.start > 2 {
-			ev.conv = d.intern(line, f.conv)
+	case endpoints.EvIssued:
+		d.ReadTurn(line, f.Turn, lineNo, ev)
+		if f.Conv.Kind == scan.VString && f.Conv.End-f.Conv.Start > 2 {
+			ev.Conv = d.Intern(line, f.Conv)
 		}
-	case evRecvFirst:
-		d.readTurn(line, f.turn, lineNo, ev)
-	case evError:
-		ev.cause = d.errorCause(line, f.data)
-	case evComplete:
-		if f.data.kind == vNone || f.data.kind == vNull {
-			ev.flags |= fDataNull
+	case endpoints.EvRecvFirst:
+		d.ReadTurn(line, f.Turn, lineNo, ev)
+	case endpoints.EvError:
+		ev.Cause = d.ErrorCause(line, f.Data)
+	case endpoints.EvComplete:
+		if f.Data.Kind == scan.VNone || f.Data.Kind == scan.VNull {
+			ev.Flags |= endpoints.FDataNull
 			return true
 		}
-		text, bad := d.ps.textAfterFirstChunk(line, f.data)
+		text, bad := d.Ps.TextAfterFirstChunk(line, f.Data)
 		if bad {
-			d.issue(lineNo, KindFieldType, "data")
+			d.Issue(lineNo, contract.KindFieldType, "data")
 		}
-		ev.nbytes = int32(min(len(text), 1<<31-1))
+		ev.NBytes = int32(min(len(text), 1<<31-1))
 		if len(text) > 0 {
-			ev.tokens = tokNotCounted
-			if d.countText && d.counter != nil {
-				ev.tokens = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
+			ev.Tokens = endpoints.TokNotCounted
+			if d.CountText && d.Counter != nil {
+				ev.Tokens = int32(d.Counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
 			}
 		}
-		full := d.countFull || d.countConvs && f.conv.kind == vString && f.conv.end-f.conv.start > 2
-		full = full || len(text) == 0 && d.countText && d.ps.nonStreamedOutput(line, f.data)
+		full := d.CountFull || d.CountConvs && f.Conv.Kind == scan.VString && f.Conv.End-f.Conv.Start > 2
+		full = full || len(text) == 0 && d.CountText && d.Ps.NonStreamedOutput(line, f.Data)
 		if full {
-			text := d.ps.fullOutputText(line, f.data)
-			if len(text) > 0 && d.counter != nil {
-				ev.full = int32(d.counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
+			text := d.Ps.FullOutputText(line, f.Data)
+			if len(text) > 0 && d.Counter != nil {
+				ev.Full = int32(d.Counter.Count(unsafe.String(unsafe.SliceData(text), len(text))))
 			}
 			if len(text) == 0 {
-				ev.full = 0
+				ev.Full = 0
 			}
-		} else if (ev.tokens >= 0 || ev.tokens == tokEmpty) && d.countText && d.counter != nil {
+		} else if (ev.Tokens >= 0 || ev.Tokens == endpoints.TokEmpty) && d.CountText && d.Counter != nil {
 			// A streamed output's whole count: its first chunk plus the rest.
-			if first, ok := d.ps.firstChunkText(line, f.data); ok {
+			if first, ok := d.Ps.FirstChunkText(line, f.Data); ok {
 				n := 0
 				if len(first) > 0 {
-					n = d.counter.Count(string(first))
+					n = d.Counter.Count(string(first))
 				}
-				ev.full = int32(n + max(int(ev.tokens), 0))
+				ev.Full = int32(n + max(int(ev.Tokens), 0))
 			}
 		}
 	}
@@ -130,75 +134,75 @@ func (d *lineDecoder) decodeOracle(line []byte, lineNo int64, lastUnterminated b
 
 // scanEnvelope validates the line as one JSON object and records the
 // spans of the envelope keys (last duplicate wins).
-func (d *lineDecoder) scanEnvelopeOracle(line []byte, f *fields) error {
-	i := skipWS(line, 0)
+func scanEnvelopeOracle(d *endpoints.LineDecoder, line []byte, f *endpoints.Fields) error {
+	i := scan.SkipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
-		v, err := scanValue(line, i, 0)
-		if err == nil && skipWS(line, v.end) == len(line) {
-			return errNotObject
+		v, err := scan.ScanValue(line, i, 0)
+		if err == nil && scan.SkipWS(line, v.End) == len(line) {
+			return endpoints.ErrValueNotObject
 		}
-		return errJSON
+		return scan.ErrJSON
 	}
-	i = skipWS(line, i+1)
+	i = scan.SkipWS(line, i+1)
 	if i < len(line) && line[i] == '}' {
 		i++
 	} else {
 		for {
 			if i >= len(line) || line[i] != '"' {
-				return errJSON
+				return scan.ErrJSON
 			}
-			kend, kesc, err := scanString(line, i)
+			kend, kesc, err := scan.ScanString(line, i)
 			if err != nil {
 				return err
 			}
 			key := line[i+1 : kend-1]
 			if kesc {
-				d.scratch = appendUnescaped(d.scratch[:0], line, value{kind: vString, esc: true, start: i, end: kend})
-				key = d.scratch
+				d.Scratch = scan.AppendUnescaped(d.Scratch[:0], line, scan.Value{Kind: scan.VString, Esc: true, Start: i, End: kend})
+				key = d.Scratch
 			}
-			var slot *value
+			var slot *scan.Value
 			switch string(key) {
 			case "event_type":
-				slot = &f.eventType
+				slot = &f.EventType
 			case "timestamp_ns":
-				slot = &f.ts
+				slot = &f.TS
 			case "sample_uuid":
-				slot = &f.uuid
+				slot = &f.UUID
 			case "conversation_id":
-				slot = &f.conv
+				slot = &f.Conv
 			case "turn":
-				slot = &f.turn
+				slot = &f.Turn
 			case "data":
-				slot = &f.data
+				slot = &f.Data
 			}
-			i = skipWS(line, kend)
+			i = scan.SkipWS(line, kend)
 			if i >= len(line) || line[i] != ':' {
-				return errJSON
+				return scan.ErrJSON
 			}
-			i = skipWS(line, i+1)
-			v, err := scanValue(line, i, 1)
+			i = scan.SkipWS(line, i+1)
+			v, err := scan.ScanValue(line, i, 1)
 			if err != nil {
 				return err
 			}
 			if slot != nil {
 				*slot = v
 			}
-			i = skipWS(line, v.end)
+			i = scan.SkipWS(line, v.End)
 			if i >= len(line) {
-				return errJSON
+				return scan.ErrJSON
 			}
 			if line[i] == '}' {
 				i++
 				break
 			}
 			if line[i] != ',' {
-				return errJSON
+				return scan.ErrJSON
 			}
-			i = skipWS(line, i+1)
+			i = scan.SkipWS(line, i+1)
 		}
 	}
-	if skipWS(line, i) != len(line) {
-		return errJSON // "Extra data"
+	if scan.SkipWS(line, i) != len(line) {
+		return scan.ErrJSON // "Extra data"
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -104,15 +106,15 @@ var metricSource = map[string]struct {
 	"ttft_warm_p90": {func(r *spRollup) []float64 { return r.ttftWarm }, 0.90},
 }
 
-func decodeRunFile(t testing.TB, run *Run, workers int) *Decoded {
+func decodeRunFile(t testing.TB, run *contract.Run, workers int) *contract.Decoded {
 	t.Helper()
 	f, err := os.Open(run.EventsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var d Decoded
-	err = DecodeReader(context.Background(), f, DecodeOptions{Name: run.EventsPath, Counter: words{}, Workers: workers, BlockSize: 64 << 10}, &d)
+	var d contract.Decoded
+	err = endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: run.EventsPath, Counter: words{}, Workers: workers, BlockSize: 64 << 10}, &d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +165,13 @@ func TestParityPerSuperPass(t *testing.T) {
 				// One worker: DecodeReader's columns; three: the whole
 				// Ingest → Arrow → Table.Samples path.
 				var samples core.Samples
-				var sum Summary
+				var sum contract.Summary
 				if workers == 1 {
 					d := decodeRunFile(t, run, workers)
 					samples, sum = d.Samples, d.Summary
 				} else {
 					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-					tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, Allocator: mem, Workers: workers})
+					tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, Allocator: mem, Workers: workers})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -101,7 +102,7 @@ func atSeq(xs []int64, i int) int64 {
 // dropImplausible takes the samples with implausible timestamps out of
 // d's columns (lines: see implausibleTimestamps) (every per-sample column, in order) and records their
 // anomaly in d.Summary.EventAnomalies; it returns how many it dropped.
-func dropImplausible(d *Decoded, lines bool) int {
+func dropImplausible(d *contract.Decoded, lines bool) int {
 	a, ok := implausibleTimestamps(&d.Samples, lines)
 	if !ok {
 		return 0
@@ -131,34 +132,34 @@ func dropImplausible(d *Decoded, lines bool) int {
 	if len(d.TextBytes) == n {
 		d.TextBytes = compact(reflect.ValueOf(d.TextBytes), drop).Interface().([]int64)
 	}
-	if len(d.keys) == n {
-		d.keys = compact(reflect.ValueOf(d.keys), drop).Interface().([][16]byte)
+	if len(d.Keys) == n {
+		d.Keys = compact(reflect.ValueOf(d.Keys), drop).Interface().([][16]byte)
 	}
-	if d.ext != nil {
-		ext := make(map[int32]string, len(d.ext))
-		for i, u := range d.ext {
+	if d.Ext != nil {
+		ext := make(map[int32]string, len(d.Ext))
+		for i, u := range d.Ext {
 			if j := newIdx[i]; j >= 0 {
 				ext[j] = u
 			}
 		}
-		d.ext = ext
+		d.Ext = ext
 	}
-	if d.errCauses != nil {
-		causes := make(map[int32]errCause, len(d.errCauses))
-		for i, c := range d.errCauses {
+	if d.ErrCauses != nil {
+		causes := make(map[int32]contract.ErrCause, len(d.ErrCauses))
+		for i, c := range d.ErrCauses {
 			if j := newIdx[i]; j >= 0 {
 				causes[j] = c
 			}
 		}
-		d.errCauses = causes
+		d.ErrCauses = causes
 	}
-	kept := d.uncounted[:0]
-	for _, i := range d.uncounted {
+	kept := d.UncountedRows[:0]
+	for _, i := range d.UncountedRows {
 		if j := newIdx[i]; j >= 0 {
 			kept = append(kept, j)
 		}
 	}
-	d.uncounted = kept
+	d.UncountedRows = kept
 	// The decoder's anomalies name samples by index: renumbered, the
 	// dropped ones left out (their kind still counts them).
 	for e := range d.Summary.EventAnomalies {

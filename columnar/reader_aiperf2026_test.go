@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -12,11 +13,11 @@ import (
 // fields are left out; request_num, credit_issued_ns, credit_received_ns
 // and clock_offset_ns added).
 func aiperf2026(num, start, end int64, extra string) string {
-	return `{"metadata":{"request_num":` + itoa(num) + `,"session_num":` + itoa(num) + `,"x_request_id":"r` + itoa(num) +
-		`","credit_issued_ns":` + itoa(start-900) + `,"credit_received_ns":` + itoa(start-400) +
-		`,"request_start_ns":` + itoa(start) + `,"request_ack_ns":` + itoa(start+1000) + `,"request_end_ns":` + itoa(end) +
+	return `{"metadata":{"request_num":` + contract.Itoa(num) + `,"session_num":` + contract.Itoa(num) + `,"x_request_id":"r` + contract.Itoa(num) +
+		`","credit_issued_ns":` + contract.Itoa(start-900) + `,"credit_received_ns":` + contract.Itoa(start-400) +
+		`,"request_start_ns":` + contract.Itoa(start) + `,"request_ack_ns":` + contract.Itoa(start+1000) + `,"request_end_ns":` + contract.Itoa(end) +
 		`,"worker_id":"worker_0","record_processor_id":"rp_0","benchmark_phase":"profiling","clock_offset_ns":-1234567` + extra + `},` +
-		`"metrics":{"time_to_first_token":{"value":12.5,"unit":"ms"},"request_latency":{"value":` + itoa((end-start)/1e6) +
+		`"metrics":{"time_to_first_token":{"value":12.5,"unit":"ms"},"request_latency":{"value":` + contract.Itoa((end-start)/1e6) +
 		`,"unit":"ms"},"output_sequence_length":{"value":40,"unit":"tokens"},"input_sequence_length":{"value":100,"unit":"tokens"}}}`
 }
 

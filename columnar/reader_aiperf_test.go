@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
@@ -203,7 +205,7 @@ func ResolveWarnings(t *testing.T, dir string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, IngestOptions{})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +215,7 @@ func ResolveWarnings(t *testing.T, dir string) []string {
 
 // aiperfGood is a valid record issued at ns.
 func aiperfGood(id string, ns int) string {
-	return `{"metadata":{"x_request_id":"` + id + `","timestamp_ns":` + itoa(int64(ns)) + `,"credit_phase":"profiling"},"metrics":{"ttft":{"value":1,"unit":"ms"},"request_latency":{"value":5,"unit":"ms"},"output_sequence_length":{"value":9,"unit":"tokens"}}}`
+	return `{"metadata":{"x_request_id":"` + id + `","timestamp_ns":` + contract.Itoa(int64(ns)) + `,"credit_phase":"profiling"},"metrics":{"ttft":{"value":1,"unit":"ms"},"request_latency":{"value":5,"unit":"ms"},"output_sequence_length":{"value":9,"unit":"tokens"}}}`
 }
 
 // TestAIPerfMalformed: each bad record is one problem naming the file,
@@ -269,9 +271,9 @@ func FuzzAIPerfRecord(f *testing.F) {
 		rec = bytes.ReplaceAll(rec, []byte("\n"), nil)
 		body := aiperfGood("a", 100) + "\n" + string(rec) + "\n" + aiperfGood("b", 200) + "\n"
 		path := writeTemp(t, dir, "profile_export.jsonl", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatAIPerf, Part: -1}
-		var d Decoded
-		if _, err := (aiperfReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatAIPerf, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.AIPerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

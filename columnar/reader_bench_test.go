@@ -12,10 +12,14 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 )
 
 // benchRead reads run with r b.N times, reporting MB/s and samples.
-func benchRead(b *testing.B, r Reader, run *Run, opts IngestOptions) {
+func benchRead(b *testing.B, r contract.Reader, run *contract.Run, opts contract.IngestOptions) {
 	st, err := os.Stat(run.EventsPath)
 	if err != nil {
 		b.Fatal(err)
@@ -24,7 +28,7 @@ func benchRead(b *testing.B, r Reader, run *Run, opts IngestOptions) {
 	b.ReportAllocs()
 	runtime.GC() // the setup's garbage is not the reader's
 	b.ResetTimer()
-	var d Decoded
+	var d contract.Decoded
 	for i := 0; i < b.N; i++ {
 		if _, err := r.Read(context.Background(), run, opts, &d); err != nil {
 			b.Fatal(err)
@@ -34,7 +38,7 @@ func benchRead(b *testing.B, r Reader, run *Run, opts IngestOptions) {
 }
 
 // legacyBenchRun is a ~64 MB current-format log and its legacy rewrite.
-func legacyBenchRun(b *testing.B) (current, legacy *Run) {
+func legacyBenchRun(b *testing.B) (current, legacy *contract.Run) {
 	dir := b.TempDir()
 	cur := filepath.Join(dir, "current", "events.jsonl")
 	if err := os.MkdirAll(filepath.Dir(cur), 0o755); err != nil {
@@ -52,8 +56,8 @@ func legacyBenchRun(b *testing.B) (current, legacy *Run) {
 	if err := os.WriteFile(leg, toLegacy(b, src), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	return &Run{Dir: filepath.Dir(cur), EventsPath: cur, Format: FormatEndpoints, Part: -1},
-		&Run{Dir: filepath.Dir(leg), EventsPath: leg, Format: FormatEndpointsLegacy, Part: -1}
+	return &contract.Run{Dir: filepath.Dir(cur), EventsPath: cur, Format: contract.FormatEndpoints, Part: -1},
+		&contract.Run{Dir: filepath.Dir(leg), EventsPath: leg, Format: contract.FormatEndpointsLegacy, Part: -1}
 }
 
 // BenchmarkReadLegacy reads the legacy rewrite of the decoder benchmark's
@@ -62,12 +66,12 @@ func legacyBenchRun(b *testing.B) (current, legacy *Run) {
 // no prompts).
 func BenchmarkReadLegacy(b *testing.B) {
 	_, leg := legacyBenchRun(b)
-	benchRead(b, legacyReader{}, leg, IngestOptions{Counter: words{}})
+	benchRead(b, endpoints.LegacyReader{}, leg, contract.IngestOptions{Counter: words{}})
 }
 
 func BenchmarkDecodeCurrentForLegacy(b *testing.B) {
 	cur, _ := legacyBenchRun(b)
-	benchRead(b, endpointsReader{}, cur, IngestOptions{Counter: words{}, Workers: 1})
+	benchRead(b, endpoints.EndpointsReader{}, cur, contract.IngestOptions{Counter: words{}, Workers: 1})
 }
 
 // BenchmarkReadGuideLLM streams a report of 20,000 requests with 4 KB
@@ -90,7 +94,7 @@ func BenchmarkReadGuideLLM(b *testing.B) {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
-	benchRead(b, guidellmReader{}, &Run{Dir: filepath.Dir(path), EventsPath: path, Format: FormatGuideLLM, Part: 0}, IngestOptions{})
+	benchRead(b, foreign.GuideLLMReader{}, &contract.Run{Dir: filepath.Dir(path), EventsPath: path, Format: contract.FormatGuideLLM, Part: 0}, contract.IngestOptions{})
 }
 
 // BenchmarkReadAIPerf reads 200 copies of the testdata AIPerf records.
@@ -104,5 +108,5 @@ func BenchmarkReadAIPerf(b *testing.B) {
 	if err := os.WriteFile(path, []byte(strings.Repeat(string(src), 200)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	benchRead(b, aiperfReader{}, &Run{Dir: dir, EventsPath: path, Format: FormatAIPerf, Part: -1}, IngestOptions{})
+	benchRead(b, foreign.AIPerfReader{}, &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatAIPerf, Part: -1}, contract.IngestOptions{})
 }

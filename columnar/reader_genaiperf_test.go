@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 )
 
 // genaiperfExport is a profile_export.json with the given requests
@@ -22,7 +25,7 @@ func TestGenAIPerfExport(t *testing.T) {
 		`{"timestamp": 2000000000, "request_inputs": {"payload": "{}"}, "response_timestamps": [2250000000, 2500000000, 3000000000], "response_outputs": [{"response": "a"}, {"response": "b"}, {"response": "c"}]}`,
 		`{"timestamp": 1000000000, "request_inputs": {"payload": "{}"}, "response_timestamps": [1125000000, 1500000000], "response_outputs": [{"response": "a"}, {"response": "b"}]}`,
 		`{"timestamp": 1500000000, "request_inputs": {"payload": "{}"}, "response_timestamps": [], "response_outputs": []}`))
-	if f, err := DetectFile(path); err != nil || f != FormatGenAIPerf {
+	if f, err := DetectFile(path); err != nil || f != contract.FormatGenAIPerf {
 		t.Fatalf("detected %q %v", f, err)
 	}
 	tab, s := ingestPath(t, path)
@@ -72,9 +75,9 @@ func FuzzGenAIPerfRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := genaiperfExport(`{"timestamp": 1, "response_timestamps": [2]}`, string(rec), `{"timestamp": 3, "response_timestamps": [4]}`)
 		path := writeTemp(t, dir, "profile_export.json", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatGenAIPerf, Part: -1}
-		var d Decoded
-		if _, err := (genaiperfReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatGenAIPerf, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.GenAIPerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)
@@ -92,9 +95,9 @@ func loadgenTrace(events ...string) string {
 
 // loadgenSample is a sample's begin and end events, ts in ns.
 func loadgenSample(id, ts, issue, complete int64) string {
-	return `{"name": "Sample", "cat": "default", "ph": "b", "id": ` + itoa(id) + `, "pid": 1, "tid": 2, "ts": ` + itoa(ts) +
-		`, "args": { "sample_seq" : ` + itoa(id) + `, "query_seq" : ` + itoa(id) + `, "sample_idx" : 7, "issue_start_ns" : ` + itoa(issue) +
-		`, "complete_ns" : ` + itoa(complete) + ` }},` + "\n" + `{ "name": "Sample", "cat": "default", "ph": "e", "id": ` + itoa(id) + `, "pid": 1, "tid": 2, "ts": ` + itoa(ts+complete) + ` }`
+	return `{"name": "Sample", "cat": "default", "ph": "b", "id": ` + contract.Itoa(id) + `, "pid": 1, "tid": 2, "ts": ` + contract.Itoa(ts) +
+		`, "args": { "sample_seq" : ` + contract.Itoa(id) + `, "query_seq" : ` + contract.Itoa(id) + `, "sample_idx" : 7, "issue_start_ns" : ` + contract.Itoa(issue) +
+		`, "complete_ns" : ` + contract.Itoa(complete) + ` }},` + "\n" + `{ "name": "Sample", "cat": "default", "ph": "e", "id": ` + contract.Itoa(id) + `, "pid": 1, "tid": 2, "ts": ` + contract.Itoa(ts+complete) + ` }`
 }
 
 // TestLoadGenTrace: each Sample pair reads to the values written: issue
@@ -107,7 +110,7 @@ func TestLoadGenTrace(t *testing.T) {
 		loadgenSample(1, 2_000_000, 1_000, 500_000_000),
 		loadgenSample(0, 1_000_000, 2_000, 250_000_000),
 		`{"name": "Sample", "cat": "default", "ph": "b", "id": 9, "pid": 1, "tid": 2, "ts": 5, "args": { "issue_start_ns" : 10, "complete_ns" : 5 }}`))
-	if f, err := DetectFile(path); err != nil || f != FormatLoadGenTrace {
+	if f, err := DetectFile(path); err != nil || f != contract.FormatLoadGenTrace {
 		t.Fatalf("detected %q %v", f, err)
 	}
 	tab, s := ingestPath(t, path)
@@ -138,9 +141,9 @@ func FuzzLoadGenEvent(f *testing.F) {
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, ev []byte) {
 		path := writeTemp(t, dir, "mlperf_log_trace.json", loadgenTrace(loadgenSample(1, 1000, 1, 500), string(ev), loadgenSample(2, 2000, 1, 500)))
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatLoadGenTrace, Part: -1}
-		var d Decoded
-		if _, err := (loadgenReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatLoadGenTrace, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.LoadGenReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

@@ -12,6 +12,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
@@ -155,7 +157,7 @@ func TestGuideLLMBenchmarks(t *testing.T) {
 		glBench(`{"type_":"concurrent","streams":4,"max_concurrency":4}`, []string{glReq("c", 101, 70, 2, 9), glReq("d", 100, 80, 2, 9)}, []string{errored, midstream}, []string{glReq("i", 103, 0, 0, 0)}),
 		glBench(`{"type_":"poisson","rate":2.5}`, []string{glReq("p", 200, 10, 1, 2)}, nil, nil),
 	))
-	if n, err := GuideLLMBenchmarks(path); n != 3 || err != nil {
+	if n, err := foreign.GuideLLMBenchmarks(path); n != 3 || err != nil {
 		t.Fatalf("GuideLLMBenchmarks = %d, %v", n, err)
 	}
 	if _, err := ResolveRun(path); err == nil || !strings.Contains(err.Error(), "holds 3 GuideLLM benchmarks") || !strings.Contains(err.Error(), path+"#2") {
@@ -164,7 +166,7 @@ func TestGuideLLMBenchmarks(t *testing.T) {
 	if _, err := ResolveRun(path + "#3"); err == nil || !strings.Contains(err.Error(), "no benchmark 3") {
 		run, _ := ResolveRun(path + "#3")
 		if run != nil {
-			_, err = Ingest(context.Background(), run, IngestOptions{})
+			_, err = Ingest(context.Background(), run, contract.IngestOptions{})
 		}
 		if err == nil || !strings.Contains(err.Error(), "no benchmark 3 in the GuideLLM report (it holds 3)") {
 			t.Errorf("#3: %v", err)
@@ -223,7 +225,7 @@ func TestGuideLLMYAML(t *testing.T) {
 	dir := t.TempDir()
 	src = writeTemp(t, dir, "benchmarks.json", string(js))
 	path := writeTemp(t, dir, "benchmarks.yaml", string(y))
-	if f, err := DetectFile(path); f != FormatGuideLLM || err != nil {
+	if f, err := DetectFile(path); f != contract.FormatGuideLLM || err != nil {
 		t.Fatalf("DetectFile = %q, %v", f, err)
 	}
 	_, fromJSON := ingestPath(t, src)
@@ -275,10 +277,10 @@ func TestGuideLLMMalformed(t *testing.T) {
 		t.Errorf("cut report: %d samples, partial %v, %q", s.Len(), tab.Info.Partial, warningsOf(tab))
 	}
 	// A YAML report over the bound is refused with a way out.
-	big := writeTemp(t, t.TempDir(), "big.yaml", "benchmarks:\n"+strings.Repeat("- a: 1\n", maxYAMLReport/7+1))
+	big := writeTemp(t, t.TempDir(), "big.yaml", "benchmarks:\n"+strings.Repeat("- a: 1\n", foreign.MaxYAMLReport/7+1))
 	run, err := ResolveRun(big)
 	if err == nil {
-		_, err = Ingest(context.Background(), run, IngestOptions{})
+		_, err = Ingest(context.Background(), run, contract.IngestOptions{})
 	}
 	if err == nil || !strings.Contains(err.Error(), "convert it to JSON") {
 		t.Errorf("oversized YAML: %v", err)
@@ -298,9 +300,9 @@ func FuzzGuideLLMRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := glReport(glBench(`{"type_":"synchronous"}`, []string{glReq("a", 10, 5, 1, 2), string(rec), glReq("b", 12, 5, 1, 2)}, nil, nil))
 		path := writeTemp(t, dir, "r.json", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatGuideLLM, Part: 0}
-		var d Decoded
-		_, err := (guidellmReader{}).Read(context.Background(), run, IngestOptions{}, &d)
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatGuideLLM, Part: 0}
+		var d contract.Decoded
+		_, err := (foreign.GuideLLMReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d)
 		if err != nil && !strings.Contains(err.Error(), "no benchmark 0") && !strings.Contains(err.Error(), "before benchmark 0") {
 			t.Fatal(err)
 		}

@@ -9,18 +9,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/core"
 )
 
 // ingestPath resolves and ingests path (no token counter: the foreign
 // formats record their counts), failing the test on an error.
-func ingestPath(t testing.TB, path string) (*Table, core.Samples) {
+func ingestPath(t testing.TB, path string) (*contract.Table, core.Samples) {
 	t.Helper()
 	run, err := ResolveRun(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, IngestOptions{})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func lowerMedianOf(xs []float64) float64 {
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 // warningsOf returns the summary's problem messages.
-func warningsOf(tab *Table) string { return strings.Join(tab.Summary.Warnings(), "\n") }
+func warningsOf(tab *contract.Table) string { return strings.Join(tab.Summary.Warnings(), "\n") }
 
 // writeTemp writes body to dir/name and returns its path.
 func writeTemp(t testing.TB, dir, name, body string) string {

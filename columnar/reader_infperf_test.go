@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -13,13 +15,13 @@ import (
 func infperfInfo(v int, in, out int, times string) string {
 	switch v {
 	case 4:
-		return `{"input_tokens": ` + itoa(int64(in)) + `, "output_tokens": ` + itoa(int64(out)) + `, "output_token_times": ` + times + `, "extra_info": {}, "lora_adapter": null}`
+		return `{"input_tokens": ` + contract.Itoa(int64(in)) + `, "output_tokens": ` + contract.Itoa(int64(out)) + `, "output_token_times": ` + times + `, "extra_info": {}, "lora_adapter": null}`
 	case 5:
-		return `{"input_tokens": ` + itoa(int64(in)) + `, "extra_info": {}, "lora_adapter": null, "response_info": {"response_chunks": [], "chunk_times": [], "output_tokens": ` +
-			itoa(int64(out)) + `, "output_token_times": ` + times + `, "server_usage": null}}`
+		return `{"input_tokens": ` + contract.Itoa(int64(in)) + `, "extra_info": {}, "lora_adapter": null, "response_info": {"response_chunks": [], "chunk_times": [], "output_tokens": ` +
+			contract.Itoa(int64(out)) + `, "output_token_times": ` + times + `, "server_usage": null}}`
 	}
-	return `{"request_metrics": {"text": {"input_tokens": ` + itoa(int64(in)) + `}, "image": null}, "response_metrics": {"output_tokens": ` + itoa(int64(out)) +
-		`, "response_chunks": [], "chunk_times": [], "output_token_times": ` + times + `, "server_usage": null}, "extra_info": {}, "lora_adapter": null, "labels": {}, "input_tokens": ` + itoa(int64(in)) + `}`
+	return `{"request_metrics": {"text": {"input_tokens": ` + contract.Itoa(int64(in)) + `}, "image": null}, "response_metrics": {"output_tokens": ` + contract.Itoa(int64(out)) +
+		`, "response_chunks": [], "chunk_times": [], "output_token_times": ` + times + `, "server_usage": null}, "extra_info": {}, "lora_adapter": null, "labels": {}, "input_tokens": ` + contract.Itoa(int64(in)) + `}`
 }
 
 // infperfRec is one RequestLifecycleMetric.
@@ -39,12 +41,12 @@ func TestInferencePerfLayouts(t *testing.T) {
 			infperfRec("100.25", "101.25", infperfInfo(v, 60, 2, "[100.5, 101.25]"), "null") + ",\n" +
 			infperfRec("101.0", "101.125", infperfInfo(v, 70, 0, "[]"), `{"error_type": "ClientResponseError", "error_msg": "503, message='Service Unavailable'"}`) + "]"
 		path := writeTemp(t, dir, "per_request_lifecycle_metrics.json", body)
-		if f, err := DetectFile(path); err != nil || f != FormatInferencePerf {
+		if f, err := DetectFile(path); err != nil || f != contract.FormatInferencePerf {
 			t.Fatalf("v0.%d detected %q %v", v, f, err)
 		}
 		tab, s := ingestPath(t, path)
 		checkColumns(t, &s)
-		if !strings.Contains(tab.Info.ToolVersion, "v0."+itoa(int64(v))) || tab.Info.EpochClock || tab.Info.NoTimelineReason != "" {
+		if !strings.Contains(tab.Info.ToolVersion, "v0."+contract.Itoa(int64(v))) || tab.Info.EpochClock || tab.Info.NoTimelineReason != "" {
 			t.Errorf("v0.%d info %+v", v, tab.Info)
 		}
 		if s.Len() != 3 || s.IssueNs[0] != 100.25e9 || s.TTFTNs[0] != 250e6 || s.LatencyNs[0] != 1e9 || s.FullTokens[0] != 2 || s.InTokens[0] != 60 ||
@@ -97,9 +99,9 @@ func FuzzInferencePerfRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := "[" + infperfRec("1", "2", infperfInfo(4, 1, 1, "[1.5]"), "null") + "," + string(rec) + "," + infperfRec("3", "4", infperfInfo(6, 1, 1, "[3.5]"), "null") + "]"
 		path := writeTemp(t, dir, "per_request_lifecycle_metrics.json", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatInferencePerf, Part: -1}
-		var d Decoded
-		if _, err := (infperfReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatInferencePerf, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.InferencePerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

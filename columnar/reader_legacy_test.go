@@ -17,6 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
@@ -220,8 +223,8 @@ func fromLegacy(t *testing.T, legacy []byte) []byte {
 			switch {
 			case failed[r.SampleUUID] && r.Value == "":
 				line("sample.complete", r, nil)
-			case strings.HasPrefix(r.Value, legacyReasoningPrefix):
-				rest := strings.TrimPrefix(r.Value, legacyReasoningPrefix)
+			case strings.HasPrefix(r.Value, endpoints.LegacyReasoningPrefix):
+				rest := strings.TrimPrefix(r.Value, endpoints.LegacyReasoningPrefix)
 				reasoning, out, _ := strings.Cut(rest, "] ")
 				line("sample.complete", r, []any{"TextModelOutput", out, []string{f, strings.TrimPrefix(reasoning, f)}, nil})
 			case streamed:
@@ -252,13 +255,13 @@ func runWithEvents(t *testing.T, dir string, events []byte) string {
 
 // ingestWords ingests dir counting words, returning its table and the
 // format detected.
-func ingestWords(t *testing.T, dir string) (*Table, Format) {
+func ingestWords(t *testing.T, dir string) (*contract.Table, contract.Format) {
 	t.Helper()
 	run, err := ResolveRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +274,7 @@ func ingestWords(t *testing.T, dir string) (*Table, Format) {
 // ordinals of differently laid out files: their order must agree, not
 // their values), the uuids, and the detector's whole result under the
 // reference and under our defaults.
-func sameRun(t *testing.T, a, b *Table) {
+func sameRun(t *testing.T, a, b *contract.Table) {
 	t.Helper()
 	sa, sb := a.Samples(), b.Samples()
 	if sa.Len() != sb.Len() || sa.Len() == 0 {
@@ -347,7 +350,7 @@ func checkLegacyParity(t *testing.T, dir string) {
 	orig, f0 := ingestWords(t, dir)
 	old, f1 := ingestWords(t, runWithEvents(t, dir, legacy))
 	back, f2 := ingestWords(t, runWithEvents(t, dir, fromLegacy(t, legacy)))
-	if f0 != FormatEndpoints || f1 != FormatEndpointsLegacy || f2 != FormatEndpoints {
+	if f0 != contract.FormatEndpoints || f1 != contract.FormatEndpointsLegacy || f2 != contract.FormatEndpoints {
 		t.Fatalf("formats %s, %s, %s", f0, f1, f2)
 	}
 	if old.Summary.ProblemTotal() != orig.Summary.ProblemTotal() || old.Info.SourceFormat != "endpoints-legacy" {
@@ -416,7 +419,7 @@ func TestLegacyFailures(t *testing.T) {
 		legacyRecord{"", "first_chunk_received", lu2, 320, "Hello"},
 		legacyRecord{"", "error", lu2, 400, "{'error_type': 'ClientPayloadError', 'error_message': 'Response payload is not completed'}"},
 		legacyRecord{"", "complete", lu2, 401, "Hello wor"},
-		legacyRecord{"", "error", legacyNoUUID, 402, "{'error_type': 'JSONEncodeError', 'error_message': 'x'}"},
+		legacyRecord{"", "error", endpoints.LegacyNoUUID, 402, "{'error_type': 'JSONEncodeError', 'error_message': 'x'}"},
 		legacyRecord{"", "stop_performance_tracking", "", 500, ""},
 		legacyRecord{"", "test_ended", "", 600, ""},
 	)
@@ -451,7 +454,7 @@ func TestLegacyMalformed(t *testing.T) {
 			tab, f := ingestWords(t, dir)
 			s := tab.Samples()
 			want := filepath.Join(dir, "events.jsonl") + tc.want
-			if f != FormatEndpointsLegacy || s.Len() != 1 || !s.HasComplete[0] || !strings.Contains(warningsOf(tab), want) || tab.Summary.ProblemTotal() != 1 {
+			if f != contract.FormatEndpointsLegacy || s.Len() != 1 || !s.HasComplete[0] || !strings.Contains(warningsOf(tab), want) || tab.Summary.ProblemTotal() != 1 {
 				t.Errorf("format %s, %d samples, problems %q, want one %q", f, s.Len(), warningsOf(tab), want)
 			}
 		})
@@ -482,14 +485,14 @@ func FuzzLegacyLine(f *testing.F) {
 		fmt.Fprintf(w, `{"event_type":"complete","sample_uuid":"%s","timestamp_ns":9,"value":"x y"}`+"\n", lu1)
 		w.Flush()
 		path := writeTemp(t, dir, "events.jsonl", b.String())
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatEndpointsLegacy, Part: -1}
-		var d Decoded
-		if _, err := (legacyReader{}).Read(context.Background(), run, IngestOptions{Counter: words{}}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatEndpointsLegacy, Part: -1}
+		var d contract.Decoded
+		if _, err := (endpoints.LegacyReader{}).Read(context.Background(), run, contract.IngestOptions{Counter: words{}}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)
-		if len(d.keys) != d.Samples.Len() || len(d.TextBytes) != d.Samples.Len() || d.Samples.Len() < 1 {
-			t.Fatalf("%d samples, %d keys", d.Samples.Len(), len(d.keys))
+		if len(d.Keys) != d.Samples.Len() || len(d.TextBytes) != d.Samples.Len() || d.Samples.Len() < 1 {
+			t.Fatalf("%d samples, %d keys", d.Samples.Len(), len(d.Keys))
 		}
 		for _, p := range d.Summary.Problems {
 			for _, e := range p.First {
@@ -511,7 +514,7 @@ func FuzzFlatObject(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		got := map[string]string{}
-		if !scanFlatObject(line, func(k, v []byte) { got[string(k)] = string(v) }) {
+		if !scan.ScanFlatObject(line, func(k, v []byte) { got[string(k)] = string(v) }) {
 			return
 		}
 		// Numbers as json.Number: 1e700 is valid JSON that only a float64
@@ -535,7 +538,7 @@ func FuzzFlatObject(f *testing.F) {
 			if !ok {
 				continue
 			}
-			u, ok := unquoteJSON([]byte(raw), nil)
+			u, ok := scan.UnquoteJSON([]byte(raw), nil)
 			if !ok || string(u) != s {
 				t.Fatalf("%q: key %q = %q (ok %v), encoding/json %q", line, k, u, ok, s)
 			}

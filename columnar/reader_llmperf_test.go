@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -92,9 +94,9 @@ func FuzzLLMPerfRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		body := "[" + llmperfGood("0.25", "5.5", 7) + "," + string(rec) + "," + llmperfGood("0.5", "6", 8) + "]"
 		path := writeTemp(t, dir, "x_individual_responses.json", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatLLMPerf, Part: -1}
-		var d Decoded
-		if _, err := (llmperfReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatLLMPerf, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.LLMPerfReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -89,9 +91,9 @@ func TestLMBenchMalformed(t *testing.T) {
 	// A header naming the format's columns but not finish_time's is no
 	// LMBenchmark CSV the reader can use.
 	path = writeTemp(t, t.TempDir(), "run.csv", "prompt_tokens,generation_tokens,ttft,launch_time,finish\n1,2,3,4,5\n")
-	run := &Run{Dir: t.TempDir(), EventsPath: path, Format: FormatLMBench, Part: -1}
-	var d Decoded
-	if _, err := (lmbenchReader{}).Read(context.Background(), run, IngestOptions{}, &d); err == nil ||
+	run := &contract.Run{Dir: t.TempDir(), EventsPath: path, Format: contract.FormatLMBench, Part: -1}
+	var d contract.Decoded
+	if _, err := (foreign.LMBenchReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err == nil ||
 		!strings.Contains(err.Error(), path+":1: LMBenchmark CSV header lacks column \"finish_time\"") {
 		t.Errorf("err %v", err)
 	}
@@ -109,9 +111,9 @@ func FuzzLMBenchRow(f *testing.F) {
 		row = bytes.ReplaceAll(bytes.ReplaceAll(row, []byte("\n"), nil), []byte("\r"), nil)
 		body := lmbenchGen1 + "\n76,20,0.0625,0.5,100,100.5625\n" + string(row) + "\n76,20,0.0625,0.5,101,101.5625\n"
 		path := writeTemp(t, dir, "run.csv", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatLMBench, Part: -1}
-		var d Decoded
-		if _, err := (lmbenchReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatLMBench, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.LMBenchReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

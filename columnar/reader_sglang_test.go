@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -27,7 +29,7 @@ func TestSGLangResults(t *testing.T) {
 	body := sglangLine("[0.25, 0.5, 0.0]", "[[0.125, 0.125], [0.25], []]", "[3, 2, 0]") + "\n" +
 		sglangLine("[0.75, 1.0, 0.0]", "[[0.5], [0.5, 0.5], []]", "[2, 3, 0]") + "\n"
 	path := writeTemp(t, dir, "sglang_1107_3_random.jsonl", body)
-	if f, err := DetectFile(path); err != nil || f != FormatSGLang {
+	if f, err := DetectFile(path); err != nil || f != contract.FormatSGLang {
 		t.Fatalf("detected %q, %v", f, err)
 	}
 	if _, err := ResolveRun(path); err == nil || !strings.Contains(err.Error(), "holds 2 sglang results") {
@@ -49,7 +51,7 @@ func TestSGLangResults(t *testing.T) {
 			t.Errorf("#%d ttft %v latency %v failed %v kinds %v", part, s.TTFTNs, s.LatencyNs, s.Failed, s.FailureKind)
 		}
 	}
-	if n, named := RunParts(path, FormatSGLang); n != 2 || !named {
+	if n, named := foreign.RunParts(path, contract.FormatSGLang); n != 2 || !named {
 		t.Errorf("RunParts %d %v", n, named)
 	}
 }
@@ -72,7 +74,7 @@ func TestVLLMPlainAndAppended(t *testing.T) {
 		s.LatencyNs[1] != 500e6 || s.HasFirstToken[0] || !s.Failed[2] {
 		t.Errorf("plain: info %+v latency %v first %v failed %v", tab.Info, s.LatencyNs, s.HasFirstToken, s.Failed)
 	}
-	if n, named := RunParts(path, FormatVLLM); n != 1 || named {
+	if n, named := foreign.RunParts(path, contract.FormatVLLM); n != 1 || named {
 		t.Errorf("one result: RunParts %d %v", n, named)
 	}
 	second := strings.Replace(plain, `"latencies": [0.75, 0.5, 0.0]`, `"latencies": [1.5, 2.5, 0.0]`, 1)
@@ -87,9 +89,9 @@ func TestVLLMPlainAndAppended(t *testing.T) {
 	// A damaged first result: the second still reads when named, and the
 	// first's damage is reported at its place.
 	bad := writeTemp(t, dir, "bad/r.json", `{"model_id": "m", "num_prompts": 1, "latencies": [0.5, `+"\n"+second)
-	run := &Run{Dir: dir, EventsPath: bad, Format: FormatVLLM, Part: 0}
-	var d Decoded
-	if _, err := (vllmReader{}).Read(context.Background(), run, IngestOptions{}, &d); err == nil && !d.Summary.Truncated {
+	run := &contract.Run{Dir: dir, EventsPath: bad, Format: contract.FormatVLLM, Part: 0}
+	var d contract.Decoded
+	if _, err := (foreign.VLLMReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err == nil && !d.Summary.Truncated {
 		t.Errorf("damaged result read without a report: %+v", d.Summary)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -99,7 +101,7 @@ func TestVLLMNotDetailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Ingest(context.Background(), run, IngestOptions{}); err == nil || !strings.Contains(err.Error(), "--save-detailed") {
+	if _, err := Ingest(context.Background(), run, contract.IngestOptions{}); err == nil || !strings.Contains(err.Error(), "--save-detailed") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -138,9 +140,9 @@ func FuzzVLLMEntry(f *testing.F) {
 	f.Fuzz(func(t *testing.T, entry []byte) {
 		body := strings.Replace(vllmResult, `"ttfts": [0.25,`, `"ttfts": [`+string(entry)+`,`, 1)
 		path := writeTemp(t, dir, "r.json", body)
-		run := &Run{Dir: dir, EventsPath: path, Format: FormatVLLM, Part: -1}
-		var d Decoded
-		if _, err := (vllmReader{}).Read(context.Background(), run, IngestOptions{}, &d); err != nil && !strings.Contains(err.Error(), "--save-detailed") {
+		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatVLLM, Part: -1}
+		var d contract.Decoded
+		if _, err := (foreign.VLLMReader{}).Read(context.Background(), run, contract.IngestOptions{}, &d); err != nil && !strings.Contains(err.Error(), "--save-detailed") {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

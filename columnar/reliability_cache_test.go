@@ -10,12 +10,15 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/steadysweep/steadysweep/columnar/cache"
+	"github.com/steadysweep/steadysweep/columnar/contract"
 )
 
 // copyGoodRun copies the repository's testdata/goodrun into dir with
 // events.jsonl replaced by events (when non-nil), and sets every file's
 // mtime to mtime.
-func copyGoodRun(t *testing.T, dir string, events []byte, mtime time.Time) *Run {
+func copyGoodRun(t *testing.T, dir string, events []byte, mtime time.Time) *contract.Run {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", "testdata", "goodrun"))
 	if err != nil {
@@ -64,8 +67,8 @@ func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
 	x := copyGoodRun(t, filepath.Join(base, "x"), bad, mtime)
 	y := copyGoodRun(t, filepath.Join(base, "y"), bad, mtime)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := IngestOptions{Counter: words{}, Allocator: mem}
-	for i, run := range []*Run{x, y, x, y} {
+	opts := contract.IngestOptions{Counter: words{}, Allocator: mem}
+	for i, run := range []*contract.Run{x, y, x, y} {
 		tab, hit, err := c.Ingest(context.Background(), run, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -91,7 +94,7 @@ func TestCacheCorruptEntryRebuilt(t *testing.T) {
 	base := t.TempDir()
 	run := copyGoodRun(t, filepath.Join(base, "r"), nil, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := IngestOptions{Counter: words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: words{}, Allocator: mem}
 	tab, hit, err := c.Ingest(context.Background(), run, opts)
 	if err != nil || hit {
 		t.Fatalf("first ingest: hit %v, %v", hit, err)
@@ -153,7 +156,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	base := t.TempDir()
-	var runs []*Run
+	var runs []*contract.Run
 	for i := range 4 {
 		runs = append(runs, copyGoodRun(t, filepath.Join(base, "r", string(rune('a'+i))), nil, time.Unix(1_700_000_000+int64(i), 0)))
 	}
@@ -171,17 +174,17 @@ func TestCacheConcurrentWriters(t *testing.T) {
 					errs <- err
 					return
 				}
-				tab, _, err := c.Ingest(context.Background(), r, IngestOptions{Counter: words{}, Allocator: mem, Workers: 1})
+				tab, _, err := c.Ingest(context.Background(), r, contract.IngestOptions{Counter: words{}, Allocator: mem, Workers: 1})
 				if err != nil {
 					errs <- err
 					return
 				}
 				if s := tab.Samples(); s.Len() != 96 {
-					errs <- &ParseError{File: r.EventsPath, Err: os.ErrInvalid}
+					errs <- &contract.ParseError{File: r.EventsPath, Err: os.ErrInvalid}
 				}
 				for _, w := range r.Warnings {
 					if strings.Contains(w, "cache:") {
-						errs <- &ParseError{File: w, Err: os.ErrInvalid}
+						errs <- &contract.ParseError{File: w, Err: os.ErrInvalid}
 					}
 				}
 				tab.Release()
@@ -198,7 +201,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 		t.Errorf("%d entries, want %d", len(entries), len(runs))
 	}
 	for _, e := range entries {
-		l, err := readEntry(e)
+		l, err := cache.ReadEntry(e)
 		if err != nil {
 			t.Errorf("%s: %v", e, err)
 		} else if l.Samples.Len() != 96 {

@@ -11,6 +11,9 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
 )
 
 // sidecarEvents is a minimal log with two tracked samples.
@@ -90,7 +93,7 @@ func FuzzSidecars(f *testing.F) {
 				t.Fatalf("warning %q is more than one line", w)
 			}
 		}
-		tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, Workers: 1})
+		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, Workers: 1})
 		if err != nil {
 			t.Fatalf("Ingest: %v", err)
 		}
@@ -101,7 +104,7 @@ func FuzzSidecars(f *testing.F) {
 		if tab.Summary.ProblemTotal() != 0 {
 			t.Fatalf("sidecars changed the events' problems: %v", tab.Summary.Warnings())
 		}
-		idx := tab.Record.Column(ColDatasetIndex)
+		idx := tab.Record.Column(contract.ColDatasetIndex)
 		si := run.Sidecars.SampleIndex
 		for i := range int(idx.Len()) {
 			if idx.IsNull(i) {
@@ -152,15 +155,15 @@ func FuzzCompressedEvents(f *testing.F) {
 		if c := int(cut); c > 0 && c < len(b) {
 			b = b[:c]
 		}
-		rc, err := decompress(bytes.NewReader(b), "f")
+		rc, err := contract.Decompress(bytes.NewReader(b), "f")
 		if err != nil {
-			if !errors.Is(err, ErrCorruptStream) {
+			if !errors.Is(err, contract.ErrCorruptStream) {
 				t.Fatalf("open: %v, want a corrupt-stream error", err)
 			}
 			return
 		}
-		var d Decoded
-		if err := DecodeReader(context.Background(), rc, DecodeOptions{Name: "f", Counter: words{}, Workers: 1}, &d); err != nil {
+		var d contract.Decoded
+		if err := endpoints.DecodeReader(context.Background(), rc, endpoints.DecodeOptions{Name: "f", Counter: words{}, Workers: 1}, &d); err != nil {
 			t.Fatalf("decode: %v", err)
 		}
 		if d.Summary.Samples != d.Samples.Len() || len(d.TextBytes) != d.Samples.Len() {

@@ -4,24 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/core"
 )
-
-// SourcePath is the file the run's samples come from, with "#N" for one
-// benchmark of a GuideLLM report (the syntax ResolveRun accepts back).
-func (r *Run) SourcePath() string {
-	if (r.Format == FormatGuideLLM || resultsFormat(r.Format)) && r.Part >= 0 {
-		return r.EventsPath + "#" + strconv.Itoa(r.Part)
-	}
-	return r.EventsPath
-}
 
 // splitPart splits "report.json#2" into the file and the benchmark
 // index; ok is false when path has no "#N" suffix.
@@ -43,6 +35,7 @@ func splitPart(path string) (file string, part int, ok bool) {
 var foreignLogPatterns = []string{
 	"profile_export*.jsonl", "profile_export*.jsonl.gz", "profile_export*.jsonl.zst",
 	"*.json", "*.json.gz", "*.json.zst", "*.yaml", "*.yml",
+	"*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst",
 }
 
 // notLogs are files of a run directory known not to be per-request logs
@@ -56,7 +49,7 @@ var notLogs = map[string]bool{
 // events files, with their formats: AIPerf profile_export*.jsonl,
 // GuideLLM reports, vLLM results, chosen by content among the names of
 // foreignLogPatterns. Files whose content is no log are left out.
-func ForeignLogs(dir string) (paths []string, formats []Format) {
+func ForeignLogs(dir string) (paths []string, formats []contract.Format) {
 	entries, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range entries {
@@ -96,7 +89,7 @@ func IsForeignLogName(name string) bool {
 // each is opened once for its first bytes (DetectFile). A file detection
 // could not decide within its bound is listed with format "": it may be
 // a log, and its run's row says why it was not read.
-func ForeignLogsAmong(dir string, names []string) (paths []string, formats []Format) {
+func ForeignLogsAmong(dir string, names []string) (paths []string, formats []contract.Format) {
 	seen := map[string]bool{}
 	for _, pat := range foreignLogPatterns {
 		var matches []string
@@ -114,7 +107,7 @@ func ForeignLogsAmong(dir string, names []string) (paths []string, formats []For
 				paths, formats = append(paths, p), append(formats, "")
 				continue
 			}
-			if err != nil || f == FormatEndpoints || f == FormatEndpointsLegacy {
+			if err != nil || f == contract.FormatEndpoints || f == contract.FormatEndpointsLegacy {
 				continue
 			}
 			paths, formats = append(paths, p), append(formats, f)
@@ -127,7 +120,7 @@ func ForeignLogsAmong(dir string, names []string) (paths []string, formats []For
 // events file. AIPerf writes more than one profile_export*.jsonl in some
 // versions; profile_export.jsonl is preferred. Several reports in one
 // directory are several runs: the error lists them.
-func foreignLog(dir string) (string, Format, error) {
+func foreignLog(dir string) (string, contract.Format, error) {
 	paths, formats := ForeignLogs(dir)
 	switch len(paths) {
 	case 0:
@@ -136,7 +129,7 @@ func foreignLog(dir string) (string, Format, error) {
 		return paths[0], formats[0], nil
 	}
 	for i, p := range paths {
-		if filepath.Base(p) == "profile_export.jsonl" && formats[i] == FormatAIPerf {
+		if filepath.Base(p) == "profile_export.jsonl" && formats[i] == contract.FormatAIPerf {
 			return p, formats[i], nil
 		}
 	}
@@ -146,11 +139,11 @@ func foreignLog(dir string) (string, Format, error) {
 // detectFormat sets r.Format from the events file's content. A file
 // named as an endpoints events log whose content shows no format (empty,
 // or garbage the decoder reports line by line) is read as endpoints.
-func (r *Run) detectFormat() error {
+func detectFormat(r *contract.Run) error {
 	f, err := detectFileOnce(r.EventsPath)
 	var unknown *UnknownFormatError
 	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
-		f, err = FormatEndpoints, nil
+		f, err = contract.FormatEndpoints, nil
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -159,11 +152,11 @@ func (r *Run) detectFormat() error {
 		return err
 	}
 	r.Format = f
-	if r.Part >= 0 && f != FormatGuideLLM && !resultsFormat(f) {
+	if r.Part >= 0 && f != contract.FormatGuideLLM && !contract.ResultsFormat(f) {
 		return fmt.Errorf("%s#%d: only GuideLLM reports and appended vLLM/SGLang results hold several runs; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
 	}
-	if resultsFormat(f) {
-		n, _ := CountResults(r.EventsPath)
+	if contract.ResultsFormat(f) {
+		n, _ := foreign.CountResults(r.EventsPath)
 		switch {
 		case r.Part < 0 && n > 1:
 			return fmt.Errorf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
@@ -172,10 +165,10 @@ func (r *Run) detectFormat() error {
 			return fmt.Errorf("%s#%d: the file holds %d %s result(s)", r.EventsPath, r.Part, n, f)
 		}
 	}
-	if f == FormatGuideLLM && r.Part < 0 {
+	if f == contract.FormatGuideLLM && r.Part < 0 {
 		// A report cut short counts the benchmarks it holds; the reader
 		// reports the cut.
-		if n, _ := GuideLLMBenchmarks(r.EventsPath); n > 1 {
+		if n, _ := foreign.GuideLLMBenchmarks(r.EventsPath); n > 1 {
 			return fmt.Errorf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
 				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)
 		}
@@ -185,40 +178,4 @@ func (r *Run) detectFormat() error {
 		r.Info = core.RunInfo{Streaming: true}
 	}
 	return nil
-}
-
-// finishInfo stamps info with the run's source (format, path, whether
-// tokens were recorded) and gives a format without a dataset pass its
-// default super-pass size (unless --dataset-size set one).
-func finishInfo(run *Run, info *core.RunInfo, s *core.Samples) {
-	f := run.Format
-	if f == "" {
-		f = FormatEndpoints
-	}
-	info.SourceFormat, info.SourcePath, info.TokensRecorded = string(f), run.SourcePath(), f.RecordsTokens()
-	if !f.HasDatasetPass() {
-		applyDefaultSuperpass(info, s)
-	}
-	finiteInfo(run, info)
-}
-
-// finiteInfo clears, with a warning, any float of info that is not a
-// finite number, whichever reader filled it: RunInfo is stored as JSON
-// with the columns, which has no NaN or infinity, and a run fact that is
-// not a number is no fact. (config.yaml's keys are checked by name where
-// they are read, sidecar.go; this is the net under every reader.)
-func finiteInfo(run *Run, info *core.RunInfo) {
-	for _, f := range []struct {
-		name string
-		v    *float64
-	}{
-		{"target QPS", &info.TargetQPS},
-		{"min duration", &info.MinDurationS},
-		{"max duration", &info.MaxDurationS},
-	} {
-		if math.IsNaN(*f.v) || math.IsInf(*f.v, 0) {
-			run.warnf("%s: run info: %s is %v, not a finite number; ignored", run.SourcePath(), f.name, *f.v)
-			*f.v = 0
-		}
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -25,13 +26,13 @@ func TestFiniteInfoCoversEveryFloat(t *testing.T) {
 		t.Fatal("core.RunInfo has no float fields: the test is stale")
 	}
 	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		run := &Run{EventsPath: "/archive/r/events.jsonl", Format: FormatEndpoints}
+		run := &contract.Run{EventsPath: "/archive/r/events.jsonl", Format: contract.FormatEndpoints}
 		var info core.RunInfo
 		v := reflect.ValueOf(&info).Elem()
 		for _, i := range floats {
 			v.Field(i).SetFloat(bad)
 		}
-		finiteInfo(run, &info)
+		contract.FiniteInfo(run, &info)
 		for _, i := range floats {
 			if f := v.Field(i).Float(); f != 0 {
 				t.Errorf("%v: RunInfo.%s = %v after finiteInfo, want 0", bad, typ.Field(i).Name, f)

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/bench/benchlog"
+	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/sidecar"
 )
 
 // oracleSampleIndex is the encoding/json reading of sample_idx_map.json
@@ -60,14 +62,14 @@ func checkSampleIndex(t *testing.T, name string, b []byte) {
 	t.Helper()
 	want, phases, wantBad, perfOK, werr := oracleSampleIndex(b)
 	// A one-byte reader exercises every token straddling the window.
-	for _, r := range []func() *SampleIndex{
-		func() *SampleIndex {
-			si, bad, err := parseSampleIndex(bytes.NewReader(b), int64(len(b)))
+	for _, r := range []func() *sidecar.SampleIndex{
+		func() *sidecar.SampleIndex {
+			si, bad, err := sidecar.ParseSampleIndex(bytes.NewReader(b), int64(len(b)))
 			check(t, name, si, bad, err, want, phases, wantBad, perfOK, werr)
 			return si
 		},
-		func() *SampleIndex {
-			si, bad, err := parseSampleIndex(iotest.OneByteReader(bytes.NewReader(b)), 0)
+		func() *sidecar.SampleIndex {
+			si, bad, err := sidecar.ParseSampleIndex(iotest.OneByteReader(bytes.NewReader(b)), 0)
 			check(t, name+"/1byte", si, bad, err, want, phases, wantBad, perfOK, werr)
 			return si
 		},
@@ -76,7 +78,7 @@ func checkSampleIndex(t *testing.T, name string, b []byte) {
 	}
 }
 
-func check(t *testing.T, name string, si *SampleIndex, bad int, err error, want map[string]int64, phases []string, wantBad int, perfOK bool, werr error) {
+func check(t *testing.T, name string, si *sidecar.SampleIndex, bad int, err error, want map[string]int64, phases []string, wantBad int, perfOK bool, werr error) {
 	t.Helper()
 	if werr != nil || !perfOK {
 		if err == nil {
@@ -152,7 +154,7 @@ func FuzzSampleIndex(f *testing.F) {
 			return // encoding/json would read U+FFFD where the bytes are kept
 		}
 		if !json.Valid(b) {
-			if _, _, err := parseSampleIndex(bytes.NewReader(b), int64(len(b))); err == nil && !strings.ContainsAny(string(b), "NI\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") {
+			if _, _, err := sidecar.ParseSampleIndex(bytes.NewReader(b), int64(len(b))); err == nil && !strings.ContainsAny(string(b), "NI\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") {
 				t.Fatalf("accepted invalid JSON %q", b)
 			}
 			return
@@ -161,7 +163,7 @@ func FuzzSampleIndex(f *testing.F) {
 	})
 }
 
-func isUTF8(b []byte) bool { return validUTF8(b) }
+func isUTF8(b []byte) bool { return scan.ValidUTF8(b) }
 
 // writeBigIndex writes a sample_idx_map.json of n entries.
 func writeBigIndex(tb testing.TB, n int) string {
@@ -185,7 +187,7 @@ func BenchmarkSampleIndex5M(b *testing.B) {
 	path := writeBigIndex(b, 5_000_000)
 	fi, _ := os.Stat(path)
 	b.SetBytes(fi.Size())
-	var keep *SampleIndex
+	var keep *sidecar.SampleIndex
 	var ms0, ms1 runtime.MemStats
 	var cpu time.Duration
 	for b.Loop() {
@@ -198,7 +200,7 @@ func BenchmarkSampleIndex5M(b *testing.B) {
 		}
 		fi, _ := f.Stat()
 		c0 := cpuTime()
-		si, _, err := parseSampleIndex(f, fi.Size())
+		si, _, err := sidecar.ParseSampleIndex(f, fi.Size())
 		cpu += cpuTime() - c0
 		f.Close()
 		if err != nil || si.Len() != 5_000_000 {
@@ -246,7 +248,7 @@ func TestSampleIndexBackgroundBuild(t *testing.T) {
 	for name, in := range map[string][]byte{"one map": one, "replaced map": two} {
 		want, phases, wantBad, perfOK, werr := oracleSampleIndex(in)
 		for _, size := range []int64{int64(len(in)), 0, int64(len(in)) / 2} {
-			si, bad, err := parseSampleIndex(bytes.NewReader(in), size)
+			si, bad, err := sidecar.ParseSampleIndex(bytes.NewReader(in), size)
 			check(t, fmt.Sprintf("%s, stated size %d", name, size), si, bad, err, want, phases, wantBad, perfOK, werr)
 		}
 	}

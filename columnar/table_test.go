@@ -14,20 +14,23 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/sidecar"
 	"github.com/steadysweep/steadysweep/core"
 )
 
 const smallRun = "testdata/small_run"
 
-func decodeFile(t testing.TB, path string) *Decoded {
+func decodeFile(t testing.TB, path string) *contract.Decoded {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var d Decoded
-	if err := DecodeReader(context.Background(), f, DecodeOptions{Name: path, Counter: words{}, Workers: 1}, &d); err != nil {
+	var d contract.Decoded
+	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: words{}, Workers: 1}, &d); err != nil {
 		t.Fatal(err)
 	}
 	return &d
@@ -191,7 +194,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, Allocator: mem, Workers: 2})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, Allocator: mem, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +216,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if tab.Summary.Samples != 305 || tab.Info.DatasetSize != 50 || tab.Info.Partial {
 		t.Errorf("summary %+v info %+v", tab.Summary, tab.Info)
 	}
-	tb := tab.Record.Column(ColOutputTextBytes).(*array.Int64)
+	tb := tab.Record.Column(contract.ColOutputTextBytes).(*array.Int64)
 	for i := 0; i < got.Len(); i++ {
 		if (got.OutTokens[i] > 0) != (tb.IsValid(i) && tb.Value(i) > 0) {
 			t.Fatalf("row %d: tokens %d text bytes valid %v", i, got.OutTokens[i], tb.IsValid(i))
@@ -228,7 +231,7 @@ func TestTokenizeSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}, TokenizeSample: 5})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, TokenizeSample: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,8 +273,8 @@ func TestCache(t *testing.T) {
 	}
 	runDir := t.TempDir()
 	writeFiles(t, runDir, map[string]string{"events.jsonl": string(src), "run_meta.json": `{"dataset_size": 50}`})
-	cache := &Cache{Dir: t.TempDir()}
-	opts := IngestOptions{Counter: words{}, Allocator: mem}
+	ch := &Cache{Dir: t.TempDir()}
+	opts := contract.IngestOptions{Counter: words{}, Allocator: mem}
 	want := decodeFile(t, filepath.Join(runDir, "events.jsonl"))
 	ingest := func(wantHit bool) {
 		t.Helper()
@@ -279,7 +282,7 @@ func TestCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab, hit, err := cache.Ingest(context.Background(), run, opts)
+		tab, hit, err := ch.Ingest(context.Background(), run, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +300,7 @@ func TestCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, hit := cache.Lookup(run, opts)
+		l, hit := ch.Lookup(run, opts)
 		if hit != wantHit || (l != nil) != wantHit {
 			t.Fatalf("Lookup: hit = %v (loaded %v), want %v", hit, l != nil, wantHit)
 		}
@@ -307,13 +310,13 @@ func TestCache(t *testing.T) {
 	}
 	// Lookup never decodes: a miss leaves the cache empty.
 	lookup(false)
-	if entries, _ := filepath.Glob(filepath.Join(cache.Dir, "*.arrow")); len(entries) != 0 {
+	if entries, _ := filepath.Glob(filepath.Join(ch.Dir, "*.arrow")); len(entries) != 0 {
 		t.Fatalf("Lookup on a miss wrote %v", entries)
 	}
 	ingest(false)
 	lookup(true)
 	ingest(true)
-	entries, _ := filepath.Glob(filepath.Join(cache.Dir, "*.arrow"))
+	entries, _ := filepath.Glob(filepath.Join(ch.Dir, "*.arrow"))
 	if len(entries) != 1 {
 		t.Fatalf("entries: %v", entries)
 	}
@@ -324,12 +327,12 @@ func TestCache(t *testing.T) {
 	ingest(false)
 	ingest(true)
 	// A torn entry too.
-	entries, _ = filepath.Glob(filepath.Join(cache.Dir, "*.arrow"))
+	entries, _ = filepath.Glob(filepath.Join(ch.Dir, "*.arrow"))
 	os.Truncate(entries[0], 100)
 	ingest(false)
 	// Another counter is another entry.
 	run, _ := ResolveRun(runDir)
-	tab, hit, err := cache.Ingest(context.Background(), run, IngestOptions{Allocator: mem})
+	tab, hit, err := ch.Ingest(context.Background(), run, contract.IngestOptions{Allocator: mem})
 	if err != nil || hit {
 		t.Fatalf("other counter: hit %v err %v", hit, err)
 	}
@@ -349,7 +352,7 @@ func TestCache(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			tab, _, err := (&Cache{Dir: cache.Dir}).Ingest(context.Background(), run, opts)
+			tab, _, err := (&Cache{Dir: ch.Dir}).Ingest(context.Background(), run, opts)
 			if err != nil {
 				t.Error(err)
 				return
@@ -381,7 +384,7 @@ func TestIngestCompressed(t *testing.T) {
 		if run.Compression != kind {
 			t.Errorf("compression %q, want %q", run.Compression, kind)
 		}
-		tab, err := Ingest(context.Background(), run, IngestOptions{Counter: words{}})
+		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -392,7 +395,7 @@ func TestIngestCompressed(t *testing.T) {
 	}
 }
 
-func lookupIndex(si *SampleIndex, uuid string) int64 {
+func lookupIndex(si *sidecar.SampleIndex, uuid string) int64 {
 	v, _ := si.Lookup(uuid)
 	return v
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/steadysweep/steadysweep/columnar/scan"
 )
 
 // wordLoops are the loops scanStringWords can count with, fastest first:
@@ -20,13 +22,13 @@ var wordLoops = []struct {
 // eachWordLoop calls fn under every word loop the machine has, with the
 // loop's name, and restores the machine's choice after.
 func eachWordLoop(tb testing.TB, fn func(loop string)) {
-	avx2, sse2 := haveWordsAVX2, haveWordsSSE2
-	defer func() { haveWordsAVX2, haveWordsSSE2 = avx2, sse2 }()
+	avx2, sse2 := scan.HaveWordsAVX2, scan.HaveWordsSSE2
+	defer func() { scan.HaveWordsAVX2, scan.HaveWordsSSE2 = avx2, sse2 }()
 	for _, l := range wordLoops {
 		if l.avx2 && !avx2 || l.sse2 && !sse2 {
 			continue
 		}
-		haveWordsAVX2, haveWordsSSE2 = l.avx2, l.sse2
+		scan.HaveWordsAVX2, scan.HaveWordsSSE2 = l.avx2, l.sse2
 		fn(l.name)
 	}
 }
@@ -61,14 +63,14 @@ var wordPieces = []string{
 // refStringRun is the word run of the JSON string body (raw bytes between
 // the quotes, valid escapes) computed the slow way: unescaped, then split
 // as Python's str.split() splits.
-func refStringRun(body string) wordRun {
+func refStringRun(body string) scan.WordRun {
 	line := []byte(`"` + body + `"`)
-	text := string(appendUnescaped(nil, line, value{kind: vString, esc: true, start: 0, end: len(line)}))
-	run := wordRun{words: len(strings.FieldsFunc(text, pyIsSpace)), bytes: len(text)}
+	text := string(scan.AppendUnescaped(nil, line, scan.Value{Kind: scan.VString, Esc: true, Start: 0, End: len(line)}))
+	run := scan.WordRun{Words: len(strings.FieldsFunc(text, scan.PyIsSpace)), Bytes: len(text)}
 	if text != "" {
 		first, _ := utf8.DecodeRuneInString(text)
 		last, _ := utf8.DecodeLastRuneInString(text)
-		run.lead, run.trail = !pyIsSpace(first), !pyIsSpace(last)
+		run.Lead, run.Trail = !scan.PyIsSpace(first), !scan.PyIsSpace(last)
 	}
 	return run
 }
@@ -82,16 +84,16 @@ func checkStringWords(t *testing.T, body, tail string) {
 	line := []byte(`["` + body + `"` + tail)
 	valid := utf8.ValidString(body)
 	ref := refStringRun(body)
-	for _, before := range []wordRun{{}, {words: 1, bytes: 1, lead: true, trail: true}, {words: 1, bytes: 2, lead: true}} {
-		want := before.then(ref)
+	for _, before := range []scan.WordRun{{}, {Words: 1, Bytes: 1, Lead: true, Trail: true}, {Words: 1, Bytes: 2, Lead: true}} {
+		want := before.Then(ref)
 		eachWordLoop(t, func(loop string) {
 			run := before
-			end, err := scanStringWords(line, 1, &run)
+			end, err := scan.ScanStringWords(line, 1, &run)
 			switch {
 			case err != nil || end != len(body)+3:
 				t.Fatalf("%s: %q+%q: end %d, %v; want %d", loop, body, tail, end, err, len(body)+3)
-			case run.badUTF8 == valid:
-				t.Fatalf("%s: %q: badUTF8 %v, want %v", loop, body, run.badUTF8, !valid)
+			case run.BadUTF8 == valid:
+				t.Fatalf("%s: %q: badUTF8 %v, want %v", loop, body, run.BadUTF8, !valid)
 			case valid && run != want:
 				t.Fatalf("%s: %q after %+v:\ngot  %+v\nwant %+v", loop, body, before, run, want)
 			}
@@ -142,17 +144,17 @@ func FuzzScanStringWords(f *testing.F) {
 			loop string
 			end  int
 			err  error
-			run  wordRun
+			run  scan.WordRun
 		}
 		var rs []result
 		eachWordLoop(t, func(loop string) {
 			r := result{loop: loop}
-			r.end, r.err = scanStringWords(line, 1, &r.run)
+			r.end, r.err = scan.ScanStringWords(line, 1, &r.run)
 			rs = append(rs, r)
 		})
 		first, valid := rs[0], utf8.ValidString(body)
 		for _, r := range rs[1:] {
-			if r.end != first.end || r.err != first.err || r.err == nil && r.run.badUTF8 != first.run.badUTF8 ||
+			if r.end != first.end || r.err != first.err || r.err == nil && r.run.BadUTF8 != first.run.BadUTF8 ||
 				valid && r.run != first.run {
 				t.Fatalf("%q: %s %+v, %s %+v", body, r.loop, r, first.loop, first)
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/submission"
 )
 

@@ -9,7 +9,7 @@
 //	OUT/series/part-<shard>-<seq>.parquet  one row per run × super-pass   (SeriesSchema)
 //
 // Files are written as .part-<shard>-<seq>.parquet.<random>.tmp (by
-// sinks/atomicfile) and renamed when complete, so a reader never sees a
+// internal/atomicfile) and renamed when complete, so a reader never sees a
 // half-written file. Row groups are
 // flushed every WriterOptions.RowsPerGroup rows (bounding memory) and a
 // part file is closed and renamed every RowsPerFile rows or MaxFileAge,

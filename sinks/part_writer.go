@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 // WriterOptions configure a RowWriter or SeriesWriter.

@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 // The plot's size in pixels at plotDPI.
@@ -39,7 +39,7 @@ func WritePlot(path string, r *core.Result) error { return WriteNamedPlot(path, 
 // dashed; the title gives run, status and verdict, and says so when no
 // steady state was certified. A run without TPOT and TTFT (not streamed)
 // gets one panel of end-to-end latency and a note why. The file is
-// written atomically (sinks/atomicfile).
+// written atomically (internal/atomicfile).
 func WriteNamedPlot(path, run string, r *core.Result) error {
 	img, err := renderPlot(run, r)
 	if err != nil {
@@ -316,7 +316,7 @@ func (superPassTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// writePNG writes the canvas to path atomically (sinks/atomicfile), so
+// writePNG writes the canvas to path atomically (internal/atomicfile), so
 // path never holds a partial image.
 func writePNG(path string, c vgimg.PngCanvas) error {
 	err := atomicfile.WriteWith(path, func(w io.Writer) error {

@@ -13,12 +13,12 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 // DropRows rewrites the published rows part file at path without the rows
 // whose key drop selects, and returns how many it dropped. The rewrite
-// goes through sinks/atomicfile (a temporary ".<name>.<random>.tmp" beside
+// goes through internal/atomicfile (a temporary ".<name>.<random>.tmp" beside
 // path, which the shard's next sweep removes if a crash leaves it, synced
 // and renamed over path), so
 // a reader sees the old file or the new one and never a mixture; a file

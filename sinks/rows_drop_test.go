@@ -112,7 +112,7 @@ func writeRowsDir(t *testing.T, rows []Row, mem memory.Allocator) string {
 	return dir
 }
 
-// DropRows writes only through sinks/atomicfile: a symbolic link planted
+// DropRows writes only through internal/atomicfile: a symbolic link planted
 // where the old code put its temporary (".<name>.retry.tmp", opened with
 // O_TRUNC, so it wrote through the link) is left alone with its target's
 // bytes, and a part file that is itself a link to a file outside the

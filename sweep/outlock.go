@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // An output directory has one writer per shard at a time. Every sweep

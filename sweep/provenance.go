@@ -8,7 +8,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 

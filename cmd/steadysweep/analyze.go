@@ -15,10 +15,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 	"github.com/steadysweep/steadysweep/sinks"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 	"github.com/steadysweep/steadysweep/sinks/reftext"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // sharedDir returns ../shared beside the repository, skipping the test

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/corpora/synth"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // chromium is the headless browser the page check drives: $STEADYSWEEP_CHROMIUM,

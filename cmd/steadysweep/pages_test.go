@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // pageRuns are the shared parity runs the page tests draw, one per shape

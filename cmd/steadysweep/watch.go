@@ -17,7 +17,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 

@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // compiledDir is the subdirectory of the cache directory that holds

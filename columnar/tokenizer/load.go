@@ -11,7 +11,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // The subset of tokenizer.json this package reads (decodeTokenizerFile).

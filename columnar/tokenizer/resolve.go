@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/steadysweep/steadysweep/columnar/safeopen"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // Resolution says which tokenizer Resolve chose and why.

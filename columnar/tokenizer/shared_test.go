@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // sharedTokenizerNames are the tokenizers under shared/tokenizers; their

@@ -197,7 +197,7 @@ func TestGenerate_RunMetaAndIdxMap(t *testing.T) {
 	}
 }
 
-// Generate writes each file through sinks/atomicfile: a symbolic link
+// Generate writes each file through internal/atomicfile: a symbolic link
 // planted at a run file's name is refused, never written through (the old
 // os.Create truncated its target), and the run files it writes are 0644
 // under the umask.

@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 // SuiteRun is one run of a generated accuracy suite: its directory name, its

@@ -1,7 +1,7 @@
 package compare
 
 import (
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // JSON is the comparison as a JSON tree with top-level keys a, b and diff:

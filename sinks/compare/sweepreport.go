@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // outcomeOrder is the order outcomes are counted and listed in.

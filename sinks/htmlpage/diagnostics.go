@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // diagnosticTables are the text report's diagnostics, read from the

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // The page's assets: one shell (CSS, JS and the embedded record), the

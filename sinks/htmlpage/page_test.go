@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // TestScriptSafe: the record a page embeds is compact (no whitespace

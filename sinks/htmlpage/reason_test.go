@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // TestNullWithReason: a null value with KEY_reason beside it (the JSON's

@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // runView is the run page as the template draws it, built from the

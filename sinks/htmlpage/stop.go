@@ -3,7 +3,7 @@ package htmlpage
 import (
 	"bytes"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // A sweep page of tens of thousands of rows takes seconds to build (the

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // node is a JSON value in one uniform shape, so the page reads every tree

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // natl is the reference's NATL stdout: the report and the not-supported

@@ -10,7 +10,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/core/stats"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // Write writes the reference CLI's stdout for r to w, ending with "\n".

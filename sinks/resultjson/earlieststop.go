@@ -2,7 +2,7 @@ package resultjson
 
 import (
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // EarliestStop is the earliest_stop block: whether and when the run could

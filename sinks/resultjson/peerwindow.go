@@ -2,7 +2,7 @@ package resultjson
 
 import (
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // peerWindow is the recording tool's own measurement window beside ours

@@ -3,7 +3,7 @@
 // key tree of §11.1, or the NATL dict of §13), under steadysweep the same
 // tree followed by the assessment's keys (status, verdict, submission,
 // totals, gap, tail cut, early stopping, selection, offline). Python's
-// json.dumps layout with indent=2 and Python float repr (sinks/pyjson).
+// json.dumps layout with indent=2 and Python float repr (internal/pyjson).
 //
 // Tree builds the ordered tree so that a caller can add keys or embed it
 // (the HTML report); Write encodes it.
@@ -13,7 +13,7 @@ import (
 	"io"
 
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // Write writes the JSON of r to w (no trailing newline, as the reference).

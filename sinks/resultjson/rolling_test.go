@@ -5,7 +5,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/core/stats"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // TestRollingTableAppendsItsTree: the rolling cells written directly are

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // Augment writes to w the endpoints result summary (a

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // ErrNoBlock is returned for a result of the reference compat, which

@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 // writeFileAtomic writes path through write (buffered), creating its
-// directory, with the module's atomic writer (sinks/atomicfile).
+// directory, with the module's atomic writer (internal/atomicfile).
 func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create directory of %s: %w", path, err)

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
 )
 
 // WriteHTML writes the calibration as one self-contained HTML page

@@ -17,8 +17,8 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
-	"github.com/steadysweep/steadysweep/sinks/pyjson"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 

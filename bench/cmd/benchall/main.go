@@ -53,7 +53,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/bench"
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/sinks/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 var (

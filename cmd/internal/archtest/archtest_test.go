@@ -56,27 +56,27 @@ func TestArchitecture(t *testing.T) {
 func TestCheckFindsViolations(t *testing.T) {
 	a := &Architecture{
 		Rules:  map[string][]string{"core": {"core/stats"}, "core/stats": nil, "sinks/...": {"core", "sinks/..."}},
-		Leaves: []string{"sinks/atomicfile"},
+		Leaves: []string{"internal/atomicfile"},
 		Std:    map[string][]string{"core": {"math", "strings"}},
 	}
 	const mod = "example.com/m"
 	pkgs := []Package{
 		{Path: "core", Imports: map[string]string{"math": "core/a.go", "encoding/json": "core/b.go",
-			mod + "/sinks/atomicfile": "core/c.go", "gonum.org/v1/gonum/stat": "core/d.go"}},
+			mod + "/internal/atomicfile": "core/c.go", "gonum.org/v1/gonum/stat": "core/d.go"}},
 		{Path: "core/stats", Imports: map[string]string{mod + "/core": "core/stats/x.go"}},
 		{Path: "sinks/report", Imports: map[string]string{mod + "/core": "sinks/report/r.go",
-			mod + "/sinks/atomicfile": "sinks/report/r.go", mod + "/sweep": "sinks/report/s.go"}},
-		{Path: "sinks/atomicfile", Imports: map[string]string{"os": "a.go", mod + "/core": "a.go"}},
+			mod + "/internal/atomicfile": "sinks/report/r.go", mod + "/sweep": "sinks/report/s.go"}},
+		{Path: "internal/atomicfile", Imports: map[string]string{"os": "a.go", mod + "/core": "a.go"}},
 		{Path: "sweep", Imports: map[string]string{}},
 	}
 	got := strings.Join(a.Check(mod, pkgs), "\n")
 	for _, want := range []string{
 		"core/b.go imports encoding/json",                   // std outside the list
-		"core/c.go imports sinks/atomicfile",                // a leaf inside core
+		"core/c.go imports internal/atomicfile",             // a leaf inside core
 		"core/d.go imports gonum.org/v1/gonum/stat",         // another module in a std-restricted package
 		"core/stats/x.go imports core",                      // against the direction
 		"sinks/report/s.go imports sweep",                   // not in the rule
-		"a.go imports core: sinks/atomicfile is a leaf",     // a leaf importing ours
+		"a.go imports core: internal/atomicfile is a leaf",  // a leaf importing ours
 		"sweep: no rule in the architecture file covers it", // uncovered package
 	} {
 		if !strings.Contains(got, want) {

@@ -1,0 +1,425 @@
+package cache
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/foreign"
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/safeopen"
+)
+
+// Cache stores ingested runs as Arrow IPC files (in a layout of their
+// own, cacheentry.go) so a run is decoded (and tokenized) once.
+//
+// An entry holds the decoded columns of one events file under one set of
+// decode options, and is found in two steps, neither of which reads the
+// events file:
+//
+//  1. Identity: the events file's device, inode, size, mtime and ctime
+//     name a small file under ids/ holding the file's SHA-256, recorded
+//     when it was decoded (hashed while it was read, not re-read).
+//  2. Entry: KEY-SHA-CRC.arrow, where KEY hashes the schema version, the
+//     token counter's identity, the tokenize-sample setting with the
+//     super-pass size it uses, the full-output count mode, the line cap
+//     and the events file's size and mtime; SHA is the start of the
+//     events file's SHA-256; CRC the CRC-32C of the entry file itself,
+//     checked on every read, so a torn or corrupt entry is never
+//     trusted: it is removed and rebuilt. KEY-SHA.entry names the entry
+//     last written, so a lookup opens it without listing the directory.
+//
+// A hit is always the same bytes: any write to the events file changes
+// its ctime, hence its identity, and a new identity (an edited file, a
+// copy, a restore from backup) is decoded again. The sidecars are not in
+// the entry: RunInfo and the dataset indices are applied from the run's
+// own sidecars on every load, so runs with identical logs but different
+// configs share only what the logs decide. Entries are written to a
+// temporary file, synced and renamed, so concurrent processes at worst
+// write the same entry twice.
+type Cache struct {
+	// Dir is the cache directory (DefaultCacheDir() when empty).
+	Dir string
+}
+
+// cacheKeyVersion changes when the key or the entry layout does.
+const cacheKeyVersion = 3
+
+// DefaultCacheDir returns $XDG_CACHE_HOME/steadysweep, else
+// ~/.cache/steadysweep.
+func DefaultCacheDir() string {
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "steadysweep")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".cache", "steadysweep")
+	}
+	return filepath.Join(os.TempDir(), "steadysweep-cache")
+}
+
+func (c *Cache) dir() string {
+	if c.Dir != "" {
+		return c.Dir
+	}
+	return DefaultCacheDir()
+}
+
+// Lookup returns the run's columns when the cache holds a valid entry for
+// them under opts, and never decodes. A caller that tunes for the decode
+// (its memory grows with the file) calls Lookup, then Fill on a miss.
+func (c *Cache) Lookup(run *contract.Run, opts contract.IngestOptions) (*contract.Loaded, bool) {
+	fi, err := os.Stat(run.EventsPath)
+	if err != nil {
+		return nil, false
+	}
+	id := contract.FileIdentity(fi)
+	l := c.lookup(run, cacheKey(run, opts, id), id)
+	return l, l != nil
+}
+
+// Fill decodes the run with decode (columnar.Load), hashing the events
+// file as it is read, and stores the result without looking for an entry
+// first (columnar.Cache.Load does).
+func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.IngestOptions, decode func(context.Context, *contract.Run, contract.IngestOptions) (*contract.Loaded, error)) (*contract.Loaded, error) {
+	fi, err := os.Stat(run.EventsPath)
+	if err != nil {
+		return nil, fmt.Errorf("cache key: %w", err)
+	}
+	id := contract.FileIdentity(fi)
+	key := cacheKey(run, opts, id)
+	opts.HashEvents = true
+	l, err := decode(ctx, run, opts)
+	if err != nil {
+		return nil, err
+	}
+	if l.EventsSHA256 == "" {
+		// A reader that does not hash as it reads (other tools' formats,
+		// whose logs are small beside endpoints'): read the file for it.
+		if l.EventsSHA256, err = hashFileOnce(run.EventsPath, id); err != nil {
+			run.Warnf("cache: %v", err)
+			return l, nil
+		}
+	}
+	// A file written while it was read is not recorded under either identity.
+	if fi2, err := os.Stat(run.EventsPath); err == nil && contract.FileIdentity(fi2) == id {
+		if err := c.Store(key, l); err != nil {
+			run.Warnf("cache: %v", err)
+		} else if err := c.recordIdentity(id, l.EventsSHA256); err != nil {
+			run.Warnf("cache: %v", err)
+		}
+	}
+	return l, nil
+}
+
+// lookup is the entry for key of the events file of identity id, or nil.
+func (c *Cache) lookup(run *contract.Run, key string, id [5]int64) *contract.Loaded {
+	if sha, ok := c.identityDigest(id); ok {
+		return c.Entry(key, sha, run)
+	}
+	return nil
+}
+
+// EventsDigest returns the SHA-256 (hex) of the events file at path as
+// the cache recorded it when the file was decoded, if the file is
+// unchanged since (same identity); it never reads the events file.
+func (c *Cache) EventsDigest(path string) (string, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return c.identityDigest(contract.FileIdentity(fi))
+}
+
+// hashFile returns the hex SHA-256 of the file at path.
+func hashFile(path string) (string, error) {
+	f, err := safeopen.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// fileHashes memoizes hashFile by file identity for this process: the
+// benchmarks of one GuideLLM report are as many runs of one file, hashed
+// once, not once per benchmark.
+var fileHashes sync.Map // [5]int64 → string
+
+// hashFileOnce is hashFile, once per file identity id (when it proves
+// anything: an inode and a ctime).
+func hashFileOnce(path string, id [5]int64) (string, error) {
+	if id[1] == 0 || id[4] == 0 {
+		return hashFile(path)
+	}
+	if v, ok := fileHashes.Load(id); ok {
+		return v.(string), nil
+	}
+	FileHashReads.Add(1)
+	sha, err := hashFile(path)
+	if err == nil {
+		fileHashes.Store(id, sha)
+	}
+	return sha, err
+}
+
+// FileHashReads counts hashFileOnce's reads (a test's evidence).
+var FileHashReads atomic.Int64
+
+// readerSidecars are the files beside a log that its format's reader
+// reads into what the cache stores (a reader that reads another file
+// lists it here).
+var readerSidecars = map[contract.Format][]string{
+	contract.FormatAIPerf: foreign.AIPerfSummaryNames,
+}
+
+// cacheKey derives the entry key of run under opts.
+func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "steadysweep-cache\x00v=%d\x00schema=%d\x00", cacheKeyVersion, contract.SchemaVersion)
+	counter := "none"
+	if opts.Counter != nil {
+		counter = opts.Counter.Identity()
+	}
+	fmt.Fprintf(h, "counter=%q\x00sample=%d\x00S=%d\x00full=%d\x00maxline=%d\x00size=%d\x00mtime=%d\x00",
+		counter, opts.TokenizeSample, contract.SampleSuperPass(run, opts), contract.TokensModeOf(run), contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize), id[2], id[3])
+	if run.Format != "" && run.Format != contract.FormatEndpoints {
+		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
+	}
+	// A reader that reads files beside its log (AIPerf's summary: the
+	// model, the load) stores what they say in the entry: their
+	// identities are in the key, so an edited summary is read again.
+	for _, name := range readerSidecars[run.Format] {
+		p := filepath.Join(filepath.Dir(run.EventsPath), name)
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(h, "sidecar=%s\x00%v\x00", name, contract.FileIdentity(fi))
+		} else {
+			fmt.Fprintf(h, "sidecar=%s\x00absent\x00", name)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// identityPath is the ids/ file of a file identity.
+func (c *Cache) identityPath(id [5]int64) string {
+	var b [40]byte
+	for i, v := range id {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
+	}
+	sum := sha256.Sum256(b[:])
+	return filepath.Join(c.dir(), "ids", hex.EncodeToString(sum[:16]))
+}
+
+// identityDigest returns the events SHA-256 recorded for id.
+func (c *Cache) identityDigest(id [5]int64) (string, bool) {
+	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
+		return "", false // no inode or ctime: the identity proves nothing
+	}
+	f, err := safeopen.Open(c.identityPath(id))
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	var b [65]byte
+	n, _ := io.ReadFull(f, b[:])
+	if n != 65 || b[64] != '\n' {
+		return "", false
+	}
+	if _, err := hex.DecodeString(string(b[:64])); err != nil {
+		return "", false
+	}
+	return string(b[:64]), true
+}
+
+// recordIdentity records that the file of identity id has SHA-256 sha.
+func (c *Cache) recordIdentity(id [5]int64, sha string) error {
+	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
+		return nil
+	}
+	path := c.identityPath(id)
+	return writeCacheFile(filepath.Dir(path), filepath.Base(path), []byte(sha+"\n"))
+}
+
+// Entry returns a valid entry for key and events digest sha, or nil.
+// Invalid entries are removed. The entry the pair's pointer file names is
+// tried first: one small read, where listing the cache directory grows
+// with every run cached (a sweep over an archive lists it once a run). A
+// listing is the fallback, for a pointer lost to a concurrent writer or
+// naming an entry since removed.
+func (c *Cache) Entry(key, sha string, run *contract.Run) *contract.Loaded {
+	base := EntryBase(key, sha)
+	pointed := ""
+	if name, ok := c.pointedEntry(base); ok {
+		pointed = filepath.Join(c.dir(), name)
+		if l := c.loadEntry(pointed, sha, run); l != nil {
+			return l
+		}
+	}
+	matches, _ := filepath.Glob(filepath.Join(c.dir(), base+"-*.arrow"))
+	for _, path := range matches {
+		if path == pointed {
+			continue
+		}
+		if l := c.loadEntry(path, sha, run); l != nil {
+			return l
+		}
+	}
+	return nil
+}
+
+// EntryBase is the start of the names of the entries for key and sha:
+// BASE-CRC.arrow, and BASE.entry the pointer to the latest of them.
+func EntryBase(key, sha string) string { return key + "-" + sha[:32] }
+
+// pointedEntry returns the entry name the pointer file of base holds,
+// when it is one of base's entry names.
+func (c *Cache) pointedEntry(base string) (string, bool) {
+	b, err := safeopen.ReadFile(filepath.Join(c.dir(), base+".entry"), "a cache pointer", 256)
+	if err != nil {
+		return "", false
+	}
+	name := strings.TrimSuffix(string(b), "\n")
+	crc, ok := strings.CutPrefix(name, base+"-")
+	if !ok || len(crc) != len("01234567.arrow") || !strings.HasSuffix(crc, ".arrow") || strings.ContainsAny(crc, "/\\") {
+		return "", false
+	}
+	return name, true
+}
+
+// loadEntry returns the entry at path applied to run, or nil when it is
+// absent or invalid (then removed, with a warning).
+func (c *Cache) loadEntry(path, sha string, run *contract.Run) *contract.Loaded {
+	l, err := ReadEntry(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		run.Warnf("cache: discarding %s: %v", path, err)
+		os.Remove(path)
+		return nil
+	}
+	// An endpoints run's facts come from its sidecars, read afresh;
+	// another format's from its own log, stored with the columns.
+	info := l.Info
+	if run.Format == "" || run.Format == contract.FormatEndpoints {
+		info = endpoints.EndpointsInfo(run)
+	}
+	// The entry keeps the problems of the file it was made from; they
+	// must name this run's file.
+	l.Summary.File = run.EventsPath
+	l.Summary.RestoreFirst()
+	l.EventsSHA256 = sha
+	l.Attach(run, info)
+	return l
+}
+
+// ReadEntry reads and validates one entry file (cacheentry.go), its
+// columns in place in the buffer it was read into.
+func ReadEntry(path string) (l *contract.Loaded, err error) {
+	// An entry is only ever a regular file this package wrote; anything
+	// else (a link to /dev/zero, a FIFO, a huge file) is refused unread
+	// and then removed like any invalid entry.
+	b, err := safeopen.ReadFile(path, "a cache entry", safeopen.LimitCacheEntry)
+	if err != nil {
+		return nil, err
+	}
+	base := strings.TrimSuffix(filepath.Base(path), ".arrow")
+	dash := strings.LastIndexByte(base, '-')
+	if dash < 0 || base[dash+1:] != fmt.Sprintf("%08x", crc32.Checksum(b, castagnoli)) {
+		return nil, errors.New("checksum mismatch")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			l, err = nil, fmt.Errorf("unreadable Arrow IPC file: %v", r)
+		}
+	}()
+	// The record references b (no second copy), and so do the columns
+	// made of it: b is this read's own and never reused.
+	fr, err := ipc.NewMappedFileReader(b)
+	if err != nil {
+		return nil, err
+	}
+	defer fr.Close()
+	if fr.NumRecords() != 1 {
+		return nil, fmt.Errorf("%d record batches, want 1", fr.NumRecords())
+	}
+	rec, err := fr.RecordBatchAt(0)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return loadedFromEntry(rec)
+}
+
+// castagnoli is the CRC-32C table (hardware-accelerated on amd64 and
+// arm64): the entry checksum catches torn and corrupt files at memory
+// speed.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Store writes l's columns as the entry for key, atomically. An
+// endpoints run's facts stored with them are not used (attach applies the
+// sidecars on load); the dataset indices are not stored. The entry is
+// streamed to its temporary file, its checksum computed on the way, and
+// named by it on commit: no copy of the columns is held (a buffer of the
+// whole entry was a third of a cold 1 GB analyze's peak).
+func (c *Cache) Store(key string, l *contract.Loaded) error {
+	rec, err := EntryRecord(l)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+		return err
+	}
+	base := EntryBase(key, l.EventsSHA256)
+	prefix := filepath.Join(c.dir(), base+"-")
+	f, err := atomicfile.Create(prefix + "unchecked.arrow")
+	if err != nil {
+		return err
+	}
+	sum := crc32.New(castagnoli)
+	bw := bufio.NewWriterSize(io.MultiWriter(f, sum), 256<<10)
+	w, err := ipc.NewFileWriter(bw, ipc.WithSchema(rec.Schema()))
+	if err == nil {
+		err = w.Write(rec)
+		err = errors.Join(err, w.Close())
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		return errors.Join(fmt.Errorf("write entry: %w", err), f.Abort())
+	}
+	name := fmt.Sprintf("%s-%08x.arrow", base, sum.Sum32())
+	if err := f.CommitAs(filepath.Join(c.dir(), name)); err != nil {
+		return err
+	}
+	return writeCacheFile(c.dir(), base+".entry", []byte(name+"\n"))
+}
+
+// writeCacheFile writes dir/name atomically (internal/atomicfile).
+func writeCacheFile(dir, name string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, name), data)
+}

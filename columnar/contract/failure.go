@@ -1,0 +1,89 @@
+package contract
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/steadysweep/steadysweep/core"
+)
+
+// httpStatusInText finds an HTTP status in an error message: "HTTP 503",
+// "status code 429", "status: 500", "Error code: 400".
+var httpStatusInText = regexp.MustCompile(`(?i)\b(?:http(?:/[\d.]+)?|status(?: code)?|error code|code)[:= ]+([1-5]\d\d)\b`)
+
+// reasonPhrases maps HTTP reason phrases ("Service Unavailable") to their
+// status, for tools that record only the phrase (vLLM's response.reason).
+var reasonPhrases = func() map[string]int32 {
+	m := map[string]int32{}
+	for c := 400; c < 600; c++ {
+		if t := http.StatusText(c); t != "" {
+			m[strings.ToLower(t)] = int32(c)
+		}
+	}
+	return m
+}()
+
+// ClassifyFailure names how a request failed from what its log records:
+// a status or tool error code (0 when none), the error's type name and
+// message, and whether its first token had arrived. The most specific
+// cause the record supports wins: cancelled, timeout, an HTTP status,
+// then midstream (a stream broken after its first token); otherwise
+// FailError. The code returned is the HTTP status or the tool's code.
+func ClassifyFailure(code int64, typ, msg string, gotFirst bool) (core.FailureKind, int32) {
+	text := strings.ToLower(typ + " " + msg)
+	c := int32(0)
+	if code > 0 && code < 1<<31 {
+		c = int32(code)
+	}
+	if c == 0 {
+		if m := httpStatusInText.FindStringSubmatch(msg); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			c = int32(n)
+		} else if n, ok := reasonPhrases[strings.ToLower(strings.TrimSpace(msg))]; ok {
+			c = n
+		}
+	}
+	switch {
+	case c == 499 || strings.Contains(text, "cancel"):
+		return core.FailCancelled, c
+	case strings.Contains(text, "timeout") || strings.Contains(text, "timed out"):
+		return core.FailTimeout, c
+	case c >= 400 && c < 600:
+		return core.FailHTTP, c
+	case gotFirst:
+		return core.FailMidstream, c
+	}
+	return core.FailError, c
+}
+
+// FillDecodedColumns completes the columns a decoder of the endpoints
+// formats does not fill itself: the failure kinds, derived from the
+// columns (a failed sample with a first token broke off midstream,
+// another failed one is FailError, one neither completed nor failed was
+// still in flight at the end of the log: FailIncomplete; applyErrorCauses
+// then refines them by the error events' texts). These logs record no
+// input or reasoning token counts, and failure codes only where an error
+// text names one: those columns are left nil (read as -1 and 0; see
+// core.Samples), 20 bytes a sample not spent.
+func FillDecodedColumns(s *core.Samples) {
+	n := s.Len()
+	s.FailureKind = make([]core.FailureKind, n)
+	for i := range s.FailureKind {
+		switch {
+		case s.Failed[i] && s.HasFirstToken[i]:
+			s.FailureKind[i] = core.FailMidstream
+		case s.Failed[i]:
+			s.FailureKind[i] = core.FailError
+		case !s.HasComplete[i]:
+			s.FailureKind[i] = core.FailIncomplete
+		}
+	}
+	s.FailCode, s.InTokens, s.ReasoningTokens = nil, nil, nil
+}
+
+// SetFailCode records sample i's failure code (an optional column).
+func SetFailCode(s *core.Samples, i int, code int32) {
+	SetOptional(&s.FailCode, s.Len(), i, code, 0)
+}

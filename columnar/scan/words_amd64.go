@@ -1,0 +1,32 @@
+package scan
+
+import (
+	"golang.org/x/sys/cpu"
+)
+
+// haveWordsSSE2 selects the assembly word loop (SSE2 is baseline on
+// amd64; POPCNT nearly so, and checked); haveWordsAVX2 the wider one
+// that also takes non-ASCII bytes and two-byte escapes (cpu.X86.HasAVX2
+// includes the OS's support for the YMM registers). Variables so that
+// tests can force the fallbacks.
+var (
+	HaveWordsSSE2 = cpu.X86.HasPOPCNT
+	HaveWordsAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT
+)
+
+// wordsSSE2 is swarWords' loop 16 bytes a step in SSE2 (words_amd64.s);
+// prevSpace and prevSpaceOut are 1 when the byte before is a space.
+//
+//go:noescape
+func wordsSSE2(b []byte, j int, prevSpace uint64) (next int, words int, prevSpaceOut uint64)
+
+// wordsAVX2 is scanStringWords' inner loop 32 bytes a step in AVX2
+// (words_amd64.s): it needs 3 <= j (it reads the 3 bytes before) and
+// j+32 <= len(b), and stops only at a byte the caller must take one at a
+// time ('"', a control byte, the lead byte of a possible Unicode space, a
+// \u or bad escape) or at len(b). escapes counts the two-byte escapes it
+// took; bad is non-zero when the bytes it took, or the one it stopped at,
+// are not valid UTF-8 there.
+//
+//go:noescape
+func wordsAVX2(b []byte, j int, prevSpace uint64) (next int, words int, prevSpaceOut uint64, escapes int, bad uint64)
