@@ -180,12 +180,18 @@ func (s Summary) FailureLines() []string {
 	if s.ErrorRuns > len(s.Failures) {
 		head = fmt.Sprintf("%d runs failed; the first %d:", s.ErrorRuns, len(s.Failures))
 	}
+	return namedRuns(head, s.Failures)
+}
+
+// namedRuns is head, then a line per run of rs with its reason, by run
+// name (workers finish in any order, the listing should not); names are
+// data: escaped, a line per run.
+func namedRuns(head string, rs []RunFailure) []string {
 	lines := []string{head}
-	// By run name: workers finish in any order, the listing should not.
-	fs := slices.Clone(s.Failures)
-	slices.SortFunc(fs, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
-	for _, f := range fs {
-		lines = append(lines, "  "+sinks.OneLine(f.Run)+": "+sinks.OneLine(f.Reason)) // names are data: a line per run
+	rs = slices.Clone(rs)
+	slices.SortFunc(rs, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
+	for _, r := range rs {
+		lines = append(lines, "  "+sinks.OneLine(r.Run)+": "+sinks.OneLine(r.Reason))
 	}
 	return lines
 }

@@ -2,8 +2,6 @@ package sweep
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -46,11 +44,5 @@ func (s Summary) WarningLines() []string {
 	if s.WarnedRuns > len(s.Warned) {
 		head = fmt.Sprintf("%d runs with loader warnings (analyze RUN prints them all); the first %d:", s.WarnedRuns, len(s.Warned))
 	}
-	lines := []string{head}
-	ws := slices.Clone(s.Warned)
-	slices.SortFunc(ws, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
-	for _, w := range ws {
-		lines = append(lines, "  "+sinks.OneLine(w.Run)+": "+sinks.OneLine(w.Reason))
-	}
-	return lines
+	return namedRuns(head, s.Warned)
 }
