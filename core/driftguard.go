@@ -18,7 +18,6 @@ import (
 // staircase is not taken for a drift. The reference has no such guard.
 
 // DriftGuard is the record of the drift guard over a certified window.
-// Lo and Hi bound the tested span [Lo, Hi) in absolute super-passes.
 type DriftGuard struct {
 	// Fired reports a drift: the window is withdrawn (not a steady state).
 	Fired bool
@@ -30,7 +29,8 @@ type DriftGuard struct {
 	// settled stretch before its cap), so the crop came from the reference
 	// rule and is itself evidence of a drift.
 	WholeRun bool
-	Lo, Hi   int
+	// SP is the tested span [Lo, Hi) in absolute super-passes.
+	SP SPRange
 	// Up is the slope's sign; P its OLS two-sided p-value; RelDrift the
 	// relative drift (stats.RelDrift) of the span.
 	Up          bool
@@ -54,14 +54,14 @@ func (a *analysis) driftGuard(lo int) *DriftGuard {
 	var last DriftGuard
 	for _, m := range gatedMetrics() {
 		dg := driftOver(trajectory(r.pct[lo:], m), p, false, a.stop)
-		dg.Lo, dg.Hi = r.Warmup+lo, r.Warmup+len(r.pct)
+		dg.SP = absRange(r.Warmup, lo, len(r.pct))
 		dg.metric, dg.Metric = m, Metrics()[m].Key
 		if last = dg; dg.Fired {
 			return &dg
 		}
 		if unsettled {
 			dg := driftOver(trajectory(a.pct, m), p, true, a.stop)
-			dg.Lo, dg.Hi, dg.WholeRun = 0, len(a.pct), true
+			dg.SP, dg.WholeRun = SPRange{0, SPIndex(len(a.pct))}, true
 			dg.metric, dg.Metric = m, Metrics()[m].Key
 			if last = dg; dg.Fired {
 				return &dg
@@ -93,10 +93,17 @@ func driftOver(ys []float64, p Params, hinge bool, stop *stopper) DriftGuard {
 		dg.P = 0 // an exact line: its SE is rounding noise, the slope is certain (stats.OLSResult)
 	}
 	dg.BICLine = bic(o.RSS, n, 2, mean)
+	fit := ys
+	if n > stepFitMaxPoints { // a long run: the fits on block means (stepFitPoints)
+		var xs []float64
+		xs, fit = stepFitPoints(indexSeries(n), ys)
+		_, rss := lineFit(xs, fit)
+		dg.BICLine = bic(rss, len(fit), 2, stats.Mean(fit))
+	}
 	if hinge {
-		dg.BICAlt = math.Min(bestStepBIC(ys, 3, 1, stop), hingeBIC(ys, p.MinTrendN, stop))
+		dg.BICAlt = math.Min(bestStepBIC(fit, 3, 1, stop), hingeBIC(fit, p.MinTrendN, stop))
 	} else {
-		dg.BICAlt = bestStepBIC(ys, 3, p.MinTrendN, stop)
+		dg.BICAlt = bestStepBIC(fit, 3, p.MinTrendN, stop)
 	}
 	dg.Fired = dg.P < p.Alpha && math.Abs(dg.RelDrift) >= p.TrendRelDriftMin && dg.BICLine < dg.BICAlt
 	return dg
@@ -112,6 +119,15 @@ func bestStepBIC(ys []float64, kmax, minFirst int, stop *stopper) float64 {
 		best = math.Min(best, bic(segmentSSE(ys, k, minFirst, stop), len(ys), 2*k-1, mean))
 	}
 	return best
+}
+
+// indexSeries is 0, 1, …, n−1 as floats.
+func indexSeries(n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	return xs
 }
 
 // hingeBIC is the BIC (q = 3) of the best "ramp, then flat" fit

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -74,6 +73,16 @@ type Outcome struct {
 	// CertTTFT … CertTPSSystem are the metric families' certifications
 	// (Assessment.Certification; "" under the reference).
 	CertTTFT, CertTPOT, CertLatency, CertTPSPerUser, CertTPSSystem CertState
+
+	// PeerSource, PeerStartNs and PeerEndNs are the recording tool's own
+	// measurement window (RunInfo.PeerWindow; PeerSource "" when its log
+	// records none: HasPeer), on the run's clock; PeerStartDiffS
+	// and PeerEndDiffS are our window's bounds minus its, in seconds (NaN
+	// without either window): Result.PeerComparison, as the JSON's
+	// peer_window has them.
+	PeerSource                   string
+	PeerStartNs, PeerEndNs       int64
+	PeerStartDiffS, PeerEndDiffS float64
 }
 
 // SetEarliestStop records e, the earliest stop of the analysed run, in o.
@@ -84,6 +93,9 @@ func (o *Outcome) SetEarliestStop(e EarliestStop) {
 		o.StopAtS, o.StopSavedFrac, o.StopSavedS, o.StopAgrees = e.StopAtS, e.SavedFrac, float64(e.SavedNs())/1e9, e.Agrees
 	}
 }
+
+// HasPeer reports a peer window recorded in o (its source names it).
+func (o *Outcome) HasPeer() bool { return o.PeerSource != "" }
 
 // HasStop reports an earliest stop recorded in o.
 func (o *Outcome) HasStop() bool { return !math.IsNaN(o.StopAtS) }
@@ -100,6 +112,11 @@ func (r *Result) Outcome() Outcome {
 		r.referenceOutcome(&out)
 	} else {
 		r.assessedOutcome(&out)
+	}
+	out.PeerStartDiffS, out.PeerEndDiffS = math.NaN(), math.NaN()
+	if c, ok := r.PeerComparison(); ok {
+		out.PeerSource, out.PeerStartNs, out.PeerEndNs = c.Peer.Source, c.Peer.StartNs, c.Peer.EndNs
+		out.PeerStartDiffS, out.PeerEndDiffS = c.StartDiffS, c.EndDiffS
 	}
 	return out
 }
@@ -179,13 +196,13 @@ func (r *Result) assessedOutcome(out *Outcome) {
 	if as.Status == StatusWindowable && as.Verdict != VerdictDriftingUp && as.Verdict != VerdictDriftingDown {
 		out.Found = r.Steady.Found || as.Offline != nil
 	}
-	if as.WinLo >= 0 {
+	if w := as.Window; w.Ok() {
 		// The window's own record: the submission block may drop it.
-		out.WindowStartSP, out.WindowEndSP = as.WinLo, as.WinHi-1
+		out.WindowStartSP, out.WindowEndSP = int(w.Lo), int(w.Last())
 		if w := r.Steady.Window; w != nil {
 			out.WindowSamples = w.NSamples
 		}
-		out.WindowDurationS = float64(issueSpanNs(r.series[as.WinLo:as.WinHi])) / 1e9
+		out.WindowDurationS = float64(issueSpanNs(r.series[w.Lo:w.Hi])) / 1e9
 	}
 	gs := as.Selection.GatingStates()
 	out.StateTPOTP50, out.StateTPOTP90 = gs[0], gs[1]
@@ -246,8 +263,8 @@ func referenceReason(r *Result, status Status) string {
 	switch {
 	case status == StatusNotSupported:
 		return "agentic NATL path: per-trajectory throughput only, no steady window"
-	case status == StatusPartialDataset:
-		return fmt.Sprintf("less than one full super-pass (%d of %d samples)", countIssued(r.series), r.SuperpassSize)
+	case lessThanOnePass(r):
+		return shortReason(r)
 	case r.Steady.Found || r.Steady.Reason != "":
 		return r.Steady.Reason
 	}

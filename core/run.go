@@ -37,6 +37,9 @@ type Run struct {
 	// the per-sample columns (offline token-rate plateau, arrival rates).
 	perSample sampleMemo
 	scratch   scratch
+	// prefixes memoises the earliest-stop search's prefix runs and what
+	// it needs of the whole run (prefixmemo.go).
+	prefixes prefixMemo
 }
 
 // NewRun prepares the samples and facts of one run for analysis. s must
@@ -125,7 +128,7 @@ func (run *Run) resolve(p Params) (*analysis, error) {
 	a.p.MinDurFloorS, a.res.MinDurFloorFromRun = MinDurFloor(run.info, p)
 	a.res.MinDurFloorS = a.p.MinDurFloorS
 	if p.Compat != CompatReference {
-		a.assess = &Assessment{Partial: run.info.Partial, WinLo: -1, WinHi: -1}
+		a.assess = &Assessment{Partial: run.info.Partial, Window: NoSPRange}
 		a.assess.Mode.Name = prof.Name
 	}
 	return a, nil

@@ -74,3 +74,17 @@ type RunInfo struct {
 	// kind; the detector adds the kinds the columns show (timing.go).
 	EventAnomalies []EventAnomaly `json:",omitempty"`
 }
+
+// HasDatasetPass reports whether the run's log comes from a client that
+// replays a dataset in passes (the endpoints client, any generation), so
+// its super-pass size is a dataset pass. Another tool's log (AIPerf,
+// GuideLLM, vLLM, …) has none: its super-pass size is a default, and a
+// run shorter than one super-pass is a short run, not a partial dataset.
+// (columnar.Format.HasDatasetPass names the same formats.)
+func (i RunInfo) HasDatasetPass() bool {
+	switch i.SourceFormat {
+	case "", "endpoints", "endpoints-legacy":
+		return true
+	}
+	return false
+}

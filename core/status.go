@@ -78,8 +78,9 @@ func ParseVerdict(s string) (Verdict, error) { return parseEnum("verdict", s, Ve
 // windowStatus classifies a steadysweep window-path result (design §5.6
 // plus outcome):
 //
-//	partial_dataset        no full super-pass
-//	insufficient_passes    fewer than warmup + MinTrendN full super-passes,
+//	partial_dataset        no full super-pass (of a dataset pass)
+//	insufficient_passes    no full super-pass of a log without a dataset
+//	                       pass; fewer than warmup + MinTrendN full super-passes,
 //	                       or no admissible window at all
 //	insufficient_duration  admissible plateaus exist but all are shorter
 //	                       than the minimum duration (or the window is a burst)
@@ -89,8 +90,8 @@ func windowStatus(r *Result, as *Assessment, p Params) (status Status, verdict V
 	ss := &r.Steady
 	switch {
 	case as.NFull == 0:
-		status = StatusPartialDataset
-		reason = fmt.Sprintf("less than one full super-pass (%d of %d samples)", countIssued(r.series), r.SuperpassSize)
+		status = shortStatus(r.RunInfo())
+		reason = shortReason(r)
 	case as.NFull < r.Warmup+p.MinTrendN:
 		status = StatusInsufficientPasses
 		reason = fmt.Sprintf("%d full super-pass(es), warmup %d: fewer than %d post-warmup super-passes",
@@ -98,7 +99,7 @@ func windowStatus(r *Result, as *Assessment, p Params) (status Status, verdict V
 	case ss.AllShort || as.Selection.Burst:
 		status = StatusInsufficientDuration
 		reason = ss.Reason
-	case as.WinLo < 0:
+	case !as.Window.Ok():
 		status = StatusInsufficientPasses
 		reason = ss.Reason
 	default:
@@ -139,8 +140,8 @@ func referenceStatus(r *Result) Status {
 	switch {
 	case r.Path == PathNATL:
 		return StatusNotSupported
-	case len(r.series) == 0 || (len(r.series) == 1 && r.SuperpassSize > 0 && r.series[0].NIssued < r.SuperpassSize):
-		return StatusPartialDataset
+	case lessThanOnePass(r):
+		return shortStatus(r.RunInfo())
 	case r.Steady.Found:
 		return StatusWindowable
 	case r.Steady.AllShort:
@@ -148,6 +149,32 @@ func referenceStatus(r *Result) Status {
 	default:
 		return StatusInsufficientPasses
 	}
+}
+
+// lessThanOnePass reports a reference-compat series without one full
+// super-pass.
+func lessThanOnePass(r *Result) bool {
+	return len(r.series) == 0 || (len(r.series) == 1 && r.SuperpassSize > 0 && r.series[0].NIssued < r.SuperpassSize)
+}
+
+// shortStatus is the status of a run without one full super-pass:
+// partial_dataset when its super-pass is a dataset pass (the dataset was
+// not covered once), insufficient_passes for a log without a dataset pass
+// (RunInfo.HasDatasetPass), whose run is merely too short.
+func shortStatus(info RunInfo) Status {
+	if info.HasDatasetPass() {
+		return StatusPartialDataset
+	}
+	return StatusInsufficientPasses
+}
+
+// shortReason is the reason of a run without one full super-pass.
+func shortReason(r *Result) string {
+	reason := fmt.Sprintf("less than one full super-pass (%d of %d samples)", countIssued(r.series), r.SuperpassSize)
+	if info := r.RunInfo(); !info.HasDatasetPass() {
+		reason += "; " + info.SourceFormat + " logs have no dataset pass: the run is shorter than one super-pass"
+	}
+	return reason
 }
 
 func partialReason(info RunInfo) string {

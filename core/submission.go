@@ -72,10 +72,11 @@ func SubmissionMinDuration(p float64, concurrency int) float64 {
 }
 
 // noWindowSubmission is the block without a window.
-func noWindowSubmission(nFull, S int) Submission {
+// short is the status without a full super-pass (shortStatus).
+func noWindowSubmission(nFull, S int, short Status) Submission {
 	st := StatusInsufficientPasses
 	if nFull < 1 {
-		st = StatusPartialDataset
+		st = short
 	}
 	return Submission{Status: st, Verdict: VerdictNotFound, Window: SubmissionWindow{SuperPassSize: S}}
 }
@@ -84,39 +85,40 @@ func noWindowSubmission(nFull, S int) Submission {
 func (a *analysis) submission() Submission {
 	r := a.res
 	if a.assess.Status == StatusInvalidTiming {
-		return noWindowSubmission(a.assess.NFull, r.SuperpassSize)
+		return noWindowSubmission(a.assess.NFull, r.SuperpassSize, shortStatus(a.run.info))
 	}
 	n := 0
 	if r.Steady.Window != nil {
 		n = r.Steady.Window.NSamples
 	}
 	return submissionOf(r.series, a.assess, r.Steady.Anomaly, r.Warmup, r.SuperpassSize, n,
-		SubmissionMinDuration(a.p.SubmissionMinDurationS, a.run.info.Concurrency))
+		SubmissionMinDuration(a.p.SubmissionMinDurationS, a.run.info.Concurrency), shortStatus(a.run.info))
 }
 
-// submissionOf builds the block of the window [as.WinLo, as.WinHi) of
+// submissionOf builds the block of the window as.Window of
 // series (nSamples samples with a TTFT) with the gating states of the
 // selection and the level shift an (post-relative to warmup); minS is the
-// region minimum duration.
-func submissionOf(series []SuperPass, as *Assessment, an Anomaly, warmup, S, nSamples int, minS float64) Submission {
-	if as.Offline != nil || as.WinLo < 0 {
-		sub := noWindowSubmission(as.NFull, S)
+// region minimum duration; short the status without a full super-pass
+// (shortStatus).
+func submissionOf(series []SuperPass, as *Assessment, an Anomaly, warmup, S, nSamples int, minS float64, short Status) Submission {
+	if as.Offline != nil || !as.Window.Ok() {
+		sub := noWindowSubmission(as.NFull, S, short)
 		if an.Detected {
 			sub.Verdict = VerdictAnomaly
 		}
 		return sub
 	}
-	w := series[as.WinLo:as.WinHi]
+	w := series[as.Window.Lo:as.Window.Hi]
 	sub := Submission{HasWindow: true, Window: SubmissionWindow{
-		SuperPassStart: as.WinLo, SuperPassEnd: as.WinHi - 1, SuperPassSize: S,
+		SuperPassStart: int(as.Window.Lo), SuperPassEnd: int(as.Window.Last()), SuperPassSize: S,
 		NSamples: nSamples, DurationS: float64(issueSpanNs(w)) / 1e9}}
 	gs := as.Selection.GatingStates()
 	sub.StateTPOTP50, sub.StateTPOTP90 = gs[0], gs[1]
 	plateau := gs[0] == StatePlateau && gs[1] == StatePlateau
-	span := as.WinHi - as.WinLo
+	span := as.Window.Len()
 	switch {
 	case as.NFull < 1:
-		sub.Status = StatusPartialDataset
+		sub.Status = short
 	case span >= submissionMinPasses && plateau && sub.Window.DurationS >= minS:
 		sub.Status = StatusWindowable
 	case span >= submissionMinPasses && plateau:

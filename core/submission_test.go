@@ -27,14 +27,14 @@ func spSeries(n, S int, spanS float64) []SuperPass {
 // blockFor builds the submission block of a window [lo, hi) with the given
 // gating states over 10 full super-passes of 100 samples, 200 s each.
 func blockFor(lo, hi int, state MetricState, conc int, anomaly bool) Submission {
-	as := &Assessment{WinLo: lo, WinHi: hi, NFull: 10}
+	as := &Assessment{Window: SPRange{SPIndex(lo), SPIndex(hi)}, NFull: 10}
 	as.Selection.States[mTPOTP50], as.Selection.States[mTPOTP90] = state, state
 	an := Anomaly{ChangePointSP: -1}
 	if anomaly {
 		an = Anomaly{Detected: true, ChangePointSP: 7, DeltaPct: 21.5, Plateaus: []Plateau{{lo, hi}, {7, 10}}}
 	}
 	return submissionOf(spSeries(10, 100, 200), as, an, 0, 100, 100*(hi-lo),
-		SubmissionMinDuration(DefaultParams().SubmissionMinDurationS, conc))
+		SubmissionMinDuration(DefaultParams().SubmissionMinDurationS, conc), StatusPartialDataset)
 }
 
 // TestSubmissionStatusRules checks the checker's rules on hand-built

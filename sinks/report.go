@@ -76,8 +76,12 @@ func writeTitle(b *reportBuilder, in ReportInput, o *core.Outcome) {
 	if in.RunPath != "" {
 		b.field("run", OneLine(in.RunPath))
 	}
-	shape := fmt.Sprintf("%s of %s · warmup %d (%s) · %d post-warmup",
-		Count(r.NSuperPasses, "super-pass"), Count(r.SuperpassSize, "sample"), r.Warmup, orNA(r.WarmupMode), r.NPostWarmup)
+	nSP, nSamples := r.NSuperPasses, 0
+	if t := r.WholeRun(); t != nil {
+		nSP, nSamples = t.NSuperPasses, t.NSamples
+	}
+	shape := fmt.Sprintf("%s · warmup %d (%s) · %d post-warmup",
+		SuperPassShape(nSP, r.NSuperPasses, nSamples, r.SuperpassSize), r.Warmup, orNA(r.WarmupMode), r.NPostWarmup)
 	if r.Path == core.PathNATL {
 		shape = "agentic NATL path (per-trajectory throughput)"
 	}

@@ -2,7 +2,6 @@ package sinks
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -150,6 +149,11 @@ var rowDocs = map[string]colDoc{
 	"stop_saved_frac":           {unitFrac, "share of the run's wall time (first issue to last event) after stop_at_s"},
 	"stop_agrees":               {"", "the full run's system TPS and TPOT p50 lie inside the stop's 95 % intervals; null without a stop"},
 	"stop_saved_s":              {unitS, "wall time after stop_at_s: the GPU time the run could have saved"},
+	"peer_window_source":        {"", "the recording tool's own measurement window (GuideLLM's measure window, vllm-bench's steady_state, AIPerf's steady-state block): the tool and fields it came from; empty when the log records none"},
+	"peer_window_start_ns":      {unitNs, "start of the tool's own window on the run's clock (epoch ns for GuideLLM and AIPerf); null without one"},
+	"peer_window_end_ns":        {unitNs, "end of the tool's own window on the run's clock; null without one"},
+	"peer_window_start_diff_s":  {unitS, "our window's first issue minus the tool's window start (positive: ours starts later); null without either window"},
+	"peer_window_end_diff_s":    {unitS, "our window's last event minus the tool's window end (positive: ours ends later); null without either window"},
 	"cert_ttft":                 {"", certDoc("TTFT")},
 	"cert_tpot":                 {"", certDoc("TPOT")},
 	"cert_latency":              {"", certDoc("e2e latency")},
@@ -186,26 +190,17 @@ var seriesDocs = map[string]colDoc{
 	"out_tokens":     {unitCount, "output tokens after the first of the super-pass's samples"},
 }
 
-// paramUnits are the units of the parameter columns that have one.
-var paramUnits = map[string]string{
-	"superpass_size": unitSamples, "warmup_fixed": unitSPs, "warmup_band": unitFrac, "warmup_max_frac": unitFrac,
-	"window_sizes": unitSPs, "cov_bounds": "CoV", "alpha": "probability", "trend_rel_drift_min": unitFrac,
-	"min_trend_n": unitSPs, "min_dur_eps": unitFrac, "min_dur_relax_mult": "×", "min_dur_floor_s": unitS,
-	"min_dur_kstar_floor": unitSPs, "level_shift_band": unitFrac, "tail_cut_eps": unitFrac, "tail_cut_delta": unitFrac,
-	"fixed_warmup_pct": unitPct, "fixed_cooldown_pct": unitPct, "submission_min_duration_s": unitS,
-}
-
-// paramDocs documents the parameter columns.
+// paramDocs documents the parameter columns from the parameters' one
+// description (core.ParamSpecs): unit and meaning, lists noted as comma
+// text.
 func paramDocs() map[string]colDoc {
 	m := map[string]colDoc{}
-	t := reflect.TypeFor[core.Params]()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		doc := "detector parameter (steadysweep analyze --help)"
-		if f.Type.Kind() == reflect.Slice {
-			doc = "detector parameter, a list as comma text (steadysweep analyze --help)"
+	for _, p := range core.ParamSpecs() {
+		doc := "detector parameter: " + p.Doc
+		if p.Kind == core.KindInts || p.Kind == core.KindNumbers {
+			doc += " (as comma text)"
 		}
-		m[f.Tag.Get("param")] = colDoc{paramUnits[f.Tag.Get("param")], doc}
+		m[p.Name] = colDoc{p.Unit, doc}
 	}
 	return m
 }

@@ -59,10 +59,12 @@ type Options struct {
 	Series SeriesFunc
 	// AfterRun, if set, is called once a loaded run's rows (and series)
 	// are computed, before the run is let go, outside the timed load and
-	// analysis (cmd's --run-pages writes the run's pages there, so
-	// writing them never counts in analysis_ns). A panic in it is logged
-	// to Debug; the run's rows stand.
-	AfterRun func(ref corpora.RunRef, run *LoadedRun)
+	// analysis, with the run's successful analyses in config order (cmd's
+	// --run-pages renders their results there, so writing pages never
+	// counts in analysis_ns). The results are kept until then only when
+	// AfterRun is set. A panic in it is logged to Debug; the run's rows
+	// stand.
+	AfterRun func(ref corpora.RunRef, run *LoadedRun, analyses []Analysis)
 
 	// ToolVersion and ToolCommit are written into every row.
 	ToolVersion, ToolCommit string
@@ -125,6 +127,9 @@ type Summary struct {
 	// Warnings are problems that did not stop the sweep (an output
 	// directory that could not be locked).
 	Warnings []string
+	// Peers compare our windows with the recording tools' own, per
+	// parameter set (PeerLines).
+	Peers []PeerTally
 }
 
 // RunFailure is a run that got error rows, and the first one's reason.
@@ -541,6 +546,7 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	for i := range res.rows {
 		st := string(res.rows[i].Outcome.Status)
 		sum.RowsByStatus[st]++
+		sum.addPeer(&res.rows[i])
 		if st == StatusError && failure < 0 {
 			failure = i
 		}

@@ -110,6 +110,75 @@ func probe(t *testing.T, bin, page, script string) map[string]any {
 	return out
 }
 
+// probeAt is probe with page shown in a frame width CSS pixels wide (a
+// headless window is at least 500 wide; a frame can be a phone's 390):
+// the probe posts its result to the frame's parent, which stores it.
+func probeAt(t *testing.T, bin, page, script string, width int) map[string]any {
+	t.Helper()
+	src := mustRead(t, page)
+	i := bytes.LastIndex(src, []byte("</body>"))
+	if i < 0 {
+		t.Fatalf("%s: no </body>", filepath.Base(page))
+	}
+	dir := t.TempDir()
+	probed := filepath.Join(dir, filepath.Base(page))
+	post := `<script>window.parent.postMessage(document.documentElement.getAttribute("data-probe"), "*");</script>`
+	withScript := append(append(append([]byte{}, src[:i]...), "<script>"+script+"</script>"+post...), src[i:]...)
+	if err := os.WriteFile(probed, withScript, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	frame := filepath.Join(dir, "frame.html")
+	wrapper := fmt.Sprintf(`<!DOCTYPE html><html><body style="margin:0"><iframe src="%s" width="%d" height="900" style="border:0"></iframe>`+
+		`<script>window.addEventListener("message", function (e) { var h = document.documentElement; h.setAttribute("data-probe", e.data); h.setAttribute("data-ready", "1"); });</script></body></html>`,
+		html.EscapeString(filepath.Base(probed)), width)
+	if err := os.WriteFile(frame, []byte(wrapper), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, console := browse(t, bin, frame, "--window-size=1800,1000", "--dump-dom")
+	if len(console) > 0 {
+		t.Errorf("%s at %d px: console messages:\n%s", filepath.Base(page), width, strings.Join(console, "\n"))
+	}
+	m := regexp.MustCompile(`<html[^>]* data-probe="([^"]*)"`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("%s at %d px: the probe stored nothing", filepath.Base(page), width)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &out); err != nil {
+		t.Fatalf("%s at %d px: probe result %q: %v", filepath.Base(page), width, m[1], err)
+	}
+	return out
+}
+
+// widthProbe measures the sweep table's header cells in the window: for
+// each, whether it is wholly visible as the page opens ("shown": inside
+// the window and inside the table's container), and whether scrolling
+// the table's container alone brings it wholly into view with the run
+// column's header still visible left of it ("reached"). "page" is the
+// page's own width, "vw" the window's.
+const widthProbe = `(function () {
+  var doc = document, wrap = doc.getElementById("table-runs");
+  var ths = Array.prototype.slice.call(wrap.querySelectorAll("thead th"));
+  var out = {vw: window.innerWidth, page: doc.documentElement.scrollWidth, heads: []};
+  function box() {
+    var w = wrap.getBoundingClientRect();
+    return {left: Math.max(0, w.left), right: Math.min(window.innerWidth, w.right)};
+  }
+  function inside(r, b) { return r.left >= b.left - 0.5 && r.right <= b.right + 0.5; }
+  ths.forEach(function (th) {
+    out.heads.push({text: th.textContent.trim(), shown: inside(th.getBoundingClientRect(), box())});
+  });
+  ths.forEach(function (th, i) {
+    wrap.scrollLeft = 0;
+    var r = th.getBoundingClientRect(), b = box();
+    if (r.right > b.right) { wrap.scrollLeft = r.right - b.right; }
+    r = th.getBoundingClientRect();
+    var run = ths[0].getBoundingClientRect();
+    out.heads[i].reached = inside(r, box()) && inside(run, box()) && (i === 0 || run.right <= r.left + 0.5);
+  });
+  wrap.scrollLeft = 0;
+  doc.documentElement.setAttribute("data-probe", JSON.stringify(out));
+})();`
+
 // sweepProbe chooses status=windowable in the sweep page's filter and
 // counts the rows left shown, clears it, then clicks the "TPOT p50"
 // header and lists the column's sort keys in the order shown.
@@ -269,8 +338,8 @@ func TestPagesInBrowser(t *testing.T) {
 
 	out := filepath.Join(tmp, "sweep")
 	sweepPage := filepath.Join(out, "sweep.html")
-	args := append(append([]string{"sweep"}, dirs...), "-o", out, "--preset", "default,reference", "--tokenizer", "words",
-		"--no-cache", "-q", "--run-pages", "--html", sweepPage)
+	args := append(append([]string{"sweep"}, dirs...), "-o", out, "--preset", "default,reference", "--set", "warmup_band=0.03,0.1",
+		"--tokenizer", "words", "--no-cache", "-q", "--run-pages", "--html", sweepPage)
 	var stdout, stderr bytes.Buffer
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("sweep: %v (%s)", err, stderr.String())
@@ -316,6 +385,42 @@ func TestPagesInBrowser(t *testing.T) {
 		sort.Float64s(keys)
 		if len(order) != len(rows) || !slices.Equal(shown, keys) || len(keys) == 0 {
 			t.Errorf("TPOT p50 sorted: %v; want every row, the record's steady TPOT p50s ascending %v", order, keys)
+		}
+	})
+
+	// The sweep table at a desktop window's width (1280, 1700 px) shows
+	// every column without scrolling; on a phone (390 px) it scrolls in
+	// its own container, which reaches every column with the run column
+	// held in view. The page itself never scrolls sideways.
+	t.Run("sweep.html widths", func(t *testing.T) {
+		for _, width := range []int{1280, 1700, 390} {
+			got := probeAt(t, bin, sweepPage, widthProbe, width)
+			if got["vw"] != float64(width) {
+				t.Fatalf("the frame is %v px wide, want %d", got["vw"], width)
+			}
+			if page, _ := got["page"].(float64); page > float64(width) {
+				t.Errorf("at %d px the page is %v px wide: it scrolls sideways", width, page)
+			}
+			heads, _ := got["heads"].([]any)
+			var names []string
+			for _, h := range heads {
+				o := h.(map[string]any)
+				name := o["text"].(string)
+				names = append(names, name)
+				if width >= 1280 && o["shown"] != true {
+					t.Errorf("at %d px the %q column is not wholly in view", width, name)
+				}
+				if o["reached"] != true {
+					t.Errorf("at %d px scrolling the table does not bring the %q column into view beside the run column", width, name)
+				}
+			}
+			// The columns the test's sweep has: a config column (two
+			// presets × two warmup bands), a model, failures (conc_failures).
+			for _, want := range []string{"run", "config", "model", "system TPS", "failed"} {
+				if !slices.Contains(names, want) {
+					t.Errorf("at %d px the sweep table has no %q column: %q", width, want, names)
+				}
+			}
 		}
 	})
 

@@ -31,6 +31,23 @@ type realFacts struct {
 	peer *[2]float64
 }
 
+// realLogs are the real logs of ../shared/realdata: folder, file, the
+// function reading its facts from the raw file, and its format.
+var realLogs = []struct {
+	dir, file string
+	facts     func(t *testing.T, path string) realFacts
+	format    string
+}{
+	{"aiperf-gptoss20b-burst100", "profile_export.jsonl", aiperfRealFacts, "aiperf"},
+	{"aiperf-qwen3-0.6b-c8-n64", "profile_export.jsonl", aiperfRealFacts, "aiperf"},
+	{"guidellm-gptoss20b-sync30", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json", guidellmRealFacts, "guidellm"},
+	{"guidellm-legacy-qwen25-7b-throughput1000", "benchmarks.json", guidellmRealFacts, "guidellm"},
+	{"guidellm05-qwen3-30b-sync-incomplete", "Qwen_Qwen3-30B-A3B_tp4_quant-fp8_benchmarks.json", guidellmRealFacts, "guidellm"},
+	{"llmperf-bedrock-llama2-70b-c5", "bedrock_70b.json", llmperfRealFacts, "llmperf"},
+	{"lmbench-llmd-llama3-70b-h100-qps10", "LMBench_short_input_qps10.csv", lmbenchRealFacts, "lmbench"},
+	{"lmbench-vllm-llama3-70b-sharegpt-qps1", "LMBench_sharegpt_output_1.csv", lmbenchRealFacts, "lmbench"},
+}
+
 // TestRealdataFacts: every real log of ../shared/realdata, analysed with
 // zero flags (only --json to catch the result, and a private cache),
 // gives the README's facts in the JSON result: request count, failures,
@@ -42,20 +59,7 @@ type realFacts struct {
 func TestRealdataFacts(t *testing.T) {
 	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	for _, tc := range []struct {
-		dir, file string
-		facts     func(t *testing.T, path string) realFacts
-		format    string
-	}{
-		{"aiperf-gptoss20b-burst100", "profile_export.jsonl", aiperfRealFacts, "aiperf"},
-		{"aiperf-qwen3-0.6b-c8-n64", "profile_export.jsonl", aiperfRealFacts, "aiperf"},
-		{"guidellm-gptoss20b-sync30", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json", guidellmRealFacts, "guidellm"},
-		{"guidellm-legacy-qwen25-7b-throughput1000", "benchmarks.json", guidellmRealFacts, "guidellm"},
-		{"guidellm05-qwen3-30b-sync-incomplete", "Qwen_Qwen3-30B-A3B_tp4_quant-fp8_benchmarks.json", guidellmRealFacts, "guidellm"},
-		{"llmperf-bedrock-llama2-70b-c5", "bedrock_70b.json", llmperfRealFacts, "llmperf"},
-		{"lmbench-llmd-llama3-70b-h100-qps10", "LMBench_short_input_qps10.csv", lmbenchRealFacts, "lmbench"},
-		{"lmbench-vllm-llama3-70b-sharegpt-qps1", "LMBench_sharegpt_output_1.csv", lmbenchRealFacts, "lmbench"},
-	} {
+	for _, tc := range realLogs {
 		t.Run(tc.dir, func(t *testing.T) {
 			dir := filepath.Join(real, tc.dir)
 			want := tc.facts(t, filepath.Join(dir, tc.file))

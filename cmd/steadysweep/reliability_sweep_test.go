@@ -124,7 +124,7 @@ func TestSweepHostileInputs(t *testing.T) {
 		"goodrun":             {status: "windowable"},
 		"corrupt_gzip":        {status: "partial_dataset", reason: "less than one full super-pass (0 of 8 samples)", partial: true},
 		"truncated_zstd":      {status: "partial_dataset", reason: "less than one full super-pass (0 of 8 samples)", partial: true},
-		"empty_file":          {status: "partial_dataset", reason: "less than one full super-pass (0 of 8 samples)", partial: true},
+		"empty_file":          {status: "error", reason: "empty_file/events.jsonl: the log is empty (no events)"},
 		"truncated_last_line": {status: "windowable", partial: true},
 		"runmeta_negative":    {status: "error", reason: "analyze: could not resolve dataset/super-pass size"},
 		"events_dir":          {status: "error", reason: "events_dir/events.jsonl: is a directory, not a regular file"},

@@ -1,11 +1,9 @@
 package foreign
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
@@ -154,50 +152,30 @@ func (AIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 	defer rc.Close()
 	contract.Observe(ctx, rc)
 	sum := &dst.Summary
-	lr := contract.NewLineReader(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	var reqs []contract.Request
 	multiTurn := false
-	for {
-		if lr.Line%1024 == 0 {
-			if err := contract.Checkpoint(ctx, opts, lr.BytesRead); err != nil {
-				return info, err
-			}
-		}
-		line, cut, tooLong, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			sum.AddProblem(contract.KindCorruptStream, max(lr.Line, 1), "")
-			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.Line, err)
-			break
-		}
-		sum.Lines = lr.Line
-		if tooLong {
-			sum.AddProblem(contract.KindLineTooLong, lr.Line, "")
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		var rec aiperfRecord
-		if !contract.UnmarshalLine(line, lr.Line, cut, &rec, sum) {
-			continue
+		if !contract.UnmarshalLine(line, n, cut, &rec, sum) {
+			return nil
 		}
 		if phase := rec.Metadata.CreditPhase + rec.Metadata.BenchmarkPhase; phase == "warmup" {
 			sum.Events["warmup"]++
-			continue
+			return nil
 		}
-		r, ok := aiperfRequest(&rec, lr.Line, sum)
+		r, ok := aiperfRequest(&rec, n, sum)
 		if !ok {
-			continue
+			return nil
 		}
 		if r.Turn > 1 {
 			multiTurn = true
 		}
 		reqs = append(reqs, r)
+		return nil
+	})
+	if err != nil {
+		return info, err
 	}
-	sum.Bytes = lr.BytesRead
 	if !multiTurn {
 		for i := range reqs {
 			reqs[i].Conv, reqs[i].Turn = "", -1

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -47,58 +46,38 @@ func (LMBenchReader) Read(ctx context.Context, run *contract.Run, opts contract.
 	}
 	defer rc.Close()
 	sum := &dst.Summary
-	lr := contract.NewLineReader(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	col := map[string]int{}
 	var reqs []contract.Request
 	multiTurn := false
-	for {
-		if lr.Line%1024 == 0 {
-			if err := contract.Checkpoint(ctx, opts, lr.BytesRead); err != nil {
-				return info, err
-			}
-		}
-		line, cut, tooLong, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			sum.AddProblem(contract.KindCorruptStream, max(lr.Line, 1), "")
-			sum.Truncated, sum.TruncatedReason = true, fmt.Sprintf("read error after line %d: %v", lr.Line, err)
-			break
-		}
-		sum.Lines = lr.Line
-		if tooLong {
-			sum.AddProblem(contract.KindLineTooLong, lr.Line, "")
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		if len(col) == 0 {
 			for i, name := range contract.CSVHeader(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))) {
 				col[name] = i
 			}
 			for _, name := range lmbenchRequired {
 				if _, ok := col[name]; !ok {
-					return info, fmt.Errorf("%s:%d: LMBenchmark CSV header lacks column %q", run.EventsPath, lr.Line, name)
+					return fmt.Errorf("%s:%d: LMBenchmark CSV header lacks column %q", run.EventsPath, n, name)
 				}
 			}
-			continue
+			return nil
 		}
 		fields := strings.Split(string(line), ",")
 		if len(fields) != len(col) && cut {
-			sum.AddProblem(contract.KindTruncatedLine, lr.Line, "")
+			sum.AddProblem(contract.KindTruncatedLine, n, "")
 			sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
-			continue
+			return nil
 		}
-		r, ok := lmbenchRow(fields, col, lr.Line, sum)
+		r, ok := lmbenchRow(fields, col, n, sum)
 		if !ok {
-			continue
+			return nil
 		}
 		multiTurn = multiTurn || r.Turn > 1
 		reqs = append(reqs, r)
+		return nil
+	})
+	if err != nil {
+		return info, err
 	}
-	sum.Bytes = lr.BytesRead
 	if len(col) == 0 {
 		return info, fmt.Errorf("%s: empty LMBenchmark CSV (no header)", run.EventsPath)
 	}

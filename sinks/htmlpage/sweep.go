@@ -3,6 +3,7 @@ package htmlpage
 import (
 	"context"
 	"fmt"
+	"github.com/steadysweep/steadysweep/sinks"
 	"io"
 	"math"
 	"path/filepath"
@@ -29,14 +30,14 @@ type Sweep struct {
 // ReadSweep reads OUT/rows and OUT/series; it is an error for OUT to have
 // no rows.
 func ReadSweep(ctx context.Context, out string, mem memory.Allocator) (*Sweep, error) {
-	rows, err := ReadTable(ctx, filepath.Join(out, "rows"), mem)
+	rows, err := ReadRowsTable(ctx, filepath.Join(out, "rows"), mem)
 	if err != nil {
 		return nil, err
 	}
 	if len(rows.Rows) == 0 {
 		return nil, fmt.Errorf("no rows under %s: not a sweep output directory, or the sweep wrote nothing", filepath.Join(out, "rows"))
 	}
-	series, err := ReadTable(ctx, filepath.Join(out, "series"), mem)
+	series, err := ReadSeriesTable(ctx, filepath.Join(out, "series"), mem)
 	if err != nil {
 		return nil, err
 	}
@@ -476,7 +477,7 @@ func sparkOf(s, r node) *sparkline {
 			sp.Points++
 		}
 	}
-	sp.Title = fmt.Sprintf("TPOT p50 over %d super-passes of %d samples", n, intAt(s, 0, "superpass_size"))
+	sp.Title = "TPOT p50 over " + sinks.Count(n, "super-pass") + " of " + sinks.Count(intAt(s, 0, "superpass_size"), "sample")
 	if sp.Points == 0 {
 		sp.Title = "no TPOT in this run's series"
 		return sp
