@@ -25,6 +25,7 @@ func Load(ctx context.Context, run *contract.Run, opts contract.IngestOptions) (
 	if err != nil {
 		return nil, err
 	}
+	dropImplausible(&l.Decoded, run.Format == "" || run.Format == contract.FormatEndpoints) // every reader's columns (plausible.go)
 	l.EventsSHA256 = l.HashedSHA256
 	l.Index = scan.UUIDIndex{} // phase 2 is over: free the uuid table
 	l.Attach(run, info)

@@ -15,7 +15,8 @@ import (
 // samples, certifies nothing (status invalid_timing).
 //
 // Three kinds are read from the columns here; the others are the
-// decoder's, which alone sees lines and duplicates (RunInfo.EventAnomalies).
+// decoder's, which alone sees lines and duplicates, and columnar's
+// implausible timestamps (RunInfo.EventAnomalies).
 
 // The timing-anomaly kinds, as named in the JSON and the warnings.
 const (
@@ -35,13 +36,16 @@ const (
 	// TimingDuplicateEvent: a second COMPLETE for a completed sample, or a
 	// second first token without a retry between them (decoder).
 	TimingDuplicateEvent = "duplicate_event"
+	// TimingImplausibleTimestamp: a sample timestamped more than a year
+	// from the run's median issue time (columnar, for every reader).
+	TimingImplausibleTimestamp = "implausible_timestamp"
 )
 
 // TimingKinds returns the kinds in report order: the column kinds, then
 // the decoder's.
 func TimingKinds() []string {
 	return []string{TimingNegativeLatency, TimingNegativeTTFT, TimingFirstTokenAfterComplete,
-		TimingCompleteWithoutIssue, TimingOutOfOrder, TimingDuplicateEvent}
+		TimingCompleteWithoutIssue, TimingOutOfOrder, TimingDuplicateEvent, TimingImplausibleTimestamp}
 }
 
 // EventAnomaly is one kind of impossible event the decoder found: how many,
@@ -91,7 +95,10 @@ func (t TimingReport) Warning() string {
 	}
 	parts := make([]string, len(t.Kinds))
 	for i, k := range t.Kinds {
-		parts[i] = fmt.Sprintf("%d %s (first at line %d)", k.Count, strings.ReplaceAll(k.Kind, "_", " "), k.FirstLine)
+		parts[i] = fmt.Sprintf("%d %s", k.Count, strings.ReplaceAll(k.Kind, "_", " "))
+		if k.FirstLine > 0 { // unknown for logs without lines per event
+			parts[i] += fmt.Sprintf(" (first at line %d)", k.FirstLine)
+		}
 	}
 	w := "impossible timing: " + strings.Join(parts, ", ") +
 		fmt.Sprintf("; %d sample(s) excluded from every measurement (%.2f%% of the run concerned)", t.NExcluded, 100*t.Frac)
@@ -172,6 +179,13 @@ func timingOf(s *Samples, info RunInfo) (TimingReport, []bool) {
 	affected := rep.NExcluded
 	if k := found[TimingCompleteWithoutIssue]; k != nil {
 		affected += k.Count
+	}
+	// Samples with implausible timestamps were taken out of the columns
+	// (columnar): counted here over the samples there were.
+	if k := found[TimingImplausibleTimestamp]; k != nil {
+		affected += k.Count
+		n += k.Count
+		rep.NExcluded += k.Count
 	}
 	if n > 0 {
 		rep.Frac = float64(affected) / float64(n)

@@ -413,10 +413,9 @@ func (d *discoverer) followLink(w *walkCtx, dir, name, rel, real string, chain *
 		return
 	}
 	if !d.opts.FollowLinks && !slices.ContainsFunc(d.rootReals, func(r string) bool { return within(target, r) }) {
-		d.mu.Lock()
-		d.outside = append(d.outside, child)
-		d.mu.Unlock()
-		d.problem(fmt.Errorf("symlink %s leads to %s, outside the searched roots; not followed (--follow-links follows it)", child, target))
+		if d.nameOutside(child) { // an events link is named by leadsOutside already
+			d.problem(fmt.Errorf("symlink %s leads to %s, outside the searched roots; not followed (--follow-links follows it)", child, target))
+		}
 		return
 	}
 	if !isDir {
@@ -486,14 +485,14 @@ func (d *discoverer) keep(r RunRef, id string, viaLink bool) {
 // dir a run, so the sweep records it as an error row instead of losing
 // it. Only a client/ subdirectory is read besides dir.
 func (d *discoverer) resolveEvents(dir, real string, entries []fs.DirEntry) string {
-	if p, other := d.eventsIn(dir, entries); p != "" {
+	if p, other := d.eventsIn(dir, entries, false); p != "" {
 		return p
 	} else if i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == "client" }); i >= 0 &&
 		(entries[i].IsDir() || entries[i].Type()&fs.ModeSymlink != 0) {
 		client := filepath.Join(dir, "client")
 		sub, err := d.opts.readDir(client)
 		if err == nil {
-			if p, otherClient := d.eventsIn(client, sub); p != "" {
+			if p, otherClient := d.eventsIn(client, sub, entries[i].Type()&fs.ModeSymlink != 0); p != "" {
 				return p
 			} else if other != "" {
 				return other
@@ -509,7 +508,10 @@ func (d *discoverer) resolveEvents(dir, real string, entries []fs.DirEntry) stri
 
 // eventsIn returns the first regular events file among entries of dir
 // (links resolved), else the first events name that is something else.
-func (d *discoverer) eventsIn(dir string, entries []fs.DirEntry) (regular, other string) {
+// An events file that is a link, or in a dir reached through a link
+// (linked: a client/ link), is skipped when it leads outside the roots
+// (leadsOutside).
+func (d *discoverer) eventsIn(dir string, entries []fs.DirEntry, linked bool) (regular, other string) {
 	for _, name := range EventsNames {
 		i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == name })
 		if i < 0 {
@@ -517,6 +519,9 @@ func (d *discoverer) eventsIn(dir string, entries []fs.DirEntry) (regular, other
 		}
 		p := filepath.Join(dir, name)
 		t := entries[i].Type()
+		if (linked || t&fs.ModeSymlink != 0) && d.leadsOutside(p, !linked) {
+			continue
+		}
 		if t.IsRegular() {
 			return p, ""
 		}
@@ -530,6 +535,40 @@ func (d *discoverer) eventsIn(dir string, entries []fs.DirEntry) (regular, other
 		}
 	}
 	return "", other
+}
+
+// leadsOutside reports whether the events file p, reached through a
+// link, resolves outside every root while links are not followed out
+// (FollowLinks false): a run inside the archive whose log is elsewhere
+// (a planted events.jsonl → /home/other/secret.jsonl) is not read. The
+// link is listed in Outside and named as a problem, as a directory link
+// is (followLink), when name is set (the file itself is the link; a
+// linked client/ directory is named by followLink). A link that does not
+// resolve is left to the caller.
+func (d *discoverer) leadsOutside(p string, name bool) bool {
+	if d.opts.FollowLinks {
+		return false
+	}
+	target, err := realPath(p)
+	if err != nil || slices.ContainsFunc(d.rootReals, func(r string) bool { return within(target, r) }) {
+		return false
+	}
+	if name && d.nameOutside(p) {
+		d.problem(fmt.Errorf("events file %s leads to %s, outside the searched roots; not read (--follow-links reads it)", p, target))
+	}
+	return true
+}
+
+// nameOutside adds the link p to Outside, once: it reports whether p was
+// new.
+func (d *discoverer) nameOutside(p string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if slices.Contains(d.outside, p) {
+		return false
+	}
+	d.outside = append(d.outside, p)
+	return true
 }
 
 func joinRel(rel, name string) string {

@@ -145,3 +145,45 @@ func TestDiscoverCancel(t *testing.T) {
 		t.Fatalf("%d directories read after a cancel at the 50th of 801", n)
 	}
 }
+
+// TestDiscoverEventsLinksStayInside is issue 30's "links to events files
+// outside the archive": a run directory inside the archive whose
+// events.jsonl is a link to a log elsewhere, and one whose client/ is a
+// link to a directory elsewhere, were read through the links. By default
+// neither is a run and both links are named (Outside, Problems);
+// --follow-links reads them; an events link resolving inside the archive
+// stays a run.
+func TestDiscoverEventsLinksStayInside(t *testing.T) {
+	base := t.TempDir()
+	tree(t, base, "arch/a/events.jsonl", "arch/store/b.jsonl", "arch/linkout/config.yaml", "arch/clientout/config.yaml",
+		"arch/linkin/config.yaml", "secret/events.jsonl", "secretclient/events.jsonl")
+	arch := filepath.Join(base, "arch")
+	for link, target := range map[string]string{
+		"arch/linkout/events.jsonl": "secret/events.jsonl",
+		"arch/clientout/client":     "secretclient",
+		"arch/linkin/events.jsonl":  "arch/store/b.jsonl",
+	} {
+		if err := os.Symlink(filepath.Join(base, target), filepath.Join(base, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := DiscoverWith(context.Background(), []string{arch}, DiscoverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rels(d.Runs); !slices.Equal(got, []string{"a", "linkin"}) {
+		t.Fatalf("default: runs %q, want a and linkin (the links out not read)", got)
+	}
+	slices.Sort(d.Outside)
+	want := []string{filepath.Join(arch, "clientout/client"), filepath.Join(arch, "linkout/events.jsonl")}
+	if !slices.Equal(d.Outside, want) || len(d.Problems) != 2 || !strings.Contains(fmt.Sprint(d.Problems), "outside the searched roots; not read") {
+		t.Fatalf("default: outside %q, problems %v; want both links named", d.Outside, d.Problems)
+	}
+	d, err = DiscoverWith(context.Background(), []string{arch}, DiscoverOptions{FollowLinks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rels(d.Runs); !slices.Equal(got, []string{"a", "clientout", "linkin", "linkout"}) || len(d.Outside) != 0 {
+		t.Fatalf("--follow-links: runs %q, outside %q", got, d.Outside)
+	}
+}

@@ -42,7 +42,7 @@ func strCol[T any, S ~string](name, src string, dict bool, field func(*T) *S) co
 // set parses it back; a null or absent cell sets "".
 func strFn[T any](name, src string, dict bool, get func(*T) string, set func(*T, string) error) column[T] {
 	return column[T]{name: name, src: src, typ: arrow.BinaryTypes.String, dict: dict,
-		append: func(b array.Builder, v *T) { b.(*array.StringBuilder).Append(get(v)) },
+		append: func(b array.Builder, v *T) { b.(*array.StringBuilder).Append(ValidText(get(v))) }, // names are data (textescape.go)
 		cell:   func(v *T) any { return get(v) },
 		decode: func(a arrow.Array, i int, v *T) error {
 			s, _, err := cellString(a, i)

@@ -68,13 +68,13 @@ func WriteReport(w io.Writer, in ReportInput) error {
 // writeTitle names the run and the shape of its super-pass series.
 func writeTitle(b *reportBuilder, in ReportInput, o *core.Outcome) {
 	r := in.Result
-	name := RunName(in.RunPath)
+	name := OneLine(RunName(in.RunPath)) // names are data (textescape.go)
 	if name == "" {
 		name = "(unnamed run)"
 	}
 	b.line(b.p.paint(bold, "steadysweep analyze · "+name))
 	if in.RunPath != "" {
-		b.field("run", in.RunPath)
+		b.field("run", OneLine(in.RunPath))
 	}
 	nSP, nSamples := r.NSuperPasses, 0
 	if t := r.WholeRun(); t != nil {
@@ -164,6 +164,10 @@ func writeSettings(b *reportBuilder, in ReportInput) {
 // in columns; a row too wide for the line puts its source on the next
 // line under the value, and a detail goes on a line of its own there.
 func writeDerivations(b *reportBuilder, ds []Derivation) {
+	ds = slices.Clone(ds)
+	for i := range ds { // names are data: a source naming a file stays on its line
+		ds[i].Value, ds[i].Source, ds[i].Detail = OneLine(ds[i].Value), OneLine(ds[i].Source), OneLine(ds[i].Detail)
+	}
 	nameW := 0
 	for _, d := range ds {
 		nameW = max(nameW, utf8.RuneCountInString(d.Name))

@@ -30,15 +30,15 @@ var lowCardinality = map[string]bool{
 func buildRowColumns() []column[Row] {
 	type R = Row
 	cols := []column[R]{
-		strCol("run_path", "RunPath", false, func(r *R) *string { return &r.RunPath }),
-		strCol("run_rel", "RunRel", false, func(r *R) *string { return &r.RunRel }),
+		strFn("run_path", "RunPath", false, func(r *R) string { return OneLine(r.RunPath) }, func(r *R, s string) error { r.RunPath = s; return nil }), // names are data: one line
+		strFn("run_rel", "RunRel", false, func(r *R) string { return OneLine(r.RunRel) }, func(r *R, s string) error { r.RunRel = s; return nil }),     // names are data: one line
 		strCol("run_id", "RunID", false, func(r *R) *string { return &r.RunID }),
 		strCol("config_id", "ConfigID", true, func(r *R) *string { return &r.ConfigID }),
 		strCol("preset", "Preset", true, func(r *R) *string { return &r.Preset }),
 		strCol("config_label", "ConfigLabel", true, func(r *R) *string { return &r.ConfigLabel }),
 		// The writer writes this binary's version; the reader the row's.
 		i32Col("schema_version", "", func(*R) int32 { return SchemaVersion }, func(r *R, v int32) { r.SchemaVersion = v }),
-		strCol("events_path", "Provenance.EventsPath", false, func(r *R) *string { return &r.Provenance.EventsPath }),
+		strFn("events_path", "Provenance.EventsPath", false, func(r *R) string { return OneLine(r.Provenance.EventsPath) }, func(r *R, s string) error { r.Provenance.EventsPath = s; return nil }), // names are data: one line
 		i64Col("events_size_bytes", "Provenance.EventsSize", func(r *R) *int64 { return &r.Provenance.EventsSize }),
 		i64Col("events_mtime_ns", "Provenance.EventsMtimeNs", func(r *R) *int64 { return &r.Provenance.EventsMtimeNs }),
 		strCol("events_sha256", "Provenance.EventsSHA256", false, func(r *R) *string { return &r.Provenance.EventsSHA256 }),

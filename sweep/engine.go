@@ -108,7 +108,17 @@ type Summary struct {
 	// to be redone under this one (resume); UpgradeKept those left: rows
 	// of runs or configs outside this sweep, or in other shards' files.
 	Upgraded, UpgradeKept int
-	SeriesRows            int
+	// Superseded is the number of rows of logs that changed since they
+	// were written, dropped once this sweep wrote the new rows (resume);
+	// SupersededKept those left in other shards' part files.
+	Superseded, SupersededKept int
+	SeriesRows                 int
+	// WarnedRuns is the number of analysed runs whose loader ignored one
+	// of their files (a FIFO config.yaml, malformed or unreadable
+	// sidecars: LoadedRun.Warnings); Warned names the first maxFailures,
+	// each with its first warning (warnings.go).
+	WarnedRuns int
+	Warned     []RunFailure
 	// Bytes is the size of the events files of the analysed runs.
 	Bytes int64
 	// Files are the part files published by this sweep.
@@ -152,6 +162,12 @@ func (s Summary) String() string {
 	if s.Retried > 0 {
 		line += fmt.Sprintf(", %d error rows redone", s.Retried)
 	}
+	if s.Superseded > 0 {
+		line += fmt.Sprintf(", %s of changed logs replaced", sinks.Count(s.Superseded, "row"))
+	}
+	if s.SupersededKept > 0 {
+		line += fmt.Sprintf(", %s of changed logs kept in other shards' files", sinks.Count(s.SupersededKept, "row"))
+	}
 	line += fmt.Sprintf("; %d files; %s", len(s.Files), s.Elapsed.Round(time.Millisecond))
 	if secs := s.Elapsed.Seconds(); secs > 0 && s.Bytes > 0 {
 		line += fmt.Sprintf(", %.1f MB/s", float64(s.Bytes)/1e6/secs)
@@ -169,12 +185,18 @@ func (s Summary) FailureLines() []string {
 	if s.ErrorRuns > len(s.Failures) {
 		head = fmt.Sprintf("%d runs failed; the first %d:", s.ErrorRuns, len(s.Failures))
 	}
+	return namedRuns(head, s.Failures)
+}
+
+// namedRuns is head, then a line per run of rs with its reason, by run
+// name (workers finish in any order, the listing should not); names are
+// data: escaped, a line per run.
+func namedRuns(head string, rs []RunFailure) []string {
 	lines := []string{head}
-	// By run name: workers finish in any order, the listing should not.
-	fs := slices.Clone(s.Failures)
-	slices.SortFunc(fs, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
-	for _, f := range fs {
-		lines = append(lines, "  "+f.Run+": "+f.Reason)
+	rs = slices.Clone(rs)
+	slices.SortFunc(rs, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
+	for _, r := range rs {
+		lines = append(lines, "  "+sinks.OneLine(r.Run)+": "+sinks.OneLine(r.Reason))
 	}
 	return lines
 }
@@ -200,6 +222,8 @@ type runResult struct {
 	bytes     int64
 	skipped   bool
 	abandoned bool
+	stale     staleOutput // written rows and series this run's output supersedes (supersede.go)
+	warnings  []string    // the loader's warnings: files of the run it ignored
 }
 
 type engine struct {
@@ -208,7 +232,9 @@ type engine struct {
 	labels     []string // config labels, parallel to o.Configs
 	done       map[sinks.Key]struct{}
 	seriesDone map[sinks.SeriesKey]struct{}
-	resumed    resumedRuns // run ids in done or seriesDone (provenance.go)
+	resumed    resumedRuns  // run ids in done or seriesDone (provenance.go)
+	written    writtenIndex // done and seriesDone by run, with their part files (supersede.go)
+	stale      staleSet     // superseded rows found so far; the writer goroutine's
 	debug      *log.Logger
 	locked     bool // the output directory is locked (lock.go): stale temporaries may go
 }
@@ -251,6 +277,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	e.o.Progress.start(len(runs), len(e.o.Configs))
 	werr := e.analyzeAll(ctx, runs, out, &sum)
 	werr = errors.Join(werr, out.close(&sum))
+	if werr == nil && ctx.Err() == nil {
+		if err := e.dropSuperseded(ctx, &e.stale, &sum); err != nil {
+			werr = fmt.Errorf("drop rows of changed logs: %w", err)
+		}
+	}
 	sum.Abandoned = sum.Runs - sum.Analysed - sum.Skipped
 	sum.Elapsed = time.Since(start)
 	e.o.Progress.finish(sum)
@@ -343,6 +374,7 @@ func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Su
 		for k := range series {
 			e.seriesDone[k] = struct{}{}
 		}
+		e.written = indexWritten(states, series)
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
 		RowsPerFile: o.RowsPerFile, MaxFileAge: o.MaxFileAge, Mem: o.Mem}
@@ -490,6 +522,7 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	if res.abandoned {
 		return nil
 	}
+	e.stale.add(res.stale)
 	if len(res.rows) > 0 {
 		if err := rw.Write(res.rows); err != nil {
 			return err
@@ -507,6 +540,7 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	}
 	sum.Analysed++
 	sum.Bytes += res.bytes
+	sum.warned(res)
 	sum.Rows += len(res.rows)
 	failure := -1
 	for i := range res.rows {

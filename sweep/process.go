@@ -60,11 +60,15 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	// the rows (a sweep can publish one table and fail on the other).
 	_, hasSeries := e.seriesDone[sinks.SeriesKey{RunID: runID, EventsSHA256: prov.EventsSHA256, SchemaVersion: sinks.SchemaVersion}]
 	needSeries := e.o.Series != nil && !hasSeries && perr == nil
+	// Whatever follows writes (or has) a row under this hash for every
+	// config: rows of the log as it was are superseded. The series too,
+	// once written under this hash.
+	stale := e.superseded(runID, prov.EventsSHA256, hasSeries)
 	if len(todo) == 0 && !needSeries {
-		return runResult{skipped: true}
+		return runResult{skipped: true, stale: stale}
 	}
 	failAll := func(reason string, ingestNs int64) runResult {
-		r := runResult{bytes: prov.EventsSize, skipped: len(todo) == 0}
+		r := runResult{bytes: prov.EventsSize, skipped: len(todo) == 0, stale: stale}
 		for _, c := range todo {
 			row := e.newRow(ref, prov, c, ErrorOutcome(reason))
 			row.IngestNs = ingestNs
@@ -117,7 +121,7 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	}
 	// A run with every row present but no series is "skipped" for the
 	// rows table and still gets its series.
-	res = runResult{rows: rows, bytes: prov.EventsSize, skipped: len(todo) == 0}
+	res = runResult{rows: rows, bytes: prov.EventsSize, skipped: len(todo) == 0, stale: stale, warnings: run.Warnings}
 	if needSeries {
 		series, err := e.series(ref, run)
 		if ctx.Err() != nil {
@@ -130,6 +134,9 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 			series[i].RunID, series[i].EventsSHA256 = runID, prov.EventsSHA256
 		}
 		res.series = series
+		if len(series) > 0 {
+			res.stale.series = e.superseded(runID, prov.EventsSHA256, true).series
+		}
 	}
 	if e.o.AfterRun != nil {
 		e.afterRun(ref, run, analyses)

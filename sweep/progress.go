@@ -181,4 +181,7 @@ func (p *Progress) finish(s Summary) {
 	for _, l := range s.FailureLines() {
 		fmt.Fprintln(p.w, l)
 	}
+	for _, l := range s.WarningLines() {
+		fmt.Fprintln(p.w, l)
+	}
 }

@@ -106,10 +106,10 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if as := res.Assessment; as != nil {
 		if w := as.Timing.Warning(); w != "" {
-			fmt.Fprintf(stderr, "warning: %s: %s\n", run.EventsPath, w)
+			warn(stderr, run.EventsPath+": "+w)
 		}
 		if as.Status == core.StatusNonStreaming || as.Status == core.StatusNoTimeline {
-			fmt.Fprintf(stderr, "warning: %s: %s: %s\n", run.EventsPath, as.Status, as.Reason)
+			warn(stderr, run.EventsPath+": "+string(as.Status)+": "+as.Reason)
 		}
 	}
 	if f.pointYAML {

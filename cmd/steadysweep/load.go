@@ -76,7 +76,7 @@ func (l *loadFlags) options(warn io.Writer) sweep.LoaderOptions {
 		o.Cache = &columnar.Cache{Dir: l.cacheDir}
 	}
 	if warn != nil {
-		o.Warn = func(w string) { fmt.Fprintf(warn, "warning: %s\n", w) }
+		o.Warn = func(w string) { fmt.Fprintf(warn, "warning: %s\n", oneLine(w)) } // names are data: one line
 	}
 	return o
 }

@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // Exit codes (documented in the README and in --help).
@@ -138,7 +140,11 @@ func printUsage(w io.Writer) { io.WriteString(w, helpPage("steadysweep", nil)) }
 func oneLine(msg string) string {
 	lines := strings.Split(strings.TrimSpace(msg), "\n")
 	for i := range lines {
-		lines[i] = strings.TrimSpace(lines[i])
+		lines[i] = sinks.OneLine(strings.TrimSpace(lines[i])) // names are data: a \r or control byte escaped
 	}
 	return strings.Join(lines, "; ")
 }
+
+// warn prints a warning on one line of w (names in it are data: see
+// oneLine).
+func warn(w io.Writer, msg string) { fmt.Fprintf(w, "warning: %s\n", oneLine(msg)) }

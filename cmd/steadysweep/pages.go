@@ -51,7 +51,7 @@ func writeSweepPage(ctx context.Context, out, file string, stdout io.Writer) err
 	o := htmlpage.SweepOptions{PageDir: filepath.Dir(file), RunPages: func(name string) bool {
 		fi, err := os.Lstat(filepath.Join(pages, name))
 		return err == nil && fi.Mode().IsRegular()
-	}}
+	}, Stop: ctx.Err} // SIGINT/SIGTERM end the page's building: nothing is written
 	if file == "-" {
 		o.PageDir = "."
 	}

@@ -99,10 +99,10 @@ func (f *sweepFlags) run(ctx context.Context, args []string, stdout, stderr io.W
 		return fmt.Errorf("discovery: %w", err)
 	}
 	for _, p := range found.Problems {
-		fmt.Fprintf(stderr, "warning: %v\n", p)
+		warn(stderr, p.Error())
 	}
 	for _, p := range found.Unmatched {
-		fmt.Fprintf(stderr, "warning: %s matched nothing\n", p)
+		warn(stderr, p+" matched nothing")
 	}
 	runs := found.Runs
 	if len(runs) == 0 {
@@ -148,7 +148,7 @@ func (f *sweepFlags) run(ctx context.Context, args []string, stdout, stderr io.W
 	}
 	sum, err := sweep.Run(ctx, opts)
 	for _, w := range sum.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		warn(stderr, w)
 	}
 	if errors.Is(err, context.Canceled) {
 		// What was published stays; the same command with --resume

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // The page's assets: one shell (CSS, JS and the embedded record), the
@@ -64,16 +65,39 @@ var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
 
 // writePage renders body as a page of kind with record data embedded.
 func writePage(w io.Writer, kind, title string, data any, body any) error {
+	return writePageStopping(w, kind, title, data, body, &stopper{})
+}
+
+// writePageStopping is writePage polling st (stop.go) while it encodes
+// data and renders the page: stopped, it writes nothing to w.
+func writePageStopping(w io.Writer, kind, title string, data any, body any, st *stopper) error {
 	ts, err := templates()
 	if err != nil {
 		return fmt.Errorf("htmlpage: templates: %w", err)
 	}
+	js := pyjson.Marshal(data)
+	if err := st.now(); err != nil {
+		return err
+	}
 	var b bytes.Buffer
-	err = ts[kind].Execute(&b, shell{Title: title, Kind: kind, Data: template.JS(scriptSafe(pyjson.Marshal(data))), Body: body})
+	err = ts[kind].Execute(stopWriter{&b, st}, shell{Title: title, Kind: kind, Data: template.JS(scriptSafe(js)), Body: body})
+	if st.err != nil {
+		return st.err
+	}
 	if err != nil {
 		return fmt.Errorf("htmlpage: render %s page: %w", kind, err)
 	}
-	if _, err := w.Write(b.Bytes()); err != nil {
+	if err := st.now(); err != nil {
+		return err
+	}
+	page := b.Bytes()
+	// Names are data: html/template passes a run directory's invalid
+	// UTF-8 and control bytes through; they are escaped, as in every
+	// output (sinks.ValidText), so the page is valid UTF-8.
+	if s := string(page); sinks.ValidText(s) != s {
+		page = []byte(sinks.ValidText(s))
+	}
+	if _, err := w.Write(page); err != nil {
 		return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
 	}
 	return nil

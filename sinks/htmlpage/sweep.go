@@ -59,6 +59,9 @@ type SweepOptions struct {
 	// RunPages reports whether the page of a row exists (a file name in
 	// RunPagesDir); nil: no links.
 	RunPages func(name string) bool
+	// Stop, when set, is polled while the page is built (stop.go); its
+	// error ends WriteSweep at once, before anything is written to w.
+	Stop func() error
 }
 
 // WriteSweep writes the page of a sweep: every row once, with a TPOT
@@ -74,17 +77,34 @@ type SweepOptions struct {
 //	series   per run: run_id, events_sha256, superpass_size, tpot_p50_ns
 //	         (one value per super-pass; null where a super-pass has none)
 func WriteSweep(w io.Writer, s *Sweep, o SweepOptions) error {
-	rec := sweepRecord(s)
-	v := sweepViewOf(uniform(rec), s.Out, o)
-	return writePage(w, "sweep", "steadysweep sweep · "+filepath.Base(filepath.Clean(s.Out)), rec, v)
+	return writeSweep(w, s, o, &stopper{stop: o.Stop})
+}
+
+func writeSweep(w io.Writer, s *Sweep, o SweepOptions, st *stopper) error {
+	rec, err := sweepRecord(s, st)
+	if err != nil {
+		return err
+	}
+	u, err := uniformStopping(rec, st)
+	if err != nil {
+		return err
+	}
+	v, err := sweepViewOf(u, s.Out, o, st)
+	if err != nil {
+		return err
+	}
+	return writePageStopping(w, "sweep", "steadysweep sweep · "+filepath.Base(filepath.Clean(s.Out)), stoppingRecord(rec, "rows", st), v, st)
 }
 
 // seriesKey identifies a run's series: the run and its input bytes.
 func seriesKey(runID, sha string) string { return runID + "/" + sha }
 
-func sweepRecord(s *Sweep) pyjson.Object {
+func sweepRecord(s *Sweep, st *stopper) (pyjson.Object, error) {
 	rows := make([]any, len(s.Rows.Rows))
 	for i, r := range s.Rows.Rows {
+		if err := st.poll(); err != nil {
+			return nil, err
+		}
 		o := make(pyjson.Object, 0, len(s.Rows.Columns))
 		for _, c := range s.Rows.Columns {
 			o = append(o, pyjson.Field{Key: c, Value: r[c]})
@@ -100,6 +120,9 @@ func sweepRecord(s *Sweep) pyjson.Object {
 	byKey := map[string]*run{}
 	var order []string
 	for _, r := range s.Series.Rows {
+		if err := st.poll(); err != nil {
+			return nil, err
+		}
 		id, _ := r["run_id"].(string)
 		sha, _ := r["events_sha256"].(string)
 		k := seriesKey(id, sha)
@@ -131,7 +154,7 @@ func sweepRecord(s *Sweep) pyjson.Object {
 	return pyjson.Object{
 		{Key: "page", Value: "sweep"}, {Key: "out", Value: s.Out}, {Key: "columns", Value: s.Rows.Columns},
 		{Key: "rows", Value: rows}, {Key: "series", Value: series},
-	}
+	}, nil
 }
 
 // sweepView is the sweep page as the template draws it.
@@ -191,7 +214,7 @@ var filterColumns = []struct{ col, name, label string }{
 	{"source_format", "format", "format"},
 }
 
-func sweepViewOf(rec node, out string, o SweepOptions) sweepView {
+func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, error) {
 	cols := map[string]bool{}
 	for _, c := range list(get(rec, "columns")) {
 		if s, ok := c.(string); ok {
@@ -229,6 +252,9 @@ func sweepViewOf(rec node, out string, o SweepOptions) sweepView {
 		v.Head = append(v.Head, "failed")
 	}
 	for _, r := range rows {
+		if err := st.poll(); err != nil {
+			return v, err
+		}
 		id, cfg := stringAt(r, "run_id"), stringAt(r, "config_id")
 		runs[id], configs[cfg] = true, true
 		status, verdict := stringAt(r, "status"), stringAt(r, "verdict")
@@ -320,7 +346,7 @@ func sweepViewOf(rec node, out string, o SweepOptions) sweepView {
 			v.MissingColumns = append(v.MissingColumns, c)
 		}
 	}
-	return v
+	return v, st.now()
 }
 
 // configLabels names each config_id of rows by its compat mode (and
