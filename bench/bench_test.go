@@ -25,9 +25,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
-	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
-	"github.com/steadysweep/steadysweep/sweep"
 )
 
 var (
@@ -321,42 +319,22 @@ func ingestWords(b *testing.B, dir string) *columnar.Table {
 }
 
 // BenchmarkSweepPerConfig is the per-config cost through a whole sweep,
-// rows included (issue 32's wide-grid target, ≤ 0.5 ms of CPU): sweep.Run
-// of the PerConfigSpec run (60 super-passes of 1000 samples) under the
-// 1001 alpha values of AlphaConfigs(default) and under one of them, on
-// one job with a warm column cache, rows written to Parquet; the metric
-// is the difference of the two sweeps' CPU time over the 1000 configs
-// more, so the run's load and the files' setup cancel.
+// rows included (issue 32's wide-grid target, ≤ SweepRowsTargetUs µs of
+// CPU): SweepRowsCost of the PerConfigSpec run (60 super-passes of 1000
+// samples) under the 1001 alpha values of AlphaConfigs(default).
 //
 //	go test -run '^$' -bench SweepPerConfig -benchtime 3x -cpu 1 ./bench/
 func BenchmarkSweepPerConfig(b *testing.B) {
 	dir := perConfigRun(b)
 	cache := b.TempDir()
-	ref := corpora.RunRef{Path: dir, Rel: "perconfig", EventsPath: filepath.Join(dir, "events.jsonl")}
 	all := AlphaConfigs(core.DefaultParams(), 1001)
-	sweepCPU := func(cfgs []core.Params) float64 {
-		out := b.TempDir()
-		runtime.GC()
-		c0 := CPUTime()
-		sum, err := sweep.Run(context.Background(), sweep.Options{
-			Runs: []corpora.RunRef{ref}, Configs: cfgs, Out: out, Jobs: 1,
-			Load:    sweep.DefaultLoader(sweep.LoaderOptions{Counter: tokenizer.Words{}, Workers: 1, Cache: &columnar.Cache{Dir: cache}}),
-			Analyze: sweep.DefaultAnalyzer, ToolVersion: "bench", ToolCommit: "bench",
-		})
+	var per float64
+	for b.Loop() {
+		us, err := SweepRowsCost(context.Background(), dir, cache, b.TempDir(), all)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if sum.Rows != len(cfgs) {
-			b.Fatalf("%d rows, want %d", sum.Rows, len(cfgs))
-		}
-		return (CPUTime() - c0).Seconds()
+		per += us
 	}
-	sweepCPU(all[:1]) // fills the column cache
-	var per float64
-	for b.Loop() {
-		one := sweepCPU(all[:1])
-		many := sweepCPU(all)
-		per += (many - one) / float64(len(all)-1)
-	}
-	b.ReportMetric(per/float64(b.N)*1e6, "cpu-µs/config")
+	b.ReportMetric(per/float64(b.N), "cpu-µs/config")
 }

@@ -45,6 +45,7 @@ const (
 	FormatGuideLLM        = contract.FormatGuideLLM
 	FormatVLLM            = contract.FormatVLLM
 	FormatLMBench         = contract.FormatLMBench
+	FormatAIPerfCSV       = contract.FormatAIPerfCSV
 	FormatLLMPerf         = contract.FormatLLMPerf
 	FormatGenAIPerf       = contract.FormatGenAIPerf
 	FormatInferencePerf   = contract.FormatInferencePerf

@@ -30,6 +30,9 @@ func classifyCSV(cols []string) (contract.Format, string) {
 	if has("prompt_tokens") && has("generation_tokens") && has("ttft") && has("launch_time") && has("finish_time") {
 		return contract.FormatLMBench, ""
 	}
+	if has("request_start_ns") && has("request_end_ns") && has("benchmark_phase") {
+		return contract.FormatAIPerfCSV, "" // profile_export_records.csv (foreign/reader_aiperfcsv.go)
+	}
 	return "", ""
 }
 

@@ -53,6 +53,7 @@ var readers = map[contract.Format]contract.Reader{
 	contract.FormatInferencePerf:   foreign.InferencePerfReader{},
 	contract.FormatLoadGenTrace:    foreign.LoadGenReader{},
 	contract.FormatSGLang:          foreign.SGLangReader{},
+	contract.FormatAIPerfCSV:       foreign.AIPerfCSVReader{},
 }
 
 // ReaderFor returns the reader of format f ("" is endpoints).

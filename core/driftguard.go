@@ -93,10 +93,17 @@ func driftOver(ys []float64, p Params, hinge bool, stop *stopper) DriftGuard {
 		dg.P = 0 // an exact line: its SE is rounding noise, the slope is certain (stats.OLSResult)
 	}
 	dg.BICLine = bic(o.RSS, n, 2, mean)
+	fit := ys
+	if n > stepFitMaxPoints { // a long run: the fits on block means (stepFitPoints)
+		var xs []float64
+		xs, fit = stepFitPoints(indexSeries(n), ys)
+		_, rss := lineFit(xs, fit)
+		dg.BICLine = bic(rss, len(fit), 2, stats.Mean(fit))
+	}
 	if hinge {
-		dg.BICAlt = math.Min(bestStepBIC(ys, 3, 1, stop), hingeBIC(ys, p.MinTrendN, stop))
+		dg.BICAlt = math.Min(bestStepBIC(fit, 3, 1, stop), hingeBIC(fit, p.MinTrendN, stop))
 	} else {
-		dg.BICAlt = bestStepBIC(ys, 3, p.MinTrendN, stop)
+		dg.BICAlt = bestStepBIC(fit, 3, p.MinTrendN, stop)
 	}
 	dg.Fired = dg.P < p.Alpha && math.Abs(dg.RelDrift) >= p.TrendRelDriftMin && dg.BICLine < dg.BICAlt
 	return dg
@@ -112,6 +119,15 @@ func bestStepBIC(ys []float64, kmax, minFirst int, stop *stopper) float64 {
 		best = math.Min(best, bic(segmentSSE(ys, k, minFirst, stop), len(ys), 2*k-1, mean))
 	}
 	return best
+}
+
+// indexSeries is 0, 1, …, n−1 as floats.
+func indexSeries(n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	return xs
 }
 
 // hingeBIC is the BIC (q = 3) of the best "ramp, then flat" fit

@@ -40,6 +40,7 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, warmup int, g gateConfi
 		dt.BICLine, dt.BICStep = math.NaN(), math.NaN()
 		return dt
 	}
+	xs, ys = stepFitPoints(xs, ys)
 	slope, rssLine := lineFit(xs, ys)
 	mean := stats.Mean(ys)
 	dt.BICLine = bic(rssLine, len(ys), 2, mean)
@@ -50,6 +51,33 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, warmup int, g gateConfi
 		math.Abs(relDrift(traj, nil)) >= g.relDriftMin
 	dt.Drift = trend && dt.BICLine < dt.BICStep
 	return dt
+}
+
+// stepFitMaxPoints bounds the points the line-versus-levels fits see
+// (stepFitPoints): the least k-segment SSE is O(k·n²), and a drift test
+// over a long run (thousands of super-passes, issue 32) spent seconds in
+// it. A run of up to 500 super-passes is fitted point for point.
+const stepFitMaxPoints = 1024
+
+// stepFitPoints is xs, ys as the line-versus-levels fits see them: the
+// points themselves up to stepFitMaxPoints, else the means of consecutive
+// blocks of ⌈n/stepFitMaxPoints⌉ points (blockMeans), each at its first
+// point's x. A level or a line of the points is one of the block means,
+// so the comparison keeps its meaning at a coarser grain.
+func stepFitPoints(xs, ys []float64) ([]float64, []float64) {
+	if len(ys) <= stepFitMaxPoints {
+		return xs, ys
+	}
+	idx := make([]int, len(xs))
+	for i, x := range xs {
+		idx[i] = int(x)
+	}
+	bi, by := blockMeans(idx, ys, stepFitMaxPoints)
+	bx := make([]float64, len(bi))
+	for i, x := range bi {
+		bx[i] = float64(x)
+	}
+	return bx, by
 }
 
 // bic is the Bayesian information criterion of a least-squares fit of n
@@ -68,16 +96,13 @@ func bic(rss float64, n, q int, mean float64) float64 {
 // segmentSSE is the least residual sum of squares of ys split into k
 // contiguous non-empty segments, the first of at least minFirst points,
 // each fitted by its mean (dynamic programming over prefix sums, O(k·n²));
-// +Inf when no split exists. It polls stop every 64 rows (n is the
-// super-passes of the plateaus: at 100,000 of them the table is minutes of
-// work) and returns NaN once stop fails; the analysis is then abandoned.
+// +Inf when no split exists. The last layer is needed at n only, so k = 2
+// costs O(n). It polls stop every 64 rows (n is the super-passes of the
+// plateaus: at 100,000 of them the table is minutes of work) and returns
+// NaN once stop fails; the analysis is then abandoned.
 func segmentSSE(ys []float64, k, minFirst int, stop *stopper) float64 {
 	n := len(ys)
-	s1 := make([]float64, n+1)
-	s2 := make([]float64, n+1)
-	for i, y := range ys {
-		s1[i+1], s2[i+1] = s1[i]+y, s2[i]+y*y
-	}
+	s1, s2 := prefixSums(ys)
 	cost := func(i, j int) float64 { // SSE of ys[i:j]
 		m := float64(j - i)
 		d := s1[j] - s1[i]
@@ -90,12 +115,16 @@ func segmentSSE(ys []float64, k, minFirst int, stop *stopper) float64 {
 			prev[j] = cost(0, j)
 		}
 	}
+	cur := make([]float64, n+1)
 	for seg := 2; seg <= k; seg++ {
-		cur := make([]float64, n+1)
 		for j := range cur {
 			cur[j] = math.Inf(1)
 		}
-		for j := seg; j <= n; j++ {
+		first := seg
+		if seg == k {
+			first = max(n, seg) // only cur[n] is read
+		}
+		for j := first; j <= n; j++ {
 			if j&63 == 0 && stop.failed() {
 				return math.NaN()
 			}
@@ -105,7 +134,7 @@ func segmentSSE(ys []float64, k, minFirst int, stop *stopper) float64 {
 				}
 			}
 		}
-		prev = cur
+		prev, cur = cur, prev
 	}
 	return prev[n]
 }

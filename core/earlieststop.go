@@ -178,24 +178,34 @@ func PrefixCutNs(s *Samples, S int) []int64 {
 // S under p: a run of its own (the same facts, none of the memos of run,
 // not partial: the cut is deliberate).
 func (run *Run) AnalyzePrefix(p Params, S, k int) (*Result, error) {
-	pre := NewRun(HeadSamples(run.samples, k*S), run.info)
+	pre := run.newPrefix(S, k)
 	pre.Stop = run.Stop
-	pre.info.Partial, pre.info.PartialReason = false, ""
 	return pre.Analyze(p)
 }
 
+// newPrefix is the run cut after k full super-passes of size S: its
+// first k·S samples, the same facts, not partial (the cut is deliberate).
+func (run *Run) newPrefix(S, k int) *Run {
+	pre := NewRun(HeadSamples(run.samples, k*S), run.info)
+	pre.info.Partial, pre.info.PartialReason = false, ""
+	return pre
+}
+
 // CheckPrefix is the certification under t of the run cut after k full
-// super-passes of size S (AnalyzePrefix), with the time of its cut.
+// super-passes of size S (AnalyzePrefix), with the time of its cut. The
+// prefix's run is kept for the next parameter set (prefixRun): the
+// earliest-stop search of a sweep analyses the same prefixes under every
+// configuration.
 func (run *Run) CheckPrefix(p Params, S, k int, t StopTarget) (StopCheck, error) {
-	r, err := run.AnalyzePrefix(p, S, k)
+	r, err := run.prefixRun(S, k).Analyze(p)
 	if err != nil {
 		return StopCheck{}, err
 	}
 	c := StopCheckOf(r, t)
 	c.NSuperPasses = k
 	c.CutNs = -1
-	if cuts := PrefixCutNs(r.run.samples, S); len(cuts) == k && k > 0 {
-		c.CutNs = cuts[k-1]
+	if cuts := run.prefixCuts(S); k > 0 && k <= len(cuts) {
+		c.CutNs = cuts[k-1] // PrefixCutNs of the prefix is the run's, cut at k
 	}
 	return c, nil
 }
@@ -309,13 +319,8 @@ func TPOTP50Interval(r *Result, p50 float64, lo, hi int) [2]float64 {
 // analysed.
 func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestStop, error) {
 	nan := math.NaN()
-	e := EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, StartNs: -1, EndNs: -1, Target: t}
-	for i := 0; i < run.samples.Len(); i++ {
-		if v := run.samples.IssueNs[i]; v >= 0 && (e.StartNs < 0 || v < e.StartNs) {
-			e.StartNs = v
-		}
-		e.EndNs = max(e.EndNs, at(run.samples.LastEventNs, i, -1))
-	}
+	e := EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, Target: t}
+	e.StartNs, e.EndNs = run.issueSpan()
 	switch {
 	case full == nil || full.Assessment == nil:
 		e.Reason = "compat reference: no certification to stop on"
@@ -330,7 +335,7 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 		return e, nil
 	}
 	S := full.SuperpassSize
-	cuts := PrefixCutNs(run.samples, S)
+	cuts := run.prefixCuts(S)
 	first := firstCandidate(cuts, e.StartNs, full.MinDurFloorS, p.MinTrendN+1)
 	if first < 0 {
 		e.Reason = "no prefix long enough for the minimum-duration floor"

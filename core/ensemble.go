@@ -35,17 +35,6 @@ func anyCertifies(cov [2]float64, ens []EnsembleSetting) bool {
 	return false
 }
 
-// certifiedBySome is anyCertifies of the CoVs of t50 and t90, deciding
-// each comparison by covAtMost (the exact CoV only near a bound).
-func certifiedBySome(t50, t90 []float64, ens []EnsembleSetting) bool {
-	for _, e := range ens {
-		if covAtMost(t50, e.P50) && covAtMost(t90, e.P90) {
-			return true
-		}
-	}
-	return false
-}
-
 // certifying lists the ensemble settings bounding both gating CoVs.
 func certifying(cov [2]float64, ens []EnsembleSetting) []int {
 	var out []int

@@ -236,10 +236,7 @@ func tailShift(post []SuperPass, pct []*spPercentiles, base Plateau, band float6
 		return an, base.Hi, false
 	}
 	span := level(base.Lo, end)
-	xs := make([]float64, len(span))
-	for i := range xs {
-		xs[i] = float64(i)
-	}
+	xs, span := stepFitPoints(indexSeries(len(span)), span)
 	_, rssLine := lineFit(xs, span)
 	if !(bestStepBIC(span, 3, minN, nil) < bic(rssLine, len(span), 2, stats.Mean(span))) {
 		return an, base.Hi, false

@@ -26,6 +26,7 @@ type spanMemo struct {
 	mser     map[int]mserStat // by the minimum trim length
 	guard    *guardStats
 	lists    *listSummary
+	settling map[int]Settling // settlingCurve of the span to the series' end, by minN
 }
 
 // listSummary is the reference's summary of a window: the TTFT and TPOT
@@ -74,6 +75,28 @@ func (r *rollup) span(lo, hi int) *spanMemo {
 	}
 	r.spans[k] = m
 	return m
+}
+
+// settling is settlingCurve(pct, minN) of the whole post-warmup series,
+// memoised (it depends on no other parameter; a sweep fitted it per
+// configuration). A fit the stop hook cut short is not kept.
+func (v *memoView) settling(pct []*spPercentiles, minN int) Settling {
+	if v == nil {
+		return settlingCurve(pct, minN, nil)
+	}
+	m := v.roll.span(v.base, v.base+len(pct))
+	if st, ok := m.settling[minN]; ok {
+		return st
+	}
+	st := settlingCurve(pct, minN, v.stop)
+	if v.stop.failed() {
+		return st
+	}
+	if m.settling == nil {
+		m.settling = map[int]Settling{}
+	}
+	m.settling[minN] = st
+	return st
 }
 
 // pooledTPOTMean is pooledTPOTMean(post[lo:hi]), memoised.

@@ -73,6 +73,16 @@ type Outcome struct {
 	// CertTTFT … CertTPSSystem are the metric families' certifications
 	// (Assessment.Certification; "" under the reference).
 	CertTTFT, CertTPOT, CertLatency, CertTPSPerUser, CertTPSSystem CertState
+
+	// PeerSource, PeerStartNs and PeerEndNs are the recording tool's own
+	// measurement window (RunInfo.PeerWindow; PeerSource "" when its log
+	// records none: HasPeer), on the run's clock; PeerStartDiffS
+	// and PeerEndDiffS are our window's bounds minus its, in seconds (NaN
+	// without either window): Result.PeerComparison, as the JSON's
+	// peer_window has them.
+	PeerSource                   string
+	PeerStartNs, PeerEndNs       int64
+	PeerStartDiffS, PeerEndDiffS float64
 }
 
 // SetEarliestStop records e, the earliest stop of the analysed run, in o.
@@ -83,6 +93,9 @@ func (o *Outcome) SetEarliestStop(e EarliestStop) {
 		o.StopAtS, o.StopSavedFrac, o.StopSavedS, o.StopAgrees = e.StopAtS, e.SavedFrac, float64(e.SavedNs())/1e9, e.Agrees
 	}
 }
+
+// HasPeer reports a peer window recorded in o (its source names it).
+func (o *Outcome) HasPeer() bool { return o.PeerSource != "" }
 
 // HasStop reports an earliest stop recorded in o.
 func (o *Outcome) HasStop() bool { return !math.IsNaN(o.StopAtS) }
@@ -99,6 +112,11 @@ func (r *Result) Outcome() Outcome {
 		r.referenceOutcome(&out)
 	} else {
 		r.assessedOutcome(&out)
+	}
+	out.PeerStartDiffS, out.PeerEndDiffS = math.NaN(), math.NaN()
+	if c, ok := r.PeerComparison(); ok {
+		out.PeerSource, out.PeerStartNs, out.PeerEndNs = c.Peer.Source, c.Peer.StartNs, c.Peer.EndNs
+		out.PeerStartDiffS, out.PeerEndDiffS = c.StartDiffS, c.EndDiffS
 	}
 	return out
 }

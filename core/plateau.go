@@ -2,7 +2,6 @@ package core
 
 import (
 	"math"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -100,34 +99,41 @@ func segmentPlateaus(pct []*spPercentiles, g gateConfig, v *memoView, stop *stop
 }
 
 // referenceGate is windowAdmissible over a window that grows from one
-// start: the gated metrics' values so far, in order and sorted.
+// start: the gated metrics' values so far (growingSeries).
 type referenceGate struct {
 	pct    []*spPercentiles
 	g      gateConfig
 	lo, hi int  // the window [lo, hi) pushed so far
 	broken bool // a super-pass of the window lacks a gated metric
-	win    [2]growingWindow
+	win    [2]growingSeries
 	tmp    []float64
 	memo   *memoView
 }
 
-func (rg *referenceGate) admissible(lo, hi int) bool {
-	if lo != rg.lo || hi < rg.hi {
-		rg.lo, rg.hi, rg.broken = lo, lo, false
-		for i := range rg.win {
-			rg.win[i].reset()
+// grow brings the gated metrics' windows to [lo, hi), starting them
+// afresh when lo moved or hi went back; it reports false when a
+// super-pass of the window lacks one (every longer window then fails).
+func grow(pct []*spPercentiles, win *[2]growingSeries, curLo, curHi *int, broken *bool, lo, hi int) bool {
+	if lo != *curLo || hi < *curHi {
+		*curLo, *curHi, *broken = lo, lo, false
+		for i := range win {
+			win[i].reset()
 		}
 	}
-	for ; rg.hi < hi && !rg.broken; rg.hi++ {
+	for ; *curHi < hi && !*broken; *curHi++ {
 		for i, m := range gatedMetrics() {
-			if !rg.pct[rg.hi].ok[m] {
-				rg.broken = true // a super-pass lacking the metric fails every longer window
+			if !pct[*curHi].ok[m] {
+				*broken = true
 				break
 			}
-			rg.win[i].push(rg.pct[rg.hi].v[m])
+			win[i].push(pct[*curHi].v[m])
 		}
 	}
-	if rg.broken {
+	return !*broken
+}
+
+func (rg *referenceGate) admissible(lo, hi int) bool {
+	if !grow(rg.pct, &rg.win, &rg.lo, &rg.hi, &rg.broken, lo, hi) {
 		return false
 	}
 	gated := gatedMetrics()
@@ -138,83 +144,63 @@ func (rg *referenceGate) admissible(lo, hi int) bool {
 			}
 			return rg.memo.trend(rg.g.gate, m, lo, hi, traj, rg.g.minN, rg.g.alpha)
 		}
-		if !rg.win[i].admissible(rg.g, rg.tmp, verdict) {
+		w := &rg.win[i]
+		// windowAdmissible's test of one gated metric.
+		if len(w.vals) < rg.g.minN || w.covVersus(rg.g.covMax) > 0 {
+			return false
+		}
+		if w.driftAtLeast(rg.g.relDriftMin, rg.tmp) && verdict(w.vals) != stats.VerdictSteady {
 			return false
 		}
 	}
 	return true
 }
 
-// growingWindow holds a gated metric's values over a growing window, in
-// order and sorted.
-type growingWindow struct{ vals, sorted []float64 }
-
-func (w *growingWindow) reset() { w.vals, w.sorted = w.vals[:0], w.sorted[:0] }
-
-func (w *growingWindow) push(x float64) {
-	w.vals = append(w.vals, x)
-	i, _ := slices.BinarySearch(w.sorted, x)
-	w.sorted = slices.Insert(w.sorted, i, x)
+// ensembleGate is steadysweep's admissibility (windowAdmissible with the
+// CoV ensemble and the step guard) over a window that grows from one
+// start: every gating metric has a value in each super-pass (at least
+// minN), at least one ensemble setting bounds the CoV of every gating
+// metric, tpot_p50 has no step (hasStep, hasNoiseStep), and no gating
+// metric trends (gate verdict not steady with |RelDrift| ≥ the
+// effect-size floor). The checks are pure, so the cheap ones run first.
+type ensembleGate struct {
+	pct    []*spPercentiles
+	g      gateConfig
+	ens    []EnsembleSetting
+	memo   *memoView
+	lo, hi int
+	broken bool
+	win    [2]growingSeries
+	tmp    []float64
 }
 
-// median is stats.Median(vals): the middle value, or the mean of the two
-// middle values, of the sorted values (a zero or NaN is recomputed by
-// stats.Median, whose signed-zero order follows Python's stable sort).
-func (w *growingWindow) median() float64 {
-	n := len(w.sorted)
-	var m float64
-	if n%2 == 1 {
-		m = w.sorted[n/2]
-	} else {
-		m = (w.sorted[n/2-1] + w.sorted[n/2]) / 2
-	}
-	if m == 0 || m != m {
-		return stats.Median(w.vals)
-	}
-	return m
-}
-
-// admissible is windowAdmissible's test of one gated metric; verdict is
-// the gate's verdict on the window's values.
-func (w *growingWindow) admissible(g gateConfig, tmp []float64, verdict func([]float64) stats.Verdict) bool {
-	traj := w.vals
-	if len(traj) < g.minN || covExceeds(traj, g.covMax) {
+func (eg *ensembleGate) admissible(lo, hi int) bool {
+	if !grow(eg.pct, &eg.win, &eg.lo, &eg.hi, &eg.broken, lo, hi) {
 		return false
 	}
-	m := w.median()
-	if m == 0 {
-		m = stats.ZeroMedianFloor
+	g, w50, w90 := eg.g, &eg.win[0], &eg.win[1]
+	if len(w50.vals) < g.minN {
+		return false
 	}
-	rel := 0.0
-	if len(traj) >= 2 {
-		rel = olsSlope(traj, tmp) * float64(len(traj)-1) / m
+	certified := false
+	for _, e := range eg.ens {
+		if w50.covVersus(e.P50) < 0 && w90.covVersus(e.P90) < 0 {
+			certified = true
+			break
+		}
 	}
-	return !(math.Abs(rel) >= g.relDriftMin && verdict(traj) != stats.VerdictSteady)
-}
-
-// ensembleAdmissible is steadysweep's admissibility (windowAdmissible with
-// the CoV ensemble and the step guard): every gating metric has a value in
-// each super-pass (at least minN), at least one ensemble setting bounds the
-// CoV of every gating metric, tpot_p50 has no step (hasStep), and no gating
-// metric trends (gate verdict not steady with |RelDrift| ≥ the effect-size
-// floor). The checks are pure, so the cheap ones run first.
-func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []EnsembleSetting, v *memoView,
-	buf, buf2, tmp []float64) bool {
+	if !certified {
+		return false
+	}
 	gated := gatedMetrics()
-	t50 := strictTrajectory(pct[lo:hi], gated[0], buf)
-	t90 := strictTrajectory(pct[lo:hi], gated[1], buf2)
-	if t50 == nil || t90 == nil || len(t50) < g.minN {
-		return false
-	}
-	if !certifiedBySome(t50, t90, ens) {
-		return false
-	}
-	for k, traj := range [2][]float64{t50, t90} {
-		if gated[k] == mTPOTP50 && (hasStep(traj, g.relDriftMin) || hasNoiseStep(traj, g.shiftSDs, shiftMinRel, g.minN)) {
+	for k := range eg.win {
+		w := &eg.win[k]
+		if gated[k] == mTPOTP50 && (stepInPrefix(w.s1, w.s2, g.relDriftMin) ||
+			noiseStepInPrefix(w.vals, w.s1, w.s2, g.shiftSDs, shiftMinRel, g.minN)) {
 			return false
 		}
-		if math.Abs(relDrift(traj, tmp)) >= g.relDriftMin &&
-			v.trend(g.gate, gated[k], lo, hi, traj, g.minN, g.alpha) != stats.VerdictSteady {
+		if w.driftAtLeast(g.relDriftMin, eg.tmp) &&
+			eg.memo.trend(g.gate, gated[k], lo, hi, w.vals, g.minN, g.alpha) != stats.VerdictSteady {
 			return false
 		}
 	}
@@ -222,7 +208,7 @@ func ensembleAdmissible(pct []*spPercentiles, lo, hi int, g gateConfig, ens []En
 }
 
 // ensemblePlateaus segments the post-warmup series grow-from-left (§10.2)
-// under ensembleAdmissible.
+// under steadysweep's admissibility (ensembleGate).
 func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting, v *memoView, stop *stopper) []Plateau {
 	return ensemblePlateausFrom(pct, 0, g, ens, v, stop)
 }
@@ -231,10 +217,9 @@ func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting,
 // settling curve has settled), the plateaus indexed into pct.
 func ensemblePlateausFrom(pct []*spPercentiles, from int, g gateConfig, ens []EnsembleSetting, v *memoView,
 	stop *stopper) []Plateau {
-	n := len(pct)
-	buf, buf2, tmp := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
-	out := growPlateaus(n-from, g.minN, func(lo, hi int) bool {
-		return ensembleAdmissible(pct, from+lo, from+hi, g, ens, v, buf, buf2, tmp)
+	eg := ensembleGate{pct: pct, g: g, ens: ens, memo: v, lo: -1, tmp: make([]float64, 0, len(pct))}
+	out := growPlateaus(len(pct)-from, g.minN, func(lo, hi int) bool {
+		return eg.admissible(from+lo, from+hi)
 	}, stop)
 	for i := range out {
 		out[i].Lo, out[i].Hi = out[i].Lo+from, out[i].Hi+from
@@ -251,14 +236,25 @@ func ensemblePlateausFrom(pct []*spPercentiles, from int, g gateConfig, ens []En
 // new level joins it, even when its CoV and the (step-blind, spec §18.7)
 // rank trend test still pass.
 func hasStep(xs []float64, band float64) bool {
-	n := len(xs)
-	if n < 4 {
-		return false
-	}
-	s1 := make([]float64, n+1)
-	s2 := make([]float64, n+1)
+	s1, s2 := prefixSums(xs)
+	return stepInPrefix(s1, s2, band)
+}
+
+// prefixSums returns s1[i] = Σ xs[:i] and s2[i] = Σ xs[:i]², summed left
+// to right.
+func prefixSums(xs []float64) (s1, s2 []float64) {
+	s1, s2 = make([]float64, len(xs)+1), make([]float64, len(xs)+1)
 	for i, x := range xs {
 		s1[i+1], s2[i+1] = s1[i]+x, s2[i]+x*x
+	}
+	return s1, s2
+}
+
+// stepInPrefix is hasStep of the series whose prefix sums are s1, s2.
+func stepInPrefix(s1, s2 []float64, band float64) bool {
+	n := len(s1) - 1
+	if n < 4 {
+		return false
 	}
 	sseOf := func(i, j int) float64 {
 		d := s1[j] - s1[i]
@@ -295,15 +291,19 @@ func hasStep(xs []float64, band float64) bool {
 // head's, |z| > sds/√(1/2 + 1/k) > 4 for sds = 3 and a head of k ≥ 4
 // points (with the relative floor on top). Off when sds ≤ 0.
 func hasNoiseStep(xs []float64, sds, minRel float64, minHead int) bool {
+	if len(xs) < max(minHead, 2)+2 || !(sds > 0) {
+		return false
+	}
+	s1, s2 := prefixSums(xs)
+	return noiseStepInPrefix(xs, s1, s2, sds, minRel, minHead)
+}
+
+// noiseStepInPrefix is hasNoiseStep of xs, whose prefix sums are s1, s2.
+func noiseStepInPrefix(xs, s1, s2 []float64, sds, minRel float64, minHead int) bool {
 	n := len(xs)
 	minHead = max(minHead, 2)
 	if n < minHead+2 || !(sds > 0) {
 		return false
-	}
-	s1 := make([]float64, n+1)
-	s2 := make([]float64, n+1)
-	for i, x := range xs {
-		s1[i+1], s2[i+1] = s1[i]+x, s2[i]+x*x
 	}
 	sseOf := func(i, j int) float64 {
 		d := s1[j] - s1[i]

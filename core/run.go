@@ -37,6 +37,9 @@ type Run struct {
 	// the per-sample columns (offline token-rate plateau, arrival rates).
 	perSample sampleMemo
 	scratch   scratch
+	// prefixes memoises the earliest-stop search's prefix runs and what
+	// it needs of the whole run (prefixmemo.go).
+	prefixes prefixMemo
 }
 
 // NewRun prepares the samples and facts of one run for analysis. s must

@@ -182,7 +182,7 @@ func (steadysweep) selectSteady(a *analysis) {
 		shiftSDs: p.TailShiftSDs}
 	ens := ensembleOf(r.CovBounds)
 	// A settling curve (settling.go): plateaus only where it has settled.
-	settle := settlingCurve(pct, p.MinTrendN, a.stop)
+	settle := a.memo.settling(pct, p.MinTrendN)
 	settle.Start = absSP(r.Warmup, settle.start)
 	plateaus := ensemblePlateaus(pct, g, ens, a.memo, a.stop)
 	if settle.Detected && settle.Settled {

@@ -14,7 +14,7 @@ import (
 
 // genRun generates a synth preset (optionally modified) into a temp dir and
 // decodes it; truth is the generator's truth.json.
-func genRun(t *testing.T, preset string, seed uint64, mod func(*synth.Spec)) (*core.Samples, core.RunInfo, synth.Truth) {
+func genRun(t testing.TB, preset string, seed uint64, mod func(*synth.Spec)) (*core.Samples, core.RunInfo, synth.Truth) {
 	t.Helper()
 	spec, err := synth.PresetSpec(preset, seed)
 	if err != nil {

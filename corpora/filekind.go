@@ -13,7 +13,8 @@ import (
 // found by content (columnar.ForeignLogs):
 //
 //   - a directory whose logs are all AIPerf's is one run, as
-//     columnar.ResolveRun reads it (its profile_export.jsonl);
+//     columnar.ResolveRun reads it (its profile_export.jsonl; the opt-in
+//     profile_export_records.csv holds the same records);
 //   - otherwise each log is a run of its own, named by its file;
 //   - each benchmark of a GuideLLM report is a run, "#N" after the file
 //     (one report holds several load levels), so N is in the run id.
@@ -29,7 +30,7 @@ func (d *discoverer) keepForeign(root, dir, rel, real string, names []string, vi
 	id := func(p string) string { return filepath.Join(real, filepath.Base(p)) }
 	allAIPerf, preferred := true, ""
 	for i, p := range paths {
-		allAIPerf = allAIPerf && formats[i] == columnar.FormatAIPerf
+		allAIPerf = allAIPerf && (formats[i] == columnar.FormatAIPerf || formats[i] == columnar.FormatAIPerfCSV)
 		if filepath.Base(p) == "profile_export.jsonl" {
 			preferred = p
 		}

@@ -14,8 +14,9 @@ import (
 // failed_frac, steadysweep throughput null when unsupported; 3 the run's
 // metadata (model … run_duration_s), preset and config_label in rows, and
 // tpot_mean_ns in series; 4 the earliest stop (stop_at_s, stop_saved_frac,
-// stop_agrees, stop_saved_s).
-const SchemaVersion int32 = 4
+// stop_agrees, stop_saved_s); 5 the recording tool's own window beside
+// ours (peer_window_source … peer_window_end_diff_s).
+const SchemaVersion int32 = 5
 
 // Provenance identifies the input and the tool that produced a row.
 type Provenance struct {

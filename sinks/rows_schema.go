@@ -162,6 +162,15 @@ func buildRowColumns() []column[Row] {
 		strCol("cert_latency", "CertLatency", true, func(r *R) *core.CertState { return &r.Outcome.CertLatency }),
 		strCol("cert_tps_per_user", "CertTPSPerUser", true, func(r *R) *core.CertState { return &r.Outcome.CertTPSPerUser }),
 		strCol("cert_tps_system", "CertTPSSystem", true, func(r *R) *core.CertState { return &r.Outcome.CertTPSSystem }),
+		s("peer_window_source", "PeerSource", func(o *O) *string { return &o.PeerSource }),
+		optI64Col("peer_window_start_ns", "PeerStartNs", func(r *R) (int64, bool) { return r.Outcome.PeerStartNs, r.Outcome.HasPeer() },
+			func(r *R, x int64, _ bool) { r.Outcome.PeerStartNs = x }),
+		optI64Col("peer_window_end_ns", "PeerEndNs", func(r *R) (int64, bool) { return r.Outcome.PeerEndNs, r.Outcome.HasPeer() },
+			func(r *R, x int64, _ bool) { r.Outcome.PeerEndNs = x }),
+		f64Fn("peer_window_start_diff_s", "PeerStartDiffS", func(r *R) float64 { return peerDiff(&r.Outcome, r.Outcome.PeerStartDiffS) },
+			func(r *R, x float64) { r.Outcome.PeerStartDiffS = x }),
+		f64Fn("peer_window_end_diff_s", "PeerEndDiffS", func(r *R) float64 { return peerDiff(&r.Outcome, r.Outcome.PeerEndDiffS) },
+			func(r *R, x float64) { r.Outcome.PeerEndDiffS = x }),
 	)
 	return documented(cols, rowDocs)
 }
@@ -179,6 +188,15 @@ func zeroIfNaN(x float64) float64 {
 		return 0
 	}
 	return x
+}
+
+// peerDiff is a difference to the peer window, NaN (null) without one
+// (an error row's zero Outcome has none).
+func peerDiff(o *core.Outcome, d float64) float64 {
+	if !o.HasPeer() {
+		return math.NaN()
+	}
+	return d
 }
 
 // nonZero is x, NaN (null) when 0.

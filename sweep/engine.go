@@ -117,6 +117,9 @@ type Summary struct {
 	// Warnings are problems that did not stop the sweep (an output
 	// directory that could not be locked).
 	Warnings []string
+	// Peers compare our windows with the recording tools' own, per
+	// parameter set (PeerLines).
+	Peers []PeerTally
 }
 
 // RunFailure is a run that got error rows, and the first one's reason.
@@ -509,6 +512,7 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 	for i := range res.rows {
 		st := string(res.rows[i].Outcome.Status)
 		sum.RowsByStatus[st]++
+		sum.addPeer(&res.rows[i])
 		if st == StatusError && failure < 0 {
 			failure = i
 		}

@@ -175,6 +175,9 @@ func (p *Progress) finish(s Summary) {
 		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
 	}
 	fmt.Fprintln(p.w, s.String())
+	for _, l := range s.PeerLines() {
+		fmt.Fprintln(p.w, l)
+	}
 	for _, l := range s.FailureLines() {
 		fmt.Fprintln(p.w, l)
 	}

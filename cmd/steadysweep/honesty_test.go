@@ -664,7 +664,15 @@ func sweepRowsOf(t *testing.T, dir string) []map[string]any {
 		&stdout, &stderr); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, stderr.String())
 	}
-	files, err := sinks.PartFiles(filepath.Join(out, "rows"))
+	return tableRowsOf(t, filepath.Join(out, "rows"))
+}
+
+// tableRowsOf reads every row of the part files of a table directory
+// (OUT/rows, OUT/series) as column → value (int64, float64, string, bool;
+// nil for null).
+func tableRowsOf(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	files, err := sinks.PartFiles(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

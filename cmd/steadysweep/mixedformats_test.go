@@ -50,6 +50,14 @@ func mixedArchive(t *testing.T, dir string, n int) []string {
 		`"latencies": ` + arrays(func(int) string { return "0.75" }) + `, "queue_times": ` + arrays(func(int) string { return "0.0" }) + "}"
 	write("vllm-plain/openai-2qps-m-20260102-030405.json", vllm)
 	write("vllm-appended/openai-2qps-m.json", vllm+"\n"+vllm)
+	// vllm-bench (vLLM's Rust benchmark): compact, keys sorted, start_times
+	// from the benchmark's start, its own steady_state window.
+	write("rustbench/openai-infqps-concurrency4-m-20260102-030405.json", `{"backend":"openai","completed":`+fmt.Sprint(n)+`,"date":"20260102-030405",`+
+		`"errors":`+arrays(func(int) string { return `""` })+`,"failed":0,"input_lens":`+arrays(func(int) string { return "10" })+
+		`,"itls":`+arrays(func(int) string { return "[0.5,0.5,0.5]" })+`,"latencies":`+arrays(func(int) string { return "1.625" })+
+		`,"max_concurrency":4,"model_id":"m","num_prompts":`+fmt.Sprint(n)+`,"output_lens":`+arrays(func(int) string { return "4" })+
+		`,"request_rate":"inf","start_times":`+arrays(func(i int) string { return fmt.Sprint(start(i) - 1000) })+
+		`,"steady_state":{"window":{"end_s":10.0,"start_s":2.0}},"ttfts":`+arrays(func(int) string { return "0.125" })+"}")
 	infInfo := []string{
 		`{"input_tokens": 10, "output_tokens": 3, "output_token_times": [%[1]v, %[2]v]}`,
 		`{"input_tokens": 10, "response_info": {"output_tokens": 3, "output_token_times": [%[1]v, %[2]v]}}`,
@@ -77,11 +85,18 @@ func mixedArchive(t *testing.T, dir string, n int) []string {
 			`"worker_id": "w", "record_processor_id": "rp", "benchmark_phase": "profiling", "clock_offset_ns": 12}, "metrics": {"time_to_first_token": {"value": 125.0, "unit": "ms"}, `+
 			`"request_latency": {"value": 1000.0, "unit": "ms"}, "output_sequence_length": {"value": 20, "unit": "tokens"}}}`, i, i, s-10, s-5, s, s+1e9)
 	}, "\n")+"\n")
+	// AIPerf's opt-in records CSV (Python layout), alone in its directory.
+	write("aiperfcsv/profile_export_records.csv", "request_num,session_num,x_request_id,benchmark_phase,request_start_ns,request_end_ns,was_cancelled,"+
+		"error_code,error_message,time_to_first_token (ms),request_latency (ms),output_sequence_length (tokens)\n"+each(func(i int) string {
+		s := int64(start(i) * 1e9)
+		return fmt.Sprintf("%d,%d,r%d,profiling,%d,%d,False,,,125,1000,20", i, i, i, s, s+1e9)
+	}, "\n")+"\n")
 	ids := []string{"lmbench1/a.csv", "lmbench2/b.csv", "llmperf/m_individual_responses.json",
 		"sglang/sglang_1107_random.jsonl#0", "sglang/sglang_1107_random.jsonl#1", "vllm-plain/openai-2qps-m-20260102-030405.json",
 		"vllm-appended/openai-2qps-m.json#0", "vllm-appended/openai-2qps-m.json#1",
 		"inference-perf-v0.4/per_request_lifecycle_metrics.json", "inference-perf-v0.5/per_request_lifecycle_metrics.json",
-		"inference-perf-v0.6/per_request_lifecycle_metrics.json", "genai-perf/profile_export.json", "loadgen/mlperf_log_trace.json", "aiperf2026"}
+		"inference-perf-v0.6/per_request_lifecycle_metrics.json", "genai-perf/profile_export.json", "loadgen/mlperf_log_trace.json", "aiperf2026", "aiperfcsv",
+		"rustbench/openai-infqps-concurrency4-m-20260102-030405.json"}
 	for i := range ids {
 		ids[i] = filepath.Join(filepath.Base(dir), ids[i])
 	}
@@ -92,7 +107,8 @@ func mixedArchive(t *testing.T, dir string, n int) []string {
 // TestSweepMixedFormats: a sweep over an archive holding every format and
 // version read since issue 31 gives one row per run (each appended
 // vLLM/SGLang result and each file its own run), none of them `error`;
-// the formats without start times are no_timeline with their reason.
+// the formats without start times are no_timeline with their reason;
+// vllm-bench's own window is in its row.
 func TestSweepMixedFormats(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mixed")
 	want := mixedArchive(t, dir, 40)
@@ -108,6 +124,12 @@ func TestSweepMixedFormats(t *testing.T) {
 		noTimeline := strings.Contains(id, "llmperf") || strings.Contains(id, "sglang") || strings.Contains(id, "vllm")
 		if noTimeline != (status == "no_timeline") {
 			t.Errorf("%s: status %q", id, status)
+		}
+		// vllm-bench's steady_state window, on the run's clock: its first
+		// start is 0 s, the window [2 s, 10 s] after it.
+		if s, e := r["peer_window_start_ns"], r["peer_window_end_ns"]; strings.Contains(id, "rustbench") != (s != nil) ||
+			s != nil && (s != int64(2e9) || e != int64(10e9)) {
+			t.Errorf("%s: peer window [%v, %v]", id, s, e)
 		}
 	}
 	sort.Strings(got)

@@ -95,11 +95,15 @@ const (
 	// of per-request dicts (ttft_s, end_to_end_latency_s, …) without
 	// timestamps.
 	FormatLLMPerf Format = "llmperf"
+	// FormatAIPerfCSV is AIPerf's opt-in per-record CSV,
+	// profile_export_records.csv (csv among --export-level records'
+	// formats; the Rust port writes the same file, its own header names).
+	FormatAIPerfCSV Format = "aiperf-csv"
 )
 
 // moreFormats are the formats read since issue 31, in the order
 // detection reports them.
-var moreFormats = []Format{FormatLMBench, FormatLLMPerf, FormatGenAIPerf, FormatInferencePerf, FormatLoadGenTrace, FormatSGLang}
+var moreFormats = []Format{FormatLMBench, FormatLLMPerf, FormatGenAIPerf, FormatInferencePerf, FormatLoadGenTrace, FormatSGLang, FormatAIPerfCSV}
 
 // recordsTokensMore reports whether one of this file's formats records
 // the tool's own token counts (all of them do).

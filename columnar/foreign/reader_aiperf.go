@@ -152,20 +152,23 @@ func (AIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 	defer rc.Close()
 	contract.Observe(ctx, rc)
 	sum := &dst.Summary
-	lr := contract.NewLineReader(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	var reqs []contract.Request
-	err = lr.EachLine(ctx, opts, 1024, sum, func(line []byte, cut bool) error {
+	multiTurn := false
+	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		var rec aiperfRecord
-		if !contract.UnmarshalLine(line, lr.Line, cut, &rec, sum) {
+		if !contract.UnmarshalLine(line, n, cut, &rec, sum) {
 			return nil
 		}
 		if phase := rec.Metadata.CreditPhase + rec.Metadata.BenchmarkPhase; phase == "warmup" {
 			sum.Events["warmup"]++
 			return nil
 		}
-		r, ok := aiperfRequest(&rec, lr.Line, sum)
+		r, ok := aiperfRequest(&rec, n, sum)
 		if !ok {
 			return nil
+		}
+		if r.Turn > 1 {
+			multiTurn = true
 		}
 		reqs = append(reqs, r)
 		return nil
@@ -173,8 +176,11 @@ func (AIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 	if err != nil {
 		return info, err
 	}
-	sum.Bytes = lr.BytesRead
-	contract.ClearSingleTurns(reqs)
+	if !multiTurn {
+		for i := range reqs {
+			reqs[i].Conv, reqs[i].Turn = "", -1
+		}
+	}
 	contract.FillFromRequests(reqs, dst)
 	contract.SummarizeSamples(dst)
 	aiperfInfo(&info, run.Dir, &run.Warnings)

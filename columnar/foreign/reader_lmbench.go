@@ -46,42 +46,46 @@ func (LMBenchReader) Read(ctx context.Context, run *contract.Run, opts contract.
 	}
 	defer rc.Close()
 	sum := &dst.Summary
-	lr := contract.NewLineReader(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	col := map[string]int{}
 	var reqs []contract.Request
-	err = lr.EachLine(ctx, opts, 1024, sum, func(line []byte, cut bool) error {
+	multiTurn := false
+	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		if len(col) == 0 {
 			for i, name := range contract.CSVHeader(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))) {
 				col[name] = i
 			}
 			for _, name := range lmbenchRequired {
 				if _, ok := col[name]; !ok {
-					return fmt.Errorf("%s:%d: LMBenchmark CSV header lacks column %q", run.EventsPath, lr.Line, name)
+					return fmt.Errorf("%s:%d: LMBenchmark CSV header lacks column %q", run.EventsPath, n, name)
 				}
 			}
 			return nil
 		}
 		fields := strings.Split(string(line), ",")
 		if len(fields) != len(col) && cut {
-			sum.AddProblem(contract.KindTruncatedLine, lr.Line, "")
+			sum.AddProblem(contract.KindTruncatedLine, n, "")
 			sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
 			return nil
 		}
-		r, ok := lmbenchRow(fields, col, lr.Line, sum)
+		r, ok := lmbenchRow(fields, col, n, sum)
 		if !ok {
 			return nil
 		}
+		multiTurn = multiTurn || r.Turn > 1
 		reqs = append(reqs, r)
 		return nil
 	})
 	if err != nil {
 		return info, err
 	}
-	sum.Bytes = lr.BytesRead
 	if len(col) == 0 {
 		return info, fmt.Errorf("%s: empty LMBenchmark CSV (no header)", run.EventsPath)
 	}
-	contract.ClearSingleTurns(reqs)
+	if !multiTurn {
+		for i := range reqs {
+			reqs[i].Conv, reqs[i].Turn = "", -1
+		}
+	}
 	sum.Events["request"] = int64(len(reqs))
 	contract.FillFromRequests(reqs, dst)
 	contract.SummarizeSamples(dst)

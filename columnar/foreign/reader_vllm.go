@@ -65,6 +65,7 @@ func (VLLMReader) Read(ctx context.Context, run *contract.Run, opts contract.Ing
 	_ = skipResults(w, max(run.Part, 0))
 	cols := vllmColumns{have: map[string]int{}}
 	meta := map[string]json.RawMessage{}
+	var bench vllmBench // vllm-bench's own keys (vllm_bench.go)
 	// An array holds one entry per request: none is kept beyond the
 	// requests the result says it sent (num_prompts) or timed (ttfts,
 	// latencies), whichever is known when the array is met, so a
@@ -177,6 +178,10 @@ func (VLLMReader) Read(ctx context.Context, run *contract.Run, opts contract.Ing
 			})
 			cols.have[key] = n
 			return err
+		case "failed_requests":
+			return bench.readFailed(ctx, opts, w, sum, limit())
+		case "steady_state":
+			return bench.readSteady(w, sum)
 		case "date", "backend", "endpoint_type", "label", "model_id", "tokenizer_id", "num_prompts",
 			"request_rate", "burstiness", "max_concurrency", "vllm_version", "version":
 			raw, err := w.RawValue()
@@ -202,11 +207,15 @@ func (VLLMReader) Read(ctx context.Context, run *contract.Run, opts contract.Ing
 	}
 	if _, ok := cols.have["ttfts"]; !ok {
 		if _, ok := cols.have["latencies"]; !ok {
-			return info, fmt.Errorf("%s: vLLM result without per-request arrays (ttfts, latencies, …): it was saved without --save-detailed, "+
-				"and its summary numbers alone cannot be windowed", run.EventsPath)
+			return info, fmt.Errorf("%s: %s without per-request arrays (ttfts, latencies, …): it was saved without --save-detailed, "+
+				"and its summary numbers alone cannot be windowed", run.EventsPath, bench.name())
 		}
 	}
 	reqs := vllmRequests(&cols, sum)
+	bench.markFailed(reqs, sum)
+	if len(cols.start) > 0 {
+		info.PeerWindow = bench.peerWindow(reqs)
+	}
 	sum.Lines = int64(len(reqs))
 	sum.Events["request"] = int64(len(reqs))
 	if len(cols.start) == 0 {

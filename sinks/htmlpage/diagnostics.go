@@ -201,7 +201,7 @@ var shownElsewhere = map[string]bool{
 	"n_super_passes": true, "superpass_size": true, "warmup": true, "warmup_mode": true, "n_post_warmup": true,
 	"metrics": true, "gated_metrics": true, "trajectories": true, "cov": true, "drift": true,
 	"per_super_pass": true, "status": true, "partial": true, "reason": true, "verdict": true,
-	"total": true, "steady": true, "certification": true,
+	"total": true, "steady": true, "certification": true, "peer_window": true,
 }
 
 // detailSections list the rest of the tree, one section per top-level

@@ -22,9 +22,10 @@ type runView struct {
 	Reason           string
 	Lines            []field // the run's shape and profile
 	Window           []field
-	Compare          table // steady vs total
-	Certification    table // each metric family's own certification
-	NATL             table // the agentic path's result (natlTable)
+	Compare          table   // steady vs total
+	Certification    table   // each metric family's own certification
+	Peer             []field // the recording tool's own window beside ours (peerFields)
+	NATL             table   // the agentic path's result (natlTable)
 	Findings         []field
 	Charts           []chart
 	Diagnostics      []table
@@ -147,6 +148,7 @@ func runViewOf(rec *runRecord) runView {
 	v.Window = windowFields(res, win, rec.Certified, verdict)
 	v.Compare = compareTable(res)
 	v.Certification = certificationTable(res)
+	v.Peer = peerFields(r)
 	v.NATL = natlTable(res)
 	v.Findings = findings(res)
 	if !natl {

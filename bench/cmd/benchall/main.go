@@ -58,7 +58,7 @@ import (
 
 var (
 	outFlag       = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
-	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed", "comma list of sections to run")
+	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed,longrun", "comma list of sections to run")
 	workFlag      = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
 	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
@@ -178,6 +178,7 @@ func run(ctx context.Context) error {
 		{"scale", scaleSection},
 		{"floor", floorSection},
 		{"streamed", streamedSection},
+		{"longrun", longRunSection},
 	} {
 		if !want[s.name] {
 			continue

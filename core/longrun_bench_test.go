@@ -1,0 +1,41 @@
+package core
+
+// Run with: nice go test -run '^$' -bench 'LongRun' -benchtime 1x ./core/
+// (issue 32: a soak test with a small dataset has thousands of
+// super-passes; the target is 10,000 super-passes of 20 samples in ≤ 2 s
+// and of one sample in ≤ 5 s).
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkLongRun analyses a steady run of 10,000 super-passes (the
+// synthetic closed-loop run of syntheticSamples) under the default
+// parameters and under --compat reference, with the outcome and the
+// diagnostics a report prints.
+func BenchmarkLongRun(b *testing.B) {
+	for _, S := range []int{20, 1} {
+		s := syntheticSamples(10000, S)
+		for _, c := range []struct {
+			name string
+			p    Params
+		}{{"ours", DefaultParams()}, {"reference", ReferenceParams()}} {
+			b.Run(fmt.Sprintf("S=%d/%s", S, c.name), func(b *testing.B) {
+				p := c.p
+				p.SuperpassSize = S
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					run := NewRun(s, RunInfo{DatasetSize: S})
+					r, err := run.Analyze(p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					_ = r.Outcome()
+				}
+				b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+			})
+		}
+	}
+}
