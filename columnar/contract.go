@@ -17,18 +17,15 @@ import (
 // (columnar/endpoints, columnar/foreign, columnar/sidecar, columnar/cache),
 // and named here so that callers outside columnar need only this package.
 type (
-	Run            = contract.Run
-	Format         = contract.Format
-	Reader         = contract.Reader
-	IngestOptions  = contract.IngestOptions
-	Loaded         = contract.Loaded
-	Decoded        = contract.Decoded
-	Table          = contract.Table
-	Summary        = contract.Summary
-	ProblemCount   = contract.ProblemCount
-	ParseError     = contract.ParseError
-	Kind           = contract.Kind
-	FullTokensMode = contract.FullTokensMode
+	Run           = contract.Run
+	Format        = contract.Format
+	Reader        = contract.Reader
+	IngestOptions = contract.IngestOptions
+	Loaded        = contract.Loaded
+	Decoded       = contract.Decoded
+	Table         = contract.Table
+	Summary       = contract.Summary
+	ParseError    = contract.ParseError
 
 	TokenCounter          = scan.TokenCounter
 	WhitespaceWordCounter = scan.WhitespaceWordCounter
@@ -37,15 +34,7 @@ type (
 	DecodeOptions = endpoints.DecodeOptions
 	Follower      = endpoints.Follower
 
-	Sidecars      = sidecar.Sidecars
-	Config        = sidecar.Config
-	WarmupConfig  = sidecar.WarmupConfig
-	DatasetConfig = sidecar.DatasetConfig
-	RunMeta       = sidecar.RunMeta
-	ResultSummary = sidecar.ResultSummary
-	Percentile    = sidecar.Percentile
-	FinalSnapshot = sidecar.FinalSnapshot
-	SampleIndex   = sidecar.SampleIndex
+	Sidecars = sidecar.Sidecars
 )
 
 // The formats (Run.Format), detected from a log's content.
@@ -64,23 +53,9 @@ const (
 	FormatSGLang          = contract.FormatSGLang
 )
 
-// The full-output count modes (DecodeOptions.FullTokens).
-const (
-	FullAuto   = contract.FullAuto
-	FullAlways = contract.FullAlways
-)
-
 const (
 	// SchemaVersion is the version of Schema (contract.SchemaVersion).
 	SchemaVersion = contract.SchemaVersion
-	// DefaultMaxLineSize caps a line when IngestOptions.MaxLineSize is 0.
-	DefaultMaxLineSize = contract.DefaultMaxLineSize
-	// MinSuperpassSize is the smallest default super-pass size
-	// (DefaultSuperpassSize).
-	MinSuperpassSize = contract.MinSuperpassSize
-	// SuperpassWarnBelow is the super-pass size below which
-	// SmallSuperpassWarning warns.
-	SuperpassWarnBelow = sidecar.SuperpassWarnBelow
 	// ColIssueNs and ColOutputTokens are columns of Schema.
 	ColIssueNs      = contract.ColIssueNs
 	ColOutputTokens = contract.ColOutputTokens
@@ -95,9 +70,6 @@ var (
 	ErrMemoryLimit = contract.ErrMemoryLimit
 	// ErrExpansion is returned for a compressed log refused as a bomb.
 	ErrExpansion = contract.ErrExpansion
-	// ErrYAMLAliases is returned for a YAML report whose aliases expand
-	// too far.
-	ErrYAMLAliases = foreign.ErrYAMLAliases
 )
 
 // DecodeReader decodes an endpoints events stream into dst

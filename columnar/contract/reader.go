@@ -257,15 +257,3 @@ func NsOf(v float64, unit string) (int64, bool) {
 	}
 	return int64(ns), true
 }
-
-// ClearSingleTurns blanks the conversation and turn of every request when
-// none is past turn 1: a log of single-turn requests records no
-// conversations, whatever ids it gives them.
-func ClearSingleTurns(reqs []Request) {
-	if slices.ContainsFunc(reqs, func(r Request) bool { return r.Turn > 1 }) {
-		return
-	}
-	for i := range reqs {
-		reqs[i].Conv, reqs[i].Turn = "", -1
-	}
-}
