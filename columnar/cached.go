@@ -10,12 +10,14 @@ import (
 // tokenized) once: the entries, their keys and their checks are
 // columnar/cache's; a miss decodes with Load.
 type Cache struct {
-	// Dir is the cache directory (DefaultCacheDir() when empty).
+	// Dir is the cache directory (DefaultCacheDir() when empty; when
+	// that is empty too, nothing is cached).
 	Dir string
 }
 
-// DefaultCacheDir returns $XDG_CACHE_HOME/steadysweep, else
-// ~/.cache/steadysweep.
+// DefaultCacheDir is the one default cache directory (cache.DefaultCacheDir):
+// $XDG_CACHE_HOME/steadysweep, else the user's cache directory's
+// steadysweep/, else "" (no cache, never a shared temporary directory).
 func DefaultCacheDir() string { return cache.DefaultCacheDir() }
 
 func (c *Cache) entries() *cache.Cache { return &cache.Cache{Dir: c.Dir} }

@@ -133,7 +133,7 @@ func foreignLog(dir string) (string, contract.Format, error) {
 			return p, formats[i], nil
 		}
 	}
-	return "", "", fmt.Errorf("%s holds %d benchmark logs (%s): each is a run; pass one of them", dir, len(paths), strings.Join(paths, ", "))
+	return "", "", &severalRuns{fmt.Sprintf("%s holds %d benchmark logs (%s): each is a run; pass one of them", dir, len(paths), strings.Join(paths, ", "))}
 }
 
 // detectFormat sets r.Format from the events file's content. A file
@@ -159,8 +159,8 @@ func detectFormat(r *contract.Run) error {
 		n, _ := foreign.CountResults(r.EventsPath)
 		switch {
 		case r.Part < 0 && n > 1:
-			return fmt.Errorf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
-				r.EventsPath, n, f, r.EventsPath, r.EventsPath, n-1)
+			return &severalRuns{fmt.Sprintf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, f, r.EventsPath, r.EventsPath, n-1)}
 		case r.Part >= max(n, 1):
 			return fmt.Errorf("%s#%d: the file holds %d %s result(s)", r.EventsPath, r.Part, n, f)
 		}
@@ -169,8 +169,8 @@ func detectFormat(r *contract.Run) error {
 		// A report cut short counts the benchmarks it holds; the reader
 		// reports the cut.
 		if n, _ := foreign.GuideLLMBenchmarks(r.EventsPath); n > 1 {
-			return fmt.Errorf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
-				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)
+			return &severalRuns{fmt.Sprintf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
+				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)}
 		}
 		r.Part = 0
 	}
@@ -179,3 +179,16 @@ func detectFormat(r *contract.Run) error {
 	}
 	return nil
 }
+
+// ErrSeveralRuns marks a path that holds several runs (a GuideLLM
+// report's benchmarks, appended vLLM/SGLang results, a directory of
+// benchmark logs): the error's message names the ones to pass
+// (errors.Is; cmd adds no contrary hint to it).
+var ErrSeveralRuns = errors.New("the path holds several runs")
+
+// severalRuns is an error saying which of several runs to pass; it is
+// ErrSeveralRuns (errors.Is) with its own message.
+type severalRuns struct{ msg string }
+
+func (e *severalRuns) Error() string        { return e.msg }
+func (e *severalRuns) Is(target error) bool { return target == ErrSeveralRuns }

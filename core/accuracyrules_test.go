@@ -188,9 +188,9 @@ func TestTailShiftShortStaircases(t *testing.T) {
 		if n := float64(an.TailSuperPasses); an.TailSuperPasses > 0 && (n < math.Floor(tail) || n > math.Ceil(tail)) {
 			t.Errorf("%s: tail of %d super-passes, planted %.1f", sr.name(), an.TailSuperPasses, tail)
 		}
-		if !r.Steady.Found || float64(as.WinHi) > math.Ceil(step.AtSuperPass) {
+		if !r.Steady.Found || float64(as.Window.Hi) > math.Ceil(step.AtSuperPass) {
 			t.Errorf("%s: found %v, window [%d, %d) reaches past the step at %.1f", sr.name(), r.Steady.Found,
-				as.WinLo, as.WinHi, step.AtSuperPass)
+				as.Window.Lo, as.Window.Hi, step.AtSuperPass)
 		}
 		if !analyzeWith(t, sr, off).Steady.Anomaly.Detected {
 			missedWithout++
@@ -224,7 +224,7 @@ func TestHeadTrimCleanRamps(t *testing.T) {
 					r.Steady.Anomaly.Detected)
 				continue
 			}
-			level := plantedWindowLevelNs(sr.truth, as.WinLo, as.WinHi)
+			level := plantedWindowLevelNs(sr.truth, int(as.Window.Lo), int(as.Window.Hi))
 			*c.errs = append(*c.errs, r.Steady.TPOT.P50/level-1)
 		}
 	}

@@ -24,9 +24,9 @@ type Assessment struct {
 	Reason string
 	// Verdict is the outcome.
 	Verdict Verdict
-	// WinLo and WinHi bound the reported window [WinLo, WinHi) (absolute);
-	// −1 when there is none.
-	WinLo, WinHi int
+	// Window is the reported window, absolute super-passes [Lo, Hi)
+	// (NoSPRange when there is none).
+	Window SPRange
 	// NFull is the number of full super-passes of the run.
 	NFull int
 	// Selection holds the per-metric states and the guardrails.
@@ -145,8 +145,8 @@ func (a *analysis) assessWindow() {
 	}
 	as.Gap.TooShortToWindow = as.Status == StatusInsufficientPasses || as.Status == StatusPartialDataset ||
 		as.Status == StatusInsufficientDuration
-	if as.WinLo >= 0 {
-		as.Failures.Window = windowFailures(a.res.series[as.WinLo:as.WinHi])
+	if w := as.Window; w.Ok() {
+		as.Failures.Window = windowFailures(a.res.series[w.Lo:w.Hi])
 	}
 	as.Submission = a.submission()
 }
@@ -190,7 +190,7 @@ func (a *analysis) assessWholeRun(status Status, reason string) {
 	}
 	as.Total = &t
 	as.EarlyStop = EarlyStopping{Total: whole.es.clone()}
-	as.WinLo, as.WinHi = -1, -1
+	as.Window = NoSPRange
 	as.TailCut = TailCut{Reason: "no window", CoV: math.NaN(), Skew: math.NaN()}
 	ss := &a.res.Steady
 	ss.Found, ss.Reason = false, reason
@@ -229,11 +229,11 @@ func (a *analysis) assessTotals() {
 	t := whole.totals
 	as.Total = &t
 	as.EarlyStop.Total = whole.es.clone()
-	if as.WinLo < 0 {
+	if !as.Window.Ok() {
 		as.TailCut = TailCut{Reason: "no window", CoV: math.NaN(), Skew: math.NaN()}
 		return
 	}
-	win := a.run.windowStatsOf(a.roll, as.WinLo, as.WinHi)
+	win := a.run.windowStatsOf(a.roll, as.Window)
 	st := win.totals
 	as.Steady = &st
 	es := win.es.clone()

@@ -80,7 +80,7 @@ func (b baseline) window(a *analysis) (lo, hi int, reason string) {
 func (b baseline) selectSteady(a *analysis) {
 	r, p, pct := a.res, a.p, a.res.pct
 	a.assess.Baseline = b.method
-	a.assess.Selection = Selection{MSERStart: -1, OLSP: math.NaN(), NeweyWestP: math.NaN()}
+	a.assess.Selection = Selection{MSERStart: NoSPIndex, OLSP: math.NaN(), NeweyWestP: math.NaN()}
 	ss := &r.Steady
 	*ss = SteadyState{Anomaly: Anomaly{ChangePointSP: -1}}
 	n := len(r.post)
@@ -101,7 +101,7 @@ func (b baseline) selectSteady(a *analysis) {
 	ss.Anomaly.Plateaus = ss.Plateaus
 	ss.setGlobalTrend(pct, lo, p, a.memo)
 	a.assess.Selection.States = statesOver(pct, lo, hi, p, a.memo)
-	a.assess.WinLo, a.assess.WinHi = r.Warmup+lo, r.Warmup+hi
+	a.assess.Window = absRange(r.Warmup, lo, hi)
 }
 
 // mser5Start is the first super-pass after MSER-5's truncation of the

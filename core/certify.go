@@ -198,12 +198,11 @@ func certifyFamilies(series []certSeries, winN int, basis string, p Params, stop
 }
 
 // certifyWindow certifies the families of the certified window
-// [as.WinLo, as.WinHi) of the window path over it and to the last full
-// super-pass.
+// as.Window of the window path over it and to the last full super-pass.
 func (a *analysis) certifyWindow() *Certification {
 	as := a.assess
 	sps := a.res.series
-	lo, hi, end := as.WinLo, as.WinHi, len(sps)
+	lo, hi, end := int(as.Window.Lo), int(as.Window.Hi), len(sps)
 	lat := MetricIndex("latency_p50")
 	fams := []certSeries{{family: FamilyTTFT}, {family: FamilyLatency}, {family: FamilyTPSPerUser}, {family: FamilyTPSSystem}}
 	winN := 0
@@ -301,7 +300,7 @@ func (a *analysis) certify() {
 	switch {
 	case as.Offline != nil && as.Status == StatusWindowable && as.Steady != nil:
 		a.applyCertification(a.certifyOffline())
-	case as.Offline == nil && as.WinLo >= 0 && r.Steady.Found && as.Status == StatusWindowable:
+	case as.Offline == nil && as.Window.Ok() && r.Steady.Found && as.Status == StatusWindowable:
 		a.applyCertification(a.certifyWindow())
 	default:
 		reason := as.Reason

@@ -18,7 +18,6 @@ import (
 // staircase is not taken for a drift. The reference has no such guard.
 
 // DriftGuard is the record of the drift guard over a certified window.
-// Lo and Hi bound the tested span [Lo, Hi) in absolute super-passes.
 type DriftGuard struct {
 	// Fired reports a drift: the window is withdrawn (not a steady state).
 	Fired bool
@@ -30,7 +29,8 @@ type DriftGuard struct {
 	// settled stretch before its cap), so the crop came from the reference
 	// rule and is itself evidence of a drift.
 	WholeRun bool
-	Lo, Hi   int
+	// SP is the tested span [Lo, Hi) in absolute super-passes.
+	SP SPRange
 	// Up is the slope's sign; P its OLS two-sided p-value; RelDrift the
 	// relative drift (stats.RelDrift) of the span.
 	Up          bool
@@ -54,14 +54,14 @@ func (a *analysis) driftGuard(lo int) *DriftGuard {
 	var last DriftGuard
 	for _, m := range gatedMetrics() {
 		dg := driftOver(trajectory(r.pct[lo:], m), p, false, a.stop)
-		dg.Lo, dg.Hi = r.Warmup+lo, r.Warmup+len(r.pct)
+		dg.SP = absRange(r.Warmup, lo, len(r.pct))
 		dg.metric, dg.Metric = m, Metrics()[m].Key
 		if last = dg; dg.Fired {
 			return &dg
 		}
 		if unsettled {
 			dg := driftOver(trajectory(a.pct, m), p, true, a.stop)
-			dg.Lo, dg.Hi, dg.WholeRun = 0, len(a.pct), true
+			dg.SP, dg.WholeRun = SPRange{0, SPIndex(len(a.pct))}, true
 			dg.metric, dg.Metric = m, Metrics()[m].Key
 			if last = dg; dg.Fired {
 				return &dg

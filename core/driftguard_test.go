@@ -90,7 +90,7 @@ func TestDriftGuardWindowToRunEnd(t *testing.T) {
 	}
 	as := r.Assessment
 	dg := as.Selection.DriftGuard
-	if dg == nil || !dg.Fired || !dg.Up || dg.WholeRun || dg.Metric != "tpot_p50" || dg.Lo != 0 || dg.Hi != 6 {
+	if dg == nil || !dg.Fired || !dg.Up || dg.WholeRun || dg.Metric != "tpot_p50" || dg.SP != (SPRange{0, 6}) {
 		t.Fatalf("drift guard %+v, want fired up on tpot_p50 over [0, 6)", dg)
 	}
 	if r.Steady.Found || as.Verdict != VerdictDriftingUp || as.Status != StatusWindowable {
@@ -141,7 +141,7 @@ func TestDriftGuardWholeRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dg := r.Assessment.Selection.DriftGuard
-	if r.Warmup != 4 || dg == nil || !dg.Fired || !dg.WholeRun || !dg.Up || dg.Lo != 0 || dg.Hi != 10 {
+	if r.Warmup != 4 || dg == nil || !dg.Fired || !dg.WholeRun || !dg.Up || dg.SP != (SPRange{0, 10}) {
 		t.Fatalf("warmup %d, guard %+v; want warmup 4 and the whole-run test [0, 10) fired", r.Warmup, dg)
 	}
 	if r.Steady.Found || r.Assessment.Verdict != VerdictDriftingUp {

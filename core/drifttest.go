@@ -12,23 +12,24 @@ import (
 // line, 2k − 1 for k levels). Drift is true when the line wins and the gate
 // finds a trend of at least the effect-size floor over [Lo, Hi): the
 // plateaus are a drift chopped into pieces (deviation D5), not a staircase.
-// Lo and Hi are absolute super-passes in an Assessment.
 type DriftTest struct {
-	Lo, Hi           int
+	// SP is the tested span [Lo, Hi) in absolute super-passes.
+	SP               SPRange
 	BICLine, BICStep float64
 	Drift            bool
 	Up               bool
 }
 
 // driftTest is the DriftTest of the gated tpot_p50 over [first plateau
-// start, last plateau end) (post-relative): a line against the best
-// piecewise-constant fit with as many levels as there are plateaus
-// (optimal segmentation, so the super-passes straddling a step do not
-// count against the steps).
-func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoView, stop *stopper) DriftTest {
-	dt := DriftTest{Lo: plateaus[0].Lo, Hi: plateaus[len(plateaus)-1].Hi}
+// start, last plateau end) (post-relative; warmup super-passes precede
+// them): a line against the best piecewise-constant fit with as many
+// levels as there are plateaus (optimal segmentation, so the super-passes
+// straddling a step do not count against the steps).
+func driftTest(pct []*spPercentiles, plateaus []Plateau, warmup int, g gateConfig, v *memoView, stop *stopper) DriftTest {
+	lo, hi := plateaus[0].Lo, plateaus[len(plateaus)-1].Hi
+	dt := DriftTest{SP: absRange(warmup, lo, hi)}
 	var xs, ys []float64
-	for i := dt.Lo; i < dt.Hi; i++ {
+	for i := lo; i < hi; i++ {
 		if pct[i].ok[mTPOTP50] {
 			xs = append(xs, float64(i))
 			ys = append(ys, pct[i].v[mTPOTP50])
@@ -44,8 +45,8 @@ func driftTest(pct []*spPercentiles, plateaus []Plateau, g gateConfig, v *memoVi
 	dt.BICLine = bic(rssLine, len(ys), 2, mean)
 	dt.BICStep = bic(segmentSSE(ys, k, 1, stop), len(ys), 2*k-1, mean)
 	dt.Up = slope > 0
-	traj := trajectory(pct[dt.Lo:dt.Hi], mTPOTP50)
-	trend := v.trend(g.gate, mTPOTP50, dt.Lo, dt.Hi, traj, g.minN, g.alpha) != stats.VerdictSteady &&
+	traj := trajectory(pct[lo:hi], mTPOTP50)
+	trend := v.trend(g.gate, mTPOTP50, lo, hi, traj, g.minN, g.alpha) != stats.VerdictSteady &&
 		math.Abs(relDrift(traj, nil)) >= g.relDriftMin
 	dt.Drift = trend && dt.BICLine < dt.BICStep
 	return dt

@@ -55,8 +55,11 @@ func (a *analysis) guardrails(lo, hi int) {
 	pct, p, rep := a.res.pct, a.p, &a.assess.Selection
 	g := a.memo.guard(pct, lo, hi)
 	rep.Certifying = certifying(g.cov, rep.Ensemble)
-	rep.MSERStart, _, _ = a.memo.mserStart(pct, lo, hi, p.MinTrendN, a.stop)
-	rep.MSERAgrees = rep.MSERStart == lo
+	start, _, _ := a.memo.mserStart(pct, lo, hi, p.MinTrendN, a.stop)
+	rep.MSERStart, rep.MSERAgrees = NoSPIndex, start == lo
+	if start >= 0 {
+		rep.MSERStart = absSP(a.res.Warmup, start)
+	}
 	if len(trajectory(pct[lo:hi], mTPOTP50)) >= 3 {
 		rep.OLSP, rep.NeweyWestP = g.olsP, g.nwP
 		plateau := rep.States[mTPOTP50] == StatePlateau

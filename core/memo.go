@@ -84,7 +84,8 @@ func (run *Run) wholeStats(r *rollup) *spanStats {
 
 // windowStatsOf returns the summaries, totals, throughput and
 // early-stopping estimates of the window r.sps[lo:hi], memoised.
-func (run *Run) windowStatsOf(r *rollup, lo, hi int) *windowStats {
+func (run *Run) windowStatsOf(r *rollup, win SPRange) *windowStats {
+	lo, hi := int(win.Lo), int(win.Hi)
 	m := r.span(lo, hi)
 	if m.window == nil {
 		m.window = run.computeWindowStats(r.sps[lo:hi])
@@ -94,7 +95,8 @@ func (run *Run) windowStatsOf(r *rollup, lo, hi int) *windowStats {
 
 // tailStatsOf returns the tail-cut statistics of the window r.sps[lo:hi],
 // memoised (the parameters only compare against them).
-func (run *Run) tailStatsOf(r *rollup, lo, hi int) *tailStats {
+func (run *Run) tailStatsOf(r *rollup, win SPRange) *tailStats {
+	lo, hi := int(win.Lo), int(win.Hi)
 	m := r.span(lo, hi)
 	if m.tail == nil {
 		m.tail = computeTailStats(r.sps[lo:hi], run.samples, r.S, lo, run.lastIssueNs(), r.exclude, &run.scratch)

@@ -124,7 +124,7 @@ func TestOursSelectionGuardrails(t *testing.T) {
 	if st := sel.GatingStates(); st[0] != core.StatePlateau || st[1] != core.StatePlateau || !sel.Corroborated {
 		t.Errorf("states %v corroborated %v (OLS p %.3g, NW p %.3g)", st, sel.Corroborated, sel.OLSP, sel.NeweyWestP)
 	}
-	lo, hi := r.Assessment.WinLo-r.Warmup, r.Assessment.WinHi-r.Warmup
+	lo, hi := int(r.Assessment.Window.Lo)-r.Warmup, int(r.Assessment.Window.Hi)-r.Warmup
 	cov := func(xs []float64) float64 {
 		mu, v := 0.0, 0.0
 		for _, x := range xs {

@@ -101,7 +101,7 @@ func TestSettlingCurve(t *testing.T) {
 		return func(i int) float64 { return 100 * (1 - 0.15*math.Exp(-float64(i)/tau)) }
 	}
 	st := settlingCurve(percentileTable(levelSeries(planted(30, approach(4))...)), 4, nil)
-	if !st.Detected || !st.Settled || st.Kind != "exp" || !st.Up || st.Start < 16 || st.Start > 18 ||
+	if !st.Detected || !st.Settled || st.Kind != "exp" || !st.Up || st.start < 16 || st.start > 18 ||
 		math.Abs(st.Tau-4) > 1 {
 		t.Errorf("τ = 4: %+v, want an exp approach up, settled at 16–18", st)
 	}
@@ -168,7 +168,7 @@ func TestTailTrim(t *testing.T) {
 func TestSettlingCurveLong(t *testing.T) {
 	xs := planted(3000, func(i int) float64 { return 100 * (1 - 0.15*math.Exp(-float64(i)/400)) })
 	st := settlingCurve(percentileTable(levelSeries(xs...)), 4, nil)
-	if !st.Detected || !st.Settled || st.Kind != "exp" || st.Start < 1632 || st.Start > 1644 {
+	if !st.Detected || !st.Settled || st.Kind != "exp" || st.start < 1632 || st.start > 1644 {
 		t.Errorf("%+v, want an exp approach settled at 1,638 ± 6", st)
 	}
 }

@@ -222,7 +222,7 @@ func offlineTPS(ow *OfflineWindow, steady Totals) TPS {
 func (a *analysis) windowOffline() {
 	as, p := a.assess, a.p
 	as.Mode.Method = "tps_trend"
-	as.WinLo, as.WinHi = -1, -1
+	as.Window = NoSPRange
 	as.Steady = nil
 	as.EarlyStop.Steady = nil
 	as.TailCut = TailCut{CoV: math.NaN(), Skew: math.NaN(), Reason: "not meaningful for a time window (design §5.4)"}

@@ -178,13 +178,13 @@ func (r *Result) assessedOutcome(out *Outcome) {
 	if as.Status == StatusWindowable && as.Verdict != VerdictDriftingUp && as.Verdict != VerdictDriftingDown {
 		out.Found = r.Steady.Found || as.Offline != nil
 	}
-	if as.WinLo >= 0 {
+	if w := as.Window; w.Ok() {
 		// The window's own record: the submission block may drop it.
-		out.WindowStartSP, out.WindowEndSP = as.WinLo, as.WinHi-1
+		out.WindowStartSP, out.WindowEndSP = int(w.Lo), int(w.Last())
 		if w := r.Steady.Window; w != nil {
 			out.WindowSamples = w.NSamples
 		}
-		out.WindowDurationS = float64(issueSpanNs(r.series[as.WinLo:as.WinHi])) / 1e9
+		out.WindowDurationS = float64(issueSpanNs(r.series[w.Lo:w.Hi])) / 1e9
 	}
 	gs := as.Selection.GatingStates()
 	out.StateTPOTP50, out.StateTPOTP90 = gs[0], gs[1]

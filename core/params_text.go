@@ -7,63 +7,146 @@ import (
 )
 
 // paramField is one sweepable parameter: its name (the field's `param`
-// tag) and its text form. The table below lists the fields of Params in
-// declaration order (a test checks it against the struct).
+// tag), its text form, its kind and what the help, the flags and the rows
+// schema say of it. The table below is the one description of Params: it
+// lists the fields in declaration order (a test checks it against the
+// struct) and ParamSpecs exports it.
 type paramField struct {
 	name string
-	get  func(p *Params) string
-	set  func(p *Params, value string) error
+	kind string
+	about
+	get func(p *Params) string
+	set func(p *Params, value string) error
+}
+
+// about is what a parameter's entry says of it: its unit ("" for text,
+// switches and plain numbers), the analyze flag that sets it besides
+// --set ("" for none) and its meaning.
+type about struct{ unit, flag, doc string }
+
+// The kinds of parameter (ParamSpec.Kind).
+const (
+	KindText    = "text"
+	KindInteger = "integer"
+	KindNumber  = "number"
+	KindBool    = "boolean"
+	KindInts    = "list of integers"
+	KindNumbers = "list of numbers"
+)
+
+// ParamSpec describes one parameter, as the help, the flags, the rows
+// schema and the report's settings all show it.
+type ParamSpec struct {
+	// Name is the parameter's name (--set NAME=…, its rows column).
+	Name string
+	// Kind is one of the Kind constants.
+	Kind string
+	// Unit is its unit ("" for text, switches and plain numbers).
+	Unit string
+	// Flag is the analyze flag that sets it besides --set, "" for none.
+	Flag string
+	// Doc is its meaning, one line.
+	Doc string
+	// Default and Reference are its text under DefaultParams and
+	// ReferenceParams.
+	Default, Reference string
+}
+
+// ParamSpecs returns every parameter's description, in Names order.
+func ParamSpecs() []ParamSpec {
+	d, r := DefaultParams(), ReferenceParams()
+	fields := paramFields()
+	out := make([]ParamSpec, len(fields))
+	for i, f := range fields {
+		out[i] = ParamSpec{Name: f.name, Kind: f.kind, Unit: f.unit, Flag: f.flag, Doc: f.doc,
+			Default: f.get(&d), Reference: f.get(&r)}
+	}
+	return out
 }
 
 func paramFields() []paramField {
 	return []paramField{
-		enumParam("compat", func(p *Params) *Compat { return &p.Compat }),
-		enumParam("method", func(p *Params) *Method { return &p.Method }),
-		enumParam("profile", func(p *Params) *string { return &p.Profile }),
-		intParam("superpass_size", func(p *Params) *int { return &p.SuperpassSize }),
-		enumParam("warmup_mode", func(p *Params) *WarmupMode { return &p.WarmupMode }),
-		intParam("warmup_fixed", func(p *Params) *int { return &p.WarmupFixed }),
-		floatParam("warmup_band", func(p *Params) *float64 { return &p.WarmupBand }),
-		floatParam("warmup_max_frac", func(p *Params) *float64 { return &p.WarmupMaxFrac }),
-		enumParam("warmup_driver", func(p *Params) *string { return &p.WarmupDriver }),
-		listParam("window_sizes", func(p *Params) *[]int { return &p.WindowSizes }, parseInt, "an integer", strconv.Itoa),
-		listParam("cov_bounds", func(p *Params) *[]float64 { return &p.CovBounds }, parseFloat, "a number", formatFloat),
-		enumParam("trend_gate", func(p *Params) *TrendGate { return &p.TrendGate }),
-		floatParam("alpha", func(p *Params) *float64 { return &p.Alpha }),
-		floatParam("trend_rel_drift_min", func(p *Params) *float64 { return &p.TrendRelDriftMin }),
-		intParam("min_trend_n", func(p *Params) *int { return &p.MinTrendN }),
-		boolParam("min_duration", func(p *Params) *bool { return &p.MinDuration }),
-		floatParam("min_dur_eps", func(p *Params) *float64 { return &p.MinDurEps }),
-		floatParam("min_dur_relax_mult", func(p *Params) *float64 { return &p.MinDurRelaxMult }),
-		floatParam("min_dur_floor_s", func(p *Params) *float64 { return &p.MinDurFloorS }),
-		intParam("min_dur_kstar_floor", func(p *Params) *int { return &p.MinDurKstarFloor }),
-		floatParam("level_shift_band", func(p *Params) *float64 { return &p.LevelShiftBand }),
-		boolParam("drift_guard", func(p *Params) *bool { return &p.DriftGuard }),
-		boolParam("tail_shift", func(p *Params) *bool { return &p.TailShift }),
-		intParam("tail_shift_min_sp", func(p *Params) *int { return &p.TailShiftMinSP }),
-		floatParam("tail_shift_sds", func(p *Params) *float64 { return &p.TailShiftSDs }),
-		enumParam("window_start", func(p *Params) *WindowStart { return &p.WindowStart }),
-		floatParam("head_trim_z", func(p *Params) *float64 { return &p.HeadTrimZ }),
-		floatParam("head_trim_min_rel", func(p *Params) *float64 { return &p.HeadTrimMinRel }),
-		floatParam("head_trim_max_frac", func(p *Params) *float64 { return &p.HeadTrimMaxFrac }),
-		floatParam("tail_cut_eps", func(p *Params) *float64 { return &p.TailCutEps }),
-		floatParam("tail_cut_delta", func(p *Params) *float64 { return &p.TailCutDelta }),
-		floatParam("fixed_warmup_pct", func(p *Params) *float64 { return &p.FixedWarmupPct }),
-		floatParam("fixed_cooldown_pct", func(p *Params) *float64 { return &p.FixedCooldownPct }),
-		floatParam("submission_min_duration_s", func(p *Params) *float64 { return &p.SubmissionMinDurationS }),
+		enumParam("compat", func(p *Params) *Compat { return &p.Compat },
+			about{"", "--compat", "detector behaviour: steadysweep, or reference (exactly the reference at 40b78bfe); chooses the other defaults"}),
+		enumParam("method", func(p *Params) *Method { return &p.Method },
+			about{"", "", "steady (the steady-state detector) or a peer baseline: total, fixed-pct, mser5, aiperf, vllm-bench, sglang, guidellm"}),
+		enumParam("profile", func(p *Params) *string { return &p.Profile },
+			about{"", "--profile", "workload profile forced on the run; empty derives it from the run"}),
+		intParam("superpass_size", func(p *Params) *int { return &p.SuperpassSize },
+			about{"samples", "--superpass-size", "super-pass size; 0 uses the dataset size (agentic: trajectories per super-pass, 0 = 32)"}),
+		enumParam("warmup_mode", func(p *Params) *WarmupMode { return &p.WarmupMode },
+			about{"", "--warmup", "warmup crop: auto (adaptive) or fixed (warmup_fixed super-passes)"}),
+		intParam("warmup_fixed", func(p *Params) *int { return &p.WarmupFixed },
+			about{"super-passes", "--warmup", "super-passes cropped under warmup_mode fixed"}),
+		floatParam("warmup_band", func(p *Params) *float64 { return &p.WarmupBand },
+			about{"fraction 0–1", "--warmup-band", "auto warmup crops leading super-passes off the back-half median by more than this"}),
+		floatParam("warmup_max_frac", func(p *Params) *float64 { return &p.WarmupMaxFrac },
+			about{"fraction 0–1", "", "cap of the auto warmup crop, as a share of the series"}),
+		enumParam("warmup_driver", func(p *Params) *string { return &p.WarmupDriver },
+			about{"", "--warmup-driver", "metric driving auto warmup (a metric key such as tpot_p50)"}),
+		listParam("window_sizes", func(p *Params) *[]int { return &p.WindowSizes }, parseInt, KindInts, strconv.Itoa,
+			about{"super-passes", "--window-sizes", "diagnostic window sizes, a comma list"}),
+		listParam("cov_bounds", func(p *Params) *[]float64 { return &p.CovBounds }, parseFloat, KindNumbers, formatFloat,
+			about{"CoV", "--cov-bounds", "CoV bounds, a comma list (admissibility uses the loosest); empty takes the profile's"}),
+		enumParam("trend_gate", func(p *Params) *TrendGate { return &p.TrendGate },
+			about{"", "--trend-gate", "trend test gating admissibility: mk_hamed_rao, mann_kendall, newey_west, theil_sen, slope_vs_scatter"}),
+		floatParam("alpha", func(p *Params) *float64 { return &p.Alpha },
+			about{"probability", "", "significance level of every test"}),
+		floatParam("trend_rel_drift_min", func(p *Params) *float64 { return &p.TrendRelDriftMin },
+			about{"fraction 0–1", "", "a significant trend breaks a window only with at least this relative drift"}),
+		intParam("min_trend_n", func(p *Params) *int { return &p.MinTrendN },
+			about{"super-passes", "", "fewest points of a trend test, and the shortest plateau"}),
+		boolParam("min_duration", func(p *Params) *bool { return &p.MinDuration },
+			about{"", "--no-min-duration", "enforce the minimum-duration gate (--no-min-duration: false)"}),
+		floatParam("min_dur_eps", func(p *Params) *float64 { return &p.MinDurEps },
+			about{"fraction 0–1", "", "precision target ε of k* = ⌈(1.96·CoV/ε)²⌉"}),
+		floatParam("min_dur_relax_mult", func(p *Params) *float64 { return &p.MinDurRelaxMult },
+			about{"×", "", "multiple of the p90 e2e latency in the relaxation term"}),
+		floatParam("min_dur_floor_s", func(p *Params) *float64 { return &p.MinDurFloorS },
+			about{"s", "--min-duration-floor", "wall-time floor of the minimum-duration gate; 0 takes min(600 s, config.yaml's min_duration_ms), else 600 s"}),
+		intParam("min_dur_kstar_floor", func(p *Params) *int { return &p.MinDurKstarFloor },
+			about{"super-passes", "", "floor of k* and precision exemption"}),
+		floatParam("level_shift_band", func(p *Params) *float64 { return &p.LevelShiftBand },
+			about{"fraction 0–1", "", "relative TPOT difference that makes a later plateau a level shift"}),
+		boolParam("drift_guard", func(p *Params) *bool { return &p.DriftGuard },
+			about{"", "", "withdraw a certified window when a gating metric drifts to the run's end (deviation D14)"}),
+		boolParam("tail_shift", func(p *Params) *bool { return &p.TailShift },
+			about{"", "", "flag a short tail after the plateau whose TPOT level differs (deviation D15)"}),
+		intParam("tail_shift_min_sp", func(p *Params) *int { return &p.TailShiftMinSP },
+			about{"super-passes", "", "full super-passes beyond the band a tail shift needs"}),
+		floatParam("tail_shift_sds", func(p *Params) *float64 { return &p.TailShiftSDs },
+			about{"SDs", "", "residual standard deviations a tail shift lies away"}),
+		enumParam("window_start", func(p *Params) *WindowStart { return &p.WindowStart },
+			about{"", "", "how the window's settling head is trimmed: head (deviation D16) or mser (D12)"}),
+		floatParam("head_trim_z", func(p *Params) *float64 { return &p.HeadTrimZ },
+			about{"SDs", "", "robust SDs off the rest's median that trim a leading super-pass"}),
+		floatParam("head_trim_min_rel", func(p *Params) *float64 { return &p.HeadTrimMinRel },
+			about{"fraction 0–1", "", "relative difference a trimmed leading super-pass also needs"}),
+		floatParam("head_trim_max_frac", func(p *Params) *float64 { return &p.HeadTrimMaxFrac },
+			about{"fraction 0–1", "", "most of the window the head trim may drop"}),
+		floatParam("tail_cut_eps", func(p *Params) *float64 { return &p.TailCutEps },
+			about{"fraction 0–1", "", "drain-tail cut applies iff σ/μ of per-sample ITL is at most this"}),
+		floatParam("tail_cut_delta", func(p *Params) *float64 { return &p.TailCutDelta },
+			about{"fraction 0–1", "", "… and |μ − m|/μ is at most this"}),
+		floatParam("fixed_warmup_pct", func(p *Params) *float64 { return &p.FixedWarmupPct },
+			about{"%", "", "fixed-pct baseline: tracked samples cropped at the start"}),
+		floatParam("fixed_cooldown_pct", func(p *Params) *float64 { return &p.FixedCooldownPct },
+			about{"%", "", "fixed-pct baseline: tracked samples cropped at the end"}),
+		floatParam("submission_min_duration_s", func(p *Params) *float64 { return &p.SubmissionMinDurationS },
+			about{"s", "", "region minimum duration of the submission block's window; 0: 600 s, 1200 s above concurrency 32"}),
 	}
 }
 
 // enumParam is a string-typed parameter, set as written (Validate checks
 // the spelling).
-func enumParam[E ~string](name string, f func(*Params) *E) paramField {
-	return paramField{name,
+func enumParam[E ~string](name string, f func(*Params) *E, a about) paramField {
+	return paramField{name, KindText, a,
 		func(p *Params) string { return string(*f(p)) },
 		func(p *Params, v string) error { *f(p) = E(v); return nil }}
 }
 
-func intParam(name string, f func(*Params) *int) paramField {
-	return paramField{name,
+func intParam(name string, f func(*Params) *int, a about) paramField {
+	return paramField{name, KindInteger, a,
 		func(p *Params) string { return strconv.Itoa(*f(p)) },
 		func(p *Params, v string) error {
 			n, err := parseInt(v)
@@ -75,8 +158,8 @@ func intParam(name string, f func(*Params) *int) paramField {
 		}}
 }
 
-func floatParam(name string, f func(*Params) *float64) paramField {
-	return paramField{name,
+func floatParam(name string, f func(*Params) *float64, a about) paramField {
+	return paramField{name, KindNumber, a,
 		func(p *Params) string { return formatFloat(*f(p)) },
 		func(p *Params, v string) error {
 			x, err := parseFloat(v)
@@ -88,8 +171,8 @@ func floatParam(name string, f func(*Params) *float64) paramField {
 		}}
 }
 
-func boolParam(name string, f func(*Params) *bool) paramField {
-	return paramField{name,
+func boolParam(name string, f func(*Params) *bool, a about) paramField {
+	return paramField{name, KindBool, a,
 		func(p *Params) string { return strconv.FormatBool(*f(p)) },
 		func(p *Params, v string) error {
 			b, err := strconv.ParseBool(v)
@@ -103,9 +186,10 @@ func boolParam(name string, f func(*Params) *bool) paramField {
 
 // listParam is a comma-separated list; blank items are skipped (as the
 // reference's list flags do).
-func listParam[T any](name string, f func(*Params) *[]T, parse func(string) (T, error), what string,
-	format func(T) string) paramField {
-	return paramField{name,
+func listParam[T any](name string, f func(*Params) *[]T, parse func(string) (T, error), kind string,
+	format func(T) string, a about) paramField {
+	what := map[string]string{KindInts: "an integer", KindNumbers: "a number"}[kind]
+	return paramField{name, kind, a,
 		func(p *Params) string {
 			parts := make([]string, len(*f(p)))
 			for i, x := range *f(p) {

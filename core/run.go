@@ -125,7 +125,7 @@ func (run *Run) resolve(p Params) (*analysis, error) {
 	a.p.MinDurFloorS, a.res.MinDurFloorFromRun = MinDurFloor(run.info, p)
 	a.res.MinDurFloorS = a.p.MinDurFloorS
 	if p.Compat != CompatReference {
-		a.assess = &Assessment{Partial: run.info.Partial, WinLo: -1, WinHi: -1}
+		a.assess = &Assessment{Partial: run.info.Partial, Window: NoSPRange}
 		a.assess.Mode.Name = prof.Name
 	}
 	return a, nil

@@ -28,9 +28,9 @@ type Selection struct {
 	Drift *DriftTest
 	// MSERStart is the start minimising the standard error of the
 	// per-super-pass TPOT means among the admissible trims [lo', hi) of the
-	// reported window (−1 without a window); MSERAgrees reports that it is
-	// the reported start.
-	MSERStart  int
+	// reported window (NoSPIndex without a window); MSERAgrees reports
+	// that it is the reported start.
+	MSERStart  SPIndex
 	MSERAgrees bool
 	// MSERApplied reports that the reported window was trimmed to
 	// MSERStart (the trim at least halved the standard error;
@@ -52,7 +52,7 @@ type Selection struct {
 	OLSP, NeweyWestP float64
 	Corroborated     bool
 	// Settling is the settling-curve fit of the post-warmup tpot_p50
-	// (settling.go; issue 29), its Start absolute.
+	// (settling.go; issue 29).
 	Settling *Settling
 	// Concordance is the agreement of the forward CoV stopping rules of the
 	// ensemble, max(0, 1 − (max end − min end)/max(1, n)), 0 if fewer than
@@ -183,17 +183,20 @@ func (steadysweep) selectSteady(a *analysis) {
 	ens := ensembleOf(r.CovBounds)
 	// A settling curve (settling.go): plateaus only where it has settled.
 	settle := settlingCurve(pct, p.MinTrendN, a.stop)
+	settle.Start = absSP(r.Warmup, settle.start)
 	plateaus := ensemblePlateaus(pct, g, ens, a.memo, a.stop)
 	if settle.Detected && settle.Settled {
-		plateaus = a.settledPlateaus(plateaus, ensemblePlateausFrom(pct, settle.Start, g, ens, a.memo, a.stop))
+		plateaus = a.settledPlateaus(plateaus, ensemblePlateausFrom(pct, settle.start, g, ens, a.memo, a.stop))
 	}
 	refineBoundaries(pct, plateaus, p.LevelShiftBand, p.TailShiftSDs, p.MinTrendN)
 	sel := &a.assess.Selection
-	*sel = Selection{Ensemble: ens, MSERStart: -1, OLSP: math.NaN(), NeweyWestP: math.NaN(),
+	*sel = Selection{Ensemble: ens, MSERStart: NoSPIndex, OLSP: math.NaN(), NeweyWestP: math.NaN(),
 		Concordance: concordance(pct, a.stop), Settling: &settle}
 	ss := &r.Steady
 	*ss = SteadyState{Plateaus: plateaus, Anomaly: Anomaly{ChangePointSP: -1, Plateaus: plateaus}}
 
+	// lo, hi are post-warmup (the trajectories' index) until the window
+	// is recorded, absolute, in the assessment.
 	lo, hi, ok := -1, -1, false
 	switch {
 	case settle.Detected && !settle.Settled:
@@ -202,10 +205,13 @@ func (steadysweep) selectSteady(a *analysis) {
 		ss.Reason = "no admissible steady plateau"
 		ss.setGlobalTrend(pct, 0, p, a.memo)
 		sel.States = statesOver(pct, 0, len(pct), p, a.memo)
-	case len(plateaus) >= 2 && a.driftAcross(g):
-		lo, hi, ok = sel.Drift.Lo, sel.Drift.Hi, true
 	default:
-		lo, hi, ok = a.plateauWindow(g)
+		if len(plateaus) >= 2 {
+			lo, hi, ok = a.driftAcross(g)
+		}
+		if !ok {
+			lo, hi, ok = a.plateauWindow(g)
+		}
 	}
 	if ok {
 		sel.States = statesOver(pct, lo, hi, p, a.memo)
@@ -216,16 +222,8 @@ func (steadysweep) selectSteady(a *analysis) {
 			sel.States[mTPOTP50] = map[bool]MetricState{true: StateDriftingUp, false: StateDriftingDown}[settle.Up]
 		}
 		a.guardrails(lo, hi)
-		a.assess.WinLo, a.assess.WinHi = r.Warmup+lo, r.Warmup+hi
+		a.assess.Window = absRange(r.Warmup, lo, hi)
 	}
-	// The record is absolute from here on.
-	if sel.MSERStart >= 0 {
-		sel.MSERStart += r.Warmup
-	}
-	if d := sel.Drift; d != nil {
-		d.Lo, d.Hi = d.Lo+r.Warmup, d.Hi+r.Warmup
-	}
-	settle.Start += r.Warmup
 }
 
 // settledPlateaus chooses between the plateaus of the whole post-warmup
@@ -279,17 +277,18 @@ func (a *analysis) stillSettling(st *Settling) (lo, hi int, ok bool) {
 }
 
 // driftAcross runs the drift-versus-staircase test over the plateaus and,
-// when the plateaus are a drift, reports their whole span as the window:
-// not a steady state (deviation D5).
-func (a *analysis) driftAcross(g gateConfig) bool {
+// when the plateaus are a drift, reports their whole span [lo, hi)
+// (post-warmup) as the window: not a steady state (deviation D5). ok is
+// false when they are not a drift.
+func (a *analysis) driftAcross(g gateConfig) (lo, hi int, ok bool) {
 	r, p, pct, sel := a.res, a.p, a.res.pct, &a.assess.Selection
 	ss := &r.Steady
-	dt := driftTest(pct, ss.Plateaus, g, a.memo, a.stop)
+	dt := driftTest(pct, ss.Plateaus, r.Warmup, g, a.memo, a.stop)
 	sel.Drift = &dt
 	if !dt.Drift {
-		return false
+		return -1, -1, false
 	}
-	lo, hi := dt.Lo, dt.Hi
+	lo, hi = ss.Plateaus[0].Lo, ss.Plateaus[len(ss.Plateaus)-1].Hi
 	short := a.memo.minDuration(r.post, pct, lo, hi, minDurationOf(p))
 	ss.Shorts = []ShortWindow{short}
 	a.fillWindow(lo, hi, 0, len(ss.Plateaus), 0)
@@ -302,7 +301,7 @@ func (a *analysis) driftAcross(g gateConfig) bool {
 	ss.Reason = fmt.Sprintf("TPOT drifting %s across %d short plateaus (a line fits better than steps): "+
 		"no steady state", dir, len(ss.Plateaus))
 	ss.setGlobalTrend(pct, lo, p, a.memo)
-	return true
+	return lo, hi, true
 }
 
 // plateauWindow reports the first plateau passing the min-duration gate
@@ -422,8 +421,7 @@ func (a *analysis) fillWindow(lo, hi, index, nPlateaus, skipped int) {
 // windowStats returns the memoised statistics of post[lo:hi]
 // (post-relative).
 func (a *analysis) windowStats(lo, hi int) *windowStats {
-	w := a.res.Warmup
-	return a.run.windowStatsOf(a.roll, w+lo, w+hi)
+	return a.run.windowStatsOf(a.roll, absRange(a.res.Warmup, lo, hi))
 }
 
 // isBurst reports a window (post-relative) whose issue span is shorter

@@ -19,8 +19,7 @@ import (
 // end is no steady state.
 
 // Settling is the settling-curve record of the post-warmup tpot_p50
-// series. Start is absolute in an Assessment (post-relative while the
-// analysis runs).
+// series.
 type Settling struct {
 	// Detected: a settling curve beats a constant, a line and 2–3 levels
 	// (BIC, by settleBICMargin) and moves by at least shiftMinRel of its
@@ -28,9 +27,12 @@ type Settling struct {
 	Detected bool
 	// Settled: the curve comes within settleTol of its asymptote with at
 	// least MinTrendN super-passes, and a quarter of the series, left;
-	// Start is the first of them (the series' length when not settled).
+	// Start is the first of them, absolute (the series' end when not
+	// settled); start the same post-warmup, the detector's index (set
+	// Start from it with absSP).
 	Settled bool
-	Start   int
+	Start   SPIndex
+	start   int
 	// Kind is "exp" (level − A·e^{−t/τ}) or "hinge" (a line into a flat
 	// part); Tau is τ in super-passes (NaN for a hinge).
 	Kind string
@@ -59,7 +61,7 @@ const settleBICMargin = 2
 // post-warmup super-passes (those with a value) and reports whether one
 // explains them (Settling). minN is the least number of settled points.
 func settlingCurve(pct []*spPercentiles, minN int, stop *stopper) Settling {
-	st := Settling{Start: len(pct), Tau: math.NaN(), BICCurve: math.NaN(), BICAlt: math.NaN()}
+	st := Settling{start: len(pct), Tau: math.NaN(), BICCurve: math.NaN(), BICAlt: math.NaN()}
 	var idx []int
 	var ys []float64
 	for i, p := range pct {
@@ -105,7 +107,7 @@ func settlingCurve(pct []*spPercentiles, minN int, stop *stopper) Settling {
 	}
 	settle = max(settle, 0)
 	if n-settle >= max(minN, n/4) {
-		st.Settled, st.Start = true, idx[settle]
+		st.Settled, st.start = true, idx[settle]
 	}
 	return st
 }

@@ -99,7 +99,7 @@ func windowStatus(r *Result, as *Assessment, p Params) (status Status, verdict V
 	case ss.AllShort || as.Selection.Burst:
 		status = StatusInsufficientDuration
 		reason = ss.Reason
-	case as.WinLo < 0:
+	case !as.Window.Ok():
 		status = StatusInsufficientPasses
 		reason = ss.Reason
 	default:

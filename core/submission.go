@@ -95,27 +95,27 @@ func (a *analysis) submission() Submission {
 		SubmissionMinDuration(a.p.SubmissionMinDurationS, a.run.info.Concurrency), shortStatus(a.run.info))
 }
 
-// submissionOf builds the block of the window [as.WinLo, as.WinHi) of
+// submissionOf builds the block of the window as.Window of
 // series (nSamples samples with a TTFT) with the gating states of the
 // selection and the level shift an (post-relative to warmup); minS is the
 // region minimum duration; short the status without a full super-pass
 // (shortStatus).
 func submissionOf(series []SuperPass, as *Assessment, an Anomaly, warmup, S, nSamples int, minS float64, short Status) Submission {
-	if as.Offline != nil || as.WinLo < 0 {
+	if as.Offline != nil || !as.Window.Ok() {
 		sub := noWindowSubmission(as.NFull, S, short)
 		if an.Detected {
 			sub.Verdict = VerdictAnomaly
 		}
 		return sub
 	}
-	w := series[as.WinLo:as.WinHi]
+	w := series[as.Window.Lo:as.Window.Hi]
 	sub := Submission{HasWindow: true, Window: SubmissionWindow{
-		SuperPassStart: as.WinLo, SuperPassEnd: as.WinHi - 1, SuperPassSize: S,
+		SuperPassStart: int(as.Window.Lo), SuperPassEnd: int(as.Window.Last()), SuperPassSize: S,
 		NSamples: nSamples, DurationS: float64(issueSpanNs(w)) / 1e9}}
 	gs := as.Selection.GatingStates()
 	sub.StateTPOTP50, sub.StateTPOTP90 = gs[0], gs[1]
 	plateau := gs[0] == StatePlateau && gs[1] == StatePlateau
-	span := as.WinHi - as.WinLo
+	span := as.Window.Len()
 	switch {
 	case as.NFull < 1:
 		sub.Status = short

@@ -27,7 +27,7 @@ func spSeries(n, S int, spanS float64) []SuperPass {
 // blockFor builds the submission block of a window [lo, hi) with the given
 // gating states over 10 full super-passes of 100 samples, 200 s each.
 func blockFor(lo, hi int, state MetricState, conc int, anomaly bool) Submission {
-	as := &Assessment{WinLo: lo, WinHi: hi, NFull: 10}
+	as := &Assessment{Window: SPRange{SPIndex(lo), SPIndex(hi)}, NFull: 10}
 	as.Selection.States[mTPOTP50], as.Selection.States[mTPOTP90] = state, state
 	an := Anomaly{ChangePointSP: -1}
 	if anomaly {

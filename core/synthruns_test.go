@@ -253,8 +253,8 @@ func TestOursDriftNeverWindowable(t *testing.T) {
 		if sub.Verdict != want || r.Assessment.Verdict != want {
 			t.Errorf("%s: verdict %s / %s, truth %s", preset, sub.Verdict, r.Assessment.Verdict, want)
 		}
-		if as := r.Assessment; as.WinHi-as.WinLo < 4 {
-			t.Errorf("%s: drifting window [%d, %d)", preset, as.WinLo, as.WinHi)
+		if as := r.Assessment; as.Window.Len() < 4 {
+			t.Errorf("%s: drifting window %+v", preset, as.Window)
 		}
 		drifting := core.StateDriftingUp
 		if want == core.VerdictDriftingDown {
@@ -311,7 +311,7 @@ func TestOursTailCut(t *testing.T) {
 	o := r.Assessment
 	S := r.SuperpassSize
 	var itl []float64
-	for i := o.WinLo * S; i < min(o.WinHi*S, s.Len()); i++ {
+	for i := int(o.Window.Lo) * S; i < min(int(o.Window.Hi)*S, s.Len()); i++ {
 		if s.HasFirstToken[i] && s.HasComplete[i] && s.OutTokens[i] > 0 {
 			itl = append(itl, float64(s.CompleteNs[i]-s.FirstTokenNs[i])/float64(s.OutTokens[i]))
 		}
@@ -336,7 +336,7 @@ func TestOursTailCut(t *testing.T) {
 		lastIssue = max(lastIssue, x)
 	}
 	nTail, nKept := 0, 0
-	for i := o.WinLo * S; i < min(o.WinHi*S, s.Len()); i++ {
+	for i := int(o.Window.Lo) * S; i < min(int(o.Window.Hi)*S, s.Len()); i++ {
 		if s.HasComplete[i] && s.CompleteNs[i] > lastIssue {
 			nTail++
 		} else if s.HasFirstToken[i] && s.HasComplete[i] && s.OutTokens[i] > 0 {

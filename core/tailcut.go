@@ -38,7 +38,7 @@ type TailCut struct {
 // on the parameters (they are memoised on the run); the parameters only
 // compare against them.
 func (a *analysis) tailCut() TailCut {
-	ts := a.run.tailStatsOf(a.roll, a.assess.WinLo, a.assess.WinHi)
+	ts := a.run.tailStatsOf(a.roll, a.assess.Window)
 	p := a.p
 	tc := TailCut{CoV: ts.cov, Skew: ts.skew, NTail: ts.nTail}
 	switch {

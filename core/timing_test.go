@@ -179,10 +179,10 @@ func TestNonStreamingWholeRun(t *testing.T) {
 	}
 	as := r.Assessment
 	if as.Status != StatusNonStreaming || as.Verdict != VerdictNotFound || !strings.Contains(as.Reason, "cannot be assessed") ||
-		as.Mode.Method != "whole_run" || as.WinLo >= 0 || as.Steady != nil || r.Steady.TPS != nil ||
+		as.Mode.Method != "whole_run" || as.Window.Ok() || as.Steady != nil || r.Steady.TPS != nil ||
 		as.Submission.HasWindow || as.Submission.Status != StatusInsufficientPasses {
 		t.Fatalf("status %s verdict %s method %s window %d steady %v block %+v", as.Status, as.Verdict, as.Mode.Method,
-			as.WinLo, as.Steady, as.Submission)
+			as.Window.Lo, as.Steady, as.Submission)
 	}
 	tot := as.Total
 	span := float64(slices.Max(s.LastEventNs)-s.IssueNs[0]) / 1e9

@@ -9,8 +9,9 @@ import (
 )
 
 // column describes one flat column of a table of T: its name, Arrow type,
-// whether Parquet should dictionary-encode it, and how a value of T is
-// appended to its builder.
+// whether Parquet should dictionary-encode it, how a value of T is
+// appended to its builder and how a stored cell is decoded back into a T
+// (the typed reader, rows_reader.go), so one list says both ways.
 type column[T any] struct {
 	name string
 	// src names the Go field the value comes from (documentation, and
@@ -19,72 +20,129 @@ type column[T any] struct {
 	typ    arrow.DataType
 	dict   bool
 	append func(b array.Builder, v *T)
+	// decode sets v's field from cell i of a; a nil a (a column the part
+	// file lacks: an older schema) and a null cell set the field's null
+	// value, the one append writes as null.
+	decode func(a arrow.Array, i int, v *T) error
+	// cell is v's value as the table holds it (Cells): nil for null.
+	cell func(v *T) any
 	// unit and doc document the column (ColumnDoc); set by documented.
 	unit, doc string
 }
 
-func strCol[T any](name, src string, dict bool, get func(*T) string) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.BinaryTypes.String, dict: dict, append: func(b array.Builder, v *T) {
-		b.(*array.StringBuilder).Append(get(v))
-	}}
+// integer are the Go integer types a column stores as int64.
+type integer interface{ ~int | ~int32 | ~int64 }
+
+func strCol[T any, S ~string](name, src string, dict bool, field func(*T) *S) column[T] {
+	return strFn(name, src, dict, func(v *T) string { return string(*field(v)) },
+		func(v *T, s string) error { *field(v) = S(s); return nil })
 }
 
-func i64Col[T any](name, src string, get func(*T) int64) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Int64, append: func(b array.Builder, v *T) {
-		b.(*array.Int64Builder).Append(get(v))
-	}}
+// strFn is a string column whose value is computed (a list as its text):
+// set parses it back; a null or absent cell sets "".
+func strFn[T any](name, src string, dict bool, get func(*T) string, set func(*T, string) error) column[T] {
+	return column[T]{name: name, src: src, typ: arrow.BinaryTypes.String, dict: dict,
+		append: func(b array.Builder, v *T) { b.(*array.StringBuilder).Append(get(v)) },
+		cell:   func(v *T) any { return get(v) },
+		decode: func(a arrow.Array, i int, v *T) error {
+			s, _, err := cellString(a, i)
+			if err != nil {
+				return err
+			}
+			return set(v, s)
+		}}
+}
+
+func i64Col[T any, I integer](name, src string, field func(*T) *I) column[T] {
+	return optI64Col(name, src, func(v *T) (int64, bool) { return int64(*field(v)), true },
+		func(v *T, x int64, _ bool) { *field(v) = I(x) })
 }
 
 // optI64Col is an integer column whose value may be absent (ok false:
-// null).
-func optI64Col[T any](name, src string, get func(*T) (int64, bool)) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Int64, append: func(b array.Builder, v *T) {
-		if x, ok := get(v); ok {
-			b.(*array.Int64Builder).Append(x)
-		} else {
-			b.AppendNull()
-		}
-	}}
+// null); set receives a null or absent cell as (0, false).
+func optI64Col[T any](name, src string, get func(*T) (int64, bool), set func(v *T, x int64, ok bool)) column[T] {
+	return optCol(name, src, arrow.PrimitiveTypes.Int64, get, set,
+		func(b array.Builder, x int64) { b.(*array.Int64Builder).Append(x) }, cellInt)
+}
+
+// optCol is a column of X whose value may be absent (ok false: null):
+// appendTo appends a present value to the column's builder, read decodes
+// cell i (valid false for null or absent) and set receives what it read.
+func optCol[T, X any](name, src string, typ arrow.DataType, get func(*T) (X, bool), set func(v *T, x X, ok bool),
+	appendTo func(array.Builder, X), read func(arrow.Array, int) (X, bool, error)) column[T] {
+	return column[T]{name: name, src: src, typ: typ,
+		append: func(b array.Builder, v *T) {
+			if x, ok := get(v); ok {
+				appendTo(b, x)
+			} else {
+				b.AppendNull()
+			}
+		},
+		cell: func(v *T) any {
+			if x, ok := get(v); ok {
+				return x
+			}
+			return nil
+		},
+		decode: func(a arrow.Array, i int, v *T) error {
+			x, ok, err := read(a, i)
+			set(v, x, ok)
+			return err
+		}}
 }
 
 // spCol is a super-pass index column: the sentinel −1 (none) is null.
-func spCol[T any](name, src string, get func(*T) int) column[T] {
-	return optI64Col(name, src, func(v *T) (int64, bool) { x := get(v); return int64(x), x >= 0 })
+func spCol[T any](name, src string, field func(*T) *int) column[T] {
+	return optI64Col(name, src, func(v *T) (int64, bool) { x := *field(v); return int64(x), x >= 0 },
+		func(v *T, x int64, ok bool) {
+			*field(v) = int(x)
+			if !ok {
+				*field(v) = -1
+			}
+		})
 }
 
-func i32Col[T any](name, src string, get func(*T) int32) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Int32, append: func(b array.Builder, v *T) {
-		b.(*array.Int32Builder).Append(get(v))
-	}}
+// i32Col is an int32 column (the schema version); set receives a null or
+// absent cell as 0.
+func i32Col[T any](name, src string, get func(*T) int32, set func(*T, int32)) column[T] {
+	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Int32,
+		append: func(b array.Builder, v *T) { b.(*array.Int32Builder).Append(get(v)) },
+		cell:   func(v *T) any { return int64(get(v)) },
+		decode: func(a arrow.Array, i int, v *T) error {
+			x, _, err := cellInt(a, i)
+			set(v, int32(x))
+			return err
+		}}
 }
 
-// f64Col is a float column: NaN and ±Inf are null.
-func f64Col[T any](name, src string, get func(*T) float64) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.PrimitiveTypes.Float64, append: func(b array.Builder, v *T) {
-		if x := get(v); !math.IsNaN(x) && !math.IsInf(x, 0) {
-			b.(*array.Float64Builder).Append(x)
-		} else {
-			b.AppendNull()
-		}
-	}}
+// f64Col is a float column: NaN and ±Inf are null, and null reads as NaN.
+func f64Col[T any](name, src string, field func(*T) *float64) column[T] {
+	return f64Fn(name, src, func(v *T) float64 { return *field(v) }, func(v *T, x float64) { *field(v) = x })
 }
 
-func boolCol[T any](name, src string, get func(*T) bool) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.FixedWidthTypes.Boolean, append: func(b array.Builder, v *T) {
-		b.(*array.BooleanBuilder).Append(get(v))
-	}}
+// f64Fn is a float column whose value is computed; set receives a null or
+// absent cell as NaN.
+func f64Fn[T any](name, src string, get func(*T) float64, set func(*T, float64)) column[T] {
+	return optCol(name, src, arrow.PrimitiveTypes.Float64,
+		func(v *T) (float64, bool) { x := get(v); return x, !math.IsNaN(x) && !math.IsInf(x, 0) },
+		func(v *T, x float64, _ bool) { set(v, x) },
+		func(b array.Builder, x float64) { b.(*array.Float64Builder).Append(x) },
+		func(a arrow.Array, i int) (float64, bool, error) {
+			x, err := cellFloat(a, i)
+			return x, !math.IsNaN(x), err
+		})
+}
+
+func boolCol[T any](name, src string, field func(*T) *bool) column[T] {
+	return optBoolCol(name, src, func(v *T) (bool, bool) { return *field(v), true },
+		func(v *T, x, _ bool) { *field(v) = x })
 }
 
 // optBoolCol is a boolean column whose value may be absent (ok false:
-// null).
-func optBoolCol[T any](name, src string, get func(*T) (bool, bool)) column[T] {
-	return column[T]{name: name, src: src, typ: arrow.FixedWidthTypes.Boolean, append: func(b array.Builder, v *T) {
-		if x, ok := get(v); ok {
-			b.(*array.BooleanBuilder).Append(x)
-		} else {
-			b.AppendNull()
-		}
-	}}
+// null); set receives a null or absent cell as (false, false).
+func optBoolCol[T any](name, src string, get func(*T) (bool, bool), set func(v *T, x, ok bool)) column[T] {
+	return optCol(name, src, arrow.FixedWidthTypes.Boolean, get, set,
+		func(b array.Builder, x bool) { b.(*array.BooleanBuilder).Append(x) }, cellBool)
 }
 
 // schemaOf returns the Arrow schema of cols, every field nullable.

@@ -85,7 +85,18 @@ type Row struct {
 	// AnalysisNs is the wall time of this analysis; IngestNs the wall time
 	// of loading the run (shared by all its rows).
 	AnalysisNs, IngestNs int64
+	// SchemaVersion is the schema version a row read back (ReadRows) was
+	// written under; the writer ignores it and writes SchemaVersion.
+	SchemaVersion int32
+	// Stored is the part file a row read back came from; nil for a row
+	// being written.
+	Stored *Stored
 }
+
+// Has reports whether r's part file has the column name: a column added
+// after the file was written reads as null (as the field's null value).
+// A row not read back has every column.
+func (r *Row) Has(name string) bool { return r.Stored.Has(name) }
 
 // ConfigID is the rows' config_id of a parameter set: the first 16 hex
 // digits of the SHA-256 of its canonical text (core.Params.Canonical), so
@@ -129,7 +140,13 @@ type SeriesRow struct {
 	TPOTMeanNs                               float64
 	LatencyP50Ns, LatencyP90Ns, LatencyP99Ns float64
 	OutTokens                                int64
+	// SchemaVersion and Stored are as Row's.
+	SchemaVersion int32
+	Stored        *Stored
 }
+
+// Has reports whether s's part file has the column name (Row.Has).
+func (s *SeriesRow) Has(name string) bool { return s.Stored.Has(name) }
 
 // SeriesRowOf is the series row of super-pass digest d at super-pass size
 // S (RunID and EventsSHA256 left to the caller): its counts and span, and

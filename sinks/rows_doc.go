@@ -2,7 +2,6 @@ package sinks
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -186,26 +185,17 @@ var seriesDocs = map[string]colDoc{
 	"out_tokens":     {unitCount, "output tokens after the first of the super-pass's samples"},
 }
 
-// paramUnits are the units of the parameter columns that have one.
-var paramUnits = map[string]string{
-	"superpass_size": unitSamples, "warmup_fixed": unitSPs, "warmup_band": unitFrac, "warmup_max_frac": unitFrac,
-	"window_sizes": unitSPs, "cov_bounds": "CoV", "alpha": "probability", "trend_rel_drift_min": unitFrac,
-	"min_trend_n": unitSPs, "min_dur_eps": unitFrac, "min_dur_relax_mult": "×", "min_dur_floor_s": unitS,
-	"min_dur_kstar_floor": unitSPs, "level_shift_band": unitFrac, "tail_cut_eps": unitFrac, "tail_cut_delta": unitFrac,
-	"fixed_warmup_pct": unitPct, "fixed_cooldown_pct": unitPct, "submission_min_duration_s": unitS,
-}
-
-// paramDocs documents the parameter columns.
+// paramDocs documents the parameter columns from the parameters' one
+// description (core.ParamSpecs): unit and meaning, lists noted as comma
+// text.
 func paramDocs() map[string]colDoc {
 	m := map[string]colDoc{}
-	t := reflect.TypeFor[core.Params]()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		doc := "detector parameter (steadysweep analyze --help)"
-		if f.Type.Kind() == reflect.Slice {
-			doc = "detector parameter, a list as comma text (steadysweep analyze --help)"
+	for _, p := range core.ParamSpecs() {
+		doc := "detector parameter: " + p.Doc
+		if p.Kind == core.KindInts || p.Kind == core.KindNumbers {
+			doc += " (as comma text)"
 		}
-		m[f.Tag.Get("param")] = colDoc{paramUnits[f.Tag.Get("param")], doc}
+		m[p.Name] = colDoc{p.Unit, doc}
 	}
 	return m
 }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,14 +42,220 @@ func PartFiles(dir string) ([]string, error) {
 	return out, nil
 }
 
+// Stored is the part file a row was read from and the columns it has.
+// Rows of one file share it.
+type Stored struct {
+	// File is the part file's path.
+	File string
+	has  map[string]bool
+}
+
+// Has reports whether the file has the column name; a nil Stored (a row
+// not read back) has every column.
+func (s *Stored) Has(name string) bool { return s == nil || s.has[name] }
+
+// ReadOptions configure ReadRows and ReadSeries.
+type ReadOptions struct {
+	// Mem allocates the decoded Arrow batches (default
+	// memory.DefaultAllocator).
+	Mem memory.Allocator
+	// Columns, when set, are the only columns read; the other fields keep
+	// their null value. Resume reads the keys alone this way.
+	Columns []string
+}
+
+// rowKeyColumns and seriesKeyColumns are the columns every part file has
+// (a file without them is not a steadysweep table).
+var (
+	rowKeyColumns    = []string{"run_id", "config_id", "events_sha256", "schema_version"}
+	seriesKeyColumns = []string{"run_id", "events_sha256", "schema_version"}
+)
+
+// ReadRows yields every row of the published part files of dir (OUT/rows),
+// decoded into the Row the writer wrote: the one reader of the rows table.
+// Part files of an older schema version read too: a column they lack
+// reads as its field's null value (NaN, −1 for a super-pass index, 0,
+// "", false) and Row.Has says which. A missing directory has no rows. The
+// first error (it names the file, row and column) ends the sequence.
+func ReadRows(ctx context.Context, dir string, o ReadOptions) iter.Seq2[Row, error] {
+	return readTable(ctx, dir, o, rowColumns, rowKeyColumns, func(r *Row, s *Stored) { r.Stored = s })
+}
+
+// ReadSeries yields every row of the published part files of dir
+// (OUT/series) as ReadRows does.
+func ReadSeries(ctx context.Context, dir string, o ReadOptions) iter.Seq2[SeriesRow, error] {
+	return readTable(ctx, dir, o, seriesColumns, seriesKeyColumns, func(r *SeriesRow, s *Stored) { r.Stored = s })
+}
+
+// errStop ends a file's batches when the consumer stops ranging.
+var errStop = errors.New("stop")
+
+func readTable[T any](ctx context.Context, dir string, o ReadOptions, cols []column[T], keys []string,
+	stored func(*T, *Stored)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		files, err := PartFiles(dir)
+		if err != nil {
+			var zero T
+			yield(zero, err)
+			return
+		}
+		if o.Mem == nil {
+			o.Mem = memory.DefaultAllocator
+		}
+		for _, path := range files {
+			err := readTableFile(ctx, path, o, cols, keys, stored, yield)
+			if errors.Is(err, errStop) {
+				return
+			}
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+		}
+	}
+}
+
+// readTableFile yields the rows of one part file; its errors name it.
+func readTableFile[T any](ctx context.Context, path string, o ReadOptions, cols []column[T], keys []string,
+	stored func(*T, *Stored), yield func(T, error) bool) (err error) {
+	r, err := parquetio.Open(path, o.Mem)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, r.Close()) }()
+	st := &Stored{File: path, has: map[string]bool{}}
+	for _, f := range r.Schema().Fields() {
+		st.has[f.Name] = true
+	}
+	for _, k := range keys {
+		if !st.has[k] {
+			return fmt.Errorf("%s: no column %q: not a steadysweep table", path, k)
+		}
+	}
+	// read[j] is the column of cols the file's j-th read column decodes.
+	var idx, read []int
+	for c := range cols {
+		if o.Columns != nil && !slices.Contains(o.Columns, cols[c].name) {
+			continue
+		}
+		if j := r.ColumnIndex(cols[c].name); j >= 0 {
+			idx, read = append(idx, j), append(read, c)
+		}
+	}
+	n := 0
+	arrays := make([]arrow.Array, len(cols))
+	return r.Each(ctx, idx, 16<<10, func(rec arrow.RecordBatch) error {
+		clear(arrays)
+		for j, c := range read {
+			arrays[c] = rec.Column(j)
+		}
+		for i := range int(rec.NumRows()) {
+			var v T
+			for c := range cols {
+				if err := cols[c].decode(arrays[c], i, &v); err != nil {
+					return fmt.Errorf("%s: row %d: column %s: %w", path, n, cols[c].name, err)
+				}
+			}
+			stored(&v, st)
+			n++
+			if !yield(v, nil) {
+				return errStop
+			}
+		}
+		return nil
+	})
+}
+
+// cellString is cell i of a string column (dictionary-encoded ones too);
+// valid is false for a null or absent (nil) cell.
+func cellString(a arrow.Array, i int) (s string, valid bool, err error) {
+	if a == nil || a.IsNull(i) {
+		return "", false, nil
+	}
+	switch a := a.(type) {
+	case *array.String:
+		return a.Value(i), true, nil
+	case *array.LargeString:
+		return a.Value(i), true, nil
+	case *array.Dictionary:
+		return cellString(a.Dictionary(), a.GetValueIndex(i))
+	}
+	return "", false, fmt.Errorf("a %s column, not text", a.DataType())
+}
+
+// cellInt is cell i of an integer column; valid is false for a null or
+// absent cell.
+func cellInt(a arrow.Array, i int) (x int64, valid bool, err error) {
+	if a == nil || a.IsNull(i) {
+		return 0, false, nil
+	}
+	switch a := a.(type) {
+	case *array.Int64:
+		return a.Value(i), true, nil
+	case *array.Int32:
+		return int64(a.Value(i)), true, nil
+	case *array.Int16:
+		return int64(a.Value(i)), true, nil
+	case *array.Int8:
+		return int64(a.Value(i)), true, nil
+	case *array.Uint32:
+		return int64(a.Value(i)), true, nil
+	case *array.Uint16:
+		return int64(a.Value(i)), true, nil
+	case *array.Uint8:
+		return int64(a.Value(i)), true, nil
+	case *array.Dictionary:
+		return cellInt(a.Dictionary(), a.GetValueIndex(i))
+	}
+	return 0, false, fmt.Errorf("a %s column, not an integer", a.DataType())
+}
+
+// cellBool is cell i of a boolean column; valid is false for a null or
+// absent cell.
+func cellBool(a arrow.Array, i int) (x, valid bool, err error) {
+	if a == nil || a.IsNull(i) {
+		return false, false, nil
+	}
+	if b, ok := a.(*array.Boolean); ok {
+		return b.Value(i), true, nil
+	}
+	return false, false, fmt.Errorf("a %s column, not boolean", a.DataType())
+}
+
+// cellFloat is cell i of a float column, NaN for a null or absent cell.
+func cellFloat(a arrow.Array, i int) (float64, error) {
+	if a == nil || a.IsNull(i) {
+		return math.NaN(), nil
+	}
+	switch a := a.(type) {
+	case *array.Float64:
+		return a.Value(i), nil
+	case *array.Float32:
+		return float64(a.Value(i)), nil
+	}
+	return math.NaN(), fmt.Errorf("a %s column, not a float", a.DataType())
+}
+
+// resumeColumns are the columns resume reads of OUT/rows.
+var resumeColumns = []string{"run_id", "config_id", "events_sha256", "status", "schema_version"}
+
 // ReadKeys returns the resume keys of every row in the published part
-// files of dir (OUT/rows), reading only the four key columns.
+// files of dir (OUT/rows), reading only the key columns.
 func ReadKeys(ctx context.Context, dir string, mem memory.Allocator) (map[Key]struct{}, error) {
 	keys := map[Key]struct{}{}
-	err := readColumns(ctx, dir, mem, []string{"run_id", "config_id", "events_sha256", "schema_version"}, func(cols []arrow.Array, i int) {
-		keys[Key{RunID: str(cols[0], i), ConfigID: str(cols[1], i), EventsSHA256: str(cols[2], i), SchemaVersion: cols[3].(*array.Int32).Value(i)}] = struct{}{}
-	})
-	return keys, err
+	for r, err := range ReadRows(ctx, dir, ReadOptions{Mem: mem, Columns: resumeColumns}) {
+		if err != nil {
+			return nil, fmt.Errorf("read resume keys: %w", err)
+		}
+		keys[r.storedKey()] = struct{}{}
+	}
+	return keys, nil
+}
+
+// storedKey is the resume key of a row read back: its own schema version.
+func (r *Row) storedKey() Key {
+	return Key{RunID: r.RunID, ConfigID: r.ConfigID, EventsSHA256: r.Provenance.EventsSHA256, SchemaVersion: r.SchemaVersion}
 }
 
 // RowState is what resume needs to know of a published row besides its
@@ -60,22 +269,12 @@ type RowState struct {
 // published part files of dir (OUT/rows), reading only those columns. A
 // key held twice keeps its last file.
 func ReadRowStates(ctx context.Context, dir string, mem memory.Allocator) (map[Key]RowState, error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	files, err := PartFiles(dir)
-	if err != nil {
-		return nil, err
-	}
 	states := map[Key]RowState{}
-	for _, path := range files {
-		err := readColumnsFile(ctx, path, mem, []string{"run_id", "config_id", "events_sha256", "status", "schema_version"}, func(cols []arrow.Array, i int) {
-			k := Key{RunID: str(cols[0], i), ConfigID: str(cols[1], i), EventsSHA256: str(cols[2], i), SchemaVersion: cols[4].(*array.Int32).Value(i)}
-			states[k] = RowState{Status: str(cols[3], i), File: path}
-		})
+	for r, err := range ReadRows(ctx, dir, ReadOptions{Mem: mem, Columns: resumeColumns}) {
 		if err != nil {
 			return nil, fmt.Errorf("read resume keys: %w", err)
 		}
+		states[r.storedKey()] = RowState{Status: string(r.Outcome.Status), File: r.Stored.File}
 	}
 	return states, nil
 }
@@ -83,80 +282,26 @@ func ReadRowStates(ctx context.Context, dir string, mem memory.Allocator) (map[K
 // ReadSeriesKeys returns the runs (by run id and events hash) that have
 // series rows in the published part files of dir (OUT/series).
 func ReadSeriesKeys(ctx context.Context, dir string, mem memory.Allocator) (map[SeriesKey]struct{}, error) {
-	keys := map[SeriesKey]struct{}{}
-	err := readColumns(ctx, dir, mem, []string{"run_id", "events_sha256", "schema_version"}, func(cols []arrow.Array, i int) {
-		keys[SeriesKey{RunID: str(cols[0], i), EventsSHA256: str(cols[1], i), SchemaVersion: cols[2].(*array.Int32).Value(i)}] = struct{}{}
-	})
-	return keys, err
+	files, err := ReadSeriesFiles(ctx, dir, mem)
+	if err != nil {
+		return nil, err
+	}
+	keys := make(map[SeriesKey]struct{}, len(files))
+	for k := range files {
+		keys[k] = struct{}{}
+	}
+	return keys, nil
 }
 
 // ReadSeriesFiles returns the series keys in the published part files of
 // dir (OUT/series) and the file holding each (the last when several do).
 func ReadSeriesFiles(ctx context.Context, dir string, mem memory.Allocator) (map[SeriesKey]string, error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	files, err := PartFiles(dir)
-	if err != nil {
-		return nil, err
-	}
 	keys := map[SeriesKey]string{}
-	for _, path := range files {
-		err := readColumnsFile(ctx, path, mem, []string{"run_id", "events_sha256", "schema_version"}, func(cols []arrow.Array, i int) {
-			keys[SeriesKey{RunID: str(cols[0], i), EventsSHA256: str(cols[1], i), SchemaVersion: cols[2].(*array.Int32).Value(i)}] = path
-		})
+	for s, err := range ReadSeries(ctx, dir, ReadOptions{Mem: mem, Columns: seriesKeyColumns}) {
 		if err != nil {
 			return nil, fmt.Errorf("read resume keys: %w", err)
 		}
+		keys[SeriesKey{RunID: s.RunID, EventsSHA256: s.EventsSHA256, SchemaVersion: s.SchemaVersion}] = s.Stored.File
 	}
 	return keys, nil
-}
-
-func str(a arrow.Array, i int) string { return a.(*array.String).Value(i) }
-
-// readColumns calls row for every row of the named columns (strings, the
-// last int32) of every published part file of dir.
-func readColumns(ctx context.Context, dir string, mem memory.Allocator, names []string, row func(cols []arrow.Array, i int)) error {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	files, err := PartFiles(dir)
-	if err != nil {
-		return err
-	}
-	for _, path := range files {
-		if err := readColumnsFile(ctx, path, mem, names, row); err != nil {
-			return fmt.Errorf("read resume keys: %w", err)
-		}
-	}
-	return nil
-}
-
-// readColumnsFile is readColumns for one file; its errors name it.
-func readColumnsFile(ctx context.Context, path string, mem memory.Allocator, names []string, row func(cols []arrow.Array, i int)) (err error) {
-	r, err := parquetio.Open(path, mem)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, r.Close()) }()
-	idx := make([]int, len(names))
-	for i, n := range names {
-		if idx[i] = r.ColumnIndex(n); idx[i] < 0 {
-			return fmt.Errorf("%s: no column %q: not a steadysweep table of this schema", path, n)
-		}
-	}
-	return r.Each(ctx, idx, 64<<10, func(rec arrow.RecordBatch) error {
-		cols := rec.Columns()
-		for c, a := range cols {
-			_, isStr := a.(*array.String)
-			_, isI32 := a.(*array.Int32)
-			if (c < len(cols)-1 && !isStr) || (c == len(cols)-1 && !isI32) {
-				return fmt.Errorf("%s: key column %s has type %s", path, names[c], a.DataType())
-			}
-		}
-		for i := range int(rec.NumRows()) {
-			row(cols, i)
-		}
-		return nil
-	})
 }

@@ -39,6 +39,17 @@ type StopRow struct {
 // before they existed have none, and then there are no totals.
 var StopColumns = []string{"model", "concurrency", "run_duration_s", "stop_saved_s", "stop_agrees"}
 
+// HasStopColumns reports whether r's part file has every StopColumns
+// column.
+func HasStopColumns(r *Row) bool {
+	for _, c := range StopColumns {
+		if !r.Has(c) {
+			return false
+		}
+	}
+	return true
+}
+
 // StopTotals sums rows (of one config) by model and concurrency, sorted
 // by model, then concurrency: every row counts in Runs and RunS, a row
 // with a stop (non-NaN StopSavedS) in Stopped, SavedS and, when its full

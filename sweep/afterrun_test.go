@@ -37,7 +37,7 @@ func TestAfterRun(t *testing.T) {
 		}
 		return fakeLoader(nil)(ctx, ref)
 	}
-	o.Analyze = func(run *LoadedRun, p core.Params) (core.Outcome, error) {
+	o.Analyze = func(run *LoadedRun, p core.Params) (*core.Result, error) {
 		mu.Lock()
 		inAnalysis[run] = true
 		analysed[run]++
@@ -51,7 +51,7 @@ func TestAfterRun(t *testing.T) {
 		mu.Unlock()
 		return fakeSeries(run)
 	}
-	o.AfterRun = func(ref corpora.RunRef, run *LoadedRun) {
+	o.AfterRun = func(ref corpora.RunRef, run *LoadedRun, _ []Analysis) {
 		mu.Lock()
 		defer mu.Unlock()
 		if inAnalysis[run] || analysed[run] != len(cs) || !seriesDone[run] {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
 )
 
@@ -40,7 +41,7 @@ func BenchmarkSweep(b *testing.B) {
 	if err != nil || len(cs) != 100 {
 		b.Fatalf("%d configs, %v", len(cs), err)
 	}
-	small, err := DefaultLoader(LoaderOptions{})(context.Background(),
+	small, err := DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}})(context.Background(),
 		corpora.RunRef{Path: filepath.Join("testdata", "runs", "conc_partial_dataset")})
 	if err != nil {
 		b.Fatal(err)
@@ -78,7 +79,7 @@ func BenchmarkSweep(b *testing.B) {
 		f                Analyzer
 	}{
 		{"memory", "fake", load, refs, fakeAnalyze},
-		{"columnar", "fake", DefaultLoader(LoaderOptions{}), diskRefs, fakeAnalyze},
+		{"columnar", "fake", DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}}), diskRefs, fakeAnalyze},
 		{"memory", "core", load, refs, DefaultAnalyzer},
 	} {
 		for _, jobs := range []int{1, 2} {

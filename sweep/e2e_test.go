@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -28,7 +29,7 @@ func realSweep(t *testing.T, runs []corpora.RunRef) {
 	}
 	cs = append(cs, peers...)
 	out := t.TempDir()
-	load := DefaultLoader(LoaderOptions{Cache: &columnar.Cache{Dir: t.TempDir()}, Mem: mem})
+	load := DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}, Cache: &columnar.Cache{Dir: t.TempDir()}, Mem: mem})
 	o := Options{Runs: runs, Configs: cs, Out: out, Load: load, Analyze: DefaultAnalyzer, Series: DefaultSeries,
 		ToolVersion: "test", Mem: mem}
 	sum, err := Run(context.Background(), o)
@@ -59,15 +60,19 @@ func realSweep(t *testing.T, runs []corpora.RunRef) {
 			t.Fatal(err)
 		}
 		for _, p := range cs {
-			got, err1 := DefaultAnalyzer(lr, p)
-			r, err2 := core.NewRun(lr.Samples, lr.Info).Analyze(p)
+			res, err1 := DefaultAnalyzer(lr, p)
+			cr := core.NewRun(lr.Samples, lr.Info)
+			r, err2 := cr.Analyze(p)
+			if err2 == nil {
+				err2 = EarliestStop(cr, p, r)
+			}
 			if (err1 == nil) != (err2 == nil) {
 				t.Fatalf("%s %s: errors differ: %v vs %v", ref.Rel, sinks.ConfigID(p), err1, err2)
 			}
 			if err2 != nil {
 				continue
 			}
-			if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", r.Outcome()); g != w {
+			if g, w := fmt.Sprintf("%+v", OutcomeOf(res)), fmt.Sprintf("%+v", OutcomeOf(r)); g != w {
 				t.Errorf("%s %s: DefaultAnalyzer\n%s\ncore.Analyze\n%s", ref.Rel, sinks.ConfigID(p), g, w)
 			}
 		}

@@ -59,10 +59,12 @@ type Options struct {
 	Series SeriesFunc
 	// AfterRun, if set, is called once a loaded run's rows (and series)
 	// are computed, before the run is let go, outside the timed load and
-	// analysis (cmd's --run-pages writes the run's pages there, so
-	// writing them never counts in analysis_ns). A panic in it is logged
-	// to Debug; the run's rows stand.
-	AfterRun func(ref corpora.RunRef, run *LoadedRun)
+	// analysis, with the run's successful analyses in config order (cmd's
+	// --run-pages renders their results there, so writing pages never
+	// counts in analysis_ns). The results are kept until then only when
+	// AfterRun is set. A panic in it is logged to Debug; the run's rows
+	// stand.
+	AfterRun func(ref corpora.RunRef, run *LoadedRun, analyses []Analysis)
 
 	// ToolVersion and ToolCommit are written into every row.
 	ToolVersion, ToolCommit string

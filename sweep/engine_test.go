@@ -194,7 +194,7 @@ func TestRunPanicBecomesErrorRows(t *testing.T) {
 	var dbg bytes.Buffer
 	o := fakeOptions(runs, cs, out, mem)
 	o.Debug = &dbg
-	o.Analyze = func(run *LoadedRun, p core.Params) (core.Outcome, error) {
+	o.Analyze = func(run *LoadedRun, p core.Params) (*core.Result, error) {
 		if run.Info.Model == "conc_failures" {
 			var m map[string]int
 			m["boom"]++ // nil map write: a real runtime panic

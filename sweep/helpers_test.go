@@ -70,17 +70,18 @@ func fakeLoader(calls *atomic.Int64) Loader {
 	}
 }
 
-// fakeAnalyze derives an outcome from the run size and the parameters.
-func fakeAnalyze(run *LoadedRun, p core.Params) (core.Outcome, error) {
+// fakeAnalyze derives a result from the run size and the parameters: a
+// windowable one, or insufficient_passes over 300 samples.
+func fakeAnalyze(run *LoadedRun, p core.Params) (*core.Result, error) {
 	n := run.Samples.Len()
-	sps := run.Memo(p.SuperpassSize, func() any { return (n + 49) / 50 }).(int)
-	out := core.Outcome{Status: "windowable", Verdict: "STEADY STATE", Found: true, NSuperPasses: sps,
-		WindowStartSP: p.MinTrendN - 3, WindowEndSP: sps - 1, WindowDurationS: float64(n) * p.Alpha,
-		SteadyTPSSystem: float64(n) / p.TrendRelDriftMin, ChangePointSP: -1}
+	r := &core.Result{Params: p, NSuperPasses: (n + 49) / 50,
+		Steady:     core.SteadyState{Found: true, TPS: &core.TPS{System: float64(n) / p.TrendRelDriftMin}},
+		Assessment: &core.Assessment{Status: core.StatusWindowable, Verdict: core.VerdictSteadyState, Window: core.SPRange{Lo: core.NoSPIndex, Hi: core.NoSPIndex}}}
 	if n > 300 {
-		out.Status, out.Verdict, out.Found = "insufficient_passes", "not found", false
+		r.Steady.Found = false
+		r.Assessment.Status, r.Assessment.Verdict = core.StatusInsufficientPasses, core.VerdictNotFound
 	}
-	return out, nil
+	return r, nil
 }
 
 func fakeSeries(run *LoadedRun) ([]sinks.SeriesRow, error) {

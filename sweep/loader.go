@@ -3,6 +3,8 @@ package sweep
 import (
 	"context"
 
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -13,6 +15,16 @@ import (
 type LoadedRun struct {
 	Samples *core.Samples
 	Info    core.RunInfo
+	// Run is the resolved run (nil from a loader that has none).
+	Run *columnar.Run
+	// Counter counted the output tokens, chosen as Resolution says
+	// (RunLoader.Counter); CacheHit: the columns came from the cache.
+	Counter    columnar.TokenCounter
+	Resolution tokenizer.Resolution
+	CacheHit   bool
+	// Columns are the decoded columns when LoaderOptions.KeepColumns
+	// asked for them (Table), else nil.
+	Columns *columnar.Loaded
 	// Tokenizer identifies the output-token counter used ("" unknown);
 	// TokenizerSource says which counter it is and where it was found.
 	Tokenizer, TokenizerSource string
@@ -27,32 +39,26 @@ type LoadedRun struct {
 	// error so a cancelled sweep leaves a run mid-analysis at once.
 	Stop func() error
 
-	memo map[any]any
-}
-
-// Memo returns the value cached under key for this run, computing it with
-// compute on first use. Analyzers use it to share work between the
-// parameter sets of a run (rollups per super-pass size). A run is analysed
-// by one goroutine, so Memo needs no locking.
-func (r *LoadedRun) Memo(key any, compute func() any) any {
-	if v, ok := r.memo[key]; ok {
-		return v
-	}
-	if r.memo == nil {
-		r.memo = map[any]any{}
-	}
-	v := compute()
-	r.memo[key] = v
-	return v
+	// core is the run prepared for the detector (CoreRun), shared by the
+	// run's parameter sets; a run is analysed by one goroutine.
+	core *core.Run
 }
 
 // Loader reads one run. It is called once per run, from a worker
 // goroutine; it should honour ctx for long reads.
 type Loader func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error)
 
-// Analyzer analyses a loaded run under one parameter set. It is called
+// Analyzer analyses a loaded run under one parameter set and returns the
+// detector's result: the engine derives the row from it (OutcomeOf), and
+// hands it to Options.AfterRun (cmd's run pages render it). It is called
 // once per run × parameter set, sequentially for a given run.
-type Analyzer func(run *LoadedRun, p core.Params) (core.Outcome, error)
+type Analyzer func(run *LoadedRun, p core.Params) (*core.Result, error)
+
+// Analysis is one parameter set of a run and the Analyzer's result of it.
+type Analysis struct {
+	Params core.Params
+	Result *core.Result
+}
 
 // SeriesFunc computes a run's per-super-pass trajectory for the series
 // table (RunID is filled in by the sweep). Nil disables the table.

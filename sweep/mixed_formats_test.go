@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
 )
 
@@ -104,7 +105,7 @@ func TestSweepMixedFormats(t *testing.T) {
 
 	out := t.TempDir()
 	cs := grid3x3(t)
-	if _, err := Run(t.Context(), Options{Runs: runs, Configs: cs, Out: out, Load: DefaultLoader(LoaderOptions{}),
+	if _, err := Run(t.Context(), Options{Runs: runs, Configs: cs, Out: out, Load: DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}}),
 		Analyze: DefaultAnalyzer, ToolVersion: "test"}); err != nil {
 		t.Fatal(err)
 	}

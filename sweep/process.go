@@ -90,21 +90,29 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 	prov.Tokenizer, prov.SourceFormat = run.Tokenizer, run.Info.SourceFormat
 	run.Stop = ctx.Err // a cancelled sweep ends an analysis mid-loop
 	meta := RunMetaOf(run)
+	var analyses []Analysis // kept for AfterRun only
 	for _, c := range todo {
 		if ctx.Err() != nil {
 			return runResult{abandoned: true}
 		}
 		t := time.Now()
-		out, err := e.analyze(ref, run, e.o.Configs[c], e.ids[c])
+		r, err := e.analyze(ref, run, e.o.Configs[c], e.ids[c])
+		var out core.Outcome
+		if err == nil {
+			out = OutcomeOf(r) // the row's digest is part of the analysis' time
+		}
+		analysisNs := time.Since(t).Nanoseconds()
 		if ctx.Err() != nil {
 			return runResult{abandoned: true} // stopped: not an error of the run
 		}
 		if err != nil {
 			out = ErrorOutcome("analyze: " + err.Error())
 			out.Partial = run.Info.Partial
+		} else if e.o.AfterRun != nil {
+			analyses = append(analyses, Analysis{Params: e.o.Configs[c], Result: r})
 		}
 		row := e.newRow(ref, prov, c, out)
-		row.Meta, row.AnalysisNs, row.IngestNs = meta, time.Since(t).Nanoseconds(), ingestNs
+		row.Meta, row.AnalysisNs, row.IngestNs = meta, analysisNs, ingestNs
 		rows = append(rows, row)
 	}
 	// A run with every row present but no series is "skipped" for the
@@ -124,17 +132,17 @@ func (e *engine) process(ctx context.Context, ref corpora.RunRef) (res runResult
 		res.series = series
 	}
 	if e.o.AfterRun != nil {
-		e.afterRun(ref, run)
+		e.afterRun(ref, run, analyses)
 	}
 	return res
 }
 
 // afterRun calls the AfterRun hook; a panic is logged (recoverInto) and
 // the run's rows stand.
-func (e *engine) afterRun(ref corpora.RunRef, run *LoadedRun) {
+func (e *engine) afterRun(ref corpora.RunRef, run *LoadedRun, analyses []Analysis) {
 	var panicked error
 	defer e.recoverInto(&panicked, ref, "after run")
-	e.o.AfterRun(ref, run)
+	e.o.AfterRun(ref, run, analyses)
 }
 
 // newRow is the row of run ref under config c with outcome out (no run
@@ -158,10 +166,15 @@ func (e *engine) load(ctx context.Context, ref corpora.RunRef) (run *LoadedRun, 
 	return run, err
 }
 
-// analyze calls the Analyzer, turning a panic into an error.
-func (e *engine) analyze(ref corpora.RunRef, run *LoadedRun, p core.Params, id string) (out core.Outcome, err error) {
+// analyze calls the Analyzer, turning a panic into an error, and a
+// missing result too.
+func (e *engine) analyze(ref corpora.RunRef, run *LoadedRun, p core.Params, id string) (r *core.Result, err error) {
 	defer e.recoverInto(&err, ref, "analyze config "+id)
-	return e.o.Analyze(run, p)
+	r, err = e.o.Analyze(run, p)
+	if err == nil && r == nil {
+		err = fmt.Errorf("analyzer returned no result")
+	}
+	return r, err
 }
 
 func (e *engine) series(ref corpora.RunRef, run *LoadedRun) (rows []sinks.SeriesRow, err error) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
@@ -104,7 +105,7 @@ func TestSweepMemoryBounded(t *testing.T) {
 		stop := heapPeak()
 		start := time.Now()
 		sum, err := Run(context.Background(), Options{Runs: refs, Configs: cs, Out: out, Jobs: 2, RowsPerGroup: 512, RowsPerFile: 4096,
-			Load: DefaultLoader(LoaderOptions{}), Analyze: PlainAnalyzer, Series: DefaultSeries, ToolVersion: "test"})
+			Load: DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}}), Analyze: PlainAnalyzer, Series: DefaultSeries, ToolVersion: "test"})
 		peak := stop()
 		if err != nil {
 			t.Fatal(err)
@@ -162,7 +163,7 @@ func TestSweepMemoryIndependentOfRuns(t *testing.T) {
 		for i := range refs {
 			refs[i] = corpora.RunRef{Root: dir, Path: dir, Rel: fmt.Sprintf("copy%04d", i), EventsPath: filepath.Join(dir, "events.jsonl")}
 		}
-		load := DefaultLoader(LoaderOptions{})
+		load := DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}})
 		var kept []float64
 		measured := func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
 			runtime.GC()

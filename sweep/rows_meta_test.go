@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -150,7 +151,7 @@ func TestSweepRowsMetadataParity(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	out := t.TempDir()
-	o := Options{Runs: runs, Configs: cs, Presets: presets, Out: out, Load: DefaultLoader(LoaderOptions{Mem: mem}),
+	o := Options{Runs: runs, Configs: cs, Presets: presets, Out: out, Load: DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}, Mem: mem}),
 		Analyze: DefaultAnalyzer, Series: DefaultSeries, ToolVersion: "test", Mem: mem}
 	if sum, err := Run(context.Background(), o); err != nil || sum.Rows != 54 {
 		t.Fatalf("sweep: %+v, %v", sum, err)
@@ -237,7 +238,7 @@ func TestRunMetaEpochClock(t *testing.T) {
 	if len(errs) > 0 || len(runs) != 1 {
 		t.Fatalf("%d runs, %v", len(runs), errs)
 	}
-	run, err := DefaultLoader(LoaderOptions{})(context.Background(), runs[0])
+	run, err := DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}})(context.Background(), runs[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func TestCancelStopsAnalysis(t *testing.T) {
 	var analyses atomic.Int64
 	var analyzeErr atomic.Value
 	o := fakeOptions(runs, []core.Params{core.DefaultParams()}, out, mem)
-	o.Analyze = func(run *LoadedRun, p core.Params) (core.Outcome, error) {
+	o.Analyze = func(run *LoadedRun, p core.Params) (*core.Result, error) {
 		analyses.Add(1)
 		cancel() // SIGTERM arrives mid-analysis
 		res, err := DefaultAnalyzer(run, p)

@@ -48,6 +48,8 @@ type analyzeFlags struct {
 	htmlPath     string
 	augment      string
 	augmentOut   string
+	// sets are the --set name=value overrides, applied last.
+	sets []string
 	// given says whether the user set a flag: only those override the
 	// compat's defaults (--compat reference starts from the reference's).
 	given func(name string) bool
@@ -72,26 +74,20 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 
-	run, err := columnar.ResolveRun(fs.Arg(0))
-	if err != nil {
-		if strings.Contains(err.Error(), ": pass ") {
-			return err // it says what to pass (a GuideLLM report's #N); no contrary hint
-		}
-		return fmt.Errorf("%w (pass a run directory holding events.jsonl, or the events file itself)", err)
+	if err := f.loadFlags.check(); err != nil {
+		return err
 	}
 	warnings := stderr
 	if params.Compat == core.CompatReference {
 		warnings = io.Discard // the reference prints no ingest warnings
 	}
 	f.loadFlags.superpassSize = f.superpass
-	if w := columnar.SmallSuperpassWarning(f.superpass, "--superpass-size"); w != "" {
-		fmt.Fprintf(warnings, "warning: %s\n", w)
-	}
-	loaded, err := f.loadFlags.load(ctx, run, warnings)
+	loaded, err := f.loadFlags.loader(warnings).LoadRun(ctx, fs.Arg(0))
 	if err != nil {
-		return err
+		return loadError(withResolveHint(err, "pass a run directory holding events.jsonl, or the events file itself"))
 	}
-	cr := core.NewRun(&loaded.samples, loaded.info)
+	run := loaded.Run
+	cr := core.NewRun(loaded.Samples, loaded.Info)
 	// SIGINT/SIGTERM end the analysis and the result's lazy tables
 	// (diagnostics, written by --json and --augment) mid-loop.
 	cr.Stop = ctx.Err
@@ -102,7 +98,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("analyze %s: %w", run.EventsPath, err)
 	}
-	if err := attachEarliestStop(cr, params, res); err != nil {
+	if err := sweep.EarliestStop(cr, params, res); err != nil {
 		return fmt.Errorf("analyze %s: earliest stop: %w", run.EventsPath, err)
 	}
 	if c := res.Caveat(); c != "" {
@@ -124,7 +120,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // writeAnalysis writes the outputs of one analysis: the text report on
 // stdout, then the files the flags ask for.
-func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loadedRun, res *core.Result,
+func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *sweep.LoadedRun, res *core.Result,
 	stdout, stderr io.Writer) error {
 	// The JSON file is written first, and committed (fsync, rename) on
 	// the other core while the text is rendered and shown: the fsync is
@@ -187,7 +183,7 @@ func writeAnalysis(f *analyzeFlags, arg string, run *columnar.Run, loaded *loade
 		}
 	}
 	if f.writeReport {
-		if err := writeReportFiles(run, res, text, loaded.info, stderr); err != nil {
+		if err := writeReportFiles(run, res, text, loaded.Info, stderr); err != nil {
 			return fmt.Errorf("--write-report: %w", err)
 		}
 	}
@@ -294,6 +290,7 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.trendGate, "trend-gate", d.TrendGate.String(), "trend gate: "+strings.Join(gates, ", "))
 	fs.BoolVar(&f.noMinDur, "no-min-duration", !d.MinDuration, "do not enforce the minimum-duration gate")
 	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: min(600 s, config.yaml's min_duration_ms) when set, else 600 s; --compat reference: 600 s)")
+	fs.StringArrayVar(&f.sets, "set", nil, "set a detector parameter: name=value, any parameter listed below (lists as comma text); repeatable")
 	fs.StringVar(&f.jsonPath, "json", "", "write the JSON result to `FILE`")
 	fs.BoolVar(&f.pointYAML, "point-yaml", false, "print only the steady_state: block for a submission's point.yaml")
 	fs.BoolVar(&f.writeReport, "write-report", false, "write steady_state.json and steady_state.txt beside the events file (steady_state.N.* for benchmark N of a GuideLLM report)")
@@ -347,7 +344,11 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		p.WarmupDriver = f.warmupDriver
 	}
 	if given("trend-gate") {
-		p.TrendGate = core.TrendGate(f.trendGate)
+		g, err := core.ParseTrendGate(f.trendGate)
+		if err != nil {
+			return p, usageError{flagNamed(err, analyzeParamFlags())}
+		}
+		p.TrendGate = g
 	}
 	if given("no-min-duration") {
 		p.MinDuration = !f.noMinDur
@@ -386,19 +387,56 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		}
 		p.MinDurFloorS = s
 	}
+	flags := analyzeParamFlags()
+	if err := f.applySets(&p, flags); err != nil {
+		return p, err
+	}
 	if err := p.Validate(); err != nil {
-		return p, usageError{flagNamed(err, analyzeParamFlags)}
+		return p, usageError{flagNamed(err, flags)}
 	}
 	return p, nil
 }
 
-// analyzeParamFlags names the analyze flag that sets each parameter, so
-// an invalid value is reported by the flag the user typed.
-var analyzeParamFlags = map[string]string{
-	"compat": "--compat", "profile": "--profile", "superpass_size": "--superpass-size",
-	"warmup_mode": "--warmup", "warmup_fixed": "--warmup", "warmup_band": "--warmup-band",
-	"warmup_driver": "--warmup-driver", "cov_bounds": "--cov-bounds", "window_sizes": "--window-sizes",
-	"trend_gate": "--trend-gate", "min_dur_floor_s": "--min-duration-floor",
+// applySets applies the --set overrides to p, each as a sweep's --set of
+// one value (sweep.ParseSet, core.Params.Set) so both give the same
+// parameters, and renames each parameter set in flags to its --set (an
+// invalid value is then reported as the user typed it). A parameter both
+// a flag and --set give is a usage error.
+func (f *analyzeFlags) applySets(p *core.Params, flags map[string]string) error {
+	given := f.given
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	for _, s := range f.sets {
+		a, err := sweep.ParseSet(s)
+		if err != nil {
+			return usageError{err}
+		}
+		if len(a.Values) != 1 {
+			return usagef("--set %s: analyze takes one value per parameter (a sweep takes several)", s)
+		}
+		if fl := flags[a.Name]; fl != "" && given(strings.TrimPrefix(fl, "--")) {
+			return usagef("--set %s: %s is also given by %s; give it once", s, a.Name, fl)
+		}
+		if err := p.Set(a.Name, a.Values[0]); err != nil {
+			return usagef("--set: %v", err)
+		}
+		flags[a.Name] = "--set " + a.Name
+	}
+	return nil
+}
+
+// analyzeParamFlags names the analyze flag that sets each parameter
+// (core.ParamSpecs' flags; the parameter's own name when only --set
+// does), so an invalid value is reported by the flag the user typed.
+func analyzeParamFlags() map[string]string {
+	m := map[string]string{}
+	for _, s := range core.ParamSpecs() {
+		if s.Flag != "" {
+			m[s.Name] = s.Flag
+		}
+	}
+	return m
 }
 
 // plotWriter picks the plot's format by path's extension: .png or .svg
@@ -465,14 +503,4 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 		fmt.Fprintf(stderr, "wrote %s\n", p)
 	}
 	return nil
-}
-
-// attachEarliestStop sets res.EarliestStop (steadysweep's window path
-// only: the reference's output stays the reference's), under the rule of
-// rows and `watch` (sweep.EarliestStop, core.DefaultStopTarget).
-func attachEarliestStop(cr *core.Run, p core.Params, res *core.Result) error {
-	if res.Assessment == nil || res.Path != core.PathWindow {
-		return nil // nothing to attach: skip the search
-	}
-	return sweep.EarliestStop(cr, p, res, nil)
 }

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
 // Zero-flag analyze of a synth run (the demo's corpus): its config.yaml
@@ -15,14 +13,7 @@ import (
 // exit 2 looking for openai/gpt-oss-120b in the Hugging Face cache); the
 // report names where the tokenizer came from.
 func TestAnalyzeSynthRunZeroFlags(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "run")
-	spec, err := synth.PresetSpec("clean_ramp", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := synth.Generate(dir, spec); err != nil {
-		t.Fatal(err)
-	}
+	dir := presetRun(t, filepath.Join(t.TempDir(), "run"), "clean_ramp", 1, nil)
 	t.Setenv("HF_HOME", t.TempDir()) // an empty Hugging Face cache
 	t.Setenv("HF_HUB_CACHE", "")
 	var stdout, stderr bytes.Buffer

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/compare"
@@ -95,19 +94,19 @@ func (f *compareFlags) compareRuns(ctx context.Context, a, b string, stderr io.W
 	if len(configs) != 1 {
 		return compare.Comparison{}, usagef("compare analyses both runs with one parameter set; --preset and --set give %d", len(configs))
 	}
+	if err := f.loadFlags.check(); err != nil {
+		return compare.Comparison{}, err
+	}
 	var sides [2]compare.Side
+	loader := f.loadFlags.loader(stderr)
 	for i, path := range []string{a, b} {
-		run, err := columnar.ResolveRun(path)
+		loaded, err := loader.LoadRun(ctx, path)
 		if err != nil {
-			return compare.Comparison{}, fmt.Errorf("%w (pass a run directory holding events.jsonl, the events file itself, or a sweep output directory)", err)
+			return compare.Comparison{}, loadError(withResolveHint(err, "pass a run directory holding events.jsonl, the events file itself, or a sweep output directory"))
 		}
-		loaded, err := f.loadFlags.load(ctx, run, stderr)
+		res, err := core.NewRun(loaded.Samples, loaded.Info).Analyze(configs[0])
 		if err != nil {
-			return compare.Comparison{}, err
-		}
-		res, err := core.NewRun(&loaded.samples, loaded.info).Analyze(configs[0])
-		if err != nil {
-			return compare.Comparison{}, fmt.Errorf("analyze %s: %w", run.EventsPath, err)
+			return compare.Comparison{}, fmt.Errorf("analyze %s: %w", loaded.Run.EventsPath, err)
 		}
 		sides[i] = compare.FromResult(path, res)
 	}

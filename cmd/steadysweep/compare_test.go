@@ -16,14 +16,7 @@ import (
 // scaled by rateMult into dir.
 func scaledRun(t *testing.T, dir string, seed uint64, rateMult float64) {
 	t.Helper()
-	spec, err := synth.PresetSpec("clean_ramp", seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec.OutputTokS *= rateMult
-	if _, err := synth.Generate(dir, spec); err != nil {
-		t.Fatal(err)
-	}
+	presetRun(t, dir, "clean_ramp", seed, func(s *synth.Spec) { s.OutputTokS *= rateMult })
 }
 
 func compareCLI(t *testing.T, args ...string) (string, string, error) {

@@ -187,8 +187,9 @@ func nearestPreset(params map[string]string) (string, [][2]string) {
 }
 
 // analyzeArgs are the analyze flags that make params from preset's
-// parameters plus sets (nearestPreset's), and the parameters no analyze
-// flag can set (then there is no analyze line: a line that silently
+// parameters plus sets (nearestPreset's) — a parameter's own flag where it
+// has one, else --set name=value — and the parameters analyze cannot set
+// over the preset (then there is no analyze line: a line that silently
 // dropped one would run another config). Analyze starts from the default
 // or the reference preset and runs the steady method only.
 func analyzeArgs(preset string, params map[string]string, sets [][2]string) (args, missing []string) {
@@ -199,6 +200,7 @@ func analyzeArgs(preset string, params map[string]string, sets [][2]string) (arg
 	default:
 		return nil, []string{"method " + params["method"]}
 	}
+	flags := analyzeParamFlags()
 	for _, p := range sets {
 		switch name, v := p[0], p[1]; {
 		case name == "min_duration":
@@ -214,10 +216,10 @@ func analyzeArgs(preset string, params map[string]string, sets [][2]string) (arg
 			if !slices.Contains(args, "--warmup") {
 				args = append(args, "--warmup", w)
 			}
-		case name == "min_dur_floor_s" && v == "0":
-			missing = append(missing, "min_dur_floor_s 0 (the run's own floor) under --compat reference")
-		case name != "compat" && name != "method" && analyzeParamFlags[name] != "":
-			args = append(args, analyzeParamFlags[name], v)
+		case name != "compat" && name != "method" && flags[name] != "" && !(name == "min_dur_floor_s" && v == "0"):
+			args = append(args, flags[name], v)
+		case name != "compat" && name != "method":
+			args = append(args, "--set", name+"="+v)
 		default:
 			missing = append(missing, name)
 		}
@@ -346,9 +348,13 @@ func shellLines(prompt string, args []string, width int) string {
 // wrapWords breaks text between words into lines of at most width
 // columns (a longer word stands alone), the lines after the first
 // indented.
-func wrapWords(text, indent string, width int) string {
+func wrapWords(text, indent string, width int) string { return indentWords(text, "", indent, width) }
+
+// indentWords is wrapWords with the first line indented by first.
+func indentWords(text, first, indent string, width int) string {
 	var b strings.Builder
-	col := 0
+	b.WriteString(first)
+	col := utf8.RuneCountInString(first)
 	for i, word := range strings.Fields(text) {
 		n := utf8.RuneCountInString(word)
 		switch {

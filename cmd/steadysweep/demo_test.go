@@ -238,13 +238,13 @@ func TestDemoRecommendationRoundTrip(t *testing.T) {
 		{"reference", core.ReferenceParams(), "reference", false},
 		{"reference band", mod(core.ReferenceParams(), func(p *core.Params) { p.WarmupBand = 0.03 }), "reference", false},
 		// one parameter from either preset: compat decides
-		{"reference, run's floor", mod(core.ReferenceParams(), func(p *core.Params) { p.MinDurFloorS = 0 }), "reference", true},
+		{"reference, run's floor", mod(core.ReferenceParams(), func(p *core.Params) { p.MinDurFloorS = 0 }), "reference", false},
 		{"default, 600 s floor", mod(core.DefaultParams(), func(p *core.Params) { p.MinDurFloorS = 600 }), "default", false},
 		{"fixed warmup", mod(core.DefaultParams(), func(p *core.Params) { p.WarmupMode, p.WarmupFixed = core.WarmupFixed, 3 }), "default", false},
 		{"reference, gate off, window sizes", mod(core.ReferenceParams(), func(p *core.Params) {
 			p.MinDuration, p.WindowSizes = false, []int{4}
 		}), "reference", false},
-		{"alpha (no analyze flag)", mod(core.DefaultParams(), func(p *core.Params) { p.Alpha = 0.1 }), "default", true},
+		{"alpha (--set alone sets it)", mod(core.DefaultParams(), func(p *core.Params) { p.Alpha = 0.1 }), "default", false},
 		{"whole-run baseline", mod(core.DefaultParams(), func(p *core.Params) { p.Method = core.MethodTotal }), "total", true},
 	}
 	for _, c := range cases {

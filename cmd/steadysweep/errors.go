@@ -2,7 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/sweep"
 )
 
 // flagNamed rewrites the errors of core.Params.Validate, each "name: …",
@@ -26,4 +30,16 @@ func flagNamed(err error, flags map[string]string) error {
 		msgs = append(msgs, msg)
 	}
 	return errors.New(strings.Join(msgs, "; "))
+}
+
+// withResolveHint adds "(hint)" to the error of a path that could not be
+// resolved into a run (sweep.ResolveError), unless the error says itself
+// which runs to pass (columnar.ErrSeveralRuns: a contrary hint would
+// follow it).
+func withResolveHint(err error, hint string) error {
+	var re *sweep.ResolveError
+	if !errors.As(err, &re) || errors.Is(err, columnar.ErrSeveralRuns) {
+		return err
+	}
+	return fmt.Errorf("%w (%s)", err, hint)
 }

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
 // TestVersionOnce: the Makefile links VERSION from `git describe --tags
@@ -111,18 +109,11 @@ func TestAnalyzeJSONUnwritableFailsFirst(t *testing.T) {
 // distribution.p50 at the text report's one decimal (issue 26: it was
 // only in the collapsed raw JSON).
 func TestAgenticPageWithFailedPlot(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "agentic")
-	spec, err := synth.PresetSpec("agentic", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := synth.Generate(dir, spec); err != nil {
-		t.Fatal(err)
-	}
+	dir := synthRun(t, "agentic", 1)
 	tmp := t.TempDir()
 	page, plot, js := filepath.Join(tmp, "run.html"), filepath.Join(tmp, "run.svg"), filepath.Join(tmp, "run.json")
 	var stdout, stderr bytes.Buffer
-	err = run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", js, "--plot", plot, "--html", page}, &stdout, &stderr)
+	err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", js, "--plot", plot, "--html", page}, &stdout, &stderr)
 	if code := exitCode(err, &stderr); code != exitFailure || !strings.Contains(stderr.String(), "--plot: ") {
 		t.Errorf("exit %d, stderr %q; want 1 and the --plot error", code, stderr.String())
 	}

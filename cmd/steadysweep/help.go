@@ -14,7 +14,8 @@ import (
 
 // The help pages, one per command (help/NAME.txt), embedded so --help and
 // the documentation are one text. {{flags}} stands for the flag list,
-// {{commands}} for the command list.
+// {{commands}} for the command list, {{params}} for the detector
+// parameters (paramsHelp).
 //
 //go:embed help/*.txt
 var helpPages embed.FS
@@ -30,6 +31,7 @@ func helpPage(name string, fs *pflag.FlagSet) string {
 		page = strings.Replace(page, "{{flags}}\n", fs.FlagUsagesWrapped(helpColumns), 1)
 	}
 	page = strings.Replace(page, "{{reference}}", referenceDifferences(), 1)
+	page = strings.Replace(page, "{{params}}\n", paramsHelp(), 1)
 	if strings.Contains(page, "{{commands}}") {
 		var cs strings.Builder
 		for _, c := range commands() {
@@ -38,6 +40,33 @@ func helpPage(name string, fs *pflag.FlagSet) string {
 		page = strings.Replace(page, "{{commands}}\n", cs.String(), 1)
 	}
 	return page
+}
+
+// paramsHelp lists every detector parameter from its one description
+// (core.ParamSpecs): name, kind, steadysweep's default (and the
+// reference's where it differs), unit, the analyze flag that also sets
+// it, and its meaning.
+func paramsHelp() string {
+	var b strings.Builder
+	for _, p := range core.ParamSpecs() {
+		def := p.Default
+		if def == "" {
+			def = `""`
+		}
+		line := p.Name + " (" + p.Kind + ") default " + def
+		if p.Reference != p.Default {
+			line += ", reference " + p.Reference
+		}
+		if p.Unit != "" {
+			line += "; " + p.Unit
+		}
+		if p.Flag != "" {
+			line += "; also " + p.Flag
+		}
+		b.WriteString(indentWords(line, "  ", "      ", helpColumns) + "\n")
+		b.WriteString(indentWords(p.Doc, "      ", "      ", helpColumns) + "\n")
+	}
+	return b.String()
 }
 
 // helpColumns is the width help pages fit: an 80-column terminal.
@@ -56,7 +85,7 @@ func referenceDifferences() string {
 			continue
 		}
 		name := n
-		if f := analyzeParamFlags[n]; f != "" {
+		if f := analyzeParamFlags()[n]; f != "" {
 			name = f
 		}
 		if n == "min_dur_floor_s" && dv == "0" {

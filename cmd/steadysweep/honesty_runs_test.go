@@ -7,27 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
 // The generated runs of the honesty tests (issue 14): corpora/synth
 // presets, some with their events.jsonl rewritten into a shape the
 // generator does not make (a non-streaming run, impossible timestamps).
-
-// synthRun writes the synth preset into a fresh directory.
-func synthRun(t *testing.T, preset string, seed uint64) string {
-	t.Helper()
-	spec, err := synth.PresetSpec(preset, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), preset)
-	if _, err := synth.Generate(dir, spec); err != nil {
-		t.Fatalf("generate %s: %v", preset, err)
-	}
-	return dir
-}
 
 // logLine is one decoded events.jsonl line (numbers kept exact).
 type logLine map[string]any

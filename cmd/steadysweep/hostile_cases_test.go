@@ -618,15 +618,9 @@ func TestSIGTERMDuringAnalysis(t *testing.T) {
 		t.Skip("builds the binary and analyses 100,000 samples: skipped under -short")
 	}
 	bin := steadysweepBinary(t)
-	dir := filepath.Join(t.TempDir(), "run")
-	spec, err := synth.PresetSpec("clean_ramp", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec.DatasetSize, spec.Passes, spec.OutputWords, spec.PromptWords = 10000, 10, 3, 2
-	if _, err := synth.Generate(dir, spec); err != nil {
-		t.Fatal(err)
-	}
+	dir := presetRun(t, filepath.Join(t.TempDir(), "run"), "clean_ramp", 1, func(s *synth.Spec) {
+		s.DatasetSize, s.Passes, s.OutputWords, s.PromptWords = 10000, 10, 3, 2
+	})
 	args := []string{"analyze", dir, "--no-cache", "--tokenizer", "words"}
 	quick := exec.Command(bin, append(args, "--superpass-size", "10000")...)
 	if out, err := quick.CombinedOutput(); err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/samplesparquet"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -34,17 +33,17 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(runs) == 0 {
 		return fmt.Errorf("no runs found under %s", strings.Join(fs.Args(), ", "))
 	}
+	if err := lf.check(); err != nil {
+		return err
+	}
 	var tables []samplesparquet.NamedTable
+	loader := lf.loader(stderr)
 	for _, ref := range runs {
-		run, err := columnar.ResolveRun(ref.Path)
+		l, err := loader.LoadRun(ctx, ref.Path)
 		if err != nil {
-			return err
+			return loadError(err)
 		}
-		l, err := lf.load(ctx, run, stderr)
-		if err != nil {
-			return err
-		}
-		t, err := l.table()
+		t, err := l.Table()
 		if err != nil {
 			return err
 		}

@@ -1,20 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
-	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sweep"
 )
 
 // loadFlags are the flags shared by every command that reads runs: how to
@@ -30,10 +26,13 @@ type loadFlags struct {
 	// superpassSize is the command's --superpass-size (0 when it has
 	// none): --tokenize-sample's fallback when the dataset size is unknown.
 	superpassSize int
-	// keepTable keeps what only loadedRun.table reads (the uuids and text
-	// lengths: 24 bytes a sample) for a command that exports the columns;
-	// the others let them go once the run is loaded.
+	// keepTable keeps what only sweep.LoadedRun.Table reads (the uuids
+	// and text lengths: 24 bytes a sample) for a command that exports the
+	// columns; the others let them go once the run is loaded.
 	keepTable bool
+	// resolve replaces columnar.ResolveRun (nil: it): a test counts the
+	// resolutions of a sweep through it.
+	resolve func(path string) (*columnar.Run, error)
 }
 
 func (l *loadFlags) register(fs *pflag.FlagSet) {
@@ -54,116 +53,51 @@ func (l *loadFlags) tokenizerCache() string {
 	return l.cacheDir
 }
 
-func defaultCacheDir() string {
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "steadysweep")
+// defaultCacheDir is --cache-dir's default: the one rule,
+// columnar.DefaultCacheDir ("" when the user has no cache directory: no
+// column cache, no compiled tokenizers).
+func defaultCacheDir() string { return columnar.DefaultCacheDir() }
+
+// check refuses what no loader can use.
+func (l *loadFlags) check() error {
+	if l.datasetSize < 0 {
+		return usagef("--dataset-size: %d is negative", l.datasetSize)
 	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "steadysweep")
-	}
-	return ""
+	return nil
 }
 
-// loadedRun is a run ready for the detector.
-type loadedRun struct {
-	run      *columnar.Run
-	samples  core.Samples
-	info     core.RunInfo
-	counter  tokenizer.Counter
-	tokRes   tokenizer.Resolution
-	cacheHit bool
-	cols     *columnar.Loaded // nil unless loadFlags.keepTable
+// options are the flags as sweep.LoaderOptions, warnings written to warn
+// ("warning: …" lines; nil drops them).
+func (l *loadFlags) options(warn io.Writer) sweep.LoaderOptions {
+	o := sweep.LoaderOptions{Tokenizer: l.tokenizer, Model: l.model, TokenizerCache: l.tokenizerCache(),
+		TokenizeSample: l.tokenizeSample, SuperPassSize: l.superpassSize, DatasetSize: l.datasetSize,
+		KeepColumns: l.keepTable, Resolve: l.resolve}
+	if !l.noCache && l.cacheDir != "" {
+		o.Cache = &columnar.Cache{Dir: l.cacheDir}
+	}
+	if warn != nil {
+		o.Warn = func(w string) { fmt.Fprintf(warn, "warning: %s\n", w) }
+	}
+	return o
 }
 
-// table builds the run's Arrow table (for export; Release it when done).
-func (l *loadedRun) table() (*columnar.Table, error) {
-	if l.cols == nil {
-		return nil, errors.New("the run's columns were not kept for export (loadFlags.keepTable)")
-	}
-	return l.cols.Table(nil)
+// loader is the RunLoader of a command that reads one run at a time
+// (analyze, compare, ingest): every decode goroutine, and the collector's
+// target lowered before a decode (decodeGC).
+func (l *loadFlags) loader(warn io.Writer) *sweep.RunLoader {
+	o := l.options(warn)
+	o.BeforeDecode = decodeGC
+	return sweep.NewRunLoader(o)
 }
 
-// counterFor resolves the token counter for run: --tokenizer, else the
-// model name (flag, then config.yaml) through the registry.
-func (l *loadFlags) counterFor(run *columnar.Run) (tokenizer.Counter, tokenizer.Resolution, error) {
-	if run.Format.RecordsTokens() {
-		// The log carries the tool's own counts; a counter would go unused.
-		return tokenizer.Words{}, tokenizer.Resolution{Source: "unused: the " + string(run.Format) + " log records token counts"}, nil
+// loadError is a load's error for the CLI: a counter that could not be
+// resolved is the command line's to fix (--tokenizer, --model: exit 2).
+func loadError(err error) error {
+	var te *sweep.TokenizerError
+	if errors.As(err, &te) {
+		return usageError{err}
 	}
-	model := l.model
-	if model == "" {
-		model = tokenizerModel(run)
-	}
-	c, res, err := tokenizer.ResolveCached(l.tokenizer, model, l.tokenizerCache())
-	if err != nil {
-		return nil, res, usageError{err} // one line, "tokenizer: …" (tokenizer.Resolve)
-	}
-	return c, res, nil
-}
-
-// loadingCounter is a tokenizer being loaded on its own goroutine while
-// the log is decoded (columnar.PendingCounter): the decoder leaves the
-// counts of what it decodes before the tokenizer is ready for a second
-// pass over those lines.
-type loadingCounter struct {
-	ready chan struct{}
-	c     tokenizer.Counter
-	res   tokenizer.Resolution
-	err   error
-}
-
-func (l *loadFlags) startCounter(run *columnar.Run, cancel context.CancelFunc) *loadingCounter {
-	lc := &loadingCounter{ready: make(chan struct{})}
-	go func() {
-		defer close(lc.ready)
-		lc.c, lc.res, lc.err = l.counterFor(run)
-		if lc.err != nil {
-			cancel() // the decode is of no use without its counter
-		}
-	}()
-	return lc
-}
-
-func (lc *loadingCounter) Ready() bool {
-	select {
-	case <-lc.ready:
-		return true
-	default:
-		return false
-	}
-}
-
-// wait returns the loaded counter.
-func (lc *loadingCounter) wait() (tokenizer.Counter, error) { <-lc.ready; return lc.c, lc.err }
-
-func (lc *loadingCounter) Count(text string) int {
-	if c, err := lc.wait(); err == nil {
-		return c.Count(text)
-	}
-	return 0 // the decode is being cancelled
-}
-
-// CountContext is Count through the loaded counter's CountContext when it
-// has one (a tokenizer: cancellable, bounded), so columnar binds it to the
-// decode's context like the tokenizer itself.
-func (lc *loadingCounter) CountContext(ctx context.Context, text string) (int, error) {
-	c, err := lc.wait()
-	if err != nil {
-		return 0, nil // the decode is being cancelled
-	}
-	if cc, ok := c.(interface {
-		CountContext(context.Context, string) (int, error)
-	}); ok {
-		return cc.CountContext(ctx, text)
-	}
-	return c.Count(text), nil
-}
-
-func (lc *loadingCounter) Identity() string {
-	if c, err := lc.wait(); err == nil {
-		return c.Identity()
-	}
-	return ""
+	return err
 }
 
 // loadGCPercent is the collector's target while a command decodes one
@@ -184,146 +118,4 @@ func decodeGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(loadGCPercent)
 	}
-}
-
-// counterSource is the rows' tokenizer_source of a resolved counter:
-// which it is, how it was chosen and the file it was read from, e.g.
-// "openai/gpt-oss-120b via registry: gpt-oss → openai/gpt-oss-120b
-// (/hf/…/tokenizer.json)".
-func counterSource(c tokenizer.Counter, res tokenizer.Resolution) string {
-	s := c.Identity()
-	if res.Source != "" {
-		s += " via " + res.Source
-	}
-	if res.Path != "" {
-		s += " (" + res.Path + ")"
-	}
-	return s
-}
-
-func (l *loadFlags) load(ctx context.Context, run *columnar.Run, stderr io.Writer) (*loadedRun, error) {
-	// An empty log is said to be one before anything is resolved for it
-	// (its model's tokenizer, its super-pass size), which would otherwise
-	// be the error named.
-	if err := columnar.EmptyFile(run.EventsPath); err != nil {
-		return nil, err
-	}
-	if l.datasetSize != 0 {
-		// Before ingest: --tokenize-sample picks its samples per super-pass.
-		run.Info.DatasetSize, run.Info.DatasetSizeSource = l.datasetSize, "--dataset-size"
-		if w := columnar.SmallSuperpassWarning(l.datasetSize, "--dataset-size"); w != "" {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
-		}
-	}
-	opts := columnar.IngestOptions{TokenizeSample: l.tokenizeSample, SuperPassSize: l.superpassSize}
-	if l.tokenizeSample > 0 && run.Info.DatasetSize <= 0 {
-		if l.superpassSize > 0 {
-			fmt.Fprintf(stderr, "warning: %s: --tokenize-sample %d: the dataset size is unknown; sampling per super-pass of --superpass-size %d samples\n",
-				run.EventsPath, l.tokenizeSample, l.superpassSize)
-		} else {
-			fmt.Fprintf(stderr, "warning: %s: --tokenize-sample %d ignored: neither the dataset size nor --superpass-size is known, so every sample's tokens are counted (pass --dataset-size or --superpass-size)\n",
-				run.EventsPath, l.tokenizeSample)
-		}
-	}
-	var (
-		counter tokenizer.Counter
-		res     tokenizer.Resolution
-		lc      *loadingCounter
-		err     error
-	)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if l.tokenizer == "words" {
-		// Known at once: and the decoder counts words on the escaped bytes.
-		counter, res, err = l.counterFor(run)
-		opts.Counter = counter
-	} else {
-		lc = l.startCounter(run, cancel)
-		opts.Counter = lc
-	}
-	var (
-		cols *columnar.Loaded
-		hit  bool
-	)
-	if l.noCache || l.cacheDir == "" {
-		decodeGC()
-		cols, err = columnar.Load(ctx, run, opts)
-	} else {
-		cache := &columnar.Cache{Dir: l.cacheDir}
-		if cols, hit = cache.Lookup(run, opts); !hit {
-			decodeGC()
-			cols, err = cache.Fill(ctx, run, opts)
-		}
-	}
-	if err == nil {
-		if err := columnar.EmptyLoad(run.EventsPath, &cols.Summary); err != nil {
-			return nil, err
-		}
-	}
-	if lc != nil {
-		var cerr error
-		if counter, cerr = lc.wait(); cerr != nil {
-			if eerr := blankLog(run); eerr != nil {
-				return nil, eerr // not the tokenizer of a log with nothing to count
-			}
-			return nil, cerr
-		}
-		res = lc.res
-	}
-	if err != nil {
-		return nil, ingestError(run.EventsPath, err)
-	}
-	for _, w := range run.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
-	}
-	for _, w := range cols.Summary.Warnings() {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
-	}
-	if n := cols.Summary.ProblemTotal(); n > 0 {
-		fmt.Fprintf(stderr, "warning: %s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)\n",
-			run.EventsPath, n)
-	}
-	lr := &loadedRun{
-		run: run, samples: cols.Samples, info: cols.Info, counter: counter,
-		tokRes: res, cacheHit: hit,
-	}
-	if l.keepTable {
-		lr.cols = cols
-	}
-	return lr, nil
-}
-
-// blankLog returns a columnar.EmptyLogError when the small log of run
-// (at most 1 MiB) holds blank lines only, read with the word counter: the
-// check behind an error the log's content caused (its model's tokenizer),
-// when the load that would have told was cancelled by it.
-func blankLog(run *columnar.Run) error {
-	if fi, err := os.Stat(run.EventsPath); err != nil || fi.Size() > 1<<20 {
-		return nil
-	}
-	cols, err := columnar.Load(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		return nil
-	}
-	return columnar.EmptyLoad(run.EventsPath, &cols.Summary)
-}
-
-// ingestError names the file an ingest error is about once: a reader's
-// error that starts with the path already keeps it ("ingest FILE: FILE:
-// no benchmark 1" said it twice).
-func ingestError(path string, err error) error {
-	if strings.HasPrefix(err.Error(), path+":") {
-		return fmt.Errorf("ingest %w", err)
-	}
-	return fmt.Errorf("ingest %s: %w", path, err)
-}
-
-// tokenizerModel is the name a run's tokenizer is resolved by: its
-// config.yaml's model_params.tokenizer_name when set (the endpoints client
-// tokenizes by it), else the model name.
-func tokenizerModel(run *columnar.Run) string {
-	if c := run.Sidecars.Config; c != nil && c.TokenizerName != "" {
-		return c.TokenizerName
-	}
-	return run.Info.Model
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"testing"
-
-	"github.com/steadysweep/steadysweep/columnar"
 )
 
 // TestLoadKeepsTableOnlyWhenAsked: a command that exports the columns
@@ -14,21 +12,17 @@ import (
 // table reads, and table says so instead of failing later.
 func TestLoadKeepsTableOnlyWhenAsked(t *testing.T) {
 	for _, keep := range []bool{false, true} {
-		run, err := columnar.ResolveRun(goodRun)
-		if err != nil {
-			t.Fatal(err)
-		}
 		lf := loadFlags{tokenizer: "words", noCache: true, keepTable: keep}
-		l, err := lf.load(context.Background(), run, io.Discard)
+		l, err := lf.loader(io.Discard).LoadRun(context.Background(), goodRun)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l.samples.Len() == 0 {
+		if l.Samples.Len() == 0 {
 			t.Fatalf("keepTable %v: no samples", keep)
 		}
-		tab, err := l.table()
+		tab, err := l.Table()
 		if !keep {
-			if err == nil || l.cols != nil {
+			if err == nil || l.Columns != nil {
 				t.Errorf("keepTable false: table %v, err %v, want no columns kept", tab, err)
 			}
 			continue
@@ -36,8 +30,8 @@ func TestLoadKeepsTableOnlyWhenAsked(t *testing.T) {
 		if err != nil {
 			t.Fatalf("keepTable true: %v", err)
 		}
-		if n := tab.Record.NumRows(); n != int64(l.samples.Len()) || tab.UUID(0) == "" {
-			t.Errorf("keepTable true: %d rows (first uuid %q), want %d samples with uuids", n, tab.UUID(0), l.samples.Len())
+		if n := tab.Record.NumRows(); n != int64(l.Samples.Len()) || tab.UUID(0) == "" {
+			t.Errorf("keepTable true: %d rows (first uuid %q), want %d samples with uuids", n, tab.UUID(0), l.Samples.Len())
 		}
 		tab.Release()
 	}

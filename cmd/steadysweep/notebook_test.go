@@ -126,23 +126,12 @@ func notebookSweep(t *testing.T) (out, arch string) {
 	}{{notebookCell{"org/model-a", 8}, 1}, {notebookCell{"org/model-a", 16}, 2}, {notebookCell{"org/model-a", 16}, 3},
 		{notebookCell{"org/model-b", 8}, 4}, {notebookCell{"org/model-b", 16}, 5}}
 	for i, r := range runs {
-		spec, err := synth.PresetSpec("clean_ramp", r.seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec.Model, spec.Concurrency = r.model, r.conc
-		spec.FailureRate = 0.01 * float64(i%2)
-		if _, err := synth.Generate(filepath.Join(arch, fmt.Sprintf("run%d", i)), spec); err != nil {
-			t.Fatal(err)
-		}
+		presetRun(t, filepath.Join(arch, fmt.Sprintf("run%d", i)), "clean_ramp", r.seed, func(s *synth.Spec) {
+			s.Model, s.Concurrency = r.model, r.conc
+			s.FailureRate = 0.01 * float64(i%2)
+		})
 	}
-	spec, err := synth.PresetSpec("insufficient_passes", 6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := synth.Generate(filepath.Join(arch, "short"), spec); err != nil {
-		t.Fatal(err)
-	}
+	presetRun(t, filepath.Join(arch, "short"), "insufficient_passes", 6, nil)
 	copyRunTo(t, filepath.Join("..", "..", "columnar", "testdata", "aiperf_burst"), filepath.Join(arch, "aiperf_burst"))
 	out = t.TempDir()
 	if stderr, err := sweepCLI(t, arch, "-o", out, "--tokenizer", "words", "--no-cache", "-q", "--preset", "default,reference"); err != nil {

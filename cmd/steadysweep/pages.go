@@ -62,21 +62,11 @@ func writeSweepPage(ctx context.Context, out, file string, stdout io.Writer) err
 	return nil
 }
 
-// pendingKey keys, in a loaded run's memo, the analyses whose pages are
-// still to be written (*[]pendingPage).
-type pendingKey struct{}
-
-// pendingPage is one analysis of a run waiting for its page.
-type pendingPage struct {
-	result *core.Result
-	params core.Params
-}
-
 // runPages writes the page of every run × config a sweep analyses into
 // OUT/pages (htmlpage.RunPageName), each linking back to the sweep page
-// when one is asked for. The analyzer keeps each result with the run; the
-// pages are written once the run is done (sweep.Options.AfterRun), so
-// their writing is not in the rows' analysis_ns. A page that cannot be
+// when one is asked for. The pages are written from the analyzer's results
+// once the run is done (sweep.Options.AfterRun), so their writing is not
+// in the rows' analysis_ns. A page that cannot be
 // written is counted and the first error kept; the rows stand regardless.
 type runPages struct {
 	dir, back string
@@ -85,30 +75,14 @@ type runPages struct {
 	first     error
 }
 
-// install wires the pages into the sweep's options: an analyzer that
-// keeps each result with its run, and the hook that writes them.
+// install wires the pages into the sweep's options: once a run is done,
+// the hook writes the page of each of its analyses from the analyzer's
+// result (sweep.Options.AfterRun).
 func (rp *runPages) install(o *sweep.Options) {
-	analyze := o.Analyze
-	o.Analyze = func(run *sweep.LoadedRun, p core.Params) (core.Outcome, error) {
-		cr := sweep.CoreRun(run)
-		r, err := cr.Analyze(p)
-		if err != nil {
-			return analyze(run, p) // the analyzer's own error row
+	o.AfterRun = func(ref corpora.RunRef, run *sweep.LoadedRun, analyses []sweep.Analysis) {
+		for _, a := range analyses {
+			rp.write(ref, run, a.Result, a.Params)
 		}
-		out := r.Outcome()
-		if err := sweep.EarliestStop(cr, p, r, &out); err != nil {
-			return analyze(run, p)
-		}
-		pending := run.Memo(pendingKey{}, func() any { return new([]pendingPage) }).(*[]pendingPage)
-		*pending = append(*pending, pendingPage{result: r, params: p})
-		return out, nil
-	}
-	o.AfterRun = func(ref corpora.RunRef, run *sweep.LoadedRun) {
-		pending := run.Memo(pendingKey{}, func() any { return new([]pendingPage) }).(*[]pendingPage)
-		for _, pp := range *pending {
-			rp.write(ref, run, pp.result, pp.params)
-		}
-		*pending = nil
 	}
 }
 

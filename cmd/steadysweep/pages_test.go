@@ -128,7 +128,7 @@ func TestSweepHTML(t *testing.T) {
 	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("sweep: %v (stderr %s)", err, stderr.String())
 	}
-	rows, err := htmlpage.ReadTable(context.Background(), filepath.Join(out, "rows"), nil)
+	rows, err := htmlpage.ReadRowsTable(context.Background(), filepath.Join(out, "rows"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/internal/safeopen"
@@ -68,6 +65,12 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 
 func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f sweepFlags
+	return f.run(ctx, args, stdout, stderr)
+}
+
+// run is `steadysweep sweep ARGS` with f's fields that are no flags
+// (loadFlags.resolve) as set.
+func (f *sweepFlags) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
 	f.register(fs)
 	if helped, err := parseFlags(fs, "sweep", args, stdout, stderr); helped || err != nil {
@@ -109,8 +112,8 @@ func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("no runs found under %s (a run is a directory holding events.jsonl[.gz|.zst] in ./ or ./client/)",
 			strings.Join(fs.Args(), ", "))
 	}
-	if f.datasetSize < 0 {
-		return usagef("--dataset-size: %d is negative", f.datasetSize)
+	if err := f.loadFlags.check(); err != nil {
+		return err
 	}
 	opts := sweep.Options{
 		Runs: runs, Configs: configs, Presets: presets, Out: f.out, Shard: shard, Jobs: f.jobs, Resume: f.resume, RetryErrors: f.retryErrors,
@@ -215,61 +218,12 @@ func (f *sweepFlags) configs() ([]core.Params, []string, error) {
 	return configs, presets, nil
 }
 
-// loader reads runs for the sweep: one token counter for every run when
-// --tokenizer is given, else each run's own, resolved from its model name
-// (and shared between runs of the same model).
+// loader reads runs for the sweep (sweep.DefaultLoader): one token
+// counter for every run when --tokenizer is given, else each run's own,
+// resolved from its model name and shared between runs of that model.
+// Warnings are not printed (a sweep's rows carry what matters).
 func (f *sweepFlags) loader() sweep.Loader {
-	var cache *columnar.Cache
-	if !f.noCache && f.cacheDir != "" {
-		cache = &columnar.Cache{Dir: f.cacheDir}
-	}
-	base := sweep.LoaderOptions{Cache: cache, TokenizeSample: f.tokenizeSample, DatasetSize: f.datasetSize}
-	if f.tokenizer != "" {
-		c, res, err := tokenizer.ResolveCached(f.tokenizer, f.model, f.tokenizerCache())
-		if err != nil {
-			return func(context.Context, corpora.RunRef) (*sweep.LoadedRun, error) {
-				return nil, err
-			}
-		}
-		base.Counter, base.CounterSource = c, counterSource(c, res)
-		return sweep.DefaultLoader(base)
-	}
-	type resolved struct {
-		c      columnar.TokenCounter
-		source string
-	}
-	var (
-		mu       sync.Mutex
-		counters = map[string]resolved{}
-	)
-	return func(ctx context.Context, ref corpora.RunRef) (*sweep.LoadedRun, error) {
-		run, err := columnar.ResolveRun(ref.Path)
-		if err != nil {
-			return nil, err
-		}
-		if run.Format.RecordsTokens() {
-			return sweep.DefaultLoader(base)(ctx, ref) // the log records token counts
-		}
-		model := f.model
-		if model == "" {
-			model = tokenizerModel(run)
-		}
-		mu.Lock()
-		r, ok := counters[model]
-		if !ok {
-			c, res, err := tokenizer.ResolveCached("", model, f.tokenizerCache())
-			if err != nil {
-				mu.Unlock()
-				return nil, err // names the model's tokenizer and the fix
-			}
-			r = resolved{c, counterSource(c, res)}
-			counters[model] = r
-		}
-		mu.Unlock()
-		o := base
-		o.Counter, o.CounterSource = r.c, r.source
-		return sweep.DefaultLoader(o)(ctx, ref)
-	}
+	return sweep.DefaultLoader(f.loadFlags.options(nil))
 }
 
 // openDebugLog opens the --debug-log file for appending (a log grows; it

@@ -19,6 +19,7 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sweep"
 )
 
 // Exit codes of `watch` for a run that ended without a certified stop,
@@ -104,7 +105,7 @@ type watcher struct {
 
 	run     *columnar.Run
 	counter columnar.TokenCounter
-	loaded  loadedRun
+	loaded  sweep.LoadedRun
 	file    *os.File
 	follow  *columnar.Follower
 	buf     []byte
@@ -187,16 +188,16 @@ func (w *watcher) open() error {
 	if w.S = run.Info.DatasetSize; w.S <= 0 {
 		return usageError{fmt.Errorf("watch %s: %w", run.Dir, core.ErrSuperpassSize)}
 	}
-	c, res, err := w.flags.load.counterFor(run)
+	c, res, err := sweep.NewRunLoader(w.flags.load.options(nil)).Counter(run)
 	if err != nil {
-		return err
+		return loadError(err)
 	}
 	file, err := os.Open(run.EventsPath)
 	if err != nil {
 		return err
 	}
 	w.run, w.counter, w.file = run, c, file
-	w.loaded = loadedRun{run: run, counter: c, tokRes: res}
+	w.loaded = sweep.LoadedRun{Run: run, Counter: c, Resolution: res}
 	w.follow = columnar.NewFollower(columnar.DecodeOptions{Name: run.EventsPath, Counter: c})
 	w.buf = make([]byte, 256<<10)
 	if w.flags.jsonPath == "" {
@@ -389,7 +390,7 @@ func (w *watcher) final(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("watch %s: %w", w.run.EventsPath, err)
 	}
-	if err := attachEarliestStop(cr, w.params, res); err != nil {
+	if err := sweep.EarliestStop(cr, w.params, res); err != nil {
 		return err
 	}
 	if err := w.report(res, s, info); err != nil {
@@ -403,7 +404,7 @@ func (w *watcher) final(ctx context.Context) error {
 
 // report prints the text report of res and writes its JSON.
 func (w *watcher) report(res *core.Result, s *core.Samples, info core.RunInfo) error {
-	w.loaded.samples, w.loaded.info = *s, info
+	w.loaded.Samples, w.loaded.Info = s, info
 	text, err := reportText(res, &w.loaded, colorWanted(w.stdout), reportWidth(w.stdout))
 	if err != nil {
 		return err

@@ -167,14 +167,7 @@ func liveSynthRun(t *testing.T, seed uint64, name string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if seed == 0 {
-		spec, err := synth.PresetSpec(name, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := synth.Generate(dir, spec); err != nil {
-			t.Fatal(err)
-		}
-		return dir
+		return presetRun(t, dir, name, 1, nil)
 	}
 	for _, r := range synth.AccuracySuite(seed) {
 		if strings.HasPrefix(r.Name, name) {

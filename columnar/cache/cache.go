@@ -54,23 +54,29 @@ import (
 // temporary file, synced and renamed, so concurrent processes at worst
 // write the same entry twice.
 type Cache struct {
-	// Dir is the cache directory (DefaultCacheDir() when empty).
+	// Dir is the cache directory (DefaultCacheDir() when empty; when
+	// that is empty too, nothing is cached: every Lookup misses and Fill
+	// only decodes).
 	Dir string
 }
 
 // cacheKeyVersion changes when the key or the entry layout does.
 const cacheKeyVersion = 3
 
-// DefaultCacheDir returns $XDG_CACHE_HOME/steadysweep, else
-// ~/.cache/steadysweep.
+// DefaultCacheDir is the one default cache directory of every command
+// (--cache-dir) and of a Cache without a Dir: $XDG_CACHE_HOME/steadysweep,
+// else the user's cache directory (os.UserCacheDir: ~/.cache on Linux,
+// ~/Library/Caches on macOS, %LocalAppData% on Windows)/steadysweep, else
+// "": no cache. Never a shared temporary directory: the cache trusts its
+// writers, and one shared with other users could serve forged columns.
 func DefaultCacheDir() string {
 	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
 		return filepath.Join(d, "steadysweep")
 	}
-	if home, err := os.UserHomeDir(); err == nil {
-		return filepath.Join(home, ".cache", "steadysweep")
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "steadysweep")
 	}
-	return filepath.Join(os.TempDir(), "steadysweep-cache")
+	return ""
 }
 
 func (c *Cache) dir() string {
@@ -107,6 +113,9 @@ func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.Inges
 	l, err := decode(ctx, run, opts)
 	if err != nil {
 		return nil, err
+	}
+	if c.dir() == "" {
+		return l, nil // no cache directory (DefaultCacheDir)
 	}
 	if l.EventsSHA256 == "" {
 		// A reader that does not hash as it reads (other tools' formats,
@@ -233,6 +242,9 @@ func (c *Cache) identityPath(id [5]int64) string {
 func (c *Cache) identityDigest(id [5]int64) (string, bool) {
 	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
 		return "", false // no inode or ctime: the identity proves nothing
+	}
+	if c.dir() == "" {
+		return "", false // no cache directory (DefaultCacheDir)
 	}
 	f, err := safeopen.Open(c.identityPath(id))
 	if err != nil {

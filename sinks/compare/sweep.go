@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
@@ -44,58 +43,34 @@ func ReadSweep(ctx context.Context, dir string, mem memory.Allocator) (*SweepSid
 	if err != nil {
 		return nil, err
 	}
-	files, err := sinks.PartFiles(filepath.Join(dir, "rows"))
-	if err != nil {
+	if files, err := sinks.PartFiles(filepath.Join(dir, "rows")); err != nil {
 		return nil, err
-	}
-	if len(files) == 0 {
+	} else if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no rows part files: not a sweep output directory", dir)
 	}
 	s := &SweepSide{Dir: dir, Rows: map[PairKey]Side{}, RunRel: map[PairKey]string{}, ConfigLabel: map[PairKey]string{}}
-	version := map[PairKey]int64{}
-	err = readBatches(ctx, files, mem, func(b *batch) error {
-		for i := range b.rows() {
-			k := PairKey{b.str("run_id", i), b.str("config_id", i)}
-			if v := b.i64("schema_version", i, 0); v < version[k] {
-				continue
-			} else {
-				version[k] = v
-			}
-			out := outcomeOf(b, i)
-			rel, label := b.str("run_rel", i), b.str("config_label", i)
-			ser := series[seriesKey{k.RunID, b.str("events_sha256", i)}]
-			if ser == nil { // a run that failed (error rows) has no series
-				ser = &runSeries{}
-			}
-			side := sideOf(rel, label, &out, ser.rows, ser.size)
-			side.ConfigID = k.ConfigID
-			if side.BatchNote == "" && len(ser.rows) > 0 && !ser.hasTPOTMean {
-				side.noTPOTMean = true
-			}
-			s.Rows[k], s.RunRel[k], s.ConfigLabel[k] = side, rel, label
+	version := map[PairKey]int32{}
+	for r, err := range sinks.ReadRows(ctx, filepath.Join(dir, "rows"), sinks.ReadOptions{Mem: mem}) {
+		if err != nil {
+			return nil, err // it names the file
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		k := PairKey{r.RunID, r.ConfigID}
+		if r.SchemaVersion < version[k] {
+			continue
+		}
+		version[k] = r.SchemaVersion
+		ser := series[seriesKey{k.RunID, r.Provenance.EventsSHA256}]
+		if ser == nil { // a run that failed (error rows) has no series
+			ser = &runSeries{}
+		}
+		side := sideOf(r.RunRel, r.ConfigLabel, &r.Outcome, ser.rows, ser.size)
+		side.ConfigID = k.ConfigID
+		if side.BatchNote == "" && len(ser.rows) > 0 && !ser.hasTPOTMean {
+			side.noTPOTMean = true
+		}
+		s.Rows[k], s.RunRel[k], s.ConfigLabel[k] = side, r.RunRel, r.ConfigLabel
 	}
 	return s, nil
-}
-
-// outcomeOf reads the outcome columns compare uses from row i.
-func outcomeOf(b *batch, i int) core.Outcome {
-	return core.Outcome{
-		Status: core.Status(b.str("status", i)), Verdict: core.Verdict(b.str("verdict", i)), Reason: b.str("reason", i),
-		WindowStartSP: int(b.i64("window_start_sp", i, -1)), WindowEndSP: int(b.i64("window_end_sp", i, -1)),
-		SuperpassSize:   int(b.i64("superpass_size_used", i, 0)),
-		SteadyTTFTP50Ns: b.f64("steady_ttft_p50_ns", i), SteadyTTFTP90Ns: b.f64("steady_ttft_p90_ns", i),
-		SteadyTTFTP99Ns: b.f64("steady_ttft_p99_ns", i), SteadyTPOTP50Ns: b.f64("steady_tpot_p50_ns", i),
-		SteadyTPOTP90Ns: b.f64("steady_tpot_p90_ns", i), SteadyTPOTP99Ns: b.f64("steady_tpot_p99_ns", i),
-		SteadyTPSPerUser: b.f64("steady_tps_per_user", i), SteadyTPSPerUserCILo: b.f64("steady_tps_per_user_ci_lo", i),
-		SteadyTPSPerUserCIHi: b.f64("steady_tps_per_user_ci_hi", i),
-		SteadyTPSSystem:      b.f64("steady_tps_system", i), SteadyTPSSystemCILo: b.f64("steady_tps_system_ci_lo", i),
-		SteadyTPSSystemCIHi: b.f64("steady_tps_system_ci_hi", i),
-	}
 }
 
 type seriesKey struct{ RunID, EventsSHA256 string }
@@ -109,34 +84,22 @@ type runSeries struct {
 }
 
 func readSeries(ctx context.Context, dir string, mem memory.Allocator) (map[seriesKey]*runSeries, error) {
-	files, err := sinks.PartFiles(dir)
-	if err != nil {
-		return nil, err
-	}
 	out := map[seriesKey]*runSeries{}
-	err = readBatches(ctx, files, mem, func(b *batch) error {
-		has := b.has("tpot_mean_ns")
-		for i := range b.rows() {
-			k := seriesKey{b.str("run_id", i), b.str("events_sha256", i)}
-			rs := out[k]
-			if rs == nil {
-				rs = &runSeries{hasTPOTMean: has}
-				out[k] = rs
-			}
-			r := sinks.SeriesRow{SP: int(b.i64("sp", i, -1)), SuperpassSize: int(b.i64("superpass_size", i, 0)),
-				FirstIssueNs: b.i64("first_issue_ns", i, -1), LastIssueNs: b.i64("last_issue_ns", i, -1),
-				OutTokens: b.i64("out_tokens", i, 0),
-				TTFTP50Ns: b.f64("ttft_p50_ns", i), TTFTP90Ns: b.f64("ttft_p90_ns", i), TTFTP99Ns: b.f64("ttft_p99_ns", i),
-				TPOTP50Ns: b.f64("tpot_p50_ns", i), TPOTP90Ns: b.f64("tpot_p90_ns", i), TPOTP99Ns: b.f64("tpot_p99_ns", i),
-				TPOTMeanNs: b.f64("tpot_mean_ns", i)}
-			rs.rows = append(rs.rows, r)
-			rs.size = r.SuperpassSize
-			rs.hasTPOTMean = rs.hasTPOTMean && has
+	for r, err := range sinks.ReadSeries(ctx, dir, sinks.ReadOptions{Mem: mem}) {
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		k := seriesKey{r.RunID, r.EventsSHA256}
+		has := r.Has("tpot_mean_ns")
+		rs := out[k]
+		if rs == nil {
+			rs = &runSeries{hasTPOTMean: has}
+			out[k] = rs
+		}
+		r.Stored = nil
+		rs.rows = append(rs.rows, r)
+		rs.size = r.SuperpassSize
+		rs.hasTPOTMean = rs.hasTPOTMean && has
 	}
 	for _, rs := range out {
 		slices.SortFunc(rs.rows, func(a, b sinks.SeriesRow) int { return cmp.Compare(a.SP, b.SP) })

@@ -1,6 +1,10 @@
 package htmlpage
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
+)
 
 // certificationTable is the result's per-metric certification (issue 28,
 // core/certify.go) as the JSON's certification block has it: one row per
@@ -8,32 +12,31 @@ import "strings"
 // percent per 10 minutes and the reason it is not certified. A rising or
 // falling family is marked; its steady values are null in the JSON and
 // n/a with this reason in the steady table (certReason). Empty when the
-// tree has no certification (the reference's, or an older record).
-func certificationTable(res node) table {
-	c := get(res, "certification")
-	fams := object(get(c, "metrics"))
+// record has no certification (the reference's, or an older record).
+func certificationTable(res *resultjson.Record) table {
 	t := table{ID: "certification", Caption: "per-metric certification",
 		Head: []string{"metric", "state", "span", "%/10 min", "reason"}}
-	if len(fams) == 0 {
+	as := res.Assessment()
+	if as == nil || as.Certification == nil || len(as.Certification.Metrics) == 0 {
 		return t
 	}
-	if b := stringAt(c, "basis"); b != "" {
-		t.Caption += " (" + b + ")"
+	c := as.Certification
+	if c.Basis != "" {
+		t.Caption += " (" + c.Basis + ")"
 	}
 	t.Note = "a rising or falling metric has no steady value: the window was chosen on TPOT and this metric trends in or after it"
-	for _, f := range fams {
-		state := stringAt(f.Value, "state")
+	for _, m := range c.Metrics {
+		state := string(m.State)
 		class := ""
 		if trending(state) {
 			class = "warn"
 		}
 		rate := value{}
-		if x, ok := number(get(f.Value, "pct_per_10min")); ok {
-			rate = signedPct(x)
+		if finite(m.PctPer10Min) {
+			rate = signedPct(m.PctPer10Min)
 		}
-		reason := stringAt(f.Value, "reason")
-		t.Rows = append(t.Rows, []cell{tcell(f.Key), {Value: text(orNA(state)), Class: class},
-			vcell(value{Text: stringAt(f.Value, "span")}), {Value: rate, Class: "num"}, vcell(value{Text: reason})})
+		t.Rows = append(t.Rows, []cell{tcell(m.Family), {Value: text(orNA(state)), Class: class},
+			vcell(value{Text: m.Span}), {Value: rate, Class: "num"}, vcell(value{Text: m.Reason})})
 	}
 	return t
 }
@@ -52,16 +55,20 @@ func certFamily(key string) string {
 	return ""
 }
 
-// certReason is the reason the JSON's certification gives for the steady
-// block key's family when that family rises or falls, else "".
-func certReason(res node, key string) string {
-	fam := certFamily(key)
-	if fam == "" {
+// certReason is the reason the record's certification gives for the
+// steady block key's family when that family rises or falls, else "".
+func certReason(res *resultjson.Record, key string) string {
+	fam, as := certFamily(key), res.Assessment()
+	if fam == "" || as == nil || as.Certification == nil {
 		return ""
 	}
-	m := get(res, "certification", "metrics", fam)
-	if !trending(stringAt(m, "state")) {
-		return ""
+	for _, m := range as.Certification.Metrics {
+		if m.Family == fam {
+			if !trending(string(m.State)) {
+				return ""
+			}
+			return m.Reason
+		}
 	}
-	return stringAt(m, "reason")
+	return ""
 }

@@ -7,59 +7,41 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 
 // diagnosticTables are the text report's diagnostics, read from the
-// tree's cov and drift tables and plateaus: the CoV of each metric's
+// record's cov and drift tables and plateaus: the CoV of each metric's
 // trailing window against the bounds, the five trend tests over the
 // post-warmup run, the rolling windows the trend gate finds trending, and
 // the plateaus.
-func diagnosticTables(res node, gate string, warmup int, win *span) []table {
+func diagnosticTables(res *resultjson.Record, gate string, win *span) []table {
 	var out []table
-	cov, drift := object(get(res, "cov")), object(get(res, "drift"))
-	sizes := windowSizes(cov)
-	metrics := list(get(res, "metrics"))
-	if len(sizes) > 0 {
-		out = append(out, covTable(cov, sizes, metrics))
+	diags := slices.Clone(res.Diagnostics)
+	slices.SortStableFunc(diags, func(a, b core.WindowDiagnostics) int { return a.W - b.W }) // the text report's order
+	if len(diags) > 0 {
+		out = append(out, covTable(diags, res.Result.DistinctCovBounds()), trendTable(diags[0]), rollingTable(diags, gate))
 	}
-	if len(sizes) > 0 && drift != nil {
-		out = append(out, trendTable(drift, sizes[0], metrics), rollingTable(drift, sizes, metrics, gate))
-	}
-	out = append(out, plateauTable(res, warmup, win))
+	out = append(out, plateauTable(res, win))
 	return out
 }
 
-// windowSizes are the keys of the cov table, smallest first (the text
-// report's order).
-func windowSizes(cov pyjson.Object) []string {
-	var keys []string
-	for _, f := range cov {
-		keys = append(keys, f.Key)
-	}
-	slices.SortStableFunc(keys, func(a, b string) int {
-		x, _ := strconv.Atoi(a)
-		y, _ := strconv.Atoi(b)
-		return x - y
-	})
-	return keys
-}
-
-func covTable(cov pyjson.Object, sizes []string, metrics []any) table {
+func covTable(diags []core.WindowDiagnostics, bounds []float64) table {
 	t := table{ID: "cov", Caption: "CoV of each metric's trailing window (gate metrics decide admissibility)",
 		Head: []string{"metric", "role"}}
-	for _, w := range sizes {
-		t.Head = append(t.Head, "w="+w)
+	for _, d := range diags {
+		t.Head = append(t.Head, "w="+strconv.Itoa(d.W))
 	}
-	for _, m := range metrics {
-		key, _ := m.(string)
+	for m, tm := range core.Metrics() {
 		role := "diag"
-		if boolAt(cov, sizes[0], key, "gated") {
+		if diags[0].Cov[m].Gated {
 			role = "gate"
 		}
-		row := []cell{tcell(key), tcell(role)}
-		for _, w := range sizes {
-			row = append(row, covCell(get(cov, w, key), role == "gate"))
+		row := []cell{tcell(tm.Key), tcell(role)}
+		for _, d := range diags {
+			row = append(row, covCell(d.Cov[m], bounds, role == "gate"))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -67,25 +49,20 @@ func covTable(cov pyjson.Object, sizes []string, metrics []any) table {
 }
 
 // covCell is one CoV with the tightest bound it passes ("≤ 0.03"), or
-// "> " the loosest when it passes none; n/a when the tree has no CoV.
-func covCell(c node, gated bool) cell {
-	cv, ok := number(get(c, "cov"))
-	if !ok {
+// "> " the loosest when it passes none; n/a when there is no CoV (fewer
+// than two points).
+func covCell(c core.CovCell, bounds []float64, gated bool) cell {
+	if c.N < 2 {
 		return cell{Value: na("fewer than two points"), Class: "num"}
 	}
-	passes := object(get(c, "passes"))
 	best, loosest := math.Inf(1), math.Inf(-1)
-	for _, f := range passes {
-		b, err := strconv.ParseFloat(f.Key, 64)
-		if err != nil {
-			continue
-		}
+	for i, b := range bounds {
 		loosest = math.Max(loosest, b)
-		if pass, _ := f.Value.(bool); pass {
+		if i < len(c.Passes) && c.Passes[i] {
 			best = math.Min(best, b)
 		}
 	}
-	s := strconv.FormatFloat(cv, 'f', 4, 64)
+	s := strconv.FormatFloat(c.CoV, 'f', 4, 64)
 	switch {
 	case !math.IsInf(best, 1):
 		return cell{Value: text(s + " ≤" + f64(best)), Class: "num"}
@@ -114,21 +91,16 @@ func verdictCell(v string) cell {
 	return tcell(orNA(v))
 }
 
-func trendTable(drift pyjson.Object, size string, metrics []any) table {
+func trendTable(d core.WindowDiagnostics) table {
 	t := table{ID: "trend", Caption: "trend of each metric over the post-warmup run (all five tests)", Head: []string{"metric"}}
-	var tests []string
-	if len(metrics) > 0 {
-		k, _ := metrics[0].(string)
-		for _, f := range object(get(drift, size, k, "whole_run")) {
-			tests = append(tests, f.Key)
-		}
+	gates := core.TrendGates()
+	for _, g := range gates {
+		t.Head = append(t.Head, string(g))
 	}
-	t.Head = append(t.Head, tests...)
-	for _, m := range metrics {
-		key, _ := m.(string)
-		row := []cell{tcell(key)}
-		for _, test := range tests {
-			row = append(row, verdictCell(stringAt(drift, size, key, "whole_run", test)))
+	for m, tm := range core.Metrics() {
+		row := []cell{tcell(tm.Key)}
+		for j := range gates {
+			row = append(row, verdictCell(string(d.Drift[m].WholeRun[j])))
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -138,19 +110,22 @@ func trendTable(drift pyjson.Object, size string, metrics []any) table {
 // rollingTable counts, per metric and window size, the rolling windows
 // the trend gate's test finds trending up and down (the text report's
 // counts).
-func rollingTable(drift pyjson.Object, sizes []string, metrics []any, gate string) table {
+func rollingTable(diags []core.WindowDiagnostics, gate string) table {
 	t := table{ID: "rolling", Caption: "rolling windows trending under " + orNA(gate) + " (up / down / windows)", Head: []string{"metric"}}
-	for _, w := range sizes {
-		t.Head = append(t.Head, "w="+w)
+	for _, d := range diags {
+		t.Head = append(t.Head, "w="+strconv.Itoa(d.W))
 	}
-	for _, m := range metrics {
-		key, _ := m.(string)
-		row := []cell{tcell(key)}
-		for _, w := range sizes {
-			windows := list(get(drift, w, key, "rolling"))
+	g := slices.Index(core.TrendGates(), core.TrendGate(gate))
+	for m, tm := range core.Metrics() {
+		row := []cell{tcell(tm.Key)}
+		for _, d := range diags {
+			windows := d.Drift[m].Rolling
 			up, down := 0, 0
 			for _, rc := range windows {
-				switch stringAt(rc, "verdicts", gate) {
+				if g < 0 {
+					continue
+				}
+				switch rc.Verdicts[g] {
 				case "up":
 					up++
 				case "down":
@@ -170,9 +145,9 @@ func rollingTable(drift pyjson.Object, sizes []string, metrics []any, gate strin
 
 // plateauTable lists the admissible plateaus in absolute super-passes,
 // the one the window is marked.
-func plateauTable(res node, warmup int, win *span) table {
+func plateauTable(res *resultjson.Record, win *span) table {
 	t := table{ID: "plateaus", Caption: "plateaus (absolute super-passes)", Head: []string{"", "super-passes", "n"}}
-	ps := plateausOf(res, warmup)
+	ps := plateausOf(res)
 	if len(ps) == 0 {
 		t.Note = "none admissible"
 	}
@@ -189,32 +164,31 @@ func plateauTable(res node, warmup int, win *span) table {
 }
 
 // superPassTable is the data behind the charts, one row per super-pass.
-func superPassTable(rec node, warmup int, win *span, certified bool) table {
+func superPassTable(rec *runRecord, win *span) table {
 	t := table{ID: "superpasses", Caption: "per super-pass (absolute index; the charts' data)", Sortable: true,
 		Head: []string{"super-pass", "phase", "issued", "output tokens", "TTFT p50 (ms)", "TTFT p90 (ms)", "TPOT p50 (ms)", "TPOT p90 (ms)", "latency p99 (ms)"}}
-	for i, sp := range list(get(rec, "super_passes")) {
+	warmup := rec.Result.Warmup()
+	for i, d := range rec.SuperPasses {
 		phase := "post-warmup"
 		switch {
 		case i < warmup:
 			phase = "warmup"
-		case win != nil && i >= win.Lo && i <= win.Hi && certified:
+		case win != nil && i >= win.Lo && i <= win.Hi && rec.Certified:
 			phase = "window"
 		case win != nil && i >= win.Lo && i <= win.Hi:
 			phase = "window (not certified)"
 		}
-		num := func(key, unit string) cell {
-			x, ok := number(get(sp, key))
-			v := leafValue(sp, unit, get(sp, key))
-			s := ""
-			if ok {
-				s = f64(x)
+		num := func(o opt, unit string) cell {
+			if !o.ok { // JSON null
+				return cell{Value: na(""), Class: "num"}
 			}
-			return cell{Value: v, Class: "num", Sort: s}
+			return cell{Value: numberValue(unit, o.x), Class: "num", Sort: f64(o.x)}
 		}
+		ms := func(m int) cell { return num(spValue(d, m), "_ns") }
 		t.Rows = append(t.Rows, []cell{
 			{Value: text(strconv.Itoa(i)), Class: "num", Sort: strconv.Itoa(i)}, tcell(phase),
-			num("n_issued", "n"), num("out_tokens", "n"),
-			num("ttft_p50", "_ns"), num("ttft_p90", "_ns"), num("tpot_p50", "_ns"), num("tpot_p90", "_ns"), num("latency_p99", "_ns"),
+			num(opt{float64(d.NIssued), true}, "n"), num(opt{float64(d.OutTokens), true}, "n"),
+			ms(ttftP50), ms(ttftP90), ms(tpotP50), ms(tpotP90), ms(latencyP99),
 		})
 	}
 	return t
@@ -232,19 +206,12 @@ var shownElsewhere = map[string]bool{
 
 // detailSections list the rest of the tree, one section per top-level
 // block (the steady_state block's parts each), every leaf as it is.
-func detailSections(res node) []section {
+func detailSections(tree pyjson.Object) []section {
 	var out []section
-	for _, f := range object(res) {
-		if shownElsewhere[f.Key] {
-			continue
-		}
+	for _, f := range resultjson.Nodes(tree, func(key string) bool { return !shownElsewhere[key] }) {
 		if f.Key == "steady_state" {
-			for _, g := range object(f.Value) {
-				if g.Key == "ttft" || g.Key == "tpot" {
-					out = append(out, section{Title: "steady_state." + g.Key, Fields: flatten(g.Value, "", g.Key, true)})
-					continue
-				}
-				out = append(out, section{Title: "steady_state." + g.Key, Fields: flatten(g.Value, "", g.Key, false)})
+			for _, g := range f.Value.Fields {
+				out = append(out, section{Title: "steady_state." + g.Key, Fields: flatten(g.Value, "", g.Key, g.Key == "ttft" || g.Key == "tpot")})
 			}
 			continue
 		}
@@ -257,17 +224,17 @@ func detailSections(res node) []section {
 // numbers (the nearest key with a unit suffix); summaryNs marks a
 // summary record (mean, min, max, percentiles in nanoseconds). A
 // summary's histogram is left out.
-func flatten(v node, prefix, unitKey string, summaryNs bool) []field {
+func flatten(v resultjson.Node, prefix, unitKey string, summaryNs bool) []field {
 	name := func(k string) string {
 		if prefix == "" {
 			return k
 		}
 		return prefix + "." + k
 	}
-	switch x := v.(type) {
-	case pyjson.Object:
+	switch v.Kind {
+	case resultjson.Object:
 		var out []field
-		for _, f := range x {
+		for _, f := range v.Fields {
 			if f.Key == "histogram" {
 				continue
 			}
@@ -278,30 +245,64 @@ func flatten(v node, prefix, unitKey string, summaryNs bool) []field {
 			if summaryNs && (f.Key == "mean" || f.Key == "min" || f.Key == "max" || strings.HasPrefix(f.Key, "p")) {
 				uk = "_ns"
 			}
-			if sub, ok := f.Value.(pyjson.Object); ok {
-				if len(sub) == 0 {
+			if sub := f.Value; sub.Kind == resultjson.Object {
+				if len(sub.Fields) == 0 {
 					out = append(out, field{Name: name(f.Key), Value: text("{}")})
 				}
 				out = append(out, flatten(sub, name(f.Key), uk, summaryNs)...)
 				continue
 			}
-			if l, ok := f.Value.([]any); ok && len(l) > 0 {
-				if _, isObj := l[0].(pyjson.Object); isObj {
-					for i, e := range l {
-						out = append(out, flatten(e, name(f.Key)+"["+strconv.Itoa(i)+"]", uk, summaryNs)...)
-					}
-					continue
+			if l := f.Value.Items; f.Value.Kind == resultjson.List && len(l) > 0 && l[0].Kind == resultjson.Object {
+				for i, e := range l {
+					out = append(out, flatten(e, name(f.Key)+"["+strconv.Itoa(i)+"]", uk, summaryNs)...)
 				}
+				continue
 			}
-			val := leafValue(x, uk, f.Value) // uk: a leaf under a unit key, e.g. percentiles of ttft_ns
+			val := nodeValue(v, uk, f.Value) // uk: a leaf under a unit key, e.g. percentiles of ttft_ns
 			if val.NA && val.Reason == "" {
-				val.Reason = reasonFor(x, f.Key)
+				val.Reason = nodeReason(v, f.Key)
 			}
 			out = append(out, field{Name: name(f.Key), Value: val})
 		}
 		return out
-	case nil:
+	case resultjson.Null:
 		return []field{{Name: orNA(prefix), Value: na("")}}
 	}
-	return []field{{Name: orNA(prefix), Value: leafValue(nil, unitKey, v)}}
+	return []field{{Name: orNA(prefix), Value: nodeValue(resultjson.Node{}, unitKey, v)}}
+}
+
+// nodeValue formats a leaf of the tree listed as it is for key: a number
+// by its key's unit, a string or bool as written, a list item by item,
+// null as n/a with the reason given beside it in parent (nodeReason).
+func nodeValue(parent resultjson.Node, key string, v resultjson.Node) value {
+	switch v.Kind {
+	case resultjson.Null:
+		return na(nodeReason(parent, key))
+	case resultjson.Number:
+		return numberValue(key, v.Num)
+	case resultjson.String:
+		return text(v.Str)
+	case resultjson.Bool:
+		return value{Text: strconv.FormatBool(v.Bool)}
+	case resultjson.List:
+		parts := make([]string, len(v.Items))
+		for i, e := range v.Items {
+			parts[i] = nodeValue(resultjson.Node{}, key, e).Text
+		}
+		return value{Text: "[" + strings.Join(parts, ", ") + "]"}
+	}
+	return na("")
+}
+
+// nodeReason is the reason given beside a null value: the sibling key
+// KEY_reason, else a "reasons" object's KEY, else "" (the JSON's
+// convention for a value the analysis cannot support: null, and a reason
+// next to it).
+func nodeReason(parent resultjson.Node, key string) string {
+	if r, ok := parent.Field(key + "_reason"); ok && r.Kind == resultjson.String && r.Str != "" {
+		return r.Str
+	}
+	rs, _ := parent.Field("reasons")
+	r, _ := rs.Field(key)
+	return r.Str
 }

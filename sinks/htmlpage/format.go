@@ -123,12 +123,7 @@ func leafValue(parent node, key string, v node) value {
 	case nil:
 		return na(reasonFor(parent, key))
 	case float64:
-		f, unit := unitOf(key)
-		out := f(x)
-		if unit != "" && !out.NA {
-			out.Text += " " + unit
-		}
-		return out
+		return numberValue(key, x)
 	case string:
 		return text(x)
 	case bool:
@@ -141,6 +136,16 @@ func leafValue(parent node, key string, v node) value {
 		return value{Text: "[" + strings.Join(parts, ", ") + "]"}
 	}
 	return na("")
+}
+
+// numberValue formats x by key's unit (unitOf), the unit after it.
+func numberValue(key string, x float64) value {
+	f, unit := unitOf(key)
+	out := f(x)
+	if unit != "" && !out.NA {
+		out.Text += " " + unit
+	}
+	return out
 }
 
 // label turns a JSON key into words: tps_per_user → "tps per user".

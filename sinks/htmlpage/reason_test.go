@@ -1,31 +1,30 @@
 package htmlpage
 
 import (
+	"math"
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 
-// TestNullWithReason: a null value with KEY_reason beside it (the JSON's
-// convention for a number the analysis cannot support, issue 14) prints
-// as "n/a — reason" in the steady-vs-total table, its CI too; a number
-// prints in its key's unit; a CI belongs only to the estimate it was
-// computed for.
+// TestNullWithReason: a rate the analysis cannot support (null in the
+// JSON with its reason, issue 14) prints as "n/a — reason" in the
+// steady-vs-total table, its CI too; a number prints in its key's unit; a
+// CI belongs only to the estimate it was computed for.
 func TestNullWithReason(t *testing.T) {
-	res := uniform(pyjson.Object{
-		{Key: "steady", Value: pyjson.Object{
-			{Key: "tps_system", Value: nil}, {Key: "tps_system_reason", Value: "burst window: issue span below the median latency"},
-			{Key: "tps_per_user", Value: 12.5}, {Key: "tps_per_user_ci", Value: nil}, {Key: "tps_per_user_ci_reason", Value: "fewer than 4 batches"},
-			{Key: "tpot_ns", Value: pyjson.Object{{Key: "p50", Value: 79344945.71875}}},
-		}},
-		{Key: "total", Value: pyjson.Object{{Key: "tps_system", Value: 94.8}, {Key: "tps_per_user", Value: 12.1},
-			{Key: "tpot_ns", Value: pyjson.Object{{Key: "p50", Value: 80685727.53333333}}}}},
-	})
-	rows := map[string][]cell{}
-	for _, r := range compareTable(res).Rows {
-		rows[r[0].Value.Text] = r
-	}
+	nan := math.NaN()
+	res := &resultjson.Record{Result: &core.Result{
+		Steady: core.SteadyState{TPS: &core.TPS{System: nan, SystemCI: [2]float64{nan, nan},
+			SystemReason: "burst window: issue span below the median latency",
+			PerUser:      12.5, PerUserCI: [2]float64{nan, nan}, PerUserReason: "fewer than 4 batches"}},
+		Assessment: &core.Assessment{
+			Steady: &core.Totals{TPSSystem: nan, TPSPerUser: 12.5, TPOT: core.Quantiles{P50: 79344945.71875}},
+			Total:  &core.Totals{TPSSystem: 94.8, TPSPerUser: 12.1, TPOT: core.Quantiles{P50: 80685727.53333333}},
+		},
+	}}
+	rows := tableRows(t, res)
 	check := func(row string, col int, want string) {
 		t.Helper()
 		r, ok := rows[row]
@@ -50,16 +49,26 @@ func TestNullWithReason(t *testing.T) {
 	check("TPOT p50", 2, "80.69 ms")
 
 	// A steady_state.tps interval of another estimate is not shown.
-	res = uniform(pyjson.Object{
-		{Key: "steady_state", Value: pyjson.Object{{Key: "tps", Value: pyjson.Object{{Key: "system", Value: 2617694.0},
-			{Key: "system_ci", Value: []float64{1, 2}}}}}},
-		{Key: "steady", Value: pyjson.Object{{Key: "tps_system", Value: 5365.0}}},
-		{Key: "total", Value: pyjson.Object{{Key: "tps_system", Value: 4254.8}}},
-	})
-	r := compareTable(res).Rows[0]
-	if sub := strings.Join(r[1].Sub, ""); sub != "CI n/a — no interval for this estimate" {
+	res = &resultjson.Record{Result: &core.Result{
+		Steady: core.SteadyState{TPS: &core.TPS{System: 2617694.0, SystemCI: [2]float64{1, 2}}},
+		Assessment: &core.Assessment{
+			Steady: &core.Totals{TPSSystem: 5365.0},
+			Total:  &core.Totals{TPSSystem: 4254.8},
+		},
+	}}
+	if sub := strings.Join(tableRows(t, res)["TPS system"][1].Sub, ""); sub != "CI n/a — no interval for this estimate" {
 		t.Errorf("offline system TPS CI %q: the reference's interval of another estimate", sub)
 	}
+}
+
+// tableRows are the rows of res's steady-vs-total table by label.
+func tableRows(t *testing.T, res *resultjson.Record) map[string][]cell {
+	t.Helper()
+	rows := map[string][]cell{}
+	for _, r := range compareTable(res).Rows {
+		rows[r[0].Value.Text] = r
+	}
+	return rows
 }
 
 // TestThroughputBlockReasons: with the result's throughput block (issue 14:
@@ -68,23 +77,19 @@ func TestNullWithReason(t *testing.T) {
 // an offline run's per-user rate has no interval over a token-rate
 // plateau, and a null rate says why beside it.
 func TestThroughputBlockReasons(t *testing.T) {
-	rate := func(v any, ci any, reason any) pyjson.Object {
-		return pyjson.Object{{Key: "value", Value: v}, {Key: "ci95", Value: ci}, {Key: "reason", Value: reason}}
-	}
-	res := uniform(pyjson.Object{
-		{Key: "steady_state", Value: pyjson.Object{{Key: "tps", Value: pyjson.Object{
-			{Key: "per_user", Value: 33.76528265853899}, {Key: "per_user_ci", Value: nil},
-			{Key: "system", Value: 4814.939478518355}, {Key: "system_ci", Value: []float64{4721.137217277612, 4908.741739759098}}}}}},
-		{Key: "steady", Value: pyjson.Object{{Key: "tps_per_user", Value: 33.76528265853899}, {Key: "tps_system", Value: 4814.939478518355}}},
-		{Key: "total", Value: pyjson.Object{{Key: "tps_per_user", Value: 34.8}, {Key: "tps_system", Value: 4254.8}}},
-		{Key: "throughput", Value: pyjson.Object{{Key: "basis", Value: "token_rate_plateau"},
-			{Key: "system", Value: rate(4814.939478518355, []float64{4721.137217277612, 4908.741739759098}, nil)},
-			{Key: "per_user", Value: rate(33.76528265853899, nil, "no per-user interval over a token-rate plateau")}}},
-	})
-	rows := map[string][]cell{}
-	for _, r := range compareTable(res).Rows {
-		rows[r[0].Value.Text] = r
-	}
+	const perUser, system = 33.76528265853899, 4814.939478518355
+	nan := math.NaN()
+	res := &resultjson.Record{Result: &core.Result{
+		Steady: core.SteadyState{TPS: &core.TPS{PerUser: perUser, PerUserCI: [2]float64{nan, nan},
+			PerUserReason: "no per-user interval over a token-rate plateau",
+			System:        system, SystemCI: [2]float64{4721.137217277612, 4908.741739759098}}},
+		Assessment: &core.Assessment{
+			Offline: &core.OfflineWindow{}, // the basis: a token-rate plateau
+			Steady:  &core.Totals{TPSPerUser: perUser, TPSSystem: system},
+			Total:   &core.Totals{TPSPerUser: 34.8, TPSSystem: 4254.8},
+		},
+	}}
+	rows := tableRows(t, res)
 	if sub := strings.Join(rows["TPS per user"][1].Sub, ""); sub != "CI n/a — no per-user interval over a token-rate plateau" {
 		t.Errorf("per-user CI %q", sub)
 	}
@@ -93,22 +98,14 @@ func TestThroughputBlockReasons(t *testing.T) {
 	}
 
 	// No window: the rates are null, the throughput block says why.
-	res = uniform(pyjson.Object{
-		{Key: "steady", Value: pyjson.Object{{Key: "tps_per_user", Value: nil}, {Key: "tps_system", Value: nil}}},
-		{Key: "total", Value: pyjson.Object{{Key: "tps_per_user", Value: 17.1}, {Key: "tps_system", Value: 133.8}}},
-		{Key: "throughput", Value: pyjson.Object{{Key: "basis", Value: nil},
-			{Key: "system", Value: rate(nil, nil, "no window")}, {Key: "per_user", Value: rate(nil, nil, "no window")}}},
-	})
-	shown := false
-	for _, r := range compareTable(res).Rows {
-		if r[0].Value.Text == "TPS system" {
-			shown = true
-			if got := naText(r[1].Value); !r[1].Value.NA || got != "n/a — no window" {
-				t.Errorf("null system TPS shown as %q", got)
-			}
-		}
+	res = &resultjson.Record{Result: &core.Result{Assessment: &core.Assessment{
+		Total: &core.Totals{TPSPerUser: 17.1, TPSSystem: 133.8},
+	}}}
+	r, ok := tableRows(t, res)["TPS system"]
+	if !ok {
+		t.Fatal("no TPS system row")
 	}
-	if !shown {
-		t.Error("no TPS system row")
+	if got := naText(r[1].Value); !r[1].Value.NA || got != "n/a — no window" {
+		t.Errorf("null system TPS shown as %q", got)
 	}
 }

@@ -27,16 +27,60 @@ type RunInput struct {
 // WriteRun writes the page of one analysis to w: the headline (status,
 // verdict, window, steady vs total with confidence intervals), the
 // per-super-pass TPOT and TTFT charts, the diagnostic tables and the
-// settings. Every number on it is read from its record (RunRecord), which
-// the page embeds; the record's "result" is the tree --json writes.
+// settings. Every number on it is read from its typed record (runRecord,
+// whose result is the resultjson.Record --json renders), which the page
+// embeds as JSON (RunRecord).
 func WriteRun(w io.Writer, in RunInput) error {
-	rec, err := RunRecord(in)
+	rec, err := newRunRecord(in)
 	if err != nil {
 		return err
 	}
-	v := runViewOf(uniform(rec))
+	v := runViewOf(rec)
 	v.Back = in.Back
-	return writePage(w, "run", "steadysweep · "+v.Name, rec, v)
+	return writePage(w, "run", "steadysweep · "+v.Name, rec.object(), v)
+}
+
+// runRecord is what a run page shows, typed: the page's view is drawn
+// from its fields, its JSON (object) is embedded in the page.
+type runRecord struct {
+	// Name and Path are the run's name and directory or events file.
+	Name, Path string
+	// Certified is the found flag of the run's sweep row (core.Outcome):
+	// whether the window is reported as a steady state.
+	Certified bool
+	// Derived are the settings the analysis derived and their sources.
+	Derived []sinks.Derivation
+	// Params are the detector parameters as text, in core.Names order.
+	Params []param
+	// SuperPasses are every super-pass, warmup included.
+	SuperPasses []core.SuperPassDigest
+	// Result is the analysis as --json renders it; tree is its JSON.
+	Result *resultjson.Record
+	tree   pyjson.Object
+}
+
+// param is one detector parameter and its value as text.
+type param struct{ Name, Value string }
+
+func newRunRecord(in RunInput) (*runRecord, error) {
+	r := in.Result
+	if r == nil {
+		return nil, errors.New("htmlpage: run page: nil result")
+	}
+	res, err := resultjson.New(r)
+	if err != nil {
+		return nil, err
+	}
+	rec := &runRecord{Name: sinks.RunName(in.RunPath), Path: in.RunPath, Certified: r.Outcome().Found,
+		Derived: in.Derived, SuperPasses: r.SuperPasses(), Result: res, tree: res.Object()}
+	for _, n := range core.Names() {
+		s, err := r.Params.Get(n)
+		if err != nil {
+			return nil, err
+		}
+		rec.Params = append(rec.Params, param{n, s})
+	}
+	return rec, nil
 }
 
 // RunRecord is the record a run page embeds and is drawn from:
@@ -50,39 +94,35 @@ func WriteRun(w io.Writer, in RunInput) error {
 //	              keys of the result's per_super_pass rows and latency_p99
 //	result        resultjson.Tree: exactly what --json writes
 func RunRecord(in RunInput) (pyjson.Object, error) {
-	r := in.Result
-	if r == nil {
-		return nil, errors.New("htmlpage: run page: nil result")
-	}
-	tree, err := resultjson.Tree(r)
+	rec, err := newRunRecord(in)
 	if err != nil {
 		return nil, err
 	}
-	derived := make([]any, len(in.Derived))
-	for i, d := range in.Derived {
+	return rec.object(), nil
+}
+
+// object is the record's JSON (RunRecord).
+func (rec *runRecord) object() pyjson.Object {
+	derived := make([]any, len(rec.Derived))
+	for i, d := range rec.Derived {
 		derived[i] = pyjson.Object{{Key: "name", Value: d.Name}, {Key: "value", Value: d.Value}, {Key: "source", Value: d.Source}}
 	}
 	params := pyjson.Object{}
-	for _, n := range core.Names() {
-		s, err := r.Params.Get(n)
-		if err != nil {
-			return nil, err
-		}
-		params = append(params, pyjson.Field{Key: n, Value: s})
+	for _, p := range rec.Params {
+		params = append(params, pyjson.Field{Key: p.Name, Value: p.Value})
 	}
-	sps := r.SuperPasses()
-	rows := make([]any, len(sps))
-	for i, d := range sps {
+	rows := make([]any, len(rec.SuperPasses))
+	for i, d := range rec.SuperPasses {
 		rows[i] = superPassRow(d)
 	}
 	return pyjson.Object{
 		{Key: "page", Value: "run"},
-		{Key: "run", Value: pyjson.Object{{Key: "name", Value: sinks.RunName(in.RunPath)}, {Key: "path", Value: in.RunPath}}},
-		{Key: "certified", Value: r.Outcome().Found},
+		{Key: "run", Value: pyjson.Object{{Key: "name", Value: rec.Name}, {Key: "path", Value: rec.Path}}},
+		{Key: "certified", Value: rec.Certified},
 		{Key: "settings", Value: pyjson.Object{{Key: "derived", Value: derived}, {Key: "params", Value: params}}},
 		{Key: "super_passes", Value: rows},
-		{Key: "result", Value: tree},
-	}, nil
+		{Key: "result", Value: rec.tree},
+	}
 }
 
 // Indices of the charted metrics in core.Metrics.

@@ -3,11 +3,15 @@ package htmlpage
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/core/stats"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sinks/submission"
 )
 
 // runView is the run page as the template draws it, built from the
@@ -98,63 +102,66 @@ func verdictTone(v string) string {
 	return "bad"
 }
 
-func runViewOf(rec node) runView {
-	res := get(rec, "result")
-	ss := get(res, "steady_state")
-	v := runView{Name: stringAt(rec, "run", "name"), Path: stringAt(rec, "run", "path")}
+func runViewOf(rec *runRecord) runView {
+	res := rec.Result
+	r, as, ss := res.Result, res.Assessment(), res.SteadyState()
+	v := runView{Name: rec.Name, Path: rec.Path}
 	if v.Name == "" {
 		v.Name = "(unnamed run)"
 	}
-	status, verdict := stringAt(res, "status"), stringAt(res, "verdict")
-	reason := stringAt(res, "reason")
-	if !has(res, "status") { // the reference's tree: found or not
+	var status, verdict, reason string
+	if as != nil {
+		status, verdict, reason = string(as.Status), string(as.Verdict), as.Reason
+	} else { // the reference's tree: found or not
 		verdict = "not found"
-		if boolAt(ss, "found") {
+		if ss != nil && ss.Found {
 			verdict = "STEADY STATE"
 		}
-		reason = stringAt(ss, "reason")
+		if ss != nil {
+			reason = ss.Reason
+		}
 	}
 	v.Status = badge{orNA(status), statusTone(status)}
 	v.Verdict = badge{orNA(verdict), verdictTone(verdict)}
 	v.Reason = reason
-	natl := has(res, "n_trajectories")
-	warmup := intAt(res, 0, "warmup")
+	natl := res.NATL() != nil
+	warmup := res.Warmup()
 	if natl {
 		v.Lines = append(v.Lines, field{Name: "path", Value: text("agentic NATL path (per-trajectory throughput)")})
 	} else {
-		analysed := intAt(res, 0, "n_super_passes")
-		shape := sinks.SuperPassShape(intAt(res, analysed, "total", "n_super_passes"), analysed,
-			intAt(res, 0, "total", "n_samples"), intAt(res, 0, "superpass_size"))
+		analysed, nSP, nSamples := r.NSuperPasses, r.NSuperPasses, 0
+		if as != nil && as.Total != nil {
+			nSP, nSamples = as.Total.NSuperPasses, as.Total.NSamples
+		}
+		shape := sinks.SuperPassShape(nSP, analysed, nSamples, r.SuperpassSize)
 		v.Lines = append(v.Lines, field{Name: "shape", Value: text(fmt.Sprintf("%s · warmup %d (%s) · %d post-warmup",
-			shape, warmup, orNA(stringAt(res, "warmup_mode")), intAt(res, 0, "n_post_warmup")))})
+			shape, warmup, orNA(string(r.WarmupMode)), r.NPostWarmup))})
 	}
-	if m := get(res, "mode"); m != nil {
-		v.Lines = append(v.Lines, field{Name: "mode", Value: text(strings.TrimSpace(stringAt(m, "name") + " · " + stringAt(m, "method")))})
+	if as != nil {
+		v.Lines = append(v.Lines, field{Name: "mode", Value: text(strings.TrimSpace(as.Mode.Name + " · " + as.Mode.Method))})
+		if as.Partial {
+			v.Lines = append(v.Lines, field{Name: "", Value: text("partial log: the run was truncated or interrupted"), Tone: "warn"})
+		}
 	}
-	if boolAt(res, "partial") {
-		v.Lines = append(v.Lines, field{Name: "", Value: text("partial log: the run was truncated or interrupted"), Tone: "warn"})
-	}
-	certified := boolAt(rec, "certified")
-	win := windowOf(res, warmup)
-	v.Window = windowFields(res, win, certified, verdict)
+	win := windowOf(res)
+	v.Window = windowFields(res, win, rec.Certified, verdict)
 	v.Compare = compareTable(res)
 	v.Certification = certificationTable(res)
 	v.NATL = natlTable(res)
-	v.Findings = findings(res, warmup)
+	v.Findings = findings(res)
 	if !natl {
-		v.Charts = runCharts(rec, res, warmup, win, certified, verdict, reason)
-		v.Diagnostics = diagnosticTables(res, stringAt(rec, "settings", "params", "trend_gate"), warmup, win)
-		v.SuperPasses = superPassTable(rec, warmup, win, certified)
+		v.Charts = runCharts(rec, win, verdict, reason)
+		v.Diagnostics = diagnosticTables(res, string(r.Params.TrendGate), win)
+		v.SuperPasses = superPassTable(rec, win)
 	}
-	v.Details = detailSections(res)
-	for _, d := range list(get(rec, "settings", "derived")) {
-		v.Settings = append(v.Settings, field{Name: stringAt(d, "name"),
-			Value: text(strings.TrimSpace(stringAt(d, "value") + "  (" + orNA(stringAt(d, "source")) + ")"))})
+	v.Details = detailSections(rec.tree)
+	for _, d := range rec.Derived {
+		v.Settings = append(v.Settings, field{Name: d.Name,
+			Value: text(strings.TrimSpace(d.Value + "  (" + orNA(d.Source) + ")"))})
 	}
 	v.Params = table{Caption: "detector parameters", Head: []string{"parameter", "value"}}
-	for _, f := range object(get(rec, "settings", "params")) {
-		s, _ := f.Value.(string)
-		v.Params.Rows = append(v.Params.Rows, []cell{tcell(f.Key), vcell(value{Text: orEmpty(s)})})
+	for _, p := range rec.Params {
+		v.Params.Rows = append(v.Params.Rows, []cell{tcell(p.Name), vcell(value{Text: orEmpty(p.Value)})})
 	}
 	return v
 }
@@ -181,58 +188,62 @@ func orEmpty(s string) string {
 	return s
 }
 
-// windowOf is the window in absolute super-passes (end inclusive): the
-// selection's window_sp [first, last] when the tree has one, else the
-// reference's post-warmup steady_state.window [sp_lo, sp_hi) shifted by
-// the warmup; nil when there is none.
-func windowOf(res node, warmup int) *span {
-	if lo, hi, ok := pairAt(res, "selection", "window_sp"); ok {
-		return &span{int(lo), int(hi)}
-	}
-	if w := get(res, "steady_state", "window"); w != nil && !has(res, "selection") {
-		return &span{warmup + intAt(w, 0, "sp_lo"), warmup + intAt(w, 0, "sp_hi") - 1}
+// windowOf is the record's window in absolute super-passes (end
+// inclusive, resultjson.Record.Window); nil when there is none.
+func windowOf(res *resultjson.Record) *span {
+	if first, last, ok := res.Window(); ok {
+		return &span{first, last}
 	}
 	return nil
 }
 
 // windowFields describe the window: where, how long, against the
 // minimum duration, and whether it is reported as a steady state.
-func windowFields(res node, win *span, certified bool, verdict string) []field {
+func windowFields(res *resultjson.Record, win *span, certified bool, verdict string) []field {
 	if win == nil {
 		return []field{{Name: "window", Value: text("none")}}
 	}
-	warmup := intAt(res, 0, "warmup")
+	as, ss := res.Assessment(), res.SteadyState()
+	warmup := res.Warmup()
 	desc := fmt.Sprintf("super-passes %s (post-warmup %s) · %d super-passes", spRange(win.Lo, win.Hi),
 		spRange(win.Lo-warmup, win.Hi-warmup), win.Hi-win.Lo+1)
-	if n, ok := number(get(res, "submission", "window", "n_samples")); ok {
-		desc += fmt.Sprintf(" · %s samples", count(n).Text)
-	} else if n, ok := number(get(res, "steady_state", "window", "n_samples")); ok {
-		desc += fmt.Sprintf(" · %s samples", count(n).Text)
+	sub := as != nil && as.Submission.HasWindow
+	switch {
+	case sub:
+		desc += fmt.Sprintf(" · %s samples", count(float64(as.Submission.Window.NSamples)).Text)
+	case ss != nil && ss.Window != nil:
+		desc += fmt.Sprintf(" · %s samples", count(float64(ss.Window.NSamples)).Text)
 	}
-	sw := get(res, "steady_state", "short_window")
-	dur := numberAt(sw, "window_duration_s")
-	if d, ok := number(get(res, "submission", "window", "duration_s")); ok {
-		dur = d
+	var sw *core.ShortWindow
+	if ss != nil {
+		sw = ss.ShortWindow
+	}
+	dur := math.NaN()
+	if sw != nil {
+		dur = sw.WindowDurationS
+	}
+	if sub {
+		dur = submission.Finite(as.Submission.Window.DurationS)
 	}
 	if finite(dur) {
 		desc += " · " + seconds(dur).Text
 	}
 	out := []field{{Name: "window", Value: text(desc)}}
 	var notes []string
-	if m := numberAt(sw, "min_duration_s"); finite(m) {
-		need := "minimum " + seconds(m).Text
-		if d := stringAt(sw, "dominant"); d != "" {
-			need += " (" + d + "-dominated)"
+	if sw != nil && finite(sw.MinDurationS) {
+		need := "minimum " + seconds(sw.MinDurationS).Text
+		if sw.Dominant != "" {
+			need += " (" + sw.Dominant + "-dominated)"
 		}
 		notes = append(notes, need)
 	}
-	if n := intAt(res, 0, "steady_state", "window", "skipped_short"); n > 0 {
-		notes = append(notes, sinks.Count(n, "shorter plateau")+" skipped")
+	if ss != nil && ss.Window != nil && ss.Window.SkippedShort > 0 {
+		notes = append(notes, sinks.Count(ss.Window.SkippedShort, "shorter plateau")+" skipped")
 	}
 	if len(notes) > 0 {
 		out = append(out, field{Value: text(strings.Join(notes, " · "))})
 	}
-	if boolAt(sw, "is_short") {
+	if sw != nil && sw.IsShort {
 		out = append(out, field{Value: text("window shorter than the minimum duration: a best-effort estimate over too little wall time"), Tone: "warn"})
 	}
 	if certified {
@@ -243,77 +254,132 @@ func windowFields(res node, win *span, certified bool, verdict string) []field {
 	return out
 }
 
-// steadyBlock is the tree's steady block, or for the reference's tree
-// (which has none) its steady_state summaries laid out the same way.
-func steadyBlock(res node) node {
-	if s := get(res, "steady"); s != nil || has(res, "steady") {
-		return s
+// opt is a number of the record that may be missing (JSON null).
+type opt struct {
+	x  float64
+	ok bool
+}
+
+// some is x, missing (as the JSON writes null) when not finite.
+func some(x float64) opt { return opt{x, finite(x)} }
+
+// compareRow is one row of the steady-vs-total table: the JSON keys of
+// its number (the outer carries the unit: ttft_ns.p50 is nanoseconds) and
+// its steady and total values.
+type compareRow struct {
+	path          []string
+	steady, total opt
+}
+
+// compareRows are the steady-vs-total rows: under steadysweep every
+// number of the steady and total blocks (resultjson.TotalsFields, nested
+// quantiles one row each); for the reference's tree, which has no such
+// blocks, its steady_state's window size, TTFT and TPOT summaries (one
+// n/a row for a summary without data) and throughputs.
+func compareRows(res *resultjson.Record) []compareRow {
+	var rows []compareRow
+	if as := res.Assessment(); as != nil {
+		if as.Steady == nil && as.Total == nil {
+			return nil
+		}
+		at := func(t *core.Totals, f resultjson.TotalsField) opt {
+			if t == nil {
+				return opt{}
+			}
+			return some(f.Of(t))
+		}
+		for _, f := range resultjson.TotalsFields {
+			rows = append(rows, compareRow{path: fieldPath(f), steady: at(as.Steady, f), total: at(as.Total, f)})
+		}
+		return rows
 	}
-	ss := get(res, "steady_state")
+	ss := res.SteadyState()
 	if ss == nil {
 		return nil
 	}
-	q := func(key string) node {
-		s := get(ss, key)
-		if s == nil {
-			return nil
-		}
-		return pyjson.Object{{Key: "p50", Value: get(s, "p50")}, {Key: "p90", Value: get(s, "p90")}, {Key: "p99", Value: get(s, "p99")}}
-	}
-	return pyjson.Object{
-		{Key: "n_super_passes", Value: get(ss, "window", "n_super_passes")},
-		{Key: "n_samples", Value: get(ss, "window", "n_samples")},
-		{Key: "ttft_ns", Value: q("ttft")}, {Key: "tpot_ns", Value: q("tpot")},
-		{Key: "tps_per_user", Value: get(ss, "tps", "per_user")}, {Key: "tps_system", Value: get(ss, "tps", "system")},
-	}
-}
-
-// compareTable is steady against total: one row per number of the steady
-// and total blocks (their union, in the tree's order; nested quantiles
-// one row each), the steady value's 95 % confidence interval beside it.
-func compareTable(res node) table {
-	steady, total := steadyBlock(res), get(res, "total")
-	t := table{ID: "compare", Caption: "steady vs total", Head: []string{"", "steady (95% CI)", "total"}}
-	if !has(res, "total") {
-		t.Head = t.Head[:2]
-		t.Note = "the reference's JSON has no whole-run totals"
-	}
-	type row struct{ path []string }
-	var rows []row
-	seen := map[string]bool{}
-	add := func(block node) {
-		for _, f := range object(block) {
-			if strings.HasSuffix(f.Key, "_reason") || strings.HasSuffix(f.Key, "_ci") || f.Key == "reasons" {
-				continue
+	w, t := ss.Window, ss.TPS
+	for _, f := range resultjson.TotalsFields {
+		var v opt
+		switch f.Key {
+		case "n_super_passes":
+			if w != nil {
+				v = opt{float64(w.NSuperPasses), true}
 			}
-			if sub := object(f.Value); sub != nil {
-				for _, g := range sub {
-					if k := f.Key + "." + g.Key; !seen[k] && !strings.HasSuffix(g.Key, "_reason") {
-						seen[k] = true
-						rows = append(rows, row{[]string{f.Key, g.Key}})
-					}
+		case "n_samples":
+			if w != nil {
+				v = opt{float64(w.NSamples), true}
+			}
+		case "ttft_ns", "tpot_ns":
+			s := ss.TTFT
+			if f.Key == "tpot_ns" {
+				s = ss.TPOT
+			}
+			if s == nil { // the key's null: one row
+				if f.Quantile == "p50" {
+					rows = append(rows, compareRow{path: []string{f.Key}})
 				}
 				continue
 			}
-			if !seen[f.Key] {
-				seen[f.Key] = true
-				rows = append(rows, row{[]string{f.Key}})
+			v = opt{quantileOf(s, f.Quantile), true}
+		case "tps_per_user":
+			if t != nil {
+				v = opt{t.PerUser, true}
 			}
+		case "tps_system":
+			if t != nil {
+				v = opt{t.System, true}
+			}
+		default: // not in the reference's tree
+			continue
 		}
+		rows = append(rows, compareRow{path: fieldPath(f), steady: v})
 	}
-	add(steady)
-	add(total)
-	for _, r := range rows {
+	return rows
+}
+
+// quantileOf is a summary's quantile q (p50, p90, p99).
+func quantileOf(s *stats.Summary, q string) float64 {
+	switch q {
+	case "p50":
+		return s.P50
+	case "p90":
+		return s.P90
+	}
+	return s.P99
+}
+
+// fieldPath is the JSON key path of a totals number.
+func fieldPath(f resultjson.TotalsField) []string {
+	if f.Quantile == "" {
+		return []string{f.Key}
+	}
+	return []string{f.Key, f.Quantile}
+}
+
+// compareTable is steady against total: one row per number of the steady
+// and total blocks (compareRows), the steady value's 95 % confidence
+// interval beside it.
+func compareTable(res *resultjson.Record) table {
+	t := table{ID: "compare", Caption: "steady vs total", Head: []string{"", "steady (95% CI)", "total"}}
+	if res.Assessment() == nil {
+		t.Head = t.Head[:2]
+		t.Note = "the reference's JSON has no whole-run totals"
+	}
+	for _, r := range compareRows(res) {
 		unitKey := r.path[0]
 		c := []cell{tcell(metricLabel(r.path))}
-		sc := cell{Value: blockValue(steady, r.path, unitKey), Class: "num strong"}
+		sc := cell{Value: optValue(unitKey, r.steady), Class: "num strong"}
 		if why := certReason(res, r.path[0]); sc.Value.NA && why != "" {
 			sc.Value.Reason = why // a trending family: null with the certification's reason
 		}
 		if sc.Value.NA && sc.Value.Reason == "" && len(r.path) == 1 {
 			sc.Value.Reason = throughputReason(res, r.path[0])
 		}
-		switch ci := ciOf(res, steady, r.path, unitKey); {
+		var ci value
+		if len(r.path) == 1 {
+			ci = ciOf(res, r.path[0], r.steady)
+		}
+		switch {
 		case !ci.NA && ci.Text != "":
 			sc.Sub = []string{ci.Text}
 		case ci.NA:
@@ -321,105 +387,93 @@ func compareTable(res node) table {
 		}
 		c = append(c, sc)
 		if len(t.Head) == 3 {
-			c = append(c, cell{Value: blockValue(total, r.path, unitKey), Class: "num"})
+			c = append(c, cell{Value: optValue(unitKey, r.total), Class: "num"})
 		}
 		t.Rows = append(t.Rows, c)
 	}
 	return t
 }
 
-// blockValue is the value at path in block, formatted by unitKey (the
-// outer key carries the unit: ttft_ns.p50 is nanoseconds); a missing
-// block is n/a with the reason the tree gives.
-func blockValue(block node, path []string, unitKey string) value {
-	if block == nil {
+// optValue formats o by unitKey's unit, n/a when missing.
+func optValue(unitKey string, o opt) value {
+	if !o.ok {
 		return na("")
 	}
-	parent := block
-	if len(path) > 1 {
-		parent = get(block, path[:len(path)-1]...)
-	}
-	key := path[len(path)-1]
-	v := leafValue(parent, unitKey, get(parent, key))
-	if v.NA && v.Reason == "" {
-		v.Reason = reasonFor(parent, key)
-	}
-	return v
+	return numberValue(unitKey, o.x)
 }
 
-// ciOf is the 95 % confidence interval of the steady value at path: the
-// steady block's own KEY_ci, else, for a throughput, the steady_state.tps
-// interval when it belongs to this very number (the same estimate);
-// otherwise none.
-func ciOf(res, steady node, path []string, unitKey string) value {
-	if len(path) != 1 {
-		return value{}
-	}
-	key := path[0]
-	if has(steady, key+"_ci") {
-		return ciText(steady, key+"_ci", unitKey)
-	}
-	alias := rateName(key)
-	if alias == "" {
+// ciOf is the 95 % confidence interval of the steady rate key
+// (tps_system, tps_per_user) whose value is own: the throughput block's
+// interval, or the reason it has none, when it belongs to this very
+// number; else, for the reference's tree, the steady_state.tps interval
+// when it does; otherwise none (value{} for a key without an interval).
+func ciOf(res *resultjson.Record, key string, own opt) value {
+	pick, ok := rateOf(key)
+	if !ok {
 		return value{}
 	}
 	// The throughput block (issue 14) gives each reported rate with its
 	// interval and the reason for a null one.
-	if th := get(res, "throughput", alias); th != nil {
-		own, ok1 := number(get(steady, key))
-		est, ok2 := number(get(th, "value"))
-		if ok1 && ok2 && own == est {
-			if v := ciText(th, "ci95", unitKey); !v.NA || v.Reason != "" {
+	if th, ok := res.Throughput(); ok {
+		rate := pick.rate(th)
+		if est := some(rate.Value); own.ok && est.ok && own.x == est.x {
+			if v := ciText(rate.CI95, key); !v.NA {
 				return v
 			}
-			return na(stringAt(th, "reason"))
+			return na(rate.Reason)
 		}
 	}
-	tps := get(res, "steady_state", "tps")
-	if tps == nil {
-		return na(reasonFor(get(res, "steady_state"), "tps"))
+	ss := res.SteadyState()
+	if ss == nil || ss.TPS == nil {
+		return na("")
 	}
-	own, ok1 := number(get(steady, key))
-	est, ok2 := number(get(tps, alias))
-	if !ok1 || !ok2 || own != est {
+	est, ci := pick.tps(ss.TPS)
+	nullable := res.Assessment() != nil // steadysweep writes a non-finite rate as null
+	if !own.ok || (nullable && !finite(est)) || own.x != est {
 		return na("no interval for this estimate")
 	}
-	return ciText(tps, alias+"_ci", unitKey)
+	return ciText(ci, key)
+}
+
+// ratePick reads one of the two rates (system, per user) of the
+// throughput and steady_state.tps blocks.
+type ratePick struct {
+	rate func(resultjson.Throughput) resultjson.Rate
+	tps  func(*core.TPS) (float64, [2]float64)
+}
+
+// rateOf is the pick of the steady block's rate key (tps_system,
+// tps_per_user); ok false for another key.
+func rateOf(key string) (ratePick, bool) {
+	switch key {
+	case "tps_system":
+		return ratePick{func(t resultjson.Throughput) resultjson.Rate { return t.System },
+			func(t *core.TPS) (float64, [2]float64) { return t.System, t.SystemCI }}, true
+	case "tps_per_user":
+		return ratePick{func(t resultjson.Throughput) resultjson.Rate { return t.PerUser },
+			func(t *core.TPS) (float64, [2]float64) { return t.PerUser, t.PerUserCI }}, true
+	}
+	return ratePick{}, false
 }
 
 // throughputReason is the throughput block's reason (issue 14) for the
 // steady rate key (tps_system, tps_per_user), "" for another key or none.
-func throughputReason(res node, key string) string {
-	alias := rateName(key)
-	if alias == "" {
+func throughputReason(res *resultjson.Record, key string) string {
+	pick, ok := rateOf(key)
+	th, has := res.Throughput()
+	if !ok || !has {
 		return ""
 	}
-	return stringAt(res, "throughput", alias, "reason")
+	return pick.rate(th).Reason
 }
 
-// rateName is the name the throughput and steady_state.tps blocks give
-// the steady block's rate key: tps_system → system; "" for another key.
-func rateName(key string) string {
-	switch key {
-	case "tps_system":
-		return "system"
-	case "tps_per_user":
-		return "per_user"
-	}
-	return ""
-}
-
-// ciText formats the [lo, hi] pair at parent[key], n/a with its reason
-// when null.
-func ciText(parent node, key, unitKey string) value {
-	lo, hi, ok := pairAt(parent, key)
-	if !ok {
-		return na(reasonFor(parent, key))
-	}
+// ciText formats the interval ci by unitKey's unit, n/a when a bound is
+// not a number.
+func ciText(ci [2]float64, unitKey string) value {
 	f, _ := unitOf(unitKey)
-	a, b := f(lo), f(hi)
+	a, b := f(ci[0]), f(ci[1])
 	if a.NA || b.NA {
-		return na(reasonFor(parent, key))
+		return na("")
 	}
 	return value{Text: "[" + a.Text + ", " + b.Text + "]"}
 }
@@ -460,56 +514,49 @@ func metricLabel(path []string) string {
 
 // findings are the numbers that qualify the headline, as the text report
 // prints them: failures, level shift, gap, early stopping, states, drift.
-func findings(res node, warmup int) []field {
+func findings(res *resultjson.Record) []field {
 	var out []field
-	if f := object(get(res, "failures")); f != nil {
-		out = append(out, failuresField(f))
+	as, ss := res.Assessment(), res.SteadyState()
+	if as != nil {
+		out = append(out, failuresField(as.Failures))
 	}
-	a := get(res, "steady_state", "anomaly")
-	if boolAt(a, "detected") {
+	if ss != nil && ss.Anomaly.Detected {
 		s := "level shift"
-		if cp := changePoint(res, warmup); cp >= 0 {
+		if cp := changePoint(res); cp >= 0 {
 			s += fmt.Sprintf(" at super-pass %d (absolute)", cp)
 		}
-		s += ", TPOT " + signedPct(numberAt(a, "delta_pct")).Text + " in the later plateau"
+		s += ", TPOT " + signedPct(ss.Anomaly.DeltaPct).Text + " in the later plateau"
 		out = append(out, field{Name: "anomaly", Value: text(s), Tone: "bad"})
-	} else if a != nil {
+	} else if ss != nil {
 		out = append(out, field{Name: "anomaly", Value: text("none")})
 	}
-	if g := get(res, "gap"); g != nil {
-		tps, ttft, kept := numberAt(g, "tps_uplift_pct"), numberAt(g, "ttft_p99_change_pct"), numberAt(g, "retained_frac")
-		if !finite(tps) && !finite(ttft) && !finite(kept) {
-			out = append(out, field{Name: "gap", Value: na(reasonFor(g, "tps_uplift_pct"))})
+	if as != nil {
+		g := as.Gap
+		if tps, ttft, kept := g.TPSUpliftPct, g.TTFTP99ChangePct, g.RetainedFrac; !finite(tps) && !finite(ttft) && !finite(kept) {
+			out = append(out, field{Name: "gap", Value: na("")})
 		} else {
 			out = append(out, field{Name: "gap", Value: text(fmt.Sprintf("steady vs total: system TPS %s · TTFT p99 %s · window holds %s of samples",
 				signedPct(tps).Text, signedPct(ttft).Text, percent(kept).Text))})
 		}
-	}
-	if es := get(res, "early_stopping"); es != nil {
-		scope := get(es, "steady")
-		if scope == nil {
-			scope = get(es, "total")
+		scope := &as.EarlyStop.Total
+		if as.EarlyStop.Steady != nil {
+			scope = as.EarlyStop.Steady
 		}
-		p99 := func(m string) value {
-			v := get(scope, m, "percentiles", "99.0")
-			if v == nil {
+		p99 := func(e core.EarlyStopEstimate) value {
+			i := slices.Index(core.EarlyStopGrid(), 99)
+			if i < 0 || i >= len(e.OK) || !e.OK[i] {
 				return na("below the early-stopping floor")
 			}
-			return leafValue(nil, m, v)
+			return numberValue("_ns", e.Values[i])
 		}
 		out = append(out, field{Name: "early stopping", Value: text("p99 (LoadGen estimate, 99% confidence): TTFT " +
-			p99("ttft_ns").Text + " · TPOT " + p99("tpot_ns").Text)})
-	}
-	if st := get(res, "selection", "states"); st != nil {
-		s := "tpot_p50 " + orNA(stringAt(st, "tpot_p50")) + " · tpot_p90 " + orNA(stringAt(st, "tpot_p90"))
+			p99(scope.TTFT).Text + " · TPOT " + p99(scope.TPOT).Text)})
+		st := as.Selection.States
+		s := "tpot_p50 " + orNA(string(st[tpotP50])) + " · tpot_p90 " + orNA(string(st[tpotP90]))
 		out = append(out, field{Name: "state", Value: text(s)})
 	}
-	if du := list(get(res, "steady_state", "drifting_up")); len(du) > 0 {
-		names := make([]string, len(du))
-		for i, d := range du {
-			names[i], _ = d.(string)
-		}
-		out = append(out, field{Name: "drift", Value: text(strings.Join(names, ", ") +
+	if ss != nil && len(ss.DriftingUp) > 0 {
+		out = append(out, field{Name: "drift", Value: text(strings.Join(ss.DriftingUp, ", ") +
 			" trend up from the window's start to the run's end: the window may be a local plateau"), Tone: "warn"})
 	}
 	return out
@@ -517,69 +564,79 @@ func findings(res node, warmup int) []field {
 
 // changePoint is the first super-pass after the level shift, absolute; −1
 // when none.
-func changePoint(res node, warmup int) int {
-	if cp, ok := number(get(res, "selection", "anomaly", "change_point_sp")); ok {
-		return int(cp)
-	}
-	if !boolAt(res, "steady_state", "anomaly", "detected") {
-		return -1
-	}
-	if cp, ok := number(get(res, "steady_state", "anomaly", "change_point_sp")); ok {
-		return warmup + int(cp)
+func changePoint(res *resultjson.Record) int {
+	if cp, ok := res.ChangePointSP(); ok {
+		return cp
 	}
 	return -1
 }
 
 // plateausOf are the admissible plateaus in absolute super-passes (the
-// tree's are post-warmup [lo, hi)).
-func plateausOf(res node, warmup int) []span {
+// record's are post-warmup [lo, hi)).
+func plateausOf(res *resultjson.Record) []span {
+	ss := res.SteadyState()
+	if ss == nil {
+		return nil
+	}
 	var out []span
-	for _, p := range list(get(res, "steady_state", "anomaly", "plateaus")) {
-		pl := list(p)
-		if len(pl) != 2 {
-			continue
-		}
-		lo, ok1 := number(pl[0])
-		hi, ok2 := number(pl[1])
-		if ok1 && ok2 {
-			out = append(out, span{warmup + int(lo), warmup + int(hi) - 1})
-		}
+	for _, p := range ss.Anomaly.Plateaus {
+		out = append(out, span{res.Warmup() + p.Lo, res.Warmup() + p.Hi - 1})
 	}
 	return out
 }
 
-// metricNotes qualify a charted metric: its state over the window when
-// it drifts, and a trend up from the window to the run's end.
-func metricNotes(res node, key string) []string {
+// metricNotes qualify charted metric m: its state over the window when it
+// drifts, and a trend up from the window to the run's end.
+func metricNotes(res *resultjson.Record, m int) []string {
 	var notes []string
-	if s := stringAt(res, "selection", "states", key); strings.HasPrefix(s, "Drifting") {
-		notes = append(notes, strings.ToLower(s)+" in the window")
-	}
-	for _, d := range list(get(res, "steady_state", "drifting_up")) {
-		if d == key {
-			notes = append(notes, "drifting up after the window")
+	if as := res.Assessment(); as != nil {
+		if s := string(as.Selection.States[m]); strings.HasPrefix(s, "Drifting") {
+			notes = append(notes, strings.ToLower(s)+" in the window")
 		}
+	}
+	if ss := res.SteadyState(); ss != nil && slices.Contains(ss.DriftingUp, core.Metrics()[m].Key) {
+		notes = append(notes, "drifting up after the window")
 	}
 	return notes
 }
 
+// spValue is charted metric m of a super-pass, missing (JSON null) when
+// the super-pass has none.
+func spValue(d core.SuperPassDigest, m int) opt {
+	if m == latencyP99 {
+		return some(d.LatencyP99)
+	}
+	return opt{d.Value[m], d.Has[m]}
+}
+
+// latencyP99 stands for the p99 latency among the metric indices of
+// spValue.
+const latencyP99 = -1
+
+// orNaN is o's number, NaN when missing.
+func orNaN(o opt) float64 {
+	if !o.ok {
+		return math.NaN()
+	}
+	return o.x
+}
+
 // runCharts are the TPOT and TTFT charts over every super-pass, and for a
 // run without either (no first-token events) the p99 latency.
-func runCharts(rec, res node, warmup int, win *span, certified bool, verdict, reason string) []chart {
-	sps := list(get(rec, "super_passes"))
+func runCharts(rec *runRecord, win *span, verdict, reason string) []chart {
+	res := rec.Result
+	warmup, certified := res.Warmup(), rec.Certified
+	sps := rec.SuperPasses
 	n := len(sps)
-	series := func(key string) []float64 {
+	series := func(m int) []float64 {
 		out := make([]float64, n)
-		for i, sp := range sps {
-			out[i] = math.NaN()
-			if x, ok := number(get(sp, key)); ok {
-				out[i] = x / 1e6
-			}
+		for i, d := range sps {
+			out[i] = orNaN(spValue(d, m)) / 1e6
 		}
 		return out
 	}
 	hover := make([][]string, n)
-	for i, sp := range sps {
+	for i, d := range sps {
 		where := "post-warmup"
 		switch {
 		case i < warmup:
@@ -587,25 +644,26 @@ func runCharts(rec, res node, warmup int, win *span, certified bool, verdict, re
 		case win != nil && i >= win.Lo && i <= win.Hi:
 			where = "window"
 		}
-		pair := func(name, a, b string) string {
-			return fmt.Sprintf("%s p50 %s · p90 %s", name, leafValue(sp, a+"_ns", get(sp, a)).Text, leafValue(sp, b+"_ns", get(sp, b)).Text)
+		ms := func(m int) string { return optValue("_ns", spValue(d, m)).Text }
+		pair := func(name string, a, b int) string {
+			return fmt.Sprintf("%s p50 %s · p90 %s", name, ms(a), ms(b))
 		}
 		hover[i] = []string{
 			fmt.Sprintf("super-pass %d (%s)", i, where),
-			fmt.Sprintf("issued %s · output tokens %s", count(numberAt(sp, "n_issued")).Text, count(numberAt(sp, "out_tokens")).Text),
-			pair("TPOT", "tpot_p50", "tpot_p90"),
-			pair("TTFT", "ttft_p50", "ttft_p90"),
-			"latency p99 " + leafValue(sp, "latency_ns", get(sp, "latency_p99")).Text,
+			fmt.Sprintf("issued %s · output tokens %s", count(float64(d.NIssued)).Text, count(float64(d.OutTokens)).Text),
+			pair("TPOT", tpotP50, tpotP90),
+			pair("TTFT", ttftP50, ttftP90),
+			"latency p99 " + ms(latencyP99),
 		}
 	}
 	var window *span
 	if certified {
 		window = win
 	}
-	cp := changePoint(res, warmup)
+	cp := changePoint(res)
 	cpLabel := ""
 	if cp >= 0 {
-		cpLabel = "level shift " + signedPct(numberAt(res, "steady_state", "anomaly", "delta_pct")).Text
+		cpLabel = "level shift " + signedPct(res.SteadyState().Anomaly.DeltaPct).Text
 	}
 	empty := "no values"
 	if reason != "" {
@@ -615,17 +673,23 @@ func runCharts(rec, res node, warmup int, win *span, certified bool, verdict, re
 	if !certified {
 		note = "no certified window (verdict " + orNA(verdict) + ")"
 	}
-	base := chartSpec{N: n, Warmup: warmup, Window: window, Plateaus: plateausOf(res, warmup), ChangePoint: cp,
+	base := chartSpec{N: n, Warmup: warmup, Window: window, Plateaus: plateausOf(res), ChangePoint: cp,
 		ChangeLabel: cpLabel, Hover: hover, Unit: "ms"}
-	mk := func(id, title, metric string, classes [2]string) chart {
+	var total *core.Totals
+	if as := res.Assessment(); as != nil {
+		total = as.Total
+	}
+	mk := func(id, title, metric string, ms [2]int, whole func(*core.Totals) core.Quantiles, classes [2]string) chart {
 		s := base
 		s.ID, s.Title = id, title
 		s.Empty = "no " + strings.ToUpper(metric) + " " + empty
 		for i, q := range []string{"p50", "p90"} {
-			key := metric + "_" + q
 			s.Series = append(s.Series, chartSeries{Name: strings.ToUpper(metric) + " " + q, Class: classes[i],
-				Values: series(key), Notes: metricNotes(res, key)})
-			if t, ok := number(get(res, "total", metric+"_ns", q)); ok {
+				Values: series(ms[i]), Notes: metricNotes(res, ms[i])})
+			if total == nil {
+				continue
+			}
+			if t := [2]float64{whole(total).P50, whole(total).P90}[i]; finite(t) {
 				s.Refs = append(s.Refs, chartRef{Class: classes[i], Label: "whole run " + q, Value: t / 1e6})
 			}
 		}
@@ -634,14 +698,14 @@ func runCharts(rec, res node, warmup int, win *span, certified bool, verdict, re
 		return c
 	}
 	charts := []chart{
-		mk("tpot", "TPOT per super-pass (ms)", "tpot", [2]string{"s1", "s2"}),
-		mk("ttft", "TTFT per super-pass (ms)", "ttft", [2]string{"s3", "s4"}),
+		mk("tpot", "TPOT per super-pass (ms)", "tpot", [2]int{tpotP50, tpotP90}, func(t *core.Totals) core.Quantiles { return t.TPOT }, [2]string{"s1", "s2"}),
+		mk("ttft", "TTFT per super-pass (ms)", "ttft", [2]int{ttftP50, ttftP90}, func(t *core.Totals) core.Quantiles { return t.TTFT }, [2]string{"s3", "s4"}),
 	}
 	if charts[0].Empty != "" {
 		s := base
 		s.ID, s.Title = "latency", "end-to-end latency p99 per super-pass (ms)"
 		s.Empty = "no latency " + empty
-		s.Series = []chartSeries{{Name: "latency p99", Class: "s5", Values: series("latency_p99")}}
+		s.Series = []chartSeries{{Name: "latency p99", Class: "s5", Values: series(latencyP99)}}
 		c := s.layout()
 		c.Note = note
 		charts = append(charts, c)
@@ -650,30 +714,29 @@ func runCharts(rec, res node, warmup int, win *span, certified bool, verdict, re
 }
 
 // failuresField is the failures block as one line: each count, the
-// failures by kind as "kind n" pairs and the window's share (nested
-// objects, which a leaf value would print as n/a); amber only when a
-// request failed or did not complete.
-func failuresField(f pyjson.Object) field {
-	var parts []string
-	for _, g := range f {
-		sub := object(g.Value)
-		switch {
-		case g.Key == "by_kind" && len(sub) == 0:
-			parts = append(parts, "by kind: none")
-		case sub != nil:
-			var inner []string
-			for _, k := range sub {
-				inner = append(inner, label(k.Key)+" "+leafValue(sub, k.Key, k.Value).Text)
-			}
-			parts = append(parts, label(g.Key)+": "+strings.Join(inner, ", "))
-		case g.Value == nil && g.Key == "window":
-			// no window: nothing to say about its share
-		default:
-			parts = append(parts, label(g.Key)+" "+leafValue(f, g.Key, g.Value).Text)
+// failures by kind as "kind n" pairs and the window's share; amber only
+// when a request failed or did not complete.
+func failuresField(f core.Failures) field {
+	rate := func(r core.FailureRate, sep string) string {
+		return strings.Join([]string{"n issued " + general(float64(r.NIssued)).Text, "n failed " + general(float64(r.NFailed)).Text,
+			"failed frac " + optValue("_frac", some(r.Frac)).Text}, sep)
+	}
+	parts := []string{rate(f.FailureRate, " · ")}
+	if len(f.ByKind) == 0 {
+		parts = append(parts, "by kind: none")
+	} else {
+		kinds := make([]string, len(f.ByKind))
+		for i, k := range f.ByKind {
+			kinds[i] = label(k.Kind.String()) + " " + general(float64(k.N)).Text
 		}
+		parts = append(parts, "by kind: "+strings.Join(kinds, ", "))
+	}
+	parts = append(parts, "n incomplete "+general(float64(f.NIncomplete)).Text)
+	if f.Window != nil {
+		parts = append(parts, "window: "+rate(*f.Window, ", "))
 	}
 	fd := field{Name: "failures", Value: text(strings.Join(parts, " · "))}
-	if intAt(f, 0, "n_failed") > 0 || intAt(f, 0, "n_incomplete") > 0 {
+	if f.NFailed > 0 || f.NIncomplete > 0 {
 		fd.Tone = "warn"
 	}
 	return fd

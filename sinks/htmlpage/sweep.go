@@ -30,14 +30,14 @@ type Sweep struct {
 // ReadSweep reads OUT/rows and OUT/series; it is an error for OUT to have
 // no rows.
 func ReadSweep(ctx context.Context, out string, mem memory.Allocator) (*Sweep, error) {
-	rows, err := ReadTable(ctx, filepath.Join(out, "rows"), mem)
+	rows, err := ReadRowsTable(ctx, filepath.Join(out, "rows"), mem)
 	if err != nil {
 		return nil, err
 	}
 	if len(rows.Rows) == 0 {
 		return nil, fmt.Errorf("no rows under %s: not a sweep output directory, or the sweep wrote nothing", filepath.Join(out, "rows"))
 	}
-	series, err := ReadTable(ctx, filepath.Join(out, "series"), mem)
+	series, err := ReadSeriesTable(ctx, filepath.Join(out, "series"), mem)
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,11 @@ import (
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
-// node is a JSON value in one uniform shape, so the page reads every tree
-// the same way: pyjson.Object, []any, float64 (every number; NaN kept),
-// string, bool or nil.
+// node is a JSON value in one uniform shape: pyjson.Object, []any,
+// float64 (every number; NaN kept), string, bool or nil. Only the sweep
+// page reads one — its rows of OUT/rows by column name, until the typed
+// rows reader (issue 27) replaces them; the run page reads its typed
+// record (runRecord, resultjson.Record).
 type node = any
 
 // uniform converts a pyjson value tree (typed slices, ints, json.Number)
@@ -74,12 +76,6 @@ func get(v node, keys ...string) node {
 	return v
 }
 
-// has reports whether object v holds key (its value may be null).
-func has(v node, key string) bool {
-	o, ok := v.(pyjson.Object)
-	return ok && o.Index(key) >= 0
-}
-
 // number is v as a float64 and whether it is one (a finite or NaN number;
 // null and non-numbers are not).
 func number(v node) (float64, bool) {
@@ -120,24 +116,6 @@ func boolAt(v node, keys ...string) bool {
 func list(v node) []any {
 	l, _ := v.([]any)
 	return l
-}
-
-// object is v as an object (nil when it is not one).
-func object(v node) pyjson.Object {
-	o, _ := v.(pyjson.Object)
-	return o
-}
-
-// pairAt is a two-number list at keys, ok false when absent, null or not
-// two numbers.
-func pairAt(v node, keys ...string) (lo, hi float64, ok bool) {
-	l := list(get(v, keys...))
-	if len(l) != 2 {
-		return 0, 0, false
-	}
-	lo, ok1 := number(l[0])
-	hi, ok2 := number(l[1])
-	return lo, hi, ok1 && ok2
 }
 
 // reasonFor is the reason given beside a null value: the sibling key

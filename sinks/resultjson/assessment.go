@@ -1,8 +1,6 @@
 package resultjson
 
 import (
-	"math"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/submission"
@@ -12,9 +10,14 @@ import (
 // reference's, in a fixed order: status, partial, reason, verdict, mode,
 // submission, total, steady, gap, tail_cut, early_stopping, selection,
 // offline (only for a token-rate window), throughput, failures, timing,
-// source, earliest_stop (only when the caller computed it). Undefined numbers are null, never NaN. It is empty for a result
-// without an assessment (the reference's output has no source key).
-func Assessment(r *core.Result) pyjson.Object {
+// source, certification, peer_window, earliest_stop (only when the
+// caller computed it). Undefined numbers are null, never NaN. It is empty
+// for a result without an assessment (the reference's output has no
+// source key).
+func Assessment(r *core.Result) pyjson.Object { return assessment(&Record{Result: r}) }
+
+func assessment(rec *Record) pyjson.Object {
+	r := rec.Result
 	as := r.Assessment
 	if as == nil {
 		return nil
@@ -43,12 +46,12 @@ func Assessment(r *core.Result) pyjson.Object {
 		}},
 		{Key: "tail_cut", Value: tailCut(as.TailCut)},
 		{Key: "early_stopping", Value: earlyStopping(as.EarlyStop)},
-		{Key: "selection", Value: selection(r)},
+		{Key: "selection", Value: selection(rec)},
 	}
 	if as.Offline != nil {
 		obj = append(obj, pyjson.Field{Key: "offline", Value: offline(as.Offline)})
 	}
-	obj = append(obj, pyjson.Field{Key: "throughput", Value: throughput(r)},
+	obj = append(obj, pyjson.Field{Key: "throughput", Value: throughput(rec)},
 		pyjson.Field{Key: "failures", Value: failures(as.Failures)},
 		pyjson.Field{Key: "timing", Value: timing(as.Timing)},
 		pyjson.Field{Key: "source", Value: source(r.RunInfo())},
@@ -85,29 +88,16 @@ func certification(c *core.Certification) any {
 // throughput is the reported throughput with its intervals and the reason
 // for every null, and what it was measured over: the issue-time window,
 // an offline run's token-rate plateau, or nothing (null values).
-func throughput(r *core.Result) pyjson.Object {
-	as := r.Assessment
-	basis := "issue_time_window"
-	switch {
-	case as.Offline != nil:
-		basis = "token_rate_plateau"
-	case r.Steady.TPS == nil:
-		basis = ""
-	}
-	nan := math.NaN()
-	t := core.TPS{PerUser: nan, PerUserCI: [2]float64{nan, nan}, System: nan, SystemCI: [2]float64{nan, nan},
-		SystemReason: "no window", PerUserReason: "no window"}
-	if r.Steady.TPS != nil {
-		t = *r.Steady.TPS
-	}
-	rate := func(v float64, ci [2]float64, reason string) pyjson.Object {
-		return pyjson.Object{{Key: "value", Value: num(v)}, {Key: "ci95", Value: interval(ci)}, {Key: "reason", Value: str(reason)}}
+func throughput(rec *Record) pyjson.Object {
+	t, _ := rec.Throughput()
+	rate := func(r Rate) pyjson.Object {
+		return pyjson.Object{{Key: "value", Value: num(r.Value)}, {Key: "ci95", Value: interval(r.CI95)}, {Key: "reason", Value: str(r.Reason)}}
 	}
 	return pyjson.Object{
-		{Key: "basis", Value: str(basis)},
+		{Key: "basis", Value: str(t.Basis)},
 		{Key: "estimator", Value: "ratio of sums over super-passes (token-rate bins offline); 95% delta-method interval"},
-		{Key: "system", Value: rate(t.System, t.SystemCI, t.SystemReason)},
-		{Key: "per_user", Value: rate(t.PerUser, t.PerUserCI, t.PerUserReason)},
+		{Key: "system", Value: rate(t.System)},
+		{Key: "per_user", Value: rate(t.PerUser)},
 		{Key: "token_count", Value: pyjson.Object{
 			{Key: "system", Value: core.SystemTokenCount},
 			{Key: "per_user", Value: core.PerUserTokenCount},
@@ -157,24 +147,62 @@ func source(info core.RunInfo) pyjson.Object {
 		{Key: "tool_version", Value: str(info.ToolVersion)}}
 }
 
-func quantiles(q core.Quantiles) pyjson.Object {
-	return pyjson.Object{{Key: "p50", Value: num(q.P50)}, {Key: "p90", Value: num(q.P90)}, {Key: "p99", Value: num(q.P99)}}
+// TotalsField is one number of a totals block (core.Totals): its JSON
+// key, the quantile key under it ("" for a number of its own), whether it
+// is a count (written as an integer) and its value in a block. Both the
+// JSON and the run page's steady-vs-total table are laid out by
+// TotalsFields.
+type TotalsField struct {
+	Key, Quantile string
+	Count         bool
+	Of            func(*core.Totals) float64
 }
 
-// totals is a Totals block, null for nil.
+// TotalsFields are the numbers of a totals block in the JSON's order.
+var TotalsFields = []TotalsField{
+	{Key: "n_super_passes", Count: true, Of: func(t *core.Totals) float64 { return float64(t.NSuperPasses) }},
+	{Key: "n_samples", Count: true, Of: func(t *core.Totals) float64 { return float64(t.NSamples) }},
+	{Key: "duration_s", Of: func(t *core.Totals) float64 { return t.DurationS }},
+	{Key: "out_tokens", Count: true, Of: func(t *core.Totals) float64 { return float64(t.OutTokens) }},
+	{Key: "ttft_ns", Quantile: "p50", Of: func(t *core.Totals) float64 { return t.TTFT.P50 }},
+	{Key: "ttft_ns", Quantile: "p90", Of: func(t *core.Totals) float64 { return t.TTFT.P90 }},
+	{Key: "ttft_ns", Quantile: "p99", Of: func(t *core.Totals) float64 { return t.TTFT.P99 }},
+	{Key: "tpot_ns", Quantile: "p50", Of: func(t *core.Totals) float64 { return t.TPOT.P50 }},
+	{Key: "tpot_ns", Quantile: "p90", Of: func(t *core.Totals) float64 { return t.TPOT.P90 }},
+	{Key: "tpot_ns", Quantile: "p99", Of: func(t *core.Totals) float64 { return t.TPOT.P99 }},
+	{Key: "latency_ns", Quantile: "p50", Of: func(t *core.Totals) float64 { return t.Lat.P50 }},
+	{Key: "latency_ns", Quantile: "p90", Of: func(t *core.Totals) float64 { return t.Lat.P90 }},
+	{Key: "latency_ns", Quantile: "p99", Of: func(t *core.Totals) float64 { return t.Lat.P99 }},
+	{Key: "tps_per_user", Of: func(t *core.Totals) float64 { return t.TPSPerUser }},
+	{Key: "tps_system", Of: func(t *core.Totals) float64 { return t.TPSSystem }},
+	{Key: "n_completed", Count: true, Of: func(t *core.Totals) float64 { return float64(t.NCompleted) }},
+	{Key: "requests_per_s", Of: func(t *core.Totals) float64 { return t.RequestsPerS }},
+	{Key: "completed_frac", Of: func(t *core.Totals) float64 { return t.CompletedFraction }},
+}
+
+// totals is a Totals block laid out by TotalsFields (a count an integer,
+// any other number null when not finite), null for nil.
 func totals(t *core.Totals) any {
 	if t == nil {
 		return nil
 	}
-	return pyjson.Object{
-		{Key: "n_super_passes", Value: t.NSuperPasses}, {Key: "n_samples", Value: t.NSamples},
-		{Key: "duration_s", Value: num(t.DurationS)}, {Key: "out_tokens", Value: t.OutTokens},
-		{Key: "ttft_ns", Value: quantiles(t.TTFT)}, {Key: "tpot_ns", Value: quantiles(t.TPOT)},
-		{Key: "latency_ns", Value: quantiles(t.Lat)},
-		{Key: "tps_per_user", Value: num(t.TPSPerUser)}, {Key: "tps_system", Value: num(t.TPSSystem)},
-		{Key: "n_completed", Value: t.NCompleted}, {Key: "requests_per_s", Value: num(t.RequestsPerS)},
-		{Key: "completed_frac", Value: num(t.CompletedFraction)},
+	obj := pyjson.Object{}
+	for _, f := range TotalsFields {
+		var v any = num(f.Of(t))
+		if f.Count {
+			v = int64(f.Of(t))
+		}
+		if f.Quantile == "" {
+			obj = append(obj, pyjson.Field{Key: f.Key, Value: v})
+			continue
+		}
+		if n := len(obj); n == 0 || obj[n-1].Key != f.Key {
+			obj = append(obj, pyjson.Field{Key: f.Key, Value: pyjson.Object{}})
+		}
+		q := &obj[len(obj)-1]
+		q.Value = append(q.Value.(pyjson.Object), pyjson.Field{Key: f.Quantile, Value: v})
 	}
+	return obj
 }
 
 func tailCut(tc core.TailCut) pyjson.Object {
@@ -201,7 +229,8 @@ func earlyStopping(e core.EarlyStopping) pyjson.Object {
 
 // selection is the selection record with the level shift in absolute
 // super-passes.
-func selection(r *core.Result) pyjson.Object {
+func selection(rec *Record) pyjson.Object {
+	r := rec.Result
 	as := r.Assessment
 	sel := as.Selection
 	states := pyjson.Object{}
@@ -221,18 +250,18 @@ func selection(r *core.Result) pyjson.Object {
 	// reference's steady_state.window keeps its post-warmup [sp_lo, sp_hi)).
 	var drift any
 	if d := sel.Drift; d != nil {
-		drift = pyjson.Object{{Key: "sp", Value: []int{d.Lo, d.Hi - 1}}, {Key: "bic_line", Value: num(d.BICLine)},
+		drift = pyjson.Object{{Key: "sp", Value: spSpan(d.SP)}, {Key: "bic_line", Value: num(d.BICLine)},
 			{Key: "bic_steps", Value: num(d.BICStep)}, {Key: "drift", Value: d.Drift}, {Key: "up", Value: d.Up}}
 	}
 	var win any
-	if as.WinLo >= 0 {
-		win = []int{as.WinLo, as.WinHi - 1}
+	if first, last, ok := rec.Window(); ok {
+		win = []int{first, last}
 	}
 	var settling any
 	if st := sel.Settling; st != nil {
 		var start any
 		if st.Settled {
-			start = st.Start
+			start = int(st.Start)
 		}
 		settling = pyjson.Object{{Key: "detected", Value: st.Detected}, {Key: "settled", Value: st.Settled},
 			{Key: "start_sp", Value: start}, {Key: "kind", Value: st.Kind}, {Key: "tau_sp", Value: num(st.Tau)},
@@ -241,7 +270,7 @@ func selection(r *core.Result) pyjson.Object {
 	}
 	var mser any
 	if sel.MSERStart >= 0 {
-		mser = sel.MSERStart
+		mser = int(sel.MSERStart)
 	}
 	a := r.Steady.Anomaly
 	an := pyjson.Object{{Key: "detected", Value: a.Detected}}
@@ -285,6 +314,10 @@ func selection(r *core.Result) pyjson.Object {
 	}
 }
 
+// spSpan is r as the JSON writes a span: [first, last], absolute and
+// inclusive.
+func spSpan(r core.SPRange) []int { return []int{int(r.Lo), int(r.Last())} }
+
 // driftGuard is the drift guard's record, null when it did not run.
 func driftGuard(dg *core.DriftGuard) any {
 	if dg == nil {
@@ -292,7 +325,7 @@ func driftGuard(dg *core.DriftGuard) any {
 	}
 	return pyjson.Object{
 		{Key: "fired", Value: dg.Fired}, {Key: "metric", Value: dg.Metric}, {Key: "whole_run", Value: dg.WholeRun},
-		{Key: "sp", Value: []int{dg.Lo, dg.Hi - 1}}, {Key: "up", Value: dg.Up},
+		{Key: "sp", Value: spSpan(dg.SP)}, {Key: "up", Value: dg.Up},
 		{Key: "ols_p", Value: num(dg.P)}, {Key: "rel_drift", Value: num(dg.RelDrift)},
 		{Key: "bic_line", Value: num(dg.BICLine)}, {Key: "bic_alt", Value: num(dg.BICAlt)},
 	}

@@ -18,8 +18,8 @@ func peerWindow(r *core.Result) any {
 	}
 	var oursStart, oursEnd, dStart, dEnd any
 	as := r.Assessment
-	if sp := r.SuperPasses(); as != nil && as.WinLo >= 0 && as.WinHi > as.WinLo && as.WinHi <= len(sp) {
-		lo, hi := sp[as.WinLo].FirstIssueNs, sp[as.WinHi-1].LastEventNs
+	if sp := r.SuperPasses(); as != nil && as.Window.Ok() && as.Window.Len() > 0 && int(as.Window.Hi) <= len(sp) {
+		lo, hi := sp[as.Window.Lo].FirstIssueNs, sp[as.Window.Last()].LastEventNs
 		oursStart, oursEnd = lo, hi
 		dStart, dEnd = num(float64(lo-pw.StartNs)/1e9), num(float64(hi-pw.EndNs)/1e9)
 	}

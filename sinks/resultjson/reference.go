@@ -9,11 +9,8 @@ import (
 )
 
 // window is the reference's window-path tree (§11.1).
-func window(r *core.Result) (pyjson.Object, error) {
-	diags, err := r.Diagnostics()
-	if err != nil {
-		return nil, err
-	}
+func window(rec *Record) pyjson.Object {
+	r := rec.Result
 	ms := core.Metrics()
 	metrics := make([]string, len(ms))
 	traj := make(pyjson.Object, len(ms))
@@ -25,7 +22,7 @@ func window(r *core.Result) (pyjson.Object, error) {
 			gated = append(gated, tm.Key)
 		}
 	}
-	cov, drift := diagnostics(diags, r.DistinctCovBounds())
+	cov, drift := diagnostics(rec.Diagnostics, r.DistinctCovBounds())
 	psp := r.PerSuperPass()
 	rows := make([]any, len(psp))
 	for i, d := range psp {
@@ -44,7 +41,7 @@ func window(r *core.Result) (pyjson.Object, error) {
 		{Key: "drift", Value: drift},
 		{Key: "steady_state", Value: steadyState(&r.Steady, r.Assessment != nil)},
 		{Key: "per_super_pass", Value: rows},
-	}, nil
+	}
 }
 
 // diagnostics are the cov and drift tables keyed by window size (§9).

@@ -5,8 +5,8 @@
 // totals, gap, tail cut, early stopping, selection, offline). Python's
 // json.dumps layout with indent=2 and Python float repr (internal/pyjson).
 //
-// Tree builds the ordered tree so that a caller can add keys or embed it
-// (the HTML report); Write encodes it.
+// Both renderings of a result, this JSON and the HTML run page, read one
+// typed Record (New); Tree is its ordered tree, Write encodes it.
 package resultjson
 
 import (
@@ -34,27 +34,14 @@ func Marshal(r *core.Result) ([]byte, error) {
 	return pyjson.Marshal(tree), nil
 }
 
-// Tree returns the ordered JSON tree of r: Reference(r), then
-// Assessment(r) when r has one. The error is the run's Stop hook ending
-// the diagnostic tables.
+// Tree returns the ordered JSON tree of r: New(r).Object(). The error
+// is the run's Stop hook ending the diagnostic tables.
 func Tree(r *core.Result) (pyjson.Object, error) {
-	obj, err := Reference(r)
+	rec, err := New(r)
 	if err != nil {
 		return nil, err
 	}
-	if r.Assessment != nil {
-		obj = append(obj, Assessment(r)...)
-	}
-	return obj, nil
-}
-
-// Reference returns the reference's keys of r: the window-path tree of
-// §11.1 or the NATL dict of §13.
-func Reference(r *core.Result) (pyjson.Object, error) {
-	if r.Path == core.PathNATL && r.NATL != nil {
-		return natl(r.NATL), nil
-	}
-	return window(r)
+	return rec.Object(), nil
 }
 
 // num is x, or nil (JSON null) when x is NaN or infinite.

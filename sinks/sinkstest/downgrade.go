@@ -32,6 +32,9 @@ func ColumnsAddedAfter(version int32) []string {
 			"target_qps", "dataset_name", "dataset_size", "endpoint", "n_samples", "run_started_ns", "run_duration_s",
 			"tpot_mean_ns")
 	}
+	if version < 4 {
+		cols = append(cols, "stop_at_s", "stop_saved_frac", "stop_agrees", "stop_saved_s")
+	}
 	return cols
 }
 

@@ -20,8 +20,8 @@ import (
 // computes no submission block or early stopping.
 var ErrNoBlock = errors.New("the reference compat computes no submission block or early stopping; use --compat steadysweep")
 
-// finite maps NaN and ±Inf to 0 (the block never carries them).
-func finite(x float64) float64 {
+// Finite maps NaN and ±Inf to 0 (the block never carries them).
+func Finite(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
 	}
@@ -36,7 +36,7 @@ func Block(s core.Submission) pyjson.Object {
 		window = pyjson.Object{
 			{Key: "super_pass_start", Value: s.Window.SuperPassStart}, {Key: "super_pass_end", Value: s.Window.SuperPassEnd},
 			{Key: "super_pass_size", Value: s.Window.SuperPassSize}, {Key: "n_samples", Value: s.Window.NSamples},
-			{Key: "duration_s", Value: finite(s.Window.DurationS)},
+			{Key: "duration_s", Value: Finite(s.Window.DurationS)},
 		}
 	}
 	if hasState(s) {
@@ -50,7 +50,7 @@ func Block(s core.Submission) pyjson.Object {
 			pls[i] = []int{pl[0], pl[1]}
 		}
 		obj = append(obj, pyjson.Field{Key: "anomaly", Value: pyjson.Object{
-			{Key: "change_point_super_pass", Value: a.ChangePointSuperPass}, {Key: "delta_pct", Value: finite(a.DeltaPct)},
+			{Key: "change_point_super_pass", Value: a.ChangePointSuperPass}, {Key: "delta_pct", Value: Finite(a.DeltaPct)},
 			{Key: "plateaus", Value: pls},
 		}})
 	}
@@ -89,7 +89,7 @@ func PointYAML(s core.Submission) string {
 		b.WriteString("    super_pass_end: " + strconv.Itoa(w.SuperPassEnd) + "\n")
 		b.WriteString("    super_pass_size: " + strconv.Itoa(w.SuperPassSize) + "\n")
 		b.WriteString("    n_samples: " + strconv.Itoa(w.NSamples) + "\n")
-		b.WriteString("    duration_s: " + pyjson.Float(finite(w.DurationS)) + "\n")
+		b.WriteString("    duration_s: " + pyjson.Float(Finite(w.DurationS)) + "\n")
 	} else {
 		b.WriteString("  window: {}\n")
 	}
@@ -103,7 +103,7 @@ func PointYAML(s core.Submission) string {
 	if a := s.Anomaly; a != nil {
 		b.WriteString("  anomaly:\n")
 		b.WriteString("    change_point_super_pass: " + strconv.Itoa(a.ChangePointSuperPass) + "\n")
-		b.WriteString("    delta_pct: " + pyjson.Float(finite(a.DeltaPct)) + "\n")
+		b.WriteString("    delta_pct: " + pyjson.Float(Finite(a.DeltaPct)) + "\n")
 		b.WriteString("    plateaus:\n")
 		for _, pl := range a.Plateaus {
 			b.WriteString("      - [" + strconv.Itoa(pl[0]) + ", " + strconv.Itoa(pl[1]) + "]\n")

@@ -12,9 +12,6 @@ import (
 // StopTotal is sinks.StopTotal: the sweep page shows the same totals.
 type StopTotal = sinks.StopTotal
 
-// stopColumns are the rows columns the totals read (sinks.StopColumns).
-var stopColumns = sinks.StopColumns
-
 // stopTotals sums the rows of config id by model and concurrency
 // (sinks.StopTotals); nil when no row of it has the stop columns.
 func stopTotals(rows []row, id string) []StopTotal {

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sweep"
@@ -54,7 +55,7 @@ func run(ctx context.Context, w *os.File) error {
 		}
 	}
 	presets := strings.Split(*presetsFlag, ",")
-	load := sweep.DefaultLoader(sweep.LoaderOptions{})
+	load := sweep.DefaultLoader(sweep.LoaderOptions{Counter: tokenizer.Words{}})
 	obs := make([][]synth.DetectionObs, len(presets))
 	for _, run := range runs {
 		dir := filepath.Join(*workFlag, "runs", run.Name)
@@ -71,10 +72,11 @@ func run(ctx context.Context, w *os.File) error {
 			if err != nil {
 				return err
 			}
-			o, err := sweep.DefaultAnalyzer(lr, p)
+			r, err := sweep.DefaultAnalyzer(lr, p)
 			if err != nil {
 				return fmt.Errorf("%s under %s: %w", dir, name, err)
 			}
+			o := sweep.OutcomeOf(r)
 			obs[i] = append(obs[i], synth.DetectionObs{Found: o.Found, WindowLo: o.WindowStartSP, WindowHi: o.WindowEndSP,
 				TPOTP50Ns: o.SteadyTPOTP50Ns, Anomaly: o.AnomalyDetected, DeltaPct: o.AnomalyDeltaPct, ChangePointSP: o.ChangePointSP})
 		}

@@ -1,0 +1,419 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
+	"github.com/steadysweep/steadysweep/corpora"
+)
+
+// LoaderOptions say how runs are read: the one set of load settings of
+// analyze, compare, ingest and sweep (cmd's loadFlags fill it).
+type LoaderOptions struct {
+	// Cache, if set, keeps ingested runs so a run is decoded once across
+	// commands and sweeps (columnar.Cache); nil decodes every time.
+	Cache *columnar.Cache
+	// Counter, if set, counts every run's output tokens (a test's or a
+	// benchmark's fixed counter); CounterSource says how it was chosen
+	// (default its identity). Without it the counter is resolved by
+	// Tokenizer and Model (RunLoader.Counter).
+	Counter       columnar.TokenCounter
+	CounterSource string
+	// Tokenizer is --tokenizer (a tokenizer.json path or directory, a
+	// Hugging Face id, or "words"); "" resolves each run's own from
+	// Model, else its config.yaml (tokenizerModel).
+	Tokenizer, Model string
+	// TokenizerCache is the directory of compiled tokenizers ("" none).
+	TokenizerCache string
+	// TokenizeSample is columnar.IngestOptions.TokenizeSample, and
+	// SuperPassSize (analyze's --superpass-size, warned about when small)
+	// its super-pass size when the dataset size is unknown.
+	TokenizeSample, SuperPassSize int
+	// DatasetSize, if positive, overrides the run's sidecars (as
+	// --dataset-size): every run gets this dataset size.
+	DatasetSize int
+	// Workers is the decode goroutines per run (0: columnar's default).
+	Workers int
+	// Mem allocates the ingest's Arrow memory.
+	Mem memory.Allocator
+	// HashEvents hashes the events file while decoding it
+	// (LoadedRun.EventsSHA256; a cache fill always does).
+	HashEvents bool
+	// KeepColumns keeps the decoded columns (LoadedRun.Columns) for a
+	// command that exports them; the others let them go once loaded.
+	KeepColumns bool
+	// Warn, if set, receives the loader's warnings as they arise (the
+	// run's sidecars, the log's problems, --tokenize-sample's fallbacks).
+	Warn func(string)
+	// BeforeDecode, if set, is called just before a run is decoded (not
+	// on a cache hit): analyze lowers the collector's target there.
+	BeforeDecode func()
+	// Resolve resolves a path into a run (default columnar.ResolveRun):
+	// a test counts the resolutions through it.
+	Resolve func(path string) (*columnar.Run, error)
+}
+
+// RunLoader reads runs under one LoaderOptions: it resolves a run once,
+// chooses its token counter by one rule (Counter) and loads its columns
+// through the cache when there is one. The counters it resolves are
+// shared between the runs of one model. It is safe for concurrent use.
+type RunLoader struct {
+	o        LoaderOptions
+	mu       sync.Mutex
+	counters map[string]*pendingCounter // by tokenizer spec or model
+}
+
+// NewRunLoader returns a RunLoader for o.
+func NewRunLoader(o LoaderOptions) *RunLoader {
+	if o.Resolve == nil {
+		o.Resolve = columnar.ResolveRun
+	}
+	return &RunLoader{o: o, counters: map[string]*pendingCounter{}}
+}
+
+// DefaultLoader is the sweep's Loader: a RunLoader's Load with the
+// sweep's defaults, one decode goroutine per run (the sweep already runs
+// one run per core), and the events file hashed as it is decoded (a cache
+// hit has the hash recorded): no second read for the rows' provenance.
+func DefaultLoader(o LoaderOptions) Loader {
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
+	o.HashEvents = true
+	return NewRunLoader(o).Load
+}
+
+// Load is LoadRun of ref's path (a Loader).
+func (l *RunLoader) Load(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
+	return l.LoadRun(ctx, ref.Path)
+}
+
+// ResolveError is a path that could not be resolved into a run
+// (columnar.ResolveRun's error, its message unchanged).
+type ResolveError struct{ Err error }
+
+func (e *ResolveError) Error() string { return e.Err.Error() }
+func (e *ResolveError) Unwrap() error { return e.Err }
+
+// TokenizerError is a run's token counter that could not be resolved
+// (tokenizer.ResolveCached's error, one line, "tokenizer: …").
+type TokenizerError struct{ Err error }
+
+func (e *TokenizerError) Error() string { return e.Err.Error() }
+func (e *TokenizerError) Unwrap() error { return e.Err }
+
+// IngestError is a run whose log could not be read: "ingest FILE: …",
+// the file named once (IngestError.Error).
+type IngestError struct {
+	Path string
+	Err  error
+}
+
+// Error names the file once: a reader's error that starts with the path
+// already keeps it ("ingest FILE: FILE: no benchmark 1" said it twice).
+func (e *IngestError) Error() string {
+	if msg := e.Err.Error(); strings.HasPrefix(msg, e.Path+":") {
+		return "ingest " + msg
+	}
+	return "ingest " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *IngestError) Unwrap() error { return e.Err }
+
+// LoadRun resolves path (a run directory, an events file, a report's
+// "file#N") once, and loads the run: the dataset size override, its
+// token counter (Counter), its columns from the cache or a decode, the
+// warnings of all that (Warn). Its errors are a *ResolveError, a
+// *TokenizerError or an *IngestError.
+func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error) {
+	o := &l.o
+	run, err := o.Resolve(path)
+	if err != nil {
+		return nil, &ResolveError{err}
+	}
+	// An empty log is said to be one before anything is resolved for it
+	// (its model's tokenizer, its super-pass size), which would otherwise
+	// be the error named.
+	if err := columnar.EmptyFile(run.EventsPath); err != nil {
+		return nil, err
+	}
+	warn := func(format string, args ...any) {
+		if o.Warn != nil {
+			o.Warn(fmt.Sprintf(format, args...))
+		}
+	}
+	if w := columnar.SmallSuperpassWarning(o.SuperPassSize, "--superpass-size"); w != "" {
+		warn("%s", w)
+	}
+	if o.DatasetSize > 0 {
+		// Before ingest: TokenizeSample picks its samples per
+		// super-pass, and the cache key holds the size.
+		run.Info.DatasetSize, run.Info.DatasetSizeSource = o.DatasetSize, "--dataset-size"
+		if w := columnar.SmallSuperpassWarning(o.DatasetSize, "--dataset-size"); w != "" {
+			warn("%s", w)
+		}
+	}
+	if o.TokenizeSample > 0 && run.Info.DatasetSize <= 0 {
+		if o.SuperPassSize > 0 {
+			warn("%s: --tokenize-sample %d: the dataset size is unknown; sampling per super-pass of --superpass-size %d samples",
+				run.EventsPath, o.TokenizeSample, o.SuperPassSize)
+		} else {
+			warn("%s: --tokenize-sample %d ignored: neither the dataset size nor --superpass-size is known, so every sample's tokens are counted (pass --dataset-size or --superpass-size)",
+				run.EventsPath, o.TokenizeSample)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	opts := columnar.IngestOptions{Allocator: o.Mem, Workers: o.Workers, TokenizeSample: o.TokenizeSample,
+		SuperPassSize: o.SuperPassSize, HashEvents: o.HashEvents}
+	pc := l.counter(run)
+	if pc.done() {
+		opts.Counter = pc.c // nil on an error, reported below
+	} else {
+		// The tokenizer loads beside the decode (columnar.PendingCounter);
+		// a tokenizer that fails ends the decode, of no use without it.
+		opts.Counter = pc
+		go func() {
+			select {
+			case <-pc.ready:
+				if pc.err != nil {
+					cancel()
+				}
+			case <-ctx.Done():
+			}
+		}()
+	}
+	var (
+		cols *columnar.Loaded
+		hit  bool
+	)
+	if pc.done() && pc.err != nil {
+		err = pc.err
+	} else if o.Cache != nil {
+		if cols, hit = o.Cache.Lookup(run, opts); !hit {
+			l.beforeDecode()
+			cols, err = o.Cache.Fill(ctx, run, opts)
+		}
+	} else {
+		l.beforeDecode()
+		cols, err = columnar.Load(ctx, run, opts)
+	}
+	if err == nil {
+		if err := columnar.EmptyLoad(run.EventsPath, &cols.Summary); err != nil {
+			return nil, err
+		}
+	}
+	if pc.wait(); pc.err != nil {
+		if eerr := blankLog(run); eerr != nil {
+			return nil, eerr // not the tokenizer of a log with nothing to count
+		}
+		return nil, &TokenizerError{pc.err}
+	}
+	if err != nil {
+		return nil, &IngestError{Path: run.EventsPath, Err: err}
+	}
+	for _, w := range run.Warnings {
+		warn("%s", w)
+	}
+	for _, w := range cols.Summary.Warnings() {
+		warn("%s", w)
+	}
+	if n := cols.Summary.ProblemTotal(); n > 0 {
+		warn("%s: %d bad line(s) skipped or read leniently; the result is best effort (repair or regenerate the log for an exact one)",
+			run.EventsPath, n)
+	}
+	lr := &LoadedRun{Samples: &cols.Samples, Info: cols.Info, Warnings: run.Warnings, EventsSHA256: cols.EventsSHA256,
+		Run: run, Counter: pc.c, Resolution: pc.res, CacheHit: hit}
+	lr.Tokenizer, lr.TokenizerSource = pc.c.Identity(), pc.source
+	if cols.Info.TokensRecorded {
+		lr.Tokenizer = "recorded:" + cols.Info.SourceFormat
+		lr.TokenizerSource = "recorded: the " + cols.Info.SourceFormat + " log's own token counts"
+	}
+	if o.KeepColumns {
+		lr.Columns = cols
+	}
+	return lr, nil
+}
+
+// blankLog returns a columnar.EmptyLogError when the small log of run
+// (at most 1 MiB) holds blank lines only, read with the word counter: the
+// check behind an error the log's content caused (its model's tokenizer),
+// when the load that would have told was cancelled by it.
+func blankLog(run *columnar.Run) error {
+	if fi, err := os.Stat(run.EventsPath); err != nil || fi.Size() > 1<<20 {
+		return nil
+	}
+	cols, err := columnar.Load(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
+	if err != nil {
+		return nil
+	}
+	return columnar.EmptyLoad(run.EventsPath, &cols.Summary)
+}
+
+func (l *RunLoader) beforeDecode() {
+	if l.o.BeforeDecode != nil {
+		l.o.BeforeDecode()
+	}
+}
+
+// Counter returns the token counter of run, waiting for it, by the one
+// rule of every command: none when the log records the tool's own counts
+// (tokenizer.Words stands in, unused); else LoaderOptions.Counter when
+// set; else --tokenizer when given; else the run's model (Model, then
+// config.yaml: tokenizerModel) through the registry and the Hugging Face
+// cache. A failure is a *TokenizerError.
+func (l *RunLoader) Counter(run *columnar.Run) (columnar.TokenCounter, tokenizer.Resolution, error) {
+	pc := l.counter(run)
+	if pc.wait(); pc.err != nil {
+		return nil, pc.res, &TokenizerError{pc.err}
+	}
+	return pc.c, pc.res, nil
+}
+
+// counter returns run's counter (Counter's rule), resolved or being
+// resolved on its own goroutine; the first run of a model starts the
+// resolution, later ones share it.
+func (l *RunLoader) counter(run *columnar.Run) *pendingCounter {
+	o := &l.o
+	switch {
+	case run.Format.RecordsTokens():
+		// The log carries the tool's own counts; a counter would go unused.
+		return resolvedCounter(tokenizer.Words{}, tokenizer.Resolution{Source: "unused: the " + string(run.Format) + " log records token counts"}, "")
+	case o.Counter != nil:
+		return resolvedCounter(o.Counter, tokenizer.Resolution{}, o.CounterSource)
+	}
+	model, key := o.Model, "--tokenizer "+o.Tokenizer // a spec decides alone
+	if model == "" {
+		model = tokenizerModel(run)
+	}
+	if o.Tokenizer == "" {
+		key = "model " + model
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if pc, ok := l.counters[key]; ok {
+		return pc
+	}
+	pc := &pendingCounter{ready: make(chan struct{})}
+	l.counters[key] = pc
+	resolve := func() {
+		defer close(pc.ready)
+		c, res, err := tokenizer.ResolveCached(o.Tokenizer, model, o.TokenizerCache)
+		pc.c, pc.res, pc.err = c, res, err
+		if err == nil {
+			pc.source = counterSource(c, res)
+		}
+	}
+	if o.Tokenizer == "words" {
+		// Known at once: and the decoder counts words on the escaped
+		// bytes (columnar.WhitespaceWordCounter).
+		resolve()
+	} else {
+		go resolve()
+	}
+	return pc
+}
+
+// pendingCounter is a token counter being resolved (a tokenizer loading
+// on its own goroutine while logs are decoded): a columnar.PendingCounter,
+// the decoder leaving the counts of what it decodes before it is ready
+// for a second pass over those lines.
+type pendingCounter struct {
+	ready  chan struct{}
+	c      columnar.TokenCounter
+	res    tokenizer.Resolution
+	source string // the rows' tokenizer_source (counterSource)
+	err    error
+}
+
+func resolvedCounter(c columnar.TokenCounter, res tokenizer.Resolution, source string) *pendingCounter {
+	if source == "" {
+		source = c.Identity()
+	}
+	pc := &pendingCounter{ready: make(chan struct{}), c: c, res: res, source: source}
+	close(pc.ready)
+	return pc
+}
+
+func (pc *pendingCounter) done() bool {
+	select {
+	case <-pc.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+func (pc *pendingCounter) wait() { <-pc.ready }
+
+// Ready reports the counter resolved (columnar.PendingCounter).
+func (pc *pendingCounter) Ready() bool { return pc.done() }
+
+func (pc *pendingCounter) Count(text string) int {
+	if pc.wait(); pc.err == nil {
+		return pc.c.Count(text)
+	}
+	return 0 // the decode is being cancelled
+}
+
+// CountContext is Count through the resolved counter's CountContext when
+// it has one (a tokenizer: cancellable, bounded), so columnar binds it to
+// the decode's context like the tokenizer itself.
+func (pc *pendingCounter) CountContext(ctx context.Context, text string) (int, error) {
+	if pc.wait(); pc.err != nil {
+		return 0, nil // the decode is being cancelled
+	}
+	if cc, ok := pc.c.(interface {
+		CountContext(context.Context, string) (int, error)
+	}); ok {
+		return cc.CountContext(ctx, text)
+	}
+	return pc.c.Count(text), nil
+}
+
+func (pc *pendingCounter) Identity() string {
+	if pc.wait(); pc.err == nil {
+		return pc.c.Identity()
+	}
+	return ""
+}
+
+// counterSource is the rows' tokenizer_source of a resolved counter:
+// which it is, how it was chosen and the file it was read from, e.g.
+// "openai/gpt-oss-120b via registry: gpt-oss → openai/gpt-oss-120b
+// (/hf/…/tokenizer.json)".
+func counterSource(c columnar.TokenCounter, res tokenizer.Resolution) string {
+	s := c.Identity()
+	if res.Source != "" {
+		s += " via " + res.Source
+	}
+	if res.Path != "" {
+		s += " (" + res.Path + ")"
+	}
+	return s
+}
+
+// tokenizerModel is the name a run's tokenizer is resolved by: its
+// config.yaml's model_params.tokenizer_name when set (the endpoints client
+// tokenizes by it), else the model name.
+func tokenizerModel(run *columnar.Run) string {
+	if c := run.Sidecars.Config; c != nil && c.TokenizerName != "" {
+		return c.TokenizerName
+	}
+	return run.Info.Model
+}
+
+// Table builds the run's Arrow table (for export; Release it when done).
+func (r *LoadedRun) Table() (*columnar.Table, error) {
+	if r.Columns == nil {
+		return nil, errors.New("the run's columns were not kept for export (LoaderOptions.KeepColumns)")
+	}
+	return r.Columns.Table(nil)
+}
