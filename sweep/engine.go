@@ -96,6 +96,10 @@ type Summary struct {
 	// Rows is the number of rows written, RowsByStatus by status column.
 	Rows         int
 	RowsByStatus map[string]int
+	// RowsByVerdict counts the rows by verdict column ("" uncounted): a
+	// windowable row may still be drifting or an anomaly, which the
+	// status counts alone would hide.
+	RowsByVerdict map[string]int
 	// ErrorRuns is the number of runs with at least one error row;
 	// Failures names the first maxFailures of them, with a reason.
 	ErrorRuns int
@@ -148,9 +152,18 @@ func (s Summary) String() string {
 		}
 		st = append(st, fmt.Sprintf("%s %d", name, s.RowsByStatus[k]))
 	}
+	var vs []string
+	for _, k := range sortedKeys(s.RowsByVerdict) {
+		if k != "" {
+			vs = append(vs, fmt.Sprintf("%s %d", k, s.RowsByVerdict[k]))
+		}
+	}
 	line := fmt.Sprintf("%s × %s: %s", sinks.Count(s.Runs, "run"), sinks.Count(s.Configs, "config"), sinks.Count(s.Rows, "row"))
 	if len(st) > 0 {
 		line += " (" + strings.Join(st, ", ") + ")"
+	}
+	if len(vs) > 0 {
+		line += ", verdicts (" + strings.Join(vs, ", ") + ")"
 	}
 	line += fmt.Sprintf("; %d analysed, %d skipped", s.Analysed, s.Skipped)
 	if s.Abandoned > 0 {
@@ -547,6 +560,10 @@ func (e *engine) write(res runResult, rw tableSink[sinks.Row], sw tableSink[sink
 		st := string(res.rows[i].Outcome.Status)
 		sum.RowsByStatus[st]++
 		sum.addPeer(&res.rows[i])
+		if sum.RowsByVerdict == nil {
+			sum.RowsByVerdict = map[string]int{}
+		}
+		sum.RowsByVerdict[string(res.rows[i].Outcome.Verdict)]++
 		if st == StatusError && failure < 0 {
 			failure = i
 		}

@@ -303,7 +303,7 @@ func TestProgress(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if got := buf.String(); strings.Count(got, "\n") != 1 || strings.Contains(got, "\r") || !strings.HasPrefix(got, "18 runs × 1 config: 18 rows (insufficient_passes 4, windowable 14); 18 analysed, 0 skipped; 2 files") {
+	if got := buf.String(); strings.Count(got, "\n") != 1 || strings.Contains(got, "\r") || !strings.HasPrefix(got, "18 runs × 1 config: 18 rows (insufficient_passes 4, windowable 14), verdicts (STEADY STATE 14, not found 4); 18 analysed, 0 skipped; 2 files") {
 		t.Fatalf("non-terminal output: %q", got)
 	}
 

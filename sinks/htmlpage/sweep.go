@@ -159,15 +159,16 @@ func sweepRecord(s *Sweep, st *stopper) (pyjson.Object, error) {
 
 // sweepView is the sweep page as the template draws it.
 type sweepView struct {
-	Out            string
-	Rows, Runs     int
-	Configs        int
-	Tally          []tally
-	Filters        []filter
-	Head           []string
-	HasModel       bool
-	Lines          []sweepRow
-	MissingSeries  int
+	Out        string
+	Rows, Runs int
+	Configs    int
+	Tally      []tally
+	Filters    []filter
+	Head       []string
+	HasModel   bool
+	Lines      []sweepRow
+	// MissingSeries says which rows have no series, one line per cause.
+	MissingSeries  []string
 	MissingColumns []string
 
 	// Stops are the "could have stopped" tables (stopTables).
@@ -227,7 +228,7 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 		series[seriesKey(stringAt(s, "run_id"), stringAt(s, "events_sha256"))] = s
 	}
 	runs, configs := map[string]bool{}, map[string]bool{}
-	statusN := map[string]int{}
+	statusN, missing := map[string]int{}, map[string]int{}
 	values := map[string]map[string]bool{}
 	rows := list(get(rec, "rows"))
 	labels := configLabels(rows)
@@ -294,7 +295,7 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 		}
 		s := series[seriesKey(id, stringAt(r, "events_sha256"))]
 		if s == nil {
-			v.MissingSeries++
+			missing[missingSeriesCause(r)]++
 		} else {
 			line.Spark = sparkOf(s, r)
 		}
@@ -329,6 +330,9 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 		v.Lines = append(v.Lines, line)
 	}
 	v.Rows, v.Runs, v.Configs = len(rows), len(runs), len(configs)
+	for _, cause := range sortedKeys(missing) {
+		v.MissingSeries = append(v.MissingSeries, sinks.Count(missing[cause], "row")+" without a series: "+cause)
+	}
 	v.Stops = stopTables(rows, cols, configName)
 	for _, s := range sortedKeys(statusN) {
 		v.Tally = append(v.Tally, tally{Text: orNA(s), Tone: statusTone(s), N: statusN[s]})
@@ -347,6 +351,19 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 		}
 	}
 	return v, st.now()
+}
+
+// missingSeriesCause says why row r has no series in the sweep's output:
+// its run failed (the row's reason says how), or the sweep had no
+// super-pass size to draw it at.
+func missingSeriesCause(r node) string {
+	if stringAt(r, "status") == "error" {
+		return "the run failed (status error): it could not be read or analysed, as the row's reason says; no sparkline."
+	}
+	if n, ok := number(get(r, "dataset_size")); !ok || n <= 0 {
+		return "the run's dataset size was unknown, so there is no super-pass size to draw it at; no sparkline."
+	}
+	return "the output holds none for the run; no sparkline."
 }
 
 // configLabels names each config_id of rows by its compat mode (and

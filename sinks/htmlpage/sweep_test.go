@@ -3,6 +3,7 @@ package htmlpage_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"html"
 	"os"
 	"path/filepath"
@@ -171,5 +172,52 @@ func TestSweepPageUncertifiedWindow(t *testing.T) {
 	}
 	if marked[true] == 0 || marked[false] == 0 {
 		t.Errorf("rows with a window: %d certified, %d not; the runs should give both", marked[true], marked[false])
+	}
+}
+
+// TestSweepPageMissingSeriesCause: a row without a series says why. In a
+// sweep whose loader fails for one run (as a sweep without a tokenizer
+// fails for every run), that row is an error row, and the page names the
+// failure, not an unknown dataset size (issue 26: "18 rows have no series
+// (their run's dataset size was unknown)" for a tokenizer-less sweep). The
+// other run, its dataset size known (run_meta.json), has its sparkline.
+func TestSweepPageMissingSeriesCause(t *testing.T) {
+	paths := []string{parityRun(t, "conc_clean_ramp"), parityRun(t, "conc_drift_up")}
+	refs, errs := corpora.Discover(paths, nil, nil)
+	if len(errs) > 0 || len(refs) != 2 {
+		t.Fatalf("discover: %d runs, %v", len(refs), errs)
+	}
+	load := sweep.DefaultLoader(sweep.LoaderOptions{Counter: tokenizer.Words{}})
+	failing := func(ctx context.Context, ref corpora.RunRef) (*sweep.LoadedRun, error) {
+		if strings.Contains(ref.Path, "conc_drift_up") {
+			return nil, errors.New(`tokenizer: could not resolve a tokenizer for model "x"`)
+		}
+		return load(ctx, ref)
+	}
+	out := t.TempDir()
+	if _, err := sweep.Run(context.Background(), sweep.Options{Runs: refs, Configs: []core.Params{core.DefaultParams()}, Out: out,
+		Load: failing, Analyze: sweep.DefaultAnalyzer, Series: sweep.DefaultSeries}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := htmlpage.ReadSweep(context.Background(), out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := renderSweep(t, s)
+	errorsN := 0
+	for _, r := range s.Rows.Rows {
+		if r["status"] == "error" {
+			errorsN++
+		}
+	}
+	notes := regexp.MustCompile(`<p class="note missing-series">([^<]*)</p>`).FindAllStringSubmatch(page, -1)
+	if errorsN != 1 || len(notes) != 1 || !strings.HasPrefix(notes[0][1], "1 row without a series: the run failed (status error)") {
+		t.Errorf("%d error rows; missing-series notes %q, want one naming the failure", errorsN, notes)
+	}
+	if strings.Contains(page, "dataset size was unknown") {
+		t.Error("the page blames an unknown dataset size")
+	}
+	if n := strings.Count(page, `<svg class="spark"`); n != 1 {
+		t.Errorf("%d sparklines, want 1 (the run that loaded)", n)
 	}
 }
