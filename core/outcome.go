@@ -185,6 +185,14 @@ func (r *Result) referenceOutcome(out *Outcome) {
 	if s := r.Steady.TPOT; s != nil {
 		out.setSteadyTPOT(quantiles3(*s))
 	}
+	// The reference reports no whole-run numbers, but they are computable
+	// from the run (WholeRun, the same computation steadysweep's total
+	// block uses): a reference row's total_* columns hold them, not null.
+	if t := r.WholeRun(); t != nil {
+		out.setTotalTTFT(t.TTFT)
+		out.setTotalTPOT(t.TPOT)
+		out.TotalTPSPerUser, out.TotalTPSSystem = t.TPSPerUser, t.TPSSystem
+	}
 }
 
 // assessedOutcome fills the fields of a steadysweep result from its
