@@ -217,6 +217,7 @@ func panelPlot(l *plotLayout, m plotMarks, yLabel string, p50, p90 []float64, to
 	p := plot.New()
 	p.Y.Label.Text = yLabel
 	p.X.Tick.Marker = superPassTicks{}
+	p.Y.Tick.Marker = distinctTicks{}
 	p.Add(m.plotters...)
 
 	n := len(l.X)
@@ -314,6 +315,39 @@ func (superPassTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// distinctTicks are gonum's default ticks with labels that differ: over a
+// narrow range (a flat TPOT of 30 ms ± 1 µs) gonum labels three ticks
+// "30 30 30"; the labels are then given the fewest decimals that tell
+// them apart.
+type distinctTicks struct{}
+
+func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for prec := 0; prec <= 12 && !labelsDistinct(ticks); prec++ {
+		for i := range ticks {
+			if ticks[i].Label != "" {
+				ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', prec, 64)
+			}
+		}
+	}
+	return ticks
+}
+
+// labelsDistinct reports no two labelled ticks sharing a label.
+func labelsDistinct(ticks []plot.Tick) bool {
+	seen := map[string]bool{}
+	for _, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		if seen[t.Label] {
+			return false
+		}
+		seen[t.Label] = true
+	}
+	return true
 }
 
 // writePNG writes the canvas to path atomically (internal/atomicfile), so
