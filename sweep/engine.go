@@ -201,15 +201,30 @@ func (s Summary) FailureLines() []string {
 	return namedRuns(head, s.Failures)
 }
 
-// namedRuns is head, then a line per run of rs with its reason, by run
-// name (workers finish in any order, the listing should not); names are
-// data: escaped, a line per run.
+// namedRuns is head, then a line per reason of rs naming its runs, by
+// run name (workers finish in any order, the listing should not): runs
+// that failed alike (ten runs of one model whose tokenizer is missing)
+// share one line, "  3 runs (a, b, c): reason", rather than repeating a
+// long reason; names are data: escaped, a line per reason.
 func namedRuns(head string, rs []RunFailure) []string {
 	lines := []string{head}
 	rs = slices.Clone(rs)
 	slices.SortFunc(rs, func(a, b RunFailure) int { return strings.Compare(a.Run, b.Run) })
+	var reasons []string
+	byReason := map[string][]string{}
 	for _, r := range rs {
-		lines = append(lines, "  "+sinks.OneLine(r.Run)+": "+sinks.OneLine(r.Reason))
+		if _, ok := byReason[r.Reason]; !ok {
+			reasons = append(reasons, r.Reason)
+		}
+		byReason[r.Reason] = append(byReason[r.Reason], sinks.OneLine(r.Run))
+	}
+	for _, reason := range reasons {
+		names := byReason[reason]
+		who := names[0]
+		if len(names) > 1 {
+			who = sinks.Count(len(names), "run") + " (" + strings.Join(names, ", ") + ")"
+		}
+		lines = append(lines, "  "+who+": "+sinks.OneLine(reason))
 	}
 	return lines
 }
