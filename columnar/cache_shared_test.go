@@ -63,13 +63,7 @@ func TestSharedCacheRefusesForgedIdentity(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			base := t.TempDir()
-			dir := filepath.Join(base, "cache")
-			if err := os.Mkdir(dir, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Chmod(dir, tc.mode); err != nil { // past the umask
-				t.Fatal(err)
-			}
+			dir := cacheDirOfMode(t, base, tc.mode)
 			c := &Cache{Dir: dir}
 			opts := contract.IngestOptions{Counter: words{}}
 			runA := copyGoodRun(t, filepath.Join(base, "a"), forged, mtime)
@@ -132,13 +126,7 @@ func TestSharedCacheRefusesForeignEntry(t *testing.T) {
 	}
 	uuid, wantB := firstCompleteLatency(t, real)
 	base := t.TempDir()
-	dir := filepath.Join(base, "cache")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := cacheDirOfMode(t, base, 0o777)
 	c := &Cache{Dir: dir}
 	opts := contract.IngestOptions{Counter: words{}}
 	// The forged entry is B's columns with one latency moved 7 ms, written
@@ -199,4 +187,17 @@ func TestSharedCacheRefusesForeignEntry(t *testing.T) {
 	if lat := latencyOf(t, got, uuid); hit || lat != wantB {
 		t.Fatalf("B with a foreign entry: hit %v, latency %d; want a miss and B's own %d (forged %d)", hit, lat, wantB, wantB+7_000_000)
 	}
+}
+
+// cacheDirOfMode makes base/cache with mode (set past the umask).
+func cacheDirOfMode(t *testing.T, base string, mode os.FileMode) string {
+	t.Helper()
+	dir := filepath.Join(base, "cache")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, mode); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
