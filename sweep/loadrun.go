@@ -205,11 +205,9 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 		l.beforeDecode()
 		cols, err = columnar.Load(ctx, run, opts)
 	}
-	if err == nil {
-		if err := columnar.EmptyLoad(run.EventsPath, &cols.Summary); err != nil {
-			return nil, err
-		}
-	}
+	// The tokenizer first: its failure cancels the decode, which may then
+	// end early without error and without events, so an empty load says
+	// nothing about the log until the counter is known to be fine.
 	if pc.wait(); pc.err != nil {
 		if eerr := blankLog(run); eerr != nil {
 			return nil, eerr // not the tokenizer of a log with nothing to count
@@ -218,6 +216,9 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 	}
 	if err != nil {
 		return nil, &IngestError{Path: run.EventsPath, Err: err}
+	}
+	if err := columnar.EmptyLoad(run.EventsPath, &cols.Summary); err != nil {
+		return nil, err
 	}
 	for _, w := range run.Warnings {
 		warn("%s", w)

@@ -310,6 +310,11 @@ func (c *Cache) Entry(key, sha string, run *contract.Run) *contract.Loaded {
 func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *contract.Loaded {
 	verified := 0 // 0 not yet asked, 1 true, −1 false
 	trusted := func(path string) bool {
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			// Not an entry file at all (a link, a device): loadEntry
+			// opens no such thing (safeopen) and discards it, naming it.
+			return true
+		}
 		if !c.shared(path) {
 			return true
 		}
