@@ -112,6 +112,11 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			warn(stderr, run.EventsPath+": "+string(as.Status)+": "+as.Reason)
 		}
 	}
+	if params.Compat != core.CompatReference {
+		if w := sinks.SmallWindowWarning(res); w != "" {
+			warn(stderr, run.EventsPath+": "+w)
+		}
+	}
 	if f.pointYAML {
 		return submission.WritePointYAML(stdout, res)
 	}
