@@ -18,6 +18,12 @@ func RunMetaOf(run *LoadedRun) sinks.RunMeta {
 		DatasetName: info.DatasetName, DatasetSize: info.DatasetSize, Endpoint: info.Endpoint,
 		RunDurationS: math.NaN(),
 	}
+	if !info.HasDatasetPass() && info.DatasetSizeSource != "--dataset-size" {
+		// A tool that replays no dataset in passes has no dataset size:
+		// its super-pass size is a default (the superpass_size column),
+		// not a size of the dataset, so the column is null.
+		m.DatasetSize = 0
+	}
 	s := run.Samples
 	if s == nil {
 		return m

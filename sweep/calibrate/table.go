@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -44,6 +46,9 @@ func (r *Report) Table(w io.Writer) error {
 	}
 	if best := r.Config(r.Recommended); best != nil {
 		p("recommended (*): %s  [config_id %s]\n", best.Label, best.ConfigID)
+		if l := worstLine(best.Worst, best.ErrN); l != "" {
+			p("%s\n", l)
+		}
 	}
 	var ab []string
 	for _, a := range r.Axes {
@@ -61,6 +66,31 @@ func (r *Report) Table(w io.Writer) error {
 	}
 	errs = append(errs, r.WriteStops(w, false))
 	return errors.Join(errs...)
+}
+
+// worstTableRuns is how many of the largest TPOT errors the terminal
+// table names (the HTML and Markdown reports list maxListed).
+const worstTableRuns = 3
+
+// worstLine points the recommended config's err p95 at the runs behind
+// it: the largest relative TPOT errors, "err p95 from: run 12.3 %
+// (preset), …" ("" without a scored error).
+func worstLine(worst []RowError, n int) string {
+	var parts []string
+	for _, e := range worst {
+		if len(parts) == worstTableRuns || math.IsNaN(e.Err) {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", sinks.OneLine(filepath.Base(e.RunPath)), errPct(e.Err), e.Preset))
+	}
+	line := ""
+	for k := len(parts); k > 0; k-- { // as many as fit the table's 80 columns
+		line = fmt.Sprintf("largest TPOT errors of %d: %s", n, strings.Join(parts[:k], ", "))
+		if utf8.RuneCountInString(line) <= 80 {
+			break
+		}
+	}
+	return line
 }
 
 // tableLegend explains every column of Table, at most 80 columns a line
