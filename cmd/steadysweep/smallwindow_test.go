@@ -18,9 +18,10 @@ import (
 // warning. PercentileLower takes sorted[trunc(p·(n−1))]: from n ≤ 101
 // samples the p99 is the second-largest (n ≥ 2), from n ≤ 11 the p90 too
 // — and a super-pass of 5 has p90 = sorted[trunc(0.9·4)] = sorted[3], its
-// second-largest. The text report and stderr say so, with the window's
-// sample count read from --json (steady_state.window.n_samples); a run
-// whose window holds 102 or more samples gets no such line.
+// second-largest. The text report says so, and stderr when stdout carries
+// the JSON instead (--json -), with the window's sample count read from
+// the JSON (steady_state.window.n_samples); a run whose window holds 102
+// or more samples gets no such line.
 func TestSmallWindowWarning(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	space := regexp.MustCompile(`\s+`)
@@ -58,8 +59,15 @@ func TestSmallWindowWarning(t *testing.T) {
 	if !strings.Contains(text, "warning: "+want) {
 		t.Errorf("the text report does not say %q:\n%s", want, text)
 	}
-	if !strings.Contains(stderr, "events.jsonl: "+want+"\n") {
-		t.Errorf("stderr does not say %q:\n%s", want, stderr)
+	if strings.Contains(stderr, want) {
+		t.Errorf("stderr repeats the report's warning:\n%s", stderr)
+	}
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"analyze", small, "--tokenizer", "words", "--superpass-size", "5", "--json", "-"}, &out, &errb); err != nil {
+		t.Fatalf("--json -: %v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "events.jsonl: "+want+"\n") {
+		t.Errorf("with --json -, stderr does not say %q:\n%s", want, errb.String())
 	}
 	spWant := "warning: --superpass-size: super-pass size 5: each super-pass's p90, which the stability gates test, is its second-largest sample (a p90 needs 12 samples to rest on more than the two largest)\n"
 	if !strings.Contains(stderr, spWant) {
