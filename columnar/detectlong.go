@@ -97,15 +97,15 @@ func detectFileOnce(path string) (contract.Format, error) {
 }
 
 // undecidedLog returns the error of the first candidate log of dir that
-// detection could not decide, nil when none: a directory whose only log
-// is undecided is said to be so, not "no log".
+// detection could not decide or refused for its encoding, nil when none:
+// a directory whose only log is undecided is said to be so, not "no log".
 func undecidedLog(dir string) error {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !IsForeignLogName(e.Name()) {
 			continue
 		}
-		if _, err := DetectFile(filepath.Join(dir, e.Name())); isUndecided(err) {
+		if _, err := DetectFile(filepath.Join(dir, e.Name())); keepsRun(err) {
 			return err
 		}
 	}

@@ -48,6 +48,9 @@ func DetectFile(path string) (contract.Format, error) {
 	if err != nil {
 		return "", err
 	}
+	if enc := byteOrderEncoding(head); enc != "" {
+		return "", &EncodingError{File: path, Encoding: enc}
+	}
 	f, seen := Detect(head)
 	if f == "" && len(head) == contract.SniffSize {
 		return detectLong(path, head, seen)

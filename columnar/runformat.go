@@ -87,8 +87,9 @@ func IsForeignLogName(name string) bool {
 // ForeignLogsAmong is ForeignLogs over names, the regular files of dir
 // the caller listed (names IsForeignLogName accepts; others are ignored):
 // each is opened once for its first bytes (DetectFile). A file detection
-// could not decide within its bound is listed with format "": it may be
-// a log, and its run's row says why it was not read.
+// could not decide within its bound, or a UTF-16/32 one (EncodingError),
+// is listed with format "": it may be a log, and its run's row says why
+// it was not read.
 func ForeignLogsAmong(dir string, names []string) (paths []string, formats []contract.Format) {
 	seen := map[string]bool{}
 	for _, pat := range foreignLogPatterns {
@@ -103,7 +104,7 @@ func ForeignLogsAmong(dir string, names []string) (paths []string, formats []con
 			seen[name] = true
 			p := filepath.Join(dir, name)
 			f, err := DetectFile(p)
-			if isUndecided(err) {
+			if keepsRun(err) {
 				paths, formats = append(paths, p), append(formats, "")
 				continue
 			}

@@ -62,6 +62,10 @@ func (d *discoverer) keepForeign(root, dir, rel, real string, names []string, vi
 // file; it reports false when the file is none.
 func (d *discoverer) keepForeignFile(root string) bool {
 	f, err := columnar.DetectFile(root)
+	if columnar.IsEncodingRefusal(err) {
+		// A UTF-16/32 log is a run whose row says why it is not read.
+		f, err = "", nil
+	}
 	if err != nil || f == columnar.FormatEndpoints || f == columnar.FormatEndpointsLegacy {
 		return false
 	}

@@ -138,21 +138,39 @@ func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.Inges
 
 // lookup is the entry for key of the events file of identity id, or nil.
 func (c *Cache) lookup(run *contract.Run, key string, id [5]int64) *contract.Loaded {
-	if sha, ok := c.identityDigest(id); ok {
-		return c.Entry(key, sha, run)
+	sha, ok := c.identityDigest(id)
+	if !ok {
+		return nil
 	}
-	return nil
+	verify := func() bool { // shared.go: the events file hashed now
+		got, err := hashFileOnce(run.EventsPath, id)
+		return err == nil && got == sha
+	}
+	if c.shared(c.identityPath(id)) {
+		if !verify() {
+			return nil
+		}
+		verify = func() bool { return true }
+	}
+	return c.entry(key, sha, run, verify)
 }
 
 // EventsDigest returns the SHA-256 (hex) of the events file at path as
 // the cache recorded it when the file was decoded, if the file is
-// unchanged since (same identity); it never reads the events file.
+// unchanged since (same identity). It reads the events file only when
+// the cache is shared (shared.go), to check the recorded digest.
 func (c *Cache) EventsDigest(path string) (string, bool) {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return "", false
 	}
-	return c.identityDigest(contract.FileIdentity(fi))
+	id := contract.FileIdentity(fi)
+	sha, ok := c.identityDigest(id)
+	if ok && c.shared(c.identityPath(id)) {
+		got, err := hashFileOnce(path, id)
+		ok = err == nil && got == sha
+	}
+	return sha, ok
 }
 
 // hashFile returns the hex SHA-256 of the file at path.
@@ -277,11 +295,44 @@ func (c *Cache) recordIdentity(id [5]int64, sha string) error {
 // with every run cached (a sweep over an archive lists it once a run). A
 // listing is the fallback, for a pointer lost to a concurrent writer or
 // naming an entry since removed.
+//
+// In a shared cache (shared.go) an entry file is used only when it is the
+// user's own and the run's events file hashes to sha now.
 func (c *Cache) Entry(key, sha string, run *contract.Run) *contract.Loaded {
+	return c.entry(key, sha, run, func() bool {
+		got, err := hashFile(run.EventsPath)
+		return err == nil && got == sha
+	})
+}
+
+// entry is Entry, verify deciding (once) whether an entry file of a
+// shared cache may be used.
+func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *contract.Loaded {
+	verified := 0 // 0 not yet asked, 1 true, −1 false
+	trusted := func(path string) bool {
+		if !c.shared(path) {
+			return true
+		}
+		// A shared cache uses only its user's own entries: another
+		// writer's could hold any columns under the right name.
+		if fi, err := os.Lstat(path); err == nil && !privateTo(fi, currentUID()) {
+			return false
+		}
+		if verified == 0 {
+			verified = -1
+			if verify() {
+				verified = 1
+			}
+		}
+		return verified == 1
+	}
 	base := EntryBase(key, sha)
 	pointed := ""
 	if name, ok := c.pointedEntry(base); ok {
 		pointed = filepath.Join(c.dir(), name)
+		if !trusted(pointed) {
+			return nil
+		}
 		if l := c.loadEntry(pointed, sha, run); l != nil {
 			return l
 		}
@@ -290,6 +341,9 @@ func (c *Cache) Entry(key, sha string, run *contract.Run) *contract.Loaded {
 	for _, path := range matches {
 		if path == pointed {
 			continue
+		}
+		if !trusted(path) {
+			return nil
 		}
 		if l := c.loadEntry(path, sha, run); l != nil {
 			return l
