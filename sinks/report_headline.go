@@ -26,6 +26,9 @@ func writeHeadline(b *reportBuilder, r *core.Result, o *core.Outcome) {
 	}
 	writeThroughput(b, r, o)
 	writeLatency(b, r, o)
+	if w := SmallWindowWarning(r); w != "" {
+		b.line("  " + b.p.paint(warn, "warning: "+w))
+	}
 	writeFindings(b, o)
 	writeEarliestStop(b, r)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // LoaderOptions say how runs are read: the one set of load settings of
@@ -149,7 +150,11 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 			o.Warn(fmt.Sprintf(format, args...))
 		}
 	}
+	// A size below 4 has the warning that says more; up to 11, each
+	// super-pass's p90 is one of its two largest samples.
 	if w := columnar.SmallSuperpassWarning(o.SuperPassSize, "--superpass-size"); w != "" {
+		warn("%s", w)
+	} else if w := sinks.SmallSuperpassP90Warning(o.SuperPassSize, "--superpass-size"); w != "" {
 		warn("%s", w)
 	}
 	if o.DatasetSize > 0 {

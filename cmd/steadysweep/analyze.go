@@ -112,6 +112,14 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			warn(stderr, run.EventsPath+": "+string(as.Status)+": "+as.Reason)
 		}
 	}
+	// The report says when the window's p90/p99 is one of its two largest
+	// samples; stderr says it when no report is shown (stdout carries
+	// point.yaml, JSON, a plot or a summary), so a clean run stays quiet.
+	if params.Compat != core.CompatReference && (f.pointYAML || f.toStdout() != "") {
+		if w := sinks.SmallWindowWarning(res); w != "" {
+			warn(stderr, run.EventsPath+": "+w)
+		}
+	}
 	if f.pointYAML {
 		return submission.WritePointYAML(stdout, res)
 	}

@@ -162,3 +162,15 @@ func SelectKth(s []float64, k int) float64 {
 	slices.Sort(s[lo : hi+1])
 	return s[k]
 }
+
+// PercentileRankFromTop is the rank, counted from the largest (1), of the
+// sample PercentileLower picks from n: n − trunc(p·(n−1)). A rank of 1 or
+// 2 means the percentile is the largest or the second-largest sample, an
+// order statistic of the tail alone: p90 up to n = 11, p99 up to n = 101.
+// It is 0 for n < 1 or p outside [0, 1].
+func PercentileRankFromTop(n int, p float64) int {
+	if n < 1 || !(p >= 0 && p <= 1) {
+		return 0
+	}
+	return n - int(p*float64(n-1))
+}
