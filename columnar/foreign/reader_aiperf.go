@@ -153,7 +153,6 @@ func (AIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 	contract.Observe(ctx, rc)
 	sum := &dst.Summary
 	var reqs []contract.Request
-	multiTurn := false
 	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		var rec aiperfRecord
 		if !contract.UnmarshalLine(line, n, cut, &rec, sum) {
@@ -167,20 +166,13 @@ func (AIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 		if !ok {
 			return nil
 		}
-		if r.Turn > 1 {
-			multiTurn = true
-		}
 		reqs = append(reqs, r)
 		return nil
 	})
 	if err != nil {
 		return info, err
 	}
-	if !multiTurn {
-		for i := range reqs {
-			reqs[i].Conv, reqs[i].Turn = "", -1
-		}
-	}
+	clearSingleTurns(reqs)
 	contract.FillFromRequests(reqs, dst)
 	contract.SummarizeSamples(dst)
 	aiperfInfo(&info, run.Dir, &run.Warnings)

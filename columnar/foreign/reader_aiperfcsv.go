@@ -54,7 +54,6 @@ func (AIPerfCSVReader) Read(ctx context.Context, run *contract.Run, opts contrac
 	sum := &dst.Summary
 	var header []string
 	var reqs []contract.Request
-	multiTurn := false
 	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		fields, perr := csvFields(line)
 		if header == nil {
@@ -93,7 +92,6 @@ func (AIPerfCSVReader) Read(ctx context.Context, run *contract.Run, opts contrac
 		if !ok {
 			return nil
 		}
-		multiTurn = multiTurn || r.Turn > 1
 		reqs = append(reqs, r)
 		return nil
 	})
@@ -103,11 +101,7 @@ func (AIPerfCSVReader) Read(ctx context.Context, run *contract.Run, opts contrac
 	if header == nil {
 		return info, fmt.Errorf("%s: empty AIPerf records CSV (no header)", run.EventsPath)
 	}
-	if !multiTurn {
-		for i := range reqs {
-			reqs[i].Conv, reqs[i].Turn = "", -1
-		}
-	}
+	clearSingleTurns(reqs)
 	sum.Events["request"] = int64(len(reqs))
 	contract.FillFromRequests(reqs, dst)
 	contract.SummarizeSamples(dst)

@@ -48,7 +48,6 @@ func (LMBenchReader) Read(ctx context.Context, run *contract.Run, opts contract.
 	sum := &dst.Summary
 	col := map[string]int{}
 	var reqs []contract.Request
-	multiTurn := false
 	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
 		if len(col) == 0 {
 			for i, name := range contract.CSVHeader(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))) {
@@ -71,7 +70,6 @@ func (LMBenchReader) Read(ctx context.Context, run *contract.Run, opts contract.
 		if !ok {
 			return nil
 		}
-		multiTurn = multiTurn || r.Turn > 1
 		reqs = append(reqs, r)
 		return nil
 	})
@@ -81,11 +79,7 @@ func (LMBenchReader) Read(ctx context.Context, run *contract.Run, opts contract.
 	if len(col) == 0 {
 		return info, fmt.Errorf("%s: empty LMBenchmark CSV (no header)", run.EventsPath)
 	}
-	if !multiTurn {
-		for i := range reqs {
-			reqs[i].Conv, reqs[i].Turn = "", -1
-		}
-	}
+	clearSingleTurns(reqs)
 	sum.Events["request"] = int64(len(reqs))
 	contract.FillFromRequests(reqs, dst)
 	contract.SummarizeSamples(dst)
