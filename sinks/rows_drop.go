@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
 
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
@@ -45,7 +44,7 @@ func DropSeries(ctx context.Context, path string, drop func(SeriesKey) bool, mem
 // dropWhere rewrites the part file at path without the rows that drop
 // selects by their string key columns keyNames and their schema_version
 // (see DropRows).
-func dropWhere(ctx context.Context, path string, keyNames []string, props *parquet.WriterProperties,
+func dropWhere(ctx context.Context, path string, keyNames []string, props *parquetio.Options,
 	drop func(key []string, version int32) bool, mem memory.Allocator) (dropped int, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
