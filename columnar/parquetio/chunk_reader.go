@@ -19,6 +19,8 @@ type chunkReader struct {
 	codec    Codec
 	chunk    []byte // the chunk's bytes, pages one after another
 	pos      int
+	rows     int64 // the row group's rows
+	read     int64 // rows read so far
 
 	page   []byte      // the current data page, decompressed (reused)
 	left   int         // its values not yet read
@@ -39,8 +41,8 @@ type typedValues interface {
 	appendTo(bld array.Builder, m int, valid []bool) error
 }
 
-func newChunkReader(chunk []byte, leaf schemaElement, f arrow.Field, codec Codec) (*chunkReader, error) {
-	c := &chunkReader{field: f, physical: leaf.typ, optional: f.Nullable, codec: codec, chunk: chunk}
+func newChunkReader(chunk []byte, rows int64, leaf schemaElement, f arrow.Field, codec Codec) (*chunkReader, error) {
+	c := &chunkReader{field: f, physical: leaf.typ, optional: f.Nullable, codec: codec, chunk: chunk, rows: rows}
 	switch leaf.typ {
 	case typeBoolean:
 		c.values = &typed[bool]{}
@@ -59,13 +61,13 @@ func newChunkReader(chunk []byte, leaf schemaElement, f arrow.Field, codec Codec
 }
 
 // read reads the next n rows.
-func (c *chunkReader) read(n int, mem memory.Allocator) (arrow.Array, error) {
+func (c *chunkReader) next(n int, mem memory.Allocator) (arrow.Array, error) {
 	b := array.NewBuilder(mem, c.field.Type)
 	defer b.Release()
 	b.Reserve(n)
 	for got := 0; got < n; {
 		if c.left == 0 {
-			if err := c.nextPage(got, n); err != nil {
+			if err := c.nextPage(); err != nil {
 				return nil, err
 			}
 			continue
@@ -92,16 +94,17 @@ func (c *chunkReader) read(n int, mem memory.Allocator) (arrow.Array, error) {
 		}
 		c.left -= k
 		got += k
+		c.read += int64(k)
 	}
 	return b.NewArray(), nil
 }
 
 // nextPage reads page headers up to the next data page with values,
 // taking in a dictionary page on the way, and starts it.
-func (c *chunkReader) nextPage(got, want int) error {
+func (c *chunkReader) nextPage() error {
 	for {
 		if c.pos >= len(c.chunk) {
-			return fmt.Errorf("column chunk ended after %d of %d rows", got, want)
+			return fmt.Errorf("column chunk ended after %d of %d rows", c.read, c.rows)
 		}
 		at := c.pos
 		h, hl, err := decodePageHeader(c.chunk[c.pos:])

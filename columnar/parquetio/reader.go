@@ -284,7 +284,7 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 	readers []*chunkReader, fn func(rec arrow.RecordBatch) error) error {
 	rg := r.meta.rowGroups[g]
 	for i, c := range cols {
-		cr, err := r.openChunk(rg.columns[c], r.leaves[c], sc.Field(i))
+		cr, err := r.openChunk(rg.columns[c], rg.numRows, r.leaves[c], sc.Field(i))
 		if err != nil {
 			return fmt.Errorf("%s: row group %d, column %q: %w", r.name, g, sc.Field(i).Name, err)
 		}
@@ -302,7 +302,7 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 			}
 		}
 		for i, cr := range readers {
-			a, err := cr.read(int(n), r.mem)
+			a, err := cr.next(int(n), r.mem)
 			if err != nil {
 				release()
 				return fmt.Errorf("%s: row group %d, column %q: %w", r.name, g, sc.Field(i).Name, err)
@@ -323,13 +323,13 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 
 // openChunk reads a column chunk's bytes (checked against the file when
 // the footer was read) for its reader.
-func (r *Reader) openChunk(cc columnChunk, leaf schemaElement, f arrow.Field) (*chunkReader, error) {
+func (r *Reader) openChunk(cc columnChunk, rows int64, leaf schemaElement, f arrow.Field) (*chunkReader, error) {
 	m := cc.meta
 	buf := make([]byte, m.compressedSize)
 	if _, err := r.src.ReadAt(buf, chunkStart(m)); err != nil {
 		return nil, err
 	}
-	return newChunkReader(buf, leaf, f, Codec(m.codec))
+	return newChunkReader(buf, rows, leaf, f, Codec(m.codec))
 }
 
 // ReadAll reads the columns cols (nil: all) of every row into one record
