@@ -187,7 +187,7 @@ func TestMalformedInputs(t *testing.T) {
 		{"dictionary count a lie", func() []byte {
 			b := bytes.Clone(smallFile(t, Options{DictionaryAll: true}))
 			p := firstPage(t, b, col("n_req"))
-			dh := p + fieldAt(t, b[p:], 7) // dictionary_page_header
+			dh := p + fieldAt(t, b[p:], 7)                // dictionary_page_header
 			putVarint(t, b, dh+fieldAt(t, b[dh:], 1), 63) // 40 int64s there: 320 bytes
 			return b
 		}, []string{`column "n_req"`, "dictionary_page_header.num_values: 63 values in 320 bytes"}},
