@@ -3,6 +3,7 @@ package parquetio
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -262,4 +263,46 @@ func FuzzReader(f *testing.F) {
 			t.Errorf("error of more than one line: %q", err)
 		}
 	})
+}
+
+// TestHostileStoredSchema: an ARROW:schema whose fields vector claims
+// 2^31−1 entries (arrow/ipc would allocate them: the fuzzer's first
+// find) is refused by checkStoredSchema and ignored, as a stored schema
+// that does not fit is; the file reads, without the stored metadata.
+func TestHostileStoredSchema(t *testing.T) {
+	b := smallFile(t, Options{})
+	b = editMeta(t, b, func(m *fileMeta) {
+		for i, kv := range m.kv {
+			if kv.key != arrowSchemaKey {
+				continue
+			}
+			raw, err := base64.StdEncoding.DecodeString(kv.value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fb := flatbuf(raw[8:]) // after the continuation marker and length
+			root, _ := fb.ref(0)
+			schema, _, _ := fb.table(root, 2)
+			fields, _, err := fb.table(schema, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			binary.LittleEndian.PutUint32(fb[fields:], 1<<31-1)
+			if err := checkStoredSchema(raw); err == nil || !strings.Contains(err.Error(), "vector of 2147483647 elements") {
+				t.Errorf("checkStoredSchema: %v", err)
+			}
+			m.kv[i].value = base64.StdEncoding.EncodeToString(raw)
+		}
+	})
+	r, err := NewReader(bytes.NewReader(b), "hostile.parquet", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if md := r.Schema().Metadata(); md.Len() != 0 {
+		t.Errorf("metadata %v from a refused stored schema", md)
+	}
+	if err := readAllOf(b); err != nil {
+		t.Error(err)
+	}
 }

@@ -1,19 +1,10 @@
 package parquetio
 
 import (
-	"bytes"
-	"encoding/base64"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
-
-// arrowSchemaKey is the file key-value metadata entry holding the Arrow
-// schema the file was written from, as every Arrow implementation's
-// Parquet bridge stores and reads it.
-const arrowSchemaKey = "ARROW:schema"
 
 // supported names the column types this package reads and writes.
 const supported = "bool, int32, int64, float64 and utf8 columns"
@@ -101,40 +92,4 @@ func (e schemaElement) describe() string {
 		s += fmt.Sprintf(" (converted type %d)", e.convertedType)
 	}
 	return s
-}
-
-// encodeSchema is the ARROW:schema value of sc: the Arrow IPC stream of
-// the schema (a schema message and the end-of-stream marker, no batches),
-// base64 — what pqarrow's WithStoreSchema writes through
-// flight.SerializeSchema, which is this IPC writer.
-func encodeSchema(sc *arrow.Schema, mem memory.Allocator) (string, error) {
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(sc), ipc.WithAllocator(mem))
-	if err := w.Close(); err != nil {
-		return "", fmt.Errorf("serialise the Arrow schema: %w", err)
-	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
-}
-
-// decodeSchema reads an ARROW:schema value. Like pqarrow, it accepts the
-// padded and the unpadded base64 alphabet (other writers use either).
-func decodeSchema(s string, mem memory.Allocator) (*arrow.Schema, error) {
-	var (
-		raw []byte
-		err error
-	)
-	if len(s)%4 == 0 {
-		raw, err = base64.StdEncoding.DecodeString(s)
-	}
-	if len(raw) == 0 || err != nil {
-		if raw, err = base64.RawStdEncoding.DecodeString(s); err != nil {
-			return nil, err
-		}
-	}
-	r, err := ipc.NewReader(bytes.NewReader(raw), ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, err
-	}
-	defer r.Release()
-	return r.Schema(), nil
 }
