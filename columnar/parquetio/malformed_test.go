@@ -259,7 +259,21 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add([]byte("PAR1\x15\x00PAR1"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := readAllOf(b); err != nil && strings.Contains(err.Error(), "\n") {
+		r, err := NewReader(bytes.NewReader(b), "hostile.parquet", nil)
+		if err == nil {
+			// A file may declare billions of rows in a few bytes (an
+			// all-null page is a run header): reading them is the work
+			// it asks for, in bounded batches, not a fault to find.
+			var rows int64
+			for _, g := range r.meta.rowGroups {
+				rows += g.numRows
+			}
+			if rows > 1<<16 {
+				return
+			}
+			err = r.Each(context.Background(), nil, 7, func(arrow.RecordBatch) error { return nil })
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Errorf("error of more than one line: %q", err)
 		}
 	})
