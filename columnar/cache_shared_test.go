@@ -15,6 +15,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // TestSharedCacheRefusesForgedIdentity is issue 30's "a shared cache
@@ -65,7 +66,7 @@ func TestSharedCacheRefusesForgedIdentity(t *testing.T) {
 			base := t.TempDir()
 			dir := cacheDirOfMode(t, base, tc.mode)
 			c := &Cache{Dir: dir}
-			opts := contract.IngestOptions{Counter: words{}}
+			opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 			runA := copyGoodRun(t, filepath.Join(base, "a"), forged, mtime)
 			runB := copyGoodRun(t, filepath.Join(base, "b"), real, mtime)
 			ids := func() []string {
@@ -128,7 +129,7 @@ func TestSharedCacheRefusesForeignEntry(t *testing.T) {
 	base := t.TempDir()
 	dir := cacheDirOfMode(t, base, 0o777)
 	c := &Cache{Dir: dir}
-	opts := contract.IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	// The forged entry is B's columns with one latency moved 7 ms, written
 	// by the cache's own writer elsewhere and planted under B's name.
 	runB := copyGoodRun(t, filepath.Join(base, "b"), real, mtime)

@@ -12,6 +12,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
@@ -38,17 +39,17 @@ var decoderModes = []struct {
 	mk   func() *endpoints.LineDecoder
 }{
 	{"words", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountConvs: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountText: true, CountConvs: true}
 	}},
 	{"words-full", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountFull: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountText: true, CountFull: true}
 	}},
 	{"nocounter", func() *endpoints.LineDecoder { return &endpoints.LineDecoder{CountText: true, CountConvs: true} }},
 	{"tokenizer", func() *endpoints.LineDecoder {
 		return &endpoints.LineDecoder{Counter: byteCounter{}, CountText: true, CountConvs: true}
 	}},
 	{"deferred", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountConvs: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountConvs: true}
 	}},
 }
 

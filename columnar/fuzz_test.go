@@ -8,6 +8,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // FuzzDecodeLine feeds arbitrary bytes, framed between valid lines, to the
@@ -30,10 +31,10 @@ func FuzzDecodeLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		in := bytes.Join([][]byte{[]byte(lnStart), []byte(lnIssue1), []byte(lnFirst1), line, []byte(lnDone1), line}, []byte("\n"))
 		var seq, par contract.Decoded
-		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in), endpoints.DecodeOptions{Name: "f", Counter: words{}, Workers: 1, FullTokens: contract.FullAlways}, &seq); err != nil {
+		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in), endpoints.DecodeOptions{Name: "f", Counter: tokenizer.Words{}, Workers: 1, FullTokens: contract.FullAlways}, &seq); err != nil {
 			t.Fatal(err)
 		}
-		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in), endpoints.DecodeOptions{Name: "f", Counter: words{}, Workers: 2, BlockSize: 13, FullTokens: contract.FullAlways}, &par); err != nil {
+		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in), endpoints.DecodeOptions{Name: "f", Counter: tokenizer.Words{}, Workers: 2, BlockSize: 13, FullTokens: contract.FullAlways}, &par); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(seq.Samples, par.Samples) || !reflect.DeepEqual(seq.Summary, par.Summary) {
