@@ -8,6 +8,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/internal/coltest"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
@@ -41,12 +42,7 @@ func FuzzDecodeLine(f *testing.F) {
 			t.Fatalf("parallel differs:\nseq %+v\npar %+v", seq.Summary, par.Summary)
 		}
 		s := &seq.Samples
-		v := reflect.ValueOf(*s)
-		for i := 0; i < v.NumField(); i++ {
-			if l := v.Field(i).Len(); l != s.Len() && !(l == 0 && optionalColumn[v.Type().Field(i).Name]) {
-				t.Fatalf("column %s has %d entries, want %d", v.Type().Field(i).Name, v.Field(i).Len(), s.Len())
-			}
-		}
+		coltest.CheckColumns(t, s)
 		if len(seq.TextBytes) != s.Len() || len(seq.Keys) != s.Len() {
 			t.Fatalf("side columns %d/%d, want %d", len(seq.TextBytes), len(seq.Keys), s.Len())
 		}

@@ -1,4 +1,4 @@
-package columnar
+package endpoints_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package columnar
+package foreign_test
 
 import (
 	"context"
@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/foreign"
+	"github.com/steadysweep/steadysweep/columnar/internal/coltest"
 )
 
 // multiBenchmarkReport is a GuideLLM report of n benchmarks; benchmark b
@@ -42,14 +44,14 @@ func multiBenchmarkReport(n int) string {
 // benchmark's requests (the report's construction above).
 func TestGuideLLMIndexedOnce(t *testing.T) {
 	const n = 1500
-	path := writeTemp(t, t.TempDir(), "report.json", multiBenchmarkReport(n))
+	path := coltest.WriteTemp(t, t.TempDir(), "report.json", multiBenchmarkReport(n))
 	builds, hashes := foreign.GuideLLMIndexBuilds.Load(), cache.FileHashReads.Load()
 	if got, err := foreign.GuideLLMBenchmarks(path); err != nil || got != n {
 		t.Fatalf("benchmarks: %d, %v", got, err)
 	}
-	ch := &Cache{Dir: filepath.Join(t.TempDir(), "cache")}
+	ch := &columnar.Cache{Dir: filepath.Join(t.TempDir(), "cache")}
 	for _, b := range []int{0, 1, 1234, n - 1} {
-		run, err := ResolveRun(fmt.Sprintf("%s#%d", path, b))
+		run, err := columnar.ResolveRun(fmt.Sprintf("%s#%d", path, b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,11 +65,11 @@ func TestGuideLLMIndexedOnce(t *testing.T) {
 		}
 	}
 	for b := range n {
-		run, err := ResolveRun(fmt.Sprintf("%s#%d", path, b))
+		run, err := columnar.ResolveRun(fmt.Sprintf("%s#%d", path, b))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Load(context.Background(), run, contract.IngestOptions{}); err != nil {
+		if _, err := columnar.Load(context.Background(), run, contract.IngestOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
