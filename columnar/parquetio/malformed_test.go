@@ -23,18 +23,7 @@ func smallFile(t testing.TB, opts Options) []byte {
 	t.Helper()
 	rec := testRecord(t, 40, 2, 4)
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, rec.Schema(), &opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return writeOurs(t, &opts, false, rec)
 }
 
 // footerOf splits a file into its data (up to the footer) and footer.
