@@ -69,14 +69,10 @@ func readTables(t *testing.T, dir string, mem memory.Allocator) []arrow.Table {
 }
 
 func TestRowWriterRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := filepath.Join(t.TempDir(), "rows")
 
-	w, err := NewRowWriter(WriterOptions{Dir: dir, Shard: "1of2", RowsPerGroup: 2, RowsPerFile: 5, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newRowWriter(t, WriterOptions{Dir: dir, Shard: "1of2", RowsPerGroup: 2, RowsPerFile: 5, Mem: mem})
 	var rows []Row
 	for i := range 7 {
 		rows = append(rows, testRow(i))
@@ -224,10 +220,7 @@ func TestRowWriterRoundTrip(t *testing.T) {
 	}
 
 	// A new writer continues the sequence.
-	w2, err := NewRowWriter(WriterOptions{Dir: dir, Shard: "1of2", Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w2 := newRowWriter(t, WriterOptions{Dir: dir, Shard: "1of2", Mem: mem})
 	if err := w2.Write(rows[:1]); err != nil {
 		t.Fatal(err)
 	}
@@ -240,42 +233,24 @@ func TestRowWriterRoundTrip(t *testing.T) {
 }
 
 func TestRowWriterNoRowsNoFile(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewSeriesWriter(WriterOptions{Dir: dir, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w := newSeriesWriter(t, WriterOptions{Dir: dir, Mem: mem})
+	writeAndClose(t, w, nil)
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("empty writer left %d files", len(entries))
 	}
 }
 
 func TestSeriesRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewSeriesWriter(WriterOptions{Dir: dir, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newSeriesWriter(t, WriterOptions{Dir: dir, Mem: mem})
 	in := []SeriesRow{
 		{RunID: "r", SP: 0, SuperpassSize: 200, NIssued: 200, FirstIssueNs: 1, LastIssueNs: 99, TTFTP50Ns: 5, TPOTP50Ns: math.NaN(), OutTokens: 12345},
 		{RunID: "r", SP: 1, SuperpassSize: 200, NIssued: 150, FirstIssueNs: 100, LastIssueNs: 199, TTFTP50Ns: 6, TPOTP50Ns: 7, OutTokens: 6},
 	}
-	if err := w.Write(in); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeAndClose(t, w, in)
 	tables := readTables(t, dir, mem)
 	defer tables[0].Release()
 	tb := tables[0]
@@ -330,13 +305,9 @@ func TestRowsSchemaCoversOutcome(t *testing.T) {
 // MaxFileAge publishes a part file at the first Write after it expires,
 // so a long sweep killed hard loses little.
 func TestRowWriterMaxFileAge(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewRowWriter(WriterOptions{Dir: dir, RowsPerGroup: 2, MaxFileAge: time.Nanosecond, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newRowWriter(t, WriterOptions{Dir: dir, RowsPerGroup: 2, MaxFileAge: time.Nanosecond, Mem: mem})
 	for i := range 3 {
 		if err := w.Write([]Row{testRow(i), testRow(i + 1)}); err != nil {
 			t.Fatal(err)
@@ -363,17 +334,13 @@ func TestRowWriterMaxFileAge(t *testing.T) {
 // A failed write leaves no temporary behind and the writer reports the
 // error again instead of writing more.
 func TestRowWriterFailureCleansUp(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := filepath.Join(t.TempDir(), "rows")
-	w, err := NewRowWriter(WriterOptions{Dir: dir, RowsPerGroup: 1, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newRowWriter(t, WriterOptions{Dir: dir, RowsPerGroup: 1, Mem: mem})
 	if err := os.RemoveAll(dir); err != nil { // the directory vanishes under the writer
 		t.Fatal(err)
 	}
-	err = w.Write([]Row{testRow(0)})
+	err := w.Write([]Row{testRow(0)})
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("write into a removed directory: %v", err)
 	}
@@ -391,13 +358,9 @@ func TestRowWriterFailureCleansUp(t *testing.T) {
 // The parameter columns hold the whole parameter set: rebuilding Params
 // from them gives back the row's config_id.
 func TestRowParamsRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewRowWriter(WriterOptions{Dir: dir, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newRowWriter(t, WriterOptions{Dir: dir, Mem: mem})
 	var rows []Row
 	for i, base := range []core.Params{core.DefaultParams(), core.ReferenceParams()} {
 		r := testRow(i)
@@ -407,12 +370,7 @@ func TestRowParamsRoundTrip(t *testing.T) {
 		r.Params, r.ConfigID = base, ConfigID(base)
 		rows = append(rows, r)
 	}
-	if err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeAndClose(t, w, rows)
 	tables := readTables(t, dir, mem)
 	defer tables[0].Release()
 	tb := tables[0]
