@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -20,8 +18,7 @@ import (
 // inside an analysis (so what it does is not in analysis_ns) — and not for
 // a run that failed to load; a panic in it is logged and the rows stand.
 func TestAfterRun(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	var dbg bytes.Buffer
 	o := fakeOptions(runs, cs, t.TempDir(), mem)

@@ -22,8 +22,7 @@ func fakeOptions(runs []corpora.RunRef, cs []core.Params, out string, mem memory
 }
 
 func TestRunGrid(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	out := t.TempDir()
 	var calls atomic.Int64
@@ -109,8 +108,7 @@ func TestRunGrid(t *testing.T) {
 }
 
 func TestRunInterruptThenResume(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	out := t.TempDir()
 
@@ -150,8 +148,7 @@ func TestRunInterruptThenResume(t *testing.T) {
 }
 
 func TestRunShards(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	whole, sharded := t.TempDir(), t.TempDir()
 	if _, err := Run(context.Background(), fakeOptions(runs, cs, whole, mem)); err != nil {
@@ -187,8 +184,7 @@ func TestRunShards(t *testing.T) {
 }
 
 func TestRunPanicBecomesErrorRows(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	out := t.TempDir()
 	var dbg bytes.Buffer
@@ -262,8 +258,7 @@ func TestRunPanicBecomesErrorRows(t *testing.T) {
 }
 
 func TestRunUnreadableEvents(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)[:2]
 	runs[3].EventsPath = filepath.Join(t.TempDir(), "gone.jsonl")
 	out := t.TempDir()

@@ -47,6 +47,17 @@ func fakeArchive(t testing.TB) []corpora.RunRef {
 	return runs
 }
 
+// checkedMem is an allocator that fails the test when any of its memory
+// is still held as the test ends (after the cleanups registered later,
+// which run first): every Arrow buffer a test's sweep or reader made was
+// released.
+func checkedMem(t testing.TB) *memory.CheckedAllocator {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return mem
+}
+
 // fakeSamples makes n samples with issue times 1 ms apart.
 func fakeSamples(n int) *core.Samples {
 	s := &core.Samples{}

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/corpora"
 )
 
@@ -25,8 +24,7 @@ import (
 // rows. Shards of one sweep share the directory; a second copy of one
 // shard is refused.
 func TestOneWriterPerOutput(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	out := t.TempDir()
 
@@ -140,8 +138,7 @@ func TestOneWriterPerOutput(t *testing.T) {
 // TestRunJobsCapped: Options.Jobs of a billion made a results channel of
 // a billion slots (64 GB); it is capped at MaxJobs.
 func TestRunJobsCapped(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	o := fakeOptions(runs, cs, t.TempDir(), mem)
 	o.Jobs = 1_000_000_000
