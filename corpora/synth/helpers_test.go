@@ -92,6 +92,18 @@ func readEvents(t *testing.T, path string) (events []event, tail []byte) {
 	return events, tail
 }
 
+// issueStamps are the timestamp_ns of the log's ISSUED events in log
+// order: one per issue, so its length is the number of samples issued.
+func issueStamps(events []event) []int64 {
+	var stamps []int64
+	for _, e := range events {
+		if e.str("event_type") == topicIssued {
+			stamps = append(stamps, e.int64("timestamp_ns"))
+		}
+	}
+	return stamps
+}
+
 // outputWordsAfterFirst returns the whitespace word count of the streamed text
 // after the first chunk of a TextModelOutput payload, and whether the sample has
 // one: plain streams are [first, rest]; reasoning streams have the content
