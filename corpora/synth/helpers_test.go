@@ -161,13 +161,21 @@ func measuredTPOT(events []event) (issueOrder []string, tpot map[string]float64)
 	return issueOrder, tpot
 }
 
-// generatePreset writes preset name with seed into a temp dir.
-func generatePreset(t *testing.T, name string, seed uint64) (string, Truth) {
+// presetSpec is PresetSpec(name, seed), failing the test or benchmark on
+// its error.
+func presetSpec(t testing.TB, name string, seed uint64) Spec {
 	t.Helper()
 	spec, err := PresetSpec(name, seed)
 	if err != nil {
 		t.Fatalf("PresetSpec(%q): %v", name, err)
 	}
+	return spec
+}
+
+// generatePreset writes preset name with seed into a temp dir.
+func generatePreset(t *testing.T, name string, seed uint64) (string, Truth) {
+	t.Helper()
+	spec := presetSpec(t, name, seed)
 	dir := filepath.Join(t.TempDir(), name)
 	truth, err := Generate(dir, spec)
 	if err != nil {

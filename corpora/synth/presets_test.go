@@ -331,10 +331,7 @@ func TestLongContextPresets_ClearTheGate(t *testing.T) {
 	}
 	for _, name := range names {
 		for _, sw := range []struct{ tokS, mult float64 }{{0, 1}, {corpusMinTokS, 4}, {corpusMaxTokS, 0.5}} {
-			spec, err := PresetSpec(name, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec := presetSpec(t, name, 3)
 			if sw.tokS > 0 {
 				spec = sweepSpec(spec, sw.tokS, sw.mult)
 			}
