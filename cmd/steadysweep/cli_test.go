@@ -14,19 +14,6 @@ import (
 	"unicode/utf8"
 )
 
-// goodRun is the small committed run the CLI tests analyse.
-var goodRun = filepath.Join("..", "..", "testdata", "goodrun")
-
-// runCLI runs the command line in-process and returns stdout, stderr and
-// the exit code main would give.
-func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), args, &out, &errb)
-	code = exitCode(err, &errb)
-	return out.String(), errb.String(), code
-}
-
 // Every command's --help and `help CMD` print that command's page on
 // stdout, fitting an 80-column terminal, and exit 0 (issue 20: `help
 // analyze` printed the top-level help, `schema --help` exited 2; flag

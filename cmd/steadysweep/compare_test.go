@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,9 +19,7 @@ func scaledRun(t *testing.T, dir string, seed uint64, rateMult float64) {
 
 func compareCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), append([]string{"compare", "--tokenizer", "words", "--no-cache"}, args...), &stdout, &stderr)
-	return stdout.String(), stderr.String(), err
+	return tryRun(append([]string{"compare", "--tokenizer", "words", "--no-cache"}, args...)...)
 }
 
 func checkWidth(t *testing.T, text string) {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -82,10 +80,7 @@ func TestReadersOverOlderSchema(t *testing.T) {
 	scores := func(dir string) string {
 		t.Helper()
 		report := filepath.Join(root, filepath.Base(dir)+".md")
-		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), []string{"calibrate", dir, "--report", report, "--plot", "none", "--parquet", "none"}, &stdout, &stderr); err != nil {
-			t.Fatalf("calibrate %s: %v\n%s", dir, err, stderr.String())
-		}
+		mustRun(t, "calibrate", dir, "--report", report, "--plot", "none", "--parquet", "none")
 		md, err := os.ReadFile(report)
 		if err != nil {
 			t.Fatal(err)

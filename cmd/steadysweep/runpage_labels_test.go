@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,8 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // TestRunPageLabelsAndFailures: the run page of the real AIPerf log
@@ -22,7 +18,7 @@ import (
 // total.requests_per_s in /s, not "requests per" in seconds — and shows
 // the failures by kind, "cancelled 11", not n/a (issue 26).
 func TestRunPageLabelsAndFailures(t *testing.T) {
-	dir := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata", "aiperf-gptoss20b-burst100")
+	dir := filepath.Join(realDataDir(t), "aiperf-gptoss20b-burst100")
 	f, err := os.Open(filepath.Join(dir, "profile_export.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -46,17 +42,14 @@ func TestRunPageLabelsAndFailures(t *testing.T) {
 
 	tmp := t.TempDir()
 	page, js := filepath.Join(tmp, "run.html"), filepath.Join(tmp, "run.json")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", js, "--html", page}, &stdout, &stderr); err != nil {
-		t.Fatalf("analyze: %v (%s)", err, stderr.String())
-	}
+	mustAnalyze(t, dir, "--json", js, "--html", page)
 	var res struct {
 		Total struct {
 			RequestsPerS float64 `json:"requests_per_s"`
 		}
 	}
-	if err := json.Unmarshal(mustRead(t, js), &res); err != nil || res.Total.RequestsPerS <= 0 {
-		t.Fatalf("--json total.requests_per_s: %v, %v", res.Total.RequestsPerS, err)
+	if readJSON(t, js, &res); res.Total.RequestsPerS <= 0 {
+		t.Fatalf("--json total.requests_per_s: %v", res.Total.RequestsPerS)
 	}
 	html := string(mustRead(t, page))
 	row := regexp.MustCompile(`<td>requests per[^<]*</td>(?:\s*<td[^>]*>.*?</td>)*`).FindString(html)
@@ -76,10 +69,7 @@ func TestRunPageLabelsAndFailures(t *testing.T) {
 // failed).
 func TestRunPageFailuresQuietWhenNone(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "run.html")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", filepath.Join(repoRoot(t), "testdata", "goodrun"), "--tokenizer", "words", "--no-cache", "--html", page}, &stdout, &stderr); err != nil {
-		t.Fatalf("analyze: %v (%s)", err, stderr.String())
-	}
+	mustAnalyze(t, filepath.Join(repoRoot(t), "testdata", "goodrun"), "--html", page)
 	m := regexp.MustCompile(`failures</dt><dd([^>]*)>([^<]*)<`).FindStringSubmatch(string(mustRead(t, page)))
 	if m == nil || !strings.Contains(m[2], "n failed 0") || strings.Contains(m[1], "warn") {
 		t.Errorf("failures %q: want n failed 0, not in the warning tone", m)

@@ -61,7 +61,7 @@ func TestSystemTPSAllOutputTokens(t *testing.T) {
 
 	// GuideLLM: every successful request's output_tokens over first start
 	// → last end.
-	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
+	real := realDataDir(t)
 	path := filepath.Join(real, "guidellm-gptoss20b-sync30", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json")
 	var gl struct {
 		Benchmarks []struct {
@@ -133,17 +133,6 @@ func checkWholeRunTPS(t *testing.T, name string, js map[string]any, tokens, span
 		math.Abs(tps-tokens/span) > tol*tokens/span {
 		t.Errorf("%s: %v tokens over %v s = %v tok/s; raw file %v tokens over %v s = %v tok/s", name,
 			get(js, "total.out_tokens"), d, tps, tokens, span, tokens/span)
-	}
-}
-
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
 	}
 }
 
