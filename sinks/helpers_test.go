@@ -17,20 +17,11 @@ func checkedMem(t *testing.T) *memory.CheckedAllocator {
 	return mem
 }
 
-// newRowWriter is NewRowWriter(opts), failing the test on its error.
-func newRowWriter(t *testing.T, opts WriterOptions) *RowWriter {
+// newWriter is open(opts) (NewRowWriter or NewSeriesWriter), failing the
+// test on its error.
+func newWriter[W any](t *testing.T, open func(WriterOptions) (W, error), opts WriterOptions) W {
 	t.Helper()
-	w, err := NewRowWriter(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
-
-// newSeriesWriter is NewSeriesWriter(opts), failing the test on its error.
-func newSeriesWriter(t *testing.T, opts WriterOptions) *SeriesWriter {
-	t.Helper()
-	w, err := NewSeriesWriter(opts)
+	w, err := open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

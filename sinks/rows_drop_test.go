@@ -17,7 +17,7 @@ import (
 // writeRows writes rows as one part file of dir and returns its path.
 func writeRows(t *testing.T, dir string, rows []Row, mem memory.Allocator) string {
 	t.Helper()
-	w := newRowWriter(t, WriterOptions{Dir: dir, Shard: "0of1", RowsPerGroup: 2, Mem: mem})
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "0of1", RowsPerGroup: 2, Mem: mem})
 	writeAndClose(t, w, rows)
 	if len(w.Files()) != 1 {
 		t.Fatalf("%d part files, want 1", len(w.Files()))
