@@ -104,14 +104,8 @@ func TestWriteReportGuideLLMBenchmarks(t *testing.T) {
 // report.json and returns its path.
 func twoBenchmarkReport(t *testing.T) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var report map[string]any
-	if err := json.Unmarshal(raw, &report); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json"), &report)
 	benches := report["benchmarks"].([]any)
 	var second map[string]any
 	b, _ := json.Marshal(benches[0])

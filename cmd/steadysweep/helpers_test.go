@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -71,4 +72,28 @@ func jsonObject(t *testing.T, path string) map[string]any {
 	var j map[string]any
 	readJSON(t, path, &j)
 	return j
+}
+
+// eachJSONLine decodes every line of the JSON Lines file at path (a raw
+// log, read here on its own) into a fresh T and calls fn with it; a line
+// that does not decode, or a read error, fails the test.
+func eachJSONLine[T any](t *testing.T, path string, fn func(rec T)) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<26)
+	for n := 1; sc.Scan(); n++ {
+		var rec T
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("%s line %d: %v", path, n, err)
+		}
+		fn(rec)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 }

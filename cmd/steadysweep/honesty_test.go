@@ -864,27 +864,19 @@ func TestHonestyRecordedTokens(t *testing.T) {
 		t.Errorf("guidellm: %v tokens, %v tok/s over %v s", get(g.json, "total.out_tokens"), get(g.json, "total.tps_system"), d)
 	}
 	path := filepath.Join(real, "aiperf-gptoss20b-burst100", "profile_export.jsonl")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want float64
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var rec struct {
-			Error   any `json:"error"`
-			Metrics struct {
-				OSL struct {
-					Value float64 `json:"value"`
-				} `json:"output_sequence_length"`
-			} `json:"metrics"`
-		}
-		if err := json.Unmarshal([]byte(l), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, path, func(rec struct {
+		Error   any `json:"error"`
+		Metrics struct {
+			OSL struct {
+				Value float64 `json:"value"`
+			} `json:"output_sequence_length"`
+		} `json:"metrics"`
+	}) {
 		if rec.Error == nil {
 			want += rec.Metrics.OSL.Value
 		}
-	}
+	})
 	a := analyzeDefaults(t, path)
 	if get(a.json, "total.out_tokens") != want || get(a.json, "failures.by_kind.cancelled") != 11.0 ||
 		get(a.json, "total.n_completed") != 89.0 {

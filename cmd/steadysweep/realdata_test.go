@@ -2,13 +2,11 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
@@ -158,21 +156,13 @@ func (s *spanOf) add(start, end float64) {
 // metrics.max_response_timestamp or request_end_ns (ns); TTFT is
 // metrics.ttft or time_to_first_token (ms); output output_sequence_length.
 func aiperfRealFacts(t *testing.T, path string) realFacts {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := realFacts{}
 	span := newSpan()
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var rec struct {
-			Metadata map[string]any                 `json:"metadata"`
-			Metrics  map[string]struct{ Value any } `json:"metrics"`
-			Error    *struct{ Code float64 }        `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(l), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, path, func(rec struct {
+		Metadata map[string]any                 `json:"metadata"`
+		Metrics  map[string]struct{ Value any } `json:"metrics"`
+		Error    *struct{ Code float64 }        `json:"error"`
+	}) {
 		f.requests++
 		start, _ := rec.Metadata["timestamp_ns"].(float64)
 		if s, ok := rec.Metadata["request_start_ns"].(float64); ok {
@@ -184,7 +174,7 @@ func aiperfRealFacts(t *testing.T, path string) realFacts {
 		}
 		if rec.Error != nil {
 			f.failed++
-			continue
+			return
 		}
 		span.add(start/1e9, end/1e9)
 		ttft, ok := rec.Metrics["ttft"].Value.(float64)
@@ -193,7 +183,7 @@ func aiperfRealFacts(t *testing.T, path string) realFacts {
 		}
 		f.ttftMs = append(f.ttftMs, ttft)
 		f.outTokens += rec.Metrics["output_sequence_length"].Value.(float64)
-	}
+	})
 	f.spanS = span.hi - span.lo
 	return f
 }
@@ -203,10 +193,6 @@ func aiperfRealFacts(t *testing.T, path string) realFacts {
 // request_start_time / request_end_time (≥ 0.4) or start_time / end_time
 // (≤ 0.3), epoch s, over every listed request.
 func guidellmRealFacts(t *testing.T, path string) realFacts {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rep struct {
 		Benchmarks []struct {
 			Requests         map[string][]map[string]any `json:"requests"`
@@ -216,9 +202,7 @@ func guidellmRealFacts(t *testing.T, path string) realFacts {
 			} `json:"scheduler_metrics"`
 		} `json:"benchmarks"`
 	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, path, &rep)
 	f := realFacts{}
 	if sm := rep.Benchmarks[0].SchedulerMetrics; sm != nil && sm.Start != nil && sm.End != nil {
 		f.peer = &[2]float64{*sm.Start, *sm.End}
@@ -254,14 +238,8 @@ func guidellmRealFacts(t *testing.T, path string) realFacts {
 // llmperfRealFacts reads LLMPerf individual responses: a non-null
 // error_code failed; no times (span NaN).
 func llmperfRealFacts(t *testing.T, path string) realFacts {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var recs []map[string]any
-	if err := json.Unmarshal(data, &recs); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, path, &recs)
 	f := realFacts{spanS: math.NaN()}
 	for _, r := range recs {
 		f.requests++

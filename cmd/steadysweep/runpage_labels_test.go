@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,23 +16,12 @@ import (
 // the failures by kind, "cancelled 11", not n/a (issue 26).
 func TestRunPageLabelsAndFailures(t *testing.T) {
 	dir := filepath.Join(realDataDir(t), "aiperf-gptoss20b-burst100")
-	f, err := os.Open(filepath.Join(dir, "profile_export.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	cancelled := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var rec struct{ Error *struct{ Code int } }
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, filepath.Join(dir, "profile_export.jsonl"), func(rec struct{ Error *struct{ Code int } }) {
 		if rec.Error != nil && rec.Error.Code == 499 {
 			cancelled++
 		}
-	}
+	})
 	if cancelled != 11 {
 		t.Fatalf("%d records with error.code 499, the README says 11", cancelled)
 	}
