@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
@@ -194,21 +195,8 @@ func expectedPairs(runs []corpora.RunRef, cs []core.Params) []string {
 // repoRoot returns the directory holding go.mod.
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !fileExists(filepath.Join(dir, "go.mod")) {
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	return dir
+	return sharedtest.RepoRoot(t)
 }
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func containsAll(s string, subs ...string) bool {
 	for _, x := range subs {
