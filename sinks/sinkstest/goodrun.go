@@ -32,7 +32,15 @@ func goodRunDir() string {
 // counts) into a core.Run; its columns are released when the test ends.
 func GoodRun(t testing.TB) *core.Run {
 	t.Helper()
-	run, err := columnar.ResolveRun(goodRunDir())
+	return LoadRun(t, goodRunDir())
+}
+
+// LoadRun resolves the run at path and ingests it as analyze does, with
+// whitespace-word counts (the parity corpus's counter), into a core.Run;
+// its columns are released when the test ends.
+func LoadRun(t testing.TB, path string) *core.Run {
+	t.Helper()
+	run, err := columnar.ResolveRun(path)
 	if err != nil {
 		t.Fatal(err)
 	}
