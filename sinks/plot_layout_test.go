@@ -1,7 +1,6 @@
 package sinks_test
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -10,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // referencePlotFacts is what the reference's JSON for a parity run
@@ -163,20 +161,7 @@ func TestPlotWindowOnlyWhenCertified(t *testing.T) {
 // dashed whole-run lines are the JSON's total.latency_ns.
 func TestPlotNonStreamingLatency(t *testing.T) {
 	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_clean_ramp")
-	run, err := columnar.ResolveRun(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(run.EventsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var d columnar.Decoded
-	if err := columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath,
-		Counter: tokenizer.Words{}}, &d); err != nil {
-		t.Fatal(err)
-	}
+	run, d := sinkstest.DecodeEvents(t, dir)
 	s := &d.Samples
 	for i := range s.Len() {
 		s.HasFirstToken[i], s.FirstTokenNs[i], s.TTFTNs[i], s.FirstTokenSeq[i] = false, 0, 0, -1
