@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -183,8 +182,7 @@ func TestSetExamplesQuoted(t *testing.T) {
 			t.Errorf("%s: unquoted %q", p, m)
 		}
 	}
-	var b bytes.Buffer
-	if err := run(context.Background(), []string{"help", "sweep"}, &b, &b); err != nil || !strings.Contains(b.String(), "--set 'window_sizes=4,6,8;4'") {
-		t.Errorf("sweep's help has no quoted list example: %v\n%s", err, b.String())
+	if out, errOut, err := tryRun("help", "sweep"); err != nil || !strings.Contains(out+errOut, "--set 'window_sizes=4,6,8;4'") {
+		t.Errorf("sweep's help has no quoted list example: %v\n%s%s", err, out, errOut)
 	}
 }

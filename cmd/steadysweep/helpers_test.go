@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +18,18 @@ var goodRun = filepath.Join("..", "..", "testdata", "goodrun")
 // tryRun runs the command line in-process and returns what it printed
 // and the error run returned.
 func tryRun(args ...string) (stdout, stderr string, err error) {
-	var out, errb bytes.Buffer
-	err = run(context.Background(), args, &out, &errb)
-	return out.String(), errb.String(), err
+	var out bytes.Buffer
+	stderr, err = runTo(&out, args...)
+	return out.String(), stderr, err
+}
+
+// runTo runs the command line in-process with stdout on w (a terminal, a
+// pipe or /dev/null: what the report adapts to) and returns stderr and
+// the error run returned.
+func runTo(w io.Writer, args ...string) (stderr string, err error) {
+	var errb bytes.Buffer
+	err = run(context.Background(), args, w, &errb)
+	return errb.String(), err
 }
 
 // runCLI runs the command line in-process and returns stdout, stderr and
