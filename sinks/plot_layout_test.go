@@ -15,16 +15,20 @@ import (
 	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
+// spWindow is a steady_state.window of the reference-schema JSON: the
+// post-warmup super-passes [sp_lo, sp_hi).
+type spWindow struct {
+	SPLo int `json:"sp_lo"`
+	SPHi int `json:"sp_hi"`
+}
+
 // referencePlotFacts is what the reference's JSON for a parity run
 // (shared/parity/expected/NAME.json) says the plot must show.
 type referencePlotFacts struct {
 	NSuperPasses int `json:"n_super_passes"`
 	Warmup       int `json:"warmup"`
 	SteadyState  struct {
-		Window *struct {
-			SPLo int `json:"sp_lo"`
-			SPHi int `json:"sp_hi"`
-		} `json:"window"`
+		Window  *spWindow `json:"window"`
 		Anomaly struct {
 			Detected      bool     `json:"detected"`
 			ChangePointSP *int     `json:"change_point_sp"`
