@@ -59,6 +59,14 @@ func checkedMem(t testing.TB) *memory.CheckedAllocator {
 	return mem
 }
 
+// fakeSweep is the Options of a sweep of the fake archive over the 3×3
+// grid into a fresh directory (fakeOptions), with its checked allocator.
+func fakeSweep(t testing.TB) (Options, *memory.CheckedAllocator) {
+	t.Helper()
+	mem := checkedMem(t)
+	return fakeOptions(fakeArchive(t), grid3x3(t), t.TempDir(), mem), mem
+}
+
 // fakeSamples makes n samples with issue times 1 ms apart.
 func fakeSamples(n int) *core.Samples {
 	s := &core.Samples{}

@@ -40,11 +40,9 @@ func statusCount(rows []row) map[string]int {
 // rows: it says how many, the runs are analysed again, and the rows are
 // runs × configs with no error and no duplicate.
 func TestResumeRetriesErrorRows(t *testing.T) {
-	mem := checkedMem(t)
-	runs, cs := fakeArchive(t), grid3x3(t)
-	out := t.TempDir()
+	o, mem := fakeSweep(t)
+	runs, cs, out := o.Runs, o.Configs, o.Out
 	bad := []string{"conc_failures", "offline_burst", "poisson_steady"}
-	o := fakeOptions(runs, cs, out, mem)
 	o.Load = failingFor(bad...)
 	if sum, err := Run(context.Background(), o); err != nil || sum.ErrorRuns != 3 {
 		t.Fatalf("first sweep: %+v, %v", sum, err)
