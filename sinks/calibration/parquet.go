@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
+
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -120,7 +121,7 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy))
-	err := writeFileAtomic(path, func(w io.Writer) error {
+	err := WriteFile(path, func(w io.Writer) error {
 		fw, err := parquetio.NewWriter(w, schema, props)
 		if err != nil {
 			return err
