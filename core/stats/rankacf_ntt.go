@@ -155,26 +155,26 @@ func rankACFTransform(dev []float64, den float64, acf []float64, stop func() boo
 	for size < 2*n {
 		size <<= 1
 	}
-	// c_k = Σ_t a_t·a_{t−k} is entry n−1+k of the convolution of a with a
-	// reversed; the cyclic convolution of length ≥ 2n does not wrap.
-	f := make([]uint64, 2*size)
-	x, y := f[:size], f[size:]
+	// The cyclic autocorrelation of a (zero-padded to ≥ 2n, so it does not
+	// wrap) is the inverse transform of X_j·X_{−j}: its entry k is c_k.
+	x := make([]uint64, size)
 	for t, d := range dev {
-		v := gOf(int64(2 * d))
-		x[t], y[n-1-t] = v, v
+		x[t] = gOf(int64(2 * d))
 	}
-	if !ntt(x, false, stop) || !ntt(y, false, stop) {
+	if !ntt(x, false, stop) {
 		return false
 	}
-	for i := range x {
-		x[i] = gMul(x[i], y[i])
+	for j := 1; j < size/2; j++ {
+		p := gMul(x[j], x[size-j])
+		x[j], x[size-j] = p, p
 	}
+	x[0], x[size/2] = gMul(x[0], x[0]), gMul(x[size/2], x[size/2])
 	if !ntt(x, true, stop) {
 		return false
 	}
 	inv := gPow(uint64(size), goldilocks-2)
 	for k := 1; k <= len(acf); k++ {
-		c := gSigned(gMul(x[n-1+k], inv))
+		c := gSigned(gMul(x[k], inv))
 		acf[k-1] = (float64(c) / 4) / den // c and c/4 exact while |c| < 2⁵³ (n ≤ 2¹⁸)
 	}
 	return true

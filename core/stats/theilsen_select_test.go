@@ -286,8 +286,8 @@ func TestTrendVerdictsLargeSeries(t *testing.T) {
 
 // TestHamedRaoStop: HamedRaoStop without a stop is HamedRao to the bit;
 // with one it polls before S, then every 64 lags below 512 points (400:
-// 399 lags, 7 polls) or once per stage of the three transforms above
-// (1000 points: 2048-point transforms of 11 stages, 34 polls), and gives
+// 399 lags, 7 polls) or once per stage of the two transforms above
+// (1000 points: 2048-point transforms of 11 stages, 23 polls), and gives
 // up at the first true.
 func TestHamedRaoStop(t *testing.T) {
 	xs := make([]float64, 1000)
@@ -305,8 +305,8 @@ func TestHamedRaoStop(t *testing.T) {
 	}
 	polls = 0
 	HamedRaoStop(xs, func() bool { polls++; return false })
-	if polls != 1+3*11 {
-		t.Errorf("%d polls over 999 lags by the transform, want %d (one before S, one per stage)", polls, 1+3*11)
+	if polls != 1+2*11 {
+		t.Errorf("%d polls over 999 lags by the transform, want %d (one before S, one per stage)", polls, 1+2*11)
 	}
 	polls = 0
 	HamedRaoStop(xs[:400], func() bool { polls++; return false })
