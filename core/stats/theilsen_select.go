@@ -73,7 +73,7 @@ type slopeSelector struct {
 	rank          []int32 // position of each index in an ordering
 	seqV, seqI    []int32 // enumeration: ranks and indices
 	bufV, bufI    []int32
-	below0, zeros int64 // #{s < 0}, #{x_i = x_j}
+	below0, zeros int64  // #{s < 0}, #{x_i = x_j}
 	keys          []yKey // orderBy's computed keys
 	// maxBand is the largest band finished by enumeration; above it the
 	// bracket is narrowed by sampling (tests lower it to exercise that).
