@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -40,7 +41,9 @@ func probesTo(first, step, last, k int) []int {
 // grid's resolution of the linear search's stop (at most 25 % and a step
 // later, at most a step earlier); the prefixes analysed are the probes up
 // to it and at most two confirmations each (a bounded number, where the
-// linear search analyses up to 200); and it agrees with the full run.
+// linear search analyses up to 200); and it agrees with the full run. A
+// Stop hook that fails ends the search with its error (SIGTERM during the
+// search), and a rule the full run misses is not searched.
 func TestEarliestStopLongRun(t *testing.T) {
 	s, info := longSoak(t, 20, 1500)
 	run := core.NewRun(s, info)
@@ -95,6 +98,21 @@ func TestEarliestStopLongRun(t *testing.T) {
 	}
 	t.Logf("stop after %d of %d super-passes (linear: %d), %d prefixes analysed (linear: %d), step %d",
 		k, full.NSuperPasses, kl, es.Evaluated, lin.Evaluated, step)
+
+	// The search polls the run's Stop hook through every prefix analysis:
+	// failing at its 50th poll ends it with the hook's error.
+	stopped := core.NewRun(s, info)
+	polls := 0
+	errStop := errors.New("interrupted")
+	stopped.Stop = func() error {
+		if polls++; polls >= 50 {
+			return errStop
+		}
+		return nil
+	}
+	if _, err := stopped.EarliestStopOf(p, full, target); !errors.Is(err, errStop) || polls != 50 {
+		t.Errorf("stop at the 50th poll: err %v after %d polls", err, polls)
+	}
 
 	// A rule the full run misses (±0.001 %) is not searched on a long run,
 	// unless exhaustive: then every probe is analysed and none certifies.
