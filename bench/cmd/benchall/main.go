@@ -110,6 +110,10 @@ type env struct {
 	bigLoaded        *core.Samples
 	bigInfo          core.RunInfo
 
+	// rowsCosts are the per-config costs through a whole sweep, measured
+	// by the first of the sweep and longrun sections that needs them.
+	rowsCosts []float64
+
 	targets []target
 	notes   []string
 }
