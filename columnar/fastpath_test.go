@@ -227,7 +227,7 @@ func TestFastPathMatchesOracleManyChunks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 3))
 	short := []string{"", " ", "The", " the", " quick", `\n`, `\n\n`, `.\n`, `\"`, "\u00a0", " 日本語", " —", `\u3000`, `\ud83d\ude00`, "\u0085", `\u001c`, "\u2029"}
 	var long []string // the pieces a valid line can hold
-	for _, p := range wordPieces {
+	for _, p := range scantest.WordPieces {
 		if utf8.ValidString(p) && !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 }) {
 			long = append(long, p)
 		}
@@ -257,7 +257,7 @@ func TestFastPathMatchesOracleManyChunks(t *testing.T) {
 		o := list(1 + rng.IntN(120))
 		r := []string{"null", list(1 + rng.IntN(40)), `""`}[rng.IntN(3)]
 		line := []byte(evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`))
-		eachWordLoop(t, func(string) { checkModes(t, line, 2) })
+		scantest.EachWordLoop(t, func(string) { checkModes(t, line, 2) })
 		if res := runLine(decoderModes[0].mk(), true, line, false); res.ok && len(res.issues) == 0 {
 			counted++
 		}

@@ -152,7 +152,7 @@ func checkChunkWords(t *testing.T, line []byte, before scan.WordRun) (scan.WordR
 	want := before
 	wantEnd, wantErr := chunkWordsOracle(line, 1, &want)
 	valid := utf8.Valid(line)
-	eachWordLoop(t, func(loop string) {
+	scantest.EachWordLoop(t, func(loop string) {
 		run := before
 		end, err := scan.ScanChunkWords(line, 1, &run)
 		switch {
@@ -178,7 +178,7 @@ func checkChunkWords(t *testing.T, line []byte, before scan.WordRun) (scan.WordR
 func TestScanChunkWordsLoops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 7))
 	var valid []string
-	for _, p := range wordPieces {
+	for _, p := range scantest.WordPieces {
 		if utf8.ValidString(p) {
 			valid = append(valid, p)
 		}
@@ -187,7 +187,7 @@ func TestScanChunkWordsLoops(t *testing.T) {
 	for i := range 4000 {
 		pieces := valid
 		if i%5 == 0 {
-			pieces = wordPieces
+			pieces = scantest.WordPieces
 		}
 		var sb strings.Builder
 		sb.WriteByte('[')
@@ -199,7 +199,7 @@ func TestScanChunkWordsLoops(t *testing.T) {
 			case r < 6:
 				body.WriteString(short[rng.IntN(len(short))])
 			case r < 9:
-				body.WriteString(" " + wordPieces[rng.IntN(len(wordPieces))] + pieces[rng.IntN(len(pieces))])
+				body.WriteString(" " + scantest.WordPieces[rng.IntN(len(scantest.WordPieces))] + pieces[rng.IntN(len(pieces))])
 			default:
 				for m := rng.IntN(30); m > 0; m-- {
 					body.WriteString(pieces[rng.IntN(len(pieces))])
