@@ -117,15 +117,31 @@ func TestVLLMBenchMalformed(t *testing.T) {
 // values (one input, the two parts split at its first NUL byte): no
 // panic, consistent columns, a peer window (when any) that ends after it
 // starts, problems named by element or field.
+//
+// The seeds are the blocks cut to their keys read (index, error; window
+// start_s, end_s) and inputs over fuzzMaxBlocks bytes are passed over:
+// every new input the fuzzer finds is minimized before fuzzing goes on,
+// and the minimizer's last pass tries removing every substring — a
+// number of executions quadratic in the input's length. On the whole
+// blocks (590 bytes, ~10⁵ tries at the harness's ~1 ms) each find spent
+// the 60 s minimize budget, which looked like fuzzing that stalls after a
+// few execs.
 func FuzzVLLMBenchBlocks(f *testing.F) {
 	i, j := strings.Index(vllmBenchResult, `"failed_requests":`), strings.Index(vllmBenchResult, `,"generated_texts"`)
 	k, l := strings.Index(vllmBenchResult, `"steady_state":`), strings.Index(vllmBenchResult, `,"tokenizer_id"`)
-	failed, steady := vllmBenchResult[i+len(`"failed_requests":`):j], vllmBenchResult[k+len(`"steady_state":`):l]
-	f.Add([]byte(failed + "\x00" + steady))
-	f.Add([]byte(`[{"index":-1},{"index":1e99},null,{}]` + "\x00" + `{"window":{"start_s":5,"end_s":1}}`))
-	f.Add([]byte("[\x00{\"window\":null}"))
+	for _, seed := range []string{
+		`[{"error":"x","index":0},{"error":"incomplete stream","index":2}]` + "\x00" + `{"window":{"start_s":1.0,"end_s":2.5}}`,
+		`[{"index":-1},{"index":1e99},null,{}]` + "\x00" + `{"window":{"start_s":5,"end_s":1}}`,
+		"[\x00{\"window\":null}",
+		`[]` + "\x00" + `null`,
+	} {
+		f.Add([]byte(seed))
+	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > fuzzMaxBlocks {
+			return
+		}
 		fr, ss, _ := strings.Cut(string(in), "\x00")
 		body := vllmBenchResult[:i] + `"failed_requests":` + fr + vllmBenchResult[j:k] + `"steady_state":` + ss + vllmBenchResult[l:]
 		path := writeTemp(t, dir, "r.json", body)
@@ -148,3 +164,8 @@ func FuzzVLLMBenchBlocks(f *testing.F) {
 		}
 	})
 }
+
+// fuzzMaxBlocks bounds FuzzVLLMBenchBlocks' inputs: room for a few
+// failed_requests entries and a steady_state window, and a minimization
+// (quadratic in the length) of a few thousand executions.
+const fuzzMaxBlocks = 160

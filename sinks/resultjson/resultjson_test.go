@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,8 +79,9 @@ func TestTreeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := filepath.Join("..", "..", "testdata", "goodrun", "events.jsonl")
-	if s := doc.Source; s["format"] != "endpoints" || s["path"] != events || s["tool_version"] != nil || len(s) != 3 {
-		t.Errorf("source %v, want format endpoints, path %s, tool_version null", s, events)
+	if s := doc.Source; s["format"] != "endpoints" || s["path"] != events || s["tool_version"] != nil || len(s) != 4 ||
+		fmt.Sprint(s["recorded"]) != "[]" {
+		t.Errorf("source %v, want format endpoints, path %s, tool_version null, recorded []", s, events)
 	}
 	if tree, err := resultjson.Tree(r); err != nil || len(tree) != len(want) {
 		t.Errorf("Tree: %d keys, %v", len(tree), err)
