@@ -43,6 +43,7 @@ var foreignLogPatterns = []string{
 var notLogs = map[string]bool{
 	"config.yaml": true, "run_meta.json": true, "sample_idx_map.json": true, "result_summary.json": true,
 	"final_snapshot.json": true, "steady_state.json": true, "profile_export_aiperf.json": true,
+	"profile_export_aiperf_steady_state.json": true,
 }
 
 // ForeignLogs returns the per-request logs in dir that are not endpoints

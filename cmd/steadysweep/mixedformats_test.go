@@ -91,6 +91,10 @@ func mixedArchive(t *testing.T, dir string, n int) []string {
 		s := int64(start(i) * 1e9)
 		return fmt.Sprintf("%d,%d,r%d,profiling,%d,%d,False,,,125,1000,20", i, i, i, s, s+1e9)
 	}, "\n")+"\n")
+	// AIPerf's own steady-state window beside the 2026 records: requests 5
+	// to 30 (profile_export_aiperf_steady_state.json, window_metadata).
+	write("aiperf2026/profile_export_aiperf_steady_state.json", fmt.Sprintf(`{"window_metadata": {"detection_method": "cusum", `+
+		`"ramp_up_end_ns": %v, "ramp_down_start_ns": %v}, "metrics": {}}`, start(5)*1e9, start(30)*1e9))
 	ids := []string{"lmbench1/a.csv", "lmbench2/b.csv", "llmperf/m_individual_responses.json",
 		"sglang/sglang_1107_random.jsonl#0", "sglang/sglang_1107_random.jsonl#1", "vllm-plain/openai-2qps-m-20260102-030405.json",
 		"vllm-appended/openai-2qps-m.json#0", "vllm-appended/openai-2qps-m.json#1",
@@ -126,9 +130,19 @@ func TestSweepMixedFormats(t *testing.T) {
 			t.Errorf("%s: status %q", id, status)
 		}
 		// vllm-bench's steady_state window, on the run's clock: its first
-		// start is 0 s, the window [2 s, 10 s] after it.
-		if s, e := r["peer_window_start_ns"], r["peer_window_end_ns"]; strings.Contains(id, "rustbench") != (s != nil) ||
-			s != nil && (s != int64(2e9) || e != int64(10e9)) {
+		// start is 0 s, the window [2 s, 10 s] after it; AIPerf's window,
+		// [1002.5 s, 1015 s] as written.
+		s, e := r["peer_window_start_ns"], r["peer_window_end_ns"]
+		switch {
+		case strings.Contains(id, "rustbench"):
+			if s != int64(2e9) || e != int64(10e9) {
+				t.Errorf("%s: peer window [%v, %v]", id, s, e)
+			}
+		case strings.HasSuffix(id, "aiperf2026"):
+			if s != int64(1002.5e9) || e != int64(1015e9) {
+				t.Errorf("%s: peer window [%v, %v]", id, s, e)
+			}
+		case s != nil:
 			t.Errorf("%s: peer window [%v, %v]", id, s, e)
 		}
 	}
