@@ -140,3 +140,66 @@ func TestSourceOtherTool(t *testing.T) {
 		t.Errorf("source %v, want guidellm, %s#0, %s", s, path, report.Metadata.Version)
 	}
 }
+
+// TestSourceRecorded: a vLLM result's queue_times reach the JSON's
+// source.recorded as the raw file gives them: over the requests whose
+// errors entry is empty (serve.py's successful ones), their count, sum,
+// mean and max.
+func TestSourceRecorded(t *testing.T) {
+	src := filepath.Join("..", "..", "columnar", "testdata", "vllm_result", "openai-infqps-concurrency2-Llama-3.1-8B-Instruct-20260102-030405.json")
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its queue times are zeros: ones that tell a sum from a max instead.
+	raw = bytes.Replace(raw, []byte(`"queue_times": [0, 0, 0, 0]`), []byte(`"queue_times": [0.5, 0.25, 1.5, 0.0]`), 1)
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var result struct {
+		QueueTimes []float64 `json:"queue_times"`
+		Errors     []string  `json:"errors"`
+	}
+	// The file writes p99_ttft_ms as Infinity (Python's json), which
+	// encoding/json refuses.
+	if err := json.Unmarshal(bytes.ReplaceAll(raw, []byte("Infinity"), []byte("null")), &result); err != nil {
+		t.Fatal(err)
+	}
+	var n, sum, maxV float64
+	for i, q := range result.QueueTimes {
+		if result.Errors[i] == "" {
+			n, sum, maxV = n+1, sum+q, max(maxV, q)
+		}
+	}
+	run, err := columnar.ResolveRun(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := table.Samples()
+	table.Release()
+	r, err := core.NewRun(&s, table.Info).Analyze(core.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := resultjson.Tree(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Source struct {
+			Recorded []map[string]any `json:"recorded"`
+		} `json:"source"`
+	}
+	if err := json.Unmarshal(pyjson.Marshal(tree), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"field": "vllm queue_times", "unit": "s", "n": n, "sum": sum, "mean": sum / n, "max": maxV}
+	if rec := doc.Source.Recorded; n == 0 || sum == 0 || len(rec) != 1 || fmt.Sprint(rec[0]) != fmt.Sprint(want) {
+		t.Errorf("recorded %v, want [%v]", rec, want)
+	}
+}
