@@ -112,28 +112,10 @@ func TestSourceOtherTool(t *testing.T) {
 	if err := json.Unmarshal(raw, &report); err != nil || report.Metadata.Version == "" {
 		t.Fatalf("report metadata: %v", err)
 	}
-	run, err := columnar.ResolveRun(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := table.Samples()
-	table.Release()
-	r, err := core.NewRun(&s, table.Info).Analyze(core.DefaultParams())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := resultjson.Tree(r)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc struct {
 		Source map[string]any `json:"source"`
 	}
-	if err := json.Unmarshal(pyjson.Marshal(tree), &doc); err != nil {
+	if err := json.Unmarshal(analyzedJSON(t, path), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if s := doc.Source; s["format"] != "guidellm" || s["path"] != path+"#0" || s["tool_version"] != report.Metadata.Version {
@@ -172,11 +154,29 @@ func TestSourceRecorded(t *testing.T) {
 			n, sum, maxV = n+1, sum+q, max(maxV, q)
 		}
 	}
+	var doc struct {
+		Source struct {
+			Recorded []map[string]any `json:"recorded"`
+		} `json:"source"`
+	}
+	if err := json.Unmarshal(analyzedJSON(t, path), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"field": "vllm queue_times", "unit": "s", "n": n, "sum": sum, "mean": sum / n, "max": maxV}
+	if rec := doc.Source.Recorded; n == 0 || sum == 0 || len(rec) != 1 || fmt.Sprint(rec[0]) != fmt.Sprint(want) {
+		t.Errorf("recorded %v, want [%v]", rec, want)
+	}
+}
+
+// analyzedJSON is the JSON record of the run at path (another tool's log)
+// analysed with the default parameters.
+func analyzedJSON(t *testing.T, path string) []byte {
+	t.Helper()
 	run, err := columnar.ResolveRun(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{})
+	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,16 +190,5 @@ func TestSourceRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Source struct {
-			Recorded []map[string]any `json:"recorded"`
-		} `json:"source"`
-	}
-	if err := json.Unmarshal(pyjson.Marshal(tree), &doc); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]any{"field": "vllm queue_times", "unit": "s", "n": n, "sum": sum, "mean": sum / n, "max": maxV}
-	if rec := doc.Source.Recorded; n == 0 || sum == 0 || len(rec) != 1 || fmt.Sprint(rec[0]) != fmt.Sprint(want) {
-		t.Errorf("recorded %v, want [%v]", rec, want)
-	}
+	return pyjson.Marshal(tree)
 }
