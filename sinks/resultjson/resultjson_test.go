@@ -172,7 +172,7 @@ func TestSourceRecorded(t *testing.T) {
 // analysed with the default parameters.
 func analyzedJSON(t *testing.T, path string) []byte {
 	t.Helper()
-	run, err := columnar.ResolveRun(path)
+	run, err := columnar.ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
