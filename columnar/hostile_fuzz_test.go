@@ -36,7 +36,7 @@ func FuzzYAMLReport(f *testing.F) {
 		if err := os.WriteFile(path, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, _ := foreign.GuideLLMBenchmarks(path)
+		n, _ := foreign.GuideLLMBenchmarks(context.Background(), path)
 		if n > 0 {
 			run := &contract.Run{EventsPath: path, Format: contract.FormatGuideLLM, Part: 0}
 			var d contract.Decoded
@@ -98,7 +98,7 @@ func FuzzMultiBenchmark(f *testing.F) {
 		if err := os.WriteFile(path, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, _ := foreign.GuideLLMBenchmarks(path)
+		n, _ := foreign.GuideLLMBenchmarks(context.Background(), path)
 		for p := range n {
 			run := &contract.Run{EventsPath: path, Format: contract.FormatGuideLLM, Part: p}
 			var d contract.Decoded

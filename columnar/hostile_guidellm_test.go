@@ -44,12 +44,12 @@ func TestGuideLLMIndexedOnce(t *testing.T) {
 	const n = 1500
 	path := writeTemp(t, t.TempDir(), "report.json", multiBenchmarkReport(n))
 	builds, hashes := foreign.GuideLLMIndexBuilds.Load(), cache.FileHashReads.Load()
-	if got, err := foreign.GuideLLMBenchmarks(path); err != nil || got != n {
+	if got, err := foreign.GuideLLMBenchmarks(context.Background(), path); err != nil || got != n {
 		t.Fatalf("benchmarks: %d, %v", got, err)
 	}
 	ch := &Cache{Dir: filepath.Join(t.TempDir(), "cache")}
 	for _, b := range []int{0, 1, 1234, n - 1} {
-		run, err := ResolveRun(fmt.Sprintf("%s#%d", path, b))
+		run, err := ResolveRun(context.Background(), fmt.Sprintf("%s#%d", path, b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestGuideLLMIndexedOnce(t *testing.T) {
 		}
 	}
 	for b := range n {
-		run, err := ResolveRun(fmt.Sprintf("%s#%d", path, b))
+		run, err := ResolveRun(context.Background(), fmt.Sprintf("%s#%d", path, b))
 		if err != nil {
 			t.Fatal(err)
 		}
