@@ -22,6 +22,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -76,7 +77,7 @@ func cpuTime() time.Duration {
 func BenchmarkDecodeWords(b *testing.B) {
 	path, size := benchLog(b)
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { benchDecode(b, path, size, workers, words{}) })
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { benchDecode(b, path, size, workers, tokenizer.Words{}) })
 	}
 }
 
@@ -159,38 +160,7 @@ func givenLog(b *testing.B, env string) (string, int64, bool) {
 //	go test -run '^$' -bench 'DecodeWordsLong' -cpu 1 -count 5 ./columnar/
 func BenchmarkDecodeWordsLong(b *testing.B) {
 	path, size := longLog(b)
-	benchDecode(b, path, size, 1, words{})
-}
-
-// BenchmarkDecodeWordsStreamed is BenchmarkDecodeWords, one worker, on
-// the layout the endpoints client writes for streamed answers
-// (benchlog.StreamedShape: answers of 100–500 words of markdown-like text,
-// escaped line breaks and quotes, non-ASCII words), as two chunks
-// [first, rest] and as one chunk per word; 185 MB each (18.5 MB with
-// -short), beside the bufio floor on the same file.
-//
-//	go test -run '^$' -bench 'DecodeWordsStreamed' -cpu 1 -count 5 ./columnar/
-func BenchmarkDecodeWordsStreamed(b *testing.B) {
-	size := int64(185e6)
-	if testing.Short() {
-		size /= 10
-	}
-	for _, shape := range []struct {
-		name     string
-		chunking benchlog.Chunking
-	}{{"two-chunk", benchlog.TwoChunks}, {"chunk-per-word", benchlog.ChunkPerWord}} {
-		path := filepath.Join(b.TempDir(), shape.name+".jsonl")
-		f, err := os.Create(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n, err := benchlog.StreamedShape(f, size, shape.chunking)
-		if err := errors.Join(err, f.Close()); err != nil {
-			b.Fatal(err)
-		}
-		b.Run("shape="+shape.name, func(b *testing.B) { benchDecode(b, path, n, 1, words{}) })
-		b.Run("shape="+shape.name+"/floor", func(b *testing.B) { benchLineSplit(b, path, n) })
-	}
+	benchDecode(b, path, size, 1, tokenizer.Words{})
 }
 
 // BenchmarkBufioLineSplit is the floor: splitting the same file into
@@ -205,20 +175,9 @@ func benchLineSplit(b *testing.B, path string, size int64) {
 	b.SetBytes(size)
 	cpu0 := cpuTime()
 	for b.Loop() {
-		f, err := os.Open(path)
-		if err != nil {
+		if _, err := benchlog.SplitLines(path); err != nil {
 			b.Fatal(err)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		n := 0
-		for sc.Scan() {
-			n += len(sc.Bytes())
-		}
-		if err := sc.Err(); err != nil {
-			b.Fatal(err)
-		}
-		f.Close()
 	}
 	b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
 }
@@ -242,7 +201,7 @@ func TestPeakRSS(t *testing.T) {
 	defer f.Close()
 	var d contract.Decoded
 	start := time.Now()
-	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: words{}}, &d); err != nil {
+	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: tokenizer.Words{}}, &d); err != nil {
 		t.Fatal(err)
 	}
 	elapsed := time.Since(start)
@@ -259,12 +218,12 @@ func TestPeakRSS(t *testing.T) {
 //	go test -run '^$' -bench CacheLoad -cpu 1 -count 5 ./columnar/
 func BenchmarkCacheLoad(b *testing.B) {
 	path, _ := benchLog(b)
-	run, err := ResolveRun(path)
+	run, err := ResolveRun(context.Background(), path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	c := &Cache{Dir: filepath.Join(b.TempDir(), "cache")}
-	opts := contract.IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	if _, hit, err := c.Load(context.Background(), run, opts); err != nil || hit {
 		b.Fatalf("fill: hit %v, %v", hit, err)
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/scan/scantest"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
@@ -38,17 +40,17 @@ var decoderModes = []struct {
 	mk   func() *endpoints.LineDecoder
 }{
 	{"words", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountConvs: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountText: true, CountConvs: true}
 	}},
 	{"words-full", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountFull: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountText: true, CountFull: true}
 	}},
 	{"nocounter", func() *endpoints.LineDecoder { return &endpoints.LineDecoder{CountText: true, CountConvs: true} }},
 	{"tokenizer", func() *endpoints.LineDecoder {
 		return &endpoints.LineDecoder{Counter: byteCounter{}, CountText: true, CountConvs: true}
 	}},
 	{"deferred", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountConvs: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountConvs: true}
 	}},
 }
 
@@ -181,13 +183,13 @@ func TestFastPathMatchesOracleCorpora(t *testing.T) {
 }
 
 // TestFastPathMatchesOracleLongChunks: COMPLETE lines whose chunks are
-// long mixes of wordPieces (so the AVX2 word loop runs, with escapes and
+// long mixes of scantest.WordPieces (so the AVX2 word loop runs, with escapes and
 // characters across its blocks), as output and reasoning chunks, checked
 // against the oracle under every word loop.
 func TestFastPathMatchesOracleLongChunks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 2))
 	var valid []string // most lines valid UTF-8, so that the counts matter
-	for _, p := range wordPieces {
+	for _, p := range scantest.WordPieces {
 		if utf8.ValidString(p) {
 			valid = append(valid, p)
 		}
@@ -205,12 +207,63 @@ func TestFastPathMatchesOracleLongChunks(t *testing.T) {
 	for i := range 400 {
 		pieces = valid
 		if i%4 == 0 {
-			pieces = wordPieces
+			pieces = scantest.WordPieces
 		}
 		o := "[" + chunk() + "," + chunk() + "," + chunk() + "]"
 		r := []string{"null", "[" + chunk() + "," + chunk() + "]", chunk()}[rng.IntN(3)]
 		line := []byte(evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`))
-		eachWordLoop(t, func(string) { checkModes(t, line, 2) })
+		scantest.EachWordLoop(t, func(string) { checkModes(t, line, 2) })
+	}
+}
+
+// TestFastPathMatchesOracleManyChunks: COMPLETE lines whose output (or
+// reasoning) is a list of many short chunks, as a client that keeps every
+// chunk writes it (one word with its separator a chunk, empty chunks,
+// escapes and Unicode spaces alone in a chunk, now and then a long one),
+// so that scan.ScanChunkWords takes many separators a block; checked
+// against the oracle (the chunks decoded, joined and counted as Python's
+// str.split() counts) under every word loop.
+func TestFastPathMatchesOracleManyChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 3))
+	short := []string{"", " ", "The", " the", " quick", `\n`, `\n\n`, `.\n`, `\"`, "\u00a0", " 日本語", " —", `\u3000`, `\ud83d\ude00`, "\u0085", `\u001c`, "\u2029"}
+	var long []string // the pieces a valid line can hold
+	for _, p := range scantest.WordPieces {
+		if utf8.ValidString(p) && !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 }) {
+			long = append(long, p)
+		}
+	}
+	list := func(n int) string {
+		var sb strings.Builder
+		sb.WriteByte('[')
+		for k := range n {
+			if k > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteByte('"')
+			if rng.IntN(20) == 0 {
+				for m := rng.IntN(40); m > 0; m-- {
+					sb.WriteString(long[rng.IntN(len(long))])
+				}
+			} else {
+				sb.WriteString(short[rng.IntN(len(short))])
+			}
+			sb.WriteByte('"')
+		}
+		sb.WriteByte(']')
+		return sb.String()
+	}
+	counted := 0
+	for range 300 {
+		o := list(1 + rng.IntN(120))
+		r := []string{"null", list(1 + rng.IntN(40)), `""`}[rng.IntN(3)]
+		line := []byte(evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`))
+		scantest.EachWordLoop(t, func(string) { checkModes(t, line, 2) })
+		if res := runLine(decoderModes[0].mk(), true, line, false); res.ok && len(res.issues) == 0 {
+			counted++
+		}
+	}
+	if counted < 300 { // every line is valid: the counts, not problems, were compared
+		t.Fatalf("%d of 300 lines decoded without a problem", counted)
 	}
 }
 
@@ -260,6 +313,6 @@ func FuzzFastPathChunks(f *testing.F) {
 		reasonings = []string{"null", "[" + q(c) + "," + q(a) + "]", q(c), "[" + q(b) + "]"}
 		o, r = outputs[int(shape)%len(outputs)], reasonings[int(shape/4)%len(reasonings)]
 		line = evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`)
-		eachWordLoop(t, func(string) { checkModes(t, []byte(line), 2) })
+		scantest.EachWordLoop(t, func(string) { checkModes(t, []byte(line), 2) })
 	})
 }

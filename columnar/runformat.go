@@ -1,6 +1,7 @@
 package columnar
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,7 +36,7 @@ func splitPart(path string) (file string, part int, ok bool) {
 var foreignLogPatterns = []string{
 	"profile_export*.jsonl", "profile_export*.jsonl.gz", "profile_export*.jsonl.zst",
 	"*.json", "*.json.gz", "*.json.zst", "*.yaml", "*.yml",
-	"*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst",
+	"*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst", "*.parquet",
 }
 
 // notLogs are files of a run directory known not to be per-request logs
@@ -43,6 +44,7 @@ var foreignLogPatterns = []string{
 var notLogs = map[string]bool{
 	"config.yaml": true, "run_meta.json": true, "sample_idx_map.json": true, "result_summary.json": true,
 	"final_snapshot.json": true, "steady_state.json": true, "profile_export_aiperf.json": true,
+	"profile_export_aiperf_steady_state.json": true,
 }
 
 // ForeignLogs returns the per-request logs in dir that are not endpoints
@@ -134,13 +136,23 @@ func foreignLog(dir string) (string, contract.Format, error) {
 			return p, formats[i], nil
 		}
 	}
+	// Without the JSONL, AIPerf's Parquet and records CSV are one run, read
+	// from the Parquet, which keeps the values exactly (the CSV writes
+	// %.6g).
+	aiperfOnly := !slices.ContainsFunc(formats, func(f contract.Format) bool {
+		return f != contract.FormatAIPerfParquet && f != contract.FormatAIPerfCSV && f != contract.FormatAIPerf
+	})
+	if i := slices.Index(formats, contract.FormatAIPerfParquet); i >= 0 && aiperfOnly {
+		return paths[i], formats[i], nil
+	}
 	return "", "", &severalRuns{fmt.Sprintf("%s holds %d benchmark logs (%s): each is a run; pass one of them", dir, len(paths), strings.Join(paths, ", "))}
 }
 
 // detectFormat sets r.Format from the events file's content. A file
 // named as an endpoints events log whose content shows no format (empty,
 // or garbage the decoder reports line by line) is read as endpoints.
-func detectFormat(r *contract.Run) error {
+// Counting a file's runs (a walk of the whole file) observes ctx.
+func detectFormat(ctx context.Context, r *contract.Run) error {
 	f, err := detectFileOnce(r.EventsPath)
 	var unknown *UnknownFormatError
 	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
@@ -157,7 +169,10 @@ func detectFormat(r *contract.Run) error {
 		return fmt.Errorf("%s#%d: only GuideLLM reports and appended vLLM/SGLang results hold several runs; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
 	}
 	if contract.ResultsFormat(f) {
-		n, _ := foreign.CountResults(r.EventsPath)
+		n, _ := foreign.CountResults(ctx, r.EventsPath)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		switch {
 		case r.Part < 0 && n > 1:
 			return &severalRuns{fmt.Sprintf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
@@ -169,7 +184,11 @@ func detectFormat(r *contract.Run) error {
 	if f == contract.FormatGuideLLM && r.Part < 0 {
 		// A report cut short counts the benchmarks it holds; the reader
 		// reports the cut.
-		if n, _ := foreign.GuideLLMBenchmarks(r.EventsPath); n > 1 {
+		n, _ := foreign.GuideLLMBenchmarks(ctx, r.EventsPath)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if n > 1 {
 			return &severalRuns{fmt.Sprintf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
 				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)}
 		}
