@@ -260,7 +260,7 @@ func TestPeakRSS(t *testing.T) {
 //	go test -run '^$' -bench CacheLoad -cpu 1 -count 5 ./columnar/
 func BenchmarkCacheLoad(b *testing.B) {
 	path, _ := benchLog(b)
-	run, err := ResolveRun(path)
+	run, err := ResolveRun(context.Background(), path)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func TestCacheInPlaceEditIsNotAHit(t *testing.T) {
 	if wantNew != wantOld+7_000_000 {
 		t.Fatalf("independent latency %d, want %d", wantNew, wantOld+7_000_000)
 	}
-	run, err = ResolveRun(run.Dir)
+	run, err = ResolveRun(context.Background(), run.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 		opts := contract.IngestOptions{Counter: tokenizer.Words{}, TokenizeSample: sample}
 		for round := 0; round < 2; round++ {
 			for _, dir := range []string{a.Dir, b.Dir} {
-				run, err := ResolveRun(dir)
+				run, err := ResolveRun(context.Background(), dir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -208,7 +208,7 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				run, _ = ResolveRun(dir)
+				run, _ = ResolveRun(context.Background(), dir)
 				got, hit, err := c.Load(context.Background(), run, opts)
 				if err != nil {
 					t.Fatal(err)
@@ -224,8 +224,8 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 			}
 		}
 	}
-	ra, _ := ResolveRun(a.Dir)
-	rb, _ := ResolveRun(b.Dir)
+	ra, _ := ResolveRun(context.Background(), a.Dir)
+	rb, _ := ResolveRun(context.Background(), b.Dir)
 	if ra.Info.DatasetSize != 8 || rb.Info.DatasetSize != 6 || rb.Info.LoadPattern != "poisson" {
 		t.Fatalf("fixture: dataset sizes %d/%d, pattern %q", ra.Info.DatasetSize, rb.Info.DatasetSize, rb.Info.LoadPattern)
 	}

@@ -138,7 +138,7 @@ func TestParityPerSuperPass(t *testing.T) {
 	for _, e := range runs {
 		name := e.Name()
 		t.Run(name, func(t *testing.T) {
-			run, err := ResolveRun(filepath.Join(shared, "parity", "runs", name))
+			run, err := ResolveRun(context.Background(), filepath.Join(shared, "parity", "runs", name))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +247,7 @@ func TestParityPerSuperPass(t *testing.T) {
 // (../shared/parity/expected/agentic_tools.cli.json, detector spec §13).
 func TestParityNATL(t *testing.T) {
 	shared := sharedDir(t)
-	run, err := ResolveRun(filepath.Join(shared, "parity", "runs", "agentic_tools"))
+	run, err := ResolveRun(context.Background(), filepath.Join(shared, "parity", "runs", "agentic_tools"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // formats record their counts), failing the test on an error.
 func ingestPath(t testing.TB, path string) (*contract.Table, core.Samples) {
 	t.Helper()
-	run, err := ResolveRun(path)
+	run, err := ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -258,7 +258,7 @@ func runWithEvents(t *testing.T, dir string, events []byte) string {
 // format detected.
 func ingestWords(t *testing.T, dir string) (*contract.Table, contract.Format) {
 	t.Helper()
-	run, err := ResolveRun(dir)
+	run, err := ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

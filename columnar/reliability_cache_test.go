@@ -44,7 +44,7 @@ func copyGoodRun(t *testing.T, dir string, events []byte, mtime time.Time) *cont
 			t.Fatal(err)
 		}
 	}
-	run, err := ResolveRun(dir)
+	run, err := ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestCacheCorruptEntryRebuilt(t *testing.T) {
 			if err := os.WriteFile(entries[0], tc.corrupt(append([]byte(nil), orig...)), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			r, err := ResolveRun(run.Dir)
+			r, err := ResolveRun(context.Background(), run.Dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 			defer wg.Done()
 			c := &Cache{Dir: dir}
 			for _, run := range runs {
-				r, err := ResolveRun(run.Dir)
+				r, err := ResolveRun(context.Background(), run.Dir)
 				if err != nil {
 					errs <- err
 					return

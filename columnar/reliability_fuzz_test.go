@@ -78,7 +78,7 @@ func FuzzSidecars(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatalf("ResolveRun: %v (a sidecar must never make a run unresolvable)", err)
 		}

@@ -40,7 +40,7 @@ func decodeFile(t testing.TB, path string) *contract.Decoded {
 // TestResolveRunSidecars reads testdata/small_run, whose sidecars are
 // copies of the parity run conc_clean_ramp's (run_meta.json rewritten to 50).
 func TestResolveRunSidecars(t *testing.T) {
-	run, err := ResolveRun(smallRun)
+	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +81,14 @@ func TestResolveRun(t *testing.T) {
 	events := joinLines(lnStart, lnIssue1, lnEnded)
 	t.Run("Missing", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "nope")
-		_, err := ResolveRun(p)
+		_, err := ResolveRun(context.Background(), p)
 		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "no such events file: "+p) {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("DirWithoutEvents", func(t *testing.T) {
 		dir := t.TempDir()
-		_, err := ResolveRun(dir)
+		_, err := ResolveRun(context.Background(), dir)
 		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "no events.jsonl under "+dir+" (looked in ./ and ./client/)") {
 			t.Errorf("err = %v", err)
 		}
@@ -99,7 +99,7 @@ func TestResolveRun(t *testing.T) {
 			"client/events.jsonl.zst": events, "client/run_meta.json": `{"dataset_size": "200"}`,
 			"run_meta.json": `{"dataset_size": 7}`, // not beside the events file: ignored
 		})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestResolveRun(t *testing.T) {
 	t.Run("RootWins", func(t *testing.T) {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{"events.jsonl": events, "client/events.jsonl": events})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil || run.EventsPath != filepath.Join(dir, "events.jsonl") {
 			t.Errorf("run %+v err %v", run, err)
 		}
@@ -123,7 +123,7 @@ func TestResolveRun(t *testing.T) {
 			"run_meta.json":       `{"dataset_size": `,
 			"sample_idx_map.json": `{"performance": {"a": 3, "b": 9, "c": "x"}}`,
 		})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestResolveRun(t *testing.T) {
 				{"type": "counter", "name": "tracked_samples_issued", "value": 1000},
 				{"type": "series", "name": "sample_latency_ns", "count": 1000}]}`,
 		})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestResolveRun(t *testing.T) {
 		for body, want := range map[string]int{`{"dataset_size": 200.9}`: 200, `{"dataset_size": true}`: 1, `{"dataset_size": 0}`: 0, `{"dataset_size": "abc"}`: 0, `[1]`: 0} {
 			dir := t.TempDir()
 			writeFiles(t, dir, map[string]string{"events.jsonl": events, "run_meta.json": body})
-			run, err := ResolveRun(dir)
+			run, err := ResolveRun(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestResolveRun(t *testing.T) {
 func TestTableRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	run, err := ResolveRun(smallRun)
+	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestTableRoundTrip(t *testing.T) {
 // TestTokenizeSample: at most K samples per super-pass are counted, with
 // the same counts as a full count.
 func TestTokenizeSample(t *testing.T) {
-	run, err := ResolveRun(smallRun)
+	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestCache(t *testing.T) {
 	want := decodeFile(t, filepath.Join(runDir, "events.jsonl"))
 	ingest := func(wantHit bool) {
 		t.Helper()
-		run, err := ResolveRun(runDir)
+		run, err := ResolveRun(context.Background(), runDir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +297,7 @@ func TestCache(t *testing.T) {
 	}
 	lookup := func(wantHit bool) {
 		t.Helper()
-		run, err := ResolveRun(runDir)
+		run, err := ResolveRun(context.Background(), runDir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +332,7 @@ func TestCache(t *testing.T) {
 	os.Truncate(entries[0], 100)
 	ingest(false)
 	// Another counter is another entry.
-	run, _ := ResolveRun(runDir)
+	run, _ := ResolveRun(context.Background(), runDir)
 	tab, hit, err := ch.Ingest(context.Background(), run, contract.IngestOptions{Allocator: mem})
 	if err != nil || hit {
 		t.Fatalf("other counter: hit %v err %v", hit, err)
@@ -348,7 +348,7 @@ func TestCache(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run, err := ResolveRun(runDir)
+			run, err := ResolveRun(context.Background(), runDir)
 			if err != nil {
 				t.Error(err)
 				return
@@ -378,7 +378,7 @@ func TestIngestCompressed(t *testing.T) {
 	for kind, name := range map[string]string{"gzip": "events.jsonl.gz", "zstd": "events.jsonl.zst"} {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{name: string(compressed(t, kind, src))})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -163,7 +163,7 @@ func TestPlotWindowOnlyWhenCertified(t *testing.T) {
 // dashed whole-run lines are the JSON's total.latency_ns.
 func TestPlotNonStreamingLatency(t *testing.T) {
 	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_clean_ramp")
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func analyzeParityRun(t testing.TB, name string) (*core.Result, *columnar.Run) {
 func analyzeRun(t testing.TB, name string, params core.Params) (*core.Result, *columnar.Run) {
 	t.Helper()
 	dir := filepath.Join(sharedDir(t), "parity", "runs", name)
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("resolve %s: %v", name, err)
 	}

@@ -28,7 +28,7 @@ import (
 // parity corpus's counter).
 func loadRun(t *testing.T, dir string) *core.Run {
 	t.Helper()
-	ref, err := columnar.ResolveRun(dir)
+	ref, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -316,7 +316,7 @@ func TestHonestyOverNamedRuns(t *testing.T) {
 // super-passes and concurrency (config.yaml).
 func blockFacts(t *testing.T, dir string, j map[string]any) runFacts {
 	t.Helper()
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package foreign_test
 
 import (
 	"context"
+	"github.com/steadysweep/steadysweep/columnar/internal/coltest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -30,7 +31,7 @@ func FuzzYAMLReport(f *testing.F) {
 		if err := os.WriteFile(path, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, _ := foreign.GuideLLMBenchmarks(path)
+		n, _ := foreign.GuideLLMBenchmarks(context.Background(), path)
 		if n > 0 {
 			run := &contract.Run{EventsPath: path, Format: contract.FormatGuideLLM, Part: 0}
 			var d contract.Decoded
@@ -51,13 +52,13 @@ func FuzzMultiBenchmark(f *testing.F) {
 		if len(bench) > 1<<16 {
 			return
 		}
-		doc := []byte(`{"args": {}, "benchmarks": [` + multiBenchmarkReport(3)[len(`{"metadata": {"guidellm_version": "0.5.0"}, "args": {"model": "m"}, "benchmarks": [`):])
+		doc := []byte(`{"args": {}, "benchmarks": [` + coltest.MultiBenchmarkReport(3)[len(`{"metadata": {"guidellm_version": "0.5.0"}, "args": {"model": "m"}, "benchmarks": [`):])
 		doc = append(append(append(doc[:len(doc)-2:len(doc)-2], ", "...), bench...), "]}"...)
 		path := filepath.Join(t.TempDir(), "report.json")
 		if err := os.WriteFile(path, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, _ := foreign.GuideLLMBenchmarks(path)
+		n, _ := foreign.GuideLLMBenchmarks(context.Background(), path)
 		for p := range n {
 			run := &contract.Run{EventsPath: path, Format: contract.FormatGuideLLM, Part: p}
 			var d contract.Decoded

@@ -2,6 +2,7 @@ package sidecar_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,12 +67,12 @@ func checkSampleIndex(t *testing.T, name string, b []byte) {
 	// A one-byte reader exercises every token straddling the window.
 	for _, r := range []func() *sidecar.SampleIndex{
 		func() *sidecar.SampleIndex {
-			si, bad, err := sidecar.ParseSampleIndex(bytes.NewReader(b), int64(len(b)))
+			si, bad, err := sidecar.ParseSampleIndex(context.Background(), bytes.NewReader(b), int64(len(b)))
 			check(t, name, si, bad, err, want, phases, wantBad, perfOK, werr)
 			return si
 		},
 		func() *sidecar.SampleIndex {
-			si, bad, err := sidecar.ParseSampleIndex(iotest.OneByteReader(bytes.NewReader(b)), 0)
+			si, bad, err := sidecar.ParseSampleIndex(context.Background(), iotest.OneByteReader(bytes.NewReader(b)), 0)
 			check(t, name+"/1byte", si, bad, err, want, phases, wantBad, perfOK, werr)
 			return si
 		},
@@ -156,7 +157,7 @@ func FuzzSampleIndex(f *testing.F) {
 			return // encoding/json would read U+FFFD where the bytes are kept
 		}
 		if !json.Valid(b) {
-			if _, _, err := sidecar.ParseSampleIndex(bytes.NewReader(b), int64(len(b))); err == nil && !strings.ContainsAny(string(b), "NI\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") {
+			if _, _, err := sidecar.ParseSampleIndex(context.Background(), bytes.NewReader(b), int64(len(b))); err == nil && !strings.ContainsAny(string(b), "NI\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") {
 				t.Fatalf("accepted invalid JSON %q", b)
 			}
 			return
@@ -202,7 +203,7 @@ func BenchmarkSampleIndex5M(b *testing.B) {
 		}
 		fi, _ := f.Stat()
 		c0 := bench.CPUTime()
-		si, _, err := sidecar.ParseSampleIndex(f, fi.Size())
+		si, _, err := sidecar.ParseSampleIndex(context.Background(), f, fi.Size())
 		cpu += bench.CPUTime() - c0
 		f.Close()
 		if err != nil || si.Len() != 5_000_000 {
@@ -250,7 +251,7 @@ func TestSampleIndexBackgroundBuild(t *testing.T) {
 	for name, in := range map[string][]byte{"one map": one, "replaced map": two} {
 		want, phases, wantBad, perfOK, werr := oracleSampleIndex(in)
 		for _, size := range []int64{int64(len(in)), 0, int64(len(in)) / 2} {
-			si, bad, err := sidecar.ParseSampleIndex(bytes.NewReader(in), size)
+			si, bad, err := sidecar.ParseSampleIndex(context.Background(), bytes.NewReader(in), size)
 			check(t, fmt.Sprintf("%s, stated size %d", name, size), si, bad, err, want, phases, wantBad, perfOK, werr)
 		}
 	}

@@ -28,7 +28,7 @@ func plantedRun(t *testing.T, seed uint64, rateMult float64) (Side, float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func parityRun(t testing.TB, name string) string {
 // counts (the parity corpus's counter) under params.
 func analyzeDir(t testing.TB, dir string, params core.Params) *core.Result {
 	t.Helper()
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("resolve %s: %v", dir, err)
 	}

@@ -110,7 +110,7 @@ func TestSourceOtherTool(t *testing.T) {
 	if err := json.Unmarshal(raw, &report); err != nil || report.Metadata.Version == "" {
 		t.Fatalf("report metadata: %v", err)
 	}
-	run, err := columnar.ResolveRun(path)
+	run, err := columnar.ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

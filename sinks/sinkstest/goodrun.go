@@ -32,7 +32,7 @@ func goodRunDir() string {
 // counts) into a core.Run; its columns are released when the test ends.
 func GoodRun(t testing.TB) *core.Run {
 	t.Helper()
-	run, err := columnar.ResolveRun(goodRunDir())
+	run, err := columnar.ResolveRun(context.Background(), goodRunDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,7 +186,7 @@ func scaleSection(e *env) (string, error) {
 	// With configs, on the smallest run: the grid's default-preset half
 	// costs tens of ms per config on the 200 MB run, too slow for 1000
 	// configs within the budget.
-	run, err := columnar.ResolveRun(configsDir)
+	run, err := columnar.ResolveRun(e.ctx, configsDir)
 	if err != nil {
 		return "", err
 	}

@@ -114,7 +114,7 @@ func evaluate(dir string, r synth.SuiteRun, t core.StopTarget) (outcome, error) 
 	if _, err := synth.Generate(dir, r.Spec); err != nil {
 		return o, err
 	}
-	res, err := columnar.ResolveRun(dir)
+	res, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		return o, err
 	}

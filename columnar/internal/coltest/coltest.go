@@ -4,9 +4,11 @@
 package coltest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
@@ -43,4 +45,27 @@ func WriteTemp(t testing.TB, dir, name, body string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// MultiBenchmarkReport is a GuideLLM report of n benchmarks; benchmark b
+// holds b%5+1 successful requests whose prompt_tokens are 10·b+j, so a
+// run read from the wrong offset shows it.
+func MultiBenchmarkReport(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"metadata": {"guidellm_version": "0.5.0"}, "args": {"model": "m"}, "benchmarks": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(`{"config": {"strategy": {"type_": "synchronous"}}, "requests": {"successful": [`)
+		for j := range i%5 + 1 {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"request_start_time": %d.5, "request_latency": 1.0, "time_to_first_token_ms": 100, "output_tokens": 5, "prompt_tokens": %d}`, 1000+j, 10*i+j)
+		}
+		b.WriteString(`], "errored": [], "incomplete": []}}`)
+	}
+	b.WriteString("]}")
+	return b.String()
 }
