@@ -2,7 +2,6 @@ package resultjson_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,8 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
@@ -110,17 +107,7 @@ func TestSourceOtherTool(t *testing.T) {
 	if err := json.Unmarshal(raw, &report); err != nil || report.Metadata.Version == "" {
 		t.Fatalf("report metadata: %v", err)
 	}
-	run, err := columnar.ResolveRun(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := table.Samples()
-	table.Release()
-	r, err := core.NewRun(&s, table.Info).Analyze(core.DefaultParams())
+	r, err := sinkstest.LoadRun(t, path).Analyze(core.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}
