@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/steadysweep/steadysweep/columnar/internal/coltest"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/bench/benchlog"
 	"github.com/steadysweep/steadysweep/columnar/foreign"
+	"github.com/steadysweep/steadysweep/columnar/internal/coltest"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
 )
 

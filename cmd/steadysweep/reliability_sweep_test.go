@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -618,64 +620,160 @@ func TestSweepMissingRoots(t *testing.T) {
 }
 
 // TestSweepHostileArchiveUnderLimits is issue 17's sweep over an archive
-// holding every hostile case (hostileArchive: the reliability corpus and
-// issue 17's FIFOs, devices, sparse files, non-finite configs, a linked
-// duplicate) in a child process under `ulimit -v 4000000`: exit 0 and the
-// rows of TestSweepHostileInputs' in-process sweep, one per run × config.
-// Then SIGTERM at several moments of the same sweep into a fresh OUT —
-// each ends it within a second of CPU time (termAfterCPU: CPU, not wall
-// time, which a loaded machine stretches) with exit 130, or finds it
-// already done — and --resume under the same limit completes exactly
-// that set.
+// holding every hostile case — the reliability corpus, issue 17's FIFOs,
+// devices, sparse files, non-finite configs, a linked duplicate, and
+// issue 30's second wave (hostileArchiveInside: byte-order marks, names
+// that are not UTF-8 or hold a newline, implausible timestamps, a
+// report's args past the detection head, a multi-benchmark report, gzip
+// and zstd bombs, a 1 M-entry sample index, an unlistable directory,
+// links out of the archive) — in a child process under `ulimit -v
+// 4000000`: exit 3 and a row per run × config, each error row with a
+// reason and the wave's runs as wanted (checkArchiveRows). Then SIGTERM
+// at several moments of the same sweep into a fresh OUT — at tenths of
+// its CPU time, and while discovery lists the empty directories, while
+// the gzip bomb is decompressed and while the big sample index is parsed
+// (seen in /proc) — each ends it within a second of CPU time (termAt:
+// CPU, not wall time, which a loaded machine stretches) with exit 130,
+// or finds it already done, and --resume under the same limit completes
+// exactly that set. Last, on the finished OUT: the good run's log emptied
+// and --resume replaces its two rows (no stale row beside the new); a
+// sweep into an OUT whose rows/ links elsewhere fails and writes nothing
+// there; and two sweeps through a cache directory of mode 0777, its
+// identity files forged between them (rotateIdentities), give the
+// uncached rows.
 func TestSweepHostileArchiveUnderLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and sweeps the hostile archive several times: skipped under -short")
 	}
 	bin := steadysweepBinary(t)
-	arch, cases := hostileArchive(t)
+	h := hostileArchiveInside(t)
+	arch := h.dir
 	limited := func(out string, extra ...string) *exec.Cmd {
-		args := append([]string{arch, "-o", out, "--tokenizer", "words", "--no-cache", "--preset", "default,reference",
-			"--jobs", "2", "-q", "--follow-links"}, extra...)
-		return exec.Command("sh", append([]string{"-c", `ulimit -v 4000000 && exec "$0" sweep "$@"`, bin}, args...)...)
+		return limitedSweep(bin, arch, out, append([]string{"--no-cache"}, extra...)...)
 	}
 	whole := filepath.Join(t.TempDir(), "whole")
 	first := limited(whole)
-	if b, err := first.CombinedOutput(); first.ProcessState == nil || first.ProcessState.ExitCode() != exitPartial {
+	b, err := first.CombinedOutput()
+	if first.ProcessState == nil || first.ProcessState.ExitCode() != exitPartial {
 		t.Fatalf("sweep under ulimit -v 4000000: %v, want exit 3 (some runs failed)\n%s", err, b)
 	}
 	full := first.ProcessState.UserTime() + first.ProcessState.SystemTime()
 	want := readSweepRows(t, whole)
-	if len(want) != 2*(len(cases)+1) {
-		t.Fatalf("%d rows, want %d (2 configs × %d runs)", len(want), 2*(len(cases)+1), len(cases)+1)
+	checkArchiveRows(t, want, h.runs, h.wants)
+	summary := string(b)
+	// escape, slash and devzero_events/events.jsonl (a link to /dev/zero).
+	if !strings.Contains(summary, "3 link(s) leading outside the PATHs not followed") {
+		t.Errorf("the summary does not name the links out of the archive:\n%s", summary)
 	}
-	nErr := 0
-	for _, r := range want {
-		if r.status == "error" {
-			nErr++
-			if r.reason == "" {
-				t.Errorf("error row without a reason: %s", r)
-			}
+	if !runningAsRoot(t) && !strings.Contains(summary, "1 unreadable director(ies) not searched") {
+		t.Errorf("the summary does not name the unlistable directory:\n%s", summary)
+	}
+	for _, l := range strings.Split(summary, "\n") {
+		if strings.HasPrefix(l, "line2") || !utf8.ValidString(l) {
+			t.Errorf("a name split over lines or not UTF-8 in the summary: %q", l)
 		}
 	}
-	if nErr == 0 || nErr == len(want) {
-		t.Fatalf("%d error rows of %d: the archive should hold both", nErr, len(want))
+
+	type cut struct {
+		name string
+		wait func(pid int)
+		done bool // may have finished first (exit 3 allowed)
 	}
-	for i, frac := range []int{1, 3, 6} { // tenths of the uninterrupted sweep's CPU time
+	cuts := []cut{
+		{name: "discovery", wait: whileListing(t, filepath.Join(arch, "empties"))},
+		{name: "decompression"},
+		{name: "sidecar parsing"},
+	}
+	// Past the first 64 KiB of the gzip bomb: detection reads no more.
+	cuts[1].wait, _ = whileReading(t, h.bomb, 64<<10)
+	cuts[2].wait, _ = whileReading(t, h.bigIndex, 0)
+	for _, frac := range []int{1, 3, 6} { // tenths of the uninterrupted sweep's CPU time
+		cpu := full * time.Duration(frac) / 10
+		cuts = append(cuts, cut{name: fmt.Sprintf("%d/10 of its CPU", frac), wait: func(pid int) { waitForCPU(t, pid, cpu) }, done: true})
+	}
+	for i, c := range cuts {
 		out := filepath.Join(t.TempDir(), fmt.Sprintf("cut%d", i))
 		cmd := limited(out)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		termAfterCPU(t, cmd, full*time.Duration(frac)/10, hangGuard)
-		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted && code != exitPartial {
-			t.Fatalf("SIGTERM at %d/10: exit %d, want 130 (or 3 if it had finished)\n%s", frac, code, stderr.String())
+		termAt(t, cmd, c.wait, hangGuard)
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted && !(c.done && code == exitPartial) {
+			t.Fatalf("SIGTERM during %s: exit %d, want 130\n%s", c.name, code, stderr.String())
 		}
 		readSweepRows(t, out) // only valid published files, no temporaries
 		resume := limited(out, "--resume")
 		if b, err := resume.CombinedOutput(); resume.ProcessState == nil || resume.ProcessState.ExitCode() != exitPartial {
-			t.Fatalf("SIGTERM at %d/10, then --resume: %v, want exit 3 (the error rows redone, failing again)\n%s", frac, err, b)
+			t.Fatalf("SIGTERM during %s, then --resume: %v, want exit 3 (the error rows redone, failing again)\n%s", c.name, err, b)
 		}
 		if got := readSweepRows(t, out); !slices.Equal(got, want) {
-			t.Errorf("SIGTERM at %d/10 + --resume: %d rows, uninterrupted %d; they differ", frac, len(got), len(want))
+			t.Errorf("SIGTERM during %s + --resume: %d rows, uninterrupted %d; they differ", c.name, len(got), len(want))
+		}
+	}
+
+	// A changed log under --resume replaces its rows.
+	if err := os.WriteFile(filepath.Join(arch, "goodrun", "events.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resume := limited(whole, "--resume")
+	if b, err := resume.CombinedOutput(); resume.ProcessState == nil || resume.ProcessState.ExitCode() != exitPartial {
+		t.Fatalf("--resume after a log changed: %v\n%s", err, b)
+	}
+	got := readSweepRows(t, whole)
+	if len(got) != len(want) {
+		t.Errorf("%d rows after a log changed and --resume, want %d: a stale row kept beside the new", len(got), len(want))
+	}
+	for _, r := range got {
+		if r.run == "goodrun" && (r.status != "error" || !strings.Contains(r.reason, "the log is empty")) {
+			t.Errorf("goodrun after its log was emptied: %s, want its empty-log error", r)
+		}
+	}
+	// The good run back, for what follows.
+	goodEvents := filepath.Join(arch, "goodrun", "events.jsonl")
+	copyRunTo(t, filepath.Join(repoRoot(t), "testdata", "goodrun"), filepath.Join(arch, "goodrun"))
+	os.Chtimes(goodEvents, sameTime, sameTime)
+	goodB, err := os.ReadFile(goodEvents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goodSHA := fmt.Sprintf("%x", sha256.Sum256(goodB))
+
+	// OUT/rows a link elsewhere: refused, nothing written there.
+	linked, elsewhere := filepath.Join(t.TempDir(), "linked"), t.TempDir()
+	os.MkdirAll(linked, 0o755)
+	if err := os.Symlink(elsewhere, filepath.Join(linked, "rows")); err != nil {
+		t.Fatal(err)
+	}
+	refused := limited(linked)
+	b, _ = refused.CombinedOutput()
+	if entries, _ := os.ReadDir(elsewhere); refused.ProcessState.ExitCode() == exitOK || len(entries) != 0 ||
+		!strings.Contains(string(b), filepath.Join(linked, "rows")+" is a symbolic link") {
+		t.Errorf("OUT/rows a link: exit %d, %d file(s) through it, output %s", refused.ProcessState.ExitCode(), len(entries), b)
+	}
+
+	// A shared cache whose identity files are forged between two sweeps:
+	// goodrun's names its twin's digest (same size, same mtime: the same
+	// cache key), whose entry is in the cache.
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	if err := os.Mkdir(cacheDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(cacheDir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if i == 1 {
+			t.Logf("%d identity files forged", forgeIdentities(t, cacheDir, goodSHA, h.twinSHA))
+		}
+		out := filepath.Join(t.TempDir(), fmt.Sprintf("cached%d", i))
+		cmd := limitedSweep(bin, arch, out, "--cache-dir", cacheDir)
+		if b, err := cmd.CombinedOutput(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exitPartial {
+			t.Fatalf("sweep %d through the shared cache: %v\n%s", i+1, err, b)
+		}
+		if got := readSweepRows(t, out); !slices.Equal(got, want) {
+			t.Errorf("sweep %d through the shared cache (identities forged: %v): rows differ from the uncached sweep's", i+1, i == 1)
+		}
+		if shas := rowsSHA(t, out, "goodrun"); len(shas) != 2 || shas[0] != goodSHA || shas[1] != goodSHA {
+			t.Errorf("sweep %d through the shared cache: goodrun's rows record events %v, want its own %s (the twin's: %s)", i+1, shas, goodSHA, h.twinSHA)
 		}
 	}
 }
