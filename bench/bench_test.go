@@ -306,7 +306,7 @@ func BenchmarkAnalyzeOnce(b *testing.B) {
 // does); the table is released when b ends.
 func ingestWords(b *testing.B, dir string) *columnar.Table {
 	b.Helper()
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		b.Fatal(err)
 	}

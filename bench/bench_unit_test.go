@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -64,7 +65,7 @@ func TestGenerateRun(t *testing.T) {
 			t.Errorf("%s left beside the big log", gone)
 		}
 	}
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

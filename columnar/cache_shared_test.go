@@ -15,6 +15,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // TestSharedCacheRefusesForgedIdentity is issue 30's "a shared cache
@@ -65,7 +66,7 @@ func TestSharedCacheRefusesForgedIdentity(t *testing.T) {
 			base := t.TempDir()
 			dir := cacheDirOfMode(t, base, tc.mode)
 			c := &Cache{Dir: dir}
-			opts := contract.IngestOptions{Counter: words{}}
+			opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 			runA := copyGoodRun(t, filepath.Join(base, "a"), forged, mtime)
 			runB := copyGoodRun(t, filepath.Join(base, "b"), real, mtime)
 			ids := func() []string {
@@ -128,56 +129,20 @@ func TestSharedCacheRefusesForeignEntry(t *testing.T) {
 	base := t.TempDir()
 	dir := cacheDirOfMode(t, base, 0o777)
 	c := &Cache{Dir: dir}
-	opts := contract.IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	// The forged entry is B's columns with one latency moved 7 ms, written
 	// by the cache's own writer elsewhere and planted under B's name.
 	runB := copyGoodRun(t, filepath.Join(base, "b"), real, mtime)
-	if _, hit, err := c.Load(context.Background(), runB, opts); err != nil || hit {
-		t.Fatalf("filling from B: hit %v, %v", hit, err)
-	}
-	shaB := fmt.Sprintf("%x", sha256.Sum256(real))
-	ptr, _ := filepath.Glob(filepath.Join(dir, "*-"+shaB[:32]+".entry"))
-	genuine, _ := filepath.Glob(filepath.Join(dir, "*-"+shaB[:32]+"-*.arrow"))
-	if len(ptr) != 1 || len(genuine) != 1 {
-		t.Fatalf("B's pointer %v and entry %v, want one each", ptr, genuine)
-	}
-	l, err := cache.ReadEntry(genuine[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := -1
-	for j := 0; j < l.Samples.Len(); j++ {
-		if l.UUID(j) == uuid {
-			i = j
-		}
-	}
-	if i < 0 {
-		t.Fatalf("no sample %s in B's entry", uuid)
-	}
-	l.Samples.LatencyNs[i] += 7_000_000
-	l.EventsSHA256 = shaB
-	key := strings.TrimSuffix(filepath.Base(ptr[0]), "-"+shaB[:32]+".entry")
-	other := filepath.Join(base, "other")
-	if err := (&cache.Cache{Dir: other}).Store(key, l); err != nil {
-		t.Fatal(err)
-	}
-	made, _ := filepath.Glob(filepath.Join(other, key+"-"+shaB[:32]+"-*.arrow"))
-	if len(made) != 1 {
-		t.Fatalf("forged entry %v, want one", made)
-	}
-	b, err := os.ReadFile(made[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(genuine[0])
-	name := filepath.Base(made[0])
-	if err := os.WriteFile(filepath.Join(dir, name), b, 0o666); err != nil {
+	f := forgeEntry(t, c, runB, real, uuid)
+	os.Remove(f.genuine)
+	name := filepath.Base(f.path)
+	if err := os.WriteFile(filepath.Join(dir, name), f.bytes, 0o666); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(filepath.Join(dir, name), 0o666); err != nil { // past the umask
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(ptr[0], []byte(name+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(f.pointer, []byte(name+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got, hit, err := c.Load(context.Background(), runB, opts)
@@ -200,4 +165,133 @@ func cacheDirOfMode(t *testing.T, base string, mode os.FileMode) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// forgery is a forged cache entry for a run (forgeEntry): its bytes, a
+// valid entry file (checksum and name right) made by the cache's own
+// writer in another directory at path, and the shared cache's genuine
+// entry and pointer for the same run.
+type forgery struct {
+	bytes                  []byte
+	path, genuine, pointer string
+}
+
+// forgeEntry fills c from run (whose log is events) and forges its entry:
+// the run's columns with the latency of sample uuid moved 7 ms.
+func forgeEntry(t *testing.T, c *Cache, run *contract.Run, events []byte, uuid string) forgery {
+	t.Helper()
+	if _, hit, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}}); err != nil || hit {
+		t.Fatalf("filling: hit %v, %v", hit, err)
+	}
+	sha := fmt.Sprintf("%x", sha256.Sum256(events))
+	ptr, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+sha[:32]+".entry"))
+	genuine, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+sha[:32]+"-*.arrow"))
+	if len(ptr) != 1 || len(genuine) != 1 {
+		t.Fatalf("pointer %v and entry %v, want one each", ptr, genuine)
+	}
+	l, err := cache.ReadEntry(genuine[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := -1
+	for j := 0; j < l.Samples.Len(); j++ {
+		if l.UUID(j) == uuid {
+			i = j
+		}
+	}
+	if i < 0 {
+		t.Fatalf("no sample %s in the entry", uuid)
+	}
+	l.Samples.LatencyNs[i] += 7_000_000
+	l.EventsSHA256 = sha
+	key := strings.TrimSuffix(filepath.Base(ptr[0]), "-"+sha[:32]+".entry")
+	other := filepath.Join(filepath.Dir(c.Dir), "other")
+	if err := (&cache.Cache{Dir: other}).Store(key, l); err != nil {
+		t.Fatal(err)
+	}
+	made, _ := filepath.Glob(filepath.Join(other, key+"-"+sha[:32]+"-*.arrow"))
+	if len(made) != 1 {
+		t.Fatalf("forged entry %v, want one", made)
+	}
+	b, err := os.ReadFile(made[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return forgery{bytes: b, path: made[0], genuine: genuine[0], pointer: ptr[0]}
+}
+
+// TestSharedCacheEntrySwappedAfterCheck is the race left in a shared
+// cache's entry check (issue 30): between the owner and mode check of an
+// entry file and its read, another writer renames a forged entry over it
+// (or a link to one). In a cache directory of mode 0777 the pointer
+// names an entry file F; at F's path lies a file of the user's own (mode
+// 0644, passing the check) holding the genuine columns, and the hook
+// between check and read (cache.EntryJudged) puts F — a valid entry, B's
+// columns with one latency moved 7 ms (forgeEntry), mode 0666 — or a
+// symbolic link to it in its place. The lookup reads the descriptor it
+// judged: the genuine bytes, which are not F's checksum, so the entry is
+// discarded and B decoded; B's latency is the one read from its raw
+// lines (firstCompleteLatency). A read that reopened the path served
+// the forged latency.
+func TestSharedCacheEntrySwappedAfterCheck(t *testing.T) {
+	mtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	real, err := os.ReadFile(filepath.Join("..", "testdata", "goodrun", "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	uuid, wantB := firstCompleteLatency(t, real)
+	for _, swap := range []string{"rename", "symlink"} {
+		t.Run(swap, func(t *testing.T) {
+			base := t.TempDir()
+			dir := cacheDirOfMode(t, base, 0o777)
+			c := &Cache{Dir: dir}
+			runB := copyGoodRun(t, filepath.Join(base, "b"), real, mtime)
+			f := forgeEntry(t, c, runB, real, uuid)
+			genuine, err := os.ReadFile(f.genuine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(f.genuine)
+			target := filepath.Join(dir, filepath.Base(f.path))
+			if err := os.WriteFile(target, genuine, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f.pointer, []byte(filepath.Base(target)+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			swapped := 0
+			cache.EntryJudged = func(path string) {
+				if path != target {
+					return
+				}
+				swapped++
+				planted := filepath.Join(base, "planted")
+				if err := os.WriteFile(planted, f.bytes, 0o666); err != nil {
+					t.Error(err)
+				}
+				os.Chmod(planted, 0o666)
+				if swap == "symlink" {
+					os.Remove(path)
+					err = os.Symlink(planted, path)
+				} else {
+					err = os.Rename(planted, path)
+				}
+				if err != nil {
+					t.Error(err)
+				}
+			}
+			defer func() { cache.EntryJudged = nil }()
+			got, hit, err := c.Load(context.Background(), runB, contract.IngestOptions{Counter: tokenizer.Words{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if swapped != 1 {
+				t.Fatalf("the hook swapped %d times, want once (was the entry judged?)", swapped)
+			}
+			if lat := latencyOf(t, got, uuid); hit || lat != wantB {
+				t.Fatalf("B with its entry swapped after the check: hit %v, latency %d; want a miss and B's own %d (forged %d)",
+					hit, lat, wantB, wantB+7_000_000)
+			}
+		})
+	}
 }

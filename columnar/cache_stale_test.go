@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // firstCompleteLatency reads, independently of the decoder (encoding/json
@@ -72,7 +73,7 @@ func TestCacheInPlaceEditIsNotAHit(t *testing.T) {
 	orig := paddedOutsideOldFingerprint(t, good)
 	run := copyGoodRun(t, filepath.Join(base, "r"), orig, mtime)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := contract.IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	uuid, wantOld := firstCompleteLatency(t, orig)
 	for i, wantHit := range []bool{false, true} {
 		l, hit, err := c.Load(context.Background(), run, opts)
@@ -115,7 +116,7 @@ func TestCacheInPlaceEditIsNotAHit(t *testing.T) {
 	if wantNew != wantOld+7_000_000 {
 		t.Fatalf("independent latency %d, want %d", wantNew, wantOld+7_000_000)
 	}
-	run, err = ResolveRun(run.Dir)
+	run, err = ResolveRun(context.Background(), run.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,10 +197,10 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 	rewrite(filepath.Join(b.Dir, "sample_idx_map.json"), `"000000000000000000000000a11ce000": 0`, `"000000000000000000000000a11ce000": 5`)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
 	for _, sample := range []int{0, 2} {
-		opts := contract.IngestOptions{Counter: words{}, TokenizeSample: sample}
+		opts := contract.IngestOptions{Counter: tokenizer.Words{}, TokenizeSample: sample}
 		for round := 0; round < 2; round++ {
 			for _, dir := range []string{a.Dir, b.Dir} {
-				run, err := ResolveRun(dir)
+				run, err := ResolveRun(context.Background(), dir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -207,7 +208,7 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				run, _ = ResolveRun(dir)
+				run, _ = ResolveRun(context.Background(), dir)
 				got, hit, err := c.Load(context.Background(), run, opts)
 				if err != nil {
 					t.Fatal(err)
@@ -223,8 +224,8 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 			}
 		}
 	}
-	ra, _ := ResolveRun(a.Dir)
-	rb, _ := ResolveRun(b.Dir)
+	ra, _ := ResolveRun(context.Background(), a.Dir)
+	rb, _ := ResolveRun(context.Background(), b.Dir)
 	if ra.Info.DatasetSize != 8 || rb.Info.DatasetSize != 6 || rb.Info.LoadPattern != "poisson" {
 		t.Fatalf("fixture: dataset sizes %d/%d, pattern %q", ra.Info.DatasetSize, rb.Info.DatasetSize, rb.Info.LoadPattern)
 	}
@@ -240,7 +241,7 @@ func TestCacheEventsDigest(t *testing.T) {
 	if _, ok := c.EventsDigest(run.EventsPath); ok {
 		t.Fatal("digest before any load")
 	}
-	l, _, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
+	l, _, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // entryRoundTripLog is an endpoints log with what the compact entry
@@ -69,11 +70,11 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	for _, runDir := range []string{filepath.Join(dir, "odd"), smallRun, "testdata/legacy_run", "testdata/aiperf_burst",
 		"testdata/guidellm_sync", "testdata/vllm_result"} {
 		t.Run(filepath.Base(runDir), func(t *testing.T) {
-			run, err := ResolveRun(runDir)
+			run, err := ResolveRun(context.Background(), runDir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
+			want, err := Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,8 +97,8 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 		})
 	}
 	// The constructed log exercises every column the entry treats apart.
-	run, _ := ResolveRun(filepath.Join(dir, "odd"))
-	l, err := Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
+	run, _ := ResolveRun(context.Background(), filepath.Join(dir, "odd"))
+	l, err := Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestCacheEntryRejectsBadValues(t *testing.T) {
 // pointer is missing, names a removed entry or holds anything but an
 // entry name of its own pair.
 func TestCachePointer(t *testing.T) {
-	run, err := ResolveRun(smallRun)
+	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}

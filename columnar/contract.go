@@ -95,11 +95,17 @@ func SmallSuperpassWarning(s int, source string) string {
 }
 
 // GuideLLMBenchmarks counts the benchmarks of a GuideLLM report.
-func GuideLLMBenchmarks(path string) (int, error) { return foreign.GuideLLMBenchmarks(path) }
+func GuideLLMBenchmarks(ctx context.Context, path string) (int, error) {
+	return foreign.GuideLLMBenchmarks(ctx, path)
+}
 
 // CountResults counts the results appended to a vLLM or SGLang result file.
-func CountResults(path string) (int, error) { return foreign.CountResults(path) }
+func CountResults(ctx context.Context, path string) (int, error) {
+	return foreign.CountResults(ctx, path)
+}
 
 // RunParts is the number of runs in the file at path of format f, and
 // whether they are named "path#N".
-func RunParts(path string, f Format) (n int, named bool) { return foreign.RunParts(path, f) }
+func RunParts(ctx context.Context, path string, f Format) (n int, named bool) {
+	return foreign.RunParts(ctx, path, f)
+}

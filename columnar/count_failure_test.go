@@ -47,7 +47,7 @@ func TestIngestCountFailure(t *testing.T) {
 		"events.jsonl":  joinLines(lnStart, lnIssue1, lnFirst1, long, lnIssue2, lnFirst2, lnDone2, lnEnded),
 		"run_meta.json": `{"dataset_size": 2}`,
 	})
-	run, err := ResolveRun(dir)
+	run, err := ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

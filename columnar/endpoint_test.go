@@ -1,6 +1,7 @@
 package columnar
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestSidecarEndpointAndDataset(t *testing.T) {
 	if err := yaml.Unmarshal(b, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	run, err := ResolveRun(dir)
+	run, err := ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

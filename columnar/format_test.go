@@ -67,7 +67,7 @@ func TestDetectFile(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %q", name, f, err, want)
 		}
 	}
-	run, err := ResolveRun(filepath.Join(dir, "a"))
+	run, err := ResolveRun(context.Background(), filepath.Join(dir, "a"))
 	if err != nil || run.Format != contract.FormatAIPerf {
 		t.Errorf("ResolveRun: %+v, %v", run, err)
 	}
@@ -79,16 +79,16 @@ func TestDetectFile(t *testing.T) {
 func TestResolveUnknown(t *testing.T) {
 	dir := t.TempDir()
 	p := writeTemp(t, dir, "results.json", `{"name": "x"}`)
-	_, err := ResolveRun(p)
+	_, err := ResolveRun(context.Background(), p)
 	var u *UnknownFormatError
 	if !errors.As(err, &u) || !errors.Is(err, ErrUnknownFormat) || !strings.Contains(err.Error(), p+": unknown log format: a JSON object with keys \"name\"") {
 		t.Errorf("err = %v", err)
 	}
 	ev := writeTemp(t, dir, "run/events.jsonl", "garbage\n")
-	if run, err := ResolveRun(filepath.Dir(ev)); err != nil || run.Format != contract.FormatEndpoints {
+	if run, err := ResolveRun(context.Background(), filepath.Dir(ev)); err != nil || run.Format != contract.FormatEndpoints {
 		t.Errorf("garbage events.jsonl: %+v, %v", run, err)
 	}
-	if _, err := ResolveRun(ev + "#1"); err == nil || !strings.Contains(err.Error(), "only GuideLLM reports and appended vLLM/SGLang results hold several runs") {
+	if _, err := ResolveRun(context.Background(), ev+"#1"); err == nil || !strings.Contains(err.Error(), "only GuideLLM reports and appended vLLM/SGLang results hold several runs") {
 		t.Errorf("#1 on an events file: %v", err)
 	}
 }
@@ -103,19 +103,19 @@ func TestResolveForeignDirectory(t *testing.T) {
 	writeTemp(t, dir, "aiperf/profile_export_raw.jsonl", rec)
 	writeTemp(t, dir, "aiperf/profile_export_aiperf.json", `{"records": {}, "input_config": {}}`)
 	writeTemp(t, dir, "aiperf/notes.json", `{"note": "not a log"}`)
-	run, err := ResolveRun(filepath.Join(dir, "aiperf"))
+	run, err := ResolveRun(context.Background(), filepath.Join(dir, "aiperf"))
 	if err != nil || filepath.Base(run.EventsPath) != "profile_export.jsonl" || run.Format != contract.FormatAIPerf {
 		t.Fatalf("aiperf dir: %+v, %v", run, err)
 	}
 	writeTemp(t, dir, "vllm/a.json", vllmResult)
 	writeTemp(t, dir, "vllm/b.json", vllmResult)
-	if _, err := ResolveRun(filepath.Join(dir, "vllm")); err == nil || !strings.Contains(err.Error(), "holds 2 benchmark logs") {
+	if _, err := ResolveRun(context.Background(), filepath.Join(dir, "vllm")); err == nil || !strings.Contains(err.Error(), "holds 2 benchmark logs") {
 		t.Errorf("two results: %v", err)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ResolveRun(filepath.Join(dir, "empty")); err == nil || !strings.Contains(err.Error(), "nor another tool's log") {
+	if _, err := ResolveRun(context.Background(), filepath.Join(dir, "empty")); err == nil || !strings.Contains(err.Error(), "nor another tool's log") {
 		t.Errorf("empty dir: %v", err)
 	}
 }
@@ -137,7 +137,7 @@ func FuzzDetect(f *testing.F) {
 func TestReadersCancelled(t *testing.T) {
 	for _, path := range []string{"testdata/legacy_run", "testdata/aiperf_burst", "testdata/guidellm_sync/benchmarks.json",
 		"testdata/vllm_result/openai-infqps-concurrency2-Llama-3.1-8B-Instruct-20260102-030405.json"} {
-		run, err := ResolveRun(path)
+		run, err := ResolveRun(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
 		}

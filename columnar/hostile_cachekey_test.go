@@ -27,7 +27,7 @@ func TestCacheKeyForeignSidecar(t *testing.T) {
 	}
 	cache := &Cache{Dir: filepath.Join(t.TempDir(), "cache")}
 	load := func() (string, bool) {
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func (c *slowCounter) Count(text string) int {
 // is ready leave their counts for a second pass over their lines; the
 // result is the same as with the counter ready from the start.
 func TestPendingCounterLoadsBesideTheDecode(t *testing.T) {
-	run, err := ResolveRun(filepath.Join("..", "testdata", "goodrun"))
+	run, err := ResolveRun(context.Background(), filepath.Join("..", "testdata", "goodrun"))
 	if err != nil {
 		t.Fatal(err)
 	}

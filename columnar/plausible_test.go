@@ -42,7 +42,7 @@ func TestImplausibleTimestampsDropped(t *testing.T) {
 		t.Run(fmt.Sprint(tc.bad), func(t *testing.T) {
 			dir := t.TempDir()
 			path := writeTemp(t, dir, "profile_export.jsonl", implausibleAIPerf(2000, tc.stride))
-			run, err := ResolveRun(path)
+			run, err := ResolveRun(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -200,7 +200,7 @@ func TestAIPerfNewerRecords(t *testing.T) {
 
 // ResolveWarnings ingests dir and returns the run's warnings.
 func ResolveWarnings(t *testing.T, dir string) []string {
-	run, err := ResolveRun(dir)
+	run, err := ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func TestAIPerfCSVBesideJSONL(t *testing.T) {
 	dir := t.TempDir()
 	writeTemp(t, dir, "profile_export_records.csv", aiperfCSV(aiperfCSVRows[1]))
 	writeTemp(t, dir, "profile_export.jsonl", aiperfJSONLOf("profiling", 1000e9, 1001e9, 125.5, 1000, 100, 20, 0, "", false)+"\n")
-	run, err := ResolveRun(dir)
+	run, err := ResolveRun(context.Background(), dir)
 	if err != nil || filepath.Base(run.EventsPath) != "profile_export.jsonl" || run.Format != FormatAIPerf {
 		t.Fatalf("run %+v, err %v", run, err)
 	}

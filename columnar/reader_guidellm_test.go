@@ -157,14 +157,14 @@ func TestGuideLLMBenchmarks(t *testing.T) {
 		glBench(`{"type_":"concurrent","streams":4,"max_concurrency":4}`, []string{glReq("c", 101, 70, 2, 9), glReq("d", 100, 80, 2, 9)}, []string{errored, midstream}, []string{glReq("i", 103, 0, 0, 0)}),
 		glBench(`{"type_":"poisson","rate":2.5}`, []string{glReq("p", 200, 10, 1, 2)}, nil, nil),
 	))
-	if n, err := foreign.GuideLLMBenchmarks(path); n != 3 || err != nil {
+	if n, err := foreign.GuideLLMBenchmarks(context.Background(), path); n != 3 || err != nil {
 		t.Fatalf("GuideLLMBenchmarks = %d, %v", n, err)
 	}
-	if _, err := ResolveRun(path); err == nil || !strings.Contains(err.Error(), "holds 3 GuideLLM benchmarks") || !strings.Contains(err.Error(), path+"#2") {
+	if _, err := ResolveRun(context.Background(), path); err == nil || !strings.Contains(err.Error(), "holds 3 GuideLLM benchmarks") || !strings.Contains(err.Error(), path+"#2") {
 		t.Errorf("a multi-benchmark report without #N: %v", err)
 	}
-	if _, err := ResolveRun(path + "#3"); err == nil || !strings.Contains(err.Error(), "no benchmark 3") {
-		run, _ := ResolveRun(path + "#3")
+	if _, err := ResolveRun(context.Background(), path+"#3"); err == nil || !strings.Contains(err.Error(), "no benchmark 3") {
+		run, _ := ResolveRun(context.Background(), path+"#3")
 		if run != nil {
 			_, err = Ingest(context.Background(), run, contract.IngestOptions{})
 		}
@@ -278,7 +278,7 @@ func TestGuideLLMMalformed(t *testing.T) {
 	}
 	// A YAML report over the bound is refused with a way out.
 	big := writeTemp(t, t.TempDir(), "big.yaml", "benchmarks:\n"+strings.Repeat("- a: 1\n", foreign.MaxYAMLReport/7+1))
-	run, err := ResolveRun(big)
+	run, err := ResolveRun(context.Background(), big)
 	if err == nil {
 		_, err = Ingest(context.Background(), run, contract.IngestOptions{})
 	}

@@ -32,7 +32,7 @@ func TestSGLangResults(t *testing.T) {
 	if f, err := DetectFile(path); err != nil || f != contract.FormatSGLang {
 		t.Fatalf("detected %q, %v", f, err)
 	}
-	if _, err := ResolveRun(path); err == nil || !strings.Contains(err.Error(), "holds 2 sglang results") {
+	if _, err := ResolveRun(context.Background(), path); err == nil || !strings.Contains(err.Error(), "holds 2 sglang results") {
 		t.Errorf("a two-result file without #N: %v", err)
 	}
 	for part, want := range []struct{ ttft, lat [2]int64 }{
@@ -51,7 +51,7 @@ func TestSGLangResults(t *testing.T) {
 			t.Errorf("#%d ttft %v latency %v failed %v kinds %v", part, s.TTFTNs, s.LatencyNs, s.Failed, s.FailureKind)
 		}
 	}
-	if n, named := foreign.RunParts(path, contract.FormatSGLang); n != 2 || !named {
+	if n, named := foreign.RunParts(context.Background(), path, contract.FormatSGLang); n != 2 || !named {
 		t.Errorf("RunParts %d %v", n, named)
 	}
 }
@@ -74,7 +74,7 @@ func TestVLLMPlainAndAppended(t *testing.T) {
 		s.LatencyNs[1] != 500e6 || s.HasFirstToken[0] || !s.Failed[2] {
 		t.Errorf("plain: info %+v latency %v first %v failed %v", tab.Info, s.LatencyNs, s.HasFirstToken, s.Failed)
 	}
-	if n, named := foreign.RunParts(path, contract.FormatVLLM); n != 1 || named {
+	if n, named := foreign.RunParts(context.Background(), path, contract.FormatVLLM); n != 1 || named {
 		t.Errorf("one result: RunParts %d %v", n, named)
 	}
 	second := strings.Replace(plain, `"latencies": [0.75, 0.5, 0.0]`, `"latencies": [1.5, 2.5, 0.0]`, 1)
@@ -83,7 +83,7 @@ func TestVLLMPlainAndAppended(t *testing.T) {
 	if tab.Info.SourcePath != appended+"#1" || s.Len() != 3 || s.LatencyNs[0] != 1500e6 || s.LatencyNs[1] != 2500e6 {
 		t.Errorf("appended #1: %s latency %v", tab.Info.SourcePath, s.LatencyNs)
 	}
-	if _, err := ResolveRun(appended + "#2"); err == nil || !strings.Contains(err.Error(), "holds 2 vllm result(s)") {
+	if _, err := ResolveRun(context.Background(), appended+"#2"); err == nil || !strings.Contains(err.Error(), "holds 2 vllm result(s)") {
 		t.Errorf("#2 of two: %v", err)
 	}
 	// A damaged first result: the second still reads when named, and the

@@ -96,7 +96,7 @@ func TestVLLMWithoutStartTimes(t *testing.T) {
 // per-request arrays and is refused, saying so.
 func TestVLLMNotDetailed(t *testing.T) {
 	body := `{"date": "20260102-030405", "backend": "vllm", "model_id": "m", "num_prompts": 4, "request_rate": "inf", "completed": 4, "mean_ttft_ms": 93.75}`
-	run, err := ResolveRun(writeTemp(t, t.TempDir(), "r.json", body))
+	run, err := ResolveRun(context.Background(), writeTemp(t, t.TempDir(), "r.json", body))
 	if err != nil {
 		t.Fatal(err)
 	}

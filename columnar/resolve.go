@@ -1,6 +1,7 @@
 package columnar
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,8 +25,10 @@ var eventsNames = []string{"events.jsonl", "events.jsonl.gz", "events.jsonl.zst"
 // log's format is detected from its content (Run.Format); "report.json#N"
 // names benchmark N of a GuideLLM report. A missing or malformed sidecar
 // is a warning; a missing events file or a log of unknown format is an
-// error.
-func ResolveRun(path string) (*contract.Run, error) {
+// error. ctx ends the long parts (a report's benchmark count, a 1 GiB
+// sample_idx_map.json) within a window of the file: the error is then
+// ctx's and no run is returned.
+func ResolveRun(ctx context.Context, path string) (*contract.Run, error) {
 	part := -1
 	st, err := os.Stat(path)
 	if file, n, ok := splitPart(path); err != nil && ok {
@@ -87,13 +90,16 @@ func ResolveRun(path string) (*contract.Run, error) {
 	case strings.HasSuffix(events, ".zst"):
 		run.Compression = "zstd"
 	}
-	if err := detectFormat(run); err != nil {
+	if err := detectFormat(ctx, run); err != nil {
 		return nil, err
 	}
 	if run.Format.HasDatasetPass() {
 		var warnings []string
-		run.Info, run.Sidecars, warnings = sidecar.ReadSidecars(run.Dir, run.Info)
+		run.Info, run.Sidecars, warnings = sidecar.ReadSidecars(ctx, run.Dir, run.Info)
 		run.Warnings = append(run.Warnings, warnings...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a sidecar cut short is no sidecar: no run
 	}
 	return run, nil
 }

@@ -1,6 +1,7 @@
 package columnar
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -140,7 +141,8 @@ func foreignLog(dir string) (string, contract.Format, error) {
 // detectFormat sets r.Format from the events file's content. A file
 // named as an endpoints events log whose content shows no format (empty,
 // or garbage the decoder reports line by line) is read as endpoints.
-func detectFormat(r *contract.Run) error {
+// Counting a file's runs (a walk of the whole file) observes ctx.
+func detectFormat(ctx context.Context, r *contract.Run) error {
 	f, err := detectFileOnce(r.EventsPath)
 	var unknown *UnknownFormatError
 	if errors.As(err, &unknown) && slices.Contains(eventsNames, filepath.Base(r.EventsPath)) {
@@ -157,7 +159,10 @@ func detectFormat(r *contract.Run) error {
 		return fmt.Errorf("%s#%d: only GuideLLM reports and appended vLLM/SGLang results hold several runs; %s is %s", r.EventsPath, r.Part, r.EventsPath, f)
 	}
 	if contract.ResultsFormat(f) {
-		n, _ := foreign.CountResults(r.EventsPath)
+		n, _ := foreign.CountResults(ctx, r.EventsPath)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		switch {
 		case r.Part < 0 && n > 1:
 			return &severalRuns{fmt.Sprintf("%s holds %d %s results (appended runs, one a line): pass %s#0 … %s#%d, or sweep its directory",
@@ -169,7 +174,11 @@ func detectFormat(r *contract.Run) error {
 	if f == contract.FormatGuideLLM && r.Part < 0 {
 		// A report cut short counts the benchmarks it holds; the reader
 		// reports the cut.
-		if n, _ := foreign.GuideLLMBenchmarks(r.EventsPath); n > 1 {
+		n, _ := foreign.GuideLLMBenchmarks(ctx, r.EventsPath)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if n > 1 {
 			return &severalRuns{fmt.Sprintf("%s holds %d GuideLLM benchmarks (one per load level): pass %s#0 … %s#%d, or sweep its directory",
 				r.EventsPath, n, r.EventsPath, r.EventsPath, n-1)}
 		}

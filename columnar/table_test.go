@@ -17,6 +17,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -30,7 +31,7 @@ func decodeFile(t testing.TB, path string) *contract.Decoded {
 	}
 	defer f.Close()
 	var d contract.Decoded
-	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: words{}, Workers: 1}, &d); err != nil {
+	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: tokenizer.Words{}, Workers: 1}, &d); err != nil {
 		t.Fatal(err)
 	}
 	return &d
@@ -39,7 +40,7 @@ func decodeFile(t testing.TB, path string) *contract.Decoded {
 // TestResolveRunSidecars reads testdata/small_run, whose sidecars are
 // copies of the parity run conc_clean_ramp's (run_meta.json rewritten to 50).
 func TestResolveRunSidecars(t *testing.T) {
-	run, err := ResolveRun(smallRun)
+	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +81,14 @@ func TestResolveRun(t *testing.T) {
 	events := joinLines(lnStart, lnIssue1, lnEnded)
 	t.Run("Missing", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "nope")
-		_, err := ResolveRun(p)
+		_, err := ResolveRun(context.Background(), p)
 		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "no such events file: "+p) {
 			t.Errorf("err = %v", err)
 		}
 	})
 	t.Run("DirWithoutEvents", func(t *testing.T) {
 		dir := t.TempDir()
-		_, err := ResolveRun(dir)
+		_, err := ResolveRun(context.Background(), dir)
 		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "no events.jsonl under "+dir+" (looked in ./ and ./client/)") {
 			t.Errorf("err = %v", err)
 		}
@@ -98,7 +99,7 @@ func TestResolveRun(t *testing.T) {
 			"client/events.jsonl.zst": events, "client/run_meta.json": `{"dataset_size": "200"}`,
 			"run_meta.json": `{"dataset_size": 7}`, // not beside the events file: ignored
 		})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +110,7 @@ func TestResolveRun(t *testing.T) {
 	t.Run("RootWins", func(t *testing.T) {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{"events.jsonl": events, "client/events.jsonl": events})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil || run.EventsPath != filepath.Join(dir, "events.jsonl") {
 			t.Errorf("run %+v err %v", run, err)
 		}
@@ -122,7 +123,7 @@ func TestResolveRun(t *testing.T) {
 			"run_meta.json":       `{"dataset_size": `,
 			"sample_idx_map.json": `{"performance": {"a": 3, "b": 9, "c": "x"}}`,
 		})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func TestResolveRun(t *testing.T) {
 				{"type": "counter", "name": "tracked_samples_issued", "value": 1000},
 				{"type": "series", "name": "sample_latency_ns", "count": 1000}]}`,
 		})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +175,7 @@ func TestResolveRun(t *testing.T) {
 		for body, want := range map[string]int{`{"dataset_size": 200.9}`: 200, `{"dataset_size": true}`: 1, `{"dataset_size": 0}`: 0, `{"dataset_size": "abc"}`: 0, `[1]`: 0} {
 			dir := t.TempDir()
 			writeFiles(t, dir, map[string]string{"events.jsonl": events, "run_meta.json": body})
-			run, err := ResolveRun(dir)
+			run, err := ResolveRun(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,11 +191,11 @@ func TestResolveRun(t *testing.T) {
 func TestTableRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	run, err := ResolveRun(smallRun)
+	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, Allocator: mem, Workers: 2})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,11 +228,11 @@ func TestTableRoundTrip(t *testing.T) {
 // TestTokenizeSample: at most K samples per super-pass are counted, with
 // the same counts as a full count.
 func TestTokenizeSample(t *testing.T) {
-	run, err := ResolveRun(smallRun)
+	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, TokenizeSample: 5})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, TokenizeSample: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,11 +275,11 @@ func TestCache(t *testing.T) {
 	runDir := t.TempDir()
 	writeFiles(t, runDir, map[string]string{"events.jsonl": string(src), "run_meta.json": `{"dataset_size": 50}`})
 	ch := &Cache{Dir: t.TempDir()}
-	opts := contract.IngestOptions{Counter: words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem}
 	want := decodeFile(t, filepath.Join(runDir, "events.jsonl"))
 	ingest := func(wantHit bool) {
 		t.Helper()
-		run, err := ResolveRun(runDir)
+		run, err := ResolveRun(context.Background(), runDir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +297,7 @@ func TestCache(t *testing.T) {
 	}
 	lookup := func(wantHit bool) {
 		t.Helper()
-		run, err := ResolveRun(runDir)
+		run, err := ResolveRun(context.Background(), runDir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +332,7 @@ func TestCache(t *testing.T) {
 	os.Truncate(entries[0], 100)
 	ingest(false)
 	// Another counter is another entry.
-	run, _ := ResolveRun(runDir)
+	run, _ := ResolveRun(context.Background(), runDir)
 	tab, hit, err := ch.Ingest(context.Background(), run, contract.IngestOptions{Allocator: mem})
 	if err != nil || hit {
 		t.Fatalf("other counter: hit %v err %v", hit, err)
@@ -347,7 +348,7 @@ func TestCache(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run, err := ResolveRun(runDir)
+			run, err := ResolveRun(context.Background(), runDir)
 			if err != nil {
 				t.Error(err)
 				return
@@ -377,14 +378,14 @@ func TestIngestCompressed(t *testing.T) {
 	for kind, name := range map[string]string{"gzip": "events.jsonl.gz", "zstd": "events.jsonl.zst"} {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{name: string(compressed(t, kind, src))})
-		run, err := ResolveRun(dir)
+		run, err := ResolveRun(context.Background(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if run.Compression != kind {
 			t.Errorf("compression %q, want %q", run.Compression, kind)
 		}
-		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}})
+		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 		if err != nil {
 			t.Fatal(err)
 		}

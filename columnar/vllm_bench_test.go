@@ -74,7 +74,7 @@ func TestVLLMBenchNoWindow(t *testing.T) {
 func TestVLLMBenchNotDetailed(t *testing.T) {
 	body := `{"backend":"openai","completed":3,"date":"20260102-030405","failed":1,"failed_requests":[{"error":"timeout","index":1,"itl":[],"latency":0.0,` +
 		`"output_tokens":0,"prompt_len":10,"start_time":0.5,"ttft":0.0}],"model_id":"m","num_prompts":4,"steady_state":null}`
-	run, err := ResolveRun(writeTemp(t, t.TempDir(), "r.json", body))
+	run, err := ResolveRun(context.Background(), writeTemp(t, t.TempDir(), "r.json", body))
 	if err != nil {
 		t.Fatal(err)
 	}

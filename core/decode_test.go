@@ -14,7 +14,7 @@ import (
 // decodeRun produces the detector input of a run directory with the
 // production decoder (columnar) and the word counter of the parity corpus.
 func decodeRun(dir string) (*core.Samples, core.RunInfo, error) {
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		return nil, core.RunInfo{}, err
 	}

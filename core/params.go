@@ -174,6 +174,16 @@ func (p Params) Validate() error {
 			errs = append(errs, fmt.Errorf("%s: must be ≥ 0, got %v", name, v))
 		}
 	}
+	positive := func(name string, v float64) {
+		if !(v > 0) {
+			errs = append(errs, fmt.Errorf("%s: must be > 0, got %v", name, v))
+		}
+	}
+	atLeast := func(name string, v, lo int) {
+		if v < lo {
+			errs = append(errs, fmt.Errorf("%s: must be ≥ %d, got %d", name, lo, v))
+		}
+	}
 	_, err := ParseCompat(string(p.Compat))
 	check(err)
 	_, err = ParseMethod(string(p.Method))
@@ -192,9 +202,7 @@ func (p Params) Validate() error {
 	if p.SuperpassSize < 0 {
 		errs = append(errs, fmt.Errorf("superpass_size: must be ≥ 0 (0 = dataset size), got %d", p.SuperpassSize))
 	}
-	if p.WarmupFixed < 0 {
-		errs = append(errs, fmt.Errorf("warmup_fixed: must be ≥ 0, got %d", p.WarmupFixed))
-	}
+	atLeast("warmup_fixed", p.WarmupFixed, 0)
 	nonNeg("warmup_band", p.WarmupBand)
 	if !(p.WarmupMaxFrac >= 0 && p.WarmupMaxFrac <= 1) {
 		errs = append(errs, fmt.Errorf("warmup_max_frac: must be in [0, 1], got %v", p.WarmupMaxFrac))
@@ -216,29 +224,17 @@ func (p Params) Validate() error {
 		errs = append(errs, fmt.Errorf("alpha: must be in (0, 1), got %v", p.Alpha))
 	}
 	nonNeg("trend_rel_drift_min", p.TrendRelDriftMin)
-	if p.MinTrendN < 3 {
-		errs = append(errs, fmt.Errorf("min_trend_n: must be ≥ 3, got %d", p.MinTrendN))
-	}
-	if !(p.MinDurEps > 0) {
-		errs = append(errs, fmt.Errorf("min_dur_eps: must be > 0, got %v", p.MinDurEps))
-	}
+	atLeast("min_trend_n", p.MinTrendN, 3)
+	positive("min_dur_eps", p.MinDurEps)
 	nonNeg("min_dur_relax_mult", p.MinDurRelaxMult)
 	nonNeg("min_dur_floor_s", p.MinDurFloorS)
-	if p.MinDurKstarFloor < 1 {
-		errs = append(errs, fmt.Errorf("min_dur_kstar_floor: must be ≥ 1, got %d", p.MinDurKstarFloor))
-	}
+	atLeast("min_dur_kstar_floor", p.MinDurKstarFloor, 1)
 	nonNeg("level_shift_band", p.LevelShiftBand)
-	if p.TailShiftMinSP < 1 {
-		errs = append(errs, fmt.Errorf("tail_shift_min_sp: must be ≥ 1, got %d", p.TailShiftMinSP))
-	}
-	if !(p.TailShiftSDs > 0) {
-		errs = append(errs, fmt.Errorf("tail_shift_sds: must be > 0, got %v", p.TailShiftSDs))
-	}
+	atLeast("tail_shift_min_sp", p.TailShiftMinSP, 1)
+	positive("tail_shift_sds", p.TailShiftSDs)
 	_, err = ParseWindowStart(string(p.WindowStart))
 	check(err)
-	if !(p.HeadTrimZ > 0) {
-		errs = append(errs, fmt.Errorf("head_trim_z: must be > 0, got %v", p.HeadTrimZ))
-	}
+	positive("head_trim_z", p.HeadTrimZ)
 	nonNeg("head_trim_min_rel", p.HeadTrimMinRel)
 	if !(p.HeadTrimMaxFrac >= 0 && p.HeadTrimMaxFrac < 1) {
 		errs = append(errs, fmt.Errorf("head_trim_max_frac: must be in [0, 1), got %v", p.HeadTrimMaxFrac))

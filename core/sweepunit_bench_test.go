@@ -22,7 +22,7 @@ func BenchmarkAnalyzeSweepUnit(b *testing.B) {
 	if _, err := synth.Generate(dir, spec); err != nil {
 		b.Fatal(err)
 	}
-	run, _ := columnar.ResolveRun(dir)
+	run, _ := columnar.ResolveRun(context.Background(), dir)
 	t, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		b.Fatal(err)

@@ -46,7 +46,7 @@ func (d *discoverer) keepForeign(root, dir, rel, real string, names []string, vi
 		fileRel := joinRel(rel, filepath.Base(p))
 		// A report that cannot be counted still yields its first run, so
 		// the sweep records why it cannot be read.
-		n, named := columnar.RunParts(p, formats[i])
+		n, named := columnar.RunParts(d.ctx, p, formats[i])
 		if !named {
 			d.keep(RunRef{Root: root, Path: p, Rel: fileRel, EventsPath: p}, id(p), viaLink)
 			continue
@@ -69,7 +69,7 @@ func (d *discoverer) keepForeignFile(root string) bool {
 	if err != nil || f == columnar.FormatEndpoints || f == columnar.FormatEndpointsLegacy {
 		return false
 	}
-	n, named := columnar.RunParts(root, f)
+	n, named := columnar.RunParts(d.ctx, root, f)
 	name := filepath.Base(root)
 	real, err := realPath(filepath.Dir(root))
 	if err != nil {

@@ -11,8 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
@@ -61,7 +59,7 @@ type partWriter[T any] struct {
 	opts   WriterOptions
 	cols   []column[T]
 	append func(*array.RecordBuilder, *T)
-	props  *parquet.WriterProperties
+	props  *parquetio.Options
 	seq    int
 
 	rb      *array.RecordBuilder
@@ -96,22 +94,21 @@ func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*array.
 	}, nil
 }
 
-// partProperties are the Parquet writer properties of a table's part
+// partProperties are the Parquet writer options of a table's part
 // files: zstd, dictionaries only where the layout asks for them.
-func partProperties[T any](cols []column[T], opts WriterOptions) *parquet.WriterProperties {
-	wp := []parquet.WriterProperty{
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithAllocator(opts.Mem),
-		parquet.WithMaxRowGroupLength(int64(opts.RowsPerGroup)),
-		parquet.WithCreatedBy("steadysweep"),
+func partProperties[T any](cols []column[T], opts WriterOptions) *parquetio.Options {
+	o := &parquetio.Options{
+		Compression:     parquetio.Zstd,
+		Mem:             opts.Mem,
+		MaxRowGroupRows: int64(opts.RowsPerGroup),
+		CreatedBy:       "steadysweep",
 	}
 	for _, c := range cols {
 		if c.dict {
-			wp = append(wp, parquet.WithDictionaryFor(c.name, true))
+			o.Dictionary = append(o.Dictionary, c.name)
 		}
 	}
-	return parquet.NewWriterProperties(wp...)
+	return o
 }
 
 // partName matches part files and their temporaries (atomicfile's

@@ -13,10 +13,10 @@ import (
 type ColumnDoc struct{ Name, Type, Unit, Doc string }
 
 // RowsColumns documents every column of OUT/rows in schema order.
-func RowsColumns() []ColumnDoc { return columnDocs(rowColumns) }
+func RowsColumns() []ColumnDoc { return columnDocs(rowColumns()) }
 
 // SeriesColumns documents every column of OUT/series in schema order.
-func SeriesColumns() []ColumnDoc { return columnDocs(seriesColumns) }
+func SeriesColumns() []ColumnDoc { return columnDocs(seriesColumns()) }
 
 func columnDocs[T any](cols []column[T]) []ColumnDoc {
 	out := make([]ColumnDoc, len(cols))

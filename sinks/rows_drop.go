@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
 
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
@@ -28,7 +27,7 @@ import (
 // are taken out first, so an interrupted retry leaves them missing (and
 // redone by the next resume), never twice.
 func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.Allocator) (int, error) {
-	return dropWhere(ctx, path, []string{"run_id", "config_id", "events_sha256"}, partProperties(rowColumns, WriterOptions{}.withDefaults()),
+	return dropWhere(ctx, path, []string{"run_id", "config_id", "events_sha256"}, partProperties(rowColumns(), WriterOptions{}.withDefaults()),
 		func(k []string, v int32) bool {
 			return drop(Key{RunID: k[0], ConfigID: k[1], EventsSHA256: k[2], SchemaVersion: v})
 		}, mem)
@@ -36,7 +35,7 @@ func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.
 
 // DropSeries is DropRows for a series part file.
 func DropSeries(ctx context.Context, path string, drop func(SeriesKey) bool, mem memory.Allocator) (int, error) {
-	return dropWhere(ctx, path, []string{"run_id", "events_sha256"}, partProperties(seriesColumns, WriterOptions{}.withDefaults()),
+	return dropWhere(ctx, path, []string{"run_id", "events_sha256"}, partProperties(seriesColumns(), WriterOptions{}.withDefaults()),
 		func(k []string, v int32) bool {
 			return drop(SeriesKey{RunID: k[0], EventsSHA256: k[1], SchemaVersion: v})
 		}, mem)
@@ -45,7 +44,7 @@ func DropSeries(ctx context.Context, path string, drop func(SeriesKey) bool, mem
 // dropWhere rewrites the part file at path without the rows that drop
 // selects by their string key columns keyNames and their schema_version
 // (see DropRows).
-func dropWhere(ctx context.Context, path string, keyNames []string, props *parquet.WriterProperties,
+func dropWhere(ctx context.Context, path string, keyNames []string, props *parquetio.Options,
 	drop func(key []string, version int32) bool, mem memory.Allocator) (dropped int, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator

@@ -78,13 +78,13 @@ var (
 // "", false) and Row.Has says which. A missing directory has no rows. The
 // first error (it names the file, row and column) ends the sequence.
 func ReadRows(ctx context.Context, dir string, o ReadOptions) iter.Seq2[Row, error] {
-	return readTable(ctx, dir, o, rowColumns, rowKeyColumns, func(r *Row, s *Stored) { r.Stored = s })
+	return readTable(ctx, dir, o, rowColumns(), rowKeyColumns, func(r *Row, s *Stored) { r.Stored = s })
 }
 
 // ReadSeries yields every row of the published part files of dir
 // (OUT/series) as ReadRows does.
 func ReadSeries(ctx context.Context, dir string, o ReadOptions) iter.Seq2[SeriesRow, error] {
-	return readTable(ctx, dir, o, seriesColumns, seriesKeyColumns, func(r *SeriesRow, s *Stored) { r.Stored = s })
+	return readTable(ctx, dir, o, seriesColumns(), seriesKeyColumns, func(r *SeriesRow, s *Stored) { r.Stored = s })
 }
 
 // errStop ends a file's batches when the consumer stops ranging.

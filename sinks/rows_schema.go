@@ -5,21 +5,23 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/steadysweep/steadysweep/core"
 )
 
-// rowColumns is the layout of the rows table, built once.
-var rowColumns = buildRowColumns()
+// rowColumns is the layout of the rows table, built on first use (not
+// at package initialisation: every process links sinks, few write rows).
+var rowColumns = sync.OnceValue(buildRowColumns)
 
 // RowsSchema returns the Arrow schema of OUT/rows: identity and
 // provenance, the run's metadata, one column per detector parameter
 // (named as core.Names(), lists as their canonical comma text), the
 // analysis outcome, timings. Units are in each field's "unit" metadata;
 // RowsColumns documents every column.
-func RowsSchema() *arrow.Schema { return schemaOf(rowColumns) }
+func RowsSchema() *arrow.Schema { return schemaOf(rowColumns()) }
 
 // lowCardinality are the string parameters worth a dictionary.
 var lowCardinality = map[string]bool{
@@ -208,18 +210,18 @@ func nonZero(x float64) float64 {
 }
 
 // paramCols are the parameter columns alone (ParamFields).
-var paramCols = documented(paramColumns(), nil)
+var paramCols = sync.OnceValue(func() []column[Row] { return documented(paramColumns(), nil) })
 
 // ParamFields are the parameter columns as the rows table types them, in
 // core.Names() order. Other tables keyed by parameter set
 // (calibration.parquet) use them, so a parameter has one type everywhere.
-func ParamFields() []arrow.Field { return schemaOf(paramCols).Fields() }
+func ParamFields() []arrow.Field { return schemaOf(paramCols()).Fields() }
 
 // AppendParams appends p's values to bs, builders of ParamFields' types
 // in their order.
 func AppendParams(bs []array.Builder, p core.Params) {
 	r := Row{Params: p}
-	for i, c := range paramCols {
+	for i, c := range paramCols() {
 		c.append(bs[i], &r)
 	}
 }
@@ -270,7 +272,7 @@ func paramColumns() []column[Row] {
 
 // appendRow appends r to the builders of rb (laid out as rowColumns).
 func appendRow(rb *array.RecordBuilder, r *Row) {
-	for i, c := range rowColumns {
+	for i, c := range rowColumns() {
 		c.append(rb.Field(i), r)
 	}
 }

@@ -7,7 +7,7 @@ type RowWriter struct{ w *partWriter[Row] }
 // NewRowWriter returns a RowWriter over opts.Dir. Part files continue the
 // shard's sequence numbers, so existing files are never overwritten.
 func NewRowWriter(opts WriterOptions) (*RowWriter, error) {
-	w, err := newPartWriter(opts, rowColumns, appendRow)
+	w, err := newPartWriter(opts, rowColumns(), appendRow)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ type SeriesWriter struct{ w *partWriter[SeriesRow] }
 
 // NewSeriesWriter returns a SeriesWriter over opts.Dir.
 func NewSeriesWriter(opts WriterOptions) (*SeriesWriter, error) {
-	w, err := newPartWriter(opts, seriesColumns, appendSeries)
+	w, err := newPartWriter(opts, seriesColumns(), appendSeries)
 	if err != nil {
 		return nil, err
 	}

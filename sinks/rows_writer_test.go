@@ -246,7 +246,7 @@ func TestSeriesRoundTrip(t *testing.T) {
 func TestRowsSchemaCoversOutcome(t *testing.T) {
 	srcs := map[string]bool{}
 	names := map[string]bool{}
-	for _, c := range rowColumns {
+	for _, c := range rowColumns() {
 		srcs[c.src] = true
 		if names[c.name] || c.name != strings.ToLower(c.name) {
 			t.Errorf("column name %q duplicated or not lowercase", c.name)

@@ -3,14 +3,15 @@ package sinks
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"sync"
 )
 
-var seriesColumns = buildSeriesColumns()
+var seriesColumns = sync.OnceValue(buildSeriesColumns)
 
 // SeriesSchema returns the Arrow schema of OUT/series: per-super-pass
 // trajectories, once per run (independent of the parameter sets);
 // SeriesColumns documents every column.
-func SeriesSchema() *arrow.Schema { return schemaOf(seriesColumns) }
+func SeriesSchema() *arrow.Schema { return schemaOf(seriesColumns()) }
 
 func buildSeriesColumns() []column[SeriesRow] {
 	type S = SeriesRow
@@ -38,7 +39,7 @@ func buildSeriesColumns() []column[SeriesRow] {
 }
 
 func appendSeries(rb *array.RecordBuilder, s *SeriesRow) {
-	for i, c := range seriesColumns {
+	for i, c := range seriesColumns() {
 		c.append(rb.Field(i), s)
 	}
 }

@@ -58,7 +58,7 @@ type LoaderOptions struct {
 	BeforeDecode func()
 	// Resolve resolves a path into a run (default columnar.ResolveRun):
 	// a test counts the resolutions through it.
-	Resolve func(path string) (*columnar.Run, error)
+	Resolve func(ctx context.Context, path string) (*columnar.Run, error)
 }
 
 // RunLoader reads runs under one LoaderOptions: it resolves a run once,
@@ -135,7 +135,7 @@ func (e *IngestError) Unwrap() error { return e.Err }
 // *TokenizerError or an *IngestError.
 func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error) {
 	o := &l.o
-	run, err := o.Resolve(path)
+	run, err := o.Resolve(ctx, path)
 	if err != nil {
 		return nil, &ResolveError{err}
 	}

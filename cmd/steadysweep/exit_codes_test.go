@@ -83,7 +83,7 @@ func TestResolveHintByType(t *testing.T) {
 		{filepath.Join("..", "..", "testdata"), false, true},         // a directory without a run
 		{filepath.Join(goodRun, "events.jsonl") + "#1", false, true}, // #N of an events file
 	} {
-		_, rerr := columnar.ResolveRun(c.path)
+		_, rerr := columnar.ResolveRun(context.Background(), c.path)
 		if rerr == nil {
 			t.Fatalf("%s: resolved", c.path)
 		}

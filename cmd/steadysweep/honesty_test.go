@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -297,7 +298,7 @@ func TestHonestyOverNamedRuns(t *testing.T) {
 // super-passes and concurrency (config.yaml).
 func blockFacts(t *testing.T, dir string, j map[string]any) runFacts {
 	t.Helper()
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/steadysweep/steadysweep/bench/benchlog"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -654,10 +656,17 @@ const hangGuard = 3 * time.Minute
 // fatal, if it has not exited after giveUp of wall time (a hang).
 func termAfterCPU(t *testing.T, cmd *exec.Cmd, cpu, giveUp time.Duration) {
 	t.Helper()
+	termAt(t, cmd, func(pid int) { waitForCPU(t, pid, cpu) }, giveUp)
+}
+
+// termAt is termAfterCPU with the moment of the signal chosen by wait,
+// which returns once the process (pid) is where the signal should land.
+func termAt(t *testing.T, cmd *exec.Cmd, wait func(pid int), giveUp time.Duration) {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitForCPU(t, cmd.Process.Pid, cpu)
+	wait(cmd.Process.Pid)
 	atSignal, _ := procCPU(t, cmd.Process.Pid)
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -670,8 +679,107 @@ func termAfterCPU(t *testing.T, cmd *exec.Cmd, cpu, giveUp time.Duration) {
 		t.Fatalf("no exit within %v of SIGTERM", giveUp)
 	}
 	after := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime() - atSignal
-	t.Logf("%v of CPU, then SIGTERM: exit %d after %v and %v more CPU", cpu, cmd.ProcessState.ExitCode(), time.Since(sent), after)
+	t.Logf("%v of CPU, then SIGTERM: exit %d after %v and %v more CPU", atSignal, cmd.ProcessState.ExitCode(), time.Since(sent), after)
 	if after > 2*time.Second {
 		t.Errorf("%v of CPU after SIGTERM, want at most 2 s", after)
+	}
+}
+
+// readOffset is the offset of process pid's open descriptor of path
+// (/proc/PID/fdinfo: how far it has read the file), and whether it has
+// one open.
+func readOffset(pid int, path string) (pos int64, open bool) {
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, fd := range fds {
+		if l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err != nil || l != path {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", pid, fd.Name()))
+		if err != nil {
+			continue
+		}
+		if m := regexp.MustCompile(`(?m)^pos:\s+(\d+)`).FindSubmatch(b); m != nil {
+			fmt.Sscan(string(m[1]), &pos)
+			return pos, true
+		}
+	}
+	return 0, false
+}
+
+// whileReading is a wait for termAt: it returns once process pid has read
+// path past its start but not to its end (the parse of it under way),
+// then follows its offset until the descriptor closes. last() waits for
+// that and returns the offsets at the signal and at the last look.
+func whileReading(t *testing.T, path string) (wait func(pid int), last func() (atSignal, atEnd int64)) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at, end int64
+	done := make(chan struct{})
+	wait = func(pid int) {
+		for {
+			pos, open := readOffset(pid, path)
+			if _, zombie := procCPU(t, pid); zombie || open && pos > 0 && pos < fi.Size() {
+				at = pos
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		go func() {
+			defer close(done)
+			end = at
+			for {
+				pos, open := readOffset(pid, path)
+				if !open {
+					return
+				}
+				end = max(end, pos)
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	return wait, func() (int64, int64) { <-done; return at, end }
+}
+
+// TestSIGTERMDuringSampleIndex is issue 30's "SIGINT during a 202 MiB
+// sample_idx_map.json: 12.7 s": SIGTERM while analyze parses a run's 2
+// M-entry sample_idx_map.json (90 MB, benchlog.SampleIndex), sent once
+// /proc shows the file read past its start and short of its end, ends it
+// with exit 130 within termAt's bound (2 s of CPU after the signal), and
+// the file is read no further than 1 MiB past where it was at the signal
+// (a parse that ignored the cancel read it to the end, then exited).
+func TestSIGTERMDuringSampleIndex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and writes a 90 MB sample_idx_map.json: skipped under -short")
+	}
+	if _, err := os.Stat("/proc/self/fdinfo"); err != nil {
+		t.Skip("needs /proc/PID/fdinfo (Linux) to see the parse under way")
+	}
+	bin := steadysweepBinary(t)
+	dir := copyRun(t, filepath.Join(repoRoot(t), "testdata", "goodrun"))
+	idx := filepath.Join(dir, "sample_idx_map.json")
+	f, err := os.Create(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(benchlog.SampleIndex(f, 2_000_000), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "analyze", dir, "--no-cache", "--tokenizer", "words")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	wait, last := whileReading(t, idx)
+	termAt(t, cmd, wait, hangGuard)
+	atSignal, atEnd := last()
+	t.Logf("sample_idx_map.json read to byte %d at the signal, %d at the last look", atSignal, atEnd)
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+		t.Errorf("exit %d, want 130:\n%s", code, stderr.String())
+	}
+	if atSignal == 0 {
+		t.Fatal("the process ended before it read sample_idx_map.json")
+	}
+	if atEnd > atSignal+1<<20 {
+		t.Errorf("read to byte %d after the signal at byte %d: the parse went on", atEnd, atSignal)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -32,7 +33,7 @@ type loadFlags struct {
 	keepTable bool
 	// resolve replaces columnar.ResolveRun (nil: it): a test counts the
 	// resolutions of a sweep through it.
-	resolve func(path string) (*columnar.Run, error)
+	resolve func(ctx context.Context, path string) (*columnar.Run, error)
 }
 
 func (l *loadFlags) register(fs *pflag.FlagSet) {

@@ -69,7 +69,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // written as it is, terminated or not (a truncated run stays truncated).
 // It returns the number of lines written.
 func replay(ctx context.Context, src, dir string, speed float64, clk replayClock) (int, error) {
-	run, err := columnar.ResolveRun(src)
+	run, err := columnar.ResolveRun(ctx, src)
 	if err != nil {
 		return 0, err
 	}

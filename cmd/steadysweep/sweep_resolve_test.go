@@ -43,11 +43,11 @@ func TestSweepResolvesEachRunOnce(t *testing.T) {
 		resolved = map[string]int{}
 	)
 	var f sweepFlags
-	f.resolve = func(path string) (*columnar.Run, error) {
+	f.resolve = func(ctx context.Context, path string) (*columnar.Run, error) {
 		mu.Lock()
 		resolved[filepath.Base(path)]++
 		mu.Unlock()
-		return columnar.ResolveRun(path)
+		return columnar.ResolveRun(ctx, path)
 	}
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer

@@ -130,8 +130,10 @@ func (w *watcher) watch(ctx context.Context) error {
 	begin := w.clock.now()
 	deadline := func() bool { return w.flags.timeout > 0 && w.clock.now().Sub(begin) >= w.flags.timeout }
 	for w.run == nil {
-		if err := w.open(); err == nil {
+		if err := w.open(ctx); err == nil {
 			break
+		} else if ctx.Err() != nil {
+			return w.interrupted(err)
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -174,8 +176,8 @@ func (w *watcher) watch(ctx context.Context) error {
 }
 
 // open resolves the run, reads its sidecars and opens its events log.
-func (w *watcher) open() error {
-	run, err := columnar.ResolveRun(w.arg)
+func (w *watcher) open(ctx context.Context) error {
+	run, err := columnar.ResolveRun(ctx, w.arg)
 	if err != nil {
 		return err
 	}

@@ -140,7 +140,7 @@ func replayAndWatch(t *testing.T, src string) watchOutcome {
 // independently of watch.
 func archiveStop(t *testing.T, dir string) (core.EarliestStop, core.Verdict) {
 	t.Helper()
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

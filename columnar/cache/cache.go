@@ -308,20 +308,19 @@ func (c *Cache) Entry(key, sha string, run *contract.Run) *contract.Loaded {
 // entry is Entry, verify deciding (once) whether an entry file of a
 // shared cache may be used.
 func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *contract.Loaded {
+	sharedDir := c.shared()
 	verified := 0 // 0 not yet asked, 1 true, −1 false
-	trusted := func(path string) bool {
-		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-			// Not an entry file at all (a link, a device): loadEntry
-			// opens no such thing (safeopen) and discards it, naming it.
-			return true
-		}
-		if !c.shared(path) {
-			return true
-		}
-		// A shared cache uses only its user's own entries: another
-		// writer's could hold any columns under the right name.
-		if fi, err := os.Lstat(path); err == nil && !privateTo(fi, currentUID()) {
+	// trusted judges an entry by its open descriptor's fstat (st), which
+	// is what loadEntry then reads: a file renamed over the path after
+	// the judgement is never the one read.
+	trusted := func(st fs.FileInfo) bool {
+		// Only the user's own entries: another writer's could hold any
+		// columns under the right name.
+		if !privateTo(st, currentUID()) {
 			return false
+		}
+		if !sharedDir {
+			return true
 		}
 		if verified == 0 {
 			verified = -1
@@ -331,14 +330,34 @@ func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *c
 		}
 		return verified == 1
 	}
+	// use is the entry at path when it is trusted; stop ends the lookup
+	// at an entry that is not.
+	use := func(path string) (l *contract.Loaded, stop bool) {
+		f, st, err := safeopen.OpenNoFollow(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false
+		}
+		if err != nil {
+			// Not an entry file at all (a link, a device): discarded
+			// unread, named.
+			run.Warnf("cache: discarding %s: %v", path, err)
+			os.Remove(path)
+			return nil, false
+		}
+		defer f.Close()
+		if !trusted(st) {
+			return nil, true
+		}
+		if EntryJudged != nil {
+			EntryJudged(path)
+		}
+		return c.loadEntry(f, st, path, sha, run), false
+	}
 	base := EntryBase(key, sha)
 	pointed := ""
 	if name, ok := c.pointedEntry(base); ok {
 		pointed = filepath.Join(c.dir(), name)
-		if !trusted(pointed) {
-			return nil
-		}
-		if l := c.loadEntry(pointed, sha, run); l != nil {
+		if l, stop := use(pointed); l != nil || stop {
 			return l
 		}
 	}
@@ -347,15 +366,17 @@ func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *c
 		if path == pointed {
 			continue
 		}
-		if !trusted(path) {
-			return nil
-		}
-		if l := c.loadEntry(path, sha, run); l != nil {
+		if l, stop := use(path); l != nil || stop {
 			return l
 		}
 	}
 	return nil
 }
+
+// EntryJudged, when set (a test's hook, never by the program), is called
+// between an entry's judgement and its read: where another writer of a
+// shared cache could rename a forged entry over the one judged.
+var EntryJudged func(path string)
 
 // EntryBase is the start of the names of the entries for key and sha:
 // BASE-CRC.arrow, and BASE.entry the pointer to the latest of them.
@@ -376,13 +397,10 @@ func (c *Cache) pointedEntry(base string) (string, bool) {
 	return name, true
 }
 
-// loadEntry returns the entry at path applied to run, or nil when it is
-// absent or invalid (then removed, with a warning).
-func (c *Cache) loadEntry(path, sha string, run *contract.Run) *contract.Loaded {
-	l, err := ReadEntry(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+// loadEntry returns the entry f, open at path (st its fstat), applied to
+// run, or nil when it is invalid (then removed, with a warning).
+func (c *Cache) loadEntry(f *os.File, st fs.FileInfo, path, sha string, run *contract.Run) *contract.Loaded {
+	l, err := readEntry(f, st, path)
 	if err != nil {
 		run.Warnf("cache: discarding %s: %v", path, err)
 		os.Remove(path)
@@ -405,11 +423,21 @@ func (c *Cache) loadEntry(path, sha string, run *contract.Run) *contract.Loaded 
 
 // ReadEntry reads and validates one entry file (cacheentry.go), its
 // columns in place in the buffer it was read into.
-func ReadEntry(path string) (l *contract.Loaded, err error) {
+func ReadEntry(path string) (*contract.Loaded, error) {
 	// An entry is only ever a regular file this package wrote; anything
-	// else (a link to /dev/zero, a FIFO, a huge file) is refused unread
-	// and then removed like any invalid entry.
-	b, err := safeopen.ReadFile(path, "a cache entry", safeopen.LimitCacheEntry)
+	// else (a link, a FIFO, a huge file) is refused unread and then
+	// removed like any invalid entry.
+	f, st, err := safeopen.OpenNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readEntry(f, st, path)
+}
+
+// readEntry is ReadEntry of the entry f open at path, st its fstat.
+func readEntry(f *os.File, st fs.FileInfo, path string) (l *contract.Loaded, err error) {
+	b, err := safeopen.ReadOpen(f, st, path, "a cache entry", safeopen.LimitCacheEntry)
 	if err != nil {
 		return nil, err
 	}

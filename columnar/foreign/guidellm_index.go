@@ -51,8 +51,8 @@ var guidellmIndexes sync.Map // indexKey → *guidellmIndex
 var GuideLLMIndexBuilds atomic.Int64
 
 // indexGuideLLM returns the index of the report at path, walking it once
-// per file identity (the walk observes ctx every 1024 benchmarks; a
-// cancelled walk is not kept).
+// per file identity (the walk observes ctx at every read and every 1024
+// benchmarks; a cancelled walk is not kept).
 func indexGuideLLM(ctx context.Context, path string) (*guidellmIndex, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -72,6 +72,7 @@ func indexGuideLLM(ctx context.Context, path string) (*guidellmIndex, error) {
 	if rc, ok := src.(*contract.ReadCloser); ok {
 		_, compressed := rc.Reader.(*contract.BoundedReader)
 		idx.seekable = !compressed && rc.Size > 0
+		rc.Watch(ctx) // a cancel ends a read within one benchmark of any size
 	}
 	w := scan.NewJSONWalker(src, contract.DefaultMaxLineSize)
 	at := "the report"

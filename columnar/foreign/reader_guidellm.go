@@ -381,8 +381,9 @@ func guidellmInfo(info *core.RunInfo, args guidellmArgs, cfg guidellmConfig) {
 // (one run each), streaming the JSON without decoding it (YAML up to
 // maxYAMLReport is decoded). The walk is the report's index, kept for
 // the process: reading a benchmark afterwards does not walk it again.
-func GuideLLMBenchmarks(path string) (int, error) {
-	idx, err := indexGuideLLM(context.Background(), path)
+// The walk observes ctx (its error is then ctx's).
+func GuideLLMBenchmarks(ctx context.Context, path string) (int, error) {
+	idx, err := indexGuideLLM(ctx, path)
 	if err != nil {
 		return 0, err
 	}

@@ -48,8 +48,8 @@ func IsSGLangResult(keys []string) bool {
 
 // CountResults counts the top-level JSON objects of a vLLM or SGLang
 // result file (one per appended run), streaming: memory is one token.
-func CountResults(path string) (int, error) {
-	rc, err := contract.OpenEvents(path)
+func CountResults(ctx context.Context, path string) (int, error) {
+	rc, err := contract.OpenEventsCtx(ctx, path)
 	if err != nil {
 		return 0, err
 	}
@@ -84,13 +84,13 @@ func skipResults(w *scan.JSONWalker, n int) error {
 // "#N": every benchmark of a GuideLLM report, and each result of a vLLM
 // or SGLang file holding more than one (one holding a single result is
 // named by its file alone, as before).
-func RunParts(path string, f contract.Format) (n int, named bool) {
+func RunParts(ctx context.Context, path string, f contract.Format) (n int, named bool) {
 	switch {
 	case f == contract.FormatGuideLLM:
-		n, _ = GuideLLMBenchmarks(path)
+		n, _ = GuideLLMBenchmarks(ctx, path)
 		return max(n, 1), true
 	case contract.ResultsFormat(f):
-		n, _ = CountResults(path)
+		n, _ = CountResults(ctx, path)
 		return max(n, 1), n > 1
 	}
 	return 1, false

@@ -3,13 +3,12 @@ package parquetio
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
@@ -92,22 +92,50 @@ func testRecord(t testing.TB, n int, seed uint64, nullEvery int) arrow.RecordBat
 	return b.NewRecordBatch()
 }
 
-// propsCases are the writer properties the tables use: zstd with
-// dictionaries for chosen columns and small row groups (rows, series),
-// snappy with the defaults (calibration.parquet), the library's defaults
-// (dictionary everywhere, uncompressed), and tiny pages (many pages per
-// chunk, a dictionary that falls back to plain).
-func propsCases() map[string]*parquet.WriterProperties {
-	return map[string]*parquet.WriterProperties{
-		"rows": parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd),
-			parquet.WithDictionaryDefault(false), parquet.WithDictionaryFor("run_id", true),
-			parquet.WithDictionaryFor("status", true), parquet.WithMaxRowGroupLength(1000),
-			parquet.WithCreatedBy("steadysweep")),
-		"calibration": parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy)),
-		"defaults":    parquet.NewWriterProperties(),
-		"tiny pages": parquet.NewWriterProperties(parquet.WithDataPageSize(512), parquet.WithDictionaryPageSizeLimit(256),
-			parquet.WithMaxRowGroupLength(700), parquet.WithBatchSize(100)),
+// optionCase is a writer setting as this package's Options and as
+// arrow-go's properties (the oracle writes with the latter).
+type optionCase struct {
+	ours   Options
+	theirs []parquet.WriterProperty
+}
+
+// optionCases are the settings the tables use: zstd with dictionaries
+// for chosen columns and small row groups (rows, series), snappy
+// (calibration.parquet), the zero settings, tiny pages (many pages per
+// chunk, a dictionary that falls back to PLAIN), version-2 pages, and
+// each codec with dictionaries on and off.
+func optionCases() map[string]optionCase {
+	cases := map[string]optionCase{
+		"rows": {Options{Compression: Zstd, Dictionary: []string{"run_id", "status"}, MaxRowGroupRows: 1000, CreatedBy: "steadysweep"},
+			[]parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false),
+				parquet.WithDictionaryFor("run_id", true), parquet.WithDictionaryFor("status", true),
+				parquet.WithMaxRowGroupLength(1000), parquet.WithCreatedBy("steadysweep")}},
+		"calibration": {Options{Compression: Snappy},
+			[]parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDictionaryDefault(false)}},
+		"zero": {Options{}, []parquet.WriterProperty{parquet.WithDictionaryDefault(false)}},
+		"tiny pages": {Options{PageBytes: 512, PageRows: 100, DictionaryPageBytes: 256, MaxRowGroupRows: 700, DictionaryAll: true},
+			[]parquet.WriterProperty{parquet.WithDataPageSize(512), parquet.WithDictionaryPageSizeLimit(256),
+				parquet.WithMaxRowGroupLength(700), parquet.WithBatchSize(100)}},
 	}
+	for _, codec := range []struct {
+		ours   Codec
+		theirs compress.Compression
+	}{{Uncompressed, compress.Codecs.Uncompressed}, {Snappy, compress.Codecs.Snappy}, {Gzip, compress.Codecs.Gzip}, {Zstd, compress.Codecs.Zstd}} {
+		for _, v2 := range []bool{false, true} {
+			for _, dict := range []bool{false, true} {
+				version := parquet.DataPageV1
+				if v2 {
+					version = parquet.DataPageV2
+				}
+				cases[fmt.Sprintf("%s/v2=%v/dict=%v", codec.ours, v2, dict)] = optionCase{
+					Options{Compression: codec.ours, DataPageV2: v2, DictionaryAll: dict, MaxRowGroupRows: 1500},
+					[]parquet.WriterProperty{parquet.WithCompression(codec.theirs), parquet.WithDataPageVersion(version),
+						parquet.WithDictionaryDefault(dict), parquet.WithMaxRowGroupLength(1500)},
+				}
+			}
+		}
+	}
+	return cases
 }
 
 // batchWriter is what Writer and pqarrow.FileWriter have in common.
@@ -119,10 +147,10 @@ type batchWriter interface {
 
 // writeOurs and writePqarrow write the batches (buffered: WriteBuffered,
 // else Write) with this package and with pqarrow.
-func writeOurs(t *testing.T, props *parquet.WriterProperties, buffered bool, recs ...arrow.RecordBatch) []byte {
+func writeOurs(t *testing.T, opts *Options, buffered bool, recs ...arrow.RecordBatch) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := NewWriter(&buf, recs[0].Schema(), props)
+	w, err := NewWriter(&buf, recs[0].Schema(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,10 +158,10 @@ func writeOurs(t *testing.T, props *parquet.WriterProperties, buffered bool, rec
 	return buf.Bytes()
 }
 
-func writePqarrow(t *testing.T, props *parquet.WriterProperties, arrProps pqarrow.ArrowWriterProperties, buffered bool, recs ...arrow.RecordBatch) []byte {
+func writePqarrow(t *testing.T, props []parquet.WriterProperty, arrProps pqarrow.ArrowWriterProperties, buffered bool, recs ...arrow.RecordBatch) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(recs[0].Schema(), &buf, props, arrProps)
+	w, err := pqarrow.NewFileWriter(recs[0].Schema(), &buf, parquet.NewWriterProperties(props...), arrProps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,78 +185,37 @@ func writeAll(t *testing.T, w batchWriter, buffered bool, recs []arrow.RecordBat
 	}
 }
 
-// sameFile fails unless ours is the file theirs is: the same bytes up to
-// the footer (every page, header and statistic) and the same footer once
-// each column chunk's page-encoding counts are put in one order (pqarrow
-// writes them in map order: two of its own runs differ there).
-func sameFile(t *testing.T, ours, theirs []byte) {
-	t.Helper()
-	fo, ft := footerStart(t, ours), footerStart(t, theirs)
-	if !bytes.Equal(ours[:fo], theirs[:ft]) {
-		t.Fatalf("pages differ: %d bytes before the footer, pqarrow writes %d different ones", fo, ft)
-	}
-	if a, b := normalFooter(t, ours), normalFooter(t, theirs); !bytes.Equal(a, b) {
-		t.Fatalf("footers differ:\n%q\n%q", a, b)
-	}
+// shapes are the batches a test writes: dense, with nulls, all null,
+// several of odd sizes, a slice (non-zero offsets into the Arrow
+// buffers), none.
+var shapes = []struct {
+	name           string
+	rows           []int
+	nullEvery      int
+	sliceFrom, cut int
+}{
+	{"dense", []int{2500}, 0, 0, 0},
+	{"nulls", []int{2500}, 5, 0, 0},
+	{"all null", []int{300}, 1, 0, 0},
+	{"batches", []int{10, 999, 1, 1500, 700}, 3, 0, 0},
+	{"slice", []int{3000}, 4, 17, 1234},
+	{"empty", []int{0}, 0, 0, 0},
 }
 
-// footerStart is the offset of the Parquet footer: its length is the
-// 4 bytes before the closing magic.
-func footerStart(t *testing.T, b []byte) int {
-	t.Helper()
-	if len(b) < 12 || string(b[len(b)-4:]) != "PAR1" {
-		t.Fatal("not a Parquet file")
-	}
-	return len(b) - 8 - int(binary.LittleEndian.Uint32(b[len(b)-8:]))
-}
-
-func normalFooter(t *testing.T, b []byte) []byte {
-	t.Helper()
-	pf, err := file.NewParquetReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := pf.MetaData()
-	for _, rg := range md.RowGroups {
-		for _, c := range rg.Columns {
-			s := c.MetaData.EncodingStats
-			sort.Slice(s, func(i, j int) bool {
-				return s[i].PageType < s[j].PageType || s[i].PageType == s[j].PageType && s[i].Encoding < s[j].Encoding
-			})
-		}
-	}
-	out, err := md.Serialize(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// TestWritesWhatPqarrowWrites: for every property set, Write and
-// WriteBuffered, dense and sparse batches, one and several, the file is
-// the one pqarrow.FileWriter (WithStoreSchema) writes (sameFile).
-func TestWritesWhatPqarrowWrites(t *testing.T) {
-	store := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
-	for name, props := range propsCases() {
+// TestArrowGoReadsOurs: for every setting, Write and WriteBuffered, every
+// shape, pqarrow reads our file as the batches written (values, types,
+// nullability, field and schema metadata), our reader too, and arrow-go's
+// column statistics are the null count, minimum and maximum of each row
+// group's values, computed here from the batches.
+func TestArrowGoReadsOurs(t *testing.T) {
+	for name, oc := range optionCases() {
 		for _, buffered := range []bool{false, true} {
-			for _, shape := range []struct {
-				name           string
-				rows           []int
-				nullEvery      int
-				sliceFrom, cut int
-			}{
-				{"dense", []int{2500}, 0, 0, 0},
-				{"nulls", []int{2500}, 5, 0, 0},
-				{"all null", []int{300}, 1, 0, 0},
-				{"batches", []int{10, 999, 1, 1500, 700}, 3, 0, 0},
-				{"slice", []int{3000}, 4, 17, 1234},
-				{"empty", []int{0}, 0, 0, 0},
-			} {
+			for _, shape := range shapes {
 				t.Run(fmt.Sprintf("%s/buffered=%v/%s", name, buffered, shape.name), func(t *testing.T) {
 					var recs []arrow.RecordBatch
 					for i, n := range shape.rows {
 						rec := testRecord(t, n, uint64(i+1), shape.nullEvery)
-						if shape.cut > 0 { // a slice: non-zero offsets into the Arrow buffers
+						if shape.cut > 0 {
 							s := rec.NewSlice(int64(shape.sliceFrom), int64(shape.cut))
 							rec.Release()
 							rec = s
@@ -236,11 +223,136 @@ func TestWritesWhatPqarrowWrites(t *testing.T) {
 						defer rec.Release()
 						recs = append(recs, rec)
 					}
-					sameFile(t, writeOurs(t, props, buffered, recs...), writePqarrow(t, props, store, buffered, recs...))
+					b := writeOurs(t, &oc.ours, buffered, recs...)
+					all := concat(t, retained(recs))
+					defer all.Release()
+					theirs := readPqarrow(t, b)
+					defer theirs.Release()
+					equalBatches(t, theirs, all)
+					r, err := NewReader(bytes.NewReader(b), "ours.parquet", nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := r.ReadAll(context.Background(), nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer got.Release()
+					equalBatches(t, got, all)
+					checkStatistics(t, b, all)
 				})
 			}
 		}
 	}
+}
+
+// retained is recs, each retained once more (concat releases its parts).
+func retained(recs []arrow.RecordBatch) []arrow.RecordBatch {
+	for _, r := range recs {
+		r.Retain()
+	}
+	return slices.Clone(recs)
+}
+
+// checkStatistics compares arrow-go's reading of each column chunk's
+// statistics with the null count and bounds of the rows it holds.
+func checkStatistics(t *testing.T, b []byte, all arrow.RecordBatch) {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	off := int64(0)
+	for g := range pf.NumRowGroups() {
+		rg := pf.MetaData().RowGroup(g)
+		n := rg.NumRows()
+		for c := range int(all.NumCols()) {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := cc.Statistics()
+			if err != nil || st == nil {
+				t.Fatalf("row group %d column %d: no statistics (%v)", g, c, err)
+			}
+			col := array.NewSlice(all.Column(c), off, off+n)
+			want := fmt.Sprint(int64(col.NullN()), col.NullN() < col.Len(), bounds(col))
+			got := fmt.Sprint(st.NullCount(), st.HasMinMax(), statBounds(st))
+			col.Release()
+			if got != want {
+				t.Errorf("row group %d column %s: statistics %s, the rows say %s", g, all.ColumnName(c), got, want)
+			}
+		}
+		off += n
+	}
+}
+
+// bounds is "min max" of a column's non-null values in its Parquet order.
+func bounds(a arrow.Array) string {
+	var lo, hi any
+	less := func(x, y any) bool {
+		switch x := x.(type) {
+		case bool:
+			return !x && y.(bool)
+		case int32:
+			return x < y.(int32)
+		case int64:
+			return x < y.(int64)
+		case float64:
+			return x < y.(float64)
+		case string:
+			return x < y.(string)
+		}
+		return false
+	}
+	for i := range a.Len() {
+		if a.IsNull(i) {
+			continue
+		}
+		var v any
+		switch x := a.(type) {
+		case *array.Boolean:
+			v = x.Value(i)
+		case *array.Int32:
+			v = x.Value(i)
+		case *array.Int64:
+			v = x.Value(i)
+		case *array.Float64:
+			v = x.Value(i)
+		case *array.String:
+			v = x.Value(i)
+		}
+		if lo == nil || less(v, lo) {
+			lo = v
+		}
+		if hi == nil || less(hi, v) {
+			hi = v
+		}
+	}
+	if lo == nil {
+		return "none"
+	}
+	return fmt.Sprint(lo, " ", hi)
+}
+
+func statBounds(st metadata.TypedStatistics) string {
+	if !st.HasMinMax() {
+		return "none"
+	}
+	switch s := st.(type) {
+	case *metadata.BooleanStatistics:
+		return fmt.Sprint(s.Min(), " ", s.Max())
+	case *metadata.Int32Statistics:
+		return fmt.Sprint(s.Min(), " ", s.Max())
+	case *metadata.Int64Statistics:
+		return fmt.Sprint(s.Min(), " ", s.Max())
+	case *metadata.Float64Statistics:
+		return fmt.Sprint(s.Min(), " ", s.Max())
+	case *metadata.ByteArrayStatistics:
+		return fmt.Sprint(string(s.Min()), " ", string(s.Max()))
+	}
+	return fmt.Sprintf("%T", st)
 }
 
 // readPqarrow reads a whole file with pqarrow into one record batch,
@@ -310,11 +422,41 @@ func equalBatches(t *testing.T, got, want arrow.RecordBatch) {
 	}
 }
 
+// encodingCases are arrow-go writer settings of the encodings other
+// writers use and we never write: DELTA_BINARY_PACKED integers,
+// DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY strings, BYTE_STREAM_SPLIT
+// doubles and integers, RLE booleans (version-2 pages), with and without
+// compression.
+func encodingCases() map[string][]parquet.WriterProperty {
+	delta := []parquet.WriterProperty{parquet.WithDictionaryDefault(false),
+		parquet.WithEncodingFor("n", parquet.Encodings.DeltaBinaryPacked),
+		parquet.WithEncodingFor("n_req", parquet.Encodings.DeltaBinaryPacked),
+		parquet.WithEncodingFor("version", parquet.Encodings.DeltaBinaryPacked),
+		parquet.WithEncodingFor("turn", parquet.Encodings.DeltaBinaryPacked),
+		parquet.WithEncodingFor("run_id", parquet.Encodings.DeltaByteArray),
+		parquet.WithEncodingFor("status", parquet.Encodings.DeltaLengthByteArray),
+		parquet.WithEncodingFor("tpot", parquet.Encodings.ByteStreamSplit),
+		parquet.WithEncodingFor("cov", parquet.Encodings.ByteStreamSplit),
+		parquet.WithEncodingFor("found", parquet.Encodings.RLE),
+		parquet.WithEncodingFor("failed", parquet.Encodings.RLE),
+		parquet.WithMaxRowGroupLength(1100), parquet.WithDataPageSize(4096)}
+	return map[string][]parquet.WriterProperty{
+		"delta v1":      delta,
+		"delta v2 zstd": append(slices.Clone(delta), parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithCompression(compress.Codecs.Zstd)),
+		"delta v2 gzip": append(slices.Clone(delta), parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithCompression(compress.Codecs.Gzip)),
+	}
+}
+
 // TestReadsWhatPqarrowReads: files pqarrow wrote (with and without the
-// stored schema; plain, dictionary and fallen-back pages; one and many
-// row groups) read as pqarrow reads them, whatever the batch size.
+// stored schema; every codec, version-1 and -2 pages, plain, dictionary,
+// fallen-back and delta pages; one and many row groups) read as pqarrow
+// reads them, whatever the batch size.
 func TestReadsWhatPqarrowReads(t *testing.T) {
-	for name, props := range propsCases() {
+	cases := encodingCases()
+	for name, oc := range optionCases() {
+		cases[name] = oc.theirs
+	}
+	for name, props := range cases {
 		for _, arrProps := range map[string]pqarrow.ArrowWriterProperties{
 			"stored schema": pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()),
 			"no schema":     pqarrow.DefaultWriterProps(),
@@ -322,6 +464,10 @@ func TestReadsWhatPqarrowReads(t *testing.T) {
 			rec := testRecord(t, 3000, 9, 4)
 			defer rec.Release()
 			b := writePqarrow(t, props, arrProps, false, rec)
+			if strings.HasPrefix(name, "delta") {
+				checkEncodings(t, b, "DELTA_BYTE_ARRAY", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BINARY_PACKED", "DELTA_BINARY_PACKED",
+					"DELTA_BINARY_PACKED", "DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT", "BYTE_STREAM_SPLIT", "RLE", "RLE")
+			}
 			want := readPqarrow(t, b)
 			defer want.Release()
 			for _, batch := range []int{0, 1, 333, 1 << 20} {
@@ -358,6 +504,28 @@ func TestReadsWhatPqarrowReads(t *testing.T) {
 	}
 }
 
+// checkEncodings fails unless the first row group's column chunks list
+// want[c] first among their encodings (as arrow-go reads them): the
+// oracle wrote the encodings the test means to read.
+func checkEncodings(t *testing.T, b []byte, want ...string) {
+	t.Helper()
+	pf, err := file.NewParquetReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	rg := pf.MetaData().RowGroup(0)
+	for c, w := range want {
+		cc, err := rg.ColumnChunk(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enc := cc.Encodings(); len(enc) == 0 || enc[0].String() != w {
+			t.Errorf("column %d written in %v, want %s", c, enc, w)
+		}
+	}
+}
+
 func concat(t *testing.T, parts []arrow.RecordBatch) arrow.RecordBatch {
 	t.Helper()
 	defer func() {
@@ -377,8 +545,8 @@ func concat(t *testing.T, parts []arrow.RecordBatch) arrow.RecordBatch {
 func TestRoundTrip(t *testing.T) {
 	rec := testRecord(t, 2000, 3, 3)
 	defer rec.Release()
-	props := propsCases()["rows"]
-	b := writeOurs(t, props, false, rec)
+	props := optionCases()["rows"].ours
+	b := writeOurs(t, &props, false, rec)
 	r, err := NewReader(bytes.NewReader(b), "round.parquet", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -419,7 +587,7 @@ func TestRoundTrip(t *testing.T) {
 
 	empty := testRecord(t, 0, 1, 0)
 	defer empty.Release()
-	e, err := NewReader(bytes.NewReader(writeOurs(t, props, false, empty)), "empty.parquet", nil)
+	e, err := NewReader(bytes.NewReader(writeOurs(t, &props, false, empty)), "empty.parquet", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,8 +609,7 @@ func TestNoLeaks(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	rec := testRecord(t, 3000, 5, 4)
 	defer rec.Release()
-	props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithMaxRowGroupLength(1000),
-		parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryFor("run_id", true))
+	props := &Options{Mem: mem, MaxRowGroupRows: 1000, Compression: Zstd, Dictionary: []string{"run_id"}}
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, rec.Schema(), props)
 	if err != nil {
@@ -471,7 +638,8 @@ func TestNoLeaks(t *testing.T) {
 func TestEachStops(t *testing.T) {
 	rec := testRecord(t, 500, 1, 0)
 	defer rec.Release()
-	b := writeOurs(t, propsCases()["tiny pages"], false, rec)
+	tiny := optionCases()["tiny pages"].ours
+	b := writeOurs(t, &tiny, false, rec)
 	r, err := NewReader(bytes.NewReader(b), "x.parquet", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,90 +2,204 @@ package parquetio
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
 // DefaultBatchRows is the batch size of Reader.Each when none is given.
 const DefaultBatchRows = 64 << 10
 
-// Reader reads a flat Parquet file into Arrow record batches through
-// arrow-go's typed column chunk readers (which decode plain and
-// dictionary pages alike). Its schema is the one pqarrow infers: a field
-// per column, typed by arrowType, nullable when the column is OPTIONAL,
-// with the field and schema metadata of the stored ARROW:schema when the
-// file has one that fits.
+// ReaderAtSeeker is a Parquet file's bytes: read at offsets, its size
+// found by seeking to the end (an *os.File, a *bytes.Reader).
+type ReaderAtSeeker interface {
+	io.ReaderAt
+	io.Seeker
+}
+
+// Reader reads a flat Parquet file into Arrow record batches, column
+// chunk by column chunk (chunk_reader.go). Its schema is the one pqarrow
+// infers: a field per column, typed by arrowType, nullable when the
+// column is OPTIONAL, with the field and schema metadata of the stored
+// ARROW:schema when the file has one that fits.
 type Reader struct {
 	name   string
-	pf     *file.Reader
+	src    io.ReaderAt
+	size   int64
+	closer io.Closer // the file Open opened
+	meta   *fileMeta
+	leaves []schemaElement
 	schema *arrow.Schema
 	mem    memory.Allocator
 }
 
 // Open opens the Parquet file at path (mem nil: the default allocator).
 func Open(path string, mem memory.Allocator) (*Reader, error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	pf, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	r, err := newReader(pf, path, mem)
+	r, err := NewReader(f, path, mem)
 	if err != nil {
-		return nil, errors.Join(err, pf.Close())
+		return nil, errors.Join(err, f.Close())
 	}
+	r.closer = f
 	return r, nil
 }
 
 // NewReader reads the Parquet file in src, called name in errors. Close
 // does not close src.
-func NewReader(src parquet.ReaderAtSeeker, name string, mem memory.Allocator) (*Reader, error) {
+func NewReader(src ReaderAtSeeker, name string, mem memory.Allocator) (*Reader, error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	pf, err := file.NewParquetReader(src, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	size, err := src.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return newReader(pf, name, mem)
+	r := &Reader{name: name, src: src, size: size, mem: mem}
+	if err := r.readFooter(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := r.readSchema(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
 }
 
-func newReader(pf *file.Reader, name string, mem memory.Allocator) (*Reader, error) {
-	sc := pf.MetaData().Schema
-	root := sc.Root()
-	if sc.NumColumns() != root.NumFields() {
-		return nil, fmt.Errorf("%s: nested Parquet schema (%d columns in %d fields): only flat files are read", name, sc.NumColumns(), root.NumFields())
+// readFooter reads and checks the file's trailer and FileMetaData: the
+// footer length against the file, then every row group's column chunks
+// against the bytes before the footer.
+func (r *Reader) readFooter() error {
+	if r.size < 12 {
+		return fmt.Errorf("not a Parquet file: %d bytes", r.size)
 	}
-	kv := pf.MetaData().KeyValueMetadata()
+	var tail [8]byte
+	if _, err := r.src.ReadAt(tail[:], r.size-8); err != nil {
+		return err
+	}
+	switch string(tail[4:]) {
+	case magic:
+	case "PARE":
+		return fmt.Errorf("an encrypted Parquet footer: not read")
+	default:
+		return fmt.Errorf("not a Parquet file: it ends in %q, not %q", tail[4:], magic)
+	}
+	n := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if n > r.size-12 {
+		return fmt.Errorf("footer length %d in a file of %d bytes", n, r.size)
+	}
+	var head [4]byte
+	if _, err := r.src.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	if string(head[:]) != magic {
+		return fmt.Errorf("not a Parquet file: it starts with %q", head[:])
+	}
+	footer := make([]byte, n)
+	if _, err := r.src.ReadAt(footer, r.size-8-n); err != nil {
+		return err
+	}
+	m, err := decodeFileMeta(footer)
+	if err != nil {
+		return fmt.Errorf("footer: %w", err)
+	}
+	r.meta = m
+	end := r.size - 8 - n // column chunks lie in [4, end)
+	if m.numRows < 0 {
+		return fmt.Errorf("footer: num_rows %d", m.numRows)
+	}
+	for g, rg := range m.rowGroups {
+		if rg.numRows < 0 {
+			return fmt.Errorf("row group %d: num_rows %d", g, rg.numRows)
+		}
+		for c, cc := range rg.columns {
+			if err := checkChunk(cc, end); err != nil {
+				return fmt.Errorf("row group %d, column %d: %w", g, c, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkChunk checks a column chunk's metadata: present, in this file,
+// its bytes inside the file's data.
+func checkChunk(cc columnChunk, end int64) error {
+	if !cc.hasMeta {
+		return fmt.Errorf("meta_data: missing")
+	}
+	if cc.filePath != "" {
+		return fmt.Errorf("file_path: the chunk is in another file (%q): not read", cc.filePath)
+	}
+	m := cc.meta
+	start := chunkStart(m)
+	switch {
+	case start < 4 || start > end:
+		return fmt.Errorf("meta_data.data_page_offset: %d outside the file's data [4, %d)", start, end)
+	case m.compressedSize < 0 || m.compressedSize > end-start:
+		return fmt.Errorf("meta_data.total_compressed_size: %d bytes from offset %d, the data ends at %d", m.compressedSize, start, end)
+	case m.numValues < 0:
+		return fmt.Errorf("meta_data.num_values: %d", m.numValues)
+	}
+	return nil
+}
+
+// chunkStart is the offset of a chunk's first page: its dictionary page
+// when it has one. Some writers leave dictionary_page_offset 0 for none
+// (parquet-mr did), so only an offset before the data pages counts.
+func chunkStart(m columnMeta) int64 {
+	if m.hasDictOffset && m.dictPageOffset > 0 && m.dictPageOffset < m.dataPageOffset {
+		return m.dictPageOffset
+	}
+	return m.dataPageOffset
+}
+
+// readSchema makes the Arrow schema of a flat file.
+func (r *Reader) readSchema() error {
+	els := r.meta.schema
+	if len(els) == 0 {
+		return fmt.Errorf("footer: schema: empty")
+	}
+	leaves := els[1:]
+	if int(els[0].numChildren) != len(leaves) {
+		return fmt.Errorf("nested Parquet schema (%d columns in %d fields): only flat files are read", len(leaves), els[0].numChildren)
+	}
 	var stored *arrow.Schema
-	if v := kv.FindValue(arrowSchemaKey); v != nil {
+	if v, ok := r.KeyValue(arrowSchemaKey); ok {
 		// A stored schema that does not fit the columns is ignored, as
 		// pqarrow ignores it.
-		if s, err := decodeSchema(*v, mem); err == nil && s.NumFields() == sc.NumColumns() {
+		if s, err := decodeSchema(v, r.mem); err == nil && s.NumFields() == len(leaves) {
 			stored = s
 		}
 	}
-	fields := make([]arrow.Field, sc.NumColumns())
-	for i := range fields {
-		col := sc.Column(i)
-		if col.MaxRepetitionLevel() > 0 || col.MaxDefinitionLevel() > 1 {
-			return nil, fmt.Errorf("%s: column %q is repeated or nested: only flat files are read", name, col.Name())
+	fields := make([]arrow.Field, len(leaves))
+	for i, e := range leaves {
+		if !e.hasType || e.numChildren > 0 || e.repetition == repRepeated {
+			return fmt.Errorf("column %q is repeated or nested: only flat files are read", e.name)
 		}
-		typ, ok := arrowType(col)
+		typ, ok := arrowType(e)
 		if !ok {
-			return nil, fmt.Errorf("%s: column %q: unsupported Parquet type %s (logical %s); steadysweep reads %s",
-				name, col.Name(), col.PhysicalType(), col.LogicalType(), supported)
+			return fmt.Errorf("column %q: unsupported Parquet type %s; steadysweep reads %s", e.name, e.describe(), supported)
 		}
-		fields[i] = arrow.Field{Name: col.Name(), Type: typ, Nullable: col.MaxDefinitionLevel() > 0}
+		fields[i] = arrow.Field{Name: e.name, Type: typ, Nullable: e.repetition == repOptional}
 		if stored != nil && stored.Field(i).HasMetadata() {
 			fields[i].Metadata = stored.Field(i).Metadata
+		}
+	}
+	for g, rg := range r.meta.rowGroups {
+		if len(rg.columns) != len(leaves) {
+			return fmt.Errorf("row group %d: columns: %d chunks for %d columns", g, len(rg.columns), len(leaves))
+		}
+		for c, cc := range rg.columns {
+			if cc.meta.typ != leaves[c].typ {
+				return fmt.Errorf("row group %d, column %q: meta_data.type: %s, the schema says %s", g, leaves[c].name, typeName(cc.meta.typ), typeName(leaves[c].typ))
+			}
 		}
 	}
 	var md *arrow.Metadata
@@ -93,25 +207,28 @@ func newReader(pf *file.Reader, name string, mem memory.Allocator) (*Reader, err
 		m := stored.Metadata()
 		md = &m
 	}
-	return &Reader{name: name, pf: pf, schema: arrow.NewSchema(fields, md), mem: mem}, nil
+	r.leaves = leaves
+	r.schema = arrow.NewSchema(fields, md)
+	return nil
 }
 
 // Schema is the file's Arrow schema.
 func (r *Reader) Schema() *arrow.Schema { return r.schema }
 
-// NumRows is the number of rows in the file.
-func (r *Reader) NumRows() int64 { return r.pf.NumRows() }
+// NumRows is the number of rows in the file (its footer's num_rows).
+func (r *Reader) NumRows() int64 { return r.meta.numRows }
 
 // NumRowGroups is the number of row groups in the file.
-func (r *Reader) NumRowGroups() int { return r.pf.NumRowGroups() }
+func (r *Reader) NumRowGroups() int { return len(r.meta.rowGroups) }
 
 // KeyValue is the file's key-value metadata entry key, if any.
 func (r *Reader) KeyValue(key string) (string, bool) {
-	v := r.pf.MetaData().KeyValueMetadata().FindValue(key)
-	if v == nil {
-		return "", false
+	for _, kv := range r.meta.kv {
+		if kv.key == key {
+			return kv.value, true
+		}
 	}
-	return *v, true
+	return "", false
 }
 
 // ColumnIndex is the index of the column called name, −1 when none is.
@@ -123,7 +240,12 @@ func (r *Reader) ColumnIndex(name string) int {
 }
 
 // Close closes the file (not a source given to NewReader).
-func (r *Reader) Close() error { return r.pf.Close() }
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	return r.closer.Close()
+}
 
 // Each calls fn with every batch of at most batchRows rows (≤ 0:
 // DefaultBatchRows) of the columns cols (nil: all, in file order), row
@@ -148,8 +270,8 @@ func (r *Reader) Each(ctx context.Context, cols []int, batchRows int, fn func(re
 	}
 	md := r.schema.Metadata()
 	sc := arrow.NewSchema(fields, &md)
-	readers := make([]*columnReader, len(cols))
-	for g := range r.pf.NumRowGroups() {
+	readers := make([]*chunkReader, len(cols))
+	for g := range r.meta.rowGroups {
 		if err := r.eachInGroup(ctx, g, cols, batchRows, sc, readers, fn); err != nil {
 			return err
 		}
@@ -157,30 +279,18 @@ func (r *Reader) Each(ctx context.Context, cols []int, batchRows int, fn func(re
 	return nil
 }
 
-// eachInGroup is Each for row group g; it closes the column chunk readers
-// (which hold the current page and its buffers) before it returns.
+// eachInGroup is Each for row group g.
 func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows int, sc *arrow.Schema,
-	readers []*columnReader, fn func(rec arrow.RecordBatch) error) (err error) {
-	rg := r.pf.RowGroup(g)
-	clear(readers)
-	defer func() {
-		for _, cr := range readers {
-			if cr == nil {
-				continue
-			}
-			if cerr := cr.cr.Close(); cerr != nil && err == nil {
-				err = fmt.Errorf("%s: %w", r.name, cerr)
-			}
-		}
-	}()
+	readers []*chunkReader, fn func(rec arrow.RecordBatch) error) error {
+	rg := r.meta.rowGroups[g]
 	for i, c := range cols {
-		cr, err := rg.Column(c)
+		cr, err := r.openChunk(rg.columns[c], rg.numRows, r.leaves[c], sc.Field(i))
 		if err != nil {
 			return fmt.Errorf("%s: row group %d, column %q: %w", r.name, g, sc.Field(i).Name, err)
 		}
-		readers[i] = &columnReader{cr: cr, field: sc.Field(i)}
+		readers[i] = cr
 	}
-	for left := rg.NumRows(); left > 0; {
+	for left := rg.numRows; left > 0; {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -192,7 +302,7 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 			}
 		}
 		for i, cr := range readers {
-			a, err := cr.read(n, r.mem)
+			a, err := cr.next(int(n), r.mem)
 			if err != nil {
 				release()
 				return fmt.Errorf("%s: row group %d, column %q: %w", r.name, g, sc.Field(i).Name, err)
@@ -209,6 +319,17 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 		left -= n
 	}
 	return nil
+}
+
+// openChunk reads a column chunk's bytes (checked against the file when
+// the footer was read) for its reader.
+func (r *Reader) openChunk(cc columnChunk, rows int64, leaf schemaElement, f arrow.Field) (*chunkReader, error) {
+	m := cc.meta
+	buf := make([]byte, m.compressedSize)
+	if _, err := r.src.ReadAt(buf, chunkStart(m)); err != nil {
+		return nil, err
+	}
+	return newChunkReader(buf, rows, leaf, f, Codec(m.codec))
 }
 
 // ReadAll reads the columns cols (nil: all) of every row into one record
@@ -283,114 +404,4 @@ func (r *Reader) empty(cols []int) arrow.RecordBatch {
 	b := array.NewRecordBuilder(r.mem, arrow.NewSchema(fields, &md))
 	defer b.Release()
 	return b.NewRecordBatch()
-}
-
-// columnReader reads one column chunk into Arrow arrays, a batch at a
-// time. Its buffers are reused across batches.
-type columnReader struct {
-	cr    file.ColumnChunkReader
-	field arrow.Field
-	defs  []int16
-	i32   []int32
-	i64   []int64
-	f64   []float64
-	bools []bool
-	bytes []parquet.ByteArray
-}
-
-// read reads the next n rows. Values are appended right after each
-// ReadBatchInPage, while the page that byte arrays point into is current.
-func (c *columnReader) read(n int64, mem memory.Allocator) (arrow.Array, error) {
-	b := array.NewBuilder(mem, c.field.Type)
-	defer b.Release()
-	b.Reserve(int(n))
-	var defs []int16
-	if c.field.Nullable {
-		c.defs = grow(c.defs, n)
-		defs = c.defs
-	}
-	for got := int64(0); got < n; {
-		want := n - got
-		var (
-			levels int64
-			err    error
-		)
-		switch cr := c.cr.(type) {
-		case *file.BooleanColumnChunkReader:
-			levels, err = readInPage(b.(*array.BooleanBuilder), &c.bools, want, defs, cr.ReadBatchInPage)
-		case *file.Int32ColumnChunkReader:
-			levels, err = readInPage(b.(*array.Int32Builder), &c.i32, want, defs, cr.ReadBatchInPage)
-		case *file.Int64ColumnChunkReader:
-			levels, err = readInPage(b.(*array.Int64Builder), &c.i64, want, defs, cr.ReadBatchInPage)
-		case *file.Float64ColumnChunkReader:
-			levels, err = readInPage(b.(*array.Float64Builder), &c.f64, want, defs, cr.ReadBatchInPage)
-		case *file.ByteArrayColumnChunkReader:
-			levels, err = readInPage(byteArrayBuilder{b.(*array.StringBuilder)}, &c.bytes, want, defs, cr.ReadBatchInPage)
-		default:
-			return nil, fmt.Errorf("unsupported column reader %T", c.cr)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if levels == 0 {
-			return nil, fmt.Errorf("column chunk ended after %d of %d rows", got, n)
-		}
-		got += levels
-	}
-	return b.NewArray(), nil
-}
-
-// readInPage reads up to want rows of the current page with read (a
-// typed reader's ReadBatchInPage, values into *buf, grown as needed) and
-// appends them to b; it returns the rows read.
-func readInPage[T any, B builder[T]](b B, buf *[]T, want int64, defs []int16,
-	read func(batch int64, values []T, defs, reps []int16) (int64, int, error)) (int64, error) {
-	*buf = grow(*buf, want)
-	levels, vals, err := read(want, *buf, defs, nil)
-	if err == nil {
-		appendLevels(b, (*buf)[:vals], defs, levels)
-	}
-	return levels, err
-}
-
-// builder is what appendLevels needs of an Arrow builder.
-type builder[T any] interface {
-	Append(T)
-	AppendNull()
-}
-
-// byteArrayBuilder appends Parquet byte arrays (which point into the
-// page) to a string builder, copying them.
-type byteArrayBuilder struct{ sb *array.StringBuilder }
-
-func (b byteArrayBuilder) Append(v parquet.ByteArray) { b.sb.BinaryBuilder.Append(v) }
-func (b byteArrayBuilder) AppendNull()                { b.sb.AppendNull() }
-
-// appendLevels appends levels rows: vals in order where the definition
-// level says present, nulls elsewhere (defs nil: a required column, every
-// row present).
-func appendLevels[T any, B builder[T]](b B, vals []T, defs []int16, levels int64) {
-	if defs == nil {
-		for _, v := range vals {
-			b.Append(v)
-		}
-		return
-	}
-	k := 0
-	for _, d := range defs[:levels] {
-		if d > 0 {
-			b.Append(vals[k])
-			k++
-		} else {
-			b.AppendNull()
-		}
-	}
-}
-
-// grow returns s with length at least n (its contents are scratch).
-func grow[T any](s []T, n int64) []T {
-	if int64(cap(s)) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }

@@ -1,122 +1,95 @@
 package parquetio
 
 import (
-	"bytes"
-	"encoding/base64"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/schema"
 )
-
-// arrowSchemaKey is the file key-value metadata entry holding the Arrow
-// schema the file was written from, as every Arrow implementation's
-// Parquet bridge stores and reads it.
-const arrowSchemaKey = "ARROW:schema"
-
-// parquetNode is the Parquet leaf of a flat Arrow field, typed exactly as
-// pqarrow types it (its getParquetType): the physical type, the logical
-// type (signed Int for the integers, String for utf8, none for booleans
-// and doubles), OPTIONAL when the field is nullable, no field id.
-func parquetNode(f arrow.Field) (schema.Node, error) {
-	rep := parquet.Repetitions.Required
-	if f.Nullable {
-		rep = parquet.Repetitions.Optional
-	}
-	var (
-		phys    parquet.Type
-		logical schema.LogicalType
-	)
-	switch f.Type.ID() {
-	case arrow.BOOL:
-		phys, logical = parquet.Types.Boolean, schema.NoLogicalType{}
-	case arrow.INT32:
-		phys, logical = parquet.Types.Int32, schema.NewIntLogicalType(32, true)
-	case arrow.INT64:
-		phys, logical = parquet.Types.Int64, schema.NewIntLogicalType(64, true)
-	case arrow.FLOAT64:
-		phys, logical = parquet.Types.Double, schema.NoLogicalType{}
-	case arrow.STRING:
-		phys, logical = parquet.Types.ByteArray, schema.StringLogicalType{}
-	default:
-		return nil, fmt.Errorf("column %q: Arrow type %s is not supported (%s)", f.Name, f.Type, supported)
-	}
-	return schema.NewPrimitiveNodeLogical(f.Name, rep, logical, phys, -1, -1)
-}
 
 // supported names the column types this package reads and writes.
 const supported = "bool, int32, int64, float64 and utf8 columns"
 
-// parquetSchema is the Parquet schema of a flat Arrow schema: a root group
-// (named and repeated as props say) of one leaf per field.
-func parquetSchema(sc *arrow.Schema, props *parquet.WriterProperties) (*schema.GroupNode, error) {
-	nodes := make(schema.FieldList, 0, sc.NumFields())
+// leafOf is the Parquet leaf of a flat Arrow field, typed as pqarrow
+// types it (its getParquetType): the physical type, the logical type
+// with its converted-type twin (signed INTEGER / INT_32, INT_64 for the
+// integers, STRING / UTF8 for utf8, none for booleans and doubles),
+// OPTIONAL when the field is nullable.
+func leafOf(f arrow.Field) (schemaElement, error) {
+	e := schemaElement{name: f.Name, hasType: true, repetition: repRequired}
+	if f.Nullable {
+		e.repetition = repOptional
+	}
+	switch f.Type.ID() {
+	case arrow.BOOL:
+		e.typ = typeBoolean
+	case arrow.INT32:
+		e.typ, e.logical, e.convertedType, e.hasConverted = typeInt32, logicalType{logicalInteger, 32, true}, convInt32, true
+	case arrow.INT64:
+		e.typ, e.logical, e.convertedType, e.hasConverted = typeInt64, logicalType{logicalInteger, 64, true}, convInt64, true
+	case arrow.FLOAT64:
+		e.typ = typeDouble
+	case arrow.STRING:
+		e.typ, e.logical, e.convertedType, e.hasConverted = typeByteArray, logicalType{kind: logicalString}, convUTF8, true
+	default:
+		return e, fmt.Errorf("column %q: Arrow type %s is not supported (%s)", f.Name, f.Type, supported)
+	}
+	return e, nil
+}
+
+// fileSchema is the Parquet schema of a flat Arrow schema: a root group
+// named "schema" (pqarrow's default) and a leaf per field.
+func fileSchema(sc *arrow.Schema) ([]schemaElement, error) {
+	out := make([]schemaElement, 0, sc.NumFields()+1)
+	out = append(out, schemaElement{name: "schema", numChildren: int32(sc.NumFields())})
 	for _, f := range sc.Fields() {
-		n, err := parquetNode(f)
+		e, err := leafOf(f)
 		if err != nil {
 			return nil, err
 		}
-		nodes = append(nodes, n)
+		out = append(out, e)
 	}
-	return schema.NewGroupNode(props.RootName(), props.RootRepetition(), nodes, -1)
+	return out, nil
 }
 
 // arrowType is the Arrow type a Parquet leaf reads as: the inverse of
-// parquetNode (an integer column without a logical type reads at its
-// physical width, as pqarrow reads it).
-func arrowType(col *schema.Column) (arrow.DataType, bool) {
-	logical := col.LogicalType()
-	none := logical == nil || logical.Equals(schema.NoLogicalType{})
-	switch col.PhysicalType() {
-	case parquet.Types.Boolean:
+// leafOf. A column without annotation reads at its physical type, and
+// one annotated only by a converted type (older writers) as its logical
+// twin, as pqarrow reads them.
+func arrowType(e schemaElement) (arrow.DataType, bool) {
+	lt, conv := e.logical, int32(-1)
+	if e.hasConverted {
+		conv = e.convertedType
+	}
+	none := lt.kind == 0 && conv < 0
+	intOf := func(bits int8, c int32) bool {
+		return none || (lt.kind == logicalInteger && lt.bitWidth == bits && lt.signed) || (lt.kind == 0 && conv == c)
+	}
+	switch e.typ {
+	case typeBoolean:
 		return arrow.FixedWidthTypes.Boolean, none
-	case parquet.Types.Int32:
-		return arrow.PrimitiveTypes.Int32, none || logical.Equals(schema.NewIntLogicalType(32, true))
-	case parquet.Types.Int64:
-		return arrow.PrimitiveTypes.Int64, none || logical.Equals(schema.NewIntLogicalType(64, true))
-	case parquet.Types.Double:
+	case typeInt32:
+		return arrow.PrimitiveTypes.Int32, intOf(32, convInt32)
+	case typeInt64:
+		return arrow.PrimitiveTypes.Int64, intOf(64, convInt64)
+	case typeDouble:
 		return arrow.PrimitiveTypes.Float64, none
-	case parquet.Types.ByteArray:
-		return arrow.BinaryTypes.String, logical != nil && logical.Equals(schema.StringLogicalType{})
+	case typeByteArray:
+		return arrow.BinaryTypes.String, lt.kind == logicalString || (lt.kind == 0 && conv == convUTF8)
 	}
 	return nil, false
 }
 
-// encodeSchema is the ARROW:schema value of sc: the Arrow IPC stream of
-// the schema (a schema message and the end-of-stream marker, no batches),
-// base64 — what pqarrow's WithStoreSchema writes through
-// flight.SerializeSchema, which is this IPC writer.
-func encodeSchema(sc *arrow.Schema, mem memory.Allocator) (string, error) {
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(sc), ipc.WithAllocator(mem))
-	if err := w.Close(); err != nil {
-		return "", fmt.Errorf("serialise the Arrow schema: %w", err)
+// describe names a leaf's types for an error: physical, then the logical
+// or converted annotation.
+func (e schemaElement) describe() string {
+	s := typeName(e.typ)
+	switch {
+	case e.logical.kind == logicalInteger:
+		s += fmt.Sprintf(" (logical Int(%d, signed=%v))", e.logical.bitWidth, e.logical.signed)
+	case e.logical.kind != 0:
+		s += fmt.Sprintf(" (logical type %d)", e.logical.kind)
+	case e.hasConverted:
+		s += fmt.Sprintf(" (converted type %d)", e.convertedType)
 	}
-	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
-}
-
-// decodeSchema reads an ARROW:schema value. Like pqarrow, it accepts the
-// padded and the unpadded base64 alphabet (other writers use either).
-func decodeSchema(s string, mem memory.Allocator) (*arrow.Schema, error) {
-	var (
-		raw []byte
-		err error
-	)
-	if len(s)%4 == 0 {
-		raw, err = base64.StdEncoding.DecodeString(s)
-	}
-	if len(raw) == 0 || err != nil {
-		if raw, err = base64.RawStdEncoding.DecodeString(s); err != nil {
-			return nil, err
-		}
-	}
-	r, err := ipc.NewReader(bytes.NewReader(raw), ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, err
-	}
-	defer r.Release()
-	return r.Schema(), nil
+	return s
 }

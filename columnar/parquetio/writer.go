@@ -6,94 +6,86 @@ import (
 	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
 
-// Writer writes flat Arrow record batches to one Parquet file through
-// arrow-go's column chunk writers, as pqarrow's FileWriter with
-// WithStoreSchema writes them: the same Parquet schema (parquetNode), the
-// same key-value metadata (the Arrow schema's metadata, then
-// ARROW:schema), the same page-level calls (spaced writes from the Arrow
-// validity bitmap, byte arrays from the Arrow offsets), so the files read
-// the same in every Parquet reader and pqarrow's readers.
+// Writer writes flat Arrow record batches to one Parquet file: "PAR1",
+// row groups of column chunks (chunk_writer.go), the footer with the
+// Arrow schema's metadata and the Arrow schema itself under
+// ARROW:schema (as pqarrow's WithStoreSchema writes it), so DuckDB,
+// Polars, pyarrow and pqarrow read the same types and metadata.
 type Writer struct {
-	fw      *file.Writer
-	schema  *arrow.Schema
-	maxRows int64
-	defs    []int16 // definition levels, reused across columns
-	bools   []bool
+	w      io.Writer
+	pos    int64
+	schema *arrow.Schema
+	leaves []schemaElement
+	opts   Options
+	meta   fileMeta
+	err    error // sticky: after a failed write the file is garbage
 
-	// buffered is the open row group of WriteBuffered (nil when none) and
-	// bufferedRows the rows it holds.
-	buffered     file.BufferedRowGroupWriter
-	bufferedRows int64
+	// open is the open row group's chunks (nil when none is open) and
+	// openRows its rows.
+	open     []*chunkWriter
+	openRows int64
 }
 
-// NewWriter starts a Parquet file of schema sc on w with props (nil: the
-// library's defaults); the row-group size is props.MaxRowGroupLength. Only
-// flat schemas of bool, int32, int64, float64 and utf8 fields are
-// supported. w is never closed: Close finishes the file and leaves w to
-// the caller (an atomic file commits it).
-func NewWriter(w io.Writer, sc *arrow.Schema, props *parquet.WriterProperties) (*Writer, error) {
-	if props == nil {
-		props = parquet.NewWriterProperties()
-	}
-	root, err := parquetSchema(sc, props)
+// NewWriter starts a Parquet file of schema sc on w with opts (nil: the
+// zero Options). Only flat schemas of bool, int32, int64, float64 and
+// utf8 fields are supported. w is never closed: Close finishes the file
+// and leaves w to the caller (an atomic file commits it).
+func NewWriter(w io.Writer, sc *arrow.Schema, opts *Options) (*Writer, error) {
+	o := opts.withDefaults()
+	elems, err := fileSchema(sc)
 	if err != nil {
 		return nil, err
 	}
-	meta := make(metadata.KeyValueMetadata, 0, sc.Metadata().Len()+1)
 	md := sc.Metadata()
+	kv := make([]keyValue, 0, md.Len()+1)
 	for i, k := range md.Keys() {
-		if err := meta.Append(k, md.Values()[i]); err != nil {
-			return nil, err
-		}
+		kv = append(kv, keyValue{k, md.Values()[i]})
 	}
-	stored, err := encodeSchema(sc, props.Allocator())
+	stored, err := encodeSchema(sc, o.Mem)
 	if err != nil {
 		return nil, err
 	}
-	if err := meta.Append(arrowSchemaKey, stored); err != nil {
+	kv = append(kv, keyValue{arrowSchemaKey, stored})
+	fw := &Writer{w: w, schema: sc, leaves: elems[1:], opts: o,
+		meta: fileMeta{version: 2, schema: elems, kv: kv, createdBy: o.CreatedBy}}
+	if err := fw.out([]byte(magic)); err != nil {
 		return nil, err
 	}
-	// struct{ io.Writer } hides a Close of w: file.Writer closes an
-	// io.Closer sink.
-	fw, err := file.NewParquetWriterWithError(struct{ io.Writer }{w}, root, file.WithWriterProps(props), file.WithWriteMetadata(meta))
+	return fw, nil
+}
+
+// out writes b to the sink, counting the file offset.
+func (w *Writer) out(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	n, err := w.w.Write(b)
+	w.pos += int64(n)
 	if err != nil {
-		return nil, err
+		w.err = err
 	}
-	return &Writer{fw: fw, schema: sc, maxRows: props.MaxRowGroupLength()}, nil
+	return err
 }
 
 // Write writes rec as row groups of its own: one, or several of at most
-// the row-group size when rec is longer (pqarrow's FileWriter.Write).
+// the row-group size when rec is longer (pqarrow's FileWriter.Write); an
+// empty rec makes an empty row group, as pqarrow's does.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if err := w.check(rec); err != nil {
 		return err
 	}
-	if err := w.closeBuffered(); err != nil {
+	if err := w.closeGroup(); err != nil {
 		return err
 	}
 	n := rec.NumRows()
-	for off := int64(0); off == 0 || off < n; off += w.maxRows {
-		size := min(w.maxRows, n-off)
-		rg, err := w.fw.AppendRowGroupChecked()
-		if err != nil {
+	for off := int64(0); off == 0 || off < n; off += w.opts.MaxRowGroupRows {
+		size := min(w.opts.MaxRowGroupRows, n-off)
+		if err := w.add(rec, off, size); err != nil {
 			return err
 		}
-		for c := range int(rec.NumCols()) {
-			cw, err := rg.NextColumn()
-			if err != nil {
-				return err
-			}
-			if err := w.writeRange(cw, rec.Column(c), off, size); err != nil {
-				return err
-			}
-		}
-		if err := rg.Close(); err != nil {
+		if err := w.closeGroup(); err != nil {
 			return err
 		}
 	}
@@ -109,24 +101,15 @@ func (w *Writer) WriteBuffered(rec arrow.RecordBatch) error {
 	}
 	n := rec.NumRows()
 	for off := int64(0); off == 0 || off < n; {
-		if w.buffered == nil || w.bufferedRows >= w.maxRows {
-			rg, err := w.fw.AppendBufferedRowGroupChecked()
-			if err != nil {
-				return err
-			}
-			w.buffered, w.bufferedRows = rg, 0
-		}
-		size := min(w.maxRows-w.bufferedRows, n-off)
-		for c := range int(rec.NumCols()) {
-			cw, err := w.buffered.Column(c)
-			if err != nil {
-				return err
-			}
-			if err := w.writeRange(cw, rec.Column(c), off, size); err != nil {
+		if w.openRows >= w.opts.MaxRowGroupRows {
+			if err := w.closeGroup(); err != nil {
 				return err
 			}
 		}
-		w.bufferedRows += size
+		size := min(w.opts.MaxRowGroupRows-w.openRows, n-off)
+		if err := w.add(rec, off, size); err != nil {
+			return err
+		}
 		if off += size; n == 0 {
 			break
 		}
@@ -134,20 +117,63 @@ func (w *Writer) WriteBuffered(rec arrow.RecordBatch) error {
 	return nil
 }
 
-// closeBuffered finishes the open WriteBuffered row group, if any.
-func (w *Writer) closeBuffered() error {
-	if w.buffered == nil {
-		return nil
+// add appends rows [off, off+size) of rec to the open row group,
+// opening one if none is.
+func (w *Writer) add(rec arrow.RecordBatch, off, size int64) error {
+	if w.err != nil {
+		return w.err
 	}
-	rg := w.buffered
-	w.buffered = nil
-	return rg.Close()
+	if w.open == nil {
+		w.open = make([]*chunkWriter, len(w.leaves))
+		for i, f := range w.schema.Fields() {
+			w.open[i] = newChunkWriter(f, w.leaves[i], &w.opts)
+		}
+	}
+	for i, c := range w.open {
+		if err := c.add(rec.Column(i), int(off), int(size)); err != nil {
+			w.err = fmt.Errorf("column %q: %w", c.name, err)
+			return w.err
+		}
+	}
+	w.openRows += size
+	return nil
+}
+
+// closeGroup writes the open row group's chunks, if one is open.
+func (w *Writer) closeGroup() error {
+	if w.open == nil {
+		return w.err
+	}
+	cols := w.open
+	w.open = nil
+	g := rowGroup{numRows: w.openRows, fileOffset: w.pos, ordinal: int16(len(w.meta.rowGroups))}
+	w.openRows = 0
+	for _, c := range cols {
+		cc, err := c.finish(w.pos, w.out)
+		if err != nil {
+			w.err = errors.Join(w.err, fmt.Errorf("column %q: %w", c.name, err))
+			return w.err
+		}
+		g.columns = append(g.columns, cc)
+		g.totalByteSize += cc.meta.uncompressedSize
+		g.totalCompressedSize += cc.meta.compressedSize
+	}
+	w.meta.rowGroups = append(w.meta.rowGroups, g)
+	w.meta.numRows += g.numRows
+	return nil
 }
 
 // Close finishes the open row group and writes the footer. It does not
 // close the io.Writer. After an error the file is incomplete: discard it.
 func (w *Writer) Close() error {
-	return errors.Join(w.closeBuffered(), w.fw.Close())
+	if err := w.closeGroup(); err != nil {
+		return err
+	}
+	footer := encodeFileMeta(nil, &w.meta)
+	if err := w.out(footer); err != nil {
+		return err
+	}
+	return w.out(footerTrailer(len(footer)))
 }
 
 // check refuses a batch whose fields differ from the file's.
@@ -162,139 +188,4 @@ func (w *Writer) check(rec arrow.RecordBatch) error {
 		}
 	}
 	return nil
-}
-
-// writeRange writes rows [off, off+size) of a to the column chunk.
-func (w *Writer) writeRange(cw file.ColumnChunkWriter, a arrow.Array, off, size int64) error {
-	if size == 0 {
-		return nil
-	}
-	if off > 0 || size < int64(a.Len()) {
-		a = array.NewSlice(a, off, off+size)
-		defer a.Release()
-	}
-	if err := w.writeColumn(cw, a); err != nil {
-		return fmt.Errorf("column %q: %w", cw.Descr().Name(), err)
-	}
-	return nil
-}
-
-// writeColumn writes a to the column chunk as pqarrow's writeDenseArrow
-// does for these types: definition levels for a nullable column, the
-// Arrow values as they are (with the validity bitmap when there are
-// nulls), booleans from the bitmap, strings from the offsets.
-func (w *Writer) writeColumn(cw file.ColumnChunkWriter, a arrow.Array) (err error) {
-	n := a.Len()
-	var defs []int16
-	if cw.Descr().MaxDefinitionLevel() > 0 {
-		if cap(w.defs) < n {
-			w.defs = make([]int16, n)
-		}
-		defs = w.defs[:n]
-		for i := range defs {
-			defs[i] = 0
-			if a.IsValid(i) {
-				defs[i] = 1
-			}
-		}
-	} else if a.NullN() > 0 {
-		return fmt.Errorf("%d nulls in a column that is not nullable", a.NullN())
-	}
-	dense := a.NullN() == 0
-	valid, validOff := a.NullBitmapBytes(), int64(a.Data().Offset())
-	mismatch := func() error { return fmt.Errorf("an Arrow %s array for a Parquet %s column", a.DataType(), cw.Type()) }
-	switch wr := cw.(type) {
-	case *file.BooleanColumnChunkWriter:
-		b, ok := a.(*array.Boolean)
-		if !ok {
-			return mismatch()
-		}
-		if dense {
-			_, err = wr.WriteBitmapBatch(b.Data().Buffers()[1].Bytes(), validOff, n, defs, nil)
-			break
-		}
-		if cap(w.bools) < n {
-			w.bools = make([]bool, n)
-		}
-		vals := w.bools[:n]
-		for i := range vals {
-			vals[i] = b.Value(i)
-		}
-		_, err = wr.WriteBatchSpacedWithError(vals, defs, nil, valid, validOff)
-	case *file.Int32ColumnChunkWriter:
-		x, ok := a.(*array.Int32)
-		if !ok {
-			return mismatch()
-		}
-		err = writeFixed(wr, x.Int32Values(), defs, dense, valid, validOff)
-	case *file.Int64ColumnChunkWriter:
-		x, ok := a.(*array.Int64)
-		if !ok {
-			return mismatch()
-		}
-		err = writeFixed(wr, x.Int64Values(), defs, dense, valid, validOff)
-	case *file.Float64ColumnChunkWriter:
-		x, ok := a.(*array.Float64)
-		if !ok {
-			return mismatch()
-		}
-		err = writeFixed(wr, x.Float64Values(), defs, dense, valid, validOff)
-	case *file.ByteArrayColumnChunkWriter:
-		x, ok := a.(*array.String)
-		if !ok {
-			return mismatch()
-		}
-		return writeStrings(wr, x, defs, dense)
-	default:
-		return mismatch()
-	}
-	return err
-}
-
-// fixedWriter is a column chunk writer of fixed-width values T (the
-// Int32, Int64 and Float64 ones).
-type fixedWriter[T any] interface {
-	WriteBatch(values []T, defLevels, repLevels []int16) (int64, error)
-	WriteBatchSpacedWithError(values []T, defLevels, repLevels []int16, validBits []byte, validBitsOffset int64) (int64, error)
-}
-
-// writeFixed writes the values of a fixed-width column: as they are
-// without nulls, spaced by the validity bitmap with them.
-func writeFixed[T any](wr fixedWriter[T], vals []T, defs []int16, dense bool, valid []byte, validOff int64) (err error) {
-	if dense {
-		_, err = wr.WriteBatch(vals, defs, nil)
-	} else {
-		_, err = wr.WriteBatchSpacedWithError(vals, defs, nil, valid, validOff)
-	}
-	return err
-}
-
-// writeStrings writes a string column from the Arrow value buffer and
-// offsets (without a copy when the encoder takes Arrow offsets, as the
-// plain and dictionary encoders do).
-func writeStrings(wr *file.ByteArrayColumnChunkWriter, x *array.String, defs []int16, dense bool) (err error) {
-	var data []byte
-	if buf := x.Data().Buffers()[2]; buf != nil {
-		data = buf.Bytes()
-	}
-	offsets := x.ValueOffsets()
-	valid, validOff := x.NullBitmapBytes(), int64(x.Data().Offset())
-	if wr.SupportsArrowOffsets() {
-		if dense {
-			_, err = wr.WriteBatchArrow(data, offsets, defs, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedArrow(data, offsets, defs, nil, valid, validOff)
-		}
-		return err
-	}
-	vals := make([]parquet.ByteArray, x.Len())
-	for i := range vals {
-		vals[i] = parquet.ByteArray(data[offsets[i]:offsets[i+1]])
-	}
-	if dense {
-		_, err = wr.WriteBatch(vals, defs, nil)
-	} else {
-		_, err = wr.WriteBatchSpacedWithError(vals, defs, nil, valid, validOff)
-	}
-	return err
 }

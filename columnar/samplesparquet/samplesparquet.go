@@ -13,8 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
@@ -42,10 +40,7 @@ func Write(w io.Writer, tables []NamedTable) error {
 }
 
 func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithAllocator(mem),
-	)
+	props := &parquetio.Options{Compression: parquetio.Zstd, Mem: mem}
 	fw, err := parquetio.NewWriter(w, Schema, props)
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)

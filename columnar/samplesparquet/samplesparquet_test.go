@@ -20,7 +20,7 @@ import (
 func TestWrite(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	run, err := columnar.ResolveRun(filepath.Join("..", "..", "testdata", "goodrun"))
+	run, err := columnar.ResolveRun(context.Background(), filepath.Join("..", "..", "testdata", "goodrun"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package sidecar
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -281,9 +282,11 @@ func (r *sidecarRun) readSampleIndex(path string) {
 		r.Warnf("%v; ignored", &safeopen.Error{Path: path, Kind: kind, Limit: limit, Err: safeopen.ErrTooLarge})
 		return
 	}
-	si, bad, err := ParseSampleIndex(safeopen.LimitReader(f, path, kind, limit), size)
+	si, bad, err := ParseSampleIndex(r.ctx, safeopen.LimitReader(f, path, kind, limit), size)
 	var refused *safeopen.Error
 	switch {
+	case r.ctx.Err() != nil:
+		return // the caller says why; no index, no warning
 	case errors.As(err, &refused):
 		r.Warnf("%v; ignored", refused)
 		return
@@ -306,9 +309,11 @@ var errPerformanceNotObject = errors.New(`"performance" is not an object`)
 // (0 unknown): the columns are sized for the entries such a file can hold
 // at 40 bytes an entry (a 32-digit uuid, its index and the punctuation
 // take 40 to 46), so they are allocated once. bad counts entries
-// whose value is not a non-negative integer (in the final map).
-func ParseSampleIndex(r io.Reader, size int64) (si *SampleIndex, bad int, err error) {
-	s := &jsonStream{r: r, buf: make([]byte, 0, 64<<10)}
+// whose value is not a non-negative integer (in the final map). ctx is
+// looked at before each read of the file (a 64 KiB window, about 1,600
+// entries): once it is done the parse ends with ctx's error and no index.
+func ParseSampleIndex(ctx context.Context, r io.Reader, size int64) (si *SampleIndex, bad int, err error) {
+	s := &jsonStream{ctx: ctx, r: r, buf: make([]byte, 0, 64<<10)}
 	si = &SampleIndex{MaxIndex: -1}
 	si.index.Reset()
 	if c, ok := s.peekNonSpace(); ok && c == 'n' { // null: no phases, as encoding/json has it
@@ -405,6 +410,7 @@ func ParseSampleIndex(r io.Reader, size int64) (si *SampleIndex, bad int, err er
 // package's scanner and the window grows, up to maxSidecarToken past its
 // normal size, only for a token that does not fit.
 type jsonStream struct {
+	ctx context.Context
 	r   io.Reader
 	buf []byte
 	i   int
@@ -416,6 +422,10 @@ type jsonStream struct {
 // fill reads more, keeping buf[i:]; it reports whether bytes were added.
 func (s *jsonStream) fill() bool {
 	if s.eof {
+		return false
+	}
+	if err := s.ctx.Err(); err != nil {
+		s.err, s.eof = err, true
 		return false
 	}
 	if s.i > 0 {

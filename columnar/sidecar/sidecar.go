@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,6 +124,7 @@ type FinalSnapshot struct {
 // sidecarRun is a run's sidecars being read: the facts they give (Info),
 // the parsed files (Sidecars) and the warnings about them.
 type sidecarRun struct {
+	ctx      context.Context // ends a long parse (sample_idx_map.json)
 	Dir      string
 	Info     core.RunInfo
 	Sidecars Sidecars
@@ -147,9 +149,11 @@ func OneLine(msg string) string {
 
 // ReadSidecars reads the sidecars of the run in dir, completing info
 // (detector spec §2.1): it returns info completed, the parsed sidecars and
-// a warning per missing-but-expected or malformed sidecar.
-func ReadSidecars(dir string, info core.RunInfo) (core.RunInfo, Sidecars, []string) {
-	r := &sidecarRun{Dir: dir, Info: info}
+// a warning per missing-but-expected or malformed sidecar. Once ctx is
+// done it reads no further and what it returns is incomplete: the caller
+// looks at ctx.Err().
+func ReadSidecars(ctx context.Context, dir string, info core.RunInfo) (core.RunInfo, Sidecars, []string) {
+	r := &sidecarRun{ctx: ctx, Dir: dir, Info: info}
 	r.read()
 	return r.Info, r.Sidecars, r.Warnings
 }
@@ -159,6 +163,9 @@ func (r *sidecarRun) read() {
 	r.readConfig(filepath.Join(r.Dir, "config.yaml"))
 	r.readRunMeta(filepath.Join(r.Dir, "run_meta.json"))
 	r.readSampleIndex(filepath.Join(r.Dir, "sample_idx_map.json"))
+	if r.ctx.Err() != nil {
+		return
+	}
 	for _, p := range []string{filepath.Join(r.Dir, "performance", "result_summary.json"), filepath.Join(r.Dir, "result_summary.json")} {
 		if r.readResultSummary(p) {
 			break

@@ -179,6 +179,37 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
+// OpenNoFollow opens path for reading if it is itself a regular file, a
+// symbolic link refused (O_NOFOLLOW) like a FIFO or a device, and returns
+// the descriptor's own fstat: a caller that judges the file by its owner
+// or mode judges the one it reads, whatever is renamed over path after
+// the open (a shared cache's entry files). A missing file's error wraps
+// fs.ErrNotExist.
+func OpenNoFollow(path string) (*os.File, fs.FileInfo, error) {
+	if st, err := os.Lstat(path); err != nil {
+		return nil, nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, nil, &Error{Path: path, What: Describe(st.Mode()), Err: ErrNotRegular}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags|noFollow, 0)
+	if err != nil {
+		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return nil, nil, &Error{Path: path, What: Describe(st.Mode()), Err: ErrNotRegular} // made a link since
+		}
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &Error{Path: path, What: Describe(st.Mode()), Err: ErrNotRegular}
+	}
+	return f, st, nil
+}
+
 // ReadFile reads the regular file path (see Open) whole, refusing it when
 // it holds more than limit bytes; kind names the input in the error
 // ("config.yaml", "tokenizer file"). The size is checked on the open file
@@ -194,6 +225,12 @@ func ReadFile(path, kind string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
+	return ReadOpen(f, st, path, kind, limit)
+}
+
+// ReadOpen is ReadFile of the file f already open, st its fstat and path
+// its name in errors.
+func ReadOpen(f *os.File, st fs.FileInfo, path, kind string, limit int64) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, &Error{Path: path, Kind: kind, Limit: limit, Err: ErrTooLarge}
 	}

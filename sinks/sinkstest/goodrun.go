@@ -40,7 +40,7 @@ func GoodRun(t testing.TB) *core.Run {
 // its columns are released when the test ends.
 func LoadRun(t testing.TB, path string) *core.Run {
 	t.Helper()
-	run, err := columnar.ResolveRun(path)
+	run, err := columnar.ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func LoadRun(t testing.TB, path string) *core.Run {
 // parity corpus's counter, as the reference's expected outputs were made.
 func DecodeEvents(t testing.TB, dir string) (*columnar.Run, *columnar.Decoded) {
 	t.Helper()
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(context.Background(), dir)
 	if err != nil {
 		t.Fatalf("resolve %s: %v", dir, err)
 	}

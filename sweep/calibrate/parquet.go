@@ -10,8 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -119,7 +117,7 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 	}
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy))
+	props := &parquetio.Options{Compression: parquetio.Snappy}
 	err := writeFileAtomic(path, func(w io.Writer) error {
 		fw, err := parquetio.NewWriter(w, schema, props)
 		if err != nil {

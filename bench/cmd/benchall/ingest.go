@@ -37,7 +37,7 @@ func child(mode string, args []string) error {
 		if len(args) != 1 {
 			return fmt.Errorf("usage: child-resolve RUN_DIR")
 		}
-		run, err := columnar.ResolveRun(args[0])
+		run, err := columnar.ResolveRun(context.Background(), args[0])
 		if err == nil && run.Sidecars.SampleIndex == nil {
 			err = fmt.Errorf("%s: no sample index read: %v", args[0], run.Warnings)
 		}

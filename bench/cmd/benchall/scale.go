@@ -123,12 +123,7 @@ func scaleSection(e *env) (string, error) {
 		if refReps > 0 {
 			refJSON := filepath.Join(dir, "reference.json")
 			r.ref, err = children(e, refReps, fmt.Sprintf("scale: %d MB: reference", mb), func() *exec.Cmd {
-				cmd, err := referenceCmd(e, py, dir, refJSON)
-				if err != nil {
-					panic(err)
-				}
-				cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
-				return cmd
+				return referenceCmd(e, py, refPath, dir, refJSON)
 			})
 			if err != nil {
 				return "", err
@@ -191,7 +186,7 @@ func scaleSection(e *env) (string, error) {
 	// With configs, on the smallest run: the grid's default-preset half
 	// costs tens of ms per config on the 200 MB run, too slow for 1000
 	// configs within the budget.
-	run, err := columnar.ResolveRun(configsDir)
+	run, err := columnar.ResolveRun(e.ctx, configsDir)
 	if err != nil {
 		return "", err
 	}

@@ -260,7 +260,7 @@ func loadBig(e *env) (*core.Samples, core.RunInfo, error) {
 	if e.bigLoaded != nil {
 		return e.bigLoaded, e.bigInfo, nil
 	}
-	run, err := columnar.ResolveRun(e.bigDir)
+	run, err := columnar.ResolveRun(e.ctx, e.bigDir)
 	if err != nil {
 		return nil, core.RunInfo{}, err
 	}
@@ -414,7 +414,7 @@ func alphaSweepSection(e *env) (string, error) {
 			return "", err
 		}
 	}
-	run, err := columnar.ResolveRun(dir)
+	run, err := columnar.ResolveRun(e.ctx, dir)
 	if err != nil {
 		return "", err
 	}

@@ -1,48 +1,18 @@
 package sinks
 
 import (
-	"bytes"
 	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/klauspost/compress/zstd"
 )
-
-// TestSmallPageZstd: the registered zstd codec is ours, and what it
-// encodes is a standard frame — the library's decoder and a fresh
-// klauspost decoder both give the bytes back.
-func TestSmallPageZstd(t *testing.T) {
-	c, err := compress.GetCodec(compress.Codecs.Zstd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.(smallPageZstd); !ok {
-		t.Fatalf("zstd codec is %T, want smallPageZstd", c)
-	}
-	src := bytes.Repeat([]byte("run0001 ttft_p50_ns 123456789 "), 5000)
-	enc := c.EncodeLevel(nil, src, compress.DefaultCompressionLevel)
-	if len(enc) >= len(src)/10 {
-		t.Errorf("%d bytes compressed to %d: not compressing", len(src), len(enc))
-	}
-	if got := c.Decode(make([]byte, len(src)), enc); !bytes.Equal(got, src) {
-		t.Fatal("library decoder: round trip differs")
-	}
-	dec, _ := zstd.NewReader(nil)
-	defer dec.Close()
-	got, err := dec.DecodeAll(enc, nil)
-	if err != nil || !bytes.Equal(got, src) {
-		t.Fatalf("klauspost decoder: %v", err)
-	}
-}
 
 // BenchmarkSeriesWriterHeap writes 300 runs' series of 18 super-passes
 // (5,400 rows: one 4096-row group flushed mid-way, one at Close) and
 // reports the peak heap sampled meanwhile (every 100 µs). Measured with
-// arrow-go's own zstd codec 30–50 MB, with smallPageZstd 10.5–12.4 MB:
+// arrow-go's own zstd codec 30–50 MB, with a small-window encoder
+// (parquetio's zstdEncoder) 10.5–12.4 MB:
 //
 //	go test -run '^$' -bench SeriesWriterHeap -benchtime 1x -count 3 ./sinks/
 func BenchmarkSeriesWriterHeap(b *testing.B) {

@@ -1,7 +1,8 @@
-package columnar
+package sidecar_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,9 +15,11 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/steadysweep/steadysweep/bench"
 	"github.com/steadysweep/steadysweep/bench/benchlog"
 	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // oracleSampleIndex is the encoding/json reading of sample_idx_map.json
@@ -64,12 +67,12 @@ func checkSampleIndex(t *testing.T, name string, b []byte) {
 	// A one-byte reader exercises every token straddling the window.
 	for _, r := range []func() *sidecar.SampleIndex{
 		func() *sidecar.SampleIndex {
-			si, bad, err := sidecar.ParseSampleIndex(bytes.NewReader(b), int64(len(b)))
+			si, bad, err := sidecar.ParseSampleIndex(context.Background(), bytes.NewReader(b), int64(len(b)))
 			check(t, name, si, bad, err, want, phases, wantBad, perfOK, werr)
 			return si
 		},
 		func() *sidecar.SampleIndex {
-			si, bad, err := sidecar.ParseSampleIndex(iotest.OneByteReader(bytes.NewReader(b)), 0)
+			si, bad, err := sidecar.ParseSampleIndex(context.Background(), iotest.OneByteReader(bytes.NewReader(b)), 0)
 			check(t, name+"/1byte", si, bad, err, want, phases, wantBad, perfOK, werr)
 			return si
 		},
@@ -129,7 +132,7 @@ func TestSampleIndexMatchesEncodingJSON(t *testing.T) {
 	} {
 		checkSampleIndex(t, fmt.Sprintf("case %d", i), []byte(in))
 	}
-	shared := sharedDir(t)
+	shared := sharedtest.Dir(t, "parity/runs")
 	files, _ := filepath.Glob(filepath.Join(shared, "parity", "runs", "*", "sample_idx_map.json"))
 	if len(files) < 17 {
 		t.Fatalf("%d shared maps", len(files))
@@ -154,7 +157,7 @@ func FuzzSampleIndex(f *testing.F) {
 			return // encoding/json would read U+FFFD where the bytes are kept
 		}
 		if !json.Valid(b) {
-			if _, _, err := sidecar.ParseSampleIndex(bytes.NewReader(b), int64(len(b))); err == nil && !strings.ContainsAny(string(b), "NI\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") {
+			if _, _, err := sidecar.ParseSampleIndex(context.Background(), bytes.NewReader(b), int64(len(b))); err == nil && !strings.ContainsAny(string(b), "NI\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f") {
 				t.Fatalf("accepted invalid JSON %q", b)
 			}
 			return
@@ -199,9 +202,9 @@ func BenchmarkSampleIndex5M(b *testing.B) {
 			b.Fatal(err)
 		}
 		fi, _ := f.Stat()
-		c0 := cpuTime()
-		si, _, err := sidecar.ParseSampleIndex(f, fi.Size())
-		cpu += cpuTime() - c0
+		c0 := bench.CPUTime()
+		si, _, err := sidecar.ParseSampleIndex(context.Background(), f, fi.Size())
+		cpu += bench.CPUTime() - c0
 		f.Close()
 		if err != nil || si.Len() != 5_000_000 {
 			b.Fatalf("%v, %d entries", err, si.Len())
@@ -248,7 +251,7 @@ func TestSampleIndexBackgroundBuild(t *testing.T) {
 	for name, in := range map[string][]byte{"one map": one, "replaced map": two} {
 		want, phases, wantBad, perfOK, werr := oracleSampleIndex(in)
 		for _, size := range []int64{int64(len(in)), 0, int64(len(in)) / 2} {
-			si, bad, err := sidecar.ParseSampleIndex(bytes.NewReader(in), size)
+			si, bad, err := sidecar.ParseSampleIndex(context.Background(), bytes.NewReader(in), size)
 			check(t, fmt.Sprintf("%s, stated size %d", name, size), si, bad, err, want, phases, wantBad, perfOK, werr)
 		}
 	}

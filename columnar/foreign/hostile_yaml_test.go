@@ -1,6 +1,7 @@
-package columnar
+package foreign_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -52,7 +53,7 @@ func TestYAMLAliasBudget(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.doc), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			n, err := foreign.GuideLLMBenchmarks(path)
+			n, err := foreign.GuideLLMBenchmarks(context.Background(), path)
 			if tc.refused {
 				if !errors.Is(err, foreign.ErrYAMLAliases) || !strings.Contains(err.Error(), path) {
 					t.Fatalf("%d benchmarks, err %v; want ErrYAMLAliases naming the file", n, err)
