@@ -12,6 +12,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 )
 
@@ -121,10 +122,7 @@ func TestSweepHTML(t *testing.T) {
 	args = append(args, "-o", out, "--preset", "default,reference", "--tokenizer", "words", "--no-cache", "-q",
 		"--run-pages", "--html", sweepPage)
 	mustRun(t, args...)
-	rows, err := htmlpage.ReadRowsTable(context.Background(), filepath.Join(out, "rows"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := rowCells(t, filepath.Join(out, "rows"))
 	if len(rows.Rows) != 2*len(dirs) {
 		t.Fatalf("%d rows, want %d runs × 2 configs", len(rows.Rows), len(dirs))
 	}
@@ -225,4 +223,25 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// cellTable is every row of a rows directory as its cells by column name
+// (sinks.RowCells).
+type cellTable struct{ Rows []map[string]any }
+
+func rowCells(t *testing.T, dir string) cellTable {
+	t.Helper()
+	cols := sinks.RowsColumns()
+	var out cellTable
+	for r, err := range sinks.ReadRows(context.Background(), dir, sinks.ReadOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]any{}
+		for i, v := range sinks.RowCells(&r) {
+			m[cols[i].Name] = v
+		}
+		out.Rows = append(out.Rows, m)
+	}
+	return out
 }
