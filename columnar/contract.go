@@ -46,6 +46,7 @@ const (
 	FormatVLLM            = contract.FormatVLLM
 	FormatLMBench         = contract.FormatLMBench
 	FormatAIPerfCSV       = contract.FormatAIPerfCSV
+	FormatAIPerfParquet   = contract.FormatAIPerfParquet
 	FormatLLMPerf         = contract.FormatLLMPerf
 	FormatGenAIPerf       = contract.FormatGenAIPerf
 	FormatInferencePerf   = contract.FormatInferencePerf

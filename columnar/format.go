@@ -51,6 +51,9 @@ func DetectFile(path string) (contract.Format, error) {
 	if enc := byteOrderEncoding(head); enc != "" {
 		return "", &EncodingError{File: path, Encoding: enc}
 	}
+	if isParquet(head) {
+		return detectParquet(path)
+	}
 	f, seen := Detect(head)
 	if f == "" && len(head) == contract.SniffSize {
 		return detectLong(path, head, seen)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/foreign"
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
 // detectMore classifies a head that the first five formats' rules do not
@@ -76,4 +77,29 @@ func classifyMoreJSON(keys []string) contract.Format {
 		return contract.FormatLoadGenTrace
 	}
 	return ""
+}
+
+// isParquet reports a head that starts with the Parquet magic, "PAR1".
+func isParquet(head []byte) bool { return bytes.HasPrefix(head, []byte("PAR1")) }
+
+// detectParquet classifies a Parquet file by its schema (in the footer,
+// read through parquetio): AIPerf's per-record export has the
+// foreign.AIPerfParquetRequired columns. Another Parquet file (our own
+// rows, a cache entry) is an UnknownFormatError naming its columns.
+func detectParquet(path string) (contract.Format, error) {
+	r, err := parquetio.Open(path, nil)
+	if err != nil {
+		return "", &UnknownFormatError{File: path, Seen: "a Parquet file whose footer cannot be read (" + err.Error() + ")"}
+	}
+	defer r.Close()
+	names := make([]string, r.Schema().NumFields())
+	for i, f := range r.Schema().Fields() {
+		names[i] = f.Name
+	}
+	for _, c := range foreign.AIPerfParquetRequired {
+		if r.ColumnIndex(c) < 0 {
+			return "", &UnknownFormatError{File: path, Seen: "a Parquet file with columns " + keyList(names)}
+		}
+	}
+	return contract.FormatAIPerfParquet, nil
 }

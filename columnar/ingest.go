@@ -55,6 +55,7 @@ var readers = map[contract.Format]contract.Reader{
 	contract.FormatLoadGenTrace:    foreign.LoadGenReader{},
 	contract.FormatSGLang:          foreign.SGLangReader{},
 	contract.FormatAIPerfCSV:       foreign.AIPerfCSVReader{},
+	contract.FormatAIPerfParquet:   foreign.AIPerfParquetReader{},
 }
 
 // ReaderFor returns the reader of format f ("" is endpoints).

@@ -36,7 +36,7 @@ func splitPart(path string) (file string, part int, ok bool) {
 var foreignLogPatterns = []string{
 	"profile_export*.jsonl", "profile_export*.jsonl.gz", "profile_export*.jsonl.zst",
 	"*.json", "*.json.gz", "*.json.zst", "*.yaml", "*.yml",
-	"*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst",
+	"*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst", "*.parquet",
 }
 
 // notLogs are files of a run directory known not to be per-request logs
@@ -44,6 +44,7 @@ var foreignLogPatterns = []string{
 var notLogs = map[string]bool{
 	"config.yaml": true, "run_meta.json": true, "sample_idx_map.json": true, "result_summary.json": true,
 	"final_snapshot.json": true, "steady_state.json": true, "profile_export_aiperf.json": true,
+	"profile_export_aiperf_steady_state.json": true,
 }
 
 // ForeignLogs returns the per-request logs in dir that are not endpoints
@@ -134,6 +135,15 @@ func foreignLog(dir string) (string, contract.Format, error) {
 		if filepath.Base(p) == "profile_export.jsonl" && formats[i] == contract.FormatAIPerf {
 			return p, formats[i], nil
 		}
+	}
+	// Without the JSONL, AIPerf's Parquet and records CSV are one run, read
+	// from the Parquet, which keeps the values exactly (the CSV writes
+	// %.6g).
+	aiperfOnly := !slices.ContainsFunc(formats, func(f contract.Format) bool {
+		return f != contract.FormatAIPerfParquet && f != contract.FormatAIPerfCSV && f != contract.FormatAIPerf
+	})
+	if i := slices.Index(formats, contract.FormatAIPerfParquet); i >= 0 && aiperfOnly {
+		return paths[i], formats[i], nil
 	}
 	return "", "", &severalRuns{fmt.Sprintf("%s holds %d benchmark logs (%s): each is a run; pass one of them", dir, len(paths), strings.Join(paths, ", "))}
 }

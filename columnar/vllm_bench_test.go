@@ -2,6 +2,7 @@ package columnar
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -117,15 +118,38 @@ func TestVLLMBenchMalformed(t *testing.T) {
 // values (one input, the two parts split at its first NUL byte): no
 // panic, consistent columns, a peer window (when any) that ends after it
 // starts, problems named by element or field.
+//
+// Every new input the fuzzer finds is minimized before fuzzing goes on,
+// and the minimizer's last pass tries removing every substring — a
+// number of executions quadratic in the input's length. Seeded with the
+// whole blocks (590 bytes, ~1.7·10⁵ tries) and writing each input to a
+// file on disk (milliseconds an execution on a loaded machine), each find
+// spent the 60 s minimize budget: fuzzing that looked stalled after a few
+// execs. So the seeds are the blocks cut to the keys read (index, error;
+// window start_s, end_s), inputs over fuzzMaxBlocks bytes are passed
+// over, and the file is written on tmpfs (/dev/shm) where there is one.
 func FuzzVLLMBenchBlocks(f *testing.F) {
 	i, j := strings.Index(vllmBenchResult, `"failed_requests":`), strings.Index(vllmBenchResult, `,"generated_texts"`)
 	k, l := strings.Index(vllmBenchResult, `"steady_state":`), strings.Index(vllmBenchResult, `,"tokenizer_id"`)
-	failed, steady := vllmBenchResult[i+len(`"failed_requests":`):j], vllmBenchResult[k+len(`"steady_state":`):l]
-	f.Add([]byte(failed + "\x00" + steady))
-	f.Add([]byte(`[{"index":-1},{"index":1e99},null,{}]` + "\x00" + `{"window":{"start_s":5,"end_s":1}}`))
-	f.Add([]byte("[\x00{\"window\":null}"))
+	for _, seed := range []string{
+		`[{"error":"x","index":0},{"error":"incomplete stream","index":2}]` + "\x00" + `{"window":{"start_s":1.0,"end_s":2.5}}`,
+		`[{"index":-1},{"index":1e99},null,{}]` + "\x00" + `{"window":{"start_s":5,"end_s":1}}`,
+		"[\x00{\"window\":null}",
+		`[]` + "\x00" + `null`,
+	} {
+		f.Add([]byte(seed))
+	}
 	dir := f.TempDir()
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if d, err := os.MkdirTemp("/dev/shm", "fuzzvllm"); err == nil {
+			dir = d
+			f.Cleanup(func() { os.RemoveAll(d) })
+		}
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > fuzzMaxBlocks {
+			return
+		}
 		fr, ss, _ := strings.Cut(string(in), "\x00")
 		body := vllmBenchResult[:i] + `"failed_requests":` + fr + vllmBenchResult[j:k] + `"steady_state":` + ss + vllmBenchResult[l:]
 		path := writeTemp(t, dir, "r.json", body)
@@ -148,3 +172,8 @@ func FuzzVLLMBenchBlocks(f *testing.F) {
 		}
 	})
 }
+
+// fuzzMaxBlocks bounds FuzzVLLMBenchBlocks' inputs: room for two
+// failed_requests entries and a steady_state window, and a minimization
+// (quadratic in the length) of at most ~8,000 executions.
+const fuzzMaxBlocks = 128

@@ -69,6 +69,9 @@ type RunInfo struct {
 	// PeerWindow is the recording tool's own measurement window, nil
 	// when its log records none.
 	PeerWindow *PeerWindow
+	// Recorded are whole-run summaries of per-request fields the tool
+	// records that have no column (RecordedStat); nil when none.
+	Recorded []RecordedStat `json:",omitempty"`
 	// EventAnomalies are the impossible events the decoder found (a
 	// COMPLETE without ISSUED, out-of-order or duplicated events), per
 	// kind; the detector adds the kinds the columns show (timing.go).

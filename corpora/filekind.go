@@ -3,6 +3,7 @@ package corpora
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/steadysweep/steadysweep/columnar"
@@ -13,8 +14,9 @@ import (
 // found by content (columnar.ForeignLogs):
 //
 //   - a directory whose logs are all AIPerf's is one run, as
-//     columnar.ResolveRun reads it (its profile_export.jsonl; the opt-in
-//     profile_export_records.csv holds the same records);
+//     columnar.ResolveRun reads it (its profile_export.jsonl, else the Rust
+//     port's profile_export.parquet; the opt-in profile_export_records.csv
+//     holds the same records);
 //   - otherwise each log is a run of its own, named by its file;
 //   - each benchmark of a GuideLLM report is a run, "#N" after the file
 //     (one report holds several load levels), so N is in the run id.
@@ -30,10 +32,13 @@ func (d *discoverer) keepForeign(root, dir, rel, real string, names []string, vi
 	id := func(p string) string { return filepath.Join(real, filepath.Base(p)) }
 	allAIPerf, preferred := true, ""
 	for i, p := range paths {
-		allAIPerf = allAIPerf && (formats[i] == columnar.FormatAIPerf || formats[i] == columnar.FormatAIPerfCSV)
+		allAIPerf = allAIPerf && (formats[i] == columnar.FormatAIPerf || formats[i] == columnar.FormatAIPerfCSV || formats[i] == columnar.FormatAIPerfParquet)
 		if filepath.Base(p) == "profile_export.jsonl" {
 			preferred = p
 		}
+	}
+	if i := slices.Index(formats, columnar.FormatAIPerfParquet); preferred == "" && i >= 0 {
+		preferred = paths[i]
 	}
 	if allAIPerf && (len(paths) == 1 || preferred != "") {
 		if preferred == "" {

@@ -7,6 +7,12 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
 // mixedArchive writes one small generated log of every format read since
@@ -91,11 +97,17 @@ func mixedArchive(t *testing.T, dir string, n int) []string {
 		s := int64(start(i) * 1e9)
 		return fmt.Sprintf("%d,%d,r%d,profiling,%d,%d,False,,,125,1000,20", i, i, i, s, s+1e9)
 	}, "\n")+"\n")
+	// AIPerf's own steady-state window beside the 2026 records: requests 5
+	// to 30 (profile_export_aiperf_steady_state.json, window_metadata).
+	write("aiperf2026/profile_export_aiperf_steady_state.json", fmt.Sprintf(`{"window_metadata": {"detection_method": "cusum", `+
+		`"ramp_up_end_ns": %v, "ramp_down_start_ns": %v}, "metrics": {}}`, start(5)*1e9, start(30)*1e9))
+	// The AIPerf Rust port's per-record Parquet, alone in its directory.
+	writeAIPerfParquetRows(t, filepath.Join(dir, "aiperfparquet", "profile_export.parquet"), n, func(i int) int64 { return int64(start(i) * 1e9) })
 	ids := []string{"lmbench1/a.csv", "lmbench2/b.csv", "llmperf/m_individual_responses.json",
 		"sglang/sglang_1107_random.jsonl#0", "sglang/sglang_1107_random.jsonl#1", "vllm-plain/openai-2qps-m-20260102-030405.json",
 		"vllm-appended/openai-2qps-m.json#0", "vllm-appended/openai-2qps-m.json#1",
 		"inference-perf-v0.4/per_request_lifecycle_metrics.json", "inference-perf-v0.5/per_request_lifecycle_metrics.json",
-		"inference-perf-v0.6/per_request_lifecycle_metrics.json", "genai-perf/profile_export.json", "loadgen/mlperf_log_trace.json", "aiperf2026", "aiperfcsv",
+		"inference-perf-v0.6/per_request_lifecycle_metrics.json", "genai-perf/profile_export.json", "loadgen/mlperf_log_trace.json", "aiperf2026", "aiperfcsv", "aiperfparquet",
 		"rustbench/openai-infqps-concurrency4-m-20260102-030405.json"}
 	for i := range ids {
 		ids[i] = filepath.Join(filepath.Base(dir), ids[i])
@@ -126,14 +138,73 @@ func TestSweepMixedFormats(t *testing.T) {
 			t.Errorf("%s: status %q", id, status)
 		}
 		// vllm-bench's steady_state window, on the run's clock: its first
-		// start is 0 s, the window [2 s, 10 s] after it.
-		if s, e := r["peer_window_start_ns"], r["peer_window_end_ns"]; strings.Contains(id, "rustbench") != (s != nil) ||
-			s != nil && (s != int64(2e9) || e != int64(10e9)) {
+		// start is 0 s, the window [2 s, 10 s] after it; AIPerf's window,
+		// [1002.5 s, 1015 s] as written.
+		s, e := r["peer_window_start_ns"], r["peer_window_end_ns"]
+		switch {
+		case strings.Contains(id, "rustbench"):
+			if s != int64(2e9) || e != int64(10e9) {
+				t.Errorf("%s: peer window [%v, %v]", id, s, e)
+			}
+		case strings.HasSuffix(id, "aiperf2026"):
+			if s != int64(1002.5e9) || e != int64(1015e9) {
+				t.Errorf("%s: peer window [%v, %v]", id, s, e)
+			}
+		case s != nil:
 			t.Errorf("%s: peer window [%v, %v]", id, s, e)
 		}
 	}
 	sort.Strings(got)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("runs\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// writeAIPerfParquetRows writes n requests as the AIPerf Rust port's
+// profile_export.parquet (the columns its reader uses, of
+// rust/runtime/src/export/per_record_parquet.rs' schema), request i
+// issued at start(i) ns, TTFT 125 ms, latency 1000 ms, 20 output tokens.
+func writeAIPerfParquetRows(t *testing.T, path string, n int, start func(i int) int64) {
+	t.Helper()
+	md := arrow.NewMetadata([]string{"aiperf.schema_version", "aiperf.units"},
+		[]string{"1.0", `{"output_sequence_length":"tokens","request_latency":"ms","time_to_first_token":"ms"}`})
+	f64 := arrow.PrimitiveTypes.Float64
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "x_request_id", Type: arrow.BinaryTypes.String}, {Name: "request_start_ns", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "request_end_ns", Type: arrow.PrimitiveTypes.Int64}, {Name: "benchmark_phase", Type: arrow.BinaryTypes.String},
+		{Name: "was_cancelled", Type: arrow.FixedWidthTypes.Boolean}, {Name: "request_latency", Type: f64, Nullable: true},
+		{Name: "time_to_first_token", Type: f64, Nullable: true}, {Name: "output_sequence_length", Type: f64, Nullable: true},
+	}, &md)
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	for i := range n {
+		b.Field(0).(*array.StringBuilder).Append(fmt.Sprint("r", i))
+		b.Field(1).(*array.Int64Builder).Append(start(i))
+		b.Field(2).(*array.Int64Builder).Append(start(i) + 1e9)
+		b.Field(3).(*array.StringBuilder).Append("profiling")
+		b.Field(4).(*array.BooleanBuilder).Append(false)
+		b.Field(5).(*array.Float64Builder).Append(1000)
+		b.Field(6).(*array.Float64Builder).Append(125)
+		b.Field(7).(*array.Float64Builder).Append(20)
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w, err := parquetio.NewWriter(f, sc, nil)
+	if err == nil {
+		err = w.Write(rec)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -99,11 +99,15 @@ const (
 	// profile_export_records.csv (csv among --export-level records'
 	// formats; the Rust port writes the same file, its own header names).
 	FormatAIPerfCSV Format = "aiperf-csv"
+	// FormatAIPerfParquet is the AIPerf Rust port's per-record Parquet,
+	// profile_export.parquet (parquet among artifacts.records): one row
+	// per request, the records CSV's columns typed.
+	FormatAIPerfParquet Format = "aiperf-parquet"
 )
 
 // moreFormats are the formats read since issue 31, in the order
 // detection reports them.
-var moreFormats = []Format{FormatLMBench, FormatLLMPerf, FormatGenAIPerf, FormatInferencePerf, FormatLoadGenTrace, FormatSGLang, FormatAIPerfCSV}
+var moreFormats = []Format{FormatLMBench, FormatLLMPerf, FormatGenAIPerf, FormatInferencePerf, FormatLoadGenTrace, FormatSGLang, FormatAIPerfCSV, FormatAIPerfParquet}
 
 // recordsTokensMore reports whether one of this file's formats records
 // the tool's own token counts (all of them do).

@@ -17,8 +17,9 @@ import (
 // error events' texts, the decoder's impossible events in the summary,
 // non-streamed outputs' whole counts; 4: RunInfo gained DatasetName,
 // Endpoint and EpochClock; 5: an endpoints streamed output's whole count,
-// first chunk included, in full_tokens).
-const SchemaVersion = 5
+// first chunk included, in full_tokens; 6: RunInfo gained Recorded, the
+// tools' per-request fields without a column).
+const SchemaVersion = 6
 
 // Metadata keys of the per-sample schema.
 const (

@@ -293,6 +293,7 @@ const maxSummary = 64 << 20
 func aiperfInfo(info *core.RunInfo, dir string, warnings *[]string) {
 	info.Streaming = true
 	info.EpochClock = true // metadata.timestamp_ns / request_start_ns are time.time_ns()
+	info.PeerWindow = aiperfSteadyWindow(dir, warnings)
 	var s aiperfSummary
 	found := false
 	for _, name := range AIPerfSummaryNames {

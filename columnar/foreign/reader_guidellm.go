@@ -88,7 +88,8 @@ type guidellmRequest struct {
 	PromptTokens     contract.OptNum `json:"prompt_tokens"`
 	OutputTokens     contract.OptNum `json:"output_tokens"`
 	Error            any             `json:"error"`
-	Info             struct {
+	guidellmLater
+	Info struct {
 		Status  string `json:"status"`
 		Error   any    `json:"error"`
 		Timings struct {
@@ -114,6 +115,7 @@ func (GuideLLMReader) Read(ctx context.Context, run *contract.Run, opts contract
 		reqs     []contract.Request
 		cfg      guidellmConfig
 		location = fmt.Sprintf("benchmarks[%d]", part)
+		rec      = newGuideLLMRecorded()
 	)
 	sum := &dst.Summary
 	problem := func(k contract.Kind, field string) { sum.AddProblem(k, 0, field) }
@@ -140,7 +142,7 @@ func (GuideLLMReader) Read(ctx context.Context, run *contract.Run, opts contract
 	w := scan.NewJSONWalker(src, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	w.Off = idx.offsets[part]
 	tick := func() error { return contract.Checkpoint(ctx, opts, w.Off) }
-	err = readGuideLLMBenchmark(tick, w, location, &cfg, &reqs, sum)
+	err = readGuideLLMBenchmark(tick, w, location, &cfg, &reqs, rec, sum)
 	sum.Bytes = w.Off
 	switch {
 	case ctx.Err() != nil:
@@ -161,6 +163,7 @@ func (GuideLLMReader) Read(ctx context.Context, run *contract.Run, opts contract
 	contract.SummarizeSamples(dst)
 	guidellmInfo(&info, idx.args, cfg)
 	info.PeerWindow = cfg.measure.window()
+	info.Recorded = rec.stats()
 	return info, nil
 }
 
@@ -176,7 +179,7 @@ func (e *recordError) Unwrap() error { return e.err }
 // readGuideLLMBenchmark reads one benchmarks[] entry: its config (or
 // earlier versions' args) and its request lists, calling tick every 1024
 // records (progress, cancellation).
-func readGuideLLMBenchmark(tick func() error, w *scan.JSONWalker, at string, cfg *guidellmConfig, reqs *[]contract.Request, sum *contract.Summary) error {
+func readGuideLLMBenchmark(tick func() error, w *scan.JSONWalker, at string, cfg *guidellmConfig, reqs *[]contract.Request, rec *guidellmRecorded, sum *contract.Summary) error {
 	return w.Members(func(key string) error {
 		switch key {
 		case "config", "args":
@@ -217,7 +220,7 @@ func readGuideLLMBenchmark(tick func() error, w *scan.JSONWalker, at string, cfg
 					if err != nil {
 						return &recordError{at: path, err: err}
 					}
-					if r, ok := guidellmRecord(raw, list, path, int64(len(*reqs)), sum); ok {
+					if r, ok := guidellmRecord(raw, list, path, int64(len(*reqs)), rec, sum); ok {
 						*reqs = append(*reqs, r)
 					}
 					return nil
@@ -229,8 +232,12 @@ func readGuideLLMBenchmark(tick func() error, w *scan.JSONWalker, at string, cfg
 }
 
 // guidellmRecord turns one request record into a request; ok is false
-// (and the problem counted) when the record cannot be placed in time.
-func guidellmRecord(raw []byte, list, path string, ord int64, sum *contract.Summary) (contract.Request, bool) {
+// (and the problem counted) when the record cannot be placed in time. An
+// incomplete record with no start at all was cancelled before it was sent
+// (GuideLLM's request_start_time falls back to resolve_start, null while
+// queued): no request reached the server, so it is no sample and no
+// problem, counted as the event "incomplete_unsent".
+func guidellmRecord(raw []byte, list, path string, ord int64, rec *guidellmRecorded, sum *contract.Summary) (contract.Request, bool) {
 	var g guidellmRequest
 	if len(raw) > 0 && raw[0] != '{' && json.Valid(raw) {
 		sum.AddProblem(contract.KindNotObject, 0, path)
@@ -256,6 +263,10 @@ func guidellmRecord(raw []byte, list, path string, ord int64, sum *contract.Summ
 	issue, okNs := contract.NsOf(start.Float, "s")
 	if !ok || !okNs {
 		if !ok && !g.RequestStartTime.Bad && !g.StartTime.Bad && !tm.RequestStart.Bad {
+			if list == "incomplete" {
+				sum.Events["incomplete_unsent"]++
+				return contract.Request{}, false
+			}
 			sum.AddProblem(contract.KindMissingField, 0, path+".request_start_time")
 		} else if ok {
 			sum.AddProblem(contract.KindFieldType, 0, path+".request_start_time")
@@ -307,6 +318,7 @@ func guidellmRecord(raw []byte, list, path string, ord int64, sum *contract.Summ
 			r.Failure = core.FailIncomplete
 		}
 	}
+	rec.add(&g, &r, path, sum)
 	return r, true
 }
 

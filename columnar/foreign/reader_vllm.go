@@ -45,6 +45,7 @@ const vllmNoTimeline = "this vLLM result has no start_times (vLLM bench serve re
 // vllmColumns are the per-request arrays read.
 type vllmColumns struct {
 	start, ttft, latency, itlSum []float64 // NaN: null or absent
+	queue                        []float64 // queue_times (vllm_queue.go)
 	out, in                      []int64
 	errs                         []string
 	have                         map[string]int // array name → length
@@ -119,6 +120,8 @@ func (VLLMReader) Read(ctx context.Context, run *contract.Run, opts contract.Ing
 			return floats(key, &cols.ttft, looseFloat)
 		case "latencies":
 			return floats(key, &cols.latency, looseFloat)
+		case "queue_times":
+			return floats(key, &cols.queue, looseFloat)
 		case "itls":
 			return floats(key, &cols.itlSum, func(raw []byte) (float64, bool) {
 				var gaps []float64
@@ -213,6 +216,7 @@ func (VLLMReader) Read(ctx context.Context, run *contract.Run, opts contract.Ing
 	}
 	reqs := vllmRequests(&cols, sum)
 	bench.markFailed(reqs, sum)
+	info.Recorded = vllmQueueStat(cols.queue, reqs, sum)
 	if len(cols.start) > 0 {
 		info.PeerWindow = bench.peerWindow(reqs)
 	}

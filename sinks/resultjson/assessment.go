@@ -137,14 +137,22 @@ func timing(t core.TimingReport) pyjson.Object {
 // source says what the samples were read from: the log format
 // ("endpoints" for runs read before formats were recorded), the file (with
 // "#N" for one benchmark of a multi-benchmark report) and the recording
-// tool's version where its log says it (null otherwise).
+// tool's version where its log says it (null otherwise), and the
+// whole-run summaries of per-request fields the tool records that have no
+// column (core.RecordedStat: field, unit, n, sum, mean, max; an empty
+// list when none).
 func source(info core.RunInfo) pyjson.Object {
 	format := info.SourceFormat
 	if format == "" {
 		format = "endpoints"
 	}
+	recorded := make([]any, len(info.Recorded))
+	for i, r := range info.Recorded {
+		recorded[i] = pyjson.Object{{Key: "field", Value: r.Field}, {Key: "unit", Value: r.Unit}, {Key: "n", Value: r.N},
+			{Key: "sum", Value: num(r.Sum)}, {Key: "mean", Value: num(r.Mean())}, {Key: "max", Value: num(r.Max)}}
+	}
 	return pyjson.Object{{Key: "format", Value: format}, {Key: "path", Value: str(info.SourcePath)},
-		{Key: "tool_version", Value: str(info.ToolVersion)}}
+		{Key: "tool_version", Value: str(info.ToolVersion)}, {Key: "recorded", Value: recorded}}
 }
 
 // TotalsField is one number of a totals block (core.Totals): its JSON

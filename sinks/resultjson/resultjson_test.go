@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,8 +76,9 @@ func TestTreeLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := filepath.Join("..", "..", "testdata", "goodrun", "events.jsonl")
-	if s := doc.Source; s["format"] != "endpoints" || s["path"] != events || s["tool_version"] != nil || len(s) != 3 {
-		t.Errorf("source %v, want format endpoints, path %s, tool_version null", s, events)
+	if s := doc.Source; s["format"] != "endpoints" || s["path"] != events || s["tool_version"] != nil || len(s) != 4 ||
+		fmt.Sprint(s["recorded"]) != "[]" {
+		t.Errorf("source %v, want format endpoints, path %s, tool_version null, recorded []", s, events)
 	}
 	if tree, err := resultjson.Tree(r); err != nil || len(tree) != len(want) {
 		t.Errorf("Tree: %d keys, %v", len(tree), err)
@@ -107,6 +109,66 @@ func TestSourceOtherTool(t *testing.T) {
 	if err := json.Unmarshal(raw, &report); err != nil || report.Metadata.Version == "" {
 		t.Fatalf("report metadata: %v", err)
 	}
+	var doc struct {
+		Source map[string]any `json:"source"`
+	}
+	if err := json.Unmarshal(analyzedJSON(t, path), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if s := doc.Source; s["format"] != "guidellm" || s["path"] != path+"#0" || s["tool_version"] != report.Metadata.Version {
+		t.Errorf("source %v, want guidellm, %s#0, %s", s, path, report.Metadata.Version)
+	}
+}
+
+// TestSourceRecorded: a vLLM result's queue_times reach the JSON's
+// source.recorded as the raw file gives them: over the requests whose
+// errors entry is empty (serve.py's successful ones), their count, sum,
+// mean and max.
+func TestSourceRecorded(t *testing.T) {
+	src := filepath.Join("..", "..", "columnar", "testdata", "vllm_result", "openai-infqps-concurrency2-Llama-3.1-8B-Instruct-20260102-030405.json")
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Its queue times are zeros: ones that tell a sum from a max instead.
+	raw = bytes.Replace(raw, []byte(`"queue_times": [0, 0, 0, 0]`), []byte(`"queue_times": [0.5, 0.25, 1.5, 0.0]`), 1)
+	path := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var result struct {
+		QueueTimes []float64 `json:"queue_times"`
+		Errors     []string  `json:"errors"`
+	}
+	// The file writes p99_ttft_ms as Infinity (Python's json), which
+	// encoding/json refuses.
+	if err := json.Unmarshal(bytes.ReplaceAll(raw, []byte("Infinity"), []byte("null")), &result); err != nil {
+		t.Fatal(err)
+	}
+	var n, sum, maxV float64
+	for i, q := range result.QueueTimes {
+		if result.Errors[i] == "" {
+			n, sum, maxV = n+1, sum+q, max(maxV, q)
+		}
+	}
+	var doc struct {
+		Source struct {
+			Recorded []map[string]any `json:"recorded"`
+		} `json:"source"`
+	}
+	if err := json.Unmarshal(analyzedJSON(t, path), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"field": "vllm queue_times", "unit": "s", "n": n, "sum": sum, "mean": sum / n, "max": maxV}
+	if rec := doc.Source.Recorded; n == 0 || sum == 0 || len(rec) != 1 || fmt.Sprint(rec[0]) != fmt.Sprint(want) {
+		t.Errorf("recorded %v, want [%v]", rec, want)
+	}
+}
+
+// analyzedJSON is the JSON record of the run at path (another tool's log)
+// analysed with the default parameters.
+func analyzedJSON(t *testing.T, path string) []byte {
+	t.Helper()
 	r, err := sinkstest.LoadRun(t, path).Analyze(core.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
@@ -115,13 +177,5 @@ func TestSourceOtherTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct {
-		Source map[string]any `json:"source"`
-	}
-	if err := json.Unmarshal(pyjson.Marshal(tree), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if s := doc.Source; s["format"] != "guidellm" || s["path"] != path+"#0" || s["tool_version"] != report.Metadata.Version {
-		t.Errorf("source %v, want guidellm, %s#0, %s", s, path, report.Metadata.Version)
-	}
+	return pyjson.Marshal(tree)
 }
