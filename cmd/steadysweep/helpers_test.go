@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,11 +64,7 @@ func mustAnalyze(t testing.TB, dir string, extra ...string) (stdout, stderr stri
 // the file cannot be read or decoded.
 func readJSON(t *testing.T, path string, v any) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
+	if err := json.Unmarshal(mustRead(t, path), v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
@@ -85,25 +79,17 @@ func jsonObject(t *testing.T, path string) map[string]any {
 }
 
 // eachJSONLine decodes every line of the JSON Lines file at path (a raw
-// log, read here on its own) into a fresh T and calls fn with it; a line
-// that does not decode, or a read error, fails the test.
+// log, read here on its own) into a fresh T and calls fn with it; an
+// unreadable file or a line that does not decode fails the test.
 func eachJSONLine[T any](t *testing.T, path string, fn func(rec T)) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<26)
-	for n := 1; sc.Scan(); n++ {
+	n := 0
+	for line := range bytes.Lines(mustRead(t, path)) {
+		n++
 		var rec T
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+		if err := json.Unmarshal(line, &rec); err != nil {
 			t.Fatalf("%s line %d: %v", path, n, err)
 		}
 		fn(rec)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
 	}
 }
