@@ -22,6 +22,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -76,7 +77,7 @@ func cpuTime() time.Duration {
 func BenchmarkDecodeWords(b *testing.B) {
 	path, size := benchLog(b)
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { benchDecode(b, path, size, workers, words{}) })
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) { benchDecode(b, path, size, workers, tokenizer.Words{}) })
 	}
 }
 
@@ -159,7 +160,7 @@ func givenLog(b *testing.B, env string) (string, int64, bool) {
 //	go test -run '^$' -bench 'DecodeWordsLong' -cpu 1 -count 5 ./columnar/
 func BenchmarkDecodeWordsLong(b *testing.B) {
 	path, size := longLog(b)
-	benchDecode(b, path, size, 1, words{})
+	benchDecode(b, path, size, 1, tokenizer.Words{})
 }
 
 // BenchmarkDecodeWordsStreamed is BenchmarkDecodeWords, one worker, on
@@ -188,7 +189,7 @@ func BenchmarkDecodeWordsStreamed(b *testing.B) {
 		if err := errors.Join(err, f.Close()); err != nil {
 			b.Fatal(err)
 		}
-		b.Run("shape="+shape.name, func(b *testing.B) { benchDecode(b, path, n, 1, words{}) })
+		b.Run("shape="+shape.name, func(b *testing.B) { benchDecode(b, path, n, 1, tokenizer.Words{}) })
 		b.Run("shape="+shape.name+"/floor", func(b *testing.B) { benchLineSplit(b, path, n) })
 	}
 }
@@ -242,7 +243,7 @@ func TestPeakRSS(t *testing.T) {
 	defer f.Close()
 	var d contract.Decoded
 	start := time.Now()
-	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: words{}}, &d); err != nil {
+	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: tokenizer.Words{}}, &d); err != nil {
 		t.Fatal(err)
 	}
 	elapsed := time.Since(start)
@@ -264,7 +265,7 @@ func BenchmarkCacheLoad(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := &Cache{Dir: filepath.Join(b.TempDir(), "cache")}
-	opts := contract.IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	if _, hit, err := c.Load(context.Background(), run, opts); err != nil || hit {
 		b.Fatalf("fill: hit %v, %v", hit, err)
 	}

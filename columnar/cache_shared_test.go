@@ -15,6 +15,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // TestSharedCacheRefusesForgedIdentity is issue 30's "a shared cache
@@ -65,7 +66,7 @@ func TestSharedCacheRefusesForgedIdentity(t *testing.T) {
 			base := t.TempDir()
 			dir := cacheDirOfMode(t, base, tc.mode)
 			c := &Cache{Dir: dir}
-			opts := contract.IngestOptions{Counter: words{}}
+			opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 			runA := copyGoodRun(t, filepath.Join(base, "a"), forged, mtime)
 			runB := copyGoodRun(t, filepath.Join(base, "b"), real, mtime)
 			ids := func() []string {
@@ -128,7 +129,9 @@ func TestSharedCacheRefusesForeignEntry(t *testing.T) {
 	base := t.TempDir()
 	dir := cacheDirOfMode(t, base, 0o777)
 	c := &Cache{Dir: dir}
-	opts := contract.IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
+	// The forged entry is B's columns with one latency moved 7 ms, written
+	// by the cache's own writer elsewhere and planted under B's name.
 	runB := copyGoodRun(t, filepath.Join(base, "b"), real, mtime)
 	f := forgeEntry(t, c, runB, real, uuid)
 	os.Remove(f.genuine)
@@ -177,7 +180,7 @@ type forgery struct {
 // the run's columns with the latency of sample uuid moved 7 ms.
 func forgeEntry(t *testing.T, c *Cache, run *contract.Run, events []byte, uuid string) forgery {
 	t.Helper()
-	if _, hit, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: words{}}); err != nil || hit {
+	if _, hit, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}}); err != nil || hit {
 		t.Fatalf("filling: hit %v, %v", hit, err)
 	}
 	sha := fmt.Sprintf("%x", sha256.Sum256(events))
@@ -278,7 +281,7 @@ func TestSharedCacheEntrySwappedAfterCheck(t *testing.T) {
 				}
 			}
 			defer func() { cache.EntryJudged = nil }()
-			got, hit, err := c.Load(context.Background(), runB, contract.IngestOptions{Counter: words{}})
+			got, hit, err := c.Load(context.Background(), runB, contract.IngestOptions{Counter: tokenizer.Words{}})
 			if err != nil {
 				t.Fatal(err)
 			}

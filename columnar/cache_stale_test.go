@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // firstCompleteLatency reads, independently of the decoder (encoding/json
@@ -72,7 +73,7 @@ func TestCacheInPlaceEditIsNotAHit(t *testing.T) {
 	orig := paddedOutsideOldFingerprint(t, good)
 	run := copyGoodRun(t, filepath.Join(base, "r"), orig, mtime)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := contract.IngestOptions{Counter: words{}}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	uuid, wantOld := firstCompleteLatency(t, orig)
 	for i, wantHit := range []bool{false, true} {
 		l, hit, err := c.Load(context.Background(), run, opts)
@@ -196,7 +197,7 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 	rewrite(filepath.Join(b.Dir, "sample_idx_map.json"), `"000000000000000000000000a11ce000": 0`, `"000000000000000000000000a11ce000": 5`)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
 	for _, sample := range []int{0, 2} {
-		opts := contract.IngestOptions{Counter: words{}, TokenizeSample: sample}
+		opts := contract.IngestOptions{Counter: tokenizer.Words{}, TokenizeSample: sample}
 		for round := 0; round < 2; round++ {
 			for _, dir := range []string{a.Dir, b.Dir} {
 				run, err := ResolveRun(context.Background(), dir)
@@ -240,7 +241,7 @@ func TestCacheEventsDigest(t *testing.T) {
 	if _, ok := c.EventsDigest(run.EventsPath); ok {
 		t.Fatal("digest before any load")
 	}
-	l, _, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
+	l, _, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // entryRoundTripLog is an endpoints log with what the compact entry
@@ -73,7 +74,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
+			want, err := Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +98,7 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	}
 	// The constructed log exercises every column the entry treats apart.
 	run, _ := ResolveRun(context.Background(), filepath.Join(dir, "odd"))
-	l, err := Load(context.Background(), run, contract.IngestOptions{Counter: words{}})
+	l, err := Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // Event line builders in the current wire format (event-log spec §1.5).
@@ -46,7 +47,7 @@ func decodeString(t testing.TB, in string, workers int) *contract.Decoded {
 	t.Helper()
 	var d contract.Decoded
 	err := endpoints.DecodeReader(context.Background(), strings.NewReader(in),
-		endpoints.DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: workers, BlockSize: 97}, &d)
+		endpoints.DecodeOptions{Name: "events.jsonl", Counter: tokenizer.Words{}, Workers: workers, BlockSize: 97}, &d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,7 @@ func TestDecodeHugeLine(t *testing.T) {
 	tail := `"]}` + "\n" + joinLines(lnDone1, lnEnded)
 	r := io.MultiReader(strings.NewReader(head), &repeatReader{n: 300 << 20, c: 'a'}, strings.NewReader(tail))
 	var d contract.Decoded
-	if err := endpoints.DecodeReader(context.Background(), r, endpoints.DecodeOptions{Name: "huge.jsonl", Counter: words{}, Workers: 2}, &d); err != nil {
+	if err := endpoints.DecodeReader(context.Background(), r, endpoints.DecodeOptions{Name: "huge.jsonl", Counter: tokenizer.Words{}, Workers: 2}, &d); err != nil {
 		t.Fatal(err)
 	}
 	p := d.Summary.Problem(contract.KindLineTooLong)
@@ -337,7 +338,7 @@ func TestDecodeCompressed(t *testing.T) {
 			}
 			defer rc.Close()
 			var d contract.Decoded
-			if err := endpoints.DecodeReader(context.Background(), rc, endpoints.DecodeOptions{Name: "events.jsonl." + kind, Counter: words{}, Workers: 2, BlockSize: 4096}, &d); err != nil {
+			if err := endpoints.DecodeReader(context.Background(), rc, endpoints.DecodeOptions{Name: "events.jsonl." + kind, Counter: tokenizer.Words{}, Workers: 2, BlockSize: 4096}, &d); err != nil {
 				t.Fatal(err)
 			}
 			return &d
@@ -375,7 +376,7 @@ func TestDecodeWorkersAgree(t *testing.T) {
 	want := decodeString(t, in, 1)
 	for _, bs := range []int{1, 7, 64, 1 << 20} {
 		var got contract.Decoded
-		if err := endpoints.DecodeReader(context.Background(), strings.NewReader(in), endpoints.DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: 3, BlockSize: bs}, &got); err != nil {
+		if err := endpoints.DecodeReader(context.Background(), strings.NewReader(in), endpoints.DecodeOptions{Name: "events.jsonl", Counter: tokenizer.Words{}, Workers: 3, BlockSize: bs}, &got); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got.Samples, want.Samples) || !reflect.DeepEqual(got.Summary, want.Summary) {
@@ -431,7 +432,7 @@ func TestLastIssueSharedUntilARetry(t *testing.T) {
 		var d contract.Decoded
 		for _, retry := range []int{-1, 2500, -1, 0} {
 			err := endpoints.DecodeReader(context.Background(), strings.NewReader(log(retry)),
-				endpoints.DecodeOptions{Name: "events.jsonl", Counter: words{}, Workers: workers}, &d)
+				endpoints.DecodeOptions{Name: "events.jsonl", Counter: tokenizer.Words{}, Workers: workers}, &d)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,8 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/scan/scantest"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
@@ -38,17 +40,17 @@ var decoderModes = []struct {
 	mk   func() *endpoints.LineDecoder
 }{
 	{"words", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountConvs: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountText: true, CountConvs: true}
 	}},
 	{"words-full", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountText: true, CountFull: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountText: true, CountFull: true}
 	}},
 	{"nocounter", func() *endpoints.LineDecoder { return &endpoints.LineDecoder{CountText: true, CountConvs: true} }},
 	{"tokenizer", func() *endpoints.LineDecoder {
 		return &endpoints.LineDecoder{Counter: byteCounter{}, CountText: true, CountConvs: true}
 	}},
 	{"deferred", func() *endpoints.LineDecoder {
-		return &endpoints.LineDecoder{Counter: words{}, Words: true, CountConvs: true}
+		return &endpoints.LineDecoder{Counter: tokenizer.Words{}, Words: true, CountConvs: true}
 	}},
 }
 
@@ -181,13 +183,13 @@ func TestFastPathMatchesOracleCorpora(t *testing.T) {
 }
 
 // TestFastPathMatchesOracleLongChunks: COMPLETE lines whose chunks are
-// long mixes of wordPieces (so the AVX2 word loop runs, with escapes and
+// long mixes of scantest.WordPieces (so the AVX2 word loop runs, with escapes and
 // characters across its blocks), as output and reasoning chunks, checked
 // against the oracle under every word loop.
 func TestFastPathMatchesOracleLongChunks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 2))
 	var valid []string // most lines valid UTF-8, so that the counts matter
-	for _, p := range wordPieces {
+	for _, p := range scantest.WordPieces {
 		if utf8.ValidString(p) {
 			valid = append(valid, p)
 		}
@@ -205,12 +207,12 @@ func TestFastPathMatchesOracleLongChunks(t *testing.T) {
 	for i := range 400 {
 		pieces = valid
 		if i%4 == 0 {
-			pieces = wordPieces
+			pieces = scantest.WordPieces
 		}
 		o := "[" + chunk() + "," + chunk() + "," + chunk() + "]"
 		r := []string{"null", "[" + chunk() + "," + chunk() + "]", chunk()}[rng.IntN(3)]
 		line := []byte(evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`))
-		eachWordLoop(t, func(string) { checkModes(t, line, 2) })
+		scantest.EachWordLoop(t, func(string) { checkModes(t, line, 2) })
 	}
 }
 
@@ -260,6 +262,6 @@ func FuzzFastPathChunks(f *testing.F) {
 		reasonings = []string{"null", "[" + q(c) + "," + q(a) + "]", q(c), "[" + q(b) + "]"}
 		o, r = outputs[int(shape)%len(outputs)], reasonings[int(shape/4)%len(reasonings)]
 		line = evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`)
-		eachWordLoop(t, func(string) { checkModes(t, []byte(line), 2) })
+		scantest.EachWordLoop(t, func(string) { checkModes(t, []byte(line), 2) })
 	})
 }

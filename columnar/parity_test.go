@@ -14,6 +14,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -114,7 +115,7 @@ func decodeRunFile(t testing.TB, run *contract.Run, workers int) *contract.Decod
 	}
 	defer f.Close()
 	var d contract.Decoded
-	err = endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: run.EventsPath, Counter: words{}, Workers: workers, BlockSize: 64 << 10}, &d)
+	err = endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: run.EventsPath, Counter: tokenizer.Words{}, Workers: workers, BlockSize: 64 << 10}, &d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestParityPerSuperPass(t *testing.T) {
 					samples, sum = d.Samples, d.Summary
 				} else {
 					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-					tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, Allocator: mem, Workers: workers})
+					tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem, Workers: workers})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -16,6 +16,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/foreign"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // benchRead reads run with r b.N times, reporting MB/s and samples.
@@ -66,12 +67,12 @@ func legacyBenchRun(b *testing.B) (current, legacy *contract.Run) {
 // no prompts).
 func BenchmarkReadLegacy(b *testing.B) {
 	_, leg := legacyBenchRun(b)
-	benchRead(b, endpoints.LegacyReader{}, leg, contract.IngestOptions{Counter: words{}})
+	benchRead(b, endpoints.LegacyReader{}, leg, contract.IngestOptions{Counter: tokenizer.Words{}})
 }
 
 func BenchmarkDecodeCurrentForLegacy(b *testing.B) {
 	cur, _ := legacyBenchRun(b)
-	benchRead(b, endpoints.EndpointsReader{}, cur, contract.IngestOptions{Counter: words{}, Workers: 1})
+	benchRead(b, endpoints.EndpointsReader{}, cur, contract.IngestOptions{Counter: tokenizer.Words{}, Workers: 1})
 }
 
 // BenchmarkReadGuideLLM streams a report of 20,000 requests with 4 KB

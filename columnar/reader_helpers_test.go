@@ -3,13 +3,12 @@ package columnar
 import (
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/internal/coltest"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -68,41 +67,19 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // warningsOf returns the summary's problem messages.
 func warningsOf(tab *contract.Table) string { return strings.Join(tab.Summary.Warnings(), "\n") }
 
-// writeTemp writes body to dir/name and returns its path.
+// writeTemp writes body to dir/name and returns its path
+// (coltest.WriteTemp).
 func writeTemp(t testing.TB, dir, name, body string) string {
 	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return coltest.WriteTemp(t, dir, name, body)
 }
 
-// column counts of s must all equal its length, the optional columns'
-// (core.Samples) that or 0.
+// checkColumns fails unless every column of s holds one entry per
+// sample (coltest.CheckColumns).
 func checkColumns(t testing.TB, s *core.Samples) {
 	t.Helper()
-	n := s.Len()
-	for name, l := range map[string]int{
-		"LastIssueNs": len(s.LastIssueNs), "LastEventNs": len(s.LastEventNs), "HasFirstToken": len(s.HasFirstToken),
-		"FirstTokenNs": len(s.FirstTokenNs), "TTFTNs": len(s.TTFTNs), "WarmTTFT": len(s.WarmTTFT),
-		"FirstTokenSeq": len(s.FirstTokenSeq), "HasComplete": len(s.HasComplete), "CompleteNs": len(s.CompleteNs),
-		"LatencyNs": len(s.LatencyNs), "CompleteSeq": len(s.CompleteSeq), "OutTokens": len(s.OutTokens),
-		"FullTokens": len(s.FullTokens), "Failed": len(s.Failed), "Retries": len(s.Retries),
-		"ConversationID": len(s.ConversationID), "Turn": len(s.Turn), "FailureKind": len(s.FailureKind),
-		"FailCode": len(s.FailCode), "InTokens": len(s.InTokens), "ReasoningTokens": len(s.ReasoningTokens),
-	} {
-		if l != n && !(l == 0 && optionalColumn[name]) {
-			t.Fatalf("column %s has %d entries, want %d", name, l, n)
-		}
-	}
+	coltest.CheckColumns(t, s)
 }
-
-// optionalColumn names core.Samples' optional columns: Len long or empty.
-var optionalColumn = map[string]bool{"FailCode": true, "InTokens": true, "ReasoningTokens": true, "ConversationID": true, "Turn": true}
 
 // readTemp writes body to dir/name and reads it as a log of format f with
 // f's Reader (benchmark 0 of a GuideLLM report), checking that every

@@ -20,6 +20,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
@@ -261,7 +262,7 @@ func ingestWords(t *testing.T, dir string) (*contract.Table, contract.Format) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +488,7 @@ func FuzzLegacyLine(f *testing.F) {
 		path := writeTemp(t, dir, "events.jsonl", b.String())
 		run := &contract.Run{Dir: dir, EventsPath: path, Format: contract.FormatEndpointsLegacy, Part: -1}
 		var d contract.Decoded
-		if _, err := (endpoints.LegacyReader{}).Read(context.Background(), run, contract.IngestOptions{Counter: words{}}, &d); err != nil {
+		if _, err := (endpoints.LegacyReader{}).Read(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}}, &d); err != nil {
 			t.Fatal(err)
 		}
 		checkColumns(t, &d.Samples)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // copyGoodRun copies the repository's testdata/goodrun into dir with
@@ -67,7 +68,7 @@ func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
 	x := copyGoodRun(t, filepath.Join(base, "x"), bad, mtime)
 	y := copyGoodRun(t, filepath.Join(base, "y"), bad, mtime)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := contract.IngestOptions{Counter: words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem}
 	for i, run := range []*contract.Run{x, y, x, y} {
 		tab, hit, err := c.Ingest(context.Background(), run, opts)
 		if err != nil {
@@ -94,7 +95,7 @@ func TestCacheCorruptEntryRebuilt(t *testing.T) {
 	base := t.TempDir()
 	run := copyGoodRun(t, filepath.Join(base, "r"), nil, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := contract.IngestOptions{Counter: words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem}
 	tab, hit, err := c.Ingest(context.Background(), run, opts)
 	if err != nil || hit {
 		t.Fatalf("first ingest: hit %v, %v", hit, err)
@@ -174,7 +175,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 					errs <- err
 					return
 				}
-				tab, _, err := c.Ingest(context.Background(), r, contract.IngestOptions{Counter: words{}, Allocator: mem, Workers: 1})
+				tab, _, err := c.Ingest(context.Background(), r, contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem, Workers: 1})
 				if err != nil {
 					errs <- err
 					return

@@ -14,6 +14,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
 
 // sidecarEvents is a minimal log with two tracked samples.
@@ -93,7 +94,7 @@ func FuzzSidecars(f *testing.F) {
 				t.Fatalf("warning %q is more than one line", w)
 			}
 		}
-		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, Workers: 1})
+		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, Workers: 1})
 		if err != nil {
 			t.Fatalf("Ingest: %v", err)
 		}
@@ -163,7 +164,7 @@ func FuzzCompressedEvents(f *testing.F) {
 			return
 		}
 		var d contract.Decoded
-		if err := endpoints.DecodeReader(context.Background(), rc, endpoints.DecodeOptions{Name: "f", Counter: words{}, Workers: 1}, &d); err != nil {
+		if err := endpoints.DecodeReader(context.Background(), rc, endpoints.DecodeOptions{Name: "f", Counter: tokenizer.Words{}, Workers: 1}, &d); err != nil {
 			t.Fatalf("decode: %v", err)
 		}
 		if d.Summary.Samples != d.Samples.Len() || len(d.TextBytes) != d.Samples.Len() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/steadysweep/steadysweep/columnar/internal/coltest"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -154,7 +155,7 @@ func TestParseSampleIndexCancelled(t *testing.T) {
 // context.Canceled instead of the "holds 3000 benchmarks" answer, and
 // keeps no index for the report (a second resolve walks it again).
 func TestResolveRunCancelledCountingBenchmarks(t *testing.T) {
-	path := writeTemp(t, t.TempDir(), "report.json", multiBenchmarkReport(3000))
+	path := writeTemp(t, t.TempDir(), "report.json", coltest.MultiBenchmarkReport(3000))
 	builds := foreign.GuideLLMIndexBuilds.Load()
 	run, err := ResolveRun(newLooksCtx(1), path)
 	if !errors.Is(err, context.Canceled) || run != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -30,7 +31,7 @@ func decodeFile(t testing.TB, path string) *contract.Decoded {
 	}
 	defer f.Close()
 	var d contract.Decoded
-	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: words{}, Workers: 1}, &d); err != nil {
+	if err := endpoints.DecodeReader(context.Background(), f, endpoints.DecodeOptions{Name: path, Counter: tokenizer.Words{}, Workers: 1}, &d); err != nil {
 		t.Fatal(err)
 	}
 	return &d
@@ -194,7 +195,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, Allocator: mem, Workers: 2})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestTokenizeSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}, TokenizeSample: 5})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, TokenizeSample: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestCache(t *testing.T) {
 	runDir := t.TempDir()
 	writeFiles(t, runDir, map[string]string{"events.jsonl": string(src), "run_meta.json": `{"dataset_size": 50}`})
 	ch := &Cache{Dir: t.TempDir()}
-	opts := contract.IngestOptions{Counter: words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem}
 	want := decodeFile(t, filepath.Join(runDir, "events.jsonl"))
 	ingest := func(wantHit bool) {
 		t.Helper()
@@ -384,7 +385,7 @@ func TestIngestCompressed(t *testing.T) {
 		if run.Compression != kind {
 			t.Errorf("compression %q, want %q", run.Compression, kind)
 		}
-		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: words{}})
+		tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
 		if err != nil {
 			t.Fatal(err)
 		}

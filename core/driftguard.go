@@ -148,16 +148,12 @@ func hingeBIC(ys []float64, minFlat int, stop *stopper) float64 {
 // reason.
 func (dg *DriftGuard) withdraw(ss *SteadyState) {
 	ss.Found = false
-	dir := "down"
-	if dg.Up {
-		dir = "up"
-	}
 	span := "from the window's start to the run's end"
 	if dg.WholeRun {
 		span = "over the whole run (the warmup crop never settled)"
 	}
 	ss.Reason = joinReason(ss.Reason, fmt.Sprintf("%s drifting %s %s (%+.1f%%, OLS p=%.3g; a line fits better than "+
-		"steps): the window is a local plateau, no steady state", dg.Metric, dir, span, 100*dg.RelDrift, dg.P))
+		"steps): the window is a local plateau, no steady state", dg.Metric, upDown(dg.Up), span, 100*dg.RelDrift, dg.P))
 }
 
 // state is the drifting state of the fired metric.

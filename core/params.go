@@ -7,105 +7,106 @@ import (
 
 // Params holds every tunable of the detector. The zero value is not
 // useful: start from DefaultParams or ReferenceParams and change fields.
-// Every field is sweepable by the name in its `param` tag (see Names).
+// Every field is sweepable by its name in the parameter table
+// (params_text.go: ParamSpecs, Names), the one description of Params.
 type Params struct {
 	// Compat is CompatSteadysweep (our detector, the default) or
 	// CompatReference (exactly the behaviour of the reference at 40b78bfe).
-	Compat Compat `param:"compat"`
+	Compat Compat
 	// Method is MethodSteady (the steady-state detector) or a peer
 	// baseline (baselines.go).
-	Method Method `param:"method"`
+	Method Method
 	// Profile forces a workload profile (ProfileNames); "" derives it from
 	// the run.
-	Profile string `param:"profile"`
+	Profile string
 	// SuperpassSize overrides the super-pass size; 0 uses the dataset size
 	// (agentic: trajectories per super-pass, 0 = 32).
-	SuperpassSize int `param:"superpass_size"`
+	SuperpassSize int
 
 	// WarmupMode is WarmupAuto (adaptive crop) or WarmupFixed (WarmupFixed
 	// super-passes).
-	WarmupMode  WarmupMode `param:"warmup_mode"`
-	WarmupFixed int        `param:"warmup_fixed"`
+	WarmupMode  WarmupMode
+	WarmupFixed int
 	// WarmupBand is the auto-warmup tolerance: leading super-passes whose
 	// driver metric is off the back-half median by more than this relative
 	// amount are cropped.
-	WarmupBand float64 `param:"warmup_band"`
+	WarmupBand float64
 	// WarmupMaxFrac caps the auto crop at this fraction of the series.
-	WarmupMaxFrac float64 `param:"warmup_max_frac"`
+	WarmupMaxFrac float64
 	// WarmupDriver is the metric driving auto warmup (one of MetricKeys).
-	WarmupDriver string `param:"warmup_driver"`
+	WarmupDriver string
 
 	// WindowSizes are the diagnostic window sizes (super-passes).
-	WindowSizes []int `param:"window_sizes"`
+	WindowSizes []int
 	// CovBounds are the CoV bounds; admissibility uses the loosest.
 	// Empty means the profile's default.
-	CovBounds []float64 `param:"cov_bounds"`
+	CovBounds []float64
 	// TrendGate is the trend test gating admissibility.
-	TrendGate TrendGate `param:"trend_gate"`
+	TrendGate TrendGate
 	// Alpha is the significance level of every test.
-	Alpha float64 `param:"alpha"`
+	Alpha float64
 	// TrendRelDriftMin is the effect-size floor: a significant trend
 	// breaks a window only if its relative drift is at least this.
-	TrendRelDriftMin float64 `param:"trend_rel_drift_min"`
+	TrendRelDriftMin float64
 	// MinTrendN is the minimum number of points for a trend test and the
 	// minimum plateau length in super-passes.
-	MinTrendN int `param:"min_trend_n"`
+	MinTrendN int
 
 	// MinDuration enforces the minimum-duration gate.
-	MinDuration bool `param:"min_duration"`
+	MinDuration bool
 	// MinDurEps is the precision target ε of k* = ⌈(1.96·CoV/ε)²⌉.
-	MinDurEps float64 `param:"min_dur_eps"`
+	MinDurEps float64
 	// MinDurRelaxMult multiplies the p90 e2e latency (relaxation term).
-	MinDurRelaxMult float64 `param:"min_dur_relax_mult"`
+	MinDurRelaxMult float64
 	// MinDurFloorS is the wall-time floor in seconds; 0 takes
 	// min(DefaultMinDurFloorS, the run's configured minimum duration)
 	// (RunInfo.MinDurationS, config.yaml's min_duration_ms) when it has
 	// one, else DefaultMinDurFloorS
 	// (MinDurFloor resolves it; Result.MinDurFloorS is the one used).
-	MinDurFloorS float64 `param:"min_dur_floor_s"`
+	MinDurFloorS float64
 	// MinDurKstarFloor is the k* floor and precision exemption.
-	MinDurKstarFloor int `param:"min_dur_kstar_floor"`
+	MinDurKstarFloor int
 
 	// LevelShiftBand is the relative TPOT difference that makes a later
 	// plateau a level shift (strict >).
-	LevelShiftBand float64 `param:"level_shift_band"`
+	LevelShiftBand float64
 
 	// DriftGuard withdraws a certified window when a gating metric drifts
 	// from the window's start to the run's end, or over the whole run when
 	// the warmup crop never settled (driftguard.go; deviation D14).
-	DriftGuard bool `param:"drift_guard"`
+	DriftGuard bool
 	// TailShift flags a short tail after the reported plateau whose TPOT
 	// level differs from the plateau's (levelshift.go; deviation D15): at
 	// least TailShiftMinSP full super-passes beyond ±LevelShiftBand on one
 	// side, TailShiftSDs residual standard deviations away.
-	TailShift      bool    `param:"tail_shift"`
-	TailShiftMinSP int     `param:"tail_shift_min_sp"`
-	TailShiftSDs   float64 `param:"tail_shift_sds"`
+	TailShift      bool
+	TailShiftMinSP int
+	TailShiftSDs   float64
 	// WindowStart is how the reported window's settling head is trimmed:
 	// WindowStartMSER (the MSER knee, deviation D12) or WindowStartHead
 	// (the head test, deviation D16): leading super-passes are dropped while
 	// the first one's TPOT mean is off the median of the rest by more than
 	// HeadTrimZ robust SDs and HeadTrimMinRel, at most HeadTrimMaxFrac of
 	// the window (windowstart.go).
-	WindowStart     WindowStart `param:"window_start"`
-	HeadTrimZ       float64     `param:"head_trim_z"`
-	HeadTrimMinRel  float64     `param:"head_trim_min_rel"`
-	HeadTrimMaxFrac float64     `param:"head_trim_max_frac"`
+	WindowStart     WindowStart
+	HeadTrimZ       float64
+	HeadTrimMinRel  float64
+	HeadTrimMaxFrac float64
 
 	// TailCutEps and TailCutDelta guard the drain-tail cut (design §5.4):
 	// the cut applies iff σ/μ ≤ ε and |μ − m|/μ ≤ δ of per-sample ITL.
-	TailCutEps   float64 `param:"tail_cut_eps"`
-	TailCutDelta float64 `param:"tail_cut_delta"`
+	TailCutEps   float64
+	TailCutDelta float64
 
 	// FixedWarmupPct and FixedCooldownPct are the fixed-pct baseline's
 	// crops, as percentages of the tracked samples.
-	FixedWarmupPct   float64 `param:"fixed_warmup_pct"`
-	FixedCooldownPct float64 `param:"fixed_cooldown_pct"`
+	FixedWarmupPct   float64
+	FixedCooldownPct float64
 
 	// SubmissionMinDurationS is the region minimum duration of the
 	// submission block's window (seconds); 0 uses the default by
 	// concurrency: 600 s, or 1200 s above concurrency 32.
-	SubmissionMinDurationS float64 `param:"submission_min_duration_s"`
+	SubmissionMinDurationS float64
 }
 
 // ReferenceParams returns the reference CLI's defaults (detector spec §2.8,
@@ -174,6 +175,16 @@ func (p Params) Validate() error {
 			errs = append(errs, fmt.Errorf("%s: must be ≥ 0, got %v", name, v))
 		}
 	}
+	positive := func(name string, v float64) {
+		if !(v > 0) {
+			errs = append(errs, fmt.Errorf("%s: must be > 0, got %v", name, v))
+		}
+	}
+	atLeast := func(name string, v, lo int) {
+		if v < lo {
+			errs = append(errs, fmt.Errorf("%s: must be ≥ %d, got %d", name, lo, v))
+		}
+	}
 	_, err := ParseCompat(string(p.Compat))
 	check(err)
 	_, err = ParseMethod(string(p.Method))
@@ -192,9 +203,7 @@ func (p Params) Validate() error {
 	if p.SuperpassSize < 0 {
 		errs = append(errs, fmt.Errorf("superpass_size: must be ≥ 0 (0 = dataset size), got %d", p.SuperpassSize))
 	}
-	if p.WarmupFixed < 0 {
-		errs = append(errs, fmt.Errorf("warmup_fixed: must be ≥ 0, got %d", p.WarmupFixed))
-	}
+	atLeast("warmup_fixed", p.WarmupFixed, 0)
 	nonNeg("warmup_band", p.WarmupBand)
 	if !(p.WarmupMaxFrac >= 0 && p.WarmupMaxFrac <= 1) {
 		errs = append(errs, fmt.Errorf("warmup_max_frac: must be in [0, 1], got %v", p.WarmupMaxFrac))
@@ -216,29 +225,17 @@ func (p Params) Validate() error {
 		errs = append(errs, fmt.Errorf("alpha: must be in (0, 1), got %v", p.Alpha))
 	}
 	nonNeg("trend_rel_drift_min", p.TrendRelDriftMin)
-	if p.MinTrendN < 3 {
-		errs = append(errs, fmt.Errorf("min_trend_n: must be ≥ 3, got %d", p.MinTrendN))
-	}
-	if !(p.MinDurEps > 0) {
-		errs = append(errs, fmt.Errorf("min_dur_eps: must be > 0, got %v", p.MinDurEps))
-	}
+	atLeast("min_trend_n", p.MinTrendN, 3)
+	positive("min_dur_eps", p.MinDurEps)
 	nonNeg("min_dur_relax_mult", p.MinDurRelaxMult)
 	nonNeg("min_dur_floor_s", p.MinDurFloorS)
-	if p.MinDurKstarFloor < 1 {
-		errs = append(errs, fmt.Errorf("min_dur_kstar_floor: must be ≥ 1, got %d", p.MinDurKstarFloor))
-	}
+	atLeast("min_dur_kstar_floor", p.MinDurKstarFloor, 1)
 	nonNeg("level_shift_band", p.LevelShiftBand)
-	if p.TailShiftMinSP < 1 {
-		errs = append(errs, fmt.Errorf("tail_shift_min_sp: must be ≥ 1, got %d", p.TailShiftMinSP))
-	}
-	if !(p.TailShiftSDs > 0) {
-		errs = append(errs, fmt.Errorf("tail_shift_sds: must be > 0, got %v", p.TailShiftSDs))
-	}
+	atLeast("tail_shift_min_sp", p.TailShiftMinSP, 1)
+	positive("tail_shift_sds", p.TailShiftSDs)
 	_, err = ParseWindowStart(string(p.WindowStart))
 	check(err)
-	if !(p.HeadTrimZ > 0) {
-		errs = append(errs, fmt.Errorf("head_trim_z: must be > 0, got %v", p.HeadTrimZ))
-	}
+	positive("head_trim_z", p.HeadTrimZ)
 	nonNeg("head_trim_min_rel", p.HeadTrimMinRel)
 	if !(p.HeadTrimMaxFrac >= 0 && p.HeadTrimMaxFrac < 1) {
 		errs = append(errs, fmt.Errorf("head_trim_max_frac: must be in [0, 1), got %v", p.HeadTrimMaxFrac))

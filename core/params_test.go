@@ -100,7 +100,7 @@ submission_min_duration_s=0
 
 // TestParamsCanonical pins the canonical text the rows' config_id hashes
 // (sinks.ConfigID, tested there) and checks that the parameter table lists
-// every field of Params in declaration order under its `param` tag.
+// every field of Params in declaration order (checkTableIsStruct).
 func TestParamsCanonical(t *testing.T) {
 	p := ReferenceParams()
 	if got := string(p.Canonical()); got != referenceCanonical {
@@ -111,14 +111,39 @@ func TestParamsCanonical(t *testing.T) {
 	if string(q.Canonical()) == string(p.Canonical()) {
 		t.Error("different params share a canonical text")
 	}
+	checkTableIsStruct(t)
+}
+
+// checkTableIsStruct checks that the parameter table lists every field of
+// Params once, in declaration order: setting the table's i-th parameter
+// (its text from its kind) changes field i of a zero Params and no other,
+// and the typed accessor of its kind points at that field.
+func checkTableIsStruct(t *testing.T) {
+	t.Helper()
 	typ := reflect.TypeFor[Params]()
-	names := Names()
-	if len(names) != typ.NumField() {
-		t.Fatalf("%d parameters for %d fields", len(names), typ.NumField())
+	specs := ParamSpecs()
+	if len(specs) != typ.NumField() {
+		t.Fatalf("%d parameters for %d fields", len(specs), typ.NumField())
 	}
-	for i := range typ.NumField() {
-		if tag := typ.Field(i).Tag.Get("param"); names[i] != tag {
-			t.Errorf("parameter %d is %q, field %s is tagged %q", i, names[i], typ.Field(i).Name, tag)
+	text := map[string]string{KindText: "x", KindInteger: "7", KindNumber: "0.5", KindBool: "true",
+		KindInts: "3", KindNumbers: "0.5"}
+	for i, s := range specs {
+		var p Params
+		if err := s.SetText(&p, text[s.Kind]); err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		v := reflect.ValueOf(p)
+		for j := range typ.NumField() {
+			if changed := !v.Field(j).IsZero(); changed != (i == j) {
+				t.Errorf("setting parameter %d (%s) changed field %s: %v", i, s.Name, typ.Field(j).Name, changed)
+			}
+		}
+		addr := map[string]any{KindInteger: s.Int(&p), KindNumber: s.Float(&p), KindBool: s.Bool(&p)}[s.Kind]
+		if addr != nil {
+			field := reflect.ValueOf(&p).Elem().Field(i).Addr().Interface()
+			if addr != field {
+				t.Errorf("%s: its %s accessor does not point at field %s", s.Name, s.Kind, typ.Field(i).Name)
+			}
 		}
 	}
 }

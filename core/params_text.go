@@ -6,17 +6,23 @@ import (
 	"strings"
 )
 
-// paramField is one sweepable parameter: its name (the field's `param`
-// tag), its text form, its kind and what the help, the flags and the rows
-// schema say of it. The table below is the one description of Params: it
-// lists the fields in declaration order (a test checks it against the
-// struct) and ParamSpecs exports it.
+// paramField is one sweepable parameter: its name, its text form, its
+// kind, its field in its own type (for the rows schema's typed columns)
+// and what the help, the flags and the rows schema say of it. The table
+// below is the one description of Params: it lists the fields in
+// declaration order (a test checks it against the struct) and ParamSpecs
+// exports it.
 type paramField struct {
 	name string
 	kind string
 	about
 	get func(p *Params) string
 	set func(p *Params, value string) error
+	// ints, floats and bools are the field itself for the kinds
+	// KindInteger, KindNumber and KindBool; nil for the others.
+	ints   func(p *Params) *int
+	floats func(p *Params) *float64
+	bools  func(p *Params) *bool
 }
 
 // about is what a parameter's entry says of it: its unit ("" for text,
@@ -50,6 +56,30 @@ type ParamSpec struct {
 	// Default and Reference are its text under DefaultParams and
 	// ReferenceParams.
 	Default, Reference string
+	field              paramField
+}
+
+// Text is the parameter's canonical text in p (Params.Get).
+func (s ParamSpec) Text(p *Params) string { return s.field.get(p) }
+
+// SetText parses value, as written, into the parameter in p (Params.Set
+// trims it first).
+func (s ParamSpec) SetText(p *Params, value string) error { return s.field.set(p, value) }
+
+// Int is the parameter's field in p when its Kind is KindInteger, else nil.
+func (s ParamSpec) Int(p *Params) *int { return call(s.field.ints, p) }
+
+// Float is the parameter's field in p when its Kind is KindNumber, else nil.
+func (s ParamSpec) Float(p *Params) *float64 { return call(s.field.floats, p) }
+
+// Bool is the parameter's field in p when its Kind is KindBool, else nil.
+func (s ParamSpec) Bool(p *Params) *bool { return call(s.field.bools, p) }
+
+func call[T any](f func(*Params) *T, p *Params) *T {
+	if f == nil {
+		return nil
+	}
+	return f(p)
 }
 
 // ParamSpecs returns every parameter's description, in Names order.
@@ -59,7 +89,7 @@ func ParamSpecs() []ParamSpec {
 	out := make([]ParamSpec, len(fields))
 	for i, f := range fields {
 		out[i] = ParamSpec{Name: f.name, Kind: f.kind, Unit: f.unit, Flag: f.flag, Doc: f.doc,
-			Default: f.get(&d), Reference: f.get(&r)}
+			Default: f.get(&d), Reference: f.get(&r), field: f}
 	}
 	return out
 }
@@ -71,7 +101,7 @@ func paramFields() []paramField {
 		enumParam("method", func(p *Params) *Method { return &p.Method },
 			about{"", "", "steady (the steady-state detector) or a peer baseline: total, fixed-pct, mser5, aiperf, vllm-bench, sglang, guidellm"}),
 		enumParam("profile", func(p *Params) *string { return &p.Profile },
-			about{"", "--profile", "workload profile forced on the run; empty derives it from the run"}),
+			about{"", "--profile", "workload profile forced on the run (" + strings.Join(ProfileNames(), ", ") + "); empty derives it from the run"}),
 		intParam("superpass_size", func(p *Params) *int { return &p.SuperpassSize },
 			about{"samples", "--superpass-size", "super-pass size; 0 uses the dataset size (agentic: trajectories per super-pass, 0 = 32)"}),
 		enumParam("warmup_mode", func(p *Params) *WarmupMode { return &p.WarmupMode },
@@ -140,15 +170,15 @@ func paramFields() []paramField {
 // enumParam is a string-typed parameter, set as written (Validate checks
 // the spelling).
 func enumParam[E ~string](name string, f func(*Params) *E, a about) paramField {
-	return paramField{name, KindText, a,
-		func(p *Params) string { return string(*f(p)) },
-		func(p *Params, v string) error { *f(p) = E(v); return nil }}
+	return paramField{name: name, kind: KindText, about: a,
+		get: func(p *Params) string { return string(*f(p)) },
+		set: func(p *Params, v string) error { *f(p) = E(v); return nil }}
 }
 
 func intParam(name string, f func(*Params) *int, a about) paramField {
-	return paramField{name, KindInteger, a,
-		func(p *Params) string { return strconv.Itoa(*f(p)) },
-		func(p *Params, v string) error {
+	return paramField{name: name, kind: KindInteger, about: a, ints: f,
+		get: func(p *Params) string { return strconv.Itoa(*f(p)) },
+		set: func(p *Params, v string) error {
 			n, err := parseInt(v)
 			if err != nil {
 				return paramError(name, v, "not an integer")
@@ -159,9 +189,9 @@ func intParam(name string, f func(*Params) *int, a about) paramField {
 }
 
 func floatParam(name string, f func(*Params) *float64, a about) paramField {
-	return paramField{name, KindNumber, a,
-		func(p *Params) string { return formatFloat(*f(p)) },
-		func(p *Params, v string) error {
+	return paramField{name: name, kind: KindNumber, about: a, floats: f,
+		get: func(p *Params) string { return formatFloat(*f(p)) },
+		set: func(p *Params, v string) error {
 			x, err := parseFloat(v)
 			if err != nil {
 				return paramError(name, v, "not a number")
@@ -172,9 +202,9 @@ func floatParam(name string, f func(*Params) *float64, a about) paramField {
 }
 
 func boolParam(name string, f func(*Params) *bool, a about) paramField {
-	return paramField{name, KindBool, a,
-		func(p *Params) string { return strconv.FormatBool(*f(p)) },
-		func(p *Params, v string) error {
+	return paramField{name: name, kind: KindBool, about: a, bools: f,
+		get: func(p *Params) string { return strconv.FormatBool(*f(p)) },
+		set: func(p *Params, v string) error {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
 				return paramError(name, v, "not a boolean (true/false)")
@@ -185,21 +215,21 @@ func boolParam(name string, f func(*Params) *bool, a about) paramField {
 }
 
 // listParam is a comma-separated list; blank items are skipped (as the
-// reference's list flags do).
+// reference's list flags do), and no item is the nil list.
 func listParam[T any](name string, f func(*Params) *[]T, parse func(string) (T, error), kind string,
 	format func(T) string, a about) paramField {
 	what := map[string]string{KindInts: "an integer", KindNumbers: "a number"}[kind]
-	return paramField{name, kind, a,
-		func(p *Params) string {
+	return paramField{name: name, kind: kind, about: a,
+		get: func(p *Params) string {
 			parts := make([]string, len(*f(p)))
 			for i, x := range *f(p) {
 				parts[i] = format(x)
 			}
 			return strings.Join(parts, ",")
 		},
-		func(p *Params, v string) error {
+		set: func(p *Params, v string) error {
 			items := splitList(v)
-			out := make([]T, 0, len(items))
+			var out []T // nil when empty, as the defaults' empty lists are
 			for _, it := range items {
 				x, err := parse(it)
 				if err != nil {

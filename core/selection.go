@@ -257,23 +257,34 @@ func (a *analysis) settledPlateaus(whole, settled []Plateau) []Plateau {
 // run's end (issue 29): the whole post-warmup series is the window, not a
 // steady state.
 func (a *analysis) stillSettling(st *Settling) (lo, hi int, ok bool) {
+	lo, hi = 0, len(a.res.pct)
+	a.unsteadyWindow(lo, hi, fmt.Sprintf("TPOT still settling %s at the run's end (%s approach moving %.1f%% in all, not within "+
+		"%.2g%% of its asymptote with %d super-passes left): no steady state", upDown(st.Up), st.Kind, 100*st.RelAmp,
+		100*settleTol, a.p.MinTrendN))
+	return lo, hi, true
+}
+
+// unsteadyWindow reports [lo, hi) (post-warmup) as the window of a run
+// without a steady state, for reason: its min-duration record, summaries
+// and global trend, Found false.
+func (a *analysis) unsteadyWindow(lo, hi int, reason string) {
 	r, p, pct := a.res, a.p, a.res.pct
 	ss := &r.Steady
-	lo, hi = 0, len(pct)
 	short := a.memo.minDuration(r.post, pct, lo, hi, minDurationOf(p))
 	ss.Shorts = []ShortWindow{short}
 	a.fillWindow(lo, hi, 0, len(ss.Plateaus), 0)
 	ss.ShortWindow = &short
 	ss.Found = false
-	dir := "down"
-	if st.Up {
-		dir = "up"
-	}
-	ss.Reason = fmt.Sprintf("TPOT still settling %s at the run's end (%s approach moving %.1f%% in all, not within "+
-		"%.2g%% of its asymptote with %d super-passes left): no steady state", dir, st.Kind, 100*st.RelAmp,
-		100*settleTol, p.MinTrendN)
+	ss.Reason = reason
 	ss.setGlobalTrend(pct, lo, p, a.memo)
-	return lo, hi, true
+}
+
+// upDown spells a direction: "up" when up, else "down".
+func upDown(up bool) string {
+	if up {
+		return "up"
+	}
+	return "down"
 }
 
 // driftAcross runs the drift-versus-staircase test over the plateaus and,
@@ -281,7 +292,7 @@ func (a *analysis) stillSettling(st *Settling) (lo, hi int, ok bool) {
 // (post-warmup) as the window: not a steady state (deviation D5). ok is
 // false when they are not a drift.
 func (a *analysis) driftAcross(g gateConfig) (lo, hi int, ok bool) {
-	r, p, pct, sel := a.res, a.p, a.res.pct, &a.assess.Selection
+	r, pct, sel := a.res, a.res.pct, &a.assess.Selection
 	ss := &r.Steady
 	dt := driftTest(pct, ss.Plateaus, r.Warmup, g, a.memo, a.stop)
 	sel.Drift = &dt
@@ -289,18 +300,8 @@ func (a *analysis) driftAcross(g gateConfig) (lo, hi int, ok bool) {
 		return -1, -1, false
 	}
 	lo, hi = ss.Plateaus[0].Lo, ss.Plateaus[len(ss.Plateaus)-1].Hi
-	short := a.memo.minDuration(r.post, pct, lo, hi, minDurationOf(p))
-	ss.Shorts = []ShortWindow{short}
-	a.fillWindow(lo, hi, 0, len(ss.Plateaus), 0)
-	ss.ShortWindow = &short
-	ss.Found = false
-	dir := "down"
-	if dt.Up {
-		dir = "up"
-	}
-	ss.Reason = fmt.Sprintf("TPOT drifting %s across %d short plateaus (a line fits better than steps): "+
-		"no steady state", dir, len(ss.Plateaus))
-	ss.setGlobalTrend(pct, lo, p, a.memo)
+	a.unsteadyWindow(lo, hi, fmt.Sprintf("TPOT drifting %s across %d short plateaus (a line fits better than steps): "+
+		"no steady state", upDown(dt.Up), len(ss.Plateaus)))
 	return lo, hi, true
 }
 

@@ -327,31 +327,25 @@ func at[T any](xs []T, i int, def T) T {
 // largest LastIssueNs minus the smallest FirstIssueNs over the values ≥ 0,
 // 0 when either set is empty.
 func issueSpanNs(sps []SuperPass) int64 {
-	first, last := int64(-1), int64(-1)
-	for i := range sps {
-		if f := sps[i].FirstIssueNs; f >= 0 && (first < 0 || f < first) {
-			first = f
-		}
-		if l := sps[i].LastIssueNs; l >= 0 && l > last {
-			last = l
-		}
-	}
-	if first < 0 || last < 0 {
-		return 0
-	}
-	return last - first
+	return spanNs(sps, func(sp *SuperPass) int64 { return sp.LastIssueNs })
 }
 
 // completionSpanNs is the drain-inclusive span of sps: the largest
 // LastEventNs minus the smallest FirstIssueNs (values ≥ 0), 0 when either
 // set is empty. The reference computes it but no output uses it.
 func completionSpanNs(sps []SuperPass) int64 {
+	return spanNs(sps, func(sp *SuperPass) int64 { return sp.LastEventNs })
+}
+
+// spanNs is the largest end (of the values ≥ 0) minus the smallest
+// FirstIssueNs (likewise) over sps, 0 when either set is empty.
+func spanNs(sps []SuperPass, end func(*SuperPass) int64) int64 {
 	first, last := int64(-1), int64(-1)
 	for i := range sps {
 		if f := sps[i].FirstIssueNs; f >= 0 && (first < 0 || f < first) {
 			first = f
 		}
-		if l := sps[i].LastEventNs; l >= 0 && l > last {
+		if l := end(&sps[i]); l >= 0 && l > last {
 			last = l
 		}
 	}

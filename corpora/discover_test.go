@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // tree creates files (slash paths relative to dir, content "x").
@@ -280,18 +282,5 @@ func TestShardKeyStable(t *testing.T) {
 // repoRoot returns the directory holding go.mod.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	return sharedtest.RepoRoot(t)
 }

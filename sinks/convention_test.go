@@ -34,10 +34,7 @@ func TestWindowConvention(t *testing.T) {
 		var js struct {
 			Warmup      int `json:"warmup"`
 			SteadyState struct {
-				Window *struct {
-					SPLo int `json:"sp_lo"`
-					SPHi int `json:"sp_hi"`
-				} `json:"window"`
+				Window *spWindow `json:"window"`
 			} `json:"steady_state"`
 			Selection struct {
 				WindowSP []int `json:"window_sp"`

@@ -1,7 +1,6 @@
 package sinks_test
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -10,12 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
+
+// spWindow is a steady_state.window of the reference-schema JSON: the
+// post-warmup super-passes [sp_lo, sp_hi).
+type spWindow struct {
+	SPLo int `json:"sp_lo"`
+	SPHi int `json:"sp_hi"`
+}
 
 // referencePlotFacts is what the reference's JSON for a parity run
 // (shared/parity/expected/NAME.json) says the plot must show.
@@ -23,10 +28,7 @@ type referencePlotFacts struct {
 	NSuperPasses int `json:"n_super_passes"`
 	Warmup       int `json:"warmup"`
 	SteadyState  struct {
-		Window *struct {
-			SPLo int `json:"sp_lo"`
-			SPHi int `json:"sp_hi"`
-		} `json:"window"`
+		Window  *spWindow `json:"window"`
 		Anomaly struct {
 			Detected      bool     `json:"detected"`
 			ChangePointSP *int     `json:"change_point_sp"`
@@ -163,20 +165,7 @@ func TestPlotWindowOnlyWhenCertified(t *testing.T) {
 // dashed whole-run lines are the JSON's total.latency_ns.
 func TestPlotNonStreamingLatency(t *testing.T) {
 	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_clean_ramp")
-	run, err := columnar.ResolveRun(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(run.EventsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var d columnar.Decoded
-	if err := columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath,
-		Counter: tokenizer.Words{}}, &d); err != nil {
-		t.Fatal(err)
-	}
+	run, d := sinkstest.DecodeEvents(t, dir)
 	s := &d.Samples
 	for i := range s.Len() {
 		s.HasFirstToken[i], s.FirstTokenNs[i], s.TTFTNs[i], s.FirstTokenSeq[i] = false, 0, 0, -1

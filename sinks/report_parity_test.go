@@ -1,16 +1,15 @@
 package sinks_test
 
 import (
-	"context"
 	"encoding/json"
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // sharedDir returns ../shared beside the module root (the directory with
@@ -33,21 +32,7 @@ func analyzeParityRun(t testing.TB, name string) (*core.Result, *columnar.Run) {
 func analyzeRun(t testing.TB, name string, params core.Params) (*core.Result, *columnar.Run) {
 	t.Helper()
 	dir := filepath.Join(sharedDir(t), "parity", "runs", name)
-	run, err := columnar.ResolveRun(context.Background(), dir)
-	if err != nil {
-		t.Fatalf("resolve %s: %v", name, err)
-	}
-	f, err := os.Open(run.EventsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var d columnar.Decoded
-	err = columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath,
-		Counter: tokenizer.Words{}}, &d)
-	if err != nil {
-		t.Fatalf("decode %s: %v", name, err)
-	}
+	run, d := sinkstest.DecodeEvents(t, dir)
 	r, err := core.NewRun(&d.Samples, run.Info).Analyze(params)
 	if err != nil {
 		t.Fatalf("analyze %s: %v", name, err)

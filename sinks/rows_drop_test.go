@@ -17,16 +17,8 @@ import (
 // writeRows writes rows as one part file of dir and returns its path.
 func writeRows(t *testing.T, dir string, rows []Row, mem memory.Allocator) string {
 	t.Helper()
-	w, err := NewRowWriter(WriterOptions{Dir: dir, Shard: "0of1", RowsPerGroup: 2, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "0of1", RowsPerGroup: 2, Mem: mem})
+	writeAndClose(t, w, rows)
 	if len(w.Files()) != 1 {
 		t.Fatalf("%d part files, want 1", len(w.Files()))
 	}
@@ -39,8 +31,7 @@ func writeRows(t *testing.T, dir string, rows []Row, mem memory.Allocator) strin
 // temporary is left. Nothing selected leaves the file's bytes alone;
 // everything selected removes it.
 func TestDropRows(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	var all, kept []Row
 	for i := range 7 {
 		r := testRow(i)
@@ -118,8 +109,7 @@ func writeRowsDir(t *testing.T, rows []Row, mem memory.Allocator) string {
 // bytes, and a part file that is itself a link to a file outside the
 // table is refused, its target untouched.
 func TestDropRowsNeverThroughALink(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	rows := []Row{testRow(0), testRow(1), testRow(2)}
 	rows[1].Outcome.Status, rows[1].Outcome.Reason = "error", "load: no tokenizer"
 	isError := func(k Key) bool { return k == rows[1].Key() }

@@ -16,30 +16,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
-
-// loadRun reads the run directory dir with whitespace-word counts (the
-// parity corpus's counter).
-func loadRun(t *testing.T, dir string) *core.Run {
-	t.Helper()
-	ref, err := columnar.ResolveRun(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), ref, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(table.Release)
-	s := table.Samples()
-	return core.NewRun(&s, table.Info)
-}
 
 // analysedRows are the rows and series of runs analysed under the default
 // and reference parameters, as a sweep builds them: the committed goodrun
@@ -55,7 +36,7 @@ func analysedRows(t *testing.T) ([]sinks.Row, []sinks.SeriesRow) {
 			t.Logf("%s: %v (the parity corpus is absent: goodrun alone)", name, err)
 			continue
 		}
-		runs[name] = loadRun(t, filepath.Join(parity, name))
+		runs[name] = sinkstest.LoadRun(t, filepath.Join(parity, name))
 	}
 	var rows []sinks.Row
 	var series []sinks.SeriesRow

@@ -1,9 +1,7 @@
 package sinks
 
 import (
-	"fmt"
 	"math"
-	"reflect"
 	"strings"
 	"sync"
 
@@ -226,45 +224,28 @@ func AppendParams(bs []array.Builder, p core.Params) {
 	}
 }
 
-// paramColumns returns one column per core.Params field, in core.Names()
-// order, typed after the field: strings (dictionary-encoded when
-// low-cardinality), int64, float64, bool; lists as their canonical text.
-// An absent or null cell reads as the field's zero value (Row.Has tells
-// an absent column).
+// paramColumns returns one column per parameter of the parameter table
+// (core.ParamSpecs), in core.Names() order, typed by its kind: strings
+// (dictionary-encoded when low-cardinality), int64, float64, bool; lists
+// as their canonical text. An absent or null cell reads as the field's
+// zero value (Row.Has tells an absent column).
 func paramColumns() []column[Row] {
-	t := reflect.TypeFor[core.Params]()
-	cols := make([]column[Row], 0, t.NumField())
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name := f.Tag.Get("param")
-		src := "Params." + f.Name
-		field := func(r *Row) reflect.Value { return reflect.ValueOf(&r.Params).Elem().Field(i) }
-		switch f.Type.Kind() {
-		case reflect.String:
-			cols = append(cols, strFn(name, src, lowCardinality[name], func(r *Row) string { return field(r).String() },
-				func(r *Row, s string) error { field(r).SetString(s); return nil }))
-		case reflect.Int:
-			cols = append(cols, optI64Col(name, src, func(r *Row) (int64, bool) { return field(r).Int(), true },
-				func(r *Row, x int64, _ bool) { field(r).SetInt(x) }))
-		case reflect.Float64:
-			cols = append(cols, f64Fn(name, src, func(r *Row) float64 { return field(r).Float() },
-				func(r *Row, x float64) { field(r).SetFloat(x) }))
-		case reflect.Bool:
-			cols = append(cols, optBoolCol(name, src, func(r *Row) (bool, bool) { return field(r).Bool(), true },
-				func(r *Row, x, _ bool) { field(r).SetBool(x) }))
-		case reflect.Slice:
-			cols = append(cols, strFn(name, src, lowCardinality[name], func(r *Row) string {
-				v, _ := r.Params.Get(name)
-				return v
-			}, func(r *Row, s string) error {
-				if s == "" {
-					field(r).SetZero()
-					return nil
-				}
-				return r.Params.Set(name, s)
-			}))
-		default:
-			panic(fmt.Sprintf("sinks: core.Params.%s has unsupported kind %s", f.Name, f.Type.Kind()))
+	specs := core.ParamSpecs()
+	cols := make([]column[Row], 0, len(specs))
+	for _, s := range specs {
+		name, src := s.Name, "Params."+s.Name
+		switch s.Kind {
+		case core.KindInteger:
+			cols = append(cols, optI64Col(name, src, func(r *Row) (int64, bool) { return int64(*s.Int(&r.Params)), true },
+				func(r *Row, x int64, _ bool) { *s.Int(&r.Params) = int(x) }))
+		case core.KindNumber:
+			cols = append(cols, f64Col(name, src, func(r *Row) *float64 { return s.Float(&r.Params) }))
+		case core.KindBool:
+			cols = append(cols, optBoolCol(name, src, func(r *Row) (bool, bool) { return *s.Bool(&r.Params), true },
+				func(r *Row, x, _ bool) { *s.Bool(&r.Params) = x }))
+		default: // text and lists
+			cols = append(cols, strFn(name, src, lowCardinality[name], func(r *Row) string { return s.Text(&r.Params) },
+				func(r *Row, v string) error { return s.SetText(&r.Params, v) }))
 		}
 	}
 	return cols

@@ -69,14 +69,10 @@ func readTables(t *testing.T, dir string, mem memory.Allocator) []arrow.Table {
 }
 
 func TestRowWriterRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := filepath.Join(t.TempDir(), "rows")
 
-	w, err := NewRowWriter(WriterOptions{Dir: dir, Shard: "1of2", RowsPerGroup: 2, RowsPerFile: 5, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "1of2", RowsPerGroup: 2, RowsPerFile: 5, Mem: mem})
 	var rows []Row
 	for i := range 7 {
 		rows = append(rows, testRow(i))
@@ -130,59 +126,36 @@ func TestRowWriterRoundTrip(t *testing.T) {
 			t.Errorf("column %d: %s %s, want %s %s", i, got.Name, got.Type, f.Name, f.Type)
 		}
 	}
-	col := func(name string) arrow.Array {
-		t.Helper()
-		idx := tb.Schema().FieldIndices(name)
+	// Rows came in order; chunk 0 holds the first row group (2 rows). The
+	// cells are testRow's values, of the column's Go type; nil is a null.
+	for _, c := range []struct {
+		col  string
+		row  int
+		want any
+	}{
+		{"run_path", 1, "/archive/runb"},
+		{"run_rel", 1, "runb"},
+		{"alpha", 1, 0.02},
+		{"cov_bounds", 0, "0.03,0.05"},
+		{"window_sizes", 0, "4,6,8"},
+		{"min_trend_n", 0, int64(4)},
+		{"min_duration", 0, true},
+		{"steady_ttft_p99_ns", 0, nil}, // NaN is written as null
+		{"steady_tpot_p50_ns", 1, 1e6},
+		{"window_end_sp", 0, nil}, // −1 (no end) is written as null
+		{"window_start_sp", 0, int64(3)},
+		{"drifting_up", 0, "ttft_p50,tpot_p90"},
+		{"schema_version", 0, int32(SchemaVersion)},
+		{"events_mtime_ns", 0, int64(1_700_000_000_000_000_000)},
+		{"found", 1, false},
+	} {
+		idx := tb.Schema().FieldIndices(c.col)
 		if len(idx) != 1 {
-			t.Fatalf("no column %s", name)
+			t.Fatalf("no column %s", c.col)
 		}
-		return tb.Column(idx[0]).Data().Chunk(0)
-	}
-	// Rows came in order; chunk 0 holds the first row group (2 rows).
-	if got := col("run_path").(*array.String).Value(1); got != "/archive/runb" {
-		t.Errorf("run_path[1] = %q", got)
-	}
-	if got := col("run_rel").(*array.String).Value(1); got != "runb" {
-		t.Errorf("run_rel[1] = %q", got)
-	}
-	if got := col("alpha").(*array.Float64).Value(1); got != 0.02 {
-		t.Errorf("alpha[1] = %v", got)
-	}
-	if got := col("cov_bounds").(*array.String).Value(0); got != "0.03,0.05" {
-		t.Errorf("cov_bounds = %q", got)
-	}
-	if got := col("window_sizes").(*array.String).Value(0); got != "4,6,8" {
-		t.Errorf("window_sizes = %q", got)
-	}
-	if got := col("min_trend_n").(*array.Int64).Value(0); got != 4 {
-		t.Errorf("min_trend_n = %d", got)
-	}
-	if got := col("min_duration").(*array.Boolean).Value(0); !got {
-		t.Errorf("min_duration = %v", got)
-	}
-	if c := col("steady_ttft_p99_ns"); !c.IsNull(0) {
-		t.Errorf("NaN steady_ttft_p99_ns not null")
-	}
-	if got := col("steady_tpot_p50_ns").(*array.Float64).Value(1); got != 1e6 {
-		t.Errorf("steady_tpot_p50_ns[1] = %v", got)
-	}
-	if c := col("window_end_sp"); !c.IsNull(0) {
-		t.Errorf("window_end_sp −1 not null")
-	}
-	if got := col("window_start_sp").(*array.Int64).Value(0); got != 3 {
-		t.Errorf("window_start_sp = %d", got)
-	}
-	if got := col("drifting_up").(*array.String).Value(0); got != "ttft_p50,tpot_p90" {
-		t.Errorf("drifting_up = %q", got)
-	}
-	if got := col("schema_version").(*array.Int32).Value(0); got != SchemaVersion {
-		t.Errorf("schema_version = %d", got)
-	}
-	if got := col("events_mtime_ns").(*array.Int64).Value(0); got != 1_700_000_000_000_000_000 {
-		t.Errorf("events_mtime_ns = %d", got)
-	}
-	if got := col("found").(*array.Boolean).Value(1); got {
-		t.Errorf("found[1] = true")
+		if got := tb.Column(idx[0]).Data().Chunk(0).GetOneForMarshal(c.row); got != c.want {
+			t.Errorf("%s[%d] = %v (%T), want %v (%T)", c.col, c.row, got, got, c.want, c.want)
+		}
 	}
 
 	// Dictionary encoding only where asked for.
@@ -224,58 +197,32 @@ func TestRowWriterRoundTrip(t *testing.T) {
 	}
 
 	// A new writer continues the sequence.
-	w2, err := NewRowWriter(WriterOptions{Dir: dir, Shard: "1of2", Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w2.Write(rows[:1]); err != nil {
-		t.Fatal(err)
-	}
-	if err := w2.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w2 := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "1of2", Mem: mem})
+	writeAndClose(t, w2, rows[:1])
 	if got := w2.Files(); len(got) != 1 || filepath.Base(got[0]) != "part-1of2-000002.parquet" {
 		t.Fatalf("second writer files: %q", got)
 	}
 }
 
 func TestRowWriterNoRowsNoFile(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewSeriesWriter(WriterOptions{Dir: dir, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, NewSeriesWriter, WriterOptions{Dir: dir, Mem: mem})
+	writeAndClose(t, w, nil)
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("empty writer left %d files", len(entries))
 	}
 }
 
 func TestSeriesRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewSeriesWriter(WriterOptions{Dir: dir, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, NewSeriesWriter, WriterOptions{Dir: dir, Mem: mem})
 	in := []SeriesRow{
 		{RunID: "r", SP: 0, SuperpassSize: 200, NIssued: 200, FirstIssueNs: 1, LastIssueNs: 99, TTFTP50Ns: 5, TPOTP50Ns: math.NaN(), OutTokens: 12345},
 		{RunID: "r", SP: 1, SuperpassSize: 200, NIssued: 150, FirstIssueNs: 100, LastIssueNs: 199, TTFTP50Ns: 6, TPOTP50Ns: 7, OutTokens: 6},
 	}
-	if err := w.Write(in); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeAndClose(t, w, in)
 	tables := readTables(t, dir, mem)
 	defer tables[0].Release()
 	tb := tables[0]
@@ -330,13 +277,9 @@ func TestRowsSchemaCoversOutcome(t *testing.T) {
 // MaxFileAge publishes a part file at the first Write after it expires,
 // so a long sweep killed hard loses little.
 func TestRowWriterMaxFileAge(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewRowWriter(WriterOptions{Dir: dir, RowsPerGroup: 2, MaxFileAge: time.Nanosecond, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, RowsPerGroup: 2, MaxFileAge: time.Nanosecond, Mem: mem})
 	for i := range 3 {
 		if err := w.Write([]Row{testRow(i), testRow(i + 1)}); err != nil {
 			t.Fatal(err)
@@ -363,17 +306,13 @@ func TestRowWriterMaxFileAge(t *testing.T) {
 // A failed write leaves no temporary behind and the writer reports the
 // error again instead of writing more.
 func TestRowWriterFailureCleansUp(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := filepath.Join(t.TempDir(), "rows")
-	w, err := NewRowWriter(WriterOptions{Dir: dir, RowsPerGroup: 1, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, RowsPerGroup: 1, Mem: mem})
 	if err := os.RemoveAll(dir); err != nil { // the directory vanishes under the writer
 		t.Fatal(err)
 	}
-	err = w.Write([]Row{testRow(0)})
+	err := w.Write([]Row{testRow(0)})
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("write into a removed directory: %v", err)
 	}
@@ -391,13 +330,9 @@ func TestRowWriterFailureCleansUp(t *testing.T) {
 // The parameter columns hold the whole parameter set: rebuilding Params
 // from them gives back the row's config_id.
 func TestRowParamsRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	dir := t.TempDir()
-	w, err := NewRowWriter(WriterOptions{Dir: dir, Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Mem: mem})
 	var rows []Row
 	for i, base := range []core.Params{core.DefaultParams(), core.ReferenceParams()} {
 		r := testRow(i)
@@ -407,12 +342,7 @@ func TestRowParamsRoundTrip(t *testing.T) {
 		r.Params, r.ConfigID = base, ConfigID(base)
 		rows = append(rows, r)
 	}
-	if err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeAndClose(t, w, rows)
 	tables := readTables(t, dir, mem)
 	defer tables[0].Release()
 	tb := tables[0]

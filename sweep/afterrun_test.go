@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -20,11 +18,9 @@ import (
 // inside an analysis (so what it does is not in analysis_ns) — and not for
 // a run that failed to load; a panic in it is logged and the rows stand.
 func TestAfterRun(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	runs, cs := fakeArchive(t), grid3x3(t)
+	o, _ := fakeSweep(t)
+	runs, cs := o.Runs, o.Configs
 	var dbg bytes.Buffer
-	o := fakeOptions(runs, cs, t.TempDir(), mem)
 	o.Debug = &dbg
 	var mu sync.Mutex
 	analysed := map[*LoadedRun]int{}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
@@ -20,8 +19,7 @@ import (
 // core analyzer, checks the rows on disk and that every outcome equals
 // core.Analyze's (the rollup sharing changes nothing).
 func realSweep(t *testing.T, runs []corpora.RunRef) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	cs := grid3x3(t)
 	peers, err := Grid{}.Configs([]string{"reference,total,fixed-pct,mser5"}, nil)
 	if err != nil {

@@ -22,12 +22,9 @@ func fakeOptions(runs []corpora.RunRef, cs []core.Params, out string, mem memory
 }
 
 func TestRunGrid(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	runs, cs := fakeArchive(t), grid3x3(t)
-	out := t.TempDir()
+	o, mem := fakeSweep(t)
+	runs, cs, out := o.Runs, o.Configs, o.Out
 	var calls atomic.Int64
-	o := fakeOptions(runs, cs, out, mem)
 	o.Load = fakeLoader(&calls)
 	sum, err := Run(context.Background(), o)
 	if err != nil {
@@ -109,15 +106,12 @@ func TestRunGrid(t *testing.T) {
 }
 
 func TestRunInterruptThenResume(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	runs, cs := fakeArchive(t), grid3x3(t)
-	out := t.TempDir()
+	o, mem := fakeSweep(t)
+	runs, cs, out := o.Runs, o.Configs, o.Out
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var loads atomic.Int64
-	o := fakeOptions(runs, cs, out, mem)
 	o.Load = func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
 		if loads.Add(1) == 7 {
 			cancel() // interrupt mid-sweep: this run and later ones are abandoned
@@ -150,8 +144,7 @@ func TestRunInterruptThenResume(t *testing.T) {
 }
 
 func TestRunShards(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	whole, sharded := t.TempDir(), t.TempDir()
 	if _, err := Run(context.Background(), fakeOptions(runs, cs, whole, mem)); err != nil {
@@ -187,12 +180,9 @@ func TestRunShards(t *testing.T) {
 }
 
 func TestRunPanicBecomesErrorRows(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	runs, cs := fakeArchive(t), grid3x3(t)
-	out := t.TempDir()
+	o, mem := fakeSweep(t)
+	out := o.Out
 	var dbg bytes.Buffer
-	o := fakeOptions(runs, cs, out, mem)
 	o.Debug = &dbg
 	o.Analyze = func(run *LoadedRun, p core.Params) (*core.Result, error) {
 		if run.Info.Model == "conc_failures" {
@@ -262,8 +252,7 @@ func TestRunPanicBecomesErrorRows(t *testing.T) {
 }
 
 func TestRunUnreadableEvents(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)[:2]
 	runs[3].EventsPath = filepath.Join(t.TempDir(), "gone.jsonl")
 	out := t.TempDir()

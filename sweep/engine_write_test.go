@@ -45,8 +45,7 @@ func (f *failingSink) Files() []string { return nil }
 // A write failure stops the sweep: the error is returned, later runs are
 // not analysed, every worker exits and the writers are closed.
 func TestRunWriteFailureStops(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	fs := &failingSink{okWrites: 3}
 	old := newRowSink
 	newRowSink = func(sinks.WriterOptions) (tableSink[sinks.Row], error) { return fs, nil }
@@ -72,8 +71,7 @@ func TestRunWriteFailureStops(t *testing.T) {
 // The rows table fails at its last flush while the series table is
 // published: --resume then writes every row and no series twice.
 func TestRunResumeAfterRowsFailureKeepsSeriesOnce(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	out, whole := t.TempDir(), t.TempDir()
 

@@ -3,7 +3,6 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -143,10 +142,9 @@ func checkAxis(a Axis) []error {
 
 // isListParam reports whether the named parameter is a list.
 func isListParam(name string) bool {
-	t := reflect.TypeFor[core.Params]()
-	for i := range t.NumField() {
-		if t.Field(i).Tag.Get("param") == name {
-			return t.Field(i).Type.Kind() == reflect.Slice
+	for _, s := range core.ParamSpecs() {
+		if s.Name == name {
+			return s.Kind == core.KindInts || s.Kind == core.KindNumbers
 		}
 	}
 	return false

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
@@ -45,6 +46,25 @@ func fakeArchive(t testing.TB) []corpora.RunRef {
 		t.Fatalf("fake archive: %d runs, %v", len(runs), errs)
 	}
 	return runs
+}
+
+// checkedMem is an allocator that fails the test when any of its memory
+// is still held as the test ends (after the cleanups registered later,
+// which run first): every Arrow buffer a test's sweep or reader made was
+// released.
+func checkedMem(t testing.TB) *memory.CheckedAllocator {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return mem
+}
+
+// fakeSweep is the Options of a sweep of the fake archive over the 3×3
+// grid into a fresh directory (fakeOptions), with its checked allocator.
+func fakeSweep(t testing.TB) (Options, *memory.CheckedAllocator) {
+	t.Helper()
+	mem := checkedMem(t)
+	return fakeOptions(fakeArchive(t), grid3x3(t), t.TempDir(), mem), mem
 }
 
 // fakeSamples makes n samples with issue times 1 ms apart.
@@ -183,21 +203,8 @@ func expectedPairs(runs []corpora.RunRef, cs []core.Params) []string {
 // repoRoot returns the directory holding go.mod.
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !fileExists(filepath.Join(dir, "go.mod")) {
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	return dir
+	return sharedtest.RepoRoot(t)
 }
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func containsAll(s string, subs ...string) bool {
 	for _, x := range subs {

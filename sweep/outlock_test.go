@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/corpora"
 )
 
@@ -25,14 +24,11 @@ import (
 // rows. Shards of one sweep share the directory; a second copy of one
 // shard is refused.
 func TestOneWriterPerOutput(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	runs, cs := fakeArchive(t), grid3x3(t)
-	out := t.TempDir()
+	first, mem := fakeSweep(t)
+	runs, cs, out := first.Runs, first.Configs, first.Out
 
 	// The first sweep holds a run in its loader until released.
 	hold, release := make(chan struct{}), make(chan struct{})
-	first := fakeOptions(runs, cs, out, mem)
 	load := first.Load
 	first.Load = func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
 		if ref.Rel == runs[0].Rel {
@@ -140,13 +136,10 @@ func TestOneWriterPerOutput(t *testing.T) {
 // TestRunJobsCapped: Options.Jobs of a billion made a results channel of
 // a billion slots (64 GB); it is capped at MaxJobs.
 func TestRunJobsCapped(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	runs, cs := fakeArchive(t), grid3x3(t)
-	o := fakeOptions(runs, cs, t.TempDir(), mem)
+	o, _ := fakeSweep(t)
 	o.Jobs = 1_000_000_000
 	sum, err := Run(context.Background(), o)
-	if err != nil || sum.Analysed != len(runs) {
+	if err != nil || sum.Analysed != len(o.Runs) {
 		t.Fatalf("%+v, %v", sum, err)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/corpora"
 )
 
@@ -41,12 +40,9 @@ func statusCount(rows []row) map[string]int {
 // rows: it says how many, the runs are analysed again, and the rows are
 // runs × configs with no error and no duplicate.
 func TestResumeRetriesErrorRows(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	runs, cs := fakeArchive(t), grid3x3(t)
-	out := t.TempDir()
+	o, mem := fakeSweep(t)
+	runs, cs, out := o.Runs, o.Configs, o.Out
 	bad := []string{"conc_failures", "offline_burst", "poisson_steady"}
-	o := fakeOptions(runs, cs, out, mem)
 	o.Load = failingFor(bad...)
 	if sum, err := Run(context.Background(), o); err != nil || sum.ErrorRuns != 3 {
 		t.Fatalf("first sweep: %+v, %v", sum, err)
@@ -90,8 +86,7 @@ func TestResumeRetriesErrorRows(t *testing.T) {
 // then redoes them all. A retry that fails again writes its error rows
 // once, not on top of the old ones.
 func TestResumeRetryShardsAndRepeatFailures(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)[:2]
 	out := t.TempDir()
 	o := fakeOptions(runs, cs, out, mem)

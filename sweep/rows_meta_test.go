@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
@@ -148,8 +147,7 @@ func TestSweepRowsMetadataParity(t *testing.T) {
 	for i, p := range cs {
 		presetOf[sinks.ConfigID(p)] = presets[i]
 	}
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	out := t.TempDir()
 	o := Options{Runs: runs, Configs: cs, Presets: presets, Out: out, Load: DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}, Mem: mem}),
 		Analyze: DefaultAnalyzer, Series: DefaultSeries, ToolVersion: "test", Mem: mem}

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -18,8 +17,7 @@ import (
 // analyses for real; before the hook was wired the analysis ran to its end
 // and the row was written as if nothing happened.
 func TestCancelStopsAnalysis(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, out := fakeArchive(t)[:1], t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

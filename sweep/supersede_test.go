@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // TestResumeReplacesRowsOfAChangedLog: issue 30's case — two runs × one
@@ -21,8 +20,7 @@ import (
 // hash (read from the file by the test) and the summary saying one row
 // was replaced. A further resume changes nothing.
 func TestResumeReplacesRowsOfAChangedLog(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	runs, cs := fakeArchive(t)[:2], grid3x3(t)[:1]
 	out := t.TempDir()
 	o := fakeOptions(runs, cs, out, mem)

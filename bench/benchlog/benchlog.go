@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 )
 
@@ -33,38 +34,10 @@ func ParityShape(w io.Writer, size int64) (int64, error) {
 	prompts := make([]string, 64)
 	outputs := make([]string, 64)
 	for i := range prompts {
-		prompts[i] = text(100 + rng.IntN(300))
-		outputs[i] = text(200 + rng.IntN(600))
+		prompts[i] = strconv.Quote(text(100 + rng.IntN(300)))
+		outputs[i] = `["The",` + strconv.Quote(" "+text(200+rng.IntN(600))) + `]`
 	}
-	var written int64
-	put := func(s string) { n, _ := bw.WriteString(s); written += int64(n) }
-	ts := int64(81234567890123)
-	put(fmt.Sprintf(`{"event_type":"session.started","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts))
-	put(fmt.Sprintf(`{"event_type":"session.start_performance_tracking","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+1))
-	const C = 32
-	var inflight [][2]uint64
-	for written < size {
-		if len(inflight) < C {
-			u := [2]uint64{rng.Uint64(), rng.Uint64()}
-			inflight = append(inflight, u)
-			ts += int64(rng.IntN(1e6))
-			put(fmt.Sprintf(`{"event_type":"sample.issued","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["PromptData",%q,null,null,null,null,null,null]}`+"\n",
-				ts, u[0], u[1], prompts[rng.IntN(len(prompts))]))
-			ts += int64(rng.IntN(1e6))
-			put(fmt.Sprintf(`{"event_type":"sample.recv_first","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":null}`+"\n", ts, u[0], u[1]))
-			continue
-		}
-		k := rng.IntN(len(inflight))
-		u := inflight[k]
-		inflight[k] = inflight[len(inflight)-1]
-		inflight = inflight[:len(inflight)-1]
-		ts += int64(rng.IntN(1e7))
-		put(fmt.Sprintf(`{"event_type":"sample.complete","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["TextModelOutput",["The",%q],null,null],"finish_reason":"stop","worker_id":3}`+"\n",
-			ts, u[0], u[1], " "+outputs[rng.IntN(len(outputs))]))
-	}
-	put(fmt.Sprintf(`{"event_type":"session.stop_performance_tracking","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+1))
-	put(fmt.Sprintf(`{"event_type":"session.ended","timestamp_ns":%d,"sample_uuid":"","conversation_id":"","turn":null,"data":null}`+"\n", ts+2))
-	return written, bw.Flush()
+	return writeSessions(bw, rng, size, prompts, outputs)
 }
 
 // Chunking is how StreamedShape writes an answer's output.
@@ -128,7 +101,7 @@ func StreamedShape(w io.Writer, size int64, chunking Chunking) (int64, error) {
 	prompts := make([]string, 64)
 	outputs := make([]string, 64) // the JSON array of chunks, brackets included
 	for i := range prompts {
-		prompts[i] = join(text(100 + rng.IntN(301)))
+		prompts[i] = `"` + join(text(100+rng.IntN(301))) + `"`
 		words := text(100 + rng.IntN(401))
 		var sb strings.Builder
 		sb.WriteString(`["`)
@@ -145,6 +118,16 @@ func StreamedShape(w io.Writer, size int64, chunking Chunking) (int64, error) {
 		sb.WriteString(`"]`)
 		outputs[i] = sb.String()
 	}
+	return writeSessions(bw, rng, size, prompts, outputs)
+}
+
+// writeSessions writes to bw, until about size bytes are written, an
+// events log of one session with 32 samples in flight: each ISSUED line
+// carries a prompt of prompts (a JSON string, quotes included) and each
+// COMPLETE line an output of outputs (the JSON of the chunks), picked by
+// rng, which also draws the uuids and the gaps between events. It
+// returns the bytes written.
+func writeSessions(bw *bufio.Writer, rng *rand.Rand, size int64, prompts, outputs []string) (int64, error) {
 	var written int64
 	put := func(s string) { n, _ := bw.WriteString(s); written += int64(n) }
 	ts := int64(81234567890123)
@@ -157,7 +140,7 @@ func StreamedShape(w io.Writer, size int64, chunking Chunking) (int64, error) {
 			u := [2]uint64{rng.Uint64(), rng.Uint64()}
 			inflight = append(inflight, u)
 			ts += int64(rng.IntN(1e6))
-			put(fmt.Sprintf(`{"event_type":"sample.issued","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["PromptData","%s",null,null,null,null,null,null]}`+"\n",
+			put(fmt.Sprintf(`{"event_type":"sample.issued","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":["PromptData",%s,null,null,null,null,null,null]}`+"\n",
 				ts, u[0], u[1], prompts[rng.IntN(len(prompts))]))
 			ts += int64(rng.IntN(1e6))
 			put(fmt.Sprintf(`{"event_type":"sample.recv_first","timestamp_ns":%d,"sample_uuid":"%016x%016x","conversation_id":"","turn":null,"data":null}`+"\n", ts, u[0], u[1]))

@@ -30,24 +30,20 @@ import (
 // setting has an override.
 type analyzeFlags struct {
 	loadFlags
-	compat       string
-	profile      string
-	superpass    int
-	warmup       string
-	warmupBand   float64
-	warmupDriver string
-	covBounds    string
-	windowSizes  string
-	trendGate    string
-	noMinDur     bool
-	minDurFloor  string
-	jsonPath     string
-	pointYAML    bool
-	writeReport  bool
-	plotPath     string
-	htmlPath     string
-	augment      string
-	augmentOut   string
+	compat string
+	// plain are the flags that each set one parameter as its text
+	// (registerParamFlags: built from the parameter table).
+	plain       []*paramFlag
+	warmup      string
+	noMinDur    bool
+	minDurFloor string
+	jsonPath    string
+	pointYAML   bool
+	writeReport bool
+	plotPath    string
+	htmlPath    string
+	augment     string
+	augmentOut  string
 	// sets are the --set name=value overrides, applied last.
 	sets []string
 	// given says whether the user set a flag: only those override the
@@ -81,7 +77,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if params.Compat == core.CompatReference {
 		warnings = io.Discard // the reference prints no ingest warnings
 	}
-	f.loadFlags.superpassSize = f.superpass
+	if f.given("superpass-size") {
+		f.loadFlags.superpassSize = params.SuperpassSize
+	}
 	loaded, err := f.loadFlags.loader(warnings).LoadRun(ctx, fs.Arg(0))
 	if err != nil {
 		return loadError(withResolveHint(err, "pass a run directory holding events.jsonl, or the events file itself"))
@@ -283,19 +281,8 @@ func (f *analyzeFlags) register(fs *pflag.FlagSet) {
 	f.given = fs.Changed
 	f.loadFlags.register(fs)
 	fs.StringVar(&f.compat, "compat", d.Compat.String(), "detector behaviour: steadysweep, or reference (exactly the reference at 40b78bfe)")
-	fs.StringVar(&f.profile, "profile", d.Profile, "workload profile: "+strings.Join(core.ProfileNames(), ", ")+" (default from config.yaml)")
-	fs.IntVar(&f.superpass, "superpass-size", d.SuperpassSize, "super-pass size (default: the dataset size)")
+	f.plain = registerParamFlags(fs, d)
 	fs.StringVar(&f.warmup, "warmup", d.WarmupMode.String(), "warmup: auto, or a fixed number of super-passes")
-	fs.Float64Var(&f.warmupBand, "warmup-band", d.WarmupBand, "auto-warmup band (relative)")
-	fs.StringVar(&f.warmupDriver, "warmup-driver", d.WarmupDriver, "metric driving auto warmup")
-	fs.StringVar(&f.covBounds, "cov-bounds", "", "comma list of CoV bounds (default from the profile)")
-	sizes, _ := d.Get("window_sizes")
-	fs.StringVar(&f.windowSizes, "window-sizes", sizes, "comma list of diagnostic window sizes")
-	gates := make([]string, 0, len(core.TrendGates()))
-	for _, g := range core.TrendGates() {
-		gates = append(gates, g.String())
-	}
-	fs.StringVar(&f.trendGate, "trend-gate", d.TrendGate.String(), "trend gate: "+strings.Join(gates, ", "))
 	fs.BoolVar(&f.noMinDur, "no-min-duration", !d.MinDuration, "do not enforce the minimum-duration gate")
 	fs.StringVar(&f.minDurFloor, "min-duration-floor", "", "wall-time floor of the minimum-duration gate: seconds, or a duration such as 10m (default: min(600 s, config.yaml's min_duration_ms) when set, else 600 s; --compat reference: 600 s)")
 	fs.StringArrayVar(&f.sets, "set", nil, "set a detector parameter: name=value, any parameter listed below (lists as comma text); repeatable")
@@ -327,12 +314,6 @@ func (f *analyzeFlags) params() (core.Params, error) {
 	if given == nil {
 		given = func(string) bool { return true }
 	}
-	if given("profile") {
-		p.Profile = f.profile
-	}
-	if given("superpass-size") {
-		p.SuperpassSize = f.superpass
-	}
 	if given("warmup") {
 		switch w := strings.TrimSpace(f.warmup); w {
 		case core.WarmupAuto.String():
@@ -345,33 +326,14 @@ func (f *analyzeFlags) params() (core.Params, error) {
 			p.WarmupMode, p.WarmupFixed = core.WarmupFixed, n
 		}
 	}
-	if given("warmup-band") {
-		p.WarmupBand = f.warmupBand
-	}
-	if given("warmup-driver") {
-		p.WarmupDriver = f.warmupDriver
-	}
-	if given("trend-gate") {
-		g, err := core.ParseTrendGate(f.trendGate)
-		if err != nil {
-			return p, usageError{flagNamed(err, analyzeParamFlags())}
-		}
-		p.TrendGate = g
-	}
 	if given("no-min-duration") {
 		p.MinDuration = !f.noMinDur
 	}
-	if given("cov-bounds") {
-		if err := p.Set("cov_bounds", f.covBounds); err != nil {
-			return p, usageError{fmt.Errorf("--cov-bounds: %w", err)}
-		}
-	}
-	if given("window-sizes") {
-		if err := p.Set("window_sizes", f.windowSizes); err != nil {
-			return p, usageError{fmt.Errorf("--window-sizes: %w", err)}
-		}
-		if len(p.WindowSizes) == 0 {
-			return p, usagef("--window-sizes: %q names no window size", f.windowSizes)
+	for _, fl := range f.plain {
+		if given(fl.flag) {
+			if err := p.Set(fl.spec.Name, fl.text); err != nil {
+				return p, usagef("--%s: %v", fl.flag, err)
+			}
 		}
 	}
 	n := 0

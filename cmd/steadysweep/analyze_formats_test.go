@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,19 +24,16 @@ func TestAnalyzeOtherFormats(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.path), func(t *testing.T) {
 			dir := t.TempDir()
-			var stdout, stderr bytes.Buffer
 			args := append([]string{"analyze", tc.path, "--no-cache", "--write-report"}, tc.args...)
 			// --write-report into a copy: the fixtures stay as they are.
 			copied := filepath.Join(dir, filepath.Base(tc.path))
 			copyRunTo(t, tc.path, copied)
 			args[1] = copied
-			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-				t.Fatalf("analyze: %v (stderr %s)", err, stderr.String())
-			}
-			out := strings.Join(strings.Fields(stdout.String()), " ")
+			stdout, _ := mustRun(t, args...)
+			out := strings.Join(strings.Fields(stdout), " ")
 			for _, w := range tc.want {
 				if !strings.Contains(out, strings.Join(strings.Fields(w), " ")) {
-					t.Errorf("report lacks %q:\n%s", w, stdout.String())
+					t.Errorf("report lacks %q:\n%s", w, stdout)
 				}
 			}
 			runDir := copied

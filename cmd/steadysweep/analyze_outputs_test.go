@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -36,12 +35,8 @@ func TestWriteReport(t *testing.T) {
 			events, _ := os.ReadFile(filepath.Join(dir, "events.jsonl"))
 			origMeta, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "goodrun", "run_meta.json"))
 			jsonPath := filepath.Join(t.TempDir(), "out.json")
-			var stdout, stderr bytes.Buffer
-			args := append([]string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--write-report", "--json", jsonPath}, tc.args...)
-			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-				t.Fatalf("analyze: %v (stderr %s)", err, stderr.String())
-			}
-			if got, _ := os.ReadFile(filepath.Join(dir, "steady_state.txt")); string(got) != stdout.String() {
+			stdout, stderr := mustAnalyze(t, dir, append([]string{"--write-report", "--json", jsonPath}, tc.args...)...)
+			if got, _ := os.ReadFile(filepath.Join(dir, "steady_state.txt")); string(got) != stdout {
 				t.Error("steady_state.txt differs from the report on stdout")
 			}
 			want, _ := os.ReadFile(jsonPath)
@@ -59,8 +54,8 @@ func TestWriteReport(t *testing.T) {
 			if after, _ := os.ReadFile(filepath.Join(dir, "events.jsonl")); !bytes.Equal(after, events) {
 				t.Error("the events file changed")
 			}
-			if !strings.Contains(stderr.String(), "wrote "+filepath.Join(dir, "steady_state.json")) {
-				t.Errorf("stderr does not say what was written: %q", stderr.String())
+			if !strings.Contains(stderr, "wrote "+filepath.Join(dir, "steady_state.json")) {
+				t.Errorf("stderr does not say what was written: %q", stderr)
 			}
 		})
 	}
@@ -109,14 +104,8 @@ func TestWriteReportGuideLLMBenchmarks(t *testing.T) {
 // report.json and returns its path.
 func twoBenchmarkReport(t *testing.T) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var report map[string]any
-	if err := json.Unmarshal(raw, &report); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join("..", "..", "columnar", "testdata", "guidellm_sync", "benchmarks.json"), &report)
 	benches := report["benchmarks"].([]any)
 	var second map[string]any
 	b, _ := json.Marshal(benches[0])

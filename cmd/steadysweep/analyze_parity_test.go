@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -41,20 +39,18 @@ func TestAnalyzeReferenceCLI(t *testing.T) {
 		name := e.Name()
 		t.Run(name, func(t *testing.T) {
 			jsonPath := filepath.Join(t.TempDir(), "steady_state.json")
-			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), []string{"analyze", filepath.Join(shared, "parity", "runs", name),
-				"--tokenizer", "words", "--compat", "reference", "--no-cache", "--json", jsonPath}, &stdout, &stderr)
-			code := exitCode(err, &stderr)
+			stdout, stderr, code := runCLI(t, "analyze", filepath.Join(shared, "parity", "runs", name),
+				"--tokenizer", "words", "--compat", "reference", "--no-cache", "--json", jsonPath)
 			wantCode, _ := strconv.Atoi(strings.TrimSpace(readFile(t, filepath.Join(expected, name+".cli.exit"))))
 			if code != wantCode {
-				t.Errorf("exit code %d, want %d (stderr %q)", code, wantCode, stderr.String())
+				t.Errorf("exit code %d, want %d (stderr %q)", code, wantCode, stderr)
 			}
-			if want := readFile(t, filepath.Join(expected, name+".cli.stdout.txt")); stdout.String() != want {
-				t.Errorf("stdout differs from the reference CLI:\ngot:\n%s\nwant:\n%s", stdout.String(), want)
+			if want := readFile(t, filepath.Join(expected, name+".cli.stdout.txt")); stdout != want {
+				t.Errorf("stdout differs from the reference CLI:\ngot:\n%s\nwant:\n%s", stdout, want)
 			}
 			wantErr := strings.ReplaceAll(readFile(t, filepath.Join(expected, name+".cli.stderr.txt")), "<json>", jsonPath)
-			if stderr.String() != wantErr {
-				t.Errorf("stderr %q, want %q", stderr.String(), wantErr)
+			if stderr != wantErr {
+				t.Errorf("stderr %q, want %q", stderr, wantErr)
 			}
 			wantJSON := filepath.Join(expected, name+".cli.json")
 			if _, err := os.Stat(wantJSON); err != nil {

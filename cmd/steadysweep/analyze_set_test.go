@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -11,6 +16,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 
@@ -138,5 +145,73 @@ func TestHelpListsParameters(t *testing.T) {
 				t.Errorf("help %s entry %d: %q; want %s (%s) default %s", cmd, i, got[i][0], s.Name, s.Kind, def)
 			}
 		}
+	}
+}
+
+// TestParamTableEndToEnd walks the parameter table (core.ParamSpecs):
+// each parameter is a rows column (sinks.RowsColumns) documented with the
+// table's meaning, an entry of help analyze, and analyze RUN --set
+// name=v (v another valid value, from the table's default) analyses the
+// run with it: the run page's settings (its embedded record, read back
+// with htmlpage.Record) show v for that parameter and the default's text
+// for every other. A plain flag (--warmup-band) gives what --set gives.
+func TestParamTableEndToEnd(t *testing.T) {
+	cols := map[string]string{}
+	for _, c := range sinks.RowsColumns() {
+		cols[c.Name] = c.Doc
+	}
+	help := helpPage("analyze", pflag.NewFlagSet("analyze", pflag.ContinueOnError))
+	dir := t.TempDir()
+	settings := func(args ...string) map[string]string {
+		t.Helper()
+		page := filepath.Join(dir, "run.html")
+		var stdout, stderr bytes.Buffer
+		args = append([]string{"analyze", goodRun, "--tokenizer", "words", "--no-cache", "--html", page}, args...)
+		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+			t.Fatalf("%q: %v\n%s", args, err, stderr.String())
+		}
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := htmlpage.Record(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct {
+			Settings struct{ Params map[string]string }
+		}
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			t.Fatal(err)
+		}
+		return rec.Settings.Params
+	}
+	defaults := settings()
+	for _, s := range core.ParamSpecs() {
+		if doc := cols[s.Name]; !strings.Contains(doc, s.Doc) {
+			t.Errorf("%s: rows column documented %q; want the table's %q", s.Name, doc, s.Doc)
+		}
+		if !strings.Contains(help, "\n  "+s.Name+" ("+s.Kind+") default ") {
+			t.Errorf("help analyze does not list %s (%s)", s.Name, s.Kind)
+		}
+		v := otherValue(t, s)
+		got := settings("--set", s.Name+"="+v)
+		for _, n := range core.Names() {
+			want := defaults[n]
+			if n == s.Name {
+				want = v
+			}
+			if got[n] != want {
+				t.Errorf("--set %s=%s: the page's settings show %s=%q; want %q", s.Name, v, n, got[n], want)
+			}
+		}
+		if fl := plainFlag(s); fl != "" {
+			if f := analyzeParamsOf(t, "--"+fl, v); string(f.Canonical()) != string(analyzeParamsOf(t, "--set", s.Name+"="+v).Canonical()) {
+				t.Errorf("--%s %s and --set %s=%s differ", fl, v, s.Name, v)
+			}
+		}
+	}
+	if len(defaults) != len(core.Names()) {
+		t.Errorf("the page's settings list %d parameters; the table has %d", len(defaults), len(core.Names()))
 	}
 }

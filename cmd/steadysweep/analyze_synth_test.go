@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,11 +14,8 @@ func TestAnalyzeSynthRunZeroFlags(t *testing.T) {
 	dir := presetRun(t, filepath.Join(t.TempDir(), "run"), "clean_ramp", 1, nil)
 	t.Setenv("HF_HOME", t.TempDir()) // an empty Hugging Face cache
 	t.Setenv("HF_HUB_CACHE", "")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", dir, "--no-cache"}, &stdout, &stderr); err != nil {
-		t.Fatalf("analyze %s: %v\n%s", dir, err, stderr.String())
-	}
-	if !strings.Contains(stdout.String(), "(the run's tokenizer_name: words)") {
-		t.Errorf("report does not name the tokenizer's source:\n%s", stdout.String())
+	stdout, _ := mustRun(t, "analyze", dir, "--no-cache")
+	if !strings.Contains(stdout, "(the run's tokenizer_name: words)") {
+		t.Errorf("report does not name the tokenizer's source:\n%s", stdout)
 	}
 }

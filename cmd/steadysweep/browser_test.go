@@ -273,10 +273,7 @@ func TestPagesInBrowser(t *testing.T) {
 	var runPages []string
 	for _, dir := range dirs {
 		page := filepath.Join(tmp, filepath.Base(dir)+".html")
-		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--html", page}, &stdout, &stderr); err != nil {
-			t.Fatalf("analyze %s: %v (%s)", dir, err, stderr.String())
-		}
+		mustAnalyze(t, dir, "--html", page)
 		runPages = append(runPages, page)
 	}
 	for _, page := range runPages {
@@ -340,10 +337,7 @@ func TestPagesInBrowser(t *testing.T) {
 	sweepPage := filepath.Join(out, "sweep.html")
 	args := append(append([]string{"sweep"}, dirs...), "-o", out, "--preset", "default,reference", "--set", "warmup_band=0.03,0.1",
 		"--tokenizer", "words", "--no-cache", "-q", "--run-pages", "--html", sweepPage)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("sweep: %v (%s)", err, stderr.String())
-	}
+	mustRun(t, args...)
 	t.Run("sweep.html", func(t *testing.T) {
 		dom := loadPage(t, bin, sweepPage)
 		rows, _ := recordField(pageRecord(t, sweepPage), "rows").([]any)
@@ -430,14 +424,10 @@ func TestPagesInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		cout := filepath.Join(tmp, "cal")
-		if err := run(context.Background(), []string{"sweep", root, "-o", cout, "--preset", "default,reference", "--set", "warmup_band=0.03,0.1",
-			"--tokenizer", "words", "--no-cache", "-q"}, &stdout, &stderr); err != nil {
-			t.Fatalf("sweep: %v (%s)", err, stderr.String())
-		}
+		mustRun(t, "sweep", root, "-o", cout, "--preset", "default,reference", "--set", "warmup_band=0.03,0.1",
+			"--tokenizer", "words", "--no-cache", "-q")
 		page := filepath.Join(cout, "calibration.html")
-		if err := run(context.Background(), []string{"calibrate", cout, "--html", page}, &stdout, &stderr); err != nil {
-			t.Fatalf("calibrate: %v (%s)", err, stderr.String())
-		}
+		mustRun(t, "calibrate", cout, "--html", page)
 		dom := loadPage(t, bin, page)
 		if n := strings.Count(dom, `<figure class="chart"`); n != 4 {
 			t.Errorf("%d error plots, want 2 swept axes × 2 panels", n)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,19 +12,6 @@ import (
 	"testing"
 	"unicode/utf8"
 )
-
-// goodRun is the small committed run the CLI tests analyse.
-var goodRun = filepath.Join("..", "..", "testdata", "goodrun")
-
-// runCLI runs the command line in-process and returns stdout, stderr and
-// the exit code main would give.
-func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), args, &out, &errb)
-	code = exitCode(err, &errb)
-	return out.String(), errb.String(), code
-}
 
 // Every command's --help and `help CMD` print that command's page on
 // stdout, fitting an 80-column terminal, and exit 0 (issue 20: `help
@@ -196,8 +182,7 @@ func TestSetExamplesQuoted(t *testing.T) {
 			t.Errorf("%s: unquoted %q", p, m)
 		}
 	}
-	var b bytes.Buffer
-	if err := run(context.Background(), []string{"help", "sweep"}, &b, &b); err != nil || !strings.Contains(b.String(), "--set 'window_sizes=4,6,8;4'") {
-		t.Errorf("sweep's help has no quoted list example: %v\n%s", err, b.String())
+	if out, errOut, err := tryRun("help", "sweep"); err != nil || !strings.Contains(out+errOut, "--set 'window_sizes=4,6,8;4'") {
+		t.Errorf("sweep's help has no quoted list example: %v\n%s%s", err, out, errOut)
 	}
 }

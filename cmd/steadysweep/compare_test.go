@@ -1,10 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,9 +17,23 @@ func scaledRun(t *testing.T, dir string, seed uint64, rateMult float64) {
 
 func compareCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), append([]string{"compare", "--tokenizer", "words", "--no-cache"}, args...), &stdout, &stderr)
-	return stdout.String(), stderr.String(), err
+	return tryRun(append([]string{"compare", "--tokenizer", "words", "--no-cache"}, args...)...)
+}
+
+// sweepComparison is the part of `compare --json` over two sweep outputs
+// the tests read.
+type sweepComparison struct {
+	A, B map[string]any
+	Diff struct {
+		Summary map[string]float64
+		Pairs   []struct {
+			RunRel string `json:"run_rel"`
+			Diff   struct {
+				Metrics map[string]map[string]any
+			}
+			A map[string]any
+		}
+	}
 }
 
 func checkWidth(t *testing.T, text string) {
@@ -63,9 +73,8 @@ func TestCompareRunsAndSweeps(t *testing.T) {
 			Metrics map[string]map[string]any
 		}
 	}
-	b, err := os.ReadFile(jsonPath)
-	if err != nil || json.Unmarshal(b, &doc) != nil || doc.A == nil || doc.B == nil {
-		t.Fatalf("--json: %v\n%s", err, b)
+	if readJSON(t, jsonPath, &doc); doc.A == nil || doc.B == nil {
+		t.Fatalf("--json: no A or B:\n%s", mustRead(t, jsonPath))
 	}
 	tpot := doc.Diff.Metrics["tpot_p50"]
 	if doc.Diff.Outcome != "faster" || tpot["significant"] != true || tpot["diff"].(float64) >= 0 {
@@ -88,22 +97,9 @@ func TestCompareRunsAndSweeps(t *testing.T) {
 		!strings.Contains(out, "2 pairs only in A, 0 only in B") {
 		t.Errorf("sweep comparison:\n%s", out)
 	}
-	var sdoc struct {
-		A, B map[string]any
-		Diff struct {
-			Summary map[string]float64
-			Pairs   []struct {
-				RunRel string `json:"run_rel"`
-				Diff   struct {
-					Metrics map[string]map[string]any
-				}
-				A map[string]any
-			}
-		}
-	}
-	b, err = os.ReadFile(sjson)
-	if err != nil || json.Unmarshal(b, &sdoc) != nil || sdoc.A["path"] != sweepA || sdoc.B["path"] != sweepB {
-		t.Fatalf("sweep --json: %v\n%.400s", err, b)
+	var sdoc sweepComparison
+	if readJSON(t, sjson, &sdoc); sdoc.A["path"] != sweepA || sdoc.B["path"] != sweepB {
+		t.Fatalf("sweep --json: paths %v, %v\n%.400s", sdoc.A["path"], sdoc.B["path"], mustRead(t, sjson))
 	}
 	if sdoc.Diff.Summary["faster"] != 2 || sdoc.Diff.Summary["unchanged"] != 2 || sdoc.Diff.Summary["only_a"] != 2 {
 		t.Errorf("summary %v", sdoc.Diff.Summary)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -27,9 +26,8 @@ import (
 // touched; an empty directory is adopted.
 func TestDemoOutDirectory(t *testing.T) {
 	demo := func(out string) (string, error) {
-		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), []string{"demo", "--out", out, "--runs", "8"}, &stdout, &stderr)
-		return stdout.String() + stderr.String(), err
+		stdout, stderr, err := tryRun("demo", "--out", out, "--runs", "8")
+		return stdout + stderr, err
 	}
 	root := t.TempDir()
 	out := filepath.Join(root, "new", "demo")

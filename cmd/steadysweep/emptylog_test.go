@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,10 +37,7 @@ func TestEmptyLogNamed(t *testing.T) {
 				if err := os.WriteFile(path, tc.data, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				var stdout, stderr bytes.Buffer
-				err := run(context.Background(), append([]string{"analyze", dir, "--no-cache"}, tok...), &stdout, &stderr)
-				code := exitCode(err, &stderr)
-				msg := stderr.String()
+				_, msg, code := runCLI(t, append([]string{"analyze", dir, "--no-cache"}, tok...)...)
 				if code != exitFailure || !strings.Contains(msg, path+": the log is empty (no events)") ||
 					strings.Contains(msg, "could not resolve") {
 					t.Errorf("exit %d, stderr %q; want exit %d naming %s as empty", code, msg, exitFailure, path)

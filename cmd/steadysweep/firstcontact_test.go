@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -48,9 +47,8 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"sweep", "--preset-list"}, "steadysweep: sweep: unknown flag: --preset-list (steadysweep help sweep)\n"},
 		{[]string{"frobnicate"}, "steadysweep: unknown command \"frobnicate\" (run 'steadysweep help')\n"},
 	} {
-		var stdout, stderr bytes.Buffer
-		if code := exitCode(run(context.Background(), tc.args, &stdout, &stderr), &stderr); code != exitUsage || stderr.String() != tc.want {
-			t.Errorf("%q: exit %d, stderr %q; want 2, %q", tc.args, code, stderr.String(), tc.want)
+		if _, stderr, code := runCLI(t, tc.args...); code != exitUsage || stderr != tc.want {
+			t.Errorf("%q: exit %d, stderr %q; want 2, %q", tc.args, code, stderr, tc.want)
 		}
 	}
 	if d := editDistance("tokenzier", "tokenizer"); d != 1 {
@@ -62,12 +60,11 @@ func TestDidYouMean(t *testing.T) {
 // a pointer to the help page and the error — three lines, not the whole
 // page above the one that matters (issue 26).
 func TestUsageErrorOneLine(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := exitCode(run(context.Background(), []string{"sweep", filepath.Join(repoRoot(t), "testdata", "goodrun")}, &stdout, &stderr), &stderr)
+	_, stderr, code := runCLI(t, "sweep", filepath.Join(repoRoot(t), "testdata", "goodrun"))
 	want := "usage: steadysweep sweep PATH... -o OUT_DIR [flags]\n(steadysweep help sweep: every flag)\n" +
 		"steadysweep: sweep needs at least one PATH and -o OUT_DIR\n"
-	if code != exitUsage || stderr.String() != want {
-		t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr.String(), want)
+	if code != exitUsage || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, want)
 	}
 }
 
@@ -93,12 +90,10 @@ func TestSweepInterruptSaysResume(t *testing.T) {
 // file).
 func TestAnalyzeJSONUnwritableFailsFirst(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "nonexistent", "x.json")
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"analyze", filepath.Join(repoRoot(t), "testdata", "goodrun"), "--tokenizer", "words", "--no-cache", "--json", target}, &stdout, &stderr)
-	code := exitCode(err, &stderr)
+	stdout, stderr, code := runCLI(t, "analyze", filepath.Join(repoRoot(t), "testdata", "goodrun"), "--tokenizer", "words", "--no-cache", "--json", target)
 	want := "steadysweep: --json: cannot write " + target + ": no such file or directory\n"
-	if code != exitFailure || stdout.Len() != 0 || stderr.String() != want {
-		t.Errorf("exit %d, %d bytes of report, stderr %q; want 1, none, %q", code, stdout.Len(), stderr.String(), want)
+	if code != exitFailure || len(stdout) != 0 || stderr != want {
+		t.Errorf("exit %d, %d bytes of report, stderr %q; want 1, none, %q", code, len(stdout), stderr, want)
 	}
 }
 
@@ -112,14 +107,12 @@ func TestAgenticPageWithFailedPlot(t *testing.T) {
 	dir := synthRun(t, "agentic", 1)
 	tmp := t.TempDir()
 	page, plot, js := filepath.Join(tmp, "run.html"), filepath.Join(tmp, "run.svg"), filepath.Join(tmp, "run.json")
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", js, "--plot", plot, "--html", page}, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitFailure || !strings.Contains(stderr.String(), "--plot: ") {
-		t.Errorf("exit %d, stderr %q; want 1 and the --plot error", code, stderr.String())
+	if _, stderr, code := runCLI(t, "analyze", dir, "--tokenizer", "words", "--no-cache", "--json", js, "--plot", plot, "--html", page); code != exitFailure || !strings.Contains(stderr, "--plot: ") {
+		t.Errorf("exit %d, stderr %q; want 1 and the --plot error", code, stderr)
 	}
 	var res struct{ Distribution struct{ P50 float64 } }
-	if err := json.Unmarshal(mustRead(t, js), &res); err != nil || res.Distribution.P50 <= 0 {
-		t.Fatalf("--json: %v (p50 %v)", err, res.Distribution.P50)
+	if readJSON(t, js, &res); res.Distribution.P50 <= 0 {
+		t.Fatalf("--json: p50 %v", res.Distribution.P50)
 	}
 	html := string(mustRead(t, page))
 	natl := regexp.MustCompile(`(?s)<section id="headline">.*?</section>`).FindString(html)

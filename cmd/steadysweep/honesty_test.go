@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -94,27 +93,10 @@ type analyzed struct {
 func analyzeDefaults(t *testing.T, dir string, extra ...string) analyzed {
 	t.Helper()
 	jsonPath := filepath.Join(t.TempDir(), "result.json")
-	args := append([]string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", jsonPath}, extra...)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("analyze: %v\n%s", err, stderr.String())
-	}
 	var a analyzed
-	a.text, a.stderr = stdout.String(), stderr.String()
-	data, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &a.json); err != nil {
-		t.Fatalf("JSON: %v", err)
-	}
-	stdout.Reset()
-	stderr.Reset()
-	if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--point-yaml"},
-		&stdout, &stderr); err != nil {
-		t.Fatalf("analyze --point-yaml: %v", err)
-	}
-	a.pointYAML = stdout.String()
+	a.text, a.stderr = mustAnalyze(t, dir, append([]string{"--json", jsonPath}, extra...)...)
+	a.json = jsonObject(t, jsonPath)
+	a.pointYAML, _ = mustAnalyze(t, dir, "--point-yaml")
 	return a
 }
 
@@ -658,12 +640,8 @@ func sweepRowsOf(t *testing.T, dir string) []map[string]any {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
 	// The archive is a link to dir, outside it: --follow-links.
-	if err := run(context.Background(), []string{"sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache", "--follow-links"},
-		&stdout, &stderr); err != nil {
-		t.Fatalf("sweep: %v\n%s", err, stderr.String())
-	}
+	mustRun(t, "sweep", arch, "-o", out, "--tokenizer", "words", "--no-cache", "--follow-links")
 	return tableRowsOf(t, filepath.Join(out, "rows"))
 }
 
@@ -824,9 +802,8 @@ func TestHonestyNonStreaming(t *testing.T) {
 		t.Errorf("system TPS row %v", f)
 	}
 	png := filepath.Join(t.TempDir(), "plot.png")
-	if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--plot", png},
-		&bytes.Buffer{}, &bytes.Buffer{}); err != nil {
-		t.Errorf("--plot: %v", err)
+	if _, stderr, err := tryRun("analyze", dir, "--tokenizer", "words", "--no-cache", "--plot", png); err != nil {
+		t.Errorf("--plot: %v\n%s", err, stderr)
 	}
 }
 
@@ -881,34 +858,26 @@ func TestHonestyImpossibleTiming(t *testing.T) {
 // sum to the output_sequence_length the raw file records, and its 11
 // cancellations are failures of kind cancelled.
 func TestHonestyRecordedTokens(t *testing.T) {
-	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
+	real := realDataDir(t)
 	g := analyzeDefaults(t, filepath.Join(real, "guidellm-gptoss20b-sync30", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json"))
 	d, _ := number(get(g.json, "total.duration_s"))
 	if get(g.json, "total.out_tokens") != 30720.0 || math.Abs(get(g.json, "total.tps_system").(float64)-30720/d) > 1e-9 {
 		t.Errorf("guidellm: %v tokens, %v tok/s over %v s", get(g.json, "total.out_tokens"), get(g.json, "total.tps_system"), d)
 	}
 	path := filepath.Join(real, "aiperf-gptoss20b-burst100", "profile_export.jsonl")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want float64
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var rec struct {
-			Error   any `json:"error"`
-			Metrics struct {
-				OSL struct {
-					Value float64 `json:"value"`
-				} `json:"output_sequence_length"`
-			} `json:"metrics"`
-		}
-		if err := json.Unmarshal([]byte(l), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, path, func(rec struct {
+		Error   any `json:"error"`
+		Metrics struct {
+			OSL struct {
+				Value float64 `json:"value"`
+			} `json:"output_sequence_length"`
+		} `json:"metrics"`
+	}) {
 		if rec.Error == nil {
 			want += rec.Metrics.OSL.Value
 		}
-	}
+	})
 	a := analyzeDefaults(t, path)
 	if get(a.json, "total.out_tokens") != want || get(a.json, "failures.by_kind.cancelled") != 11.0 ||
 		get(a.json, "total.n_completed") != 89.0 {

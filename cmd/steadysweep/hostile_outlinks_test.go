@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,14 +20,12 @@ func TestSweepRefusesLinkedOutputs(t *testing.T) {
 			if err := os.Symlink(elsewhere, filepath.Join(out, sub)); err != nil {
 				t.Fatal(err)
 			}
-			var stdout, stderr bytes.Buffer
-			err := run(context.Background(), []string{"sweep", good, "-o", out, "--tokenizer", "words", "--no-cache", "-q", "--run-pages"}, &stdout, &stderr)
-			code := exitCode(err, &stderr)
+			_, stderr, code := runCLI(t, "sweep", good, "-o", out, "--tokenizer", "words", "--no-cache", "-q", "--run-pages")
 			if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
-				t.Fatalf("exit %d; %d file(s) written outside OUT through %s/%s: %s", code, len(entries), out, sub, stderr.String())
+				t.Fatalf("exit %d; %d file(s) written outside OUT through %s/%s: %s", code, len(entries), out, sub, stderr)
 			}
-			if !strings.Contains(stderr.String(), filepath.Join(out, sub)+" is a symbolic link") {
-				t.Fatalf("exit %d, stderr %q: want the link named", code, stderr.String())
+			if !strings.Contains(stderr, filepath.Join(out, sub)+" is a symbolic link") {
+				t.Fatalf("exit %d, stderr %q: want the link named", code, stderr)
 			}
 			if sub == "rows" && code == exitOK {
 				t.Fatalf("exit 0 with rows/ refused")

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,28 +24,20 @@ func TestSweepNamesSkippedSidecars(t *testing.T) {
 	if err := syscall.Mkfifo(cfg, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), []string{"sweep", arch, "-o", filepath.Join(t.TempDir(), "out"), "--tokenizer", "words", "--no-cache"}, &stdout, &stderr)
-	if code := exitCode(err, &stderr); code != exitOK {
-		t.Fatalf("sweep exit %d: %s", code, stderr.String())
-	}
+	_, stderr := mustRun(t, "sweep", arch, "-o", filepath.Join(t.TempDir(), "out"), "--tokenizer", "words", "--no-cache")
 	var summary []string
-	for _, l := range strings.Split(stderr.String(), "\n") {
+	for _, l := range strings.Split(stderr, "\n") {
 		if strings.HasPrefix(l, "1 run with loader warnings") || strings.HasPrefix(l, "  fifo_config: ") || strings.HasPrefix(l, "  plain: ") {
 			summary = append(summary, l)
 		}
 	}
 	if len(summary) != 2 || !strings.HasPrefix(summary[1], "  fifo_config: ") ||
 		!strings.Contains(summary[1], cfg+": is a named pipe (FIFO), not a regular file") {
-		t.Fatalf("the sweep's summary does not name the skipped config.yaml: %q", stderr.String())
+		t.Fatalf("the sweep's summary does not name the skipped config.yaml: %q", stderr)
 	}
 
 	// analyze says the same of the run.
-	stderr.Reset()
-	if err := run(context.Background(), []string{"analyze", fifoRun, "--tokenizer", "words", "--no-cache"}, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(stderr.String(), cfg+": is a named pipe (FIFO), not a regular file") {
-		t.Fatalf("analyze's warning: %q", stderr.String())
+	if _, stderr := mustAnalyze(t, fifoRun); !strings.Contains(stderr, cfg+": is a named pipe (FIFO), not a regular file") {
+		t.Fatalf("analyze's warning: %q", stderr)
 	}
 }

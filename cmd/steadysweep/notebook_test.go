@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -271,27 +270,16 @@ func checkRowSemantics(t *testing.T, rows []map[string]any, arch string) {
 // profile_export.jsonl, read on its own.
 func earliestAIPerfStart(t *testing.T, path string) int64 {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
 	first := int64(math.MaxInt64)
-	for sc.Scan() {
-		var rec struct {
-			Metadata struct {
-				TimestampNs int64 `json:"timestamp_ns"`
-			} `json:"metadata"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, path, func(rec struct {
+		Metadata struct {
+			TimestampNs int64 `json:"timestamp_ns"`
+		} `json:"metadata"`
+	}) {
 		first = min(first, rec.Metadata.TimestampNs)
-	}
-	if err := sc.Err(); err != nil || first == math.MaxInt64 || first < 1e18 {
-		t.Fatalf("%s: earliest start %d, %v", path, first, err)
+	})
+	if first == math.MaxInt64 || first < 1e18 {
+		t.Fatalf("%s: earliest start %d", path, first)
 	}
 	return first
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,21 +37,8 @@ func TestReadersOverOlderSchema(t *testing.T) {
 	if err != nil {
 		t.Fatalf("compare new old: %v\n%s", err, stderr)
 	}
-	var doc struct {
-		Diff struct {
-			Summary map[string]float64
-			Pairs   []struct {
-				RunRel string `json:"run_rel"`
-				Diff   struct {
-					Metrics map[string]map[string]any
-				}
-			}
-		}
-	}
-	b, err := os.ReadFile(jsonPath)
-	if err != nil || json.Unmarshal(b, &doc) != nil {
-		t.Fatalf("--json: %v\n%.400s", err, b)
-	}
+	var doc sweepComparison
+	readJSON(t, jsonPath, &doc)
 	if len(doc.Diff.Pairs) != 4 || doc.Diff.Summary["only_a"] != 0 || doc.Diff.Summary["only_b"] != 0 {
 		t.Fatalf("%d pairs, summary %v; want the 2 runs × 2 presets matched", len(doc.Diff.Pairs), doc.Diff.Summary)
 	}
@@ -82,10 +66,7 @@ func TestReadersOverOlderSchema(t *testing.T) {
 	scores := func(dir string) string {
 		t.Helper()
 		report := filepath.Join(root, filepath.Base(dir)+".md")
-		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), []string{"calibrate", dir, "--report", report, "--plot", "none", "--parquet", "none"}, &stdout, &stderr); err != nil {
-			t.Fatalf("calibrate %s: %v\n%s", dir, err, stderr.String())
-		}
+		mustRun(t, "calibrate", dir, "--report", report, "--plot", "none", "--parquet", "none")
 		md, err := os.ReadFile(report)
 		if err != nil {
 			t.Fatal(err)

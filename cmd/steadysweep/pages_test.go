@@ -12,6 +12,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 )
 
@@ -91,11 +92,7 @@ func TestAnalyzeHTML(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			tmp := t.TempDir()
 			jsonPath, htmlPath := filepath.Join(tmp, "r.json"), filepath.Join(tmp, "r.html")
-			var stdout, stderr bytes.Buffer
-			args := []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", jsonPath, "--html", htmlPath}
-			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-				t.Fatalf("analyze: %v (stderr %s)", err, stderr.String())
-			}
+			_, stderr := mustAnalyze(t, dir, "--json", jsonPath, "--html", htmlPath)
 			want, err := os.ReadFile(jsonPath)
 			if err != nil {
 				t.Fatal(err)
@@ -103,8 +100,8 @@ func TestAnalyzeHTML(t *testing.T) {
 			if got := pyjson.Marshal(recordField(pageRecord(t, htmlPath), "result")); !bytes.Equal(got, want) {
 				t.Errorf("the page's result is not the --json output (%d vs %d bytes)", len(got), len(want))
 			}
-			if !strings.Contains(stderr.String(), "wrote "+htmlPath) {
-				t.Errorf("stderr does not say the page was written: %q", stderr.String())
+			if !strings.Contains(stderr, "wrote "+htmlPath) {
+				t.Errorf("stderr does not say the page was written: %q", stderr)
 			}
 			checkLinks(t, htmlPath)
 			checkMode(t, htmlPath)
@@ -124,14 +121,8 @@ func TestSweepHTML(t *testing.T) {
 	args := append([]string{"sweep"}, dirs...)
 	args = append(args, "-o", out, "--preset", "default,reference", "--tokenizer", "words", "--no-cache", "-q",
 		"--run-pages", "--html", sweepPage)
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatalf("sweep: %v (stderr %s)", err, stderr.String())
-	}
-	rows, err := htmlpage.ReadRowsTable(context.Background(), filepath.Join(out, "rows"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, args...)
+	rows := rowCells(t, filepath.Join(out, "rows"))
 	if len(rows.Rows) != 2*len(dirs) {
 		t.Fatalf("%d rows, want %d runs × 2 configs", len(rows.Rows), len(dirs))
 	}
@@ -188,10 +179,7 @@ func TestSweepHTML(t *testing.T) {
 	}
 	runPage := filepath.Join(htmlpage.RunPagesDir(out), htmlpage.RunPageName(runID, cfg))
 	jsonPath := filepath.Join(t.TempDir(), "s.json")
-	if err := run(context.Background(), []string{"analyze", staircase, "--tokenizer", "words", "--no-cache", "--json", jsonPath},
-		&stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
+	mustAnalyze(t, staircase, "--json", jsonPath)
 	want, _ := os.ReadFile(jsonPath)
 	if got := pyjson.Marshal(recordField(pageRecord(t, runPage), "result")); !bytes.Equal(got, want) {
 		t.Errorf("the sweep's run page of %s differs from analyze --json", filepath.Base(staircase))
@@ -203,9 +191,7 @@ func TestSweepHTML(t *testing.T) {
 	}
 
 	again := filepath.Join(out, "again.html")
-	if err := run(context.Background(), []string{"report", out, "-o", again}, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
+	mustRun(t, "report", out, "-o", again)
 	if !bytes.Equal(mustRead(t, again), page) {
 		t.Error("report OUT -o FILE differs from sweep --html FILE over the same output")
 	}
@@ -237,4 +223,25 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// cellTable is every row of a rows directory as its cells by column name
+// (sinks.RowCells).
+type cellTable struct{ Rows []map[string]any }
+
+func rowCells(t *testing.T, dir string) cellTable {
+	t.Helper()
+	cols := sinks.RowsColumns()
+	var out cellTable
+	for r, err := range sinks.ReadRows(context.Background(), dir, sinks.ReadOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]any{}
+		for i, v := range sinks.RowCells(&r) {
+			m[cols[i].Name] = v
+		}
+		out.Rows = append(out.Rows, m)
+	}
+	return out
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -52,10 +50,7 @@ func TestIngestKeyedLikeRows(t *testing.T) {
 		t.Fatalf("sweep: %v\n%s", err, stderr)
 	}
 	samples := filepath.Join(t.TempDir(), "samples.parquet")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"ingest", root, "-o", samples, "--tokenizer", "words", "--no-cache"}, &stdout, &stderr); err != nil {
-		t.Fatalf("ingest: %v\n%s", err, stderr.String())
-	}
+	mustRun(t, "ingest", root, "-o", samples, "--tokenizer", "words", "--no-cache")
 	rows := map[string]map[string]any{}
 	for _, r := range readParquetRecords(t, partFiles(t, out, "rows")...) {
 		rows[r["run_id"].(string)] = r

@@ -25,7 +25,7 @@ func TestSweepPeerPresetsShared(t *testing.T) {
 		minRuns   int
 	}{
 		{"parity", filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs"), 18},
-		{"realdata", filepath.Join(sharedtest.Dir(t, "realdata"), "realdata"), 4},
+		{"realdata", realDataDir(t), 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")

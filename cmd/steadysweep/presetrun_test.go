@@ -11,6 +11,13 @@ import (
 // by edit first (nil: the preset as it is), and returns dir.
 func presetRun(t testing.TB, dir, preset string, seed uint64, edit func(*synth.Spec)) string {
 	t.Helper()
+	presetTruth(t, dir, preset, seed, edit)
+	return dir
+}
+
+// presetTruth is presetRun returning the run's planted truth.
+func presetTruth(t testing.TB, dir, preset string, seed uint64, edit func(*synth.Spec)) synth.Truth {
+	t.Helper()
 	spec, err := synth.PresetSpec(preset, seed)
 	if err != nil {
 		t.Fatal(err)
@@ -18,10 +25,11 @@ func presetRun(t testing.TB, dir, preset string, seed uint64, edit func(*synth.S
 	if edit != nil {
 		edit(&spec)
 	}
-	if _, err := synth.Generate(dir, spec); err != nil {
+	truth, err := synth.Generate(dir, spec)
+	if err != nil {
 		t.Fatalf("generate %s: %v", preset, err)
 	}
-	return dir
+	return truth
 }
 
 // synthRun writes the synth preset into a fresh directory.

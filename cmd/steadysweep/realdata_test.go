@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
@@ -31,13 +27,16 @@ type realFacts struct {
 	peer *[2]float64
 }
 
-// realLogs are the real logs of ../shared/realdata: folder, file, the
+// realLog is a real log of ../shared/realdata: folder, file, the
 // function reading its facts from the raw file, and its format.
-var realLogs = []struct {
+type realLog struct {
 	dir, file string
 	facts     func(t *testing.T, path string) realFacts
 	format    string
-}{
+}
+
+// realLogs are the real logs of ../shared/realdata.
+var realLogs = []realLog{
 	{"aiperf-gptoss20b-burst100", "profile_export.jsonl", aiperfRealFacts, "aiperf"},
 	{"aiperf-qwen3-0.6b-c8-n64", "profile_export.jsonl", aiperfRealFacts, "aiperf"},
 	{"guidellm-gptoss20b-sync30", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json", guidellmRealFacts, "guidellm"},
@@ -57,82 +56,91 @@ var realLogs = []struct {
 // request_latency where the README takes request_end_ns (23 µs apart on
 // the Qwen run), and float epoch seconds convert to ns within ~240 ns.
 func TestRealdataFacts(t *testing.T) {
-	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
+	forRealLogs(t, func(t *testing.T, tc realLog, dir string, want realFacts) {
+		j := analyzeZeroFlags(t, dir)
+		if get(j, "source.format") != tc.format {
+			t.Errorf("format %v, want %s", get(j, "source.format"), tc.format)
+		}
+		ok := len(want.ttftMs) > 0
+		p50, _ := number(get(j, "total.ttft_ns.p50"))
+		lower := 0.0
+		if ok {
+			s := slices.Clone(want.ttftMs)
+			slices.Sort(s)
+			lower = s[int(0.5*float64(len(s)-1))] * 1e6
+		}
+		if math.Abs(p50-lower) > 1 {
+			t.Errorf("TTFT p50 %v ns, the file's lower median %v ns", p50, lower)
+		}
+		if n, _ := number(get(j, "failures.n_issued")); int(n) != want.requests {
+			t.Errorf("%v requests, the file lists %d", get(j, "failures.n_issued"), want.requests)
+		}
+		if n, _ := number(get(j, "failures.n_failed")); int(n) != want.failed {
+			t.Errorf("%v failed, the file %d", get(j, "failures.n_failed"), want.failed)
+		}
+		if n, _ := number(get(j, "failures.n_incomplete")); int(n) != want.incomplete {
+			t.Errorf("%v incomplete, the file %d", get(j, "failures.n_incomplete"), want.incomplete)
+		}
+		if get(j, "total.out_tokens") != want.outTokens {
+			t.Errorf("%v output tokens, the file %v", get(j, "total.out_tokens"), want.outTokens)
+		}
+		d, hasSpan := number(get(j, "total.duration_s"))
+		switch {
+		case math.IsNaN(want.spanS):
+			if hasSpan || get(j, "status") != "no_timeline" || get(j, "reason") == nil {
+				t.Errorf("span %v, status %v: the file records no times", get(j, "total.duration_s"), get(j, "status"))
+			}
+		case !hasSpan || math.Abs(d-want.spanS) > 1e-4:
+			t.Errorf("span %v s, the file %v s", get(j, "total.duration_s"), want.spanS)
+		}
+		// The tool's own window, kept beside ours (issue 31), to the ns
+		// the float seconds convert to.
+		pw, _ := get(j, "peer_window").(map[string]any)
+		switch {
+		case want.peer == nil && pw != nil:
+			t.Errorf("peer_window %v: the file records none", pw)
+		case want.peer != nil:
+			s, _ := number(get(j, "peer_window.start_ns"))
+			e, _ := number(get(j, "peer_window.end_ns"))
+			if math.Abs(s-want.peer[0]*1e9) > 1e3 || math.Abs(e-want.peer[1]*1e9) > 1e3 {
+				t.Errorf("peer_window %v, the file's scheduler_metrics %v s", pw, *want.peer)
+			}
+		}
+	})
+}
+
+// forRealLogs runs check as a subtest per real log of ../shared/realdata
+// (all, or those whose folder is in only), with a private cache, on the
+// log's folder and its facts read from the raw file; it skips when
+// ../shared is absent.
+func forRealLogs(t *testing.T, check func(t *testing.T, tc realLog, dir string, facts realFacts), only ...string) {
+	t.Helper()
+	real := realDataDir(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	for _, tc := range realLogs {
+		if len(only) > 0 && !slices.Contains(only, tc.dir) {
+			continue
+		}
 		t.Run(tc.dir, func(t *testing.T) {
 			dir := filepath.Join(real, tc.dir)
-			want := tc.facts(t, filepath.Join(dir, tc.file))
-			j := analyzeZeroFlags(t, dir)
-			if get(j, "source.format") != tc.format {
-				t.Errorf("format %v, want %s", get(j, "source.format"), tc.format)
-			}
-			ok := len(want.ttftMs) > 0
-			p50, _ := number(get(j, "total.ttft_ns.p50"))
-			lower := 0.0
-			if ok {
-				s := slices.Clone(want.ttftMs)
-				slices.Sort(s)
-				lower = s[int(0.5*float64(len(s)-1))] * 1e6
-			}
-			if math.Abs(p50-lower) > 1 {
-				t.Errorf("TTFT p50 %v ns, the file's lower median %v ns", p50, lower)
-			}
-			if n, _ := number(get(j, "failures.n_issued")); int(n) != want.requests {
-				t.Errorf("%v requests, the file lists %d", get(j, "failures.n_issued"), want.requests)
-			}
-			if n, _ := number(get(j, "failures.n_failed")); int(n) != want.failed {
-				t.Errorf("%v failed, the file %d", get(j, "failures.n_failed"), want.failed)
-			}
-			if n, _ := number(get(j, "failures.n_incomplete")); int(n) != want.incomplete {
-				t.Errorf("%v incomplete, the file %d", get(j, "failures.n_incomplete"), want.incomplete)
-			}
-			if get(j, "total.out_tokens") != want.outTokens {
-				t.Errorf("%v output tokens, the file %v", get(j, "total.out_tokens"), want.outTokens)
-			}
-			d, hasSpan := number(get(j, "total.duration_s"))
-			switch {
-			case math.IsNaN(want.spanS):
-				if hasSpan || get(j, "status") != "no_timeline" || get(j, "reason") == nil {
-					t.Errorf("span %v, status %v: the file records no times", get(j, "total.duration_s"), get(j, "status"))
-				}
-			case !hasSpan || math.Abs(d-want.spanS) > 1e-4:
-				t.Errorf("span %v s, the file %v s", get(j, "total.duration_s"), want.spanS)
-			}
-			// The tool's own window, kept beside ours (issue 31), to the ns
-			// the float seconds convert to.
-			pw, _ := get(j, "peer_window").(map[string]any)
-			switch {
-			case want.peer == nil && pw != nil:
-				t.Errorf("peer_window %v: the file records none", pw)
-			case want.peer != nil:
-				s, _ := number(get(j, "peer_window.start_ns"))
-				e, _ := number(get(j, "peer_window.end_ns"))
-				if math.Abs(s-want.peer[0]*1e9) > 1e3 || math.Abs(e-want.peer[1]*1e9) > 1e3 {
-					t.Errorf("peer_window %v, the file's scheduler_metrics %v s", pw, *want.peer)
-				}
-			}
+			check(t, tc, dir, tc.facts(t, filepath.Join(dir, tc.file)))
 		})
 	}
+}
+
+// realDataDir is the folder of the real logs, ../shared/realdata/realdata;
+// the test skips when ../shared is absent.
+func realDataDir(t *testing.T) string {
+	t.Helper()
+	return filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
 }
 
 // analyzeZeroFlags runs `analyze DIR --json FILE` and returns the JSON.
 func analyzeZeroFlags(t *testing.T, dir string) map[string]any {
 	t.Helper()
 	jsonPath := filepath.Join(t.TempDir(), "result.json")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", dir, "--json", jsonPath}, &stdout, &stderr); err != nil {
-		t.Fatalf("analyze %s: %v\n%s", dir, err, stderr.String())
-	}
-	data, err := os.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var j map[string]any
-	if err := json.Unmarshal(data, &j); err != nil {
-		t.Fatal(err)
-	}
-	return j
+	mustRun(t, "analyze", dir, "--json", jsonPath)
+	return jsonObject(t, jsonPath)
 }
 
 // spanOf tracks the earliest start and latest end.
@@ -148,21 +156,13 @@ func (s *spanOf) add(start, end float64) {
 // metrics.max_response_timestamp or request_end_ns (ns); TTFT is
 // metrics.ttft or time_to_first_token (ms); output output_sequence_length.
 func aiperfRealFacts(t *testing.T, path string) realFacts {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := realFacts{}
 	span := newSpan()
-	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var rec struct {
-			Metadata map[string]any                 `json:"metadata"`
-			Metrics  map[string]struct{ Value any } `json:"metrics"`
-			Error    *struct{ Code float64 }        `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(l), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, path, func(rec struct {
+		Metadata map[string]any                 `json:"metadata"`
+		Metrics  map[string]struct{ Value any } `json:"metrics"`
+		Error    *struct{ Code float64 }        `json:"error"`
+	}) {
 		f.requests++
 		start, _ := rec.Metadata["timestamp_ns"].(float64)
 		if s, ok := rec.Metadata["request_start_ns"].(float64); ok {
@@ -174,7 +174,7 @@ func aiperfRealFacts(t *testing.T, path string) realFacts {
 		}
 		if rec.Error != nil {
 			f.failed++
-			continue
+			return
 		}
 		span.add(start/1e9, end/1e9)
 		ttft, ok := rec.Metrics["ttft"].Value.(float64)
@@ -183,7 +183,7 @@ func aiperfRealFacts(t *testing.T, path string) realFacts {
 		}
 		f.ttftMs = append(f.ttftMs, ttft)
 		f.outTokens += rec.Metrics["output_sequence_length"].Value.(float64)
-	}
+	})
 	f.spanS = span.hi - span.lo
 	return f
 }
@@ -193,10 +193,6 @@ func aiperfRealFacts(t *testing.T, path string) realFacts {
 // request_start_time / request_end_time (≥ 0.4) or start_time / end_time
 // (≤ 0.3), epoch s, over every listed request.
 func guidellmRealFacts(t *testing.T, path string) realFacts {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rep struct {
 		Benchmarks []struct {
 			Requests         map[string][]map[string]any `json:"requests"`
@@ -206,9 +202,7 @@ func guidellmRealFacts(t *testing.T, path string) realFacts {
 			} `json:"scheduler_metrics"`
 		} `json:"benchmarks"`
 	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, path, &rep)
 	f := realFacts{}
 	if sm := rep.Benchmarks[0].SchedulerMetrics; sm != nil && sm.Start != nil && sm.End != nil {
 		f.peer = &[2]float64{*sm.Start, *sm.End}
@@ -244,14 +238,8 @@ func guidellmRealFacts(t *testing.T, path string) realFacts {
 // llmperfRealFacts reads LLMPerf individual responses: a non-null
 // error_code failed; no times (span NaN).
 func llmperfRealFacts(t *testing.T, path string) realFacts {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var recs []map[string]any
-	if err := json.Unmarshal(data, &recs); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, path, &recs)
 	f := realFacts{spanS: math.NaN()}
 	for _, r := range recs {
 		f.requests++

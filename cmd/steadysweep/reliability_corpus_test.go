@@ -14,6 +14,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // The reliability corpus: testdata/goodrun (a tiny hand-made run that
@@ -32,20 +34,7 @@ var updateCorpus = flag.Bool("update-corpus", false, "rewrite testdata/goodrun a
 // repoRoot is the directory holding go.mod.
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	d, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			t.Fatal("no go.mod above the test directory")
-		}
-		d = parent
-	}
+	return sharedtest.RepoRoot(t)
 }
 
 // goodEvent is one line of the good run before rendering.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,11 +18,8 @@ import (
 func TestReportTakesTerminalWidth(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	dir := copyRun(t, goodRun)
-	var file bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache"}, &file, &bytes.Buffer{}); err != nil {
-		t.Fatal(err)
-	}
-	if w := widest(file.String()); w > 100 || w <= 80 {
+	file, _ := mustAnalyze(t, dir)
+	if w := widest(file); w > 100 || w <= 80 {
 		t.Fatalf("report to a buffer is %d columns wide; want 81..100 (a line this test can narrow)", w)
 	}
 	for _, tc := range []struct{ cols, want int }{{80, 80}, {60, 80}, {132, 132}} {
@@ -32,7 +28,7 @@ func TestReportTakesTerminalWidth(t *testing.T) {
 			t.Skipf("set the pty's size: %v", err)
 		}
 		out := drain(master)
-		err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache"}, slave, &bytes.Buffer{})
+		_, err := runTo(slave, "analyze", dir, "--tokenizer", "words", "--no-cache")
 		slave.Close()
 		if err != nil {
 			t.Fatal(err)

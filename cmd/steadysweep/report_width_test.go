@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // TestReportFitsAndNamesTheRightSource: the text report of the real
@@ -19,7 +15,7 @@ import (
 // of 102–123 columns) — and a foreign log's min-duration floor does not
 // point at a config.yaml it has not got (issue 26).
 func TestReportFitsAndNamesTheRightSource(t *testing.T) {
-	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
+	real := realDataDir(t)
 	deep := filepath.Join(t.TempDir(), strings.Repeat("a_long_directory_name_", 6), "goodrun")
 	copyRunTo(t, filepath.Join(repoRoot(t), "testdata", "goodrun"), deep)
 	for _, tc := range []struct {
@@ -30,11 +26,7 @@ func TestReportFitsAndNamesTheRightSource(t *testing.T) {
 		{filepath.Join(real, "aiperf-gptoss20b-burst100"), true},
 		{deep, false},
 	} {
-		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), []string{"analyze", tc.dir, "--tokenizer", "words", "--no-cache"}, &stdout, &stderr); err != nil {
-			t.Fatalf("analyze %s: %v (%s)", tc.dir, err, stderr.String())
-		}
-		rep := stdout.String()
+		rep, _ := mustAnalyze(t, tc.dir)
 		for _, l := range strings.Split(rep, "\n") {
 			if n := utf8.RuneCountInString(l); n > 100 {
 				t.Errorf("%s: a line of %d columns: %q", filepath.Base(tc.dir), n, l)

@@ -1,18 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // TestRunPageLabelsAndFailures: the run page of the real AIPerf log
@@ -22,41 +15,27 @@ import (
 // total.requests_per_s in /s, not "requests per" in seconds — and shows
 // the failures by kind, "cancelled 11", not n/a (issue 26).
 func TestRunPageLabelsAndFailures(t *testing.T) {
-	dir := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata", "aiperf-gptoss20b-burst100")
-	f, err := os.Open(filepath.Join(dir, "profile_export.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	dir := filepath.Join(realDataDir(t), "aiperf-gptoss20b-burst100")
 	cancelled := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var rec struct{ Error *struct{ Code int } }
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, filepath.Join(dir, "profile_export.jsonl"), func(rec struct{ Error *struct{ Code int } }) {
 		if rec.Error != nil && rec.Error.Code == 499 {
 			cancelled++
 		}
-	}
+	})
 	if cancelled != 11 {
 		t.Fatalf("%d records with error.code 499, the README says 11", cancelled)
 	}
 
 	tmp := t.TempDir()
 	page, js := filepath.Join(tmp, "run.html"), filepath.Join(tmp, "run.json")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--json", js, "--html", page}, &stdout, &stderr); err != nil {
-		t.Fatalf("analyze: %v (%s)", err, stderr.String())
-	}
+	mustAnalyze(t, dir, "--json", js, "--html", page)
 	var res struct {
 		Total struct {
 			RequestsPerS float64 `json:"requests_per_s"`
 		}
 	}
-	if err := json.Unmarshal(mustRead(t, js), &res); err != nil || res.Total.RequestsPerS <= 0 {
-		t.Fatalf("--json total.requests_per_s: %v, %v", res.Total.RequestsPerS, err)
+	if readJSON(t, js, &res); res.Total.RequestsPerS <= 0 {
+		t.Fatalf("--json total.requests_per_s: %v", res.Total.RequestsPerS)
 	}
 	html := string(mustRead(t, page))
 	row := regexp.MustCompile(`<td>requests per[^<]*</td>(?:\s*<td[^>]*>.*?</td>)*`).FindString(html)
@@ -76,10 +55,7 @@ func TestRunPageLabelsAndFailures(t *testing.T) {
 // failed).
 func TestRunPageFailuresQuietWhenNone(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "run.html")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", filepath.Join(repoRoot(t), "testdata", "goodrun"), "--tokenizer", "words", "--no-cache", "--html", page}, &stdout, &stderr); err != nil {
-		t.Fatalf("analyze: %v (%s)", err, stderr.String())
-	}
+	mustAnalyze(t, filepath.Join(repoRoot(t), "testdata", "goodrun"), "--html", page)
 	m := regexp.MustCompile(`failures</dt><dd([^>]*)>([^<]*)<`).FindStringSubmatch(string(mustRead(t, page)))
 	if m == nil || !strings.Contains(m[2], "n failed 0") || strings.Contains(m[1], "warn") {
 		t.Errorf("failures %q: want n failed 0, not in the warning tone", m)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -28,20 +25,13 @@ func TestSmallWindowWarning(t *testing.T) {
 	analyze := func(dir string, extra ...string) (text, stderr string, n int) {
 		t.Helper()
 		jsonPath := filepath.Join(t.TempDir(), "result.json")
-		var out, errb bytes.Buffer
 		args := append([]string{"analyze", dir, "--tokenizer", "words", "--json", jsonPath}, extra...)
-		if err := run(context.Background(), args, &out, &errb); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, errb.String())
-		}
-		var j map[string]any
-		if err := json.Unmarshal(mustRead(t, jsonPath), &j); err != nil {
-			t.Fatal(err)
-		}
-		f, ok := number(get(j, "steady_state.window.n_samples"))
+		out, errb := mustRun(t, args...)
+		f, ok := number(get(jsonObject(t, jsonPath), "steady_state.window.n_samples"))
 		if !ok {
-			t.Fatalf("%v: no steady window in the JSON:\n%s", args, out.String())
+			t.Fatalf("%v: no steady window in the JSON:\n%s", args, out)
 		}
-		return space.ReplaceAllString(out.String(), " "), errb.String(), int(f)
+		return space.ReplaceAllString(out, " "), errb, int(f)
 	}
 
 	small := presetRun(t, filepath.Join(t.TempDir(), "small"), "clean_ramp", 1, func(s *synth.Spec) {
@@ -62,12 +52,9 @@ func TestSmallWindowWarning(t *testing.T) {
 	if strings.Contains(stderr, want) {
 		t.Errorf("stderr repeats the report's warning:\n%s", stderr)
 	}
-	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"analyze", small, "--tokenizer", "words", "--superpass-size", "5", "--json", "-"}, &out, &errb); err != nil {
-		t.Fatalf("--json -: %v\n%s", err, errb.String())
-	}
-	if !strings.Contains(errb.String(), "events.jsonl: "+want+"\n") {
-		t.Errorf("with --json -, stderr does not say %q:\n%s", want, errb.String())
+	_, errb := mustRun(t, "analyze", small, "--tokenizer", "words", "--superpass-size", "5", "--json", "-")
+	if !strings.Contains(errb, "events.jsonl: "+want+"\n") {
+		t.Errorf("with --json -, stderr does not say %q:\n%s", want, errb)
 	}
 	spWant := "warning: --superpass-size: super-pass size 5: each super-pass's p90, which the stability gates test, is its second-largest sample (a p90 needs 12 samples to rest on more than the two largest)\n"
 	if !strings.Contains(stderr, spWant) {

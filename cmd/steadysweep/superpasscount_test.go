@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // TestSuperPassCountRealData: every real log of ../shared/realdata gives
@@ -25,69 +20,58 @@ import (
 // samples" while its JSON total and page said 2; GuideLLM's 30 requests
 // are one partial super-pass, not "1 super-pass of 64 samples".
 func TestSuperPassCountRealData(t *testing.T) {
-	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	space := regexp.MustCompile(`\s+`)
-	for _, tc := range realLogs {
-		t.Run(tc.dir, func(t *testing.T) {
-			dir := filepath.Join(real, tc.dir)
-			n := tc.facts(t, filepath.Join(dir, tc.file)).requests
-			tmp := t.TempDir()
-			jsonPath, page := filepath.Join(tmp, "result.json"), filepath.Join(tmp, "run.html")
-			var stdout, stderr bytes.Buffer
-			if err := run(context.Background(), []string{"analyze", dir, "--json", jsonPath, "--html", page}, &stdout, &stderr); err != nil {
-				t.Fatalf("analyze: %v\n%s", err, stderr.String())
+	forRealLogs(t, func(t *testing.T, _ realLog, dir string, facts realFacts) {
+		n := facts.requests
+		tmp := t.TempDir()
+		jsonPath, page := filepath.Join(tmp, "result.json"), filepath.Join(tmp, "run.html")
+		stdout, _ := mustRun(t, "analyze", dir, "--json", jsonPath, "--html", page)
+		j := jsonObject(t, jsonPath)
+		sf, _ := number(get(j, "superpass_size"))
+		s := int(sf)
+		if s < 1 {
+			t.Fatalf("super-pass size %v", get(j, "superpass_size"))
+		}
+		nSP := (n + s - 1) / s
+		last := n - (nSP-1)*s
+		analysed := nSP
+		var want string
+		switch {
+		case last == s:
+			want = fmt.Sprintf("%d super-pass", nSP)
+			if nSP != 1 {
+				want += "es"
 			}
-			var j map[string]any
-			if err := json.Unmarshal(mustRead(t, jsonPath), &j); err != nil {
-				t.Fatal(err)
+			want += fmt.Sprintf(" of %d samples", s)
+		case nSP == 1:
+			want = fmt.Sprintf("1 partial super-pass (%d of %d samples)", last, s)
+		default:
+			want = fmt.Sprintf("%d super-passes of %d samples, the last partial (%d samples, not analysed)", nSP, s, last)
+			analysed = nSP - 1 // the full ones
+		}
+		// JSON: the whole run's count and samples, and the analysed series.
+		for key, v := range map[string]int{"total.n_super_passes": nSP, "total.n_samples": n, "n_super_passes": analysed} {
+			if got, _ := number(get(j, key)); int(got) != v {
+				t.Errorf("JSON %s = %v, want %d (%d requests in the file, super-passes of %d)", key, get(j, key), v, n, s)
 			}
-			sf, _ := number(get(j, "superpass_size"))
-			s := int(sf)
-			if s < 1 {
-				t.Fatalf("super-pass size %v", get(j, "superpass_size"))
-			}
-			nSP := (n + s - 1) / s
-			last := n - (nSP-1)*s
-			analysed := nSP
-			var want string
-			switch {
-			case last == s:
-				want = fmt.Sprintf("%d super-pass", nSP)
-				if nSP != 1 {
-					want += "es"
-				}
-				want += fmt.Sprintf(" of %d samples", s)
-			case nSP == 1:
-				want = fmt.Sprintf("1 partial super-pass (%d of %d samples)", last, s)
-			default:
-				want = fmt.Sprintf("%d super-passes of %d samples, the last partial (%d samples, not analysed)", nSP, s, last)
-				analysed = nSP - 1 // the full ones
-			}
-			// JSON: the whole run's count and samples, and the analysed series.
-			for key, v := range map[string]int{"total.n_super_passes": nSP, "total.n_samples": n, "n_super_passes": analysed} {
-				if got, _ := number(get(j, key)); int(got) != v {
-					t.Errorf("JSON %s = %v, want %d (%d requests in the file, super-passes of %d)", key, get(j, key), v, n, s)
-				}
-			}
-			// Text: the profile line (wrapped lines joined; a line breaks at a
-			// " · ", which the break replaces).
-			text := space.ReplaceAllString(stdout.String(), " ")
-			if !strings.Contains(text, " · "+want+" · warmup ") && !strings.Contains(text, " · "+want+" warmup ") {
-				t.Errorf("the text report does not say %q:\n%s", want, firstLines(stdout.String(), 4))
-			}
-			// Page: the shape line and the steady-vs-total table's count.
-			dom := string(mustRead(t, page))
-			shape := regexp.MustCompile(`<dt>shape</dt><dd>([^<]*)</dd>`).FindStringSubmatch(dom)
-			if shape == nil || !strings.HasPrefix(html.UnescapeString(shape[1]), want+" · warmup ") {
-				t.Errorf("the run page's shape %q, want %q", shape, want)
-			}
-			row := regexp.MustCompile(`<tr><td>super-passes</td><td[^>]*>.*?</td><td class="num">(\d+)</td></tr>`).FindStringSubmatch(dom)
-			if row == nil || row[1] != fmt.Sprint(nSP) {
-				t.Errorf("the run page's total super-passes %q, want %d", row, nSP)
-			}
-		})
-	}
+		}
+		// Text: the profile line (wrapped lines joined; a line breaks at a
+		// " · ", which the break replaces).
+		text := space.ReplaceAllString(stdout, " ")
+		if !strings.Contains(text, " · "+want+" · warmup ") && !strings.Contains(text, " · "+want+" warmup ") {
+			t.Errorf("the text report does not say %q:\n%s", want, firstLines(stdout, 4))
+		}
+		// Page: the shape line and the steady-vs-total table's count.
+		dom := string(mustRead(t, page))
+		shape := regexp.MustCompile(`<dt>shape</dt><dd>([^<]*)</dd>`).FindStringSubmatch(dom)
+		if shape == nil || !strings.HasPrefix(html.UnescapeString(shape[1]), want+" · warmup ") {
+			t.Errorf("the run page's shape %q, want %q", shape, want)
+		}
+		row := regexp.MustCompile(`<tr><td>super-passes</td><td[^>]*>.*?</td><td class="num">(\d+)</td></tr>`).FindStringSubmatch(dom)
+		if row == nil || row[1] != fmt.Sprint(nSP) {
+			t.Errorf("the run page's total super-passes %q, want %d", row, nSP)
+		}
+	})
 }
 
 // firstLines is the first n lines of s.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,9 +12,8 @@ import (
 // sweepCLI runs `steadysweep sweep` in-process and returns its stderr.
 func sweepCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), append([]string{"sweep"}, args...), &stdout, &stderr)
-	return stderr.String(), err
+	_, stderr, err := tryRun(append([]string{"sweep"}, args...)...)
+	return stderr, err
 }
 
 // statuses counts the rows of out by status.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,9 +35,8 @@ func TestSweepExitCodes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			var stdout, stderr bytes.Buffer
 			args := append(append([]string{"sweep"}, tc.runs...), "-o", out, "--tokenizer", "words", "--no-cache", "-q")
-			code := exitCode(run(context.Background(), args, &stdout, &stderr), &stderr)
+			_, stderr, code := runCLI(t, args...)
 			errs := 0
 			for _, r := range readSweepRows(t, out) {
 				if r.status == "error" {
@@ -50,9 +47,9 @@ func TestSweepExitCodes(t *testing.T) {
 				t.Fatalf("%d error rows, want %d", errs, tc.errors)
 			}
 			if code != tc.code {
-				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, stderr.String())
+				t.Errorf("exit %d, want %d; stderr %q", code, tc.code, stderr)
 			}
-			got := stderr.String()
+			got := stderr
 			if tc.stderr == "" && got != "" || !strings.HasPrefix(got, tc.stderr) || strings.Count(got, "\n") > 1 {
 				t.Errorf("stderr under -q %q, want one line starting %q", got, tc.stderr)
 			}

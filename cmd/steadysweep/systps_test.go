@@ -61,7 +61,7 @@ func TestSystemTPSAllOutputTokens(t *testing.T) {
 
 	// GuideLLM: every successful request's output_tokens over first start
 	// → last end.
-	real := filepath.Join(sharedtest.Dir(t, "realdata"), "realdata")
+	real := realDataDir(t)
 	path := filepath.Join(real, "guidellm-gptoss20b-sync30", "openai_gpt-oss-20b_tp4_quant-none_benchmarks.json")
 	var gl struct {
 		Benchmarks []struct {
@@ -87,29 +87,18 @@ func TestSystemTPSAllOutputTokens(t *testing.T) {
 	// AIPerf: output_sequence_length of the records without error, over
 	// the first request start → the last response.
 	path = filepath.Join(real, "aiperf-gptoss20b-burst100", "profile_export.jsonl")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var apTok float64
 	apFirst, apLast := int64(math.MaxInt64), int64(math.MinInt64)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var rec struct {
-			Error    any `json:"error"`
-			Metadata struct {
-				Start int64 `json:"timestamp_ns"`
-			} `json:"metadata"`
-			Metrics struct {
-				OSL  struct{ Value float64 } `json:"output_sequence_length"`
-				Last struct{ Value int64 }   `json:"max_response_timestamp"`
-			} `json:"metrics"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatal(err)
-		}
+	eachJSONLine(t, path, func(rec struct {
+		Error    any `json:"error"`
+		Metadata struct {
+			Start int64 `json:"timestamp_ns"`
+		} `json:"metadata"`
+		Metrics struct {
+			OSL  struct{ Value float64 } `json:"output_sequence_length"`
+			Last struct{ Value int64 }   `json:"max_response_timestamp"`
+		} `json:"metrics"`
+	}) {
 		apFirst = min(apFirst, rec.Metadata.Start)
 		if rec.Error == nil {
 			apTok += rec.Metrics.OSL.Value
@@ -117,7 +106,7 @@ func TestSystemTPSAllOutputTokens(t *testing.T) {
 		if rec.Metrics.Last.Value > 0 {
 			apLast = max(apLast, rec.Metrics.Last.Value)
 		}
-	}
+	})
 	ap := analyzeDefaults(t, path)
 	checkWholeRunTPS(t, "aiperf", ap.json, apTok, float64(apLast-apFirst)/1e9, 1e-6)
 }
@@ -133,17 +122,6 @@ func checkWholeRunTPS(t *testing.T, name string, js map[string]any, tokens, span
 		math.Abs(tps-tokens/span) > tol*tokens/span {
 		t.Errorf("%s: %v tokens over %v s = %v tok/s; raw file %v tokens over %v s = %v tok/s", name,
 			get(js, "total.out_tokens"), d, tps, tokens, span, tokens/span)
-	}
-}
-
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -95,11 +94,10 @@ func TestWriteReportNoColourInFiles(t *testing.T) {
 	master, slave := openPTY(t)
 	dir := copyRun(t, filepath.Join("..", "..", "testdata", "goodrun"))
 	out := drain(master)
-	var stderr bytes.Buffer
-	err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--write-report"}, slave, &stderr)
+	stderr, err := runTo(slave, "analyze", dir, "--tokenizer", "words", "--no-cache", "--write-report")
 	slave.Close()
 	if err != nil {
-		t.Fatalf("analyze: %v (stderr %s)", err, stderr.String())
+		t.Fatalf("analyze: %v (stderr %s)", err, stderr)
 	}
 	shown := strings.ReplaceAll(string(<-out), "\r\n", "\n") // the tty's output processing
 	file, err := os.ReadFile(filepath.Join(dir, "steady_state.txt"))
@@ -121,7 +119,7 @@ func TestWriteReportNoColourInFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer null.Close()
-	if err := run(context.Background(), []string{"analyze", dir, "--tokenizer", "words", "--no-cache", "--write-report"}, null, &stderr); err != nil {
+	if _, err := runTo(null, "analyze", dir, "--tokenizer", "words", "--no-cache", "--write-report"); err != nil {
 		t.Fatal(err)
 	}
 	if file, _ := os.ReadFile(filepath.Join(dir, "steady_state.txt")); bytes.Contains(file, []byte("\x1b")) {

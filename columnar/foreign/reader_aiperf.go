@@ -71,25 +71,35 @@ type aiperfMetricSet struct {
 	InputSequenceLength  aiperfMetric `json:"input_sequence_length"`
 }
 
-// byName returns the metric of that JSON name.
-func (m *aiperfMetricSet) byName(name string) aiperfMetric {
+// field returns the metric of that JSON name, nil for a name the reader
+// does not use: the one table of names both readers of a record (JSONL,
+// records CSV) go through.
+func (m *aiperfMetricSet) field(name string) *aiperfMetric {
 	switch name {
 	case "time_to_first_token":
-		return m.TimeToFirstToken
+		return &m.TimeToFirstToken
 	case "ttft":
-		return m.TTFT
+		return &m.TTFT
 	case "request_latency":
-		return m.RequestLatency
+		return &m.RequestLatency
 	case "min_request_timestamp":
-		return m.MinRequestTimestamp
+		return &m.MinRequestTimestamp
 	case "output_sequence_length":
-		return m.OutputSequenceLength
+		return &m.OutputSequenceLength
 	case "output_token_count":
-		return m.OutputTokenCount
+		return &m.OutputTokenCount
 	case "reasoning_token_count":
-		return m.ReasoningTokenCount
+		return &m.ReasoningTokenCount
 	case "input_sequence_length":
-		return m.InputSequenceLength
+		return &m.InputSequenceLength
+	}
+	return nil
+}
+
+// byName returns the metric of that JSON name (zero when unused).
+func (m *aiperfMetricSet) byName(name string) aiperfMetric {
+	if p := m.field(name); p != nil {
+		return *p
 	}
 	return aiperfMetric{}
 }
@@ -145,28 +155,14 @@ func (m aiperfMetrics) tokens(name string) int64 {
 
 func (AIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
 	info := run.Info
-	rc, err := beginRead(dst, run)
-	if err != nil {
-		return info, err
-	}
-	defer rc.Close()
-	contract.Observe(ctx, rc)
 	sum := &dst.Summary
 	var reqs []contract.Request
-	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
+	err := readLines(ctx, run, opts, dst, func(line []byte, n int64, cut bool) error {
 		var rec aiperfRecord
-		if !contract.UnmarshalLine(line, n, cut, &rec, sum) {
-			return nil
+		if contract.UnmarshalLine(line, n, cut, &rec, sum) {
+			warmup := rec.Metadata.CreditPhase+rec.Metadata.BenchmarkPhase == "warmup"
+			reqs = appendAIPerf(reqs, &rec, warmup, n, sum)
 		}
-		if phase := rec.Metadata.CreditPhase + rec.Metadata.BenchmarkPhase; phase == "warmup" {
-			sum.Events["warmup"]++
-			return nil
-		}
-		r, ok := aiperfRequest(&rec, n, sum)
-		if !ok {
-			return nil
-		}
-		reqs = append(reqs, r)
 		return nil
 	})
 	if err != nil {
@@ -181,6 +177,21 @@ func (AIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.I
 
 // aiperfRequest maps one record; ok is false (the problem counted) when
 // the record has no issue time.
+// appendAIPerf appends the request of rec, the record at line n, to reqs
+// (the JSONL and the records CSV readers alike): a warmup record is
+// counted among the summary's events instead, and one without a usable
+// issue time is left out (counted at its field).
+func appendAIPerf(reqs []contract.Request, rec *aiperfRecord, warmup bool, n int64, sum *contract.Summary) []contract.Request {
+	if warmup {
+		sum.Events["warmup"]++
+		return reqs
+	}
+	if r, ok := aiperfRequest(rec, n, sum); ok {
+		reqs = append(reqs, r)
+	}
+	return reqs
+}
+
 func aiperfRequest(rec *aiperfRecord, line int64, sum *contract.Summary) (contract.Request, bool) {
 	md := &rec.Metadata
 	mx := aiperfMetrics{rec: rec, line: line, sum: sum}

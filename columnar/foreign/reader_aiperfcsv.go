@@ -45,16 +45,10 @@ var aiperfCSVRequired = []string{"request_start_ns", "request_end_ns"}
 
 func (AIPerfCSVReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
 	info := run.Info
-	rc, err := beginRead(dst, run)
-	if err != nil {
-		return info, err
-	}
-	defer rc.Close()
-	contract.Observe(ctx, rc)
 	sum := &dst.Summary
 	var header []string
 	var reqs []contract.Request
-	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
+	err := readLines(ctx, run, opts, dst, func(line []byte, n int64, cut bool) error {
 		fields, perr := csvFields(line)
 		if header == nil {
 			if perr != nil {
@@ -80,19 +74,9 @@ func (AIPerfCSVReader) Read(ctx context.Context, run *contract.Run, opts contrac
 			}
 			return nil
 		}
-		rec, warmup, ok := aiperfCSVRecord(header, fields, n, sum)
-		if !ok {
-			return nil // no usable issue time, counted at its column
+		if rec, warmup, ok := aiperfCSVRecord(header, fields, n, sum); ok { // else no usable issue time, counted at its column
+			reqs = appendAIPerf(reqs, &rec, warmup, n, sum)
 		}
-		if warmup {
-			sum.Events["warmup"]++
-			return nil
-		}
-		r, ok := aiperfRequest(&rec, n, sum)
-		if !ok {
-			return nil
-		}
-		reqs = append(reqs, r)
 		return nil
 	})
 	if err != nil {
@@ -215,22 +199,7 @@ func aiperfCSVMetric(col string) (name, unit string, ok bool) {
 // set stores metric name's value (names the reader does not use are
 // dropped).
 func (m *aiperfMetricSet) set(name string, v aiperfMetric) {
-	switch name {
-	case "time_to_first_token":
-		m.TimeToFirstToken = v
-	case "ttft":
-		m.TTFT = v
-	case "request_latency":
-		m.RequestLatency = v
-	case "min_request_timestamp":
-		m.MinRequestTimestamp = v
-	case "output_sequence_length":
-		m.OutputSequenceLength = v
-	case "output_token_count":
-		m.OutputTokenCount = v
-	case "reasoning_token_count":
-		m.ReasoningTokenCount = v
-	case "input_sequence_length":
-		m.InputSequenceLength = v
+	if p := m.field(name); p != nil {
+		*p = v
 	}
 }

@@ -40,75 +40,64 @@ type genaiperfRequest struct {
 
 func (GenAIPerfReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
 	info := run.Info
-	rc, err := beginRead(dst, run)
-	if err != nil {
-		return info, err
-	}
-	defer rc.Close()
 	sum := &dst.Summary
-	w := scan.NewJSONWalker(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	var reqs []contract.Request
 	experiments := 0
 	mode, value, version := "", "", ""
-	err = w.Members(func(key string) error {
-		switch key {
-		case "version":
-			raw, err := w.RawValue()
-			if err == nil {
-				version = string(raw)
-			}
-			return nil
-		case "experiments":
-			return w.Elements(func(e int) error {
-				experiments++
-				if e > 0 {
-					return w.Skip()
+	err := walkLog(ctx, run, opts, dst, "the export", func(w *scan.JSONWalker) error {
+		return w.Members(func(key string) error {
+			switch key {
+			case "version":
+				raw, err := w.RawValue()
+				if err == nil {
+					version = string(raw)
 				}
-				return w.Members(func(key string) error {
-					switch key {
-					case "experiment":
-						var x struct {
-							Mode  string          `json:"mode"`
-							Value contract.OptNum `json:"value"`
-						}
-						if err := w.Decode(&x); err != nil {
-							sum.AddProblem(contract.KindFieldType, 0, "experiments[0].experiment")
-							return nil
-						}
-						mode, value = x.Mode, strconv.FormatFloat(x.Value.Float, 'f', -1, 64)
-						return nil
-					case "requests":
-						return eachRecord(ctx, opts, w, 1024, "experiments[0].requests", func(i int, at string, raw []byte) error {
-							var rec genaiperfRequest
-							if !unmarshalRecord(raw, at, &rec, sum) {
+				return nil
+			case "experiments":
+				return w.Elements(func(e int) error {
+					experiments++
+					if e > 0 {
+						return w.Skip()
+					}
+					return w.Members(func(key string) error {
+						switch key {
+						case "experiment":
+							var x struct {
+								Mode  string          `json:"mode"`
+								Value contract.OptNum `json:"value"`
+							}
+							if err := w.Decode(&x); err != nil {
+								sum.AddProblem(contract.KindFieldType, 0, "experiments[0].experiment")
 								return nil
 							}
-							if r, ok := genaiperfReq(&rec, int64(i), at, sum); ok {
-								reqs = append(reqs, r)
-							}
+							mode, value = x.Mode, strconv.FormatFloat(x.Value.Float, 'f', -1, 64)
 							return nil
-						})
-					}
-					return w.Skip()
+						case "requests":
+							return eachRecord(ctx, opts, w, 1024, "experiments[0].requests", func(i int, at string, raw []byte) error {
+								var rec genaiperfRequest
+								if !unmarshalRecord(raw, at, &rec, sum) {
+									return nil
+								}
+								if r, ok := genaiperfReq(&rec, int64(i), at, sum); ok {
+									reqs = append(reqs, r)
+								}
+								return nil
+							})
+						}
+						return w.Skip()
+					})
 				})
-			})
-		}
-		return w.Skip()
+			}
+			return w.Skip()
+		})
 	})
-	sum.Bytes = w.Off
 	if err != nil {
-		if ctx.Err() != nil {
-			return info, ctx.Err()
-		}
-		reportWalkError(sum, err, "the export")
+		return info, err
 	}
 	if experiments > 1 {
 		run.Warnings = append(run.Warnings, fmt.Sprintf("%s holds %d experiments; the first is read", run.EventsPath, experiments))
 	}
-	sum.Lines = int64(len(reqs))
-	sum.Events["request"] = int64(len(reqs))
-	contract.FillFromRequests(reqs, dst)
-	contract.SummarizeSamples(dst)
+	fillRecords(reqs, dst)
 	info.Streaming, info.EpochClock = true, true
 	info.ToolVersion = "genai-perf profile export " + version
 	info.ToolLoadPattern = mode + "=" + value

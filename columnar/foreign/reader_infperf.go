@@ -166,16 +166,7 @@ func infperfRequest(rec *infperfRecord, toks infperfTokens, i int64, at string, 
 			sum.AddProblem(contract.KindFieldType, 0, at+".output_token_times[0]")
 		}
 	}
-	tokens := func(n contract.OptNum, field string) int64 {
-		if !n.Check(sum, 0, at+"."+field) {
-			return -1
-		}
-		c := count(&n.Float)
-		if c < 0 {
-			sum.AddProblem(contract.KindFieldType, 0, at+"."+field)
-		}
-		return c
-	}
+	tokens := func(n contract.OptNum, field string) int64 { return recordedCount(n, sum, at+"."+field) }
 	r.OutTokens = tokens(toks.OutputTokens, "info.output_tokens")
 	r.In = tokens(rec.Info.InputTokens, "info.input_tokens")
 	if r.In < 0 && rec.Info.RequestMetrics != nil {

@@ -81,16 +81,7 @@ func llmperfRequest(rec *llmperfRecord, i int64, at string, sum *contract.Summar
 			r.EndNs, r.HasEnd, r.LastNs = ns, true, ns
 		}
 	}
-	tokens := func(n contract.OptNum, field string) int64 {
-		if !n.Check(sum, 0, at+"."+field) {
-			return -1
-		}
-		c := count(&n.Float)
-		if c < 0 {
-			sum.AddProblem(contract.KindFieldType, 0, at+"."+field)
-		}
-		return c
-	}
+	tokens := func(n contract.OptNum, field string) int64 { return recordedCount(n, sum, at+"."+field) }
 	r.OutTokens, r.In = tokens(rec.Out, "number_output_tokens"), tokens(rec.In, "number_input_tokens")
 	switch {
 	case code != "":

@@ -40,15 +40,10 @@ var lmbenchRequired = []string{"ttft", "launch_time", "finish_time"}
 
 func (LMBenchReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
 	info := run.Info
-	rc, err := beginRead(dst, run)
-	if err != nil {
-		return info, err
-	}
-	defer rc.Close()
 	sum := &dst.Summary
 	col := map[string]int{}
 	var reqs []contract.Request
-	err = eachLine(ctx, opts, rc, sum, func(line []byte, n int64, cut bool) error {
+	err := readLines(ctx, run, opts, dst, func(line []byte, n int64, cut bool) error {
 		if len(col) == 0 {
 			for i, name := range contract.CSVHeader(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))) {
 				col[name] = i
@@ -66,11 +61,9 @@ func (LMBenchReader) Read(ctx context.Context, run *contract.Run, opts contract.
 			sum.Truncated, sum.TruncatedReason = true, "last line has no newline"
 			return nil
 		}
-		r, ok := lmbenchRow(fields, col, n, sum)
-		if !ok {
-			return nil
+		if r, ok := lmbenchRow(fields, col, n, sum); ok {
+			reqs = append(reqs, r)
 		}
-		reqs = append(reqs, r)
 		return nil
 	})
 	if err != nil {

@@ -42,74 +42,66 @@ type loadgenEvent struct {
 
 func (LoadGenReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
 	info := run.Info
-	rc, err := beginRead(dst, run)
-	if err != nil {
-		return info, err
-	}
-	defer rc.Close()
 	sum := &dst.Summary
-	w := scan.NewJSONWalker(rc, contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize))
 	var reqs []contract.Request
 	open := map[string]int{} // sample id → index in reqs awaiting its end
 	begins := map[string]float64{}
 	scale := 0.0 // ns per ts unit, from the first begin/end pair
-	err = w.Members(func(key string) error {
-		if key != "traceEvents" {
-			return w.Skip()
-		}
-		return eachRecord(ctx, opts, w, 4096, "traceEvents", func(i int, at string, raw []byte) error {
-			var ev loadgenEvent
-			if !unmarshalRecord(raw, at, &ev, sum) || ev.Name != "Sample" {
-				return nil
+	err := walkLog(ctx, run, opts, dst, "the trace", func(w *scan.JSONWalker) error {
+		return w.Members(func(key string) error {
+			if key != "traceEvents" {
+				return w.Skip()
 			}
-			id := string(ev.ID)
-			switch ev.Ph {
-			case "b":
-				if !ev.TS.Check(sum, 0, at+".ts") || !ev.Args.IssueStart.Check(sum, 0, at+".args.issue_start_ns") ||
-					!ev.Args.Complete.Check(sum, 0, at+".args.complete_ns") {
-					if !ev.TS.Bad && !ev.Args.IssueStart.Bad && !ev.Args.Complete.Bad {
-						sum.AddProblem(contract.KindMissingField, 0, at+".args")
+			return eachRecord(ctx, opts, w, 4096, "traceEvents", func(i int, at string, raw []byte) error {
+				var ev loadgenEvent
+				if !unmarshalRecord(raw, at, &ev, sum) || ev.Name != "Sample" {
+					return nil
+				}
+				id := string(ev.ID)
+				switch ev.Ph {
+				case "b":
+					if !ev.TS.Check(sum, 0, at+".ts") || !ev.Args.IssueStart.Check(sum, 0, at+".args.issue_start_ns") ||
+						!ev.Args.Complete.Check(sum, 0, at+".args.complete_ns") {
+						if !ev.TS.Bad && !ev.Args.IssueStart.Bad && !ev.Args.Complete.Bad {
+							sum.AddProblem(contract.KindMissingField, 0, at+".args")
+						}
+						return nil
 					}
-					return nil
-				}
-				if ev.Args.Complete.Float < ev.Args.IssueStart.Float || ev.Args.IssueStart.Float < 0 {
-					sum.AddProblem(contract.KindFieldType, 0, at+".args.complete_ns")
-					return nil
-				}
-				r := contract.NewRequest(int64(i))
-				r.ID = id
-				// Provisionally in ts units ×1: fixed once the scale is known.
-				begins[id] = ev.TS.Float
-				r.IssueNs, r.EndNs = int64(ev.Args.IssueStart.Float), int64(ev.Args.Complete.Float)
-				r.HasEnd = true
-				open[id] = len(reqs)
-				reqs = append(reqs, r)
-			case "e":
-				k, ok := open[id]
-				if !ok || !ev.TS.Set {
-					return nil
-				}
-				delete(open, id)
-				if scale == 0 {
-					if d := ev.TS.Float - begins[id]; d > 0 {
-						complete := float64(reqs[k].EndNs)
-						if math.Abs(d-complete) <= math.Max(2, complete*1e-6) {
-							scale = 1
-						} else {
-							scale = 1000
+					if ev.Args.Complete.Float < ev.Args.IssueStart.Float || ev.Args.IssueStart.Float < 0 {
+						sum.AddProblem(contract.KindFieldType, 0, at+".args.complete_ns")
+						return nil
+					}
+					r := contract.NewRequest(int64(i))
+					r.ID = id
+					// Provisionally in ts units ×1: fixed once the scale is known.
+					begins[id] = ev.TS.Float
+					r.IssueNs, r.EndNs = int64(ev.Args.IssueStart.Float), int64(ev.Args.Complete.Float)
+					r.HasEnd = true
+					open[id] = len(reqs)
+					reqs = append(reqs, r)
+				case "e":
+					k, ok := open[id]
+					if !ok || !ev.TS.Set {
+						return nil
+					}
+					delete(open, id)
+					if scale == 0 {
+						if d := ev.TS.Float - begins[id]; d > 0 {
+							complete := float64(reqs[k].EndNs)
+							if math.Abs(d-complete) <= math.Max(2, complete*1e-6) {
+								scale = 1
+							} else {
+								scale = 1000
+							}
 						}
 					}
 				}
-			}
-			return nil
+				return nil
+			})
 		})
 	})
-	sum.Bytes = w.Off
 	if err != nil {
-		if ctx.Err() != nil {
-			return info, ctx.Err()
-		}
-		reportWalkError(sum, err, "the trace")
+		return info, err
 	}
 	if scale == 0 {
 		scale = 1000 // Chrome's trace unit, µs
@@ -125,10 +117,7 @@ func (LoadGenReader) Read(ctx context.Context, run *contract.Run, opts contract.
 		r.LastNs = r.EndNs
 		r.ID = "sample " + r.ID
 	}
-	sum.Lines = int64(len(reqs))
-	sum.Events["request"] = int64(len(reqs))
-	contract.FillFromRequests(reqs, dst)
-	contract.SummarizeSamples(dst)
+	fillRecords(reqs, dst)
 	info.Streaming = false
 	info.ToolVersion = "MLPerf LoadGen trace (ts unit " + strconv.FormatFloat(scale, 'f', -1, 64) + " ns)"
 	return info, nil

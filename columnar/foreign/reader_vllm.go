@@ -220,13 +220,10 @@ func (VLLMReader) Read(ctx context.Context, run *contract.Run, opts contract.Ing
 	if len(cols.start) > 0 {
 		info.PeerWindow = bench.peerWindow(reqs)
 	}
-	sum.Lines = int64(len(reqs))
-	sum.Events["request"] = int64(len(reqs))
 	if len(cols.start) == 0 {
 		info.NoTimelineReason = vllmNoTimeline
 	}
-	contract.FillFromRequests(reqs, dst)
-	contract.SummarizeSamples(dst)
+	fillRecords(reqs, dst)
 	vllmInfo(&info, meta)
 	return info, nil
 }

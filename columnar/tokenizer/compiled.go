@@ -125,45 +125,40 @@ func (r *compiledReader) fail(what string) {
 	r.b = nil
 }
 
-func (r *compiledReader) u32(what string) uint32 {
-	if len(r.b) < 4 {
+// take returns the next n bytes, nil when fewer are left (failing).
+func (r *compiledReader) take(n uint64, what string) []byte {
+	if n > uint64(len(r.b)) {
 		r.fail(what)
-		return 0
+		return nil
 	}
-	v := binary.LittleEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return v
+	b := r.b[:n]
+	r.b = r.b[n:]
+	return b
+}
+
+func (r *compiledReader) u32(what string) uint32 {
+	if b := r.take(4, what); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
 }
 
 func (r *compiledReader) u64(what string) uint64 {
-	if len(r.b) < 8 {
-		r.fail(what)
-		return 0
+	if b := r.take(8, what); b != nil {
+		return binary.LittleEndian.Uint64(b)
 	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
+	return 0
 }
 
 func (r *compiledReader) byte1(what string) byte {
-	if len(r.b) < 1 {
-		r.fail(what)
-		return 0
+	if b := r.take(1, what); b != nil {
+		return b[0]
 	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
+	return 0
 }
 
 func (r *compiledReader) str(what string) string {
-	n := r.u32(what)
-	if uint64(n) > uint64(len(r.b)) {
-		r.fail(what)
-		return ""
-	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
+	return string(r.take(uint64(r.u32(what)), what))
 }
 
 // count reads a count of items of at least minSize bytes each, refusing

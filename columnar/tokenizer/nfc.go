@@ -211,36 +211,19 @@ func composeInPlace(rs []rune, t *nfcTables) int {
 	lastCCC := -1 // combining class of the last uncomposed character after it; -1 if none
 	for _, c := range rs {
 		cc := int(t.ccc[c])
-		if starter < 0 {
-			rs[out] = c
-			out++
-			if cc == 0 {
-				starter = out - 1
+		// Composed onto the starter unless blocked from it.
+		if starter >= 0 && lastCCC < cc {
+			if composite, ok := compose(t, rs[starter], c); ok {
+				rs[starter] = composite
+				continue
 			}
-			continue
-		}
-		if lastCCC >= cc {
-			// Blocked from the starter.
-			rs[out] = c
-			out++
-			if cc == 0 {
-				starter = out - 1
-				lastCCC = -1
-			} else {
-				lastCCC = cc
-			}
-			continue
-		}
-		if composite, ok := compose(t, rs[starter], c); ok {
-			rs[starter] = composite
-			continue
 		}
 		rs[out] = c
 		out++
-		if cc == 0 {
-			starter = out - 1
-			lastCCC = -1
-		} else {
+		switch {
+		case cc == 0:
+			starter, lastCCC = out-1, -1
+		case starter >= 0:
 			lastCCC = cc
 		}
 	}

@@ -135,23 +135,32 @@ func (t *Tokenizer) AppendEncodeContext(ctx context.Context, dst []uint32, text 
 // appendEncode appends the ids of text; it stops early once sc.m.err is
 // set (the caller reports it).
 func (t *Tokenizer) appendEncode(dst []uint32, text string, sc *encodeScratch) []uint32 {
-	if t.addedRaw.empty() {
-		return t.appendSegment(dst, text, sc)
+	return t.appendAround(t.addedRaw, dst, text, sc, (*Tokenizer).appendSegment)
+}
+
+// appendAround appends the ids of text: the added tokens m finds as
+// their ids, the text between them encoded by between. It stops early
+// once sc.m.err is set. between is a method expression, so the call
+// allocates nothing.
+func (t *Tokenizer) appendAround(m *addedMatcher, dst []uint32, text string, sc *encodeScratch,
+	between func(*Tokenizer, []uint32, string, *encodeScratch) []uint32) []uint32 {
+	if m.empty() {
+		return between(t, dst, text, sc)
 	}
 	pos, prevEnd := 0, 0
 	for sc.m.err == nil {
-		start, end, id, ok := t.addedRaw.next(text, pos, prevEnd)
+		start, end, id, ok := m.next(text, pos, prevEnd)
 		if !ok {
 			break
 		}
 		if start > prevEnd {
-			dst = t.appendSegment(dst, text[prevEnd:start], sc)
+			dst = between(t, dst, text[prevEnd:start], sc)
 		}
 		dst = append(dst, id)
 		pos, prevEnd = end, end
 	}
 	if prevEnd < len(text) && sc.m.err == nil {
-		dst = t.appendSegment(dst, text[prevEnd:], sc)
+		dst = between(t, dst, text[prevEnd:], sc)
 	}
 	return dst
 }
@@ -165,25 +174,7 @@ func (t *Tokenizer) appendSegment(dst []uint32, seg string, sc *encodeScratch) [
 		// before then, so viewing it as a string without a copy is safe.
 		seg = unsafe.String(unsafe.SliceData(sc.normalized), len(sc.normalized))
 	}
-	if t.addedNormalized.empty() {
-		return t.appendPieces(dst, seg, sc)
-	}
-	pos, prevEnd := 0, 0
-	for sc.m.err == nil {
-		start, end, id, ok := t.addedNormalized.next(seg, pos, prevEnd)
-		if !ok {
-			break
-		}
-		if start > prevEnd {
-			dst = t.appendPieces(dst, seg[prevEnd:start], sc)
-		}
-		dst = append(dst, id)
-		pos, prevEnd = end, end
-	}
-	if prevEnd < len(seg) && sc.m.err == nil {
-		dst = t.appendPieces(dst, seg[prevEnd:], sc)
-	}
-	return dst
+	return t.appendAround(t.addedNormalized, dst, seg, sc, (*Tokenizer).appendPieces)
 }
 
 func (t *Tokenizer) appendPieces(dst []uint32, s string, sc *encodeScratch) []uint32 {

@@ -10,23 +10,42 @@ import (
 	"testing"
 )
 
-// Locate returns the shared directory, or "" when there is none: it walks
-// up from the working directory to the module root (the directory holding
-// go.mod) and looks beside it.
-func Locate() string {
+// moduleRoot walks up from the working directory to the module root, the
+// directory holding go.mod; "" when there is none.
+func moduleRoot() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
 			return ""
 		}
 		dir = parent
+	}
+}
+
+// RepoRoot returns the module root (the directory holding go.mod above
+// the test's directory), failing the test when there is none.
+func RepoRoot(tb testing.TB) string {
+	tb.Helper()
+	root := moduleRoot()
+	if root == "" {
+		tb.Fatal("no go.mod above the test directory")
+	}
+	return root
+}
+
+// Locate returns the shared directory, or "" when there is none: it looks
+// beside the module root.
+func Locate() string {
+	dir := moduleRoot()
+	if dir == "" {
+		return ""
 	}
 	shared := filepath.Join(dir, "..", "shared")
 	if fi, err := os.Stat(shared); err != nil || !fi.IsDir() {

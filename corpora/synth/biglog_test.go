@@ -9,10 +9,7 @@ import (
 )
 
 func TestGenerateLog_SizeAndFormat(t *testing.T) {
-	spec, err := PresetSpec("clean_ramp", 4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := presetSpec(t, "clean_ramp", 4)
 	spec.OutputScale, spec.MaxNewTokens = 10, 8192
 	const target = 8 << 20
 	var a, b bytes.Buffer
@@ -47,10 +44,7 @@ func TestGenerateLog_SizeAndFormat(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkGenerateLog -benchtime 3x ./corpora/synth
 func BenchmarkGenerateLog(b *testing.B) {
-	spec, err := PresetSpec("clean_ramp", 1)
-	if err != nil {
-		b.Fatal(err)
-	}
+	spec := presetSpec(b, "clean_ramp", 1)
 	spec.OutputScale, spec.MaxNewTokens = 20, 8192
 	for _, size := range []int64{32 << 20, 200 << 20} {
 		b.Run(fmt.Sprintf("size=%dMB", size>>20), func(b *testing.B) {

@@ -211,10 +211,7 @@ func TestGenerate_NeverThroughALink(t *testing.T) {
 		if err := os.Symlink(victim, filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}
-		spec, err := PresetSpec("clean_ramp", 7)
-		if err != nil {
-			t.Fatal(err)
-		}
+		spec := presetSpec(t, "clean_ramp", 7)
 		if _, err := Generate(dir, spec); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 			t.Errorf("%s a link: Generate error %v, want a refusal naming the link", name, err)
 		}

@@ -92,6 +92,18 @@ func readEvents(t *testing.T, path string) (events []event, tail []byte) {
 	return events, tail
 }
 
+// issueStamps are the timestamp_ns of the log's ISSUED events in log
+// order: one per issue, so its length is the number of samples issued.
+func issueStamps(events []event) []int64 {
+	var stamps []int64
+	for _, e := range events {
+		if e.str("event_type") == topicIssued {
+			stamps = append(stamps, e.int64("timestamp_ns"))
+		}
+	}
+	return stamps
+}
+
 // outputWordsAfterFirst returns the whitespace word count of the streamed text
 // after the first chunk of a TextModelOutput payload, and whether the sample has
 // one: plain streams are [first, rest]; reasoning streams have the content
@@ -149,13 +161,21 @@ func measuredTPOT(events []event) (issueOrder []string, tpot map[string]float64)
 	return issueOrder, tpot
 }
 
-// generatePreset writes preset name with seed into a temp dir.
-func generatePreset(t *testing.T, name string, seed uint64) (string, Truth) {
+// presetSpec is PresetSpec(name, seed), failing the test or benchmark on
+// its error.
+func presetSpec(t testing.TB, name string, seed uint64) Spec {
 	t.Helper()
 	spec, err := PresetSpec(name, seed)
 	if err != nil {
 		t.Fatalf("PresetSpec(%q): %v", name, err)
 	}
+	return spec
+}
+
+// generatePreset writes preset name with seed into a temp dir.
+func generatePreset(t *testing.T, name string, seed uint64) (string, Truth) {
+	t.Helper()
+	spec := presetSpec(t, name, seed)
 	dir := filepath.Join(t.TempDir(), name)
 	truth, err := Generate(dir, spec)
 	if err != nil {

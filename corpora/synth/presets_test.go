@@ -156,12 +156,7 @@ func yamlKeyPaths(t *testing.T, path string) []string {
 func TestRampOnly_SamplesEqualConcurrency(t *testing.T) {
 	dir, truth := generatePreset(t, "ramp_only", 1)
 	events, _ := readEvents(t, filepath.Join(dir, "events.jsonl"))
-	issued := 0
-	for _, e := range events {
-		if e.str("event_type") == topicIssued {
-			issued++
-		}
-	}
+	issued := len(issueStamps(events))
 	if issued != truth.Load.C || issued != 512 {
 		t.Errorf("ramp_only issued %d samples, concurrency %d; want both 512", issued, truth.Load.C)
 	}
@@ -201,12 +196,7 @@ func TestTruncated_NoEndAndCutLastLine(t *testing.T) {
 func TestPartialDataset_FewerIssuesThanDataset(t *testing.T) {
 	dir, truth := generatePreset(t, "partial_dataset", 1)
 	events, _ := readEvents(t, filepath.Join(dir, "events.jsonl"))
-	issued := 0
-	for _, e := range events {
-		if e.str("event_type") == topicIssued {
-			issued++
-		}
-	}
+	issued := len(issueStamps(events))
 	if issued != 300 || issued >= truth.DatasetSize {
 		t.Errorf("partial_dataset issued %d with dataset size %d; want 300 < 400", issued, truth.DatasetSize)
 	}
@@ -257,12 +247,7 @@ func TestFailuresRetries_ErrorLinesMatchTruth(t *testing.T) {
 func TestPoisson_MeanGapMatchesQPS(t *testing.T) {
 	dir, truth := generatePreset(t, "poisson_steady", 1)
 	events, _ := readEvents(t, filepath.Join(dir, "events.jsonl"))
-	var stamps []int64
-	for _, e := range events {
-		if e.str("event_type") == topicIssued {
-			stamps = append(stamps, e.int64("timestamp_ns"))
-		}
-	}
+	stamps := issueStamps(events)
 	meanGapS := float64(stamps[len(stamps)-1]-stamps[0]) / float64(len(stamps)-1) / 1e9
 	// 1599 exponential gaps: the mean's relative standard error is 1/√1599 ≈ 2.5 %.
 	if rel := math.Abs(meanGapS*truth.Load.QPS - 1); rel > 0.1 {
@@ -273,17 +258,9 @@ func TestPoisson_MeanGapMatchesQPS(t *testing.T) {
 func TestOffline_AllIssuedInABurst(t *testing.T) {
 	dir, truth := generatePreset(t, "offline_burst", 1)
 	events, _ := readEvents(t, filepath.Join(dir, "events.jsonl"))
-	var first, last int64
-	for _, e := range events {
-		if e.str("event_type") == topicIssued {
-			if first == 0 {
-				first = e.int64("timestamp_ns")
-			}
-			last = e.int64("timestamp_ns")
-		}
-	}
+	stamps := issueStamps(events)
 	// 1750 issues 15–45 µs apart take at most 1750 · 45 µs ≈ 79 ms.
-	if span := float64(last-first) / 1e6; span > 80 {
+	if span := float64(stamps[len(stamps)-1]-stamps[0]) / 1e6; span > 80 {
 		t.Errorf("offline issues span %.1f ms, want a burst under 80 ms", span)
 	}
 	if truth.SimulatedPerSP[len(truth.SimulatedPerSP)-1].TTFTP50Ms < 10*truth.SimulatedPerSP[0].TTFTP50Ms {
@@ -354,10 +331,7 @@ func TestLongContextPresets_ClearTheGate(t *testing.T) {
 	}
 	for _, name := range names {
 		for _, sw := range []struct{ tokS, mult float64 }{{0, 1}, {corpusMinTokS, 4}, {corpusMaxTokS, 0.5}} {
-			spec, err := PresetSpec(name, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec := presetSpec(t, name, 3)
 			if sw.tokS > 0 {
 				spec = sweepSpec(spec, sw.tokS, sw.mult)
 			}

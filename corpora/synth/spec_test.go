@@ -22,10 +22,7 @@ func TestGenerate_InvalidSpecNamesEveryProblem(t *testing.T) {
 // STOP and ENDED while requests are in flight (drain skipped), so some tracked
 // samples have no COMPLETE and fewer than the planned samples are issued.
 func TestGenerate_MaxDurationStopsEarly(t *testing.T) {
-	spec, err := PresetSpec("clean_ramp", 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := presetSpec(t, "clean_ramp", 2)
 	spec.Preset, spec.MaxDurationS = "", 120
 	dir := filepath.Join(t.TempDir(), "maxdur")
 	truth, err := Generate(dir, spec)

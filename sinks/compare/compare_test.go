@@ -1,16 +1,14 @@
 package compare
 
 import (
-	"context"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // plantedRun writes the clean_ramp preset at seed with its service rate
@@ -28,17 +26,7 @@ func plantedRun(t *testing.T, seed uint64, rateMult float64) (Side, float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := columnar.ResolveRun(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := tab.Samples()
-	tab.Release()
-	res, err := core.NewRun(&s, tab.Info).Analyze(core.DefaultParams())
+	res, err := sinkstest.LoadRun(t, dir).Analyze(core.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}

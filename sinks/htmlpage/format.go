@@ -115,29 +115,6 @@ func unitOf(key string) (format func(float64) value, unit string) {
 	return general, ""
 }
 
-// leafValue formats a leaf node of the tree for key: a number by its
-// key's unit, a string or bool as written, null as n/a with the reason
-// given beside it in parent.
-func leafValue(parent node, key string, v node) value {
-	switch x := v.(type) {
-	case nil:
-		return na(reasonFor(parent, key))
-	case float64:
-		return numberValue(key, x)
-	case string:
-		return text(x)
-	case bool:
-		return value{Text: strconv.FormatBool(x)}
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = leafValue(nil, key, e).Text
-		}
-		return value{Text: "[" + strings.Join(parts, ", ") + "]"}
-	}
-	return na("")
-}
-
 // numberValue formats x by key's unit (unitOf), the unit after it.
 func numberValue(key string, x float64) value {
 	f, unit := unitOf(key)

@@ -2,17 +2,14 @@ package htmlpage_test
 
 import (
 	"bytes"
-	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 // parityRun is the directory of the shared parity run name, skipping the
@@ -26,20 +23,7 @@ func parityRun(t testing.TB, name string) string {
 // counts (the parity corpus's counter) under params.
 func analyzeDir(t testing.TB, dir string, params core.Params) *core.Result {
 	t.Helper()
-	run, err := columnar.ResolveRun(context.Background(), dir)
-	if err != nil {
-		t.Fatalf("resolve %s: %v", dir, err)
-	}
-	f, err := os.Open(run.EventsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var d columnar.Decoded
-	err = columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath, Counter: tokenizer.Words{}}, &d)
-	if err != nil {
-		t.Fatalf("decode %s: %v", dir, err)
-	}
+	run, d := sinkstest.DecodeEvents(t, dir)
 	r, err := core.NewRun(&d.Samples, run.Info).Analyze(params)
 	if err != nil {
 		t.Fatalf("analyze %s: %v", dir, err)

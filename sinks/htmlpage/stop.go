@@ -97,25 +97,3 @@ func stoppingRecord(rec pyjson.Object, key string, s *stopper) pyjson.Object {
 	out[i].Value = wrapped
 	return out
 }
-
-// uniformStopping is uniform(rec) polling the stopper per element of its
-// top-level lists (the rows and the series).
-func uniformStopping(rec pyjson.Object, s *stopper) (node, error) {
-	out := make(pyjson.Object, len(rec))
-	for i, f := range rec {
-		l, ok := f.Value.([]any)
-		if !ok {
-			out[i] = pyjson.Field{Key: f.Key, Value: uniform(f.Value)}
-			continue
-		}
-		u := make([]any, len(l))
-		for j, x := range l {
-			if err := s.poll(); err != nil {
-				return nil, err
-			}
-			u[j] = uniform(x)
-		}
-		out[i] = pyjson.Field{Key: f.Key, Value: u}
-	}
-	return out, nil
-}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 )
 
@@ -13,24 +15,22 @@ import (
 // twelve-super-pass series per run: the shape of issue 30's 27,000-row
 // page, scaled down so the test builds it several times in seconds.
 func manyRows(n int) *htmlpage.Sweep {
-	cols := []string{"run_id", "run_rel", "config_id", "config_label", "status", "verdict", "reason", "events_sha256",
-		"found", "window_start_sp", "window_end_sp", "steady_tpot_p50_ns", "total_tpot_p50_ns", "steady_tps_system"}
-	rows := &htmlpage.Table{Columns: cols}
-	series := &htmlpage.Table{Columns: []string{"run_id", "events_sha256", "superpass_size", "sp", "tpot_p50_ns"}}
+	s := &htmlpage.Sweep{Out: "/tmp/out"}
 	for i := range n {
 		id := fmt.Sprintf("run%05d", i/3)
-		rows.Rows = append(rows.Rows, map[string]any{"run_id": id, "run_rel": "arch/" + id, "config_id": fmt.Sprintf("c%d", i%3),
-			"config_label": fmt.Sprintf("alpha=0.0%d", i%3+1), "status": "windowable", "verdict": "STEADY STATE", "reason": "",
-			"events_sha256": "ab", "found": true, "window_start_sp": int64(2), "window_end_sp": int64(11),
-			"steady_tpot_p50_ns": 1e7 + float64(i), "total_tpot_p50_ns": 1.1e7, "steady_tps_system": 2500.5})
+		r := sinks.Row{RunID: id, RunRel: "arch/" + id, ConfigID: fmt.Sprintf("c%d", i%3),
+			ConfigLabel: fmt.Sprintf("alpha=0.0%d", i%3+1), Provenance: sinks.Provenance{EventsSHA256: "ab"}}
+		r.Outcome = core.Outcome{Status: core.StatusWindowable, Verdict: core.VerdictSteadyState, Found: true,
+			WindowStartSP: 2, WindowEndSP: 11, SteadyTPOTP50Ns: 1e7 + float64(i), TotalTPOTP50Ns: 1.1e7, SteadyTPSSystem: 2500.5}
+		s.Rows = append(s.Rows, r)
 		if i%3 == 0 {
 			for sp := range 12 {
-				series.Rows = append(series.Rows, map[string]any{"run_id": id, "events_sha256": "ab", "superpass_size": int64(100),
-					"sp": int64(sp), "tpot_p50_ns": 1e7 + float64(sp)})
+				s.Series = append(s.Series, sinks.SeriesRow{RunID: id, EventsSHA256: "ab", SuperpassSize: 100, SP: sp,
+					TPOTP50Ns: 1e7 + float64(sp)})
 			}
 		}
 	}
-	return &htmlpage.Sweep{Out: "/tmp/out", Rows: rows, Series: series}
+	return s
 }
 
 // TestWriteSweepStops is issue 30's "report / sweep --html of 27,000 rows

@@ -1,6 +1,7 @@
 package htmlpage
 
 import (
+	"math"
 	"sort"
 
 	"github.com/steadysweep/steadysweep/core"
@@ -15,7 +16,7 @@ import (
 // sweep ran them; otherwise each config gets its own table (the sweep
 // page has no recommended config). Nil when the rows lack the stop
 // columns (written before schema 4).
-func stopTables(rows []any, cols map[string]bool, configName func(node) string) []table {
+func stopTables(rows []sinks.Row, cols map[string]bool, configName func(*sinks.Row) string) []table {
 	for _, c := range sinks.StopColumns {
 		if !cols[c] {
 			return nil
@@ -23,15 +24,16 @@ func stopTables(rows []any, cols map[string]bool, configName func(node) string) 
 	}
 	byConfig := map[string][]sinks.StopRow{}
 	labels := map[string]string{}
-	for _, r := range rows {
-		id := stringAt(r, "config_id")
+	for i := range rows {
+		r := &rows[i]
+		id := r.ConfigID
 		labels[id] = configName(r)
 		byConfig[id] = append(byConfig[id], sinks.StopRow{
-			Model:        stringAt(r, "model"),
-			Concurrency:  max(intAt(r, 0, "concurrency"), 0),
-			RunDurationS: numberAt(r, "run_duration_s"),
-			StopSavedS:   numberAt(r, "stop_saved_s"),
-			StopAgrees:   boolAt(r, "stop_agrees"),
+			Model:        r.Meta.Model,
+			Concurrency:  max(r.Meta.Concurrency, 0),
+			RunDurationS: nanUnlessFinite(r.Meta.RunDurationS),
+			StopSavedS:   nanUnlessFinite(r.Outcome.StopSavedS),
+			StopAgrees:   r.Outcome.StopAgrees && r.Outcome.HasStop(),
 		})
 	}
 	ids := make([]string, 0, len(byConfig))
@@ -61,4 +63,12 @@ func stopTables(rows []any, cols map[string]bool, configName func(node) string) 
 		out = append(out, t)
 	}
 	return out
+}
+
+// nanUnlessFinite is x, NaN (the rows' null) when x is ±Inf.
+func nanUnlessFinite(x float64) float64 {
+	if !finite(x) {
+		return math.NaN()
+	}
+	return x
 }

@@ -3,7 +3,6 @@ package htmlpage_test
 import (
 	"fmt"
 	"html"
-	"maps"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // TestSweepPageStopTotals: the sweep page's "could have stopped" table
@@ -52,13 +52,12 @@ func TestSweepPageStopTotals(t *testing.T) {
 	}
 	by := map[key]*acc{}
 	var total acc
-	for _, r := range s.Rows.Rows {
-		model, _ := r["model"].(string)
+	for _, r := range s.Rows {
+		model := r.Meta.Model
 		if model == "" {
 			model = "(unknown)"
 		}
-		c, _ := r["concurrency"].(int64)
-		k := key{model, max(c, 0)}
+		k := key{model, int64(max(r.Meta.Concurrency, 0))}
 		a := by[k]
 		if a == nil {
 			a = &acc{}
@@ -66,13 +65,13 @@ func TestSweepPageStopTotals(t *testing.T) {
 		}
 		for _, x := range []*acc{a, &total} {
 			x.runs++
-			if d, ok := r["run_duration_s"].(float64); ok && !math.IsNaN(d) {
+			if d := r.Meta.RunDurationS; !math.IsNaN(d) {
 				x.runS += d
 			}
-			if sv, ok := r["stop_saved_s"].(float64); ok && !math.IsNaN(sv) {
+			if sv := r.Outcome.StopSavedS; !math.IsNaN(sv) {
 				x.stops++
 				x.savedS += sv
-				if ag, _ := r["stop_agrees"].(bool); ag {
+				if r.Outcome.StopAgrees {
 					x.agree++
 				}
 			}
@@ -132,14 +131,15 @@ func TestSweepPageStopTotals(t *testing.T) {
 	// Without the default config the page has a table per config, each
 	// summing only its own rows: here the same rows under two other ids,
 	// the second with its stops removed.
-	var rows []map[string]any
-	for _, r := range s.Rows.Rows {
-		x, y := maps.Clone(r), maps.Clone(r)
-		x["config_id"], x["config_label"] = "x", "x"
-		y["config_id"], y["config_label"], y["stop_saved_s"], y["stop_agrees"] = "y", "y", nil, nil
+	var rows []sinks.Row
+	for _, r := range s.Rows {
+		x, y := r, r
+		x.ConfigID, x.ConfigLabel = "x", "x"
+		y.ConfigID, y.ConfigLabel = "y", "y"
+		y.Outcome.StopSavedS, y.Outcome.StopAtS, y.Outcome.StopAgrees = math.NaN(), math.NaN(), false
 		rows = append(rows, x, y)
 	}
-	s.Rows.Rows = rows
+	s.Rows = rows
 	page = renderSweep(t, s)
 	for _, id := range []string{"x", "y"} {
 		tab := regexp.MustCompile(`(?s)<div class="tablewrap" id="table-stops-` + id + `">.*?</table>`).FindString(page)

@@ -3,8 +3,8 @@ package htmlpage
 import (
 	"context"
 	"fmt"
-	"github.com/steadysweep/steadysweep/sinks"
 	"io"
+	"iter"
 	"math"
 	"path/filepath"
 	"slices"
@@ -16,32 +16,49 @@ import (
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/sinks"
 )
 
 // Sweep is a finished sweep's output as its page shows it: every row of
-// OUT/rows and the per-super-pass series of OUT/series, columns by name.
+// OUT/rows and the per-super-pass series of OUT/series, typed as the
+// rows reader reads them (sinks.ReadRows, sinks.ReadSeries: a column an
+// older part file lacks reads as its field's null value, and Has says
+// so).
 type Sweep struct {
 	// Out is the sweep output directory.
 	Out    string
-	Rows   *Table
-	Series *Table
+	Rows   []sinks.Row
+	Series []sinks.SeriesRow
 }
 
 // ReadSweep reads OUT/rows and OUT/series; it is an error for OUT to have
-// no rows.
+// no rows. A missing OUT/series is no series.
 func ReadSweep(ctx context.Context, out string, mem memory.Allocator) (*Sweep, error) {
-	rows, err := ReadRowsTable(ctx, filepath.Join(out, "rows"), mem)
+	o := sinks.ReadOptions{Mem: mem}
+	rows, err := collect(sinks.ReadRows(ctx, filepath.Join(out, "rows"), o))
 	if err != nil {
 		return nil, err
 	}
-	if len(rows.Rows) == 0 {
+	if len(rows) == 0 {
 		return nil, fmt.Errorf("no rows under %s: not a sweep output directory, or the sweep wrote nothing", filepath.Join(out, "rows"))
 	}
-	series, err := ReadSeriesTable(ctx, filepath.Join(out, "series"), mem)
+	series, err := collect(sinks.ReadSeries(ctx, filepath.Join(out, "series"), o))
 	if err != nil {
 		return nil, err
 	}
 	return &Sweep{Out: out, Rows: rows, Series: series}, nil
+}
+
+// collect is every value of seq, or its first error.
+func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
+	var out []T
+	for v, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // RunPagesDir is where a sweep writes its per-run pages: OUT/pages.
@@ -81,15 +98,16 @@ func WriteSweep(w io.Writer, s *Sweep, o SweepOptions) error {
 }
 
 func writeSweep(w io.Writer, s *Sweep, o SweepOptions, st *stopper) error {
-	rec, err := sweepRecord(s, st)
+	cols := presentColumns(s.Rows)
+	series, err := seriesRuns(s.Series, st)
 	if err != nil {
 		return err
 	}
-	u, err := uniformStopping(rec, st)
+	rec, err := sweepRecord(s, cols, series, st)
 	if err != nil {
 		return err
 	}
-	v, err := sweepViewOf(u, s.Out, o, st)
+	v, err := sweepViewOf(s.Rows, cols, series, s.Out, o, st)
 	if err != nil {
 		return err
 	}
@@ -99,61 +117,120 @@ func writeSweep(w io.Writer, s *Sweep, o SweepOptions, st *stopper) error {
 // seriesKey identifies a run's series: the run and its input bytes.
 func seriesKey(runID, sha string) string { return runID + "/" + sha }
 
-func sweepRecord(s *Sweep, st *stopper) (pyjson.Object, error) {
-	rows := make([]any, len(s.Rows.Rows))
-	for i, r := range s.Rows.Rows {
-		if err := st.poll(); err != nil {
-			return nil, err
+// column is one rows column some row's part file has: its name and its
+// index in sinks.RowsColumns.
+type column struct {
+	name string
+	i    int
+}
+
+// presentColumns are the rows columns some row has (Row.Has), in schema
+// order: a column every part file lacks (written before it existed) is
+// left off the page and its record.
+func presentColumns(rows []sinks.Row) []column {
+	var out []column
+	for i, c := range sinks.RowsColumns() {
+		if slices.ContainsFunc(rows, func(r sinks.Row) bool { return r.Has(c.Name) }) {
+			out = append(out, column{c.Name, i})
 		}
-		o := make(pyjson.Object, 0, len(s.Rows.Columns))
-		for _, c := range s.Rows.Columns {
-			o = append(o, pyjson.Field{Key: c, Value: r[c]})
-		}
-		rows[i] = o
 	}
+	return out
+}
+
+// seriesRun is one run's TPOT p50 series, as the page draws it and its
+// record embeds it.
+type seriesRun struct {
+	id, sha string
+	size    int
+	// tpot is one value per super-pass 0…max, NaN where there is none.
+	tpot []float64
+}
+
+// seriesRuns gathers the series rows by run (seriesKey), in key order.
+func seriesRuns(rows []sinks.SeriesRow, st *stopper) ([]seriesRun, error) {
 	type run struct {
-		id, sha string
-		size    int64
-		tpot    map[int64]any
-		maxSP   int64
+		seriesRun
+		bySP  map[int]float64
+		maxSP int
 	}
 	byKey := map[string]*run{}
 	var order []string
-	for _, r := range s.Series.Rows {
+	for i := range rows {
 		if err := st.poll(); err != nil {
 			return nil, err
 		}
-		id, _ := r["run_id"].(string)
-		sha, _ := r["events_sha256"].(string)
-		k := seriesKey(id, sha)
+		r := &rows[i]
+		k := seriesKey(r.RunID, r.EventsSHA256)
 		ru := byKey[k]
 		if ru == nil {
-			size, _ := r["superpass_size"].(int64)
-			ru = &run{id: id, sha: sha, size: size, tpot: map[int64]any{}, maxSP: -1}
+			ru = &run{seriesRun: seriesRun{id: r.RunID, sha: r.EventsSHA256, size: r.SuperpassSize}, bySP: map[int]float64{}, maxSP: -1}
 			byKey[k] = ru
 			order = append(order, k)
 		}
-		sp, ok := r["sp"].(int64)
-		if !ok || sp < 0 || sp > 1<<20 {
+		if !r.Has("sp") || r.SP < 0 || r.SP > 1<<20 {
 			continue
 		}
-		ru.tpot[sp] = r["tpot_p50_ns"]
-		ru.maxSP = max(ru.maxSP, sp)
+		ru.bySP[r.SP] = math.NaN()
+		if r.Has("tpot_p50_ns") {
+			ru.bySP[r.SP] = r.TPOTP50Ns
+		}
+		ru.maxSP = max(ru.maxSP, r.SP)
 	}
 	sort.Strings(order)
-	series := make([]any, len(order))
+	out := make([]seriesRun, len(order))
 	for i, k := range order {
 		ru := byKey[k]
-		vals := make([]any, ru.maxSP+1)
-		for sp := range vals {
-			vals[sp] = ru.tpot[int64(sp)]
+		ru.tpot = make([]float64, ru.maxSP+1)
+		for sp := range ru.tpot {
+			x, ok := ru.bySP[sp]
+			if !ok {
+				x = math.NaN()
+			}
+			ru.tpot[sp] = x
 		}
-		series[i] = pyjson.Object{{Key: "run_id", Value: ru.id}, {Key: "events_sha256", Value: ru.sha},
-			{Key: "superpass_size", Value: ru.size}, {Key: "tpot_p50_ns", Value: vals}}
+		out[i] = ru.seriesRun
+	}
+	return out, nil
+}
+
+// nullable is x as a record value: nil (null) when it is not finite, as
+// the rows table stores it.
+func nullable(x float64) any {
+	if !finite(x) {
+		return nil
+	}
+	return x
+}
+
+func sweepRecord(s *Sweep, cols []column, series []seriesRun, st *stopper) (pyjson.Object, error) {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.name
+	}
+	rows := make([]any, len(s.Rows))
+	for i := range s.Rows {
+		if err := st.poll(); err != nil {
+			return nil, err
+		}
+		cells := sinks.RowCells(&s.Rows[i])
+		o := make(pyjson.Object, len(cols))
+		for j, c := range cols {
+			o[j] = pyjson.Field{Key: c.name, Value: cells[c.i]}
+		}
+		rows[i] = o
+	}
+	recs := make([]any, len(series))
+	for i, ru := range series {
+		vals := make([]any, len(ru.tpot))
+		for sp, x := range ru.tpot {
+			vals[sp] = nullable(x)
+		}
+		recs[i] = pyjson.Object{{Key: "run_id", Value: ru.id}, {Key: "events_sha256", Value: ru.sha},
+			{Key: "superpass_size", Value: int64(ru.size)}, {Key: "tpot_p50_ns", Value: vals}}
 	}
 	return pyjson.Object{
-		{Key: "page", Value: "sweep"}, {Key: "out", Value: s.Out}, {Key: "columns", Value: s.Rows.Columns},
-		{Key: "rows", Value: rows}, {Key: "series", Value: series},
+		{Key: "page", Value: "sweep"}, {Key: "out", Value: s.Out}, {Key: "columns", Value: names},
+		{Key: "rows", Value: rows}, {Key: "series", Value: recs},
 	}, nil
 }
 
@@ -200,48 +277,54 @@ type sweepRow struct {
 type attr struct{ Name, Value string }
 
 // filterColumns are the row columns the page filters by, when present
-// (older part files lack some): their attribute name and label. Status and
-// verdict always get a filter, the others when they take two values or
-// more.
-var filterColumns = []struct{ col, name, label string }{
-	{"status", "status", "status"},
-	{"verdict", "verdict", "verdict"},
-	{"model", "model", "model"},
-	{"config_label", "config", "config"},
-	{"preset", "preset", "preset"},
-	{"load_pattern", "load", "load pattern"},
-	{"concurrency", "concurrency", "concurrency"},
-	{"compat", "compat", "compat"},
-	{"source_format", "format", "format"},
+// (older part files lack some): their attribute name, label and value.
+// Status and verdict always get a filter, the others when they take two
+// values or more. The config's value is the row's config name.
+var filterColumns = []struct {
+	col, name, label string
+	get              func(r *sinks.Row) string
+}{
+	{"status", "status", "status", func(r *sinks.Row) string { return string(r.Outcome.Status) }},
+	{"verdict", "verdict", "verdict", func(r *sinks.Row) string { return string(r.Outcome.Verdict) }},
+	{"model", "model", "model", func(r *sinks.Row) string { return r.Meta.Model }},
+	{"config_label", "config", "config", nil},
+	{"preset", "preset", "preset", func(r *sinks.Row) string { return r.Preset }},
+	{"load_pattern", "load", "load pattern", func(r *sinks.Row) string { return r.Meta.LoadPattern }},
+	{"concurrency", "concurrency", "concurrency", func(r *sinks.Row) string { return positive(r.Meta.Concurrency) }},
+	{"compat", "compat", "compat", func(r *sinks.Row) string { return string(r.Params.Compat) }},
+	{"source_format", "format", "format", func(r *sinks.Row) string { return r.Provenance.SourceFormat }},
 }
 
-func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, error) {
+// positive is a count where 0 means none (the rows' null): "" then.
+func positive(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return count(float64(n)).Text
+}
+
+func sweepViewOf(rows []sinks.Row, present []column, series []seriesRun, out string, o SweepOptions, st *stopper) (sweepView, error) {
 	cols := map[string]bool{}
-	for _, c := range list(get(rec, "columns")) {
-		if s, ok := c.(string); ok {
-			cols[s] = true
-		}
+	for _, c := range present {
+		cols[c.name] = true
 	}
 	v := sweepView{Out: out}
-	series := map[string]node{}
-	for _, s := range list(get(rec, "series")) {
-		series[seriesKey(stringAt(s, "run_id"), stringAt(s, "events_sha256"))] = s
+	byKey := map[string]*seriesRun{}
+	for i := range series {
+		byKey[seriesKey(series[i].id, series[i].sha)] = &series[i]
 	}
 	runs, configs := map[string]bool{}, map[string]bool{}
 	statusN, missing := map[string]int{}, map[string]int{}
 	values := map[string]map[string]bool{}
-	rows := list(get(rec, "rows"))
 	labels := configLabels(rows)
-	configName := func(r node) string {
-		if cols["config_label"] {
-			if s := cellText(get(r, "config_label")); s != "" {
-				return s
-			}
+	configName := func(r *sinks.Row) string {
+		if cols["config_label"] && r.ConfigLabel != "" {
+			return r.ConfigLabel
 		}
-		if s := labels[stringAt(r, "config_id")]; s != "" {
+		if s := labels[r.ConfigID]; s != "" {
 			return s
 		}
-		return stringAt(r, "config_id")
+		return r.ConfigID
 	}
 	v.Head = []string{"run", "config"}
 	if v.HasModel = cols["model"]; v.HasModel {
@@ -252,27 +335,29 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 	if failures {
 		v.Head = append(v.Head, "failed")
 	}
-	for _, r := range rows {
+	for i := range rows {
 		if err := st.poll(); err != nil {
 			return v, err
 		}
-		id, cfg := stringAt(r, "run_id"), stringAt(r, "config_id")
+		r := &rows[i]
+		oc := &r.Outcome
+		id, cfg := r.RunID, r.ConfigID
 		runs[id], configs[cfg] = true, true
-		status, verdict := stringAt(r, "status"), stringAt(r, "verdict")
+		status, verdict := string(oc.Status), string(oc.Verdict)
 		statusN[status]++
-		line := sweepRow{Key: id + "|" + cfg, RunID: id, Run: stringAt(r, "run_rel"), Config: configName(r),
+		line := sweepRow{Key: id + "|" + cfg, RunID: id, Run: sinks.OneLine(r.RunRel), Config: configName(r),
 			Status: badge{orNA(status), statusTone(status)}, Verdict: badge{orNA(verdict), verdictTone(verdict)},
-			Reason: stringAt(r, "reason")}
+			Reason: oc.Reason}
 		if line.Run == "" {
-			line.Run = stringAt(r, "run_path")
+			line.Run = sinks.OneLine(r.RunPath)
 		}
 		for _, f := range filterColumns {
 			if !cols[f.col] {
 				continue
 			}
-			val := cellText(get(r, f.col))
-			if f.col == "config_label" {
-				val = line.Config
+			val := line.Config
+			if f.get != nil {
+				val = f.get(r)
 			}
 			line.Attrs = append(line.Attrs, attr{f.name, val})
 			if values[f.name] == nil {
@@ -293,37 +378,49 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 				line.Link = relLink(o.PageDir, filepath.Join(RunPagesDir(out), name))
 			}
 		}
-		s := series[seriesKey(id, stringAt(r, "events_sha256"))]
+		s := byKey[seriesKey(id, r.Provenance.EventsSHA256)]
 		if s == nil {
 			missing[missingSeriesCause(r)]++
 		} else {
 			line.Spark = sparkOf(s, r)
 		}
-		line.Model = text(cellText(get(r, "model")))
-		win := na("")
-		if lo, ok := number(get(r, "window_start_sp")); ok {
-			hi, _ := number(get(r, "window_end_sp"))
-			win = text(spRange(int(lo), int(hi)))
+		line.Model = text(r.Meta.Model)
+		win, winSort := na(""), ""
+		if lo := oc.WindowStartSP; lo >= 0 {
+			win, winSort = text(spRange(lo, max(oc.WindowEndSP, 0))), f64(float64(lo))
 		}
-		wc := cell{Value: win, Sort: sortKey(get(r, "window_start_sp"))}
-		if !win.NA && !boolAt(r, "found") {
+		wc := cell{Value: win, Sort: winSort}
+		if !win.NA && !oc.Found {
 			// The row's window and steady values are the detector's best
 			// effort, as the text report prints them; say so beside them.
 			wc.Sub = []string{"not certified"}
 		}
 		line.Cells = append(line.Cells, wc)
-		for _, m := range []string{"tpot_p50_ns", "ttft_p50_ns", "tps_system"} {
-			c := numCell(r, "steady_"+m)
-			if m == "tps_system" {
-				c.Sub = append(c.Sub, "CI "+ciCell(r, "steady_"+m).Value.Text)
+		for _, m := range []struct {
+			key           string
+			steady, total float64
+		}{
+			{"tpot_p50_ns", oc.SteadyTPOTP50Ns, oc.TotalTPOTP50Ns},
+			{"ttft_p50_ns", oc.SteadyTTFTP50Ns, oc.TotalTTFTP50Ns},
+			{"tps_system", oc.SteadyTPSSystem, oc.TotalTPSSystem},
+		} {
+			c := numCell("steady_"+m.key, m.steady)
+			if m.key == "tps_system" {
+				c.Sub = append(c.Sub, "CI "+ciCell("steady_"+m.key, oc.SteadyTPSSystemCILo, oc.SteadyTPSSystemCIHi).Value.Text)
 			}
-			c.Sub = append(c.Sub, "total "+leafValue(r, "total_"+m, get(r, "total_"+m)).Text)
+			c.Sub = append(c.Sub, "total "+numCell("total_"+m.key, m.total).Value.Text)
 			line.Cells = append(line.Cells, c)
 		}
 		if failures {
-			fc := numCell(r, "failed_frac")
-			if n, ok := number(get(r, "n_failed")); ok && !fc.Value.NA {
-				fc.Value.Text = count(n).Text + " (" + fc.Value.Text + ")"
+			// The failures are known for a run that was read (the rows'
+			// n_failed and failed_frac are null otherwise).
+			frac := math.NaN()
+			if r.Meta.Loaded {
+				frac = oc.FailedFrac
+			}
+			fc := numCell("failed_frac", frac)
+			if r.Meta.Loaded && !fc.Value.NA {
+				fc.Value.Text = count(float64(oc.NFailed)).Text + " (" + fc.Value.Text + ")"
 			}
 			line.Cells = append(line.Cells, fc)
 		}
@@ -337,7 +434,10 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 	for _, s := range sortedKeys(statusN) {
 		v.Tally = append(v.Tally, tally{Text: orNA(s), Tone: statusTone(s), N: statusN[s]})
 	}
-	for _, f := range append(filterColumns, struct{ col, name, label string }{"", "config", "config"}) {
+	for _, f := range append(filterColumns, struct {
+		col, name, label string
+		get              func(r *sinks.Row) string
+	}{"", "config", "config", nil}) {
 		vals := values[f.name]
 		always := f.name == "status" || f.name == "verdict"
 		if len(vals) == 0 || (len(vals) < 2 && !always) || slices.ContainsFunc(v.Filters, func(x filter) bool { return x.Name == f.name }) {
@@ -356,11 +456,11 @@ func sweepViewOf(rec node, out string, o SweepOptions, st *stopper) (sweepView, 
 // missingSeriesCause says why row r has no series in the sweep's output:
 // its run failed (the row's reason says how), or the sweep had no
 // super-pass size to draw it at.
-func missingSeriesCause(r node) string {
-	if stringAt(r, "status") == "error" {
+func missingSeriesCause(r *sinks.Row) string {
+	if r.Outcome.Status == core.StatusError {
 		return "the run failed (status error): it could not be read or analysed, as the row's reason says; no sparkline."
 	}
-	if n, ok := number(get(r, "dataset_size")); !ok || n <= 0 {
+	if r.Meta.DatasetSize <= 0 {
 		return "the run's dataset size was unknown, so there is no super-pass size to draw it at; no sparkline."
 	}
 	return "the output holds none for the run; no sparkline."
@@ -369,79 +469,84 @@ func missingSeriesCause(r node) string {
 // configLabels names each config_id of rows by its compat mode (and
 // method) and its values on the parameters that differ between the
 // configs, for rows written before the config_label column existed.
-func configLabels(rows []any) map[string]string {
-	byID := map[string]node{}
+func configLabels(rows []sinks.Row) map[string]string {
+	byID := map[string]*sinks.Row{}
 	var ids []string
-	for _, r := range rows {
-		id := stringAt(r, "config_id")
+	for i := range rows {
+		id := rows[i].ConfigID
 		if _, ok := byID[id]; !ok {
-			byID[id] = r
+			byID[id] = &rows[i]
 			ids = append(ids, id)
 		}
 	}
-	var axes []string
-	for _, n := range core.Names() {
-		if n == "compat" || n == "method" {
+	var axes []core.ParamSpec
+	var compat, method core.ParamSpec
+	for _, s := range core.ParamSpecs() {
+		switch s.Name {
+		case "compat":
+			compat = s
+			continue
+		case "method":
+			method = s
 			continue
 		}
 		vals := map[string]bool{}
 		for _, id := range ids {
-			vals[cellText(get(byID[id], n))] = true
+			vals[paramText(byID[id], s)] = true
 		}
 		if len(vals) > 1 {
-			axes = append(axes, n)
+			axes = append(axes, s)
 		}
 	}
 	out := map[string]string{}
 	for _, id := range ids {
 		r := byID[id]
-		name := cellText(get(r, "compat"))
-		if m := cellText(get(r, "method")); m != "" && m != "steady" {
+		name := paramText(r, compat)
+		if m := paramText(r, method); m != "" && m != string(core.MethodSteady) {
 			name += "/" + m
 		}
 		for _, a := range axes {
-			name += " " + a + "=" + orEmpty(cellText(get(r, a)))
+			name += " " + a.Name + "=" + orEmpty(paramText(r, a))
 		}
 		out[id] = strings.TrimSpace(name)
 	}
 	return out
 }
 
-// cellText is a row value as text ("" for null).
-func cellText(v node) string {
-	switch x := v.(type) {
-	case nil:
+// paramText is the value of parameter s in row r as the page writes a
+// row's value: numbers by general, "" for null or a column r's part file
+// lacks.
+func paramText(r *sinks.Row, s core.ParamSpec) string {
+	if !r.Has(s.Name) {
 		return ""
-	case string:
-		return x
-	case float64:
-		return general(x).Text
-	case bool:
-		return strconv.FormatBool(x)
 	}
-	return fmt.Sprint(v)
-}
-
-// sortKey is a numeric sort key for a row value ("" when not a number).
-func sortKey(v node) string {
-	if x, ok := number(v); ok && finite(x) {
-		return f64(x)
+	switch s.Kind {
+	case core.KindInteger:
+		return general(float64(*s.Int(&r.Params))).Text
+	case core.KindNumber:
+		if x := *s.Float(&r.Params); finite(x) {
+			return general(x).Text
+		}
+		return ""
+	case core.KindBool:
+		return strconv.FormatBool(*s.Bool(&r.Params))
 	}
-	return ""
+	return s.Text(&r.Params)
 }
 
-// numCell formats row column c by its name's unit, n/a with the reason
-// column c_reason gives when null.
-func numCell(r node, c string) cell {
-	return cell{Value: leafValue(r, c, get(r, c)), Class: "num", Sort: sortKey(get(r, c))}
+// numCell formats the value x of row column c by its name's unit
+// (numberValue), n/a when null; its sort key is x.
+func numCell(c string, x float64) cell {
+	if !finite(x) {
+		return cell{Value: na(""), Class: "num"}
+	}
+	return cell{Value: numberValue(c, x), Class: "num", Sort: f64(x)}
 }
 
-// ciCell is the [lo, hi] of columns c_ci_lo and c_ci_hi.
-func ciCell(r node, c string) cell {
-	lo, ok1 := number(get(r, c+"_ci_lo"))
-	hi, ok2 := number(get(r, c+"_ci_hi"))
-	if !ok1 || !ok2 {
-		return cell{Value: na(reasonFor(r, c+"_ci")), Class: "num"}
+// ciCell is the [lo, hi] of row column c's interval (c_ci_lo, c_ci_hi).
+func ciCell(c string, lo, hi float64) cell {
+	if !finite(lo) || !finite(hi) {
+		return cell{Value: na(""), Class: "num"}
 	}
 	f, _ := unitOf(c)
 	return cell{Value: text("[" + f(lo).Text + ", " + f(hi).Text + "]"), Class: "num"}
@@ -483,18 +588,18 @@ const (
 	sparkH = 28.0
 )
 
-func sparkOf(s, r node) *sparkline {
-	vals := list(get(s, "tpot_p50_ns"))
+func sparkOf(s *seriesRun, r *sinks.Row) *sparkline {
+	vals := s.tpot
 	n := len(vals)
 	sp := &sparkline{W: sparkW, H: sparkH}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range vals {
-		if x, ok := number(v); ok && finite(x) {
+	for _, x := range vals {
+		if finite(x) {
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 			sp.Points++
 		}
 	}
-	sp.Title = "TPOT p50 over " + sinks.Count(n, "super-pass") + " of " + sinks.Count(intAt(s, 0, "superpass_size"), "sample")
+	sp.Title = "TPOT p50 over " + sinks.Count(n, "super-pass") + " of " + sinks.Count(s.size, "sample")
 	if sp.Points == 0 {
 		sp.Title = "no TPOT in this run's series"
 		return sp
@@ -506,20 +611,18 @@ func sparkOf(s, r node) *sparkline {
 	step := sparkW / float64(n)
 	x := func(i int) float64 { return (float64(i) + 0.5) * step }
 	y := func(v float64) float64 { return 2 + (hi-v)/(hi-lo)*(sparkH-4) }
-	sameSize := intAt(r, -1, "superpass_size_used") == intAt(s, -2, "superpass_size")
-	if w := intAt(r, 0, "warmup_sp"); sameSize && w > 0 {
+	oc := &r.Outcome
+	used := -1 // the row's super-pass size; none in a part file without it
+	if r.Has("superpass_size_used") {
+		used = oc.SuperpassSize
+	}
+	sameSize := used == s.size
+	if w := oc.Warmup; sameSize && w > 0 {
 		sp.Bands = append(sp.Bands, band{X: 0, W: float64(min(w, n)) * step, Class: "warmup"})
 	}
-	if wlo, whi := intAt(r, -1, "window_start_sp"), intAt(r, -1, "window_end_sp"); sameSize && boolAt(r, "found") && wlo >= 0 && whi >= wlo {
+	if wlo, whi := oc.WindowStartSP, oc.WindowEndSP; sameSize && oc.Found && wlo >= 0 && whi >= wlo {
 		sp.Bands = append(sp.Bands, band{X: float64(wlo) * step, W: float64(min(whi, n-1)-wlo+1) * step, Class: "window"})
 	}
-	ys := make([]float64, n)
-	for i, v := range vals {
-		ys[i] = math.NaN()
-		if x0, ok := number(v); ok {
-			ys[i] = x0
-		}
-	}
-	sp.D = linePath(ys, x, y)
+	sp.D = linePath(vals, x, y)
 	return sp
 }

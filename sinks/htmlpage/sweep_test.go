@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 
@@ -75,13 +75,13 @@ func modelOf(t *testing.T, name string) string {
 	return strings.Trim(string(m[1]), `'"`)
 }
 
-// TestSweepPageColumns: the sweep page reads the rows' columns by name. It
-// filters by status and verdict, and by the identity columns issue 19
-// adds (model, config_label, preset) with each row's value — the model
-// checked against the run's config.yaml — whether sweep writes them
-// (issue 19 landed) or the test adds them to rows written before; and rows
-// from an older part file without a column render with that value n/a and
-// no filter for it.
+// TestSweepPageColumns: the sweep page reads the typed rows. It filters
+// by status and verdict, and by the identity columns issue 19 adds
+// (model, config_label, preset) with each row's value — the model checked
+// against the run's config.yaml; and rows from an older part file without
+// those columns (sinkstest.Downgrade to schema 2) are all shown, with no
+// filter for the missing column and the config named from the rows'
+// parameters.
 func TestSweepPageColumns(t *testing.T) {
 	names := []string{"conc_clean_ramp", "conc_long_ramp", "conc_drift_up"}
 	s := sweepParity(t, names...)
@@ -95,60 +95,40 @@ func TestSweepPageColumns(t *testing.T) {
 	if models["conc_long_ramp"] == models["conc_clean_ramp"] {
 		t.Fatalf("models %v: the parity runs should differ", models)
 	}
-	if !slices.Contains(s.Rows.Columns, "model") {
-		s.Rows.Columns = append(s.Rows.Columns, "model", "config_label", "preset")
-		for _, r := range s.Rows.Rows {
-			r["model"], r["config_label"], r["preset"] = models[r["run_rel"].(string)], "steadysweep", "default"
-		}
-	}
 	page := renderSweep(t, s)
 	for _, f := range []string{"status", "verdict", "model"} {
 		if !strings.Contains(page, `<select data-filter="`+f+`">`) {
 			t.Errorf("no %s filter on the page", f)
 		}
 	}
-	for _, r := range s.Rows.Rows {
-		tr := html.UnescapeString(regexp.MustCompile(`<tr data-key="` + r["run_id"].(string) + `\|[^"]*"[^>]*>`).FindString(page))
-		if !strings.Contains(tr, `data-model="`+models[r["run_rel"].(string)]+`"`) {
-			t.Errorf("%s: row %q lacks its model %s", r["run_rel"], tr, models[r["run_rel"].(string)])
+	for _, r := range s.Rows {
+		tr := html.UnescapeString(regexp.MustCompile(`<tr data-key="` + r.RunID + `\|[^"]*"[^>]*>`).FindString(page))
+		if !strings.Contains(tr, `data-model="`+models[r.RunRel]+`"`) {
+			t.Errorf("%s: row %q lacks its model %s", r.RunRel, tr, models[r.RunRel])
 		}
-		if label, _ := r["config_label"].(string); label == "" || !strings.Contains(tr, `data-config="`+label+`"`) {
-			t.Errorf("%s: row %q lacks its config_label %q", r["run_rel"], tr, label)
+		if label := r.ConfigLabel; label == "" || !strings.Contains(tr, `data-config="`+label+`"`) {
+			t.Errorf("%s: row %q lacks its config_label %q", r.RunRel, tr, label)
 		}
 	}
 
-	// An older part file without the identity columns, verdict and
-	// steady_tps_system.
-	gone := []string{"model", "config_label", "preset", "verdict", "steady_tps_system"}
-	s.Rows.Columns = slicesDelete(s.Rows.Columns, gone...)
-	for _, r := range s.Rows.Rows {
-		for _, c := range gone {
-			delete(r, c)
-		}
+	// An older part file, written before the identity columns (schema 2):
+	// every row is shown, with no model filter and the config named from
+	// the rows' parameters.
+	sinkstest.Downgrade(t, filepath.Join(s.Out, "rows"), 2)
+	old, err := htmlpage.ReadSweep(context.Background(), s.Out, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	page = renderSweep(t, s)
-	if got := strings.Count(page, "<tr data-key="); got != len(s.Rows.Rows) {
-		t.Errorf("%d rows shown of %d without the verdict column", got, len(s.Rows.Rows))
+	page = renderSweep(t, old)
+	if got := strings.Count(page, "<tr data-key="); got != len(old.Rows) || got != len(s.Rows) {
+		t.Errorf("%d rows shown of %d (%d before the downgrade)", got, len(old.Rows), len(s.Rows))
 	}
-	for _, f := range []string{"verdict", "model"} {
-		if strings.Contains(page, `<select data-filter="`+f+`">`) {
-			t.Errorf("a %s filter without a %s column", f, f)
-		}
+	if strings.Contains(page, `<select data-filter="model">`) {
+		t.Error("a model filter without a model column")
 	}
-}
-
-func slicesDelete(xs []string, drop ...string) []string {
-	var out []string
-	for _, x := range xs {
-		keep := true
-		for _, d := range drop {
-			keep = keep && x != d
-		}
-		if keep {
-			out = append(out, x)
-		}
+	if !strings.Contains(page, `data-config="steadysweep"`) {
+		t.Error("rows without config_label are not named by their compat")
 	}
-	return out
 }
 
 // TestSweepPageUncertifiedWindow: a row's window is marked "not certified"
@@ -159,14 +139,14 @@ func TestSweepPageUncertifiedWindow(t *testing.T) {
 	s := sweepParity(t, "conc_clean_ramp", "conc_drift_up", "conc_staircase_late", "offline_burst", "conc_ramp_only")
 	page := renderSweep(t, s)
 	marked := map[bool]int{}
-	for _, r := range s.Rows.Rows {
-		if r["window_start_sp"] == nil {
+	for _, r := range s.Rows {
+		if r.Outcome.WindowStartSP < 0 {
 			continue
 		}
-		found, _ := r["found"].(bool)
-		tr := regexp.MustCompile(`(?s)<tr data-key="` + r["run_id"].(string) + `\|.*?</tr>`).FindString(page)
+		found := r.Outcome.Found
+		tr := regexp.MustCompile(`(?s)<tr data-key="` + r.RunID + `\|.*?</tr>`).FindString(page)
 		if got := strings.Contains(tr, "not certified"); got == found {
-			t.Errorf("%s: found %v, window marked not certified %v", r["run_rel"], found, got)
+			t.Errorf("%s: found %v, window marked not certified %v", r.RunRel, found, got)
 		}
 		marked[found]++
 	}
@@ -205,8 +185,8 @@ func TestSweepPageMissingSeriesCause(t *testing.T) {
 	}
 	page := renderSweep(t, s)
 	errorsN := 0
-	for _, r := range s.Rows.Rows {
-		if r["status"] == "error" {
+	for _, r := range s.Rows {
+		if r.Outcome.Status == core.StatusError {
 			errorsN++
 		}
 	}

@@ -2,7 +2,6 @@ package resultjson_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +10,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
@@ -172,17 +169,7 @@ func TestSourceRecorded(t *testing.T) {
 // analysed with the default parameters.
 func analyzedJSON(t *testing.T, path string) []byte {
 	t.Helper()
-	run, err := columnar.ResolveRun(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := table.Samples()
-	table.Release()
-	r, err := core.NewRun(&s, table.Info).Analyze(core.DefaultParams())
+	r, err := sinkstest.LoadRun(t, path).Analyze(core.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,15 @@ func goodRunDir() string {
 // counts) into a core.Run; its columns are released when the test ends.
 func GoodRun(t testing.TB) *core.Run {
 	t.Helper()
-	run, err := columnar.ResolveRun(context.Background(), goodRunDir())
+	return LoadRun(t, goodRunDir())
+}
+
+// LoadRun resolves the run at path and ingests it as analyze does, with
+// whitespace-word counts (the parity corpus's counter), into a core.Run;
+// its columns are released when the test ends.
+func LoadRun(t testing.TB, path string) *core.Run {
+	t.Helper()
+	run, err := columnar.ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,4 +51,26 @@ func GoodRun(t testing.TB) *core.Run {
 	t.Cleanup(table.Release)
 	s := table.Samples()
 	return core.NewRun(&s, table.Info)
+}
+
+// DecodeEvents resolves the endpoints run in dir and decodes its events
+// file alone (no cache, no sidecar table) with whitespace-word counts, the
+// parity corpus's counter, as the reference's expected outputs were made.
+func DecodeEvents(t testing.TB, dir string) (*columnar.Run, *columnar.Decoded) {
+	t.Helper()
+	run, err := columnar.ResolveRun(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("resolve %s: %v", dir, err)
+	}
+	f, err := os.Open(run.EventsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var d columnar.Decoded
+	if err := columnar.DecodeReader(context.Background(), f, columnar.DecodeOptions{Name: run.EventsPath,
+		Counter: tokenizer.Words{}}, &d); err != nil {
+		t.Fatalf("decode %s: %v", dir, err)
+	}
+	return run, &d
 }

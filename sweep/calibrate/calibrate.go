@@ -10,9 +10,11 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
 
 // Options configure Calibrate.
@@ -24,63 +26,11 @@ type Options struct {
 	// Out/calibration.md, Out/calibration.png, Out/calibration.parquet.
 	// "-" skips that output.
 	ReportPath, PlotPath, ParquetPath string
-	// HTMLPath, when set, is where the HTML page goes (Report.WriteHTML);
+	// HTMLPath, when set, is where the HTML page goes (calibration.Report.WriteHTML);
 	// empty writes none.
 	HTMLPath string
 	// Mem allocates Arrow memory (default memory.DefaultAllocator).
 	Mem memory.Allocator
-}
-
-// Report is a calibration: every config's score, ranked, and the
-// recommendation.
-type Report struct {
-	// Out is the sweep output directory read.
-	Out string
-	// Intro is Markdown printed under the report's title (the corpus,
-	// the sweep); empty for none.
-	Intro string
-	// Configs are the scores, best first (Rank 1 first).
-	Configs []ConfigScore
-	// Recommended is the config_id of the first-ranked config; Why says
-	// what ranked it first and how it compares with the presets.
-	Recommended string
-	Why         string
-	// Axes are the parameters whose values differ between configs, in
-	// core.Names() order.
-	Axes []string
-	// Presets maps a preset name ("default", "reference", and the same
-	// with "/no-min-duration" for min_duration=false) to the config_id
-	// that has exactly its parameters, when the sweep ran it.
-	Presets map[string]string
-
-	// Rows is the number of rows read; Runs the number of distinct runs.
-	Rows, Runs int
-	// NoTruthRuns are the runs skipped for lack of a truth.json (their
-	// paths, sorted); BadTruth maps runs whose truth.json could not be
-	// read to the error (also skipped).
-	NoTruthRuns []string
-	BadTruth    map[string]string
-	// ErrorRuns are the runs with at least one status=error row.
-	ErrorRuns []ErrorRun
-
-	// Stops are the "could have stopped" totals per model and concurrency
-	// under config StopsConfig (stopTotals); empty for rows without the
-	// stop columns.
-	Stops       []StopTotal
-	StopsConfig string
-
-	// ReportPath, PlotPath, ParquetPath and HTMLPath are the files written
-	// ("" when skipped).
-	ReportPath, PlotPath, ParquetPath, HTMLPath string
-}
-
-// ErrorRun is a run whose analysis failed under some configs.
-type ErrorRun struct {
-	RunPath string
-	// Configs is the number of configs with an error row; Reason the
-	// first row's reason.
-	Configs int
-	Reason  string
 }
 
 // Calibrate reads Out/rows, scores every config against each run's
@@ -88,7 +38,7 @@ type ErrorRun struct {
 // (Options). A run without truth is skipped and counted; an error row is
 // counted and listed. Each row's run_path is used as written: a sweep run
 // with relative archive paths is calibrated from the same directory.
-func Calibrate(ctx context.Context, o Options) (*Report, error) {
+func Calibrate(ctx context.Context, o Options) (*calibration.Report, error) {
 	if o.Out == "" {
 		return nil, errors.New("calibrate: no sweep output directory")
 	}
@@ -125,12 +75,12 @@ func Calibrate(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	if r.ReportPath != "" {
-		if err := writeFileAtomic(r.ReportPath, r.WriteMarkdown); err != nil {
+		if err := calibration.WriteFile(r.ReportPath, r.WriteMarkdown); err != nil {
 			return r, fmt.Errorf("calibrate: report: %w", err)
 		}
 	}
 	if o.HTMLPath != "" {
-		if err := writeFileAtomic(o.HTMLPath, r.WriteHTML); err != nil {
+		if err := calibration.WriteFile(o.HTMLPath, r.WriteHTML); err != nil {
 			return r, fmt.Errorf("calibrate: html: %w", err)
 		}
 		r.HTMLPath = o.HTMLPath
@@ -139,13 +89,13 @@ func Calibrate(ctx context.Context, o Options) (*Report, error) {
 }
 
 // score builds the report of rows (no files).
-func score(rows []row) *Report {
-	r := &Report{Rows: len(rows), BadTruth: map[string]string{}, Presets: map[string]string{}}
+func score(rows []row) *calibration.Report {
+	r := &calibration.Report{Rows: len(rows), BadTruth: map[string]string{}, Presets: map[string]string{}}
 	truths := map[string]*synth.Truth{}
 	seen := map[string]bool{}
-	byConfig := map[string]*ConfigScore{}
-	var order []*ConfigScore
-	errRuns := map[string]*ErrorRun{}
+	byConfig := map[string]*configAcc{}
+	var order []*configAcc
+	errRuns := map[string]*calibration.ErrorRun{}
 	for i := range rows {
 		row := &rows[i]
 		if !seen[row.RunPath] {
@@ -169,7 +119,7 @@ func score(rows []row) *Report {
 		if row.Status == string(core.StatusError) {
 			e := errRuns[row.RunPath]
 			if e == nil {
-				e = &ErrorRun{RunPath: row.RunPath, Reason: row.Reason}
+				e = &calibration.ErrorRun{RunPath: row.RunPath, Reason: row.Reason}
 				errRuns[row.RunPath] = e
 			}
 			e.Configs++
@@ -180,43 +130,37 @@ func score(rows []row) *Report {
 	for _, e := range errRuns {
 		r.ErrorRuns = append(r.ErrorRuns, *e)
 	}
-	slices.SortFunc(r.ErrorRuns, func(a, b ErrorRun) int { return strings.Compare(a.RunPath, b.RunPath) })
+	slices.SortFunc(r.ErrorRuns, func(a, b calibration.ErrorRun) int { return strings.Compare(a.RunPath, b.RunPath) })
 
-	r.Axes = sweptAxes(order)
-	for _, c := range order {
+	scores := make([]*calibration.ConfigScore, len(order))
+	for i, c := range order {
 		c.finish()
+		scores[i] = &c.ConfigScore
+	}
+	r.Axes = sweptAxes(scores)
+	for _, c := range scores {
 		c.Label = sinks.ConfigLabel(c.Params, r.Axes)
 	}
-	rankConfigs(order)
-	r.Configs = make([]ConfigScore, len(order))
-	for i, c := range order {
+	rankConfigs(scores)
+	r.Configs = make([]calibration.ConfigScore, len(scores))
+	for i, c := range scores {
 		r.Configs[i] = *c
 	}
-	r.Presets = presetConfigs(order)
+	r.Presets = presetConfigs(scores)
 	if len(r.Configs) > 0 {
 		r.Recommended = r.Configs[0].ConfigID
-		r.Why = r.why()
+		r.Why = calibration.ExplainRecommendation(r)
 	}
-	r.StopsConfig = r.stopsConfig()
+	r.StopsConfig = stopsConfig(r)
 	r.Stops = stopTotals(rows, r.StopsConfig)
 	return r
-}
-
-// Config returns the score of config id (nil when absent).
-func (r *Report) Config(id string) *ConfigScore {
-	for i := range r.Configs {
-		if r.Configs[i].ConfigID == id {
-			return &r.Configs[i]
-		}
-	}
-	return nil
 }
 
 // sweptAxes are the parameters with more than one value across cs, except
 // those where every config keeps its compat's default (the reference's
 // fixed 600 s min-duration floor against our run-derived one): the label's
 // compat already says those.
-func sweptAxes(cs []*ConfigScore) []string {
+func sweptAxes(cs []*calibration.ConfigScore) []string {
 	params := make([]map[string]string, len(cs))
 	for i, c := range cs {
 		params[i] = c.Params
@@ -226,7 +170,7 @@ func sweptAxes(cs []*ConfigScore) []string {
 
 // presetConfigs finds the configs equal to the default and reference
 // presets, and to the same with min_duration=false ("/no-min-duration").
-func presetConfigs(cs []*ConfigScore) map[string]string {
+func presetConfigs(cs []*calibration.ConfigScore) map[string]string {
 	byID := map[string]bool{}
 	for _, c := range cs {
 		byID[c.ConfigID] = true

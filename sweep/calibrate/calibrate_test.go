@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"os"
@@ -15,10 +16,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
 
 // fixtureRun is one run of the hand-built sweep: its truth (nil: no
@@ -185,7 +188,7 @@ func TestCalibrate(t *testing.T) {
 	if ours.Label != "steadysweep md=false" || ref.Label != "reference md=true" {
 		t.Errorf("labels %q %q", ours.Label, ref.Label)
 	}
-	for _, c := range []*ConfigScore{ours, ref} {
+	for _, c := range []*calibration.ConfigScore{ours, ref} {
 		if c.Rows != 7 || c.Errors != 1 || c.NoTruth != 1 || c.Scored != 5 {
 			t.Errorf("%s: rows %d errors %d no-truth %d scored %d, want 7 1 1 5", c.Label, c.Rows, c.Errors, c.NoTruth, c.Scored)
 		}
@@ -233,7 +236,8 @@ func TestCalibrate(t *testing.T) {
 		"err median": {ref.ErrMedian, 0.01}, "err p95": {ref.ErrP95, 0.019}, "cbw rate": {ref.ConfidentWrongRate, 0.5},
 		"start median": {ref.StartErrMedian, 0}, "start abs median": {ref.StartAbsErrMedian, 0},
 		"plateau err median": {ref.PlateauErrMedian, 0.02}, "plateau err p95": {ref.PlateauErrP95, 0.02}})
-	wantDis := map[Disagreement]int{{"drift", "drifting_up", "steady"}: 1, {"offline", "not_supported", "not_found"}: 1}
+	wantDis := map[calibration.Disagreement]int{
+		{Preset: "drift", Truth: "drifting_up", Label: "steady"}: 1, {Preset: "offline", Truth: "not_supported", Label: "not_found"}: 1}
 	if !maps.Equal(ref.Disagreements, wantDis) || len(ours.Disagreements) != 0 {
 		t.Errorf("disagreements ref %v ours %v, want ref %v and none", ref.Disagreements, ours.Disagreements, wantDis)
 	}
@@ -263,10 +267,10 @@ func TestCalibrate(t *testing.T) {
 	}
 }
 
-func checkConfusion(t *testing.T, c *ConfigScore, want map[[2]string]int) {
+func checkConfusion(t *testing.T, c *calibration.ConfigScore, want map[[2]string]int) {
 	t.Helper()
-	for i, tl := range TruthLabels {
-		for j, pl := range PredLabels {
+	for i, tl := range calibration.TruthLabels {
+		for j, pl := range calibration.PredLabels {
 			if got := c.Confusion[i][j]; got != want[[2]string{tl, pl}] {
 				t.Errorf("%s: confusion[%s][%s] = %d, want %d", c.Label, tl, pl, got, want[[2]string{tl, pl}])
 			}
@@ -315,7 +319,7 @@ func checkParquet(t *testing.T, path string, cbw map[string]float64, params map[
 	if int(tbl.NumRows()) != len(cbw) {
 		t.Fatalf("calibration.parquet: %d rows, want %d", tbl.NumRows(), len(cbw))
 	}
-	want := CalibrationSchema()
+	want := calibration.CalibrationSchema()
 	for i, f := range want.Fields() {
 		if g := tbl.Schema().Field(i); g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
 			t.Errorf("calibration.parquet column %d: %s %s, want %s %s", i, g.Name, g.Type, f.Name, f.Type)
@@ -408,7 +412,7 @@ func TestTable(t *testing.T) {
 			worst = l
 		}
 	}
-	if want := "B_steady_long " + errPct(math.Abs(22-20)/20.0) + " (steady_long)"; !strings.Contains(worst, ": "+want) {
+	if want := fmt.Sprintf("B_steady_long %.1f %% (steady_long)", 100*math.Abs(22-20)/20.0); !strings.Contains(worst, ": "+want) {
 		t.Errorf("largest-errors line = %q, want it to start with %q", worst, want)
 	}
 	// Every column header is explained under the table (issue 20: cbw and

@@ -88,4 +88,13 @@
 // config_id. An undefined metric (no
 // found rows, no eligible runs, no error values) sorts after every
 // defined one. The first config is recommended.
+//
+// # Records and renderers
+//
+// The package computes; sinks/calibration renders. The report is a plain
+// record (calibration.Report, its configs calibration.ConfigScore) that
+// the scoring here fills from per-config accumulators (configAcc,
+// classAcc: the record plus the samples its quantiles are taken over);
+// the Markdown report, the terminal table, the PNG, calibration.parquet
+// and the HTML page are calibration.Report's methods.
 package calibrate

@@ -13,6 +13,7 @@ import (
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 
@@ -98,12 +99,12 @@ func TestCalibrateRealSweep(t *testing.T) {
 		c.ConfusionCount("partial_dataset", "partial_dataset") != 1 {
 		t.Errorf("%s: found %d of %d eligible; confusion %v", c.Label, c.FoundEligible, c.Eligible, c.Confusion)
 	}
-	i := slices.IndexFunc(c.Worst, func(e RowError) bool { return strings.Contains(e.RunPath, "clean_ramp") })
+	i := slices.IndexFunc(c.Worst, func(e calibration.RowError) bool { return strings.Contains(e.RunPath, "clean_ramp") })
 	if i >= 0 {
 		t.Logf("clean_ramp: %+v", c.Worst[i])
 	}
-	if i < 0 || !(c.Worst[i].Err <= MaxErr) {
-		t.Errorf("%s: clean_ramp TPOT error %+v, want ≤ %v", c.Label, c.Worst, MaxErr)
+	if i < 0 || !(c.Worst[i].Err <= calibration.MaxErr) {
+		t.Errorf("%s: clean_ramp TPOT error %+v, want ≤ %v", c.Label, c.Worst, calibration.MaxErr)
 	}
 }
 

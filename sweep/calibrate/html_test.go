@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 	"github.com/steadysweep/steadysweep/sweep"
 )
@@ -75,7 +77,7 @@ func TestCalibrationHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := pyjson.Marshal(r.htmlRecord()); !bytes.Equal(pyjson.Marshal(v), want) {
+	if want := pyjson.Marshal(r.HTMLRecord()); !bytes.Equal(pyjson.Marshal(v), want) {
 		t.Fatal("the page's record is not the report's")
 	}
 	rec := v.(pyjson.Object)
@@ -103,12 +105,26 @@ func TestCalibrationHTML(t *testing.T) {
 			t.Errorf("ranking row %d: rank %s %q, want %d %q", i, m[1], m[2], r.Configs[i].Rank, r.Configs[i].Label)
 		}
 	}
+	// Each axis has two panels (calibration.WritePlot's): the plateau
+	// runs' median and p95 TPOT error, then the found and
+	// confident-but-wrong rates; a mark per defined value.
+	panels := []struct {
+		title  string
+		values [2]func(c *calibration.ConfigScore) float64
+	}{
+		{"TPOT error", [2]func(c *calibration.ConfigScore) float64{
+			func(c *calibration.ConfigScore) float64 { return c.PlateauErrMedian },
+			func(c *calibration.ConfigScore) float64 { return c.PlateauErrP95 }}},
+		{"rates", [2]func(c *calibration.ConfigScore) float64{
+			func(c *calibration.ConfigScore) float64 { return c.FoundRate },
+			func(c *calibration.ConfigScore) float64 { return c.ConfidentWrongRate }}},
+	}
 	figs := regexp.MustCompile(`(?s)<figure class="chart" id="chart-plot-[^"]+".*?</figure>`).FindAllString(html, -1)
-	if len(figs) != len(r.Axes)*len(plotMetrics) {
-		t.Fatalf("%d plots, want %d axes × %d panels", len(figs), len(r.Axes), len(plotMetrics))
+	if len(figs) != len(r.Axes)*len(panels) {
+		t.Fatalf("%d plots, want %d axes × %d panels", len(figs), len(r.Axes), len(panels))
 	}
 	for i, fig := range figs {
-		m := plotMetrics[i%len(plotMetrics)]
+		m := panels[i%len(panels)]
 		want := 0
 		for j := range r.Configs {
 			for k := range 2 {
@@ -123,8 +139,8 @@ func TestCalibrationHTML(t *testing.T) {
 	}
 	best := r.Config(r.Recommended)
 	diag := 0
-	for i, l := range TruthLabels {
-		if j := indexOf(PredLabels, l); j >= 0 {
+	for i, l := range calibration.TruthLabels {
+		if j := slices.Index(calibration.PredLabels, l); j >= 0 {
 			diag += best.Confusion[i][j]
 		}
 	}

@@ -1,33 +1,20 @@
 package calibrate
 
-import "github.com/steadysweep/steadysweep/core"
-
-// Labels of a row's outcome that truth never uses.
-const (
-	// LabelShort: admissible plateaus exist but all are shorter than the
-	// min-duration floor (status insufficient_duration).
-	LabelShort = "short"
-	// LabelError: the run could not be analysed (status error).
-	LabelError = "error"
+import (
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
-
-// TruthLabels are synth's expected verdicts, in report order.
-var TruthLabels = []string{"steady", "anomaly", "drifting_up", "drifting_down", "not_found",
-	"insufficient_passes", "partial_dataset", "not_supported"}
-
-// PredLabels are the labels a scored row can get, in report order.
-var PredLabels = append(append([]string(nil), TruthLabels...), LabelShort)
 
 // Label maps a row's status and verdict to the truth vocabulary (see the
 // package doc's table). An unknown verdict is returned unchanged.
 func Label(status, verdict string) string {
 	switch core.Status(status) {
 	case core.StatusError:
-		return LabelError
+		return calibration.LabelError
 	case core.StatusPartialDataset, core.StatusInsufficientPasses, core.StatusNotSupported:
 		return status
 	case core.StatusInsufficientDuration:
-		return LabelShort
+		return calibration.LabelShort
 	}
 	switch core.Verdict(verdict) {
 	case core.VerdictSteadyState:
@@ -49,5 +36,5 @@ func agrees(pred, want string, gated, gateOnly bool) bool {
 		return true
 	}
 	return gated && gateOnly && (want == "steady" || want == "anomaly") &&
-		(pred == LabelShort || pred == "not_found")
+		(pred == calibration.LabelShort || pred == "not_found")
 }

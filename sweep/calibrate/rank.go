@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
 
 // CBWTolerance is the step in which confident-but-wrong rates are
@@ -14,7 +15,7 @@ import (
 const CBWTolerance = 0.01
 
 // rankConfigs sorts cs by the ranking of the package doc and sets Rank.
-func rankConfigs(cs []*ConfigScore) {
+func rankConfigs(cs []*calibration.ConfigScore) {
 	slices.SortStableFunc(cs, compareConfigs)
 	for i, c := range cs {
 		c.Rank = i + 1
@@ -22,7 +23,7 @@ func rankConfigs(cs []*ConfigScore) {
 }
 
 // compareConfigs orders a before b when a ranks higher.
-func compareConfigs(a, b *ConfigScore) int {
+func compareConfigs(a, b *calibration.ConfigScore) int {
 	if c := cmpUndefinedLast(cbwStep(a.ConfidentWrongRate), cbwStep(b.ConfidentWrongRate), false); c != 0 {
 		return c
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 )

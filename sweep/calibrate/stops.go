@@ -1,20 +1,14 @@
 package calibrate
 
 import (
-	"errors"
-	"fmt"
-	"io"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
-
-// StopTotal is sinks.StopTotal: the sweep page shows the same totals.
-type StopTotal = sinks.StopTotal
 
 // stopTotals sums the rows of config id by model and concurrency
 // (sinks.StopTotals); nil when no row of it has the stop columns.
-func stopTotals(rows []row, id string) []StopTotal {
+func stopTotals(rows []row, id string) []calibration.StopTotal {
 	var in []sinks.StopRow
 	for i := range rows {
 		r := &rows[i]
@@ -29,41 +23,9 @@ func stopTotals(rows []row, id string) []StopTotal {
 
 // stopsConfig is the config the totals are taken under: steadysweep's
 // defaults when the sweep ran them, else the recommended one.
-func (r *Report) stopsConfig() string {
+func stopsConfig(r *calibration.Report) string {
 	if id := sinks.ConfigID(core.DefaultParams()); r.Config(id) != nil {
 		return id
 	}
 	return r.Recommended
-}
-
-// WriteStops writes the "could have stopped" table (sinks.StopTotalsHead
-// and StopTotalsCells, as the sweep page shows it): per model and
-// concurrency, the runs, the stops, the wall time and the part of it
-// after the earliest certified stop. Nothing when there are no totals.
-func (r *Report) WriteStops(w io.Writer, markdown bool) error {
-	if len(r.Stops) == 0 {
-		return nil
-	}
-	var errs []error
-	p := func(format string, a ...any) { _, err := fmt.Fprintf(w, format, a...); errs = append(errs, err) }
-	label := r.StopsConfig
-	if c := r.Config(r.StopsConfig); c != nil {
-		label = c.Label
-	}
-	h := sinks.StopTotalsHead
-	if markdown {
-		p("\n## Could have stopped\n\nGPU time after each run's earliest certified stop (`stop_saved_s`), config %s:\n\n", mdEscape(label))
-		p("| %s | %s | %s | %s | %s | %s | %s | %s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-	} else {
-		p("\ncould have stopped: GPU time after each run's earliest certified stop\n  config %s\n", clip(label, 70))
-		p("%-20s %11s %5s %5s %5s %8s %8s %6s\n", h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-	}
-	for _, c := range sinks.StopTotalsCells(r.Stops) {
-		if markdown {
-			p("| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(c[0]), c[1], c[2], c[3], c[4], c[5], c[6], c[7])
-		} else {
-			p("%-20s %11s %5s %5s %5s %8s %8s %6s\n", clip(c[0], 20), c[1], c[2], c[3], c[4], c[5], c[6], c[7])
-		}
-	}
-	return errors.Join(errs...)
 }

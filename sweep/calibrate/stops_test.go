@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
 
 // TestStopTotals: rows of one config are summed by model and
@@ -20,14 +22,14 @@ func TestStopTotals(t *testing.T) {
 		{ConfigID: "a", Model: "m0", Concurrency: 8, RunDurationS: 9999, StopSavedS: 9999},
 	}
 	got := stopTotals(rows, "a")
-	want := []StopTotal{
+	want := []calibration.StopTotal{
 		{Model: "m1", Concurrency: 4, Runs: 1, Stopped: 1, Agree: 0, RunS: 500, SavedS: 100},
 		{Model: "m1", Concurrency: 8, Runs: 2, Stopped: 1, Agree: 1, RunS: 3000, SavedS: 300},
 	}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("totals %+v, want %+v", got, want)
 	}
-	r := &Report{Stops: got, StopsConfig: "a"}
+	r := &calibration.Report{Stops: got, StopsConfig: "a"}
 	var b strings.Builder
 	if err := r.WriteStops(&b, false); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/internal/safeopen"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
 
 // truthFile is the name of the planted-truth file in a run directory.
@@ -84,7 +85,7 @@ func plantedTPOTNs(t *synth.Truth, lo, hi int) (ns float64, ok bool) {
 	if len(use) == 0 {
 		return math.NaN(), false
 	}
-	return Quantile(use, 0.5) * 1e6, true
+	return calibration.Quantile(use, 0.5) * 1e6, true
 }
 
 // startTruthSP is the window start in truth super-passes (fractional when

@@ -5,32 +5,8 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 )
-
-// TestQuantile: values computed with numpy.quantile (linear, the default).
-func TestQuantile(t *testing.T) {
-	xs := []float64{0.10, 0.02, math.NaN(), 0, 0.04, 0.03}
-	for _, tc := range []struct {
-		q, want float64
-	}{
-		{0, 0}, {0.5, 0.03}, {0.95, 0.088}, {1, 0.10}, {0.25, 0.02},
-	} {
-		if got := Quantile(xs, tc.q); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("Quantile(%v) = %v, want %v", tc.q, got, tc.want)
-		}
-	}
-	if xs[0] != 0.10 {
-		t.Error("Quantile sorted its input")
-	}
-	for _, bad := range [][]float64{nil, {math.NaN()}} {
-		if got := Quantile(bad, 0.5); !math.IsNaN(got) {
-			t.Errorf("Quantile(%v) = %v, want NaN", bad, got)
-		}
-	}
-	if got := Quantile(xs, 1.5); !math.IsNaN(got) {
-		t.Errorf("Quantile(q=1.5) = %v, want NaN", got)
-	}
-}
 
 // TestLabel covers every row of the package doc's mapping table.
 func TestLabel(t *testing.T) {
@@ -39,11 +15,11 @@ func TestLabel(t *testing.T) {
 		verdict core.Verdict
 		want    string
 	}{
-		{core.StatusError, "", LabelError},
+		{core.StatusError, "", calibration.LabelError},
 		{core.StatusPartialDataset, core.VerdictNotFound, "partial_dataset"},
 		{core.StatusInsufficientPasses, core.VerdictNotFound, "insufficient_passes"},
 		{core.StatusNotSupported, core.VerdictNotFound, "not_supported"},
-		{core.StatusInsufficientDuration, core.VerdictNotFound, LabelShort},
+		{core.StatusInsufficientDuration, core.VerdictNotFound, calibration.LabelShort},
 		{core.StatusWindowable, core.VerdictSteadyState, "steady"},
 		{"", core.VerdictSteadyState, "steady"},
 		{core.StatusWindowable, core.VerdictAnomaly, "anomaly"},
@@ -91,7 +67,7 @@ func TestTruthSPs(t *testing.T) {
 // found rate decides; undefined rates rank last.
 func TestRankOrder(t *testing.T) {
 	nan := math.NaN()
-	cs := []*ConfigScore{
+	cs := []*calibration.ConfigScore{
 		{ConfigID: "never-found", ConfidentWrongRate: nan, FoundRate: 0, ErrMedian: 0.001, AgreeRate: 1},
 		{ConfigID: "wrong-more", ConfidentWrongRate: 0.05, FoundRate: 1, ErrMedian: 0.01},
 		{ConfigID: "low-found", ConfidentWrongRate: 0.001, FoundRate: 0.5, ErrMedian: 0.01},
@@ -123,7 +99,7 @@ func TestRankTieGoesToDefaults(t *testing.T) {
 	off.MinDuration = false
 	band := core.DefaultParams()
 	band.MinDuration, band.WarmupBand = false, 0.03
-	cs := []*ConfigScore{
+	cs := []*calibration.ConfigScore{
 		{ConfigID: "0-two-changed", Params: params(band)},
 		{ConfigID: "1-gate-off", Params: params(off)},
 		{ConfigID: "9-defaults", Params: params(core.DefaultParams())},

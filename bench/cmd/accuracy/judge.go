@@ -1,15 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/steadysweep/steadysweep/bench"
 )
 
 // runJudge runs `python3 judge.py CORPUS OUT`, keeps its full table in
@@ -87,15 +87,9 @@ func judgeRows(ctx context.Context, python, judgePy, corpus, out string) ([]judg
 	if err != nil {
 		return nil, fmt.Errorf("judge rows of %s: %v: %s", out, err, firstLine(stderr.Bytes()))
 	}
-	var rows []judgeRow
-	sc := bufio.NewScanner(bytes.NewReader(raw))
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	for sc.Scan() {
-		var r judgeRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("judge rows of %s: %w", out, err)
-		}
-		rows = append(rows, r)
+	rows, err := bench.ReadJSONL[judgeRow](bytes.NewReader(raw), 1<<20)
+	if err != nil {
+		return nil, fmt.Errorf("judge rows of %s: %w", out, err)
 	}
-	return rows, sc.Err()
+	return rows, nil
 }

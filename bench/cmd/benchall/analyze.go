@@ -74,12 +74,17 @@ func analyzeCmd(e *env, dir, jsonOut string, extra ...string) *exec.Cmd {
 	return exec.CommandContext(e.ctx, e.bin, args...)
 }
 
-func referenceCmd(e *env, py, dir, jsonOut string) (*exec.Cmd, error) {
-	shim, err := filepath.Abs(filepath.Join("bench", "scripts", "reference_shim.py"))
-	if err != nil {
-		return nil, err
+// referenceCmd is the reference on dir — bench/scripts/reference_shim.py
+// run by py with STEADYSWEEP_REFERENCE=refPath — writing its JSON to
+// jsonOut.
+func referenceCmd(e *env, py, refPath, dir, jsonOut string) *exec.Cmd {
+	shim := filepath.Join("bench", "scripts", "reference_shim.py")
+	if abs, err := filepath.Abs(shim); err == nil {
+		shim = abs
 	}
-	return exec.CommandContext(e.ctx, py, shim, dir, "--json", jsonOut), nil
+	cmd := exec.CommandContext(e.ctx, py, shim, dir, "--json", jsonOut)
+	cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
+	return cmd
 }
 
 // sameSteadyState compares the steady_state blocks of two reference-shaped
@@ -162,14 +167,7 @@ func analyzeSection(e *env) (string, error) {
 			why = fmt.Sprintf("STEADYSWEEP_REFERENCE=%s: %v", refPath, err)
 			break
 		}
-		ref, err = children(e, reps, "analyze: reference", func() *exec.Cmd {
-			cmd, err := referenceCmd(e, py, dir, refJSON)
-			if err != nil {
-				panic(err)
-			}
-			cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
-			return cmd
-		})
+		ref, err = children(e, reps, "analyze: reference", func() *exec.Cmd { return referenceCmd(e, py, refPath, dir, refJSON) })
 		if err != nil {
 			return "", err
 		}

@@ -129,22 +129,12 @@ func floorSection(e *env) (string, error) {
 	py, pyInfo := pythonCmd()
 	var ref, ref1000 []bench.Child
 	if refPath != "" && py != "" {
-		mk := func(dir string) func() *exec.Cmd {
-			return func() *exec.Cmd {
-				cmd, _ := referenceCmd(e, py, dir, refJSON)
-				cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
-				return cmd
-			}
-		}
-		if ref, err = children(e, e.reps, "floor: reference 183 MB", mk(dir183)); err != nil {
+		mk := func() *exec.Cmd { return referenceCmd(e, py, refPath, dir183, refJSON) }
+		if ref, err = children(e, e.reps, "floor: reference 183 MB", mk); err != nil {
 			return "", err
 		}
 		refJSON1000 := filepath.Join(out, "ref-1000.json")
-		mk1000 := func() *exec.Cmd {
-			cmd, _ := referenceCmd(e, py, dir1000, refJSON1000)
-			cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
-			return cmd
-		}
+		mk1000 := func() *exec.Cmd { return referenceCmd(e, py, refPath, dir1000, refJSON1000) }
 		if ref1000, err = children(e, 1, "floor: reference 1 GB", mk1000); err != nil {
 			return "", err
 		}

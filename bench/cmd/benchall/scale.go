@@ -123,12 +123,7 @@ func scaleSection(e *env) (string, error) {
 		if refReps > 0 {
 			refJSON := filepath.Join(dir, "reference.json")
 			r.ref, err = children(e, refReps, fmt.Sprintf("scale: %d MB: reference", mb), func() *exec.Cmd {
-				cmd, err := referenceCmd(e, py, dir, refJSON)
-				if err != nil {
-					panic(err)
-				}
-				cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
-				return cmd
+				return referenceCmd(e, py, refPath, dir, refJSON)
 			})
 			if err != nil {
 				return "", err

@@ -105,12 +105,7 @@ func streamedSection(e *env) (string, error) {
 		}
 		cold, warm = append(cold, c), append(warm, w)
 		if withRef {
-			cmd, err := referenceCmd(e, py, two.dir, refJSON)
-			if err != nil {
-				return "", err
-			}
-			cmd.Env = append(os.Environ(), "STEADYSWEEP_REFERENCE="+refPath)
-			r, err := bench.RunChild(cmd)
+			r, err := bench.RunChild(referenceCmd(e, py, refPath, two.dir, refJSON))
 			if err != nil {
 				return "", err
 			}

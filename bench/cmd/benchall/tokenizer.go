@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -49,17 +48,11 @@ func readVectors(path string) ([]vector, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	var out []vector
-	for sc.Scan() {
-		var v vector
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, v)
+	out, err := bench.ReadJSONL[vector](zr, 64<<20)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // tokResult is one tokenizer's measurement, ours or HF's.

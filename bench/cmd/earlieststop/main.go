@@ -194,44 +194,52 @@ func report(outs []outcome, t core.StopTarget) {
 		}
 		row(c, g)
 	}
-	var stopsNoSteady, steadyStops, steadyAgree, stops, withdrawn, later int
+	var every, steady tally
 	var fullCPU, esCPU time.Duration
-	prefixes := 0
 	for _, o := range all {
 		fullCPU += o.fullCPU
 		esCPU += o.cpu
-		prefixes += o.es.Evaluated
-		if !o.es.Found {
-			continue
-		}
-		stops++
-		if !o.steady {
-			stopsNoSteady++
+		every.add(o)
+		if o.steady {
+			steady.add(o)
+		} else if o.es.Found {
 			fmt.Printf("STOP ON A RUN WITH NO STEADY STATE: %s (%s)\n", o.name, o.class)
-		} else {
-			steadyStops++
-			if o.es.Agrees {
-				steadyAgree++
-			}
-		}
-		if o.es.Withdrawn {
-			withdrawn++
-		}
-		if o.laterWithdrawn > 0 {
-			later++
 		}
 	}
-	fmt.Printf("\nstops on runs with no planted steady state: %d\n", stopsNoSteady)
+	fmt.Printf("\nstops on runs with no planted steady state: %d\n", every.stops-steady.stops)
 	fmt.Printf("steady runs stopped whose full-run TPOT p50 and system TPS lie in the stop's CIs: %d/%d (%.1f%%)\n",
-		steadyAgree, steadyStops, pct(steadyAgree, steadyStops))
+		steady.agree, steady.stops, pct(steady.agree, steady.stops))
 	fmt.Printf("withdrawn (the full run certifies no window): %d/%d (%.1f%%); some later prefix certifies no window or one outside the stop's CIs: %d/%d (%.1f%%)\n",
-		withdrawn, stops, pct(withdrawn, stops), later, stops, pct(later, stops))
+		every.withdrawn, every.stops, pct(every.withdrawn, every.stops), every.later, every.stops, pct(every.later, every.stops))
 	fmt.Printf("CPU: full analyses %.2f s, earliest-stop searches %.2f s (%d prefixes; %.1f× the full analyses)\n",
-		fullCPU.Seconds(), esCPU.Seconds(), prefixes, esCPU.Seconds()/math.Max(fullCPU.Seconds(), 1e-9))
+		fullCPU.Seconds(), esCPU.Seconds(), every.prefixes, esCPU.Seconds()/math.Max(fullCPU.Seconds(), 1e-9))
+}
+
+// tally counts a group of outcomes: prefixes evaluated, stops, and of the
+// stops those whose CIs hold the full run's numbers, those withdrawn by
+// the full run and those a later prefix withdraws.
+type tally struct{ prefixes, stops, agree, withdrawn, later int }
+
+func (t *tally) add(o outcome) {
+	t.prefixes += o.es.Evaluated
+	if !o.es.Found {
+		return
+	}
+	t.stops++
+	if o.es.Agrees {
+		t.agree++
+	}
+	if o.es.Withdrawn {
+		t.withdrawn++
+	}
+	if o.laterWithdrawn > 0 {
+		t.later++
+	}
 }
 
 func row(name string, g []outcome) {
-	var ss, stops, agree, wd, later, prefixes int
+	var ss int
+	var t tally
 	var saved, savedStopped []float64
 	cat := ""
 	for _, o := range g {
@@ -239,18 +247,8 @@ func row(name string, g []outcome) {
 		if o.es.Full.Found() {
 			ss++
 		}
-		prefixes += o.es.Evaluated
+		t.add(o)
 		if o.es.Found {
-			stops++
-			if o.es.Agrees {
-				agree++
-			}
-			if o.es.Withdrawn {
-				wd++
-			}
-			if o.laterWithdrawn > 0 {
-				later++
-			}
 			saved = append(saved, o.es.SavedFrac)
 			savedStopped = append(savedStopped, o.es.SavedFrac)
 		} else {
@@ -264,8 +262,8 @@ func row(name string, g []outcome) {
 	if len(savedStopped) > 0 {
 		medStop = median(savedStopped)
 	}
-	fmt.Printf("%-16s %-10s %5d %6d %6d %6d %6d %6d %9.3f %9.3f %9d\n", name, cat, len(g), ss, stops, agree, wd, later,
-		median(saved), medStop, prefixes)
+	fmt.Printf("%-16s %-10s %5d %6d %6d %6d %6d %6d %9.3f %9.3f %9d\n", name, cat, len(g), ss, t.stops, t.agree, t.withdrawn, t.later,
+		median(saved), medStop, t.prefixes)
 }
 
 func inside(v float64, ci [2]float64) bool { return v >= ci[0] && v <= ci[1] }

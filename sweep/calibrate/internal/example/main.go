@@ -32,6 +32,7 @@ import (
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sinks/calibration"
 	"github.com/steadysweep/steadysweep/sweep"
 	"github.com/steadysweep/steadysweep/sweep/calibrate"
 )
@@ -126,7 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // writeReport writes r's Markdown to r.ReportPath with the machine's
 // paths replaced by placeholders, so the committed report is stable.
-func writeReport(r *calibrate.Report) error {
+func writeReport(r *calibration.Report) error {
 	var b strings.Builder
 	if err := r.WriteMarkdown(&b); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"errors"
@@ -69,7 +69,7 @@ func (r *Report) Table(w io.Writer) error {
 }
 
 // worstTableRuns is how many of the largest TPOT errors the terminal
-// table names (the HTML and Markdown reports list maxListed).
+// table names (the HTML and Markdown reports list MaxListed).
 const worstTableRuns = 3
 
 // worstLine points the recommended config's err p95 at the runs behind

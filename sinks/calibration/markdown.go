@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"errors"
@@ -11,8 +11,8 @@ import (
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
-// maxListed caps the run lists of the report.
-const maxListed = 20
+// MaxListed caps the run lists of the report (and the rows kept for them).
+const MaxListed = 20
 
 // WriteMarkdown writes the calibration report: the recommendation and
 // why, the ranking table, the confusion matrices of the recommended
@@ -122,8 +122,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.ErrorRuns) > 0 {
 		p("## Runs with error rows\n\n| run | configs | reason |\n|---|---:|---|\n")
 		for i, e := range r.ErrorRuns {
-			if i == maxListed {
-				p("| … %d more | | |\n", len(r.ErrorRuns)-maxListed)
+			if i == MaxListed {
+				p("| … %d more | | |\n", len(r.ErrorRuns)-MaxListed)
 				break
 			}
 			p("| `%s` | %d | %s |\n", e.RunPath, e.Configs, mdEscape(e.Reason))
@@ -133,8 +133,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.NoTruthRuns)+len(r.BadTruth) > 0 {
 		p("## Runs skipped\n\n")
 		for i, path := range r.NoTruthRuns {
-			if i == maxListed {
-				p("- … %d more\n", len(r.NoTruthRuns)-maxListed)
+			if i == MaxListed {
+				p("- … %d more\n", len(r.NoTruthRuns)-MaxListed)
 				break
 			}
 			p("- `%s`: no truth.json\n", path)

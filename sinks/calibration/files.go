@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"bufio"
@@ -10,9 +10,10 @@ import (
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
-// writeFileAtomic writes path through write (buffered), creating its
-// directory, with the module's atomic writer (internal/atomicfile).
-func writeFileAtomic(path string, write func(io.Writer) error) error {
+// WriteFile writes path through write (buffered), creating its
+// directory, with the module's atomic writer (internal/atomicfile): the
+// calibration's outputs (WriteMarkdown, WriteHTML) go to files through it.
+func WriteFile(path string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("create directory of %s: %w", path, err)
 	}

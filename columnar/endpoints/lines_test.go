@@ -1,4 +1,4 @@
-package columnar
+package endpoints_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/scan/scantest"
 )
 
 // splitLine is one line as forEachLine reports it.
@@ -46,7 +47,7 @@ func refSplit(buf string, final bool) (lines []splitLine, lastCut bool) {
 func checkSplit(t *testing.T, buf string, final bool) {
 	t.Helper()
 	want, wantCut := refSplit(buf, final)
-	eachWordLoop(t, func(loop string) {
+	scantest.EachWordLoop(t, func(loop string) {
 		var got []splitLine
 		n, cut := endpoints.ForEachLine([]byte(buf), final, func(line []byte, lineNo int64, last bool, facts endpoints.LineFacts) {
 			got = append(got, splitLine{string(line), lineNo, last})

@@ -1,4 +1,4 @@
-package columnar
+package sidecar_test
 
 import (
 	"bytes"
@@ -15,9 +15,11 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/steadysweep/steadysweep/bench"
 	"github.com/steadysweep/steadysweep/bench/benchlog"
 	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // oracleSampleIndex is the encoding/json reading of sample_idx_map.json
@@ -130,7 +132,7 @@ func TestSampleIndexMatchesEncodingJSON(t *testing.T) {
 	} {
 		checkSampleIndex(t, fmt.Sprintf("case %d", i), []byte(in))
 	}
-	shared := sharedDir(t)
+	shared := sharedtest.Dir(t, "parity/runs")
 	files, _ := filepath.Glob(filepath.Join(shared, "parity", "runs", "*", "sample_idx_map.json"))
 	if len(files) < 17 {
 		t.Fatalf("%d shared maps", len(files))
@@ -200,9 +202,9 @@ func BenchmarkSampleIndex5M(b *testing.B) {
 			b.Fatal(err)
 		}
 		fi, _ := f.Stat()
-		c0 := cpuTime()
+		c0 := bench.CPUTime()
 		si, _, err := sidecar.ParseSampleIndex(context.Background(), f, fi.Size())
-		cpu += cpuTime() - c0
+		cpu += bench.CPUTime() - c0
 		f.Close()
 		if err != nil || si.Len() != 5_000_000 {
 			b.Fatalf("%v, %d entries", err, si.Len())

@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"cmp"
@@ -94,7 +94,7 @@ func (r *Report) WritePlot(path string) error {
 			rows[i][j].Draw(tiles.At(body, j, i))
 		}
 	}
-	err := writeFileAtomic(path, func(w io.Writer) error {
+	err := WriteFile(path, func(w io.Writer) error {
 		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 		return err
 	})

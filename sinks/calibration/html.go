@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"fmt"
@@ -18,9 +18,9 @@ import (
 // error plots (the PNG's panels as SVG, a mark per config with its value
 // on hover), the confusion matrices of the recommended config and the
 // presets, where the recommended config goes wrong, and the definitions.
-// The page embeds the report's figures as its record (htmlRecord).
+// The page embeds the report's figures as its record (HTMLRecord).
 func (r *Report) WriteHTML(w io.Writer) error {
-	c := htmlpage.Calibration{Title: "calibration", Record: r.htmlRecord()}
+	c := htmlpage.Calibration{Title: "calibration", Record: r.HTMLRecord()}
 	if r.Intro != "" {
 		c.Intro = append(c.Intro, strings.TrimSpace(r.Intro))
 	}
@@ -317,10 +317,10 @@ func definitionItems() []string {
 	return out
 }
 
-// htmlRecord is the record the page embeds: the report's figures per
+// HTMLRecord is the record the page embeds: the report's figures per
 // config (rates and quantiles as fractions, null when undefined), the
 // recommendation, the swept axes, the presets, and what was skipped.
-func (r *Report) htmlRecord() pyjson.Object {
+func (r *Report) HTMLRecord() pyjson.Object {
 	f := func(x float64) any {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil

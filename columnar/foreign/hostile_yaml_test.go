@@ -1,4 +1,4 @@
-package columnar
+package foreign_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package columnar
+package endpoints_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
+	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
@@ -46,12 +47,12 @@ func TestFollowerMatchesDecodeReader(t *testing.T) {
 		raw  []byte
 	}{{"lf", raw}, {"crlf", crlf}, {"cut", raw[:len(raw)-37]}} {
 		var want contract.Decoded
-		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in.raw), endpoints.DecodeOptions{Counter: words{}, Workers: 1}, &want); err != nil {
+		if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in.raw), endpoints.DecodeOptions{Counter: tokenizer.Words{}, Workers: 1}, &want); err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		for _, maxPiece := range []int{1, 7, 4096, len(in.raw)} {
-			f := endpoints.NewFollower(endpoints.DecodeOptions{Counter: words{}})
+			f := endpoints.NewFollower(endpoints.DecodeOptions{Counter: tokenizer.Words{}})
 			for off := 0; off < len(in.raw); {
 				n := min(1+rng.IntN(maxPiece), len(in.raw)-off)
 				if err := f.Feed(in.raw[off : off+n]); err != nil {
@@ -62,7 +63,7 @@ func TestFollowerMatchesDecodeReader(t *testing.T) {
 					// Every sample issued by a complete line is in the snapshot.
 					complete := bytes.LastIndexByte(in.raw[:off], '\n') + 1
 					var part contract.Decoded
-					if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in.raw[:complete]), endpoints.DecodeOptions{Counter: words{}, Workers: 1}, &part); err != nil {
+					if err := endpoints.DecodeReader(context.Background(), bytes.NewReader(in.raw[:complete]), endpoints.DecodeOptions{Counter: tokenizer.Words{}, Workers: 1}, &part); err != nil {
 						t.Fatal(err)
 					}
 					if got := f.Snapshot(); !reflect.DeepEqual(got.IssueNs, part.Samples.IssueNs) || !reflect.DeepEqual(got.HasComplete, part.Samples.HasComplete) ||
@@ -96,7 +97,7 @@ func TestFollowerPartialLine(t *testing.T) {
 	raw := followInput(t)
 	first := bytes.IndexByte(raw, '\n') + 1
 	second := first + bytes.IndexByte(raw[first:], '\n') + 1
-	f := endpoints.NewFollower(endpoints.DecodeOptions{Counter: words{}})
+	f := endpoints.NewFollower(endpoints.DecodeOptions{Counter: tokenizer.Words{}})
 	if err := f.Feed(raw[:second-1]); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package columnar
+package contract_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
@@ -147,4 +148,39 @@ func TestCancelWithinLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCompressedStream: any bytes behind a gzip or zstd magic (and any
+// zstd frame header) are read through openEvents without a panic and
+// within the expansion bound.
+func FuzzCompressedStream(f *testing.F) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(`{"event_type":"x"}` + "\n"))
+	zw.Close()
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	f.Add(gz.Bytes())
+	f.Add(enc.EncodeAll(bytes.Repeat([]byte("a\n"), 1000), nil))
+	f.Add(zstdFrameWindow(30, []byte("a\n")))
+	f.Add(zstdFrameWindow(27, []byte("a\n")))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(t.TempDir(), "events.jsonl.zst")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rc, err := contract.OpenEvents(path)
+		if err != nil {
+			return
+		}
+		defer rc.Close()
+		n, err := io.Copy(io.Discard, rc)
+		if limit := int64(len(b))*contract.MaxExpansion + contract.ExpansionSlack; n > limit+(1<<20) {
+			t.Fatalf("%d bytes decompressed from %d (bound %d)", n, len(b), limit)
+		}
+		// Refused for its window only when its first frame declares one
+		// over the cap (RFC 8878 §3.1.1.1); else only past the bound.
+		if limit := int64(len(b))*contract.MaxExpansion + contract.ExpansionSlack; errors.Is(err, contract.ErrExpansion) && n < limit && contract.ZstdDeclaredWindow(b) <= contract.MaxZstdWindow {
+			t.Fatalf("refused at %d bytes with a window of %d declared: %v", n, contract.ZstdDeclaredWindow(b), err)
+		}
+	})
 }

@@ -1,4 +1,4 @@
-package columnar
+package scan_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/scan"
+	"github.com/steadysweep/steadysweep/columnar/scan/scantest"
 )
 
 // checkScanString scans `"`+body+tail at offset 1 of a line under every
@@ -26,7 +27,7 @@ func checkScanString(t *testing.T, body, tail string) {
 	}
 	var rs []result
 	var loops []string
-	eachWordLoop(t, func(loop string) {
+	scantest.EachWordLoop(t, func(loop string) {
 		var r result
 		r.end, r.esc, r.err = scan.ScanString(line, 1)
 		rs, loops = append(rs, r), append(loops, loop)

@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 // presetOrder is the order presets are compared in Why.
 var presetOrder = []string{"reference", "reference/no-min-duration", "default", "default/no-min-duration"}
 
-// why explains the recommendation: its figures, the presets' figures,
-// and the min-duration caveat when the recommended config has the gate
-// off.
-func (r *Report) why() string {
+// ExplainRecommendation is the report's Why: the recommended (first)
+// config's figures, the presets' figures, and the min-duration caveat
+// when the recommended config has the gate off. r must rank a config.
+func ExplainRecommendation(r *Report) string {
 	best := &r.Configs[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s ranks first of %d configs: %s.", best.Label, len(r.Configs), headline(best))

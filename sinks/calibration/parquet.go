@@ -1,4 +1,4 @@
-package calibrate
+package calibration
 
 import (
 	"encoding/json"
@@ -118,7 +118,7 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	props := &parquetio.Options{Compression: parquetio.Snappy}
-	err := writeFileAtomic(path, func(w io.Writer) error {
+	err := WriteFile(path, func(w io.Writer) error {
 		fw, err := parquetio.NewWriter(w, schema, props)
 		if err != nil {
 			return err
