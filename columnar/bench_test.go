@@ -163,37 +163,6 @@ func BenchmarkDecodeWordsLong(b *testing.B) {
 	benchDecode(b, path, size, 1, tokenizer.Words{})
 }
 
-// BenchmarkDecodeWordsStreamed is BenchmarkDecodeWords, one worker, on
-// the layout the endpoints client writes for streamed answers
-// (benchlog.StreamedShape: answers of 100–500 words of markdown-like text,
-// escaped line breaks and quotes, non-ASCII words), as two chunks
-// [first, rest] and as one chunk per word; 185 MB each (18.5 MB with
-// -short), beside the bufio floor on the same file.
-//
-//	go test -run '^$' -bench 'DecodeWordsStreamed' -cpu 1 -count 5 ./columnar/
-func BenchmarkDecodeWordsStreamed(b *testing.B) {
-	size := int64(185e6)
-	if testing.Short() {
-		size /= 10
-	}
-	for _, shape := range []struct {
-		name     string
-		chunking benchlog.Chunking
-	}{{"two-chunk", benchlog.TwoChunks}, {"chunk-per-word", benchlog.ChunkPerWord}} {
-		path := filepath.Join(b.TempDir(), shape.name+".jsonl")
-		f, err := os.Create(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n, err := benchlog.StreamedShape(f, size, shape.chunking)
-		if err := errors.Join(err, f.Close()); err != nil {
-			b.Fatal(err)
-		}
-		b.Run("shape="+shape.name, func(b *testing.B) { benchDecode(b, path, n, 1, tokenizer.Words{}) })
-		b.Run("shape="+shape.name+"/floor", func(b *testing.B) { benchLineSplit(b, path, n) })
-	}
-}
-
 // BenchmarkBufioLineSplit is the floor: splitting the same file into
 // lines with bufio.Scanner and doing nothing else (with the decoders'
 // MB per CPU-second beside them; STEADYSWEEP_BENCH_PARITY names the file).
@@ -206,20 +175,9 @@ func benchLineSplit(b *testing.B, path string, size int64) {
 	b.SetBytes(size)
 	cpu0 := cpuTime()
 	for b.Loop() {
-		f, err := os.Open(path)
-		if err != nil {
+		if _, err := benchlog.SplitLines(path); err != nil {
 			b.Fatal(err)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		n := 0
-		for sc.Scan() {
-			n += len(sc.Bytes())
-		}
-		if err := sc.Err(); err != nil {
-			b.Fatal(err)
-		}
-		f.Close()
 	}
 	b.ReportMetric(float64(size)*float64(b.N)/(cpuTime()-cpu0).Seconds()/1e6, "MB/cpu-s")
 }

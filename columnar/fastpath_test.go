@@ -216,6 +216,57 @@ func TestFastPathMatchesOracleLongChunks(t *testing.T) {
 	}
 }
 
+// TestFastPathMatchesOracleManyChunks: COMPLETE lines whose output (or
+// reasoning) is a list of many short chunks, as a client that keeps every
+// chunk writes it (one word with its separator a chunk, empty chunks,
+// escapes and Unicode spaces alone in a chunk, now and then a long one),
+// so that scan.ScanChunkWords takes many separators a block; checked
+// against the oracle (the chunks decoded, joined and counted as Python's
+// str.split() counts) under every word loop.
+func TestFastPathMatchesOracleManyChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 3))
+	short := []string{"", " ", "The", " the", " quick", `\n`, `\n\n`, `.\n`, `\"`, "\u00a0", " 日本語", " —", `\u3000`, `\ud83d\ude00`, "\u0085", `\u001c`, "\u2029"}
+	var long []string // the pieces a valid line can hold
+	for _, p := range scantest.WordPieces {
+		if utf8.ValidString(p) && !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 }) {
+			long = append(long, p)
+		}
+	}
+	list := func(n int) string {
+		var sb strings.Builder
+		sb.WriteByte('[')
+		for k := range n {
+			if k > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteByte('"')
+			if rng.IntN(20) == 0 {
+				for m := rng.IntN(40); m > 0; m-- {
+					sb.WriteString(long[rng.IntN(len(long))])
+				}
+			} else {
+				sb.WriteString(short[rng.IntN(len(short))])
+			}
+			sb.WriteByte('"')
+		}
+		sb.WriteByte(']')
+		return sb.String()
+	}
+	counted := 0
+	for range 300 {
+		o := list(1 + rng.IntN(120))
+		r := []string{"null", list(1 + rng.IntN(40)), `""`}[rng.IntN(3)]
+		line := []byte(evLine("sample.complete", 1500, u1, `"turn":null,"data":["TextModelOutput",`+o+`,`+r+`,null]`))
+		scantest.EachWordLoop(t, func(string) { checkModes(t, line, 2) })
+		if res := runLine(decoderModes[0].mk(), true, line, false); res.ok && len(res.issues) == 0 {
+			counted++
+		}
+	}
+	if counted < 300 { // every line is valid: the counts, not problems, were compared
+		t.Fatalf("%d of 300 lines decoded without a problem", counted)
+	}
+}
+
 // FuzzFastPathLine: any line decodes to the same event, problems and
 // counts as under the oracle, in every counter mode.
 //

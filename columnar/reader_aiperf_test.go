@@ -239,14 +239,7 @@ func TestAIPerfMalformed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := writeTemp(t, dir, "profile_export.jsonl", aiperfGood("a", 100)+"\n"+tc.line+"\n"+aiperfGood("b", 200)+"\n")
-			tab, s := ingestPath(t, path)
-			checkColumns(t, &s)
-			if s.Len() != tc.samples {
-				t.Errorf("%d samples, want %d", s.Len(), tc.samples)
-			}
-			if msg := warningsOf(tab); !strings.Contains(msg, path+":"+tc.want) || tab.Summary.ProblemTotal() != 1 {
-				t.Errorf("problems %q, want one %q", msg, path+":"+tc.want)
-			}
+			checkOneProblem(t, path, tc.samples, path+":"+tc.want)
 		})
 	}
 	// A cut last line is a truncated log; the lines before it are read.
@@ -269,13 +262,6 @@ func FuzzAIPerfRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		rec = bytes.ReplaceAll(rec, []byte("\n"), nil)
 		body := aiperfGood("a", 100) + "\n" + string(rec) + "\n" + aiperfGood("b", 200) + "\n"
-		d, err := readTemp(t, dir, "profile_export.jsonl", body, contract.FormatAIPerf, contract.IngestOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Samples.Len() < 2 {
-			t.Fatalf("%d samples: the valid records were lost", d.Samples.Len())
-		}
-		checkProblemLines(t, d, 1, 3)
+		checkNeighboursKept(t, dir, "profile_export.jsonl", body, contract.FormatAIPerf, 1, 3)
 	})
 }

@@ -113,3 +113,33 @@ func checkProblemLines(t *testing.T, d *contract.Decoded, lo, hi int) {
 		}
 	}
 }
+
+// checkOneProblem ingests path and fails unless it yields samples samples
+// and exactly one problem, whose message holds want: a bad record is
+// reported once and costs only itself.
+func checkOneProblem(t *testing.T, path string, samples int, want string) {
+	t.Helper()
+	tab, s := ingestPath(t, path)
+	checkColumns(t, &s)
+	if s.Len() != samples {
+		t.Errorf("%d samples, want %d", s.Len(), samples)
+	}
+	if msg := warningsOf(tab); !strings.Contains(msg, want) || tab.Summary.ProblemTotal() != 1 {
+		t.Errorf("problems %q, want one %q", msg, want)
+	}
+}
+
+// checkNeighboursKept reads body, a log of format f whose record on line
+// lo+1 is fuzzed between two valid ones, and fails unless the read
+// succeeds, keeps both valid records and names no line outside lo..hi.
+func checkNeighboursKept(t *testing.T, dir, name, body string, f contract.Format, lo, hi int) {
+	t.Helper()
+	d, err := readTemp(t, dir, name, body, f, contract.IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Samples.Len() < 2 {
+		t.Fatalf("%d samples: the valid records were lost", d.Samples.Len())
+	}
+	checkProblemLines(t, d, lo, hi)
+}

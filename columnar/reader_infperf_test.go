@@ -75,14 +75,7 @@ func TestInferencePerfMalformed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeTemp(t, t.TempDir(), "per_request_lifecycle_metrics.json", "["+good("1")+","+tc.rec+","+good("2")+"]")
-			tab, s := ingestPath(t, path)
-			checkColumns(t, &s)
-			if s.Len() != tc.samples {
-				t.Errorf("%d samples, want %d", s.Len(), tc.samples)
-			}
-			if msg := warningsOf(tab); !strings.Contains(msg, tc.want) || tab.Summary.ProblemTotal() != 1 {
-				t.Errorf("problems %q, want one %q", msg, tc.want)
-			}
+			checkOneProblem(t, path, tc.samples, tc.want)
 		})
 	}
 }

@@ -62,14 +62,7 @@ func TestLLMPerfMalformed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeTemp(t, t.TempDir(), "x_individual_responses.json", "["+llmperfGood("0.25", "5.5", 7)+","+tc.rec+","+llmperfGood("0.5", "6", 8)+"]")
-			tab, s := ingestPath(t, path)
-			checkColumns(t, &s)
-			if s.Len() != tc.samples {
-				t.Errorf("%d samples, want %d", s.Len(), tc.samples)
-			}
-			if msg := warningsOf(tab); !strings.Contains(msg, tc.want) || tab.Summary.ProblemTotal() != 1 {
-				t.Errorf("problems %q, want one %q", msg, tc.want)
-			}
+			checkOneProblem(t, path, tc.samples, tc.want)
 		})
 	}
 	// A list cut short: the records before the cut are read, the run is

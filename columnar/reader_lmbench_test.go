@@ -72,14 +72,7 @@ func TestLMBenchMalformed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeTemp(t, t.TempDir(), "run.csv", lmbenchGen1+"\n"+good1+"\n"+tc.row+"\n"+good2+"\n")
-			tab, s := ingestPath(t, path)
-			checkColumns(t, &s)
-			if s.Len() != tc.samples {
-				t.Errorf("%d samples, want %d", s.Len(), tc.samples)
-			}
-			if msg := warningsOf(tab); !strings.Contains(msg, path+":"+tc.want) || tab.Summary.ProblemTotal() != 1 {
-				t.Errorf("problems %q, want one %q", msg, path+":"+tc.want)
-			}
+			checkOneProblem(t, path, tc.samples, path+":"+tc.want)
 		})
 	}
 	// A cut last row is a truncated log.
@@ -110,13 +103,6 @@ func FuzzLMBenchRow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, row []byte) {
 		row = bytes.ReplaceAll(bytes.ReplaceAll(row, []byte("\n"), nil), []byte("\r"), nil)
 		body := lmbenchGen1 + "\n76,20,0.0625,0.5,100,100.5625\n" + string(row) + "\n76,20,0.0625,0.5,101,101.5625\n"
-		d, err := readTemp(t, dir, "run.csv", body, contract.FormatLMBench, contract.IngestOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Samples.Len() < 2 {
-			t.Fatalf("%d samples: the valid rows were lost", d.Samples.Len())
-		}
-		checkProblemLines(t, d, 2, 4)
+		checkNeighboursKept(t, dir, "run.csv", body, contract.FormatLMBench, 2, 4)
 	})
 }

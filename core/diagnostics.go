@@ -141,22 +141,68 @@ func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdi
 
 // diagnosticTables computes the per-window-size tables (§9) over the post-
 // warmup trajectories; it ends early (incomplete) when stop fails.
+//
+// The metrics' tables are independent (each its whole-run verdicts, CoV
+// cells and rolling windows, written to its own cells), and on a long run
+// they are most of a JSON output's work (10,000 super-passes: 300,000
+// rolling windows and ten whole-run trend tests of 10,000 points), so two
+// goroutines share them, metric by metric: the tables are the same
+// whatever the order. The hook is polled from both, one call at a time.
 func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64, minN int, alpha float64,
 	stop *stopper) []WindowDiagnostics {
-	var whole [NumMetrics][5]stats.Verdict
-	for m := range NumMetrics {
-		if stop.failed() {
-			return nil
-		}
-		whole[m] = allVerdicts(traj[m], minN, alpha) // the same for every size
-	}
 	ms := Metrics()
 	out := make([]WindowDiagnostics, len(sizes))
 	for i, w := range sizes {
 		out[i].W = w
-		for m := range NumMetrics {
+	}
+	metric := func(m int, st *stopper) {
+		whole := allVerdicts(traj[m], minN, alpha) // the same for every size
+		for i, w := range sizes {
+			if st.failed() {
+				return
+			}
 			out[i].Cov[m] = covCell(traj[m], w, ms[m].Gated, bounds)
-			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole[m], stop)
+			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole, st)
+		}
+	}
+	var hook func() error
+	if stop != nil {
+		hook = stop.fn
+	}
+	lock := make(chan struct{}, 1)
+	poll := func() error {
+		if hook == nil {
+			return nil
+		}
+		lock <- struct{}{}
+		defer func() { <-lock }()
+		return hook()
+	}
+	next := make(chan int, NumMetrics)
+	for m := range NumMetrics {
+		next <- m
+	}
+	close(next)
+	work := func(st *stopper) {
+		for m := range next {
+			if st.failed() {
+				return
+			}
+			metric(m, st)
+		}
+	}
+	mine, helper := &stopper{fn: poll}, &stopper{fn: poll}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		work(helper)
+	}()
+	work(mine)
+	<-done
+	for _, st := range [2]*stopper{mine, helper} {
+		if st.err != nil && stop != nil && stop.err == nil {
+			stop.err = st.err
+			return nil
 		}
 	}
 	return out

@@ -117,8 +117,13 @@ type EarliestStop struct {
 	// Full is the full run's check (its values and intervals).
 	Full StopCheck
 	// Evaluated counts the prefixes analysed; Step is the stride between
-	// them (1 unless MaxPrefixes capped the work).
+	// them (1 unless MaxPrefixes capped the work), and between a probe and
+	// its confirmations on the geometric grid.
 	Evaluated, Step int
+	// Geometric reports the search of a long run (more than 512 full
+	// super-passes, D39): prefixes probed on a geometric grid, and only
+	// when the full run meets the rule (longrunstop.go).
+	Geometric bool
 }
 
 // SavedNs is the wall time after the stop, in ns (0 without a stop).
@@ -316,7 +321,9 @@ func TPOTP50Interval(r *Result, p50 float64, lo, hi int) [2]float64 {
 // that certifies under t, confirmed by t.Confirm − 1 earlier ones, and
 // how it compares with full. Prefixes too short to meet the minimum
 // duration floor, or to hold warmup plus MinTrendN super-passes, are not
-// analysed.
+// analysed. A run of more than longRunStopSPs full super-passes is
+// searched on a geometric grid of prefixes, and only when the full run
+// meets the rule (geometricStop, D39).
 func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestStop, error) {
 	nan := math.NaN()
 	e := EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, Target: t}
@@ -341,38 +348,18 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 		e.Reason = "no prefix long enough for the minimum-duration floor"
 		return e, nil
 	}
-	conf := max(t.Confirm, 1)
 	cand := len(cuts) - first + 1
 	if t.MaxPrefixes > 0 && cand > t.MaxPrefixes {
 		e.Step = (cand + t.MaxPrefixes - 1) / t.MaxPrefixes
 	}
-	streak, lastStreak := 0, 0
-	var last StopCheck
-	for k := first; k <= len(cuts); k += e.Step {
-		c, err := run.CheckPrefix(p, S, k, t)
-		if err != nil {
-			return e, err
-		}
-		e.Evaluated++
-		last = c
-		if !c.Certified {
-			streak = 0
-			continue
-		}
-		if streak++; streak >= conf {
-			e.Found, e.Stop = true, c
-			break
-		}
-		lastStreak = streak
+	var err error
+	if len(cuts) > longRunStopSPs {
+		err = run.geometricStop(p, S, first, len(cuts), t, &e)
+	} else {
+		err = run.linearStop(p, S, first, len(cuts), t, &e)
 	}
-	if !e.Found {
-		switch {
-		case last.Reason != "":
-			e.Reason = "no prefix certifies; the last: " + last.Reason
-		default:
-			e.Reason = fmt.Sprintf("only the last %d prefix(es) certify, %d in a row needed", lastStreak, conf)
-		}
-		return e, nil
+	if err != nil || !e.Found {
+		return e, err
 	}
 	if span := e.EndNs - e.StartNs; span > 0 {
 		e.StopAtS = float64(e.Stop.CutNs-e.StartNs) / 1e9
@@ -383,6 +370,40 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 	e.Withdrawn = !fo.Found
 	e.Agrees = !e.Withdrawn && within(fo.SteadyTPSSystem, e.Stop.TPSSystemCI) && within(fo.SteadyTPOTP50Ns, e.Stop.TPOTP50CI)
 	return e, nil
+}
+
+// linearStop is the search of a run of at most longRunStopSPs full
+// super-passes: every e.Step-th prefix from first to last in order, the
+// stop the first that certifies with the t.Confirm − 1 analysed before it.
+// It sets e.Found and e.Stop, or e.Reason, and counts e.Evaluated.
+func (run *Run) linearStop(p Params, S, first, last int, t StopTarget, e *EarliestStop) error {
+	conf := max(t.Confirm, 1)
+	streak, lastStreak := 0, 0
+	var prev StopCheck
+	for k := first; k <= last; k += e.Step {
+		c, err := run.CheckPrefix(p, S, k, t)
+		if err != nil {
+			return err
+		}
+		e.Evaluated++
+		prev = c
+		if !c.Certified {
+			streak = 0
+			continue
+		}
+		if streak++; streak >= conf {
+			e.Found, e.Stop = true, c
+			return nil
+		}
+		lastStreak = streak
+	}
+	switch {
+	case prev.Reason != "":
+		e.Reason = "no prefix certifies; the last: " + prev.Reason
+	default:
+		e.Reason = fmt.Sprintf("only the last %d prefix(es) certify, %d in a row needed", lastStreak, conf)
+	}
+	return nil
 }
 
 // firstCandidate is the smallest prefix length k ≥ minK whose cut lies at

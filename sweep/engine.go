@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -145,7 +146,7 @@ const maxFailures = 10
 // String is the one-line final report.
 func (s Summary) String() string {
 	var st []string
-	for _, k := range sortedKeys(s.RowsByStatus) {
+	for _, k := range slices.Sorted(maps.Keys(s.RowsByStatus)) {
 		name := k
 		if name == "" {
 			name = "no status" // reference-compat outcomes carry none
@@ -153,7 +154,7 @@ func (s Summary) String() string {
 		st = append(st, fmt.Sprintf("%s %d", name, s.RowsByStatus[k]))
 	}
 	var vs []string
-	for _, k := range sortedKeys(s.RowsByVerdict) {
+	for _, k := range slices.Sorted(maps.Keys(s.RowsByVerdict)) {
 		if k != "" {
 			vs = append(vs, fmt.Sprintf("%s %d", k, s.RowsByVerdict[k]))
 		}
@@ -629,7 +630,7 @@ func (e *engine) takeOutRows(ctx context.Context, states map[sinks.Key]sinks.Row
 		}
 		redo[k], files[st.File] = true, true
 	}
-	for _, f := range sortedKeys(files) {
+	for _, f := range slices.Sorted(maps.Keys(files)) {
 		n, err := sinks.DropRows(ctx, f, func(k sinks.Key) bool { return redo[k] }, e.o.Mem)
 		if err != nil {
 			return taken, kept, err

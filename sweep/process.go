@@ -6,7 +6,6 @@ import (
 	"math"
 	"reflect"
 	"runtime/debug"
-	"slices"
 	"time"
 
 	"github.com/steadysweep/steadysweep/core"
@@ -208,13 +207,4 @@ func ErrorOutcome(reason string) core.Outcome {
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -115,7 +117,7 @@ func (s *staleSet) add(o staleOutput) {
 // files this process may rewrite and counts in sum the rows dropped and
 // those kept because another shard's part files hold them.
 func (e *engine) dropSuperseded(ctx context.Context, s *staleSet, sum *Summary) error {
-	for _, f := range sortedKeys(s.rows) {
+	for _, f := range slices.Sorted(maps.Keys(s.rows)) {
 		keys := s.rows[f]
 		if !e.mayRewrite(f) {
 			sum.SupersededKept += len(keys)
@@ -127,7 +129,7 @@ func (e *engine) dropSuperseded(ctx context.Context, s *staleSet, sum *Summary) 
 		}
 		sum.Superseded += n
 	}
-	for _, f := range sortedKeys(s.series) {
+	for _, f := range slices.Sorted(maps.Keys(s.series)) {
 		keys := s.series[f]
 		if !e.mayRewrite(f) {
 			continue

@@ -3,6 +3,8 @@ package sweep
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -71,7 +73,7 @@ func (e *engine) takeOutOlderSeries(ctx context.Context, series map[sinks.Series
 			redo[k], files[f] = true, true
 		}
 	}
-	for _, f := range sortedKeys(files) {
+	for _, f := range slices.Sorted(maps.Keys(files)) {
 		if _, err := sinks.DropSeries(ctx, f, func(k sinks.SeriesKey) bool { return redo[k] }, e.o.Mem); err != nil {
 			return err
 		}

@@ -4,9 +4,11 @@ package benchlog
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -173,4 +175,21 @@ func SampleIndex(w io.Writer, n int) error {
 	}
 	bw.WriteString("}}")
 	return bw.Flush()
+}
+
+// SplitLines is the floor the decoders are measured against: it splits
+// the file at path into lines with bufio.Scanner and does nothing else,
+// returning the bytes of the lines.
+func SplitLines(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	var n int64
+	for sc.Scan() {
+		n += int64(len(sc.Bytes()))
+	}
+	return n, errors.Join(sc.Err(), f.Close())
 }

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,8 +12,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks"
-	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 	"github.com/steadysweep/steadysweep/sweep"
 )
 
@@ -165,26 +161,13 @@ func TestParamTableEndToEnd(t *testing.T) {
 	settings := func(args ...string) map[string]string {
 		t.Helper()
 		page := filepath.Join(dir, "run.html")
-		var stdout, stderr bytes.Buffer
-		args = append([]string{"analyze", goodRun, "--tokenizer", "words", "--no-cache", "--html", page}, args...)
-		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-			t.Fatalf("%q: %v\n%s", args, err, stderr.String())
+		mustAnalyze(t, goodRun, append([]string{"--html", page}, args...)...)
+		params, _ := recordField(recordField(pageRecord(t, page), "settings").(pyjson.Object), "params").(pyjson.Object)
+		out := map[string]string{}
+		for _, f := range params {
+			out[f.Key], _ = f.Value.(string)
 		}
-		b, err := os.ReadFile(page)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, err := htmlpage.Record(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rec struct {
-			Settings struct{ Params map[string]string }
-		}
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			t.Fatal(err)
-		}
-		return rec.Settings.Params
+		return out
 	}
 	defaults := settings()
 	for _, s := range core.ParamSpecs() {

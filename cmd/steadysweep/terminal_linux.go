@@ -2,19 +2,5 @@ package main
 
 import "golang.org/x/sys/unix"
 
-// termiosReadable asks the terminal driver for fd's attributes (TCGETS),
-// which only a terminal answers.
-func termiosReadable(fd int) bool {
-	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	return err == nil
-}
-
-// terminalColumns is the width of the terminal on fd (TIOCGWINSZ), 0 when
-// it does not say.
-func terminalColumns(fd int) int {
-	ws, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ)
-	if err != nil {
-		return 0
-	}
-	return int(ws.Col)
-}
+// ioctlGetTermios is the request that reads a terminal's attributes.
+const ioctlGetTermios = unix.TCGETS

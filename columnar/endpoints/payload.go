@@ -37,12 +37,19 @@ type payloadWords struct {
 }
 
 // words scans the string at b[i] into run, checking the line's UTF-8 up
-// to its end.
-func (p *payloadWords) words(b []byte, i int, run *scan.WordRun) (int, error) {
+// to its end; with chunks, the strings of the chunk list that directly
+// follow it too (scan.ScanChunkWords).
+func (p *payloadWords) words(b []byte, i int, run *scan.WordRun, chunks bool) (int, error) {
 	if !p.badUTF8 && !utf8.Valid(b[p.utf8At:i]) {
 		p.badUTF8 = true
 	}
-	end, err := scan.ScanStringWords(b, i, run)
+	var end int
+	var err error
+	if chunks {
+		end, err = scan.ScanChunkWords(b, i, run)
+	} else {
+		end, err = scan.ScanStringWords(b, i, run)
+	}
 	if run.BadUTF8 {
 		p.badUTF8 = true
 	}
@@ -118,7 +125,7 @@ func (p *payloadWords) scanChunks(b []byte, i int, str, first, rest *scan.WordRu
 		if str == nil {
 			return scan.ScanValue(b, i, 2)
 		}
-		end, err := p.words(b, i, str)
+		end, err := p.words(b, i, str, false)
 		return scan.Value{Kind: scan.VString, Esc: true, Start: i, End: end}, err
 	case '[':
 	default:
@@ -139,7 +146,9 @@ func (p *payloadWords) scanChunks(b []byte, i int, str, first, rest *scan.WordRu
 		var err error
 		switch {
 		case i < len(b) && b[i] == '"' && run != nil:
-			end, err = p.words(b, i, run)
+			// The chunks after the first are one run: the directly
+			// following ones are taken in the same scan.
+			end, err = p.words(b, i, run, m > 0)
 		default:
 			var e scan.Value
 			e, err = scan.ScanValue(b, i, 3)

@@ -253,7 +253,7 @@ func (t *typed[T]) startPage(enc int32, b []byte, n int) error {
 		}
 	case encDeltaLengthBytes:
 		if _, ok := any(z).([]byte); ok {
-			d, err = newDeltaLengthBytes(b, n)
+			d, _, err = newDeltaLengthBytes(b, n)
 		}
 	case encDeltaBytes:
 		if _, ok := any(z).([]byte); ok {

@@ -109,35 +109,17 @@ func (c *chunkWriter) addValues(a arrow.Array, off, n int) error {
 			if c.typ != typeInt32 {
 				return mismatch()
 			}
-			v := x.Value(i)
-			c.stats.addInt(int64(v))
-			if useDict {
-				c.idx = append(c.idx, index(c.dict, v))
-			} else {
-				c.plain = appendFixed(c.plain, v)
-			}
+			addFixed(c, x.Value(i), useDict)
 		case *array.Int64:
 			if c.typ != typeInt64 {
 				return mismatch()
 			}
-			v := x.Value(i)
-			c.stats.addInt(v)
-			if useDict {
-				c.idx = append(c.idx, index(c.dict, v))
-			} else {
-				c.plain = appendFixed(c.plain, v)
-			}
+			addFixed(c, x.Value(i), useDict)
 		case *array.Float64:
 			if c.typ != typeDouble {
 				return mismatch()
 			}
-			v := x.Value(i)
-			c.stats.addFloat(v)
-			if useDict {
-				c.idx = append(c.idx, index(c.dict, v))
-			} else {
-				c.plain = appendFixed(c.plain, v)
-			}
+			addFixed(c, x.Value(i), useDict)
 		case *array.String:
 			if c.typ != typeByteArray {
 				return mismatch()
@@ -154,6 +136,24 @@ func (c *chunkWriter) addValues(a arrow.Array, off, n int) error {
 		}
 	}
 	return nil
+}
+
+// addFixed adds a fixed-width value to the open page: to the statistics,
+// then as a dictionary index or PLAIN.
+func addFixed[T fixed](c *chunkWriter, v T, useDict bool) {
+	switch x := any(v).(type) {
+	case int32:
+		c.stats.addInt(int64(x))
+	case int64:
+		c.stats.addInt(x)
+	case float64:
+		c.stats.addFloat(x)
+	}
+	if useDict {
+		c.idx = append(c.idx, index(c.dict, v))
+	} else {
+		c.plain = appendFixed(c.plain, v)
+	}
 }
 
 // stringAt is value i of x as bytes, without a copy: the value buffer

@@ -117,15 +117,6 @@ func (d *deltaDecoder) nextMini() error {
 	return nil
 }
 
-// end is the byte just after the stream, once every value was yielded:
-// the rest of the last miniblock (padding) counted.
-func (d *deltaDecoder) end() int {
-	if d.mini < d.miniblocks && d.widths != nil {
-		return min(len(d.b), d.miniAt+d.perMini*int(d.widths[d.mini])/8)
-	}
-	return d.pos
-}
-
 // bitsAt reads width (≤ 64) bits LSB first from bit off of b; bits past
 // the end read as zero.
 func bitsAt(b []byte, off, width int) uint64 {
@@ -156,60 +147,79 @@ func (x deltaInts[T]) decode(dst []T) error {
 	return nil
 }
 
-// deltaLengths reads a whole length stream, which must be fully read to
-// find where the bytes after it start. Its count is bounded by the
-// page's value count (at most limit) and each length by the page's
-// bytes, so its memory is the page's.
-func deltaLengths(b []byte, limit int) ([]int, int, error) {
+// deltaEnd is the byte just after a DELTA_BINARY_PACKED stream, found
+// by walking its block headers and miniblock sizes without decoding a
+// value: the bytes after a length stream start there, and a hostile
+// count (up to the page's value count) costs neither memory nor a pass
+// per value. The stream's count must not pass limit.
+func deltaEnd(b []byte, limit int) (int, error) {
 	d, err := newDeltaDecoder(b)
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	if d.total > limit {
-		return nil, 0, fmt.Errorf("%d delta lengths in a page of %d values", d.total, limit)
+		return 0, fmt.Errorf("a delta stream of %d values in a page of %d", d.total, limit)
 	}
-	lens := make([]int, d.total)
-	for i := range lens {
-		v, err := d.next()
-		if err != nil {
-			return nil, 0, err
+	pos, left := d.pos, d.total-1 // the first value is in the header
+	for left > 0 {
+		_, n := binary.Varint(b[pos:])
+		if n <= 0 || len(b)-pos-n < d.miniblocks {
+			return 0, fmt.Errorf("DELTA_BINARY_PACKED block header truncated at byte %d", pos)
 		}
-		if v < 0 || v > int64(len(b)) {
-			return nil, 0, fmt.Errorf("byte array length %d in a page of %d bytes", v, len(b))
+		widths := b[pos+n : pos+n+d.miniblocks]
+		pos += n + d.miniblocks
+		for _, w := range widths {
+			if left <= 0 {
+				break // the last block's unneeded miniblocks are absent
+			}
+			if w > 64 {
+				return 0, fmt.Errorf("DELTA_BINARY_PACKED bit width %d", w)
+			}
+			size := d.perMini * int(w) / 8 // the last one padded to full size
+			if size > len(b)-pos {
+				if left > d.perMini {
+					return 0, fmt.Errorf("DELTA_BINARY_PACKED miniblock truncated at byte %d", pos)
+				}
+				size = len(b) - pos
+			}
+			pos += size
+			left -= d.perMini
 		}
-		lens[i] = int(v)
 	}
-	return lens, d.end(), nil
+	return pos, nil
 }
 
 // deltaLengthBytes is DELTA_LENGTH_BYTE_ARRAY: the lengths
 // DELTA_BINARY_PACKED, then the bytes of every value one after another.
 type deltaLengthBytes struct {
-	lens []int
+	lens *deltaDecoder
 	data []byte
 }
 
-func newDeltaLengthBytes(b []byte, n int) (*deltaLengthBytes, error) {
-	lens, end, err := deltaLengths(b, n)
+func newDeltaLengthBytes(b []byte, limit int) (*deltaLengthBytes, int, error) {
+	end, err := deltaEnd(b, limit)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return &deltaLengthBytes{lens: lens, data: b[end:]}, nil
+	lens, err := newDeltaDecoder(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &deltaLengthBytes{lens: lens, data: b[end:]}, end, nil
 }
 
 func (d *deltaLengthBytes) decode(dst [][]byte) error {
-	if len(dst) > len(d.lens) {
-		return fmt.Errorf("DELTA_LENGTH_BYTE_ARRAY holds fewer values than the page")
-	}
 	for i := range dst {
-		n := d.lens[i]
-		if n > len(d.data) {
+		n, err := d.lens.next()
+		if err != nil {
+			return err
+		}
+		if n < 0 || n > int64(len(d.data)) {
 			return fmt.Errorf("DELTA_LENGTH_BYTE_ARRAY value of %d bytes, %d left", n, len(d.data))
 		}
 		dst[i] = d.data[:n:n]
 		d.data = d.data[n:]
 	}
-	d.lens = d.lens[len(dst):]
 	return nil
 }
 
@@ -217,18 +227,22 @@ func (d *deltaLengthBytes) decode(dst [][]byte) error {
 // then the suffixes DELTA_LENGTH_BYTE_ARRAY; a value is the previous
 // value's prefix followed by its suffix.
 type deltaBytes struct {
-	prefixes []int
+	prefixes *deltaDecoder
 	suffixes *deltaLengthBytes
 	prev     []byte
 	total    int // bytes of the values so far
 }
 
-func newDeltaBytes(b []byte, n int) (*deltaBytes, error) {
-	prefixes, end, err := deltaLengths(b, n)
+func newDeltaBytes(b []byte, limit int) (*deltaBytes, error) {
+	end, err := deltaEnd(b, limit)
 	if err != nil {
 		return nil, err
 	}
-	suffixes, err := newDeltaLengthBytes(b[end:], n)
+	prefixes, err := newDeltaDecoder(b)
+	if err != nil {
+		return nil, err
+	}
+	suffixes, _, err := newDeltaLengthBytes(b[end:], limit)
 	if err != nil {
 		return nil, err
 	}
@@ -236,26 +250,25 @@ func newDeltaBytes(b []byte, n int) (*deltaBytes, error) {
 }
 
 func (d *deltaBytes) decode(dst [][]byte) error {
-	if len(dst) > len(d.prefixes) {
-		return fmt.Errorf("DELTA_BYTE_ARRAY holds fewer values than the page")
-	}
 	if err := d.suffixes.decode(dst); err != nil {
 		return err
 	}
 	for i, suffix := range dst {
-		p := d.prefixes[i]
-		if p > len(d.prev) {
+		p, err := d.prefixes.next()
+		if err != nil {
+			return err
+		}
+		if p < 0 || p > int64(len(d.prev)) {
 			return fmt.Errorf("DELTA_BYTE_ARRAY prefix of %d bytes after a value of %d", p, len(d.prev))
 		}
 		// Shared prefixes let a small page stand for values far larger
 		// than itself; they are bounded like a decompressed page.
-		if d.total += p + len(suffix); d.total > maxPageBytes {
+		if d.total += int(p) + len(suffix); d.total > maxPageBytes {
 			return fmt.Errorf("DELTA_BYTE_ARRAY values exceed %d bytes", maxPageBytes)
 		}
-		v := make([]byte, 0, p+len(suffix))
+		v := make([]byte, 0, int(p)+len(suffix))
 		v = append(append(v, d.prev[:p]...), suffix...)
 		dst[i], d.prev = v, v
 	}
-	d.prefixes = d.prefixes[len(dst):]
 	return nil
 }

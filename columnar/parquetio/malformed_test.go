@@ -23,18 +23,7 @@ func smallFile(t testing.TB, opts Options) []byte {
 	t.Helper()
 	rec := testRecord(t, 40, 2, 4)
 	defer rec.Release()
-	var buf bytes.Buffer
-	w, err := NewWriter(&buf, rec.Schema(), &opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return writeOurs(t, &opts, false, rec)
 }
 
 // footerOf splits a file into its data (up to the footer) and footer.
@@ -259,7 +248,21 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add([]byte("PAR1\x15\x00PAR1"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := readAllOf(b); err != nil && strings.Contains(err.Error(), "\n") {
+		r, err := NewReader(bytes.NewReader(b), "hostile.parquet", nil)
+		if err == nil {
+			// A file may declare billions of rows in a few bytes (an
+			// all-null page is a run header): reading them is the work
+			// it asks for, in bounded batches, not a fault to find.
+			var rows int64
+			for _, g := range r.meta.rowGroups {
+				rows += g.numRows
+			}
+			if rows > 1<<16 {
+				return
+			}
+			err = r.Each(context.Background(), nil, 7, func(arrow.RecordBatch) error { return nil })
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Errorf("error of more than one line: %q", err)
 		}
 	})

@@ -147,7 +147,7 @@ type batchWriter interface {
 
 // writeOurs and writePqarrow write the batches (buffered: WriteBuffered,
 // else Write) with this package and with pqarrow.
-func writeOurs(t *testing.T, opts *Options, buffered bool, recs ...arrow.RecordBatch) []byte {
+func writeOurs(t testing.TB, opts *Options, buffered bool, recs ...arrow.RecordBatch) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, recs[0].Schema(), opts)
@@ -169,7 +169,7 @@ func writePqarrow(t *testing.T, props []parquet.WriterProperty, arrProps pqarrow
 	return buf.Bytes()
 }
 
-func writeAll(t *testing.T, w batchWriter, buffered bool, recs []arrow.RecordBatch) {
+func writeAll(t testing.TB, w batchWriter, buffered bool, recs []arrow.RecordBatch) {
 	t.Helper()
 	for _, rec := range recs {
 		write := w.Write

@@ -165,6 +165,27 @@ func swarWords(b []byte, j int, carry uint64) (int, int, uint64) {
 // when the line is valid UTF-8; otherwise a caller must count the joined
 // text instead (chunks may split a character).
 func ScanStringWords(b []byte, i int, run *WordRun) (int, error) {
+	return scanWords(b, i, run, false)
+}
+
+// ScanChunkWords is ScanStringWords over the strings of a chunk list from
+// the one at b[i] on: while a string's closing quote is directly followed
+// by `,"` (the separator msgspec writes between two strings of an array),
+// the next string is scanned too, in the same loop, into the same run —
+// their concatenation, as "".join(chunks) would make it. It returns the
+// index after the last string it took; a list that goes on otherwise (a
+// non-string, whitespace) is left to the caller there. A chunk list of
+// one word a string thus costs no call per string.
+func ScanChunkWords(b []byte, i int, run *WordRun) (int, error) {
+	return scanWords(b, i, run, true)
+}
+
+// scanWords is ScanStringWords (chunks false) and ScanChunkWords.
+func scanWords(b []byte, i int, run *WordRun, chunks bool) (int, error) {
+	var inList uint64 // wordsAVX2's chunks flag
+	if chunks {
+		inList = 1
+	}
 	j := i + 1
 	words, lead := run.Words, run.Lead
 	needLead := run.Bytes == 0
@@ -178,9 +199,9 @@ func ScanStringWords(b []byte, i int, run *WordRun) (int, error) {
 			var w int
 			if HaveWordsAVX2 && j >= 3 && j+32 <= len(b) {
 				var ps, bad uint64
-				var esc int
-				j, w, ps, esc, bad = wordsAVX2(b, j, carry>>7)
-				carry, extra = ps<<7, extra-esc
+				var dropped int
+				j, w, ps, dropped, bad = wordsAVX2(b, j, carry>>7, inList)
+				carry, extra = ps<<7, extra-dropped
 				if bad != 0 {
 					run.BadUTF8 = true
 				}
@@ -196,6 +217,11 @@ func ScanStringWords(b []byte, i int, run *WordRun) (int, error) {
 		var space bool
 		switch {
 		case c == '"':
+			if chunks && j+3 < len(b) && b[j+1] == ',' && b[j+2] == '"' {
+				j += 3 // the next chunk: its text follows this one's
+				extra -= 3
+				continue
+			}
 			run.Words, run.Bytes, run.Lead, run.Trail = words, run.Bytes+j-start+extra, lead, carry == 0
 			return j + 1, nil
 		case c == '\\':

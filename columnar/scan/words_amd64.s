@@ -94,7 +94,8 @@ done:
 // large, 0x10 surrogate, 0x20 overlong 2, 0x40 too large (1000) or
 // overlong 4, 0x80 two continuations.
 DATA avx2Bytes<>+0(SB)/8, $0xe2fee1c21f5c2220
-GLOBL avx2Bytes<>(SB), RODATA|NOPTR, $8
+DATA avx2Bytes<>+8(SB)/1, $0x2c
+GLOBL avx2Bytes<>(SB), RODATA|NOPTR, $9
 
 DATA utf8Hi1<>+0(SB)/8, $0x0202020202020202  // by the high nibble of the byte before
 DATA utf8Hi1<>+8(SB)/8, $0x4915012180808080
@@ -127,7 +128,7 @@ DATA escapeClass<>+0x72(SB)/1, $1
 DATA escapeClass<>+0x74(SB)/1, $1
 GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 
-// func wordsAVX2(b []byte, j int, prevSpace uint64) (next int, words int, prevSpaceOut uint64, escapes int, bad uint64)
+// func wordsAVX2(b []byte, j int, prevSpace uint64, chunks uint64) (next int, words int, prevSpaceOut uint64, dropped int, bad uint64)
 //
 // Counts word starts in b[j:] 32 bytes at a time (needs 3 <= j and
 // j+32 <= len(b)), with more of scanStringWords' cases in the loop than
@@ -136,15 +137,21 @@ GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 // (bad is non-zero on an error at a byte it took or stopped at), except
 // the lead bytes of the multi-byte Unicode spaces (0xC2, 0xE1, 0xE2,
 // 0xE3); the two-byte escapes \n \t \r \f (spaces) and \" \\ \/ \b (not)
-// are taken in place, counted in escapes (each decodes to one byte). It
-// stops at '"', a control byte, one of those lead bytes, a \u or bad
-// escape, or len(b); the last block overlaps the one before, so it never
-// stops inside a character for want of bytes. AVX2 and POPCNT.
+// are taken in place (each decodes to one byte: one byte dropped). With
+// chunks non-zero, a closing quote directly followed by ," (the next
+// string of a chunk list) is taken in place too, the three bytes dropped
+// and transparent to the count (a word may go on across them): the
+// strings count as their concatenation, many separators a block, without
+// a stop per string.
+// It stops at any other '"', a control byte, one of those lead bytes, a
+// \u or bad escape, or len(b); the last block overlaps the one before, so
+// it never stops inside a character for want of bytes. AVX2 and POPCNT.
 //
 // Registers: SI b, R13 len(b), DI j, R8 prevSpace, R9 words, R12
-// escapes, R11 UTF-8 errors; per block R10 where it was loaded, AX the
-// stops, BX the spaces, DX the UTF-8 errors.
-TEXT ·wordsAVX2(SB), NOSPLIT, $0-80
+// dropped, R11 UTF-8 errors; per block R10 where it was loaded, AX the
+// stops, BX the spaces, DX the UTF-8 errors, R14 the separators (R14 and
+// Y15 are free in ABI0 code: the wrapper restores them).
+TEXT ·wordsAVX2(SB), NOSPLIT, $0-88
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), R13
 	MOVQ j+24(FP), DI
@@ -160,6 +167,7 @@ TEXT ·wordsAVX2(SB), NOSPLIT, $0-80
 	VPBROADCASTB avx2Bytes<>+5(SB), Y7   // 0xE1
 	VPBROADCASTB avx2Bytes<>+6(SB), Y9   // 0xE2 and 0xE3 are 0xE2 under 0xFE
 	VPBROADCASTB avx2Bytes<>+7(SB), Y8
+	VPBROADCASTB avx2Bytes<>+8(SB), Y15  // ','
 
 avxloop:
 	MOVQ DI, R10
@@ -174,6 +182,7 @@ avxloop:
 avxblock:
 	VMOVDQU (SI)(R10*1), Y0
 	VPCMPEQB Y0, Y11, Y1         // stops of ASCII: '"', '\\', control bytes
+	VPMOVMSKB Y1, R14            // the quotes
 	VPCMPEQB Y0, Y12, Y2
 	VPOR     Y2, Y1, Y1
 	VPMINUB  Y0, Y13, Y3
@@ -182,6 +191,47 @@ avxblock:
 	VPMOVMSKB Y1, AX
 	VPCMPEQB Y0, Y10, Y2         // spaces
 	VPMOVMSKB Y2, BX
+
+	// Separators of a chunk list, R14: bit k when b[k:k+3] is `","`
+	// (whole in the block). Their bytes are transparent to the count
+	// (T = Sep | Sep<<1 | Sep<<2) and their quotes are no stops. From j
+	// on the quotes alternate, closing then opening (an escaped one
+	// comes after a backslash, a stop), so without overlaps each
+	// candidate before the first stop starts at a closing quote; a block
+	// with two that overlap or touch leaves them all to the stops.
+	TESTL    R14, R14
+	JZ       avxnosep
+	MOVQ     chunks+40(FP), CX
+	TESTQ    CX, CX
+	JZ       avxzerosep
+	VPCMPEQB Y0, Y15, Y2
+	VPMOVMSKB Y2, CX             // commas
+	SHRL     $1, CX
+	ANDL     R14, CX
+	SHRL     $2, R14
+	ANDL     CX, R14             // Sep = Q & C>>1 & Q>>2
+	MOVQ     DI, CX              // from j on (the last block starts
+	SUBQ     R10, CX             // before it: a "," there may be one
+	SHRL     CX, R14             // string's text)
+	SHLL     CX, R14
+	MOVL     R14, CX             // two that overlap (k and k+2: the string
+	SHRL     $2, CX              // between is ",", and which quote closes
+	MOVL     CX, DX              // a string is known only in order) or
+	SHRL     $1, DX              // touch (k and k+3: an empty chunk)
+	ORL      DX, CX
+	TESTL    R14, CX
+	JNZ      avxzerosep
+	MOVL     R14, CX
+	SHLL     $2, CX
+	ORL      R14, CX             // the separators' quotes
+	NOTL     CX
+	ANDL     CX, AX
+	JMP      avxnosep
+
+avxzerosep:
+	XORL     R14, R14
+
+avxnosep:
 	VMOVDQU  -3(SI)(R10*1), Y5   // ASCII from 3 bytes before on: no lead
 	VPOR     Y0, Y5, Y6          // byte to stop at, no UTF-8 error
 	VPMOVMSKB Y6, DX
@@ -240,6 +290,7 @@ avxchecked:
 	SHRL CX, AX
 	SHRL CX, BX
 	SHRL CX, DX
+	SHRL CX, R14
 	NEGL CX
 	ADDL $32, CX                 // bytes left, 1..31
 	MOVL $1, R10
@@ -250,16 +301,40 @@ avxwhole:
 	TESTL AX, AX
 	JNZ  avxpartial
 	ORL  DX, R11
-	MOVL BX, DX                  // starts = ^spaces & (spaces<<1 | prevSpace)
+	// X, the space state (a separator's bytes carry the state of the byte
+	// before it): X = spaces&^T | spread(Sep & (spaces<<1 | prevSpace));
+	// word starts = ^(spaces|T) & (X<<1 | prevSpace).
+	MOVL R14, CX                 // T
+	SHLL $1, CX
+	ORL  R14, CX
+	SHLL $1, CX
+	ORL  R14, CX
+	MOVL BX, DX                  // A
 	SHLL $1, DX
 	ORL  R8, DX
-	MOVL BX, R10
-	NOTL R10
-	ANDL R10, DX
-	POPCNTL DX, DX
-	ADDQ DX, R9
-	SHRL $31, BX
-	MOVL BX, R8
+	ANDL R14, DX
+	MOVL DX, R10                 // spread(A)
+	SHLL $1, R10
+	ORL  DX, R10
+	SHLL $1, R10
+	ORL  DX, R10
+	MOVL CX, DX                  // X
+	NOTL DX
+	ANDL BX, DX
+	ORL  R10, DX
+	ORL  CX, BX                  // ^(spaces|T)
+	NOTL BX
+	MOVL DX, R10
+	SHLL $1, R10
+	ORL  R8, R10
+	ANDL BX, R10
+	POPCNTL R10, R10
+	ADDQ R10, R9
+	SHRL $31, DX
+	MOVL DX, R8
+	POPCNTL R14, R10             // 3 bytes dropped a separator
+	LEAQ (R10)(R10*2), R10
+	ADDQ R10, R12
 	ADDQ $32, DI
 	JMP  avxloop
 
@@ -275,12 +350,35 @@ avxpartial:
 	MOVL $1, DX
 	SHLL CX, DX
 	DECL DX                      // the k bytes before it
+	ANDL DX, R14                 // the separators before it (a stop is never inside one)
+	ANDL DX, BX
+	MOVL R14, AX                 // T
+	SHLL $1, AX
+	ORL  R14, AX
+	SHLL $1, AX
+	ORL  R14, AX
+	MOVL BX, R10                 // ^(spaces|T), the k bytes
+	ORL  AX, R10
+	NOTL R10
+	ANDL R10, DX
+	MOVL BX, R10                 // A
+	SHLL $1, R10
+	ORL  R8, R10
+	ANDL R14, R10
+	POPCNTL R14, R14             // 3 bytes dropped a separator
+	LEAQ (R14)(R14*2), R14
+	ADDQ R14, R12
+	MOVL R10, R14                // spread(A)
+	SHLL $1, R14
+	ORL  R10, R14
+	SHLL $1, R14
+	ORL  R10, R14
+	NOTL AX                      // X
+	ANDL AX, BX
+	ORL  R14, BX
 	MOVL BX, R10
 	SHLL $1, R10
 	ORL  R8, R10
-	MOVL BX, AX
-	NOTL AX
-	ANDL AX, R10
 	ANDL DX, R10
 	POPCNTL R10, R10
 	ADDQ R10, R9
@@ -295,8 +393,10 @@ avxspecial:
 	CMPQ DI, R13
 	JGE  avxdone
 	MOVBLZX (SI)(DI*1), AX
+	CMPL AX, $0x22
+	JEQ  avxquote
 	CMPL AX, $0x5c
-	JNE  avxdone                 // '"', a control or lead byte: the caller's
+	JNE  avxdone                 // a control or lead byte: the caller's
 	LEAQ 1(DI), DX
 	CMPQ DX, R13
 	JGE  avxdone
@@ -324,11 +424,26 @@ avxwordesc:
 	ADDQ $2, DI
 	JMP  avxloop
 
+avxquote:                        // the end of a string: of a chunk list's?
+	MOVQ chunks+40(FP), DX
+	TESTQ DX, DX
+	JZ   avxdone
+	LEAQ 3(DI), DX
+	CMPQ DX, R13
+	JGE  avxdone
+	CMPB 1(SI)(DI*1), $0x2c
+	JNE  avxdone
+	CMPB 2(SI)(DI*1), $0x22
+	JNE  avxdone
+	ADDQ $3, R12
+	ADDQ $3, DI
+	JMP  avxloop
+
 avxdone:
 	VZEROUPPER
-	MOVQ DI, next+40(FP)
-	MOVQ R9, words+48(FP)
-	MOVQ R8, prevSpaceOut+56(FP)
-	MOVQ R12, escapes+64(FP)
-	MOVQ R11, bad+72(FP)
+	MOVQ DI, next+48(FP)
+	MOVQ R9, words+56(FP)
+	MOVQ R8, prevSpaceOut+64(FP)
+	MOVQ R12, dropped+72(FP)
+	MOVQ R11, bad+80(FP)
 	RET

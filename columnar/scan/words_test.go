@@ -128,3 +128,137 @@ func FuzzScanStringWords(f *testing.F) {
 		}
 	})
 }
+
+// chunkWordsOracle is scan.ScanChunkWords the slow way: each string of
+// the chunk list by scan.ScanStringWords into the same run (which appends
+// its text to the run's: the concatenation), stepping over a separator
+// that is exactly `,"`.
+func chunkWordsOracle(line []byte, i int, run *scan.WordRun) (int, error) {
+	for {
+		end, err := scan.ScanStringWords(line, i, run)
+		if err != nil || end+2 >= len(line) || line[end] != ',' || line[end+1] != '"' {
+			return end, err
+		}
+		i = end + 1
+	}
+}
+
+// checkChunkWords scans the chunk list line[1:] (line[0] == '[') with
+// ScanChunkWords under every word loop and with chunkWordsOracle, and
+// fails on a different end, error or UTF-8 verdict, or, on valid UTF-8,
+// a different run. It returns the oracle's run and end.
+func checkChunkWords(t *testing.T, line []byte, before scan.WordRun) (scan.WordRun, int) {
+	t.Helper()
+	want := before
+	wantEnd, wantErr := chunkWordsOracle(line, 1, &want)
+	valid := utf8.Valid(line)
+	scantest.EachWordLoop(t, func(loop string) {
+		run := before
+		end, err := scan.ScanChunkWords(line, 1, &run)
+		switch {
+		case end != wantEnd || err != wantErr:
+			t.Fatalf("%s: %q: end %d, %v; oracle %d, %v", loop, line, end, err, wantEnd, wantErr)
+		case err == nil && run.BadUTF8 != want.BadUTF8:
+			t.Fatalf("%s: %q: badUTF8 %v, oracle %v", loop, line, run.BadUTF8, want.BadUTF8)
+		case err == nil && valid && run != want:
+			t.Fatalf("%s: %q after %+v:\ngot    %+v\noracle %+v", loop, line, before, run, want)
+		}
+	})
+	return want, wantEnd
+}
+
+// TestScanChunkWordsLoops: chunk lists as a client that keeps every chunk
+// writes them — many short strings (a word with its separator, a piece,
+// an empty string, an escape alone) — and long ones, separated mostly by
+// `","` and now and then otherwise (`", "`, a null), so that separators
+// fall at every offset of the AVX2 loop's blocks, next to each other
+// (empty chunks), across them and in its overlapping last block. Each loop
+// must match chunkWordsOracle, and the oracle's run on valid UTF-8 must
+// be the concatenation of each chunk's slow count (refStringRun).
+func TestScanChunkWordsLoops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 7))
+	var valid []string
+	for _, p := range scantest.WordPieces {
+		if utf8.ValidString(p) {
+			valid = append(valid, p)
+		}
+	}
+	short := []string{"", " ", "a", "The", " the", " quick", ",", `,\",\"`, `\n`, `\n\n`, `\"`, "\u00a0", " 日本語", "—", `\u3000`, `\ud83d\ude00`}
+	for i := range 4000 {
+		pieces := valid
+		if i%5 == 0 {
+			pieces = scantest.WordPieces
+		}
+		var sb strings.Builder
+		sb.WriteByte('[')
+		var bodies []string // the chunks up to the first other separator
+		open := true
+		for n := 1 + rng.IntN(60); n > 0; n-- {
+			var body strings.Builder
+			switch r := rng.IntN(10); {
+			case r < 6:
+				body.WriteString(short[rng.IntN(len(short))])
+			case r < 9:
+				body.WriteString(" " + scantest.WordPieces[rng.IntN(len(scantest.WordPieces))] + pieces[rng.IntN(len(pieces))])
+			default:
+				for m := rng.IntN(30); m > 0; m-- {
+					body.WriteString(pieces[rng.IntN(len(pieces))])
+				}
+			}
+			sb.WriteString(`"` + body.String() + `"`)
+			if open {
+				bodies = append(bodies, body.String())
+			}
+			if n > 1 {
+				sep := `,`
+				switch rng.IntN(40) {
+				case 0:
+					sep = `, `
+					open = false
+				case 1:
+					sep = `,null,`
+					open = false
+				}
+				sb.WriteString(sep)
+			}
+		}
+		sb.WriteString(`],null]}` + strings.Repeat(" ", rng.IntN(40)))
+		line := []byte(sb.String())
+		for _, before := range []scan.WordRun{{}, {Words: 1, Bytes: 1, Lead: true, Trail: true}, {Words: 1, Bytes: 2, Lead: true}} {
+			got, end := checkChunkWords(t, line, before)
+			joined := before
+			ok := true
+			for _, body := range bodies {
+				ok = ok && utf8.ValidString(body)
+				joined = joined.Then(refStringRun(body))
+			}
+			if ok && got != joined {
+				t.Fatalf("%q after %+v: oracle %+v, chunks one by one %+v", line, before, got, joined)
+			}
+			wantEnd := 0 // '[' and each chunk's quotes and comma, less the last comma
+			for _, body := range bodies {
+				wantEnd += len(body) + 3
+			}
+			if end != wantEnd {
+				t.Fatalf("%q: end %d, want %d (after %d chunks)", line, end, wantEnd, len(bodies))
+			}
+		}
+	}
+}
+
+// FuzzScanChunkWords: any bytes as the inside of a chunk list (`["` body
+// `"]`, so a `","` in the body separates chunks) scan to the same end,
+// error, UTF-8 verdict and, on valid UTF-8, run under every word loop as
+// under chunkWordsOracle.
+//
+//	go test -run '^$' -fuzz FuzzScanChunkWords -fuzztime 60s ./columnar/
+func FuzzScanChunkWords(f *testing.F) {
+	f.Add(`The"," quick"," brown"," fox","","\n"," jumps`, uint8(40))
+	f.Add(`a","","","b\",\"c"," \u00a0","x`, uint8(0))
+	f.Add(strings.Repeat(`w"," `, 30), uint8(7))
+	f.Add("a\xe2\x80\",\"\x83 b", uint8(33))
+	f.Fuzz(func(t *testing.T, body string, pad uint8) {
+		line := []byte(`["` + body + `"]` + strings.Repeat(" ", int(pad%64)))
+		checkChunkWords(t, line, scan.WordRun{})
+	})
+}

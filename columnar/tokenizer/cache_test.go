@@ -87,12 +87,14 @@ func TestCompiledCacheCorrupt(t *testing.T) {
 	path := copyTiny(t, "")
 	want := loadTiny(t)
 	damage := map[string]func([]byte) []byte{
-		"FlipInHeader":  func(b []byte) []byte { b[3] ^= 1; return b },
-		"FlipInMiddle":  func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b },
-		"FlipInCRC":     func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b },
-		"Truncated":     func(b []byte) []byte { return b[:len(b)*2/3] },
-		"Empty":         func([]byte) []byte { return nil },
-		"OtherVersion":  func(b []byte) []byte { return []byte(strings.Replace(string(b), "tokenizer 1\n", "tokenizer 9\n", 1)) },
+		"FlipInHeader": func(b []byte) []byte { b[3] ^= 1; return b },
+		"FlipInMiddle": func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b },
+		"FlipInCRC":    func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b },
+		"Truncated":    func(b []byte) []byte { return b[:len(b)*2/3] },
+		"Empty":        func([]byte) []byte { return nil },
+		"OtherVersion": func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), compiledMagic, "steadysweep compiled tokenizer 9\n", 1))
+		},
 		"TrailingBytes": func(b []byte) []byte { return append(b, 0) },
 	}
 	for name, f := range damage {
@@ -199,5 +201,48 @@ func TestCompiledCacheUnwritable(t *testing.T) {
 	}
 	if got := tok.Encode("hello world"); !slices.Equal(got, []uint32{259, 264}) {
 		t.Errorf("Encode = %v, want [259 264]", got)
+	}
+}
+
+// TestDecodeCompiledForgedTables: an entry whose checksum holds but whose
+// stored hash tables could not be used in place — a merge table without a
+// free entry (a missed lookup would probe forever), a vocabulary slot
+// pointing past the keys (a lookup would slice out of range) — is refused
+// with errCompiled, as a damaged one is.
+func TestDecodeCompiledForgedTables(t *testing.T) {
+	fresh := func() *parts {
+		p, err := parseParts(tinyJSON(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := fresh()
+	for i := range p.model.merges.entries {
+		if e := &p.model.merges.entries[i]; e.nkey == 0 {
+			e.nkey, e.value = ^uint64(i+1)<<20, 0
+		}
+	}
+	if _, err := decodeCompiled(p.appendCompiled(nil)); !errors.Is(err, errCompiled) {
+		t.Errorf("merge table without a free entry: %v, want errCompiled", err)
+	}
+
+	p = fresh()
+	p.model.ignoreMerges = true
+	p.model.vocab = newVocabTable("abc", []uint32{1, 2}, []uint32{7, 8})
+	q, err := decodeCompiled(p.appendCompiled(nil))
+	if err != nil {
+		t.Fatalf("a vocabulary table: %v", err)
+	}
+	if id, ok := q.model.vocab.get("bc"); !ok || id != 8 {
+		t.Errorf(`stored vocabulary: get("bc") = %d, %v; want 8`, id, ok)
+	}
+	for i := range p.model.vocab.slots {
+		if e := &p.model.vocab.slots[i]; e.id1 != 0 {
+			e.off = 3
+		}
+	}
+	if _, err := decodeCompiled(p.appendCompiled(nil)); !errors.Is(err, errCompiled) {
+		t.Errorf("vocabulary slot past the keys: %v, want errCompiled", err)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"math/bits"
+	"slices"
+	"unsafe"
 )
 
 // The compiled form of a tokenizer: the parts (load.go) of a tokenizer.json
@@ -19,17 +22,26 @@ import (
 //	raw        u32 count, then an added token each: u32 id, u8 flags, str content
 //	normalized the same
 //	symbols    4×256 u32
-//	merges     u32 count, then u64 pair key and u64 rank<<32|id each
-//	vocab      u32 count, then u32 id and u32 length each, then the keys
-//	           (raw bytes) one after another; only with ignore_merges
+//	merges     u32 log2 of the table's entries, zeros to a multiple of 8
+//	           bytes from the start, then the mergeTable's entries as they
+//	           are in memory (u64 inverted key, u64 rank<<32|id)
+//	vocab      u32 log2 of its slots (0: no table, without ignore_merges),
+//	           u32 keys length, the keys (raw bytes), zeros to a multiple
+//	           of 4, then the vocabTable's slots as they are in memory (u32
+//	           offset, length, id+1)
 //	crc        u32 CRC-32C of everything before it
 //
-// where str is a u32 length and the bytes. The CRC catches a truncated or
-// altered entry, which is then rebuilt from the JSON (cache.go); every
-// count and length is also checked against what is left, so no entry,
-// however damaged, can make decoding read out of bounds or allocate more
+// where str is a u32 length and the bytes. Both hash tables are stored
+// whole (their hashes are fixed: merge keys by a multiply, vocabHash), so
+// that a load, on a little-endian machine, uses them where the read put
+// them — no insert per merge or key, no memory but the read's. The CRC
+// catches a truncated or altered entry, which is then rebuilt from the
+// JSON (cache.go); every count and length is also checked against what is
+// left, each table must keep a free slot (a lookup ends there) and each
+// vocabulary slot must lie inside the keys, so no entry, however damaged,
+// can make decoding or a lookup read out of bounds, loop, or allocate more
 // than the entry's size.
-const compiledMagic = "steadysweep compiled tokenizer 1\n"
+const compiledMagic = "steadysweep compiled tokenizer 2\n"
 
 const (
 	compiledNFC          = 1
@@ -81,14 +93,26 @@ func (p *parts) appendCompiled(dst []byte) []byte {
 			dst = le.AppendUint32(dst, id)
 		}
 	}
-	dst = le.AppendUint32(dst, uint32(p.model.merges.len()))
-	p.model.merges.each(func(key, value uint64) { dst = le.AppendUint64(le.AppendUint64(dst, key), value) })
+	pad := func(align int) {
+		for (len(dst)-start)%align != 0 {
+			dst = append(dst, 0)
+		}
+	}
+	m := p.model.merges.entries
+	dst = le.AppendUint32(dst, uint32(bits.TrailingZeros(uint(len(m)))))
+	pad(8)
+	for _, e := range m {
+		dst = le.AppendUint64(le.AppendUint64(dst, e.nkey), e.value)
+	}
 	if v := p.model.vocab; v == nil {
 		dst = le.AppendUint32(dst, 0)
 	} else {
-		dst = le.AppendUint32(dst, uint32(v.n))
-		v.each(func(s string, id uint32) { dst = le.AppendUint32(le.AppendUint32(dst, id), uint32(len(s))) })
-		v.each(func(s string, _ uint32) { dst = append(dst, s...) })
+		dst = le.AppendUint32(dst, uint32(bits.TrailingZeros(uint(len(v.slots)))))
+		str(v.keys)
+		pad(4)
+		for _, e := range v.slots {
+			dst = le.AppendUint32(le.AppendUint32(le.AppendUint32(dst, e.off), e.len), e.id1)
+		}
 	}
 	return le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
 }
@@ -157,6 +181,59 @@ func (r *compiledReader) byte1(what string) byte {
 	return 0
 }
 
+// strInPlace is str without the copy: the string shares the entry's
+// bytes, which nothing writes once read.
+func (r *compiledReader) strInPlace(what string) string {
+	n := r.u32(what)
+	if n == 0 || uint64(n) > uint64(len(r.b)) {
+		r.fail(what)
+		return ""
+	}
+	s := unsafe.String(unsafe.SliceData(r.b), n)
+	r.b = r.b[n:]
+	return s
+}
+
+// compiledSlots reads a hash table of 1<<log2 slots of type T stored as
+// they lie in memory after padding to align bytes from the start of data
+// (appendCompiled): in place where the host is little-endian and the
+// bytes are aligned for T, else copied into a new aligned array (a
+// big-endian host refuses the entry and rebuilds it from the JSON).
+func compiledSlots[T mergeEntry | vocabSlot](r *compiledReader, data []byte, log2 uint32, what string, align int) []T {
+	if r.err != nil {
+		return nil
+	}
+	if !littleEndian {
+		r.fail(what + ": stored little-endian")
+		return nil
+	}
+	pos := len(data) - 4 - len(r.b) // r.b is the rest of data's body
+	skip := (align - pos%align) % align
+	var zero T
+	size := uint64(unsafe.Sizeof(zero))
+	if log2 < 4 || log2 > 31 || uint64(skip)+size<<log2 > uint64(len(r.b)) {
+		r.fail(what + " table")
+		return nil
+	}
+	n := 1 << log2
+	raw := r.b[skip : skip+n*int(size)]
+	r.b = r.b[skip+len(raw):]
+	p := unsafe.Pointer(unsafe.SliceData(raw))
+	if uintptr(p)%uintptr(align) == 0 {
+		return unsafe.Slice((*T)(p), n)
+	}
+	out := make([]T, n)
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), len(raw)), raw)
+	return out
+}
+
+// littleEndian reports whether the host stores integers little-endian,
+// as the compiled form does.
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
 func (r *compiledReader) str(what string) string {
 	return string(r.take(uint64(r.u32(what)), what))
 }
@@ -208,30 +285,35 @@ func decodeCompiled(data []byte) (*parts, error) {
 			p.model.symbols[k][c] = r.u32("symbols")
 		}
 	}
-	n := r.count("merges", 16)
-	p.model.merges = newMergeTable(n)
-	for range n {
-		key, value := r.u64("merge"), r.u64("merge")
-		if key == emptyPair {
-			r.fail("merge of two ids 4294967295")
+	if entries := compiledSlots[mergeEntry](r, data, r.u32("merges"), "merges", 8); entries != nil {
+		p.model.merges = &mergeTable{entries: entries, shift: uint8(64 - bits.Len(uint(len(entries)-1)))}
+		if !slices.ContainsFunc(entries, func(e mergeEntry) bool { return e.nkey == 0 }) {
+			r.fail("merges: no free entry")
 		}
-		p.model.merges.set(key, value)
 	}
-	if n := r.count("vocab", 8); p.model.ignoreMerges {
-		ids, lens := make([]uint32, n), make([]uint32, n)
-		total := uint64(0)
-		for i := range n {
-			ids[i], lens[i] = r.u32("vocab id"), r.u32("vocab length")
-			total += uint64(lens[i])
+	switch log2 := r.u32("vocab"); {
+	case log2 == 0 && !p.model.ignoreMerges:
+	case log2 == 0 || !p.model.ignoreMerges:
+		r.fail("vocab without ignore_merges, or none with it")
+	default:
+		keys := r.strInPlace("vocab keys")
+		slots := compiledSlots[vocabSlot](r, data, log2, "vocab", 4)
+		t := &vocabTable{keys: keys, slots: slots}
+		free := false
+		for _, e := range slots {
+			switch {
+			case e.id1 == 0:
+				free = true
+			case uint64(e.off)+uint64(e.len) > uint64(len(keys)):
+				r.fail("vocab slot outside the keys")
+			default:
+				t.n++
+			}
 		}
-		if total > uint64(len(r.b)) {
-			r.fail("vocab keys")
-		} else {
-			p.model.vocab = newVocabTable(string(r.b[:total]), lens, ids)
-			r.b = r.b[total:]
+		if slots != nil && !free {
+			r.fail("vocab: no free slot")
 		}
-	} else if n != 0 {
-		r.fail("vocab without ignore_merges")
+		p.model.vocab = t
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing bytes")

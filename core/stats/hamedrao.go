@@ -31,9 +31,11 @@ func HamedRao(xs []float64) MannKendallResult {
 }
 
 // HamedRaoStop is HamedRao polling stop (when not nil) every 64 lags of
-// its autocorrelations, O(n²) in all (n − 1 lags of O(n) each: minutes at
-// n = 100,000); once stop reports true it returns ok = false and a result
-// to discard.
+// its autocorrelations (or every stage of their transform); once stop
+// reports true it returns ok = false and a result to discard. The
+// autocorrelations are O(n²) by the direct loop below 512 points and
+// O(n log n) above, by an exact transform with the loop's floats
+// (rankacf_ntt.go).
 func HamedRaoStop(xs []float64, stop func() bool) (r MannKendallResult, ok bool) {
 	if stop != nil && stop() {
 		return MannKendallResult{}, false // S and its variance are O(n log n) each
@@ -106,9 +108,26 @@ func rankACFInto(r []float64, maxLag int, stop func() bool, acf, dev []float64) 
 	if den == 0 {
 		return acf, true
 	}
-	for k := 1; k <= maxLag && k < n; k++ {
-		if k&63 == 0 && stop != nil && stop() {
+	if transformable(dev, maxLag) {
+		if !rankACFTransform(dev, den, acf[:min(maxLag, n-1)], stop) {
 			return nil, false
+		}
+		return acf, true
+	}
+	if !rankACFLoop(dev, den, acf[:min(maxLag, n-1)], stop) {
+		return nil, false
+	}
+	return acf, true
+}
+
+// rankACFLoop is acf[k−1] = Σ_{t=k}^{n−1} dev_t·dev_{t−k} / den for k =
+// 1…len(acf), lag by lag (O(n) each), polling stop every 64 lags; false
+// once stop reports true.
+func rankACFLoop(dev []float64, den float64, acf []float64, stop func() bool) bool {
+	n := len(dev)
+	for k := 1; k <= len(acf) && k < n; k++ {
+		if k&63 == 0 && stop != nil && stop() {
+			return false
 		}
 		num := 0.0
 		for t := k; t < n; t++ {
@@ -116,5 +135,5 @@ func rankACFInto(r []float64, maxLag int, stop func() bool, acf, dev []float64) 
 		}
 		acf[k-1] = num / den
 	}
-	return acf, true
+	return true
 }

@@ -73,7 +73,8 @@ type slopeSelector struct {
 	rank          []int32 // position of each index in an ordering
 	seqV, seqI    []int32 // enumeration: ranks and indices
 	bufV, bufI    []int32
-	below0, zeros int64 // #{s < 0}, #{x_i = x_j}
+	below0, zeros int64  // #{s < 0}, #{x_i = x_j}
+	keys          []yKey // orderBy's computed keys
 	// maxBand is the largest band finished by enumeration; above it the
 	// bracket is narrowed by sampling (tests lower it to exercise that).
 	maxBand int64
@@ -463,6 +464,14 @@ func (s *slopeSelector) countBelow(theta float64, inclusive bool) int64 {
 // orderBy fills order with the indices sorted by y_t = x_t − θt, compared
 // exactly, ties by index (descending when tiesDown); θ = ∓Inf give index
 // order and its reverse (the limits).
+//
+// The indices are sorted by the computed ỹ_t = fl(x_t − fl(θt)) first,
+// then every cluster of consecutive ỹ less than gap apart is sorted again
+// exactly (cmpY): |ỹ_t − y_t| ≤ u(|x_t| + 2|θt|) < gap/2, so two indices
+// whose ỹ lie further apart than gap are in their exact order already,
+// and so is every index of a cluster against every other cluster. The
+// exact order is a total order, so the result is the one a sort by cmpY
+// alone gives (it was: each comparison then cost an exact sign).
 func (s *slopeSelector) orderBy(theta float64, tiesDown bool, order []int32) {
 	for i := range order {
 		order[i] = int32(i)
@@ -474,15 +483,56 @@ func (s *slopeSelector) orderBy(theta float64, tiesDown bool, order []int32) {
 		slices.Reverse(order)
 		return
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmpY(s.xs, theta, int(a), int(b)); c != 0 {
+	if s.keys == nil {
+		s.keys = make([]yKey, s.n)
+	}
+	keys := s.keys
+	bound := 0.0
+	for t, x := range s.xs {
+		p := theta * float64(t)
+		keys[t] = yKey{y: x - p, i: int32(t)}
+		bound = math.Max(bound, math.Abs(x)+math.Abs(p))
+	}
+	slices.SortFunc(keys, func(a, b yKey) int {
+		switch {
+		case a.y < b.y:
+			return -1
+		case a.y > b.y:
+			return 1
+		}
+		return int(a.i - b.i)
+	})
+	// 2⁻⁵⁰·bound is twice the error of two ỹ, 2⁻¹⁰⁶⁰ the absolute error
+	// of a difference in the subnormal range.
+	gap := 0x1p-50*bound + 0x1p-1060
+	exact := func(a, b yKey) int {
+		if c := cmpY(s.xs, theta, int(a.i), int(b.i)); c != 0 {
 			return c
 		}
 		if tiesDown {
-			return int(b - a)
+			return int(b.i - a.i)
 		}
-		return int(a - b)
-	})
+		return int(a.i - b.i)
+	}
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].y-keys[j-1].y <= gap {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(keys[i:j], exact)
+		}
+		i = j
+	}
+	for t, k := range keys {
+		order[t] = k.i
+	}
+}
+
+// yKey is an index and its computed y_t = x_t − θt.
+type yKey struct {
+	y float64
+	i int32
 }
 
 // enumerate calls fn(i, j), i < j, for every pair with exact slope in

@@ -285,7 +285,9 @@ func TestTrendVerdictsLargeSeries(t *testing.T) {
 }
 
 // TestHamedRaoStop: HamedRaoStop without a stop is HamedRao to the bit;
-// with one it polls before S and every 64 lags (n − 1 = 999 lags: 16 polls) and gives
+// with one it polls before S, then every 64 lags below 512 points (400:
+// 399 lags, 7 polls) or once per stage of the two transforms above
+// (1000 points: 2048-point transforms of 11 stages, 23 polls), and gives
 // up at the first true.
 func TestHamedRaoStop(t *testing.T) {
 	xs := make([]float64, 1000)
@@ -303,7 +305,12 @@ func TestHamedRaoStop(t *testing.T) {
 	}
 	polls = 0
 	HamedRaoStop(xs, func() bool { polls++; return false })
-	if polls != 1+999/64 {
-		t.Errorf("%d polls over 999 lags, want %d (one before S, one every 64 lags)", polls, 1+999/64)
+	if polls != 1+2*11 {
+		t.Errorf("%d polls over 999 lags by the transform, want %d (one before S, one per stage)", polls, 1+2*11)
+	}
+	polls = 0
+	HamedRaoStop(xs[:400], func() bool { polls++; return false })
+	if polls != 1+399/64 {
+		t.Errorf("%d polls over 399 lags, want %d (one before S, one every 64 lags)", polls, 1+399/64)
 	}
 }

@@ -592,17 +592,8 @@ func (s *sim) serverFailed(id int32) {
 // that will issue again keeps its slot: the follow-up request is admitted in the
 // same instant, so the batch stays at C through the client's re-issue gap.
 func (s *sim) releaseSlot(id int32) {
-	r := &s.reqs[id]
-	if r.client >= 0 && s.agentic == nil {
-		if !s.stopIssuing && s.reserved < s.planned {
-			s.reserved++
-			r.reissue = true
-			return
-		}
-		if s.clientSlot[r.client] {
-			s.clientSlot[r.client] = false
-			s.setBatch(s.batch - 1)
-		}
+	if s.reqs[id].client >= 0 && s.agentic == nil {
+		s.releaseClientSlot(id)
 		return
 	}
 	s.setBatch(s.batch - 1)
@@ -617,17 +608,24 @@ func (s *sim) releaseSlot(id int32) {
 // releaseSlotAfterFailure handles an HTTP failure, which never held a slot of
 // its own.
 func (s *sim) releaseSlotAfterFailure(id int32) {
+	if s.reqs[id].client >= 0 && s.agentic == nil {
+		s.releaseClientSlot(id)
+	}
+}
+
+// releaseClientSlot is what a closed-loop client's request gives back when
+// it ends: a client that will issue again keeps the slot for its next
+// request (reissue); else the client's slot, if it holds one, is freed.
+func (s *sim) releaseClientSlot(id int32) {
 	r := &s.reqs[id]
-	if r.client >= 0 && s.agentic == nil {
-		if !s.stopIssuing && s.reserved < s.planned {
-			s.reserved++
-			r.reissue = true
-			return
-		}
-		if s.clientSlot[r.client] {
-			s.clientSlot[r.client] = false
-			s.setBatch(s.batch - 1)
-		}
+	if !s.stopIssuing && s.reserved < s.planned {
+		s.reserved++
+		r.reissue = true
+		return
+	}
+	if s.clientSlot[r.client] {
+		s.clientSlot[r.client] = false
+		s.setBatch(s.batch - 1)
 	}
 }
 

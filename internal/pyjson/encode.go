@@ -150,21 +150,29 @@ func AppendIndent(b []byte, level int) []byte {
 }
 
 func list[T any](e *encoder, xs []T, level int) {
-	if len(xs) == 0 {
-		e.b = append(e.b, "[]"...)
+	e.container('[', ']', len(xs), level, func(i int) { e.value(xs[i], level+1) })
+}
+
+// container writes n items between open and close as json.dumps does
+// with indent: each on its own line one level in, "[]" or "{}" when
+// there are none. item writes item i; the buffer may be flushed after
+// each.
+func (e *encoder) container(open, close byte, n, level int, item func(i int)) {
+	if n == 0 {
+		e.b = append(e.b, open, close)
 		return
 	}
-	e.b = append(e.b, '[')
-	for i, x := range xs {
+	e.b = append(e.b, open)
+	for i := range n {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
 		e.b = AppendIndent(e.b, level+1)
-		e.value(x, level+1)
+		item(i)
 		e.element()
 	}
 	e.b = AppendIndent(e.b, level)
-	e.b = append(e.b, ']')
+	e.b = append(e.b, close)
 }
 
 func (e *encoder) value(v any, level int) {
@@ -190,23 +198,11 @@ func (e *encoder) value(v any, level int) {
 	case []any:
 		list(e, x, level)
 	case Object:
-		if len(x) == 0 {
-			e.b = append(e.b, "{}"...)
-			return
-		}
-		e.b = append(e.b, '{')
-		for i, f := range x {
-			if i > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = AppendIndent(e.b, level+1)
-			e.b = AppendString(e.b, f.Key)
+		e.container('{', '}', len(x), level, func(i int) {
+			e.b = AppendString(e.b, x[i].Key)
 			e.b = append(e.b, ": "...)
-			e.value(f.Value, level+1)
-			e.element()
-		}
-		e.b = AppendIndent(e.b, level)
-		e.b = append(e.b, '}')
+			e.value(x[i].Value, level+1)
+		})
 	case json.Number:
 		e.b = append(e.b, x...) // a number read from input, kept as written
 	case Appender:

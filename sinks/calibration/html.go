@@ -3,6 +3,7 @@ package calibration
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -295,7 +296,7 @@ func (r *Report) skippedTable() (htmlpage.CalibrationTable, bool) {
 	for _, p := range r.NoTruthRuns {
 		t.Rows = append(t.Rows, []string{"`" + p + "`", "no truth.json", ""})
 	}
-	for _, p := range sortedKeys(r.BadTruth) {
+	for _, p := range slices.Sorted(maps.Keys(r.BadTruth)) {
 		t.Rows = append(t.Rows, []string{"`" + p + "`", r.BadTruth[p], ""})
 	}
 	return t, len(t.Rows) > 0
@@ -331,7 +332,7 @@ func (r *Report) HTMLRecord() pyjson.Object {
 	for i := range r.Configs {
 		c := &r.Configs[i]
 		params := pyjson.Object{}
-		for _, k := range sortedKeys(c.Params) {
+		for _, k := range slices.Sorted(maps.Keys(c.Params)) {
 			params = append(params, pyjson.Field{Key: k, Value: c.Params[k]})
 		}
 		conf := pyjson.Object{}
@@ -360,7 +361,7 @@ func (r *Report) HTMLRecord() pyjson.Object {
 		}
 	}
 	presets := pyjson.Object{}
-	for _, k := range sortedKeys(r.Presets) {
+	for _, k := range slices.Sorted(maps.Keys(r.Presets)) {
 		presets = append(presets, pyjson.Field{Key: k, Value: r.Presets[k]})
 	}
 	axes := r.Axes

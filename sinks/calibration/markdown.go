@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,7 +140,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			p("- `%s`: no truth.json\n", path)
 		}
-		for _, path := range sortedKeys(r.BadTruth) {
+		for _, path := range slices.Sorted(maps.Keys(r.BadTruth)) {
 			p("- `%s`: %s\n", path, mdEscape(r.BadTruth[path]))
 		}
 		p("\n")
@@ -223,7 +224,7 @@ func writeDisagreements(p func(string, ...any), c *ConfigScore) {
 	}
 	if len(c.WrongByPreset) > 0 {
 		var parts []string
-		for _, k := range sortedKeys(c.WrongByPreset) {
+		for _, k := range slices.Sorted(maps.Keys(c.WrongByPreset)) {
 			parts = append(parts, fmt.Sprintf("%s %d", k, c.WrongByPreset[k]))
 		}
 		p("Confident-but-wrong results by preset: %s.\n\n", strings.Join(parts, ", "))
@@ -268,15 +269,6 @@ func appendOnce(xs []int, x int) []int {
 		}
 	}
 	return append(xs, x)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func abbrevList(axes []string) string {

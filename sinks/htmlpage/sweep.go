@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -427,11 +428,11 @@ func sweepViewOf(rows []sinks.Row, present []column, series []seriesRun, out str
 		v.Lines = append(v.Lines, line)
 	}
 	v.Rows, v.Runs, v.Configs = len(rows), len(runs), len(configs)
-	for _, cause := range sortedKeys(missing) {
+	for _, cause := range slices.Sorted(maps.Keys(missing)) {
 		v.MissingSeries = append(v.MissingSeries, sinks.Count(missing[cause], "row")+" without a series: "+cause)
 	}
 	v.Stops = stopTables(rows, cols, configName)
-	for _, s := range sortedKeys(statusN) {
+	for _, s := range slices.Sorted(maps.Keys(statusN)) {
 		v.Tally = append(v.Tally, tally{Text: orNA(s), Tone: statusTone(s), N: statusN[s]})
 	}
 	for _, f := range append(filterColumns, struct {
@@ -443,7 +444,7 @@ func sweepViewOf(rows []sinks.Row, present []column, series []seriesRun, out str
 		if len(vals) == 0 || (len(vals) < 2 && !always) || slices.ContainsFunc(v.Filters, func(x filter) bool { return x.Name == f.name }) {
 			continue
 		}
-		v.Filters = append(v.Filters, filter{Name: f.name, Label: f.label, Options: sortedKeys(vals)})
+		v.Filters = append(v.Filters, filter{Name: f.name, Label: f.label, Options: slices.Sorted(maps.Keys(vals))})
 	}
 	for _, c := range []string{"model", "config_label", "preset", "load_pattern", "concurrency"} {
 		if !cols[c] {
@@ -562,15 +563,6 @@ func relLink(dir, target string) string {
 		return filepath.ToSlash(target)
 	}
 	return filepath.ToSlash(rel)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // sparkline is a row's TPOT p50 series drawn small: warmup shaded and the

@@ -39,7 +39,18 @@ func EarliestStop(e *core.EarliestStop) pyjson.Object {
 		}},
 		{Key: "prefixes_analysed", Value: e.Evaluated},
 		{Key: "prefix_step", Value: e.Step},
+		{Key: "prefix_grid", Value: prefixGrid(e)},
 	}
+}
+
+// prefixGrid names the prefixes searched: every prefix_step-th ("linear"),
+// or a geometric grid on a run of more than 512 super-passes
+// ("geometric", core's geometricStop, D39).
+func prefixGrid(e *core.EarliestStop) string {
+	if e.Geometric {
+		return "geometric"
+	}
+	return "linear"
 }
 
 // StopCheck is one prefix's certification: its size, cut, verdict, the

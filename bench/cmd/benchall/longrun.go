@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,7 +28,10 @@ func longRunSpec(S int, passes float64) (synth.Spec, error) {
 
 // longRunSection measures `steadysweep analyze` of runs of 10,000
 // super-passes (issue 32's targets: of 20 samples ≤ 2 s wall and ≤ 500 MB
-// RSS, of one sample ≤ 5 s), with the word counter and no column cache.
+// RSS, of one sample ≤ 5 s), with the word counter and no column cache,
+// the earliest-stop search each ran (from the JSON), and the per-config
+// cost through a whole sweep (the 500 µs target; the sweep section
+// measures it too).
 func longRunSection(e *env) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## 8. Long runs (issue 32)\n\n")
@@ -37,11 +41,14 @@ func longRunSection(e *env) (string, error) {
 	}
 	fmt.Fprintf(&b, "synth clean_ramp stretched to %.0f passes of a dataset of S samples (`longRunSpec`: at most S in flight, at "+
 		"least 4; the ramp 10× longer), analysed by `steadysweep analyze DIR --tokenizer words --no-cache --json OUT` "+
-		"(default parameters, so the earliest-stop search included), %d runs each, median (range); peak RSS by %s. The plateau scans, the MSER trim and the "+
-		"settling fit are linear in the super-passes apart from an O(n) step scan per grown window; the drift guard's "+
-		"3-level fit and the Hamed–Rao autocorrelations stay O(n²). Also `go test -run '^$' -bench LongRun -benchtime 1x ./core/`.\n\n",
+		"(default parameters, so the earliest-stop search and the reference diagnostic tables included), %d runs each, median (range); "+
+		"peak RSS by %s. The plateau scans, the MSER trim and the settling fit are linear in the super-passes apart from an O(n) "+
+		"step scan per grown window; the drift fits above 1024 points use block means (D37); Hamed–Rao's autocorrelations and "+
+		"Sen's slope are O(n log n) and exact; the earliest-stop search of a run of more than 512 super-passes probes a geometric "+
+		"grid of prefixes, and only when the full run meets the rule (D39; *stop search*: the JSON's `earliest_stop`). "+
+		"Also `go test -run '^$' -bench LongRun -benchtime 1x ./core/`.\n\n",
 		passes, min(e.reps, 3), bench.RSSMethod())
-	fmt.Fprintf(&b, "| S | super-passes | samples | wall | CPU | peak RSS | goal |\n|---:|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(&b, "| S | super-passes | samples | wall | CPU | peak RSS | stop search | goal |\n|---:|---:|---:|---:|---:|---:|---|---|\n")
 	for _, c := range []struct {
 		S     int
 		goalS float64
@@ -62,13 +69,17 @@ func longRunSection(e *env) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		search, err := stopSearchOf(out)
+		if err != nil {
+			return "", err
+		}
 		wall, rss := walls(cs), rsss(cs)
 		goal := fmt.Sprintf("≤ %.0f s wall", c.goalS)
 		if c.S == 20 {
 			goal += ", ≤ 500 MB"
 		}
-		fmt.Fprintf(&b, "| %d | %.0f | %d | %s s | %s s | %s | %s |\n", c.S, passes, int(passes)*c.S, fmtRange(wall, "%.2f"),
-			fmtRange(cpus(cs), "%.2f"), fmtBytes(bench.Median(rss)), goal)
+		fmt.Fprintf(&b, "| %d | %.0f | %d | %s s | %s s | %s | %s | %s |\n", c.S, passes, int(passes)*c.S, fmtRange(wall, "%.2f"),
+			fmtRange(cpus(cs), "%.2f"), fmtBytes(bench.Median(rss)), search, goal)
 		measured := fmt.Sprintf("%.2f s wall, %.2f s CPU, %s", bench.Median(wall), bench.Median(cpus(cs)), fmtBytes(bench.Median(rss)))
 		e.targets = append(e.targets, target{
 			name:     fmt.Sprintf("analyze of %.0f super-passes of %d sample(s)", passes, c.S),
@@ -79,5 +90,43 @@ func longRunSection(e *env) (string, error) {
 		})
 	}
 	b.WriteString("\n")
+	rows, err := sweepRowsCosts(e)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "Per config through a whole sweep (`bench.SweepRowsCost`, as in section 4: `sweep.Run` of the 60-super-pass × "+
+		"1000-sample run under 1001 alpha values of the default preset, earliest-stop search and rows included, the CPU of the "+
+		"1001-config sweep minus that of a 1-config sweep, over 1000; also `go test -run '^$' -bench SweepPerConfig -benchtime 1x "+
+		"-cpu 1 ./bench/`): %s µs CPU/config (goal ≤ %d).\n\n", fmtRange(rows, "%.0f"), bench.SweepRowsTargetUs)
 	return b.String(), nil
+}
+
+// stopSearchOf summarises the earliest-stop search of an analyze JSON:
+// found or not, the prefixes analysed and the grid.
+func stopSearchOf(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var doc struct {
+		EarliestStop *struct {
+			Found    bool   `json:"found"`
+			Analysed int    `json:"prefixes_analysed"`
+			Grid     string `json:"prefix_grid"`
+			Stop     *struct {
+				N int `json:"n_super_passes"`
+			} `json:"stop"`
+		} `json:"earliest_stop"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	es := doc.EarliestStop
+	switch {
+	case es == nil:
+		return "none", nil
+	case es.Found && es.Stop != nil:
+		return fmt.Sprintf("stop after %d super-passes, %d prefixes (%s)", es.Stop.N, es.Analysed, es.Grid), nil
+	}
+	return fmt.Sprintf("no stop, %d prefixes (%s)", es.Analysed, es.Grid), nil
 }

@@ -48,7 +48,22 @@ func streamedSection(e *env) (string, error) {
 	fmt.Fprintf(&b, "### Decode, word counts included\n\n`columnar.DecodeReader` with `tokenizer.Words`, one worker, page cache warm, against `bufio.Scanner` "+
 		"splitting the same file; MB/CPU-s is bytes over the process's CPU time. Median of %d.\n\n", e.reps)
 	fmt.Fprintf(&b, "| log | size | decode MB/CPU-s | decode MB/s | bufio floor MB/CPU-s |\n|---|---:|---:|---:|---:|\n")
-	for _, s := range shapes {
+	// Beside them the parity shape of section 6 (["The", rest], plain
+	// ASCII, no escapes), measured here too so that the three compare
+	// within one run.
+	parity := &shape{name: "parity shape (`benchlog.ParityShape`)", dir: filepath.Join(e.work, "streamed-parity")}
+	if err := os.MkdirAll(parity.dir, 0o755); err != nil {
+		return "", err
+	}
+	pf, err := os.Create(filepath.Join(parity.dir, "events.jsonl"))
+	if err != nil {
+		return "", err
+	}
+	parity.size, err = benchlog.ParityShape(pf, size)
+	if err := errorsJoin(err, pf.Close()); err != nil {
+		return "", err
+	}
+	for _, s := range append(shapes[:len(shapes):len(shapes)], parity) {
 		path := filepath.Join(s.dir, "events.jsonl")
 		if err := warmFile(path); err != nil {
 			return "", err
@@ -80,8 +95,13 @@ func streamedSection(e *env) (string, error) {
 	two := shapes[0]
 	ourJSON, refJSON := filepath.Join(out, "ours.json"), filepath.Join(out, "ref.json")
 	coldCache, warmCache := filepath.Join(out, "cold-cache"), filepath.Join(out, "warm-cache")
+	manyJSON := filepath.Join(out, "ours-many.json") // not ourJSON: that one is compared with the reference's
 	ours := func(dir, cache string) *exec.Cmd {
-		return exec.CommandContext(e.ctx, e.bin, "analyze", dir, "--tokenizer", "words", "--compat", "reference", "--cache-dir", cache, "--json", ourJSON)
+		json := ourJSON
+		if dir != two.dir {
+			json = manyJSON
+		}
+		return exec.CommandContext(e.ctx, e.bin, "analyze", dir, "--tokenizer", "words", "--compat", "reference", "--cache-dir", cache, "--json", json)
 	}
 	if _, err := bench.RunChild(ours(two.dir, warmCache)); err != nil { // fills the warm cache
 		return "", err

@@ -402,17 +402,52 @@ func perConfigSection(e *env) (string, error) {
 	return b.String(), nil
 }
 
-// alphaSweepSection measures the per-config target as issue 13 states it:
-// the sweep path over bench.PerConfigSpec's run (60 super-passes of 1000
-// samples) with bench.AlphaConfigs' 1001 alpha values, which re-decide
-// every trend verdict per config.
-func alphaSweepSection(e *env) (string, error) {
+// perConfigRun returns the directory of bench.PerConfigSpec's run (60
+// super-passes of 1000 samples), generated on first use.
+func perConfigRun(e *env) (string, error) {
 	dir := filepath.Join(e.work, "perconfig")
 	if _, err := os.Stat(filepath.Join(dir, "events.jsonl")); err != nil {
 		e.logf("sweep: generating the per-config run (60 super-passes of 1000 samples)")
 		if _, err := synth.Generate(dir, bench.PerConfigSpec()); err != nil {
 			return "", err
 		}
+	}
+	return dir, nil
+}
+
+// sweepRowsCosts measures the per-config cost through a whole sweep
+// (issue 32): sweep.Run with rows and the earliest-stop search over the
+// per-config run, by the difference of 1001 configs and one, µs CPU per
+// config, once per repetition (once per benchall run: kept in e).
+func sweepRowsCosts(e *env) ([]float64, error) {
+	if e.rowsCosts != nil {
+		return e.rowsCosts, nil
+	}
+	dir, err := perConfigRun(e)
+	if err != nil {
+		return nil, err
+	}
+	var rows []float64
+	for range e.reps {
+		e.logf("sweep: alpha sweep through sweep.Run")
+		us, err := bench.SweepRowsCost(e.ctx, dir, filepath.Join(e.work, "perconfig-cache"), e.work, bench.AlphaConfigs(core.DefaultParams(), 1001))
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, us)
+	}
+	e.rowsCosts = rows
+	return rows, nil
+}
+
+// alphaSweepSection measures the per-config target as issue 13 states it:
+// the sweep path over bench.PerConfigSpec's run (60 super-passes of 1000
+// samples) with bench.AlphaConfigs' 1001 alpha values, which re-decide
+// every trend verdict per config.
+func alphaSweepSection(e *env) (string, error) {
+	dir, err := perConfigRun(e)
+	if err != nil {
+		return "", err
 	}
 	run, err := columnar.ResolveRun(e.ctx, dir)
 	if err != nil {
@@ -451,16 +486,9 @@ func alphaSweepSection(e *env) (string, error) {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", preset, nsp, fmtRange(walls, "%.0f"), fmtRange(cpus, "%.0f"))
 	}
 	b.WriteString("\n")
-	// Through a whole sweep (issue 32): sweep.Run with rows and the
-	// earliest-stop search, by the difference of 1001 configs and one.
-	var rows []float64
-	for range e.reps {
-		e.logf("sweep: alpha sweep through sweep.Run")
-		us, err := bench.SweepRowsCost(e.ctx, dir, filepath.Join(e.work, "perconfig-cache"), e.work, bench.AlphaConfigs(core.DefaultParams(), 1001))
-		if err != nil {
-			return "", err
-		}
-		rows = append(rows, us)
+	rows, err := sweepRowsCosts(e)
+	if err != nil {
+		return "", err
 	}
 	fmt.Fprintf(&b, "Through a whole sweep (`bench.SweepRowsCost`: `sweep.Run` of the same run with `sweep.DefaultAnalyzer` — the "+
 		"earliest-stop search included — on one job, column cache warm, rows to Parquet; the CPU of the 1001-config sweep minus "+

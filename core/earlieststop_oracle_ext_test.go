@@ -1,0 +1,80 @@
+package core_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/synth"
+)
+
+// TestEarliestStopOracle: on runs of up to 512 full super-passes the
+// earliest-stop search gives exactly what the linear search of before the
+// long-run search (D39) gives (core.CheckEarliestStopOracle, the old code
+// kept in earlieststop_oracle_test.go) — every field of the result, under
+// the default and the reference parameters — on every parity and
+// accuracy run (default and exhaustive rule), and on synth runs of every
+// preset, a third of the closed-loop ones also stretched to 400
+// super-passes (default rule).
+func TestEarliestStopOracle(t *testing.T) {
+	analysed := 0
+	check := func(t *testing.T, s *core.Samples, info core.RunInfo, exhaustive bool) int {
+		t.Helper()
+		n, sps, err := core.CheckEarliestStopOracle(s, info, exhaustive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sps > 512 {
+			t.Fatalf("%d super-passes: beyond the linear search's 512", sps)
+		}
+		analysed += n
+		return sps
+	}
+	t.Run("synth", func(t *testing.T) {
+		for i, preset := range synth.Presets() {
+			for _, long := range []bool{false, true} {
+				spec, _ := synth.PresetSpec(preset, 1)
+				if long && (i%3 != 0 || spec.Mode != synth.ModeConcurrency) {
+					continue
+				}
+				t.Run(fmt.Sprintf("%s/long=%v", preset, long), func(t *testing.T) {
+					s, info, _ := genRun(t, preset, uint64(11+i), func(sp *synth.Spec) {
+						if long { // a soak test: many short super-passes
+							f := 400 / sp.Passes
+							sp.Passes *= f
+							sp.DatasetSize = max(4, sp.DatasetSize/8)
+							sp.Concurrency = min(sp.Concurrency, sp.DatasetSize)
+							for k := range sp.Steps {
+								sp.Steps[k].AtSuperPass *= f
+							}
+						}
+					})
+					if sps := check(t, s, info, !long); long && sps < 300 {
+						t.Errorf("the long run has %d super-passes, want ≥ 300", sps)
+					}
+				})
+			}
+		}
+	})
+	shared := sharedDir(t)
+	for _, corpus := range []string{"parity", "accuracy"} {
+		runs, _ := filepath.Glob(filepath.Join(shared, corpus, "runs", "*"))
+		if len(runs) == 0 {
+			t.Errorf("no %s runs under %s", corpus, shared)
+		}
+		for _, dir := range runs {
+			t.Run(corpus+"/"+filepath.Base(dir), func(t *testing.T) {
+				s, info, err := decodeRun(dir)
+				if err != nil {
+					t.Fatalf("decode: %v", err)
+				}
+				check(t, s, info, true)
+			})
+		}
+	}
+	if analysed == 0 {
+		t.Error("no prefix analysed: the comparison compared no search")
+	}
+	t.Logf("%d prefixes analysed by the searches compared", analysed)
+}
