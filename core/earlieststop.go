@@ -325,42 +325,62 @@ func TPOTP50Interval(r *Result, p50 float64, lo, hi int) [2]float64 {
 // searched on a geometric grid of prefixes, and only when the full run
 // meets the rule (geometricStop, D39).
 func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestStop, error) {
+	e, S, last, first := run.stopSearch(p, full, t)
+	if first < 0 {
+		return e, nil
+	}
+	var err error
+	if last > longRunStopSPs {
+		err = run.geometricStop(p, S, first, last, t, &e)
+	} else {
+		err = run.linearStop(p, S, first, last, t, &e)
+	}
+	if err != nil || !e.Found {
+		return e, err
+	}
+	e.compare(full)
+	return e, nil
+}
+
+// stopSearch is what precedes a search of prefixes: the gates that leave
+// nothing to search (first −1, e.Reason set), else the super-pass size S,
+// the number of full super-passes last, the first candidate prefix and
+// e.Step under t.MaxPrefixes.
+func (run *Run) stopSearch(p Params, full *Result, t StopTarget) (e EarliestStop, S, last, first int) {
 	nan := math.NaN()
-	e := EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, Target: t}
+	e = EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, Target: t}
 	e.StartNs, e.EndNs = run.issueSpan()
 	switch {
 	case full == nil || full.Assessment == nil:
 		e.Reason = "compat reference: no certification to stop on"
-		return e, nil
+		return e, 0, 0, -1
 	case full.Path != PathWindow || full.SuperpassSize <= 0:
 		e.Reason = "no super-pass windows (agentic NATL path)"
-		return e, nil
+		return e, 0, 0, -1
 	}
 	e.Full = StopCheckOf(full, t)
 	if !t.Exhaustive && !e.Full.Found() {
 		e.Reason = "the full run certifies no steady window: " + e.Full.Reason
-		return e, nil
+		return e, 0, 0, -1
 	}
-	S := full.SuperpassSize
+	S = full.SuperpassSize
 	cuts := run.prefixCuts(S)
-	first := firstCandidate(cuts, e.StartNs, full.MinDurFloorS, p.MinTrendN+1)
+	first = firstCandidate(cuts, e.StartNs, full.MinDurFloorS, p.MinTrendN+1)
 	if first < 0 {
 		e.Reason = "no prefix long enough for the minimum-duration floor"
-		return e, nil
+		return e, S, len(cuts), -1
 	}
 	cand := len(cuts) - first + 1
 	if t.MaxPrefixes > 0 && cand > t.MaxPrefixes {
 		e.Step = (cand + t.MaxPrefixes - 1) / t.MaxPrefixes
 	}
-	var err error
-	if len(cuts) > longRunStopSPs {
-		err = run.geometricStop(p, S, first, len(cuts), t, &e)
-	} else {
-		err = run.linearStop(p, S, first, len(cuts), t, &e)
-	}
-	if err != nil || !e.Found {
-		return e, err
-	}
+	return e, S, len(cuts), first
+}
+
+// compare sets, for a found stop, where it lies in the run (StopAtS,
+// SavedFrac) and whether it agrees with full: both certified intervals
+// contain full's steady TPS and TPOT p50.
+func (e *EarliestStop) compare(full *Result) {
 	if span := e.EndNs - e.StartNs; span > 0 {
 		e.StopAtS = float64(e.Stop.CutNs-e.StartNs) / 1e9
 		e.SavedFrac = float64(e.EndNs-e.Stop.CutNs) / float64(span)
@@ -369,7 +389,6 @@ func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestSt
 	e.Compared = true
 	e.Withdrawn = !fo.Found
 	e.Agrees = !e.Withdrawn && within(fo.SteadyTPSSystem, e.Stop.TPSSystemCI) && within(fo.SteadyTPOTP50Ns, e.Stop.TPOTP50CI)
-	return e, nil
 }
 
 // linearStop is the search of a run of at most longRunStopSPs full

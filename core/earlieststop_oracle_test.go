@@ -4,44 +4,20 @@ package core
 // kept as the oracle of EarliestStopOf on runs of up to longRunStopSPs
 // super-passes: every Step-th prefix in order, however long the run.
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
-// oracleEarliestStopOf is EarliestStopOf as it was (commit 303d51b).
+// oracleEarliestStopOf is EarliestStopOf as it was (commit 303d51b): its
+// search loop as written then, the gates before it and the comparison
+// after it shared with EarliestStopOf (stopSearch, compare).
 func (run *Run) oracleEarliestStopOf(p Params, full *Result, t StopTarget) (EarliestStop, error) {
-	nan := math.NaN()
-	e := EarliestStop{StopAtS: nan, SavedFrac: nan, Step: 1, Target: t}
-	e.StartNs, e.EndNs = run.issueSpan()
-	switch {
-	case full == nil || full.Assessment == nil:
-		e.Reason = "compat reference: no certification to stop on"
-		return e, nil
-	case full.Path != PathWindow || full.SuperpassSize <= 0:
-		e.Reason = "no super-pass windows (agentic NATL path)"
-		return e, nil
-	}
-	e.Full = StopCheckOf(full, t)
-	if !t.Exhaustive && !e.Full.Found() {
-		e.Reason = "the full run certifies no steady window: " + e.Full.Reason
-		return e, nil
-	}
-	S := full.SuperpassSize
-	cuts := run.prefixCuts(S)
-	first := firstCandidate(cuts, e.StartNs, full.MinDurFloorS, p.MinTrendN+1)
+	e, S, nCuts, first := run.stopSearch(p, full, t)
 	if first < 0 {
-		e.Reason = "no prefix long enough for the minimum-duration floor"
 		return e, nil
 	}
 	conf := max(t.Confirm, 1)
-	cand := len(cuts) - first + 1
-	if t.MaxPrefixes > 0 && cand > t.MaxPrefixes {
-		e.Step = (cand + t.MaxPrefixes - 1) / t.MaxPrefixes
-	}
 	streak, lastStreak := 0, 0
 	var last StopCheck
-	for k := first; k <= len(cuts); k += e.Step {
+	for k := first; k <= nCuts; k += e.Step {
 		c, err := run.CheckPrefix(p, S, k, t)
 		if err != nil {
 			return e, err
@@ -67,14 +43,7 @@ func (run *Run) oracleEarliestStopOf(p Params, full *Result, t StopTarget) (Earl
 		}
 		return e, nil
 	}
-	if span := e.EndNs - e.StartNs; span > 0 {
-		e.StopAtS = float64(e.Stop.CutNs-e.StartNs) / 1e9
-		e.SavedFrac = float64(e.EndNs-e.Stop.CutNs) / float64(span)
-	}
-	fo := full.Outcome()
-	e.Compared = true
-	e.Withdrawn = !fo.Found
-	e.Agrees = !e.Withdrawn && within(fo.SteadyTPSSystem, e.Stop.TPSSystemCI) && within(fo.SteadyTPOTP50Ns, e.Stop.TPOTP50CI)
+	e.compare(full)
 	return e, nil
 }
 

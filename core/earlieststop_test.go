@@ -98,11 +98,11 @@ func TestEarliestStopClean(t *testing.T) {
 	}
 }
 
-// TestEarliestStopDrift: a planted drift (suite seed 1, run 084, drift_up)
-// has no steady state, and no prefix of it certifies one (searched
-// exhaustively); by default its prefixes are not searched at all, since
-// the full run does not certify.
-func TestEarliestStopDrift(t *testing.T) {
+// driftStopRun is the planted drift of suite seed 1 (run 084,
+// drift_up) analysed under the default parameters, with the exhaustive
+// stop rule that searches it whatever its full analysis.
+func driftStopRun(t *testing.T) (*core.Run, core.Params, *core.Result, core.StopTarget) {
+	t.Helper()
 	s, info, _ := suiteRunNamed(t, 1, "084_drift_up")
 	run := core.NewRun(s, info)
 	p := core.DefaultParams()
@@ -112,6 +112,15 @@ func TestEarliestStopDrift(t *testing.T) {
 	}
 	exhaustive := core.DefaultStopTarget()
 	exhaustive.Exhaustive = true
+	return run, p, full, exhaustive
+}
+
+// TestEarliestStopDrift: a planted drift (suite seed 1, run 084, drift_up)
+// has no steady state, and no prefix of it certifies one (searched
+// exhaustively); by default its prefixes are not searched at all, since
+// the full run does not certify.
+func TestEarliestStopDrift(t *testing.T) {
+	run, p, full, exhaustive := driftStopRun(t)
 	es, err := run.EarliestStopOf(p, full, exhaustive)
 	if err != nil {
 		t.Fatal(err)
@@ -127,15 +136,7 @@ func TestEarliestStopDrift(t *testing.T) {
 // TestEarliestStopCap: with MaxPrefixes capping the work, every
 // ⌈candidates/cap⌉-th prefix is analysed and no more than cap of them.
 func TestEarliestStopCap(t *testing.T) {
-	s, info, _ := suiteRunNamed(t, 1, "084_drift_up")
-	run := core.NewRun(s, info)
-	p := core.DefaultParams()
-	full, err := run.Analyze(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exhaustive := core.DefaultStopTarget()
-	exhaustive.Exhaustive = true
+	run, p, full, exhaustive := driftStopRun(t)
 	all, _ := run.EarliestStopOf(p, full, exhaustive)
 	capped := exhaustive
 	capped.MaxPrefixes = 3
