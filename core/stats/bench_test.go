@@ -16,28 +16,26 @@ func benchSeries(n int) []float64 {
 	return xs
 }
 
-func BenchmarkCoV(b *testing.B) {
-	for _, n := range []int{6, 60, 1000, 100000} {
+// benchBySize runs f as a sub-benchmark "n=N" on benchSeries(N) for
+// each N of ns.
+func benchBySize(b *testing.B, ns []int, f func(xs []float64)) {
+	for _, n := range ns {
 		xs := benchSeries(n)
 		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				CoV(xs)
+				f(xs)
 			}
 		})
 	}
 }
 
+func BenchmarkCoV(b *testing.B) {
+	benchBySize(b, []int{6, 60, 1000, 100000}, func(xs []float64) { CoV(xs) })
+}
+
 func BenchmarkHamedRao(b *testing.B) {
-	for _, n := range []int{12, 60, 300} {
-		xs := benchSeries(n)
-		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				HamedRao(xs)
-			}
-		})
-	}
+	benchBySize(b, []int{12, 60, 300}, func(xs []float64) { HamedRao(xs) })
 }
 
 func BenchmarkTrendVerdicts(b *testing.B) {

@@ -89,7 +89,8 @@ func (c *checker) exact(name string, got, want float64) {
 	}
 }
 
-func (c *checker) int(name string, got, want int) {
+// equal is the check of a value compared exactly: c.int, c.bool, c.str.
+func equal[T comparable](c *checker, name string, got, want T) {
 	c.t.Helper()
 	c.n++
 	if got != want {
@@ -97,21 +98,9 @@ func (c *checker) int(name string, got, want int) {
 	}
 }
 
-func (c *checker) bool(name string, got, want bool) {
-	c.t.Helper()
-	c.n++
-	if got != want {
-		c.fail(name, got, want)
-	}
-}
-
-func (c *checker) str(name string, got, want string) {
-	c.t.Helper()
-	c.n++
-	if got != want {
-		c.fail(name, got, want)
-	}
-}
+func (c *checker) int(name string, got, want int)    { c.t.Helper(); equal(c, name, got, want) }
+func (c *checker) bool(name string, got, want bool)  { c.t.Helper(); equal(c, name, got, want) }
+func (c *checker) str(name string, got, want string) { c.t.Helper(); equal(c, name, got, want) }
 
 // obj returns m[key] as an object (nil if absent).
 func obj(m map[string]any, key string) map[string]any {
