@@ -23,10 +23,7 @@ func backHalfShift(sp *synth.Spec) {
 // planted level and flags the +30 % shift at super-pass 14.
 func TestDeviationWarmupUnderLateShift(t *testing.T) {
 	s, info, tr := genRun(t, "late_staircase", 5, backHalfShift)
-	ref, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := analyzeRef(t, s, info, core.ReferenceParams())
 	if ref.Warmup < 12 || ref.Steady.Anomaly.Detected {
 		t.Errorf("reference: warmup %d anomaly %v (spec §18.2 expects the crop at its cap, no anomaly)",
 			ref.Warmup, ref.Steady.Anomaly.Detected)
@@ -69,10 +66,7 @@ func TestDeviationSkippedShortPlateau(t *testing.T) {
 	p.MinDurFloorS = (d0 + d1) / 2
 	rp := core.ReferenceParams()
 	rp.MinDurFloorS, rp.WarmupMode, rp.WarmupFixed = p.MinDurFloorS, "fixed", r.Warmup
-	ref, err := core.NewRun(s, info).Analyze(rp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := analyzeRef(t, s, info, rp)
 	if !ref.Steady.Found || ref.Steady.Window.SkippedShort != 1 || ref.Steady.Anomaly.Detected {
 		t.Errorf("reference: found %v skipped %d anomaly %v (spec §18.4: degraded plateau reported silently)",
 			ref.Steady.Found, ref.Steady.Window.SkippedShort, ref.Steady.Anomaly.Detected)
@@ -94,10 +88,7 @@ func TestDeviationEmptyLeadingSuperPasses(t *testing.T) {
 	for i := range 2 * S {
 		s.HasFirstToken[i], s.TTFTNs[i], s.FirstTokenSeq[i], s.OutTokens[i] = false, 0, -1, -1
 	}
-	ref, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := analyzeRef(t, s, info, core.ReferenceParams())
 	if ref.Warmup != 1 {
 		t.Errorf("reference warmup %d, spec §18.3 expects 1", ref.Warmup)
 	}
@@ -116,12 +107,7 @@ func TestDeviationEmptyLeadingSuperPasses(t *testing.T) {
 // reports the drift and no steady state.
 func TestDeviationDriftChopped(t *testing.T) {
 	s, info, _ := genRun(t, "drift_up", 2, nil)
-	rp := core.ReferenceParams()
-	rp.MinDuration = false
-	ref, err := core.NewRun(s, info).Analyze(rp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := analyzeRef(t, s, info, refNoMinDuration())
 	if !ref.Steady.Found || len(ref.Steady.Plateaus) < 2 {
 		t.Errorf("reference: found %v plateaus %v (spec §18.6: a steady window is reported)", ref.Steady.Found, ref.Steady.Plateaus)
 	}
@@ -147,10 +133,7 @@ func TestDeviationPettittEmptySuperPasses(t *testing.T) {
 	for i := 28 * S; i < min(30*S, s.Len()); i++ {
 		s.HasFirstToken[i], s.TTFTNs[i], s.FirstTokenSeq[i], s.OutTokens[i] = false, 0, -1, -1
 	}
-	ref, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := analyzeRef(t, s, info, core.ReferenceParams())
 	r, _ := analyzeOurs(t, s, info, core.DefaultParams())
 	o := r.Outcome()
 	t.Logf("reference: anomaly %v pettitt %+v; ours: anomaly %v cp %d pettitt %+v", ref.Steady.Anomaly.Detected,
@@ -170,12 +153,7 @@ func TestDeviationPettittEmptySuperPasses(t *testing.T) {
 // median request latency.
 func TestDeviationRampOnlyBurst(t *testing.T) {
 	s, info, tr := genRun(t, "ramp_only", 1, nil)
-	rp := core.ReferenceParams()
-	rp.MinDuration = false
-	ref, err := core.NewRun(s, info).Analyze(rp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := analyzeRef(t, s, info, refNoMinDuration())
 	if !ref.Steady.Found {
 		t.Errorf("reference --no-min-duration: found %v (parity conc_ramp_only: found)", ref.Steady.Found)
 	}
@@ -186,4 +164,23 @@ func TestDeviationRampOnlyBurst(t *testing.T) {
 	if o.Found || !r.Assessment.Selection.Burst || o.Status != core.StatusInsufficientDuration || tr.ExpectedVerdict.Verdict != "not_found" {
 		t.Errorf("ours: found %v burst %v status %s (truth %s)", o.Found, r.Assessment.Selection.Burst, o.Status, tr.ExpectedVerdict.Verdict)
 	}
+}
+
+// analyzeRef is the run analysed under rp, one of the reference's
+// parameter sets.
+func analyzeRef(t *testing.T, s *core.Samples, info core.RunInfo, rp core.Params) *core.Result {
+	t.Helper()
+	ref, err := core.NewRun(s, info).Analyze(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref
+}
+
+// refNoMinDuration is the reference's parameters with the duration gate
+// off (its --no-min-duration).
+func refNoMinDuration() core.Params {
+	rp := core.ReferenceParams()
+	rp.MinDuration = false
+	return rp
 }
