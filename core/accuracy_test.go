@@ -106,34 +106,24 @@ func analyzeCorpus(t *testing.T, n int, presets []string) []accRun {
 				ar.err = err
 				return
 			}
-			r, err := core.NewRun(s, info).Analyze(core.DefaultParams())
-			if err != nil {
-				ar.err = err
-				return
-			}
-			ar.ours = r.Outcome()
-			rr, err := core.NewRun(s, info).Analyze(core.ReferenceParams())
-			if err != nil {
-				ar.err = err
-				return
-			}
-			ar.ref = rr.Outcome()
 			nm := core.DefaultParams()
 			nm.MinDuration = false
-			rn, err := core.NewRun(s, info).Analyze(nm)
-			if err != nil {
-				ar.err = err
-				return
+			for _, a := range []struct {
+				p   core.Params
+				out *core.Outcome
+			}{
+				{core.DefaultParams(), &ar.ours},
+				{core.ReferenceParams(), &ar.ref},
+				{nm, &ar.ourNM},
+				{refNoMinDuration(), &ar.refNM},
+			} {
+				r, err := core.NewRun(s, info).Analyze(a.p)
+				if err != nil {
+					ar.err = err
+					return
+				}
+				*a.out = r.Outcome()
 			}
-			ar.ourNM = rn.Outcome()
-			rnm := core.ReferenceParams()
-			rnm.MinDuration = false
-			rr2, err := core.NewRun(s, info).Analyze(rnm)
-			if err != nil {
-				ar.err = err
-				return
-			}
-			ar.refNM = rr2.Outcome()
 		}()
 	}
 	wg.Wait()
