@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -118,4 +119,27 @@ func filled[T any](col []T, n int, absent T) []T {
 		out[i] = absent
 	}
 	return out
+}
+
+// forSharedRuns runs f as a subtest "corpus/run" on every run of the
+// shared parity and accuracy corpora, decoded (an error where a corpus
+// has no runs; a skip where ../shared is absent).
+func forSharedRuns(t *testing.T, f func(t *testing.T, s *core.Samples, info core.RunInfo)) {
+	t.Helper()
+	shared := sharedDir(t)
+	for _, corpus := range []string{"parity", "accuracy"} {
+		runs, _ := filepath.Glob(filepath.Join(shared, corpus, "runs", "*"))
+		if len(runs) == 0 {
+			t.Errorf("no %s runs under %s", corpus, shared)
+		}
+		for _, dir := range runs {
+			t.Run(corpus+"/"+filepath.Base(dir), func(t *testing.T) {
+				s, info, err := decodeRun(dir)
+				if err != nil {
+					t.Fatalf("decode: %v", err)
+				}
+				f(t, s, info)
+			})
+		}
+	}
 }

@@ -45,14 +45,7 @@ func TestEarliestStopClean(t *testing.T) {
 	s, info, tr := suiteRunNamed(t, 1, "013_clean_above")
 	run := core.NewRun(s, info)
 	p, target := core.DefaultParams(), core.DefaultStopTarget()
-	full, err := run.Analyze(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := run.EarliestStopOf(p, full, target)
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, es := analyzeAndStop(t, run, p, target)
 	if !es.Found {
 		t.Fatalf("no stop: %s", es.Reason)
 	}
@@ -96,6 +89,21 @@ func TestEarliestStopClean(t *testing.T) {
 			t.Errorf("a stop half-width of %v over the target %v", hw, target.MaxRelHalfWidth)
 		}
 	}
+}
+
+// analyzeAndStop is run analysed under p and its earliest stop under
+// target.
+func analyzeAndStop(t *testing.T, run *core.Run, p core.Params, target core.StopTarget) (*core.Result, core.EarliestStop) {
+	t.Helper()
+	full, err := run.Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := run.EarliestStopOf(p, full, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return full, es
 }
 
 // driftStopRun is the planted drift of suite seed 1 (run 084,

@@ -21,23 +21,8 @@ func TestEarliestStopMemoMatchesFresh(t *testing.T) {
 	for _, c := range []struct{ alpha, drift float64 }{{0.05, 0.05}, {0.01, 0.05}, {0.2, 0.02}, {0.05, 0.05}, {0.1, 0.1}} {
 		p := core.DefaultParams()
 		p.Alpha, p.TrendRelDriftMin = c.alpha, c.drift
-		full, err := shared.Analyze(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := shared.EarliestStopOf(p, full, target)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fresh := core.NewRun(s, info)
-		fullFresh, err := fresh.Analyze(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := fresh.EarliestStopOf(p, fullFresh, target)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, got := analyzeAndStop(t, shared, p, target)
+		_, want := analyzeAndStop(t, core.NewRun(s, info), p, target)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("alpha %v floor %v: memoised %+v\nfresh %+v", c.alpha, c.drift, got, want)
 		}

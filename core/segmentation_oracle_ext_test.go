@@ -2,7 +2,6 @@ package core_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
@@ -61,20 +60,7 @@ func TestSegmentationOracle(t *testing.T) {
 			}
 		}
 	})
-	shared := sharedDir(t)
-	for _, corpus := range []string{"parity", "accuracy"} {
-		runs, _ := filepath.Glob(filepath.Join(shared, corpus, "runs", "*"))
-		if len(runs) == 0 {
-			t.Errorf("no %s runs under %s", corpus, shared)
-		}
-		for _, dir := range runs {
-			t.Run(corpus+"/"+filepath.Base(dir), func(t *testing.T) {
-				s, info, err := decodeRun(dir)
-				if err != nil {
-					t.Fatalf("decode: %v", err)
-				}
-				check(t, s, info)
-			})
-		}
-	}
+	forSharedRuns(t, func(t *testing.T, s *core.Samples, info core.RunInfo) {
+		check(t, s, info)
+	})
 }
