@@ -173,10 +173,7 @@ func BenchmarkAnalyze(b *testing.B) {
 	info := table.Info
 	var err error
 	for _, preset := range []string{"default", "reference"} {
-		p := core.DefaultParams()
-		if preset == "reference" {
-			p = core.ReferenceParams()
-		}
+		p := presetParams(preset)
 		b.Run("preset="+preset+"/from=samples", func(b *testing.B) {
 			cpu0 := CPUTime()
 			var r *core.Result
@@ -227,10 +224,7 @@ func BenchmarkPerConfig(b *testing.B) {
 	table := ingestWords(b, perConfigRun(b))
 	s := table.Samples()
 	for _, preset := range []string{"default", "reference"} {
-		base := core.DefaultParams()
-		if preset == "reference" {
-			base = core.ReferenceParams()
-		}
+		base := presetParams(preset)
 		cfgs := AlphaConfigs(base, 1001)
 		b.Run("preset="+preset, func(b *testing.B) {
 			var wall, cpu float64
@@ -251,6 +245,15 @@ func BenchmarkPerConfig(b *testing.B) {
 			}
 		})
 	}
+}
+
+// presetParams is the parameter set of a preset: "reference" the
+// reference's, any other our defaults.
+func presetParams(preset string) core.Params {
+	if preset == "reference" {
+		return core.ReferenceParams()
+	}
+	return core.DefaultParams()
 }
 
 // perConfigRun generates the PerConfigSpec run once per process (into a
@@ -280,10 +283,7 @@ func BenchmarkAnalyzeOnce(b *testing.B) {
 	table := ingestWords(b, perConfigRun(b))
 	s := table.Samples()
 	for _, preset := range []string{"default", "reference"} {
-		p := core.DefaultParams()
-		if preset == "reference" {
-			p = core.ReferenceParams()
-		}
+		p := presetParams(preset)
 		b.Run("preset="+preset, func(b *testing.B) {
 			cpu0 := CPUTime()
 			for b.Loop() {
