@@ -10,6 +10,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
 // decodeRun produces the detector input of a run directory with the
@@ -140,6 +141,22 @@ func forSharedRuns(t *testing.T, f func(t *testing.T, s *core.Samples, info core
 				}
 				f(t, s, info)
 			})
+		}
+	}
+}
+
+// soakSpec is the change to a preset's spec that makes a long run of it
+// (a soak test: many short super-passes, about 400), none when !long.
+func soakSpec(long bool) func(*synth.Spec) {
+	return func(sp *synth.Spec) {
+		if long {
+			f := 400 / sp.Passes
+			sp.Passes *= f
+			sp.DatasetSize = max(4, sp.DatasetSize/8)
+			sp.Concurrency = min(sp.Concurrency, sp.DatasetSize)
+			for k := range sp.Steps {
+				sp.Steps[k].AtSuperPass *= f
+			}
 		}
 	}
 }

@@ -38,17 +38,7 @@ func TestEarliestStopOracle(t *testing.T) {
 					continue
 				}
 				t.Run(fmt.Sprintf("%s/long=%v", preset, long), func(t *testing.T) {
-					s, info, _ := genRun(t, preset, uint64(11+i), func(sp *synth.Spec) {
-						if long { // a soak test: many short super-passes
-							f := 400 / sp.Passes
-							sp.Passes *= f
-							sp.DatasetSize = max(4, sp.DatasetSize/8)
-							sp.Concurrency = min(sp.Concurrency, sp.DatasetSize)
-							for k := range sp.Steps {
-								sp.Steps[k].AtSuperPass *= f
-							}
-						}
-					})
+					s, info, _ := genRun(t, preset, uint64(11+i), soakSpec(long))
 					if sps := check(t, s, info, !long); long && sps < 300 {
 						t.Errorf("the long run has %d super-passes, want ≥ 300", sps)
 					}
