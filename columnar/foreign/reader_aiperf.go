@@ -36,19 +36,56 @@ type aiperfMetric struct {
 	Unit  string          `json:"unit"`
 }
 
+// aiperfMetadata is a record's metadata object (JSONL), or the columns of
+// the same names (CSV, Parquet).
+type aiperfMetadata struct {
+	XRequestID     string          `json:"x_request_id"`
+	XCorrelationID string          `json:"x_correlation_id"`
+	ConversationID string          `json:"conversation_id"`
+	TurnIndex      contract.OptNum `json:"turn_index"`
+	TimestampNs    contract.OptNum `json:"timestamp_ns"`
+	RequestStartNs contract.OptNum `json:"request_start_ns"`
+	RequestEndNs   contract.OptNum `json:"request_end_ns"`
+	CreditPhase    string          `json:"credit_phase"`
+	BenchmarkPhase string          `json:"benchmark_phase"`
+	WasCancelled   bool            `json:"was_cancelled"`
+}
+
+// setText sets the text field of that column name and reports whether
+// there is one: the one table of text columns both tabular readers (CSV,
+// Parquet) fill.
+func (md *aiperfMetadata) setText(col, v string) bool {
+	switch col {
+	case "x_request_id":
+		md.XRequestID = v
+	case "x_correlation_id":
+		md.XCorrelationID = v
+	case "conversation_id":
+		md.ConversationID = v
+	case "benchmark_phase":
+		md.BenchmarkPhase = v
+	default:
+		return false
+	}
+	return true
+}
+
+// numField is the numeric field of that column name, nil for none: the
+// one table of numeric columns both tabular readers (CSV, Parquet) fill.
+func (md *aiperfMetadata) numField(col string) *contract.OptNum {
+	switch col {
+	case "turn_index":
+		return &md.TurnIndex
+	case "request_start_ns":
+		return &md.RequestStartNs
+	case "request_end_ns":
+		return &md.RequestEndNs
+	}
+	return nil
+}
+
 type aiperfRecord struct {
-	Metadata struct {
-		XRequestID     string          `json:"x_request_id"`
-		XCorrelationID string          `json:"x_correlation_id"`
-		ConversationID string          `json:"conversation_id"`
-		TurnIndex      contract.OptNum `json:"turn_index"`
-		TimestampNs    contract.OptNum `json:"timestamp_ns"`
-		RequestStartNs contract.OptNum `json:"request_start_ns"`
-		RequestEndNs   contract.OptNum `json:"request_end_ns"`
-		CreditPhase    string          `json:"credit_phase"`
-		BenchmarkPhase string          `json:"benchmark_phase"`
-		WasCancelled   bool            `json:"was_cancelled"`
-	} `json:"metadata"`
+	Metadata aiperfMetadata `json:"metadata"`
 	// Metrics holds the metrics read, by name; the per-chunk arrays
 	// (inter_chunk_latency, …) are not decoded.
 	Metrics aiperfMetricSet `json:"metrics"`
