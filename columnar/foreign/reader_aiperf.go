@@ -51,37 +51,27 @@ type aiperfMetadata struct {
 	WasCancelled   bool            `json:"was_cancelled"`
 }
 
-// setText sets the text field of that column name and reports whether
-// there is one: the one table of text columns both tabular readers (CSV,
+// column is the field of that column name, text or numeric, both nil for
+// none: the one table of metadata columns both tabular readers (CSV,
 // Parquet) fill.
-func (md *aiperfMetadata) setText(col, v string) bool {
+func (md *aiperfMetadata) column(col string) (text *string, num *contract.OptNum) {
 	switch col {
 	case "x_request_id":
-		md.XRequestID = v
+		return &md.XRequestID, nil
 	case "x_correlation_id":
-		md.XCorrelationID = v
+		return &md.XCorrelationID, nil
 	case "conversation_id":
-		md.ConversationID = v
+		return &md.ConversationID, nil
 	case "benchmark_phase":
-		md.BenchmarkPhase = v
-	default:
-		return false
-	}
-	return true
-}
-
-// numField is the numeric field of that column name, nil for none: the
-// one table of numeric columns both tabular readers (CSV, Parquet) fill.
-func (md *aiperfMetadata) numField(col string) *contract.OptNum {
-	switch col {
+		return &md.BenchmarkPhase, nil
 	case "turn_index":
-		return &md.TurnIndex
+		return nil, &md.TurnIndex
 	case "request_start_ns":
-		return &md.RequestStartNs
+		return nil, &md.RequestStartNs
 	case "request_end_ns":
-		return &md.RequestEndNs
+		return nil, &md.RequestEndNs
 	}
-	return nil
+	return nil, nil
 }
 
 type aiperfRecord struct {

@@ -129,10 +129,10 @@ func aiperfCSVRecord(header, fields []string, line int64, sum *contract.Summary)
 	}
 	for i, col := range header {
 		cell := fields[i]
-		if md.setText(col, cell) {
+		if text, dst := md.column(col); text != nil {
+			*text = cell
 			continue
-		}
-		if dst := md.numField(col); dst != nil {
+		} else if dst != nil {
 			num(col, cell, dst)
 			continue
 		}

@@ -181,7 +181,8 @@ func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]stri
 		switch c := col.(type) {
 		case *array.String:
 			v := c.Value(i)
-			if md.setText(name, v) {
+			if text, _ := md.column(name); text != nil {
+				*text = v
 				continue
 			}
 			switch name {
@@ -192,7 +193,7 @@ func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]stri
 			}
 		case *array.Int64:
 			v := contract.OptNum{Int: c.Value(i), Float: float64(c.Value(i)), Set: true, IsInt: true}
-			if dst := md.numField(name); dst != nil {
+			if _, dst := md.column(name); dst != nil {
 				*dst = v
 			} else if name == "error_code" {
 				errCode, hasErr = v, true
