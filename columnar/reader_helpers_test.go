@@ -16,6 +16,14 @@ import (
 // formats record their counts), failing the test on an error.
 func ingestPath(t testing.TB, path string) (*contract.Table, core.Samples) {
 	t.Helper()
+	_, tab := ingestRun(t, path)
+	return tab, tab.Samples()
+}
+
+// ingestRun resolves and ingests path as ingestPath does, returning the
+// run (its warnings) beside the table, released when the test ends.
+func ingestRun(t testing.TB, path string) (*contract.Run, *contract.Table) {
+	t.Helper()
 	run, err := ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +33,7 @@ func ingestPath(t testing.TB, path string) (*contract.Table, core.Samples) {
 		t.Fatal(err)
 	}
 	t.Cleanup(tab.Release)
-	return tab, tab.Samples()
+	return run, tab
 }
 
 // wholeRun analyses the samples with the default parameters and returns
