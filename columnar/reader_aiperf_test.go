@@ -199,7 +199,7 @@ func TestAIPerfNewerRecords(t *testing.T) {
 
 // ResolveWarnings ingests dir and returns the run's warnings.
 func ResolveWarnings(t *testing.T, dir string) []string {
-	run, _ := ingestRun(t, dir)
+	run, _ := ingestRun(t, dir, contract.IngestOptions{})
 	return run.Warnings
 }
 

@@ -16,19 +16,20 @@ import (
 // formats record their counts), failing the test on an error.
 func ingestPath(t testing.TB, path string) (*contract.Table, core.Samples) {
 	t.Helper()
-	_, tab := ingestRun(t, path)
+	_, tab := ingestRun(t, path, contract.IngestOptions{})
 	return tab, tab.Samples()
 }
 
-// ingestRun resolves and ingests path as ingestPath does, returning the
-// run (its warnings) beside the table, released when the test ends.
-func ingestRun(t testing.TB, path string) (*contract.Run, *contract.Table) {
+// ingestRun resolves and ingests path with opts, failing the test on an
+// error, and returns the run (its warnings, its format) beside the table,
+// released when the test ends.
+func ingestRun(t testing.TB, path string, opts contract.IngestOptions) (*contract.Run, *contract.Table) {
 	t.Helper()
 	run, err := ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{})
+	tab, err := Ingest(context.Background(), run, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
