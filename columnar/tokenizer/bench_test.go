@@ -136,7 +136,7 @@ func benchmarkLoadCompiled(b *testing.B, name, path string) {
 //
 //	go test -run '^$' -bench '^BenchmarkWords' -cpu 1 ./columnar/tokenizer
 func BenchmarkWords(b *testing.B) {
-	vectors := readJSONLines[idVector](b, filepath.Join(sharedDir(b), "vectors", "gptoss.jsonl.gz"))
+	vectors := sharedVectors(b, sharedDir(b), "gptoss")
 	bytes := 0
 	for _, v := range vectors {
 		bytes += len(v.Text)
@@ -181,7 +181,7 @@ func BenchmarkEncodeParallel(b *testing.B) {
 // benchmarks report in.
 func benchVectors(b *testing.B, dir, name string) (tok *Tokenizer, vectors []idVector, bytes, tokens int) {
 	tok = loadShared(b, name)
-	vectors = readJSONLines[idVector](b, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+	vectors = sharedVectors(b, dir, name)
 	for _, v := range vectors {
 		bytes += len(v.Text)
 		tokens += v.Count
