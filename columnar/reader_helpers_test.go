@@ -152,3 +152,28 @@ func checkNeighboursKept(t *testing.T, dir, name, body string, f contract.Format
 	}
 	checkProblemLines(t, d, lo, hi)
 }
+
+// sampleView is one sample as the reader tests compare it; second is the
+// token column the test names (output or reasoning tokens).
+type sampleView struct {
+	id                   string
+	issue, ttft, latency int64
+	full, second, in     int64
+	kind                 core.FailureKind
+	code                 int32
+}
+
+// checkSampleViews compares the samples of tab, in order, with want,
+// reading second from the column given.
+func checkSampleViews(t *testing.T, tab *contract.Table, s core.Samples, second []int64, want []sampleView) {
+	t.Helper()
+	if s.Len() != len(want) {
+		t.Fatalf("%d samples, want %d", s.Len(), len(want))
+	}
+	for i, want := range want {
+		got := sampleView{tab.UUID(i), s.IssueNs[i], s.TTFTNs[i], s.LatencyNs[i], s.FullTokens[i], second[i], s.InTokens[i], s.FailureKind[i], s.FailCode[i]}
+		if got != want {
+			t.Errorf("sample %d: %+v, want %+v", i, got, want)
+		}
+	}
+}
