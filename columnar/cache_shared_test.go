@@ -30,10 +30,7 @@ import (
 // path reads no events file) and serves A's latency.
 func TestSharedCacheRefusesForgedIdentity(t *testing.T) {
 	mtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	real, err := os.ReadFile(filepath.Join("..", "testdata", "goodrun", "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	real := goodrunEvents(t)
 	key := []byte(`"event_type":"sample.complete","timestamp_ns":`)
 	at := bytes.Index(real, key) + len(key)
 	end := at + bytes.IndexByte(real[at:], ',')
@@ -121,10 +118,7 @@ func TestSharedCacheRefusesForgedIdentity(t *testing.T) {
 // A's.
 func TestSharedCacheRefusesForeignEntry(t *testing.T) {
 	mtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	real, err := os.ReadFile(filepath.Join("..", "testdata", "goodrun", "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	real := goodrunEvents(t)
 	uuid, wantB := firstCompleteLatency(t, real)
 	base := t.TempDir()
 	dir := cacheDirOfMode(t, base, 0o777)
@@ -235,10 +229,7 @@ func forgeEntry(t *testing.T, c *Cache, run *contract.Run, events []byte, uuid s
 // the forged latency.
 func TestSharedCacheEntrySwappedAfterCheck(t *testing.T) {
 	mtime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	real, err := os.ReadFile(filepath.Join("..", "testdata", "goodrun", "events.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	real := goodrunEvents(t)
 	uuid, wantB := firstCompleteLatency(t, real)
 	for _, swap := range []string{"rename", "symlink"} {
 		t.Run(swap, func(t *testing.T) {
@@ -294,4 +285,15 @@ func TestSharedCacheEntrySwappedAfterCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goodrunEvents is the raw events.jsonl of testdata/goodrun, the log the
+// shared-cache tests forge entries against.
+func goodrunEvents(t *testing.T) []byte {
+	t.Helper()
+	real, err := os.ReadFile(filepath.Join("..", "testdata", "goodrun", "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return real
 }

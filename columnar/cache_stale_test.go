@@ -75,15 +75,7 @@ func TestCacheInPlaceEditIsNotAHit(t *testing.T) {
 	c := &Cache{Dir: filepath.Join(base, "cache")}
 	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	uuid, wantOld := firstCompleteLatency(t, orig)
-	for i, wantHit := range []bool{false, true} {
-		l, hit, err := c.Load(context.Background(), run, opts)
-		if err != nil || hit != wantHit {
-			t.Fatalf("load %d: hit %v (want %v), %v", i, hit, wantHit, err)
-		}
-		if got := latencyOf(t, l, uuid); got != wantOld {
-			t.Fatalf("load %d: latency %d, want %d", i, got, wantOld)
-		}
-	}
+	missThenHit(t, c, run, opts, uuid, wantOld, "")
 
 	// Bump the first COMPLETE timestamp's last digits: same length.
 	at := bytes.Index(orig, []byte(`"event_type":"sample.complete","timestamp_ns":`))
@@ -120,15 +112,7 @@ func TestCacheInPlaceEditIsNotAHit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, wantHit := range []bool{false, true} {
-		l, hit, err := c.Load(context.Background(), run, opts)
-		if err != nil || hit != wantHit {
-			t.Fatalf("after the edit, load %d: hit %v (want %v), %v", i, hit, wantHit, err)
-		}
-		if got := latencyOf(t, l, uuid); got != wantNew {
-			t.Fatalf("after the edit, load %d: latency %d, want the edited %d (stale entry served)", i, got, wantNew)
-		}
-	}
+	missThenHit(t, c, run, opts, uuid, wantNew, "after the edit (a stale entry is a hit of the old latency), ")
 }
 
 // paddedOutsideOldFingerprint returns the log with filler lines (an
@@ -256,5 +240,21 @@ func TestCacheEventsDigest(t *testing.T) {
 	}
 	if _, ok := c.EventsDigest(run.EventsPath); ok {
 		t.Fatal("digest served for a rewritten file")
+	}
+}
+
+// missThenHit loads run from c twice: a miss that decodes and stores, then
+// a hit; both must give uuid the latency want. stage prefixes the
+// messages.
+func missThenHit(t *testing.T, c *Cache, run *contract.Run, opts contract.IngestOptions, uuid string, want int64, stage string) {
+	t.Helper()
+	for i, wantHit := range []bool{false, true} {
+		l, hit, err := c.Load(context.Background(), run, opts)
+		if err != nil || hit != wantHit {
+			t.Fatalf("%sload %d: hit %v (want %v), %v", stage, i, hit, wantHit, err)
+		}
+		if got := latencyOf(t, l, uuid); got != want {
+			t.Fatalf("%sload %d: latency %d, want %d", stage, i, got, want)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package columnar
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -200,15 +199,7 @@ func TestAIPerfNewerRecords(t *testing.T) {
 
 // ResolveWarnings ingests dir and returns the run's warnings.
 func ResolveWarnings(t *testing.T, dir string) []string {
-	run, err := ResolveRun(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab.Release()
+	run, _ := ingestRun(t, dir, contract.IngestOptions{})
 	return run.Warnings
 }
 

@@ -198,27 +198,13 @@ func TestAIPerfParquet(t *testing.T) {
 		tab.Summary.ProblemTotal() != 0 || tab.Summary.Events["warmup"] != 1 {
 		t.Fatalf("info %+v, warmup %d, problems %s", tab.Info, tab.Summary.Events["warmup"], warningsOf(tab))
 	}
-	type view struct {
-		id                   string
-		issue, ttft, latency int64
-		full, reasoning, in  int64
-		kind                 core.FailureKind
-		code                 int32
-	}
-	for i, want := range []view{
+	// second: reasoning tokens.
+	checkSampleViews(t, tab, s, s.ReasoningTokens, []sampleView{
 		{"a", 1000e9, 20_250_000, 300e6, 30, 0, 90, core.FailNone, 0},
 		{"b", 2000e9, 12_500_000, 500e6, 40, 7, 100, core.FailNone, 0},
 		{"c", 3000e9, 0, 0, -1, -1, 80, core.FailHTTP, 503},
 		{"d", 4000e9, 0, 0, -1, -1, 70, core.FailCancelled, 499},
-	} {
-		if s.Len() != 4 {
-			t.Fatalf("%d samples, want 4", s.Len())
-		}
-		got := view{tab.UUID(i), s.IssueNs[i], s.TTFTNs[i], s.LatencyNs[i], s.FullTokens[i], s.ReasoningTokens[i], s.InTokens[i], s.FailureKind[i], s.FailCode[i]}
-		if got != want {
-			t.Errorf("sample %d: %+v, want %+v", i, got, want)
-		}
-	}
+	})
 }
 
 // TestAIPerfParquetMalformed: a bad cell is one problem naming the file,

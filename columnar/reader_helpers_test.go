@@ -16,16 +16,25 @@ import (
 // formats record their counts), failing the test on an error.
 func ingestPath(t testing.TB, path string) (*contract.Table, core.Samples) {
 	t.Helper()
+	_, tab := ingestRun(t, path, contract.IngestOptions{})
+	return tab, tab.Samples()
+}
+
+// ingestRun resolves and ingests path with opts, failing the test on an
+// error, and returns the run (its warnings, its format) beside the table,
+// released when the test ends.
+func ingestRun(t testing.TB, path string, opts contract.IngestOptions) (*contract.Run, *contract.Table) {
+	t.Helper()
 	run, err := ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{})
+	tab, err := Ingest(context.Background(), run, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(tab.Release)
-	return tab, tab.Samples()
+	return run, tab
 }
 
 // wholeRun analyses the samples with the default parameters and returns
@@ -142,4 +151,29 @@ func checkNeighboursKept(t *testing.T, dir, name, body string, f contract.Format
 		t.Fatalf("%d samples: the valid records were lost", d.Samples.Len())
 	}
 	checkProblemLines(t, d, lo, hi)
+}
+
+// sampleView is one sample as the reader tests compare it; second is the
+// token column the test names (output or reasoning tokens).
+type sampleView struct {
+	id                   string
+	issue, ttft, latency int64
+	full, second, in     int64
+	kind                 core.FailureKind
+	code                 int32
+}
+
+// checkSampleViews compares the samples of tab, in order, with want,
+// reading second from the column given.
+func checkSampleViews(t *testing.T, tab *contract.Table, s core.Samples, second []int64, want []sampleView) {
+	t.Helper()
+	if s.Len() != len(want) {
+		t.Fatalf("%d samples, want %d", s.Len(), len(want))
+	}
+	for i, want := range want {
+		got := sampleView{tab.UUID(i), s.IssueNs[i], s.TTFTNs[i], s.LatencyNs[i], s.FullTokens[i], second[i], s.InTokens[i], s.FailureKind[i], s.FailCode[i]}
+		if got != want {
+			t.Errorf("sample %d: %+v, want %+v", i, got, want)
+		}
+	}
 }

@@ -258,15 +258,7 @@ func runWithEvents(t *testing.T, dir string, events []byte) string {
 // format detected.
 func ingestWords(t *testing.T, dir string) (*contract.Table, contract.Format) {
 	t.Helper()
-	run, err := ResolveRun(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tab.Release)
+	run, tab := ingestRun(t, dir, contract.IngestOptions{Counter: tokenizer.Words{}})
 	return tab, run.Format
 }
 

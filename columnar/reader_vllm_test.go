@@ -50,24 +50,13 @@ func TestVLLMResult(t *testing.T) {
 	if s.Len() != 4 || tab.Summary.ProblemTotal() != 0 {
 		t.Fatalf("%d samples, problems %s", s.Len(), warningsOf(tab))
 	}
-	type view struct {
-		id                   string
-		issue, ttft, latency int64
-		full, out, in        int64
-		kind                 core.FailureKind
-		code                 int32
-	}
-	for i, want := range []view{
+	// second: output tokens.
+	checkSampleViews(t, tab, s, s.OutTokens, []sampleView{
 		{"1", 1000.25e9, 0.125e9, 0.875e9, 4, 3, 10, core.FailNone, 0},
 		{"0", 1000.5e9, 0.25e9, 0.75e9, 5, 4, 10, core.FailNone, 0},
 		{"2", 1001e9, 0, 0, 0, -1, 10, core.FailHTTP, 500},
 		{"3", 1001.5e9, 0, 0, 0, -1, 10, core.FailTimeout, 0},
-	} {
-		got := view{tab.UUID(i), s.IssueNs[i], s.TTFTNs[i], s.LatencyNs[i], s.FullTokens[i], s.OutTokens[i], s.InTokens[i], s.FailureKind[i], s.FailCode[i]}
-		if got != want {
-			t.Errorf("sample %d: %+v, want %+v", i, got, want)
-		}
-	}
+	})
 }
 
 // TestVLLMWithoutStartTimes: an older result has no start_times, so the

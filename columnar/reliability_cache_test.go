@@ -123,14 +123,7 @@ func TestCacheCorruptEntryRebuilt(t *testing.T) {
 			if err := os.WriteFile(entries[0], tc.corrupt(append([]byte(nil), orig...)), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			r, err := ResolveRun(context.Background(), run.Dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tab, hit, err := c.Ingest(context.Background(), r, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, tab, hit := resolveCacheIngest(t, c, run.Dir, opts)
 			defer tab.Release()
 			if hit {
 				t.Fatal("a corrupt entry was used")
@@ -212,4 +205,20 @@ func TestCacheConcurrentWriters(t *testing.T) {
 	if tmps, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmps) != 0 {
 		t.Errorf("temporaries left: %v", tmps)
 	}
+}
+
+// resolveCacheIngest resolves dir afresh, as a new process would, and
+// ingests it through c, failing the test on an error; the caller releases
+// the table.
+func resolveCacheIngest(t *testing.T, c *Cache, dir string, opts contract.IngestOptions) (*contract.Run, *contract.Table, bool) {
+	t.Helper()
+	run, err := ResolveRun(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, hit, err := c.Ingest(context.Background(), run, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, tab, hit
 }

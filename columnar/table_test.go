@@ -279,14 +279,7 @@ func TestCache(t *testing.T) {
 	want := decodeFile(t, filepath.Join(runDir, "events.jsonl"))
 	ingest := func(wantHit bool) {
 		t.Helper()
-		run, err := ResolveRun(context.Background(), runDir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab, hit, err := ch.Ingest(context.Background(), run, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		run, tab, hit := resolveCacheIngest(t, ch, runDir, opts)
 		defer tab.Release()
 		if hit != wantHit {
 			t.Errorf("hit = %v, want %v (warnings %v)", hit, wantHit, run.Warnings)

@@ -36,19 +36,46 @@ type aiperfMetric struct {
 	Unit  string          `json:"unit"`
 }
 
+// aiperfMetadata is a record's metadata object (JSONL), or the columns of
+// the same names (CSV, Parquet).
+type aiperfMetadata struct {
+	XRequestID     string          `json:"x_request_id"`
+	XCorrelationID string          `json:"x_correlation_id"`
+	ConversationID string          `json:"conversation_id"`
+	TurnIndex      contract.OptNum `json:"turn_index"`
+	TimestampNs    contract.OptNum `json:"timestamp_ns"`
+	RequestStartNs contract.OptNum `json:"request_start_ns"`
+	RequestEndNs   contract.OptNum `json:"request_end_ns"`
+	CreditPhase    string          `json:"credit_phase"`
+	BenchmarkPhase string          `json:"benchmark_phase"`
+	WasCancelled   bool            `json:"was_cancelled"`
+}
+
+// column is the field of that column name, text or numeric, both nil for
+// none: the one table of metadata columns both tabular readers (CSV,
+// Parquet) fill.
+func (md *aiperfMetadata) column(col string) (text *string, num *contract.OptNum) {
+	switch col {
+	case "x_request_id":
+		return &md.XRequestID, nil
+	case "x_correlation_id":
+		return &md.XCorrelationID, nil
+	case "conversation_id":
+		return &md.ConversationID, nil
+	case "benchmark_phase":
+		return &md.BenchmarkPhase, nil
+	case "turn_index":
+		return nil, &md.TurnIndex
+	case "request_start_ns":
+		return nil, &md.RequestStartNs
+	case "request_end_ns":
+		return nil, &md.RequestEndNs
+	}
+	return nil, nil
+}
+
 type aiperfRecord struct {
-	Metadata struct {
-		XRequestID     string          `json:"x_request_id"`
-		XCorrelationID string          `json:"x_correlation_id"`
-		ConversationID string          `json:"conversation_id"`
-		TurnIndex      contract.OptNum `json:"turn_index"`
-		TimestampNs    contract.OptNum `json:"timestamp_ns"`
-		RequestStartNs contract.OptNum `json:"request_start_ns"`
-		RequestEndNs   contract.OptNum `json:"request_end_ns"`
-		CreditPhase    string          `json:"credit_phase"`
-		BenchmarkPhase string          `json:"benchmark_phase"`
-		WasCancelled   bool            `json:"was_cancelled"`
-	} `json:"metadata"`
+	Metadata aiperfMetadata `json:"metadata"`
 	// Metrics holds the metrics read, by name; the per-chunk arrays
 	// (inter_chunk_latency, …) are not decoded.
 	Metrics aiperfMetricSet `json:"metrics"`

@@ -129,22 +129,14 @@ func aiperfCSVRecord(header, fields []string, line int64, sum *contract.Summary)
 	}
 	for i, col := range header {
 		cell := fields[i]
+		if text, dst := md.column(col); text != nil {
+			*text = cell
+			continue
+		} else if dst != nil {
+			num(col, cell, dst)
+			continue
+		}
 		switch col {
-		case "x_request_id":
-			md.XRequestID = cell
-		case "x_correlation_id":
-			md.XCorrelationID = cell
-		case "conversation_id":
-			md.ConversationID = cell
-		case "turn_index":
-			num(col, cell, &md.TurnIndex)
-		case "request_start_ns":
-			num(col, cell, &md.RequestStartNs)
-		case "request_end_ns":
-			num(col, cell, &md.RequestEndNs)
-		case "benchmark_phase":
-			md.BenchmarkPhase = cell
-			warmup = strings.EqualFold(cell, "warmup")
 		case "was_cancelled":
 			switch strings.ToLower(cell) {
 			case "true":
@@ -172,6 +164,7 @@ func aiperfCSVRecord(header, fields []string, line int64, sum *contract.Summary)
 			rec.Metrics.set(name, aiperfMetric{Value: []byte(strconv.FormatFloat(v, 'g', -1, 64)), Unit: unit})
 		}
 	}
+	warmup = strings.EqualFold(md.BenchmarkPhase, "warmup")
 	if errCode != "" || errType != "" || errMsg != "" {
 		rec.Error = &struct {
 			Code    contract.OptNum `json:"code"`

@@ -181,15 +181,11 @@ func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]stri
 		switch c := col.(type) {
 		case *array.String:
 			v := c.Value(i)
+			if text, _ := md.column(name); text != nil {
+				*text = v
+				continue
+			}
 			switch name {
-			case "x_request_id":
-				md.XRequestID = v
-			case "x_correlation_id":
-				md.XCorrelationID = v
-			case "conversation_id":
-				md.ConversationID = v
-			case "benchmark_phase":
-				md.BenchmarkPhase = v
 			case "error_type":
 				errType, hasErr = v, true
 			case "error_message":
@@ -197,14 +193,9 @@ func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]stri
 			}
 		case *array.Int64:
 			v := contract.OptNum{Int: c.Value(i), Float: float64(c.Value(i)), Set: true, IsInt: true}
-			switch name {
-			case "turn_index":
-				md.TurnIndex = v
-			case "request_start_ns":
-				md.RequestStartNs = v
-			case "request_end_ns":
-				md.RequestEndNs = v
-			case "error_code":
+			if _, dst := md.column(name); dst != nil {
+				*dst = v
+			} else if name == "error_code" {
 				errCode, hasErr = v, true
 			}
 		case *array.Boolean:

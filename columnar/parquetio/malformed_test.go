@@ -297,11 +297,7 @@ func TestHostileStoredSchema(t *testing.T) {
 			m.kv[i].value = base64.StdEncoding.EncodeToString(raw)
 		}
 	})
-	r, err := NewReader(bytes.NewReader(b), "hostile.parquet", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openBytes(t, b, "hostile.parquet")
 	if md := r.Schema().Metadata(); md.Len() != 0 {
 		t.Errorf("metadata %v from a refused stored schema", md)
 	}

@@ -472,13 +472,9 @@ func TestReadsWhatPqarrowReads(t *testing.T) {
 			defer want.Release()
 			for _, batch := range []int{0, 1, 333, 1 << 20} {
 				t.Run(fmt.Sprintf("%s/%v/batch=%d", name, arrProps, batch), func(t *testing.T) {
-					r, err := NewReader(bytes.NewReader(b), "test.parquet", nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer r.Close()
+					r := openBytes(t, b, "test.parquet")
 					var parts []arrow.RecordBatch
-					err = r.Each(context.Background(), nil, batch, func(rec arrow.RecordBatch) error {
+					err := r.Each(context.Background(), nil, batch, func(rec arrow.RecordBatch) error {
 						if batch > 0 && rec.NumRows() > int64(batch) {
 							t.Errorf("batch of %d rows, asked for %d", rec.NumRows(), batch)
 						}
@@ -547,11 +543,7 @@ func TestRoundTrip(t *testing.T) {
 	defer rec.Release()
 	props := optionCases()["rows"].ours
 	b := writeOurs(t, &props, false, rec)
-	r, err := NewReader(bytes.NewReader(b), "round.parquet", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openBytes(t, b, "round.parquet")
 	if r.NumRowGroups() != 2 || r.NumRows() != 2000 {
 		t.Errorf("%d row groups of %d rows, want 2 of 2000 (row groups of 1000)", r.NumRowGroups(), r.NumRows())
 	}
@@ -640,11 +632,7 @@ func TestEachStops(t *testing.T) {
 	defer rec.Release()
 	tiny := optionCases()["tiny pages"].ours
 	b := writeOurs(t, &tiny, false, rec)
-	r, err := NewReader(bytes.NewReader(b), "x.parquet", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openBytes(t, b, "x.parquet")
 	stop := fmt.Errorf("stop")
 	calls := 0
 	if err := r.Each(context.Background(), nil, 10, func(arrow.RecordBatch) error { calls++; return stop }); err != stop || calls != 1 {
@@ -743,3 +731,15 @@ type closeCounter struct {
 }
 
 func (c *closeCounter) Close() error { c.closed++; return nil }
+
+// openBytes opens the file b (named name in messages), failing the test
+// on an error; the reader is closed when the test ends.
+func openBytes(t testing.TB, b []byte, name string) *Reader {
+	t.Helper()
+	r, err := NewReader(bytes.NewReader(b), name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}

@@ -19,13 +19,7 @@ import (
 func BenchmarkEncode(b *testing.B) {
 	dir := sharedDir(b)
 	for _, name := range sharedTokenizerNames {
-		tok := loadShared(b, name)
-		vectors := readJSONLines[idVector](b, filepath.Join(dir, "vectors", name+".jsonl.gz"))
-		var bytes, tokens int
-		for _, v := range vectors {
-			bytes += len(v.Text)
-			tokens += v.Count
-		}
+		tok, vectors, bytes, tokens := benchVectors(b, dir, name)
 		for _, cache := range []string{"warm", "cold"} {
 			b.Run("tok="+name+"/cache="+cache, func(b *testing.B) {
 				b.SetBytes(int64(bytes))
@@ -142,7 +136,7 @@ func benchmarkLoadCompiled(b *testing.B, name, path string) {
 //
 //	go test -run '^$' -bench '^BenchmarkWords' -cpu 1 ./columnar/tokenizer
 func BenchmarkWords(b *testing.B) {
-	vectors := readJSONLines[idVector](b, filepath.Join(sharedDir(b), "vectors", "gptoss.jsonl.gz"))
+	vectors := sharedVectors(b, sharedDir(b), "gptoss")
 	bytes := 0
 	for _, v := range vectors {
 		bytes += len(v.Text)
@@ -164,13 +158,7 @@ func BenchmarkWords(b *testing.B) {
 func BenchmarkEncodeParallel(b *testing.B) {
 	dir := sharedDir(b)
 	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
-		tok := loadShared(b, name)
-		vectors := readJSONLines[idVector](b, filepath.Join(dir, "vectors", name+".jsonl.gz"))
-		var bytes, tokens int
-		for _, v := range vectors {
-			bytes += len(v.Text)
-			tokens += v.Count
-		}
+		tok, vectors, bytes, tokens := benchVectors(b, dir, name)
 		b.Run("tok="+name, func(b *testing.B) {
 			runtime.GC()
 			b.SetBytes(int64(bytes) / int64(len(vectors)))
@@ -186,4 +174,17 @@ func BenchmarkEncodeParallel(b *testing.B) {
 			b.ReportMetric(float64(tokens)/float64(len(vectors))*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mtok/s")
 		})
 	}
+}
+
+// benchVectors loads tokenizer name and its shared vectors (dir/vectors),
+// with their total text bytes and token count, the units the encode
+// benchmarks report in.
+func benchVectors(b *testing.B, dir, name string) (tok *Tokenizer, vectors []idVector, bytes, tokens int) {
+	tok = loadShared(b, name)
+	vectors = sharedVectors(b, dir, name)
+	for _, v := range vectors {
+		bytes += len(v.Text)
+		tokens += v.Count
+	}
+	return tok, vectors, bytes, tokens
 }

@@ -40,7 +40,7 @@ func TestCompiledCacheSharedVectors(t *testing.T) {
 			if tok.Identity() != first.Identity() || tok.Identity() != loadShared(t, name).Identity() {
 				t.Errorf("identity %s from the cache, %s parsed, %s by Load", tok.Identity(), first.Identity(), loadShared(t, name).Identity())
 			}
-			vectors := readJSONLines[idVector](t, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+			vectors := sharedVectors(t, dir, name)
 			if len(vectors) != 3000 {
 				t.Fatalf("got %d vectors, want 3000", len(vectors))
 			}

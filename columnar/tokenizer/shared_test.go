@@ -24,6 +24,13 @@ func sharedDir(tb testing.TB) string {
 	return filepath.Join(sharedtest.Dir(tb, "tokenizers"), "tokenizers")
 }
 
+// sharedVectors is tokenizer name's vectors (dir/vectors/NAME.jsonl.gz):
+// the texts with the ids and counts HF tokenizers 0.22.2 produced.
+func sharedVectors(tb testing.TB, dir, name string) []idVector {
+	tb.Helper()
+	return readJSONLines[idVector](tb, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+}
+
 // readJSONLines decodes every line of a gzip-compressed JSON-lines file.
 func readJSONLines[T any](tb testing.TB, path string) []T {
 	tb.Helper()

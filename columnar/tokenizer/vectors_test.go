@@ -15,7 +15,7 @@ func TestSharedVectors(t *testing.T) {
 	for _, name := range sharedTokenizerNames {
 		t.Run(name, func(t *testing.T) {
 			tok := loadShared(t, name)
-			vectors := readJSONLines[idVector](t, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+			vectors := sharedVectors(t, dir, name)
 			if len(vectors) != 3000 {
 				t.Fatalf("got %d vectors, want 3000", len(vectors))
 			}
@@ -47,7 +47,7 @@ func TestSharedPreTokenizer(t *testing.T) {
 	for _, name := range []string{"deepseek_v3", "gptoss", "qwen3", "llama3_1"} {
 		t.Run(name, func(t *testing.T) {
 			tok := loadShared(t, name)
-			texts := readJSONLines[idVector](t, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+			texts := sharedVectors(t, dir, name)
 			want := readJSONLines[pretokVector](t, filepath.Join(dir, "vectors", "pretok", name+".jsonl.gz"))
 			if len(texts) != len(want) {
 				t.Fatalf("%d texts but %d pretok lines", len(texts), len(want))
@@ -80,7 +80,7 @@ func TestMergeStrategiesAgree(t *testing.T) {
 	for _, name := range []string{"deepseek_v3", "qwen3"} {
 		t.Run(name, func(t *testing.T) {
 			tok := loadShared(t, name)
-			vectors := readJSONLines[idVector](t, filepath.Join(dir, "vectors", name+".jsonl.gz"))
+			vectors := sharedVectors(t, dir, name)
 			var m matcher
 			var sc bpeScratch
 			pieces := 0
@@ -149,7 +149,7 @@ func TestSharedConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vectors := readJSONLines[idVector](t, filepath.Join(dir, "vectors", "llama3_1.jsonl.gz"))
+	vectors := sharedVectors(t, dir, "llama3_1")
 	var wg sync.WaitGroup
 	// Multipliers coprime to 3000 make each order a permutation.
 	for g, step := range []int{1, 7, 11, 13} {
