@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/resultjson"
 	"github.com/steadysweep/steadysweep/sinks/sinkstest"
@@ -50,7 +51,7 @@ func TestPlotLayoutMatchesReference(t *testing.T) {
 	for _, name := range []string{"conc_clean_ramp", "conc_staircase_late", "conc_ramp_only"} {
 		t.Run(name, func(t *testing.T) {
 			r, _ := analyzeParityRun(t, name)
-			data, err := os.ReadFile(filepath.Join(sharedDir(t), "parity", "expected", name+".json"))
+			data, err := os.ReadFile(filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "expected", name+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -164,7 +165,7 @@ func TestPlotWindowOnlyWhenCertified(t *testing.T) {
 // latencies, computed here from the samples in issue order, and the
 // dashed whole-run lines are the JSON's total.latency_ns.
 func TestPlotNonStreamingLatency(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_clean_ramp")
+	dir := filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs", "conc_clean_ramp")
 	run, d := sinkstest.DecodeEvents(t, dir)
 	s := &d.Samples
 	for i := range s.Len() {

@@ -12,13 +12,6 @@ import (
 	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
-// sharedDir returns ../shared beside the module root (the directory with
-// go.mod), skipping the test when it is absent.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	return sharedtest.Dir(t, "parity/runs")
-}
-
 // analyzeParityRun analyses the shared parity run name the way the
 // reference's expected outputs were made: whitespace-word token counts,
 // core.ReferenceParams, the dataset size from the sidecars.
@@ -31,7 +24,7 @@ func analyzeParityRun(t testing.TB, name string) (*core.Result, *columnar.Run) {
 // token counts under params.
 func analyzeRun(t testing.TB, name string, params core.Params) (*core.Result, *columnar.Run) {
 	t.Helper()
-	dir := filepath.Join(sharedDir(t), "parity", "runs", name)
+	dir := filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs", name)
 	run, d := sinkstest.DecodeEvents(t, dir)
 	r, err := core.NewRun(&d.Samples, run.Info).Analyze(params)
 	if err != nil {
@@ -68,7 +61,7 @@ type expectedSteady struct {
 
 func readExpected(t testing.TB, name string) expectedSteady {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "parity", "expected", name+".json"))
+	data, err := os.ReadFile(filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "expected", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,14 +33,7 @@ func BenchmarkSweep(b *testing.B) {
 		}
 		refs = append(refs, corpora.RunRef{Root: dir, Path: filepath.Dir(p), Rel: fmt.Sprintf("run%03d", i), EventsPath: p})
 	}
-	g, err := ParseGrid([]byte("alpha: [0.01, 0.025, 0.05, 0.1]\ntrend_rel_drift_min: [0.01, 0.02, 0.05, 0.1, 0.2]\nwarmup_band: [0.02, 0.05, 0.1, 0.2, 0.3]"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cs, err := g.Configs(nil, nil)
-	if err != nil || len(cs) != 100 {
-		b.Fatalf("%d configs, %v", len(cs), err)
-	}
+	cs := gridConfigs(b, "alpha: [0.01, 0.025, 0.05, 0.1]\ntrend_rel_drift_min: [0.01, 0.02, 0.05, 0.1, 0.2]\nwarmup_band: [0.02, 0.05, 0.1, 0.2, 0.3]", 100)
 	small, err := DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}})(context.Background(),
 		corpora.RunRef{Path: filepath.Join("testdata", "runs", "conc_partial_dataset")})
 	if err != nil {

@@ -192,14 +192,21 @@ func (s Summary) String() string {
 // FailureLines names the runs that failed and why, the first
 // maxFailures of them; none when no run failed.
 func (s Summary) FailureLines() []string {
-	if s.ErrorRuns == 0 {
+	return countedRuns(s.ErrorRuns, "failed", s.Failures)
+}
+
+// countedRuns is namedRuns under the head "N runs what:", which says "the
+// first len(rs)" when rs holds fewer than all total runs; none when total
+// is 0.
+func countedRuns(total int, what string, rs []RunFailure) []string {
+	if total == 0 {
 		return nil
 	}
-	head := sinks.Count(s.ErrorRuns, "run") + " failed:"
-	if s.ErrorRuns > len(s.Failures) {
-		head = fmt.Sprintf("%d runs failed; the first %d:", s.ErrorRuns, len(s.Failures))
+	head := sinks.Count(total, "run") + " " + what + ":"
+	if total > len(rs) {
+		head = fmt.Sprintf("%d runs %s; the first %d:", total, what, len(rs))
 	}
-	return namedRuns(head, s.Failures)
+	return namedRuns(head, rs)
 }
 
 // namedRuns is head, then a line per reason of rs naming its runs, by

@@ -116,12 +116,19 @@ func fakeSeries(run *LoadedRun) ([]sinks.SeriesRow, error) {
 // grid3x3 is the 3×3 grid of the tests.
 func grid3x3(t testing.TB) []core.Params {
 	t.Helper()
-	g, err := ParseGrid([]byte("alpha: [0.01, 0.05, 0.1]\ntrend_rel_drift_min: [0.02, 0.05, 0.1]"))
+	return gridConfigs(t, "alpha: [0.01, 0.05, 0.1]\ntrend_rel_drift_min: [0.02, 0.05, 0.1]", 9)
+}
+
+// gridConfigs parses the grid file text and returns its configs, failing
+// the test unless there are exactly want of them.
+func gridConfigs(t testing.TB, grid string, want int) []core.Params {
+	t.Helper()
+	g, err := ParseGrid([]byte(grid))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cs, err := g.Configs(nil, nil)
-	if err != nil || len(cs) != 9 {
+	if err != nil || len(cs) != want {
 		t.Fatalf("grid: %d configs, %v", len(cs), err)
 	}
 	return cs

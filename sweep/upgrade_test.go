@@ -23,19 +23,21 @@ func versionsOf(t *testing.T, out string) (rows, series map[int32]int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows = map[int32]int{}
-	for k := range st {
-		rows[k.SchemaVersion]++
-	}
 	sk, err := sinks.ReadSeriesFiles(context.Background(), filepath.Join(out, "series"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	series = map[int32]int{}
-	for k := range sk {
-		series[k.SchemaVersion]++
+	return countBy(st, func(k sinks.Key) int32 { return k.SchemaVersion }),
+		countBy(sk, func(k sinks.SeriesKey) int32 { return k.SchemaVersion })
+}
+
+// countBy counts the keys of m by by(key).
+func countBy[K comparable, V any](m map[K]V, by func(K) int32) map[int32]int {
+	n := map[int32]int{}
+	for k := range m {
+		n[by(k)]++
 	}
-	return rows, series
+	return n
 }
 
 // A resume over part files of schema version 1 says what it does and

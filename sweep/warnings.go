@@ -1,10 +1,6 @@
 package sweep
 
-import (
-	"fmt"
-
-	"github.com/steadysweep/steadysweep/sinks"
-)
+import "fmt"
 
 // A run's loader warnings say which of its files were ignored: a
 // config.yaml that is a FIFO or a device (never opened), a sidecar that
@@ -37,12 +33,5 @@ func (s *Summary) warned(res runResult) {
 // the first maxFailures of them, with the first warning; none when no run
 // warned.
 func (s Summary) WarningLines() []string {
-	if s.WarnedRuns == 0 {
-		return nil
-	}
-	head := sinks.Count(s.WarnedRuns, "run") + " with loader warnings (analyze RUN prints them all):"
-	if s.WarnedRuns > len(s.Warned) {
-		head = fmt.Sprintf("%d runs with loader warnings (analyze RUN prints them all); the first %d:", s.WarnedRuns, len(s.Warned))
-	}
-	return namedRuns(head, s.Warned)
+	return countedRuns(s.WarnedRuns, "with loader warnings (analyze RUN prints them all)", s.Warned)
 }

@@ -15,13 +15,6 @@ import (
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
-// sharedDir returns ../shared beside the repository, skipping the test
-// when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	return sharedtest.Dir(t, "parity/runs")
-}
-
 // TestAnalyzeReferenceCLI runs `steadysweep analyze RUN --tokenizer words
 // --compat reference --json FILE` on every run of the shared parity corpus
 // and compares stdout, stderr and the exit code byte for byte with what the
@@ -29,7 +22,7 @@ func sharedDir(t *testing.T) string {
 // .cli.exit), and the JSON file with the reference's (.cli.json for the
 // agentic NATL path, else NAME.json) number by number.
 func TestAnalyzeReferenceCLI(t *testing.T) {
-	shared := sharedDir(t)
+	shared := sharedtest.Dir(t, "parity/runs")
 	runs, err := os.ReadDir(filepath.Join(shared, "parity", "runs"))
 	if err != nil {
 		t.Fatal(err)

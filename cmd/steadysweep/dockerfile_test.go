@@ -139,8 +139,10 @@ func shellWords(s string, vars map[string]string) ([]string, error) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case quote == '\'':
-			if c == '\'' {
+		case quote == '\'' || quote == '"' && c != '$':
+			// Inside quotes: the closing quote ends them, any other byte
+			// is literal; "$" still expands inside double quotes (below).
+			if c == quote {
 				quote = 0
 			} else {
 				cur.WriteByte(c)
@@ -152,13 +154,6 @@ func shellWords(s string, vars map[string]string) ([]string, error) {
 				return nil, err
 			}
 			inWord = true
-		case quote == '"':
-			if c == '"' {
-				quote = 0
-			} else {
-				cur.WriteByte(c)
-			}
-			i++
 		case c == ' ' || c == '\t':
 			if inWord {
 				words, inWord = append(words, cur.String()), false

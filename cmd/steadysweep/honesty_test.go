@@ -529,7 +529,7 @@ func TestCheckSteadyStateBlockRules(t *testing.T) {
 // run's truth.json counts and its error events' texts). The JSON, the
 // report and the sweep rows say so.
 func TestHonestyConcFailures(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_failures")
+	dir := filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs", "conc_failures")
 	a := analyzeDefaults(t, dir)
 	j := a.json
 	if get(j, "failures.n_failed") != 84.0 || get(j, "failures.by_kind.http") != 41.0 ||
@@ -685,7 +685,7 @@ func tableRowsOf(t *testing.T, dir string) []map[string]any {
 // reports no throughput and no gap, with the reason, instead of the
 // 4,228,040 tok/s beside a whole-run 5,251.5.
 func TestHonestyBurstWindow(t *testing.T) {
-	a := analyzeDefaults(t, filepath.Join(sharedDir(t), "parity", "runs", "conc_ramp_only"))
+	a := analyzeDefaults(t, filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs", "conc_ramp_only"))
 	j := a.json
 	for _, k := range []string{"throughput.system.value", "throughput.per_user.value", "steady_state.tps.system",
 		"steady.tps_system", "gap.tps_uplift_pct", "gap.ttft_p99_change_pct"} {
@@ -709,7 +709,7 @@ func TestHonestyBurstWindow(t *testing.T) {
 // reason, the result's, in JSON and text (issue 28: the text printed a
 // steady system TPS with an interval beside "verdict not found").
 func TestHonestyOfflineOneNumber(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "parity", "runs", "offline_burst")
+	dir := filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs", "offline_burst")
 	a := analyzeDefaults(t, dir, "--no-min-duration")
 	j := a.json
 	v := get(j, "offline.tps_system")
@@ -968,7 +968,7 @@ func TestHonestyNoTimeline(t *testing.T) {
 // counted per kind, the raw log read independently here, and warned once;
 // at 0.25 % of the run they are excluded without decertifying it.
 func TestHonestyDupMalformedTiming(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "parity", "runs", "conc_dup_malformed")
+	dir := filepath.Join(sharedtest.Dir(t, "parity/runs"), "parity", "runs", "conc_dup_malformed")
 	data, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
 	if err != nil {
 		t.Fatal(err)

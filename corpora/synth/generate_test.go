@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 var runFiles = []string{"events.jsonl", "config.yaml", "run_meta.json", "sample_idx_map.json", "truth.json"}
@@ -49,7 +51,7 @@ func TestGenerate_DifferentSeedDifferentEvents(t *testing.T) {
 // event type with those of the parity corpus's conc_clean_ramp (upstream wire
 // format, event-log.md §1.2), and checks the session framing.
 func TestGenerate_EnvelopeMatchesParity(t *testing.T) {
-	shared := sharedDir(t)
+	shared := sharedtest.Dir(t, "parity/runs")
 	parity, _ := readEvents(t, filepath.Join(shared, "parity", "runs", "conc_clean_ramp", "events.jsonl"))
 	dir, _ := generatePreset(t, "clean_ramp", 1)
 	ours, tail := readEvents(t, filepath.Join(dir, "events.jsonl"))

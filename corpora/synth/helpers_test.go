@@ -5,20 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
-
-// sharedDir finds the shared material: the repository root (the directory
-// holding go.mod) + ../shared. Tests that need it skip when it is absent.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	return sharedtest.Dir(t, "parity/runs")
-}
 
 // event is one decoded events.jsonl line with its keys in file order.
 type event struct {

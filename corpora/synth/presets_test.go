@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 func TestPresetSpec_UnknownNameListsValidOnes(t *testing.T) {
@@ -63,7 +65,7 @@ func TestPresets_Verdicts(t *testing.T) {
 // TestPresets_EnvelopeMatchesParity checks, for every preset, that each event
 // type's ordered key list is one the parity corpus uses for that type.
 func TestPresets_EnvelopeMatchesParity(t *testing.T) {
-	shared := sharedDir(t)
+	shared := sharedtest.Dir(t, "parity/runs")
 	runs, err := filepath.Glob(filepath.Join(shared, "parity", "runs", "*", "events.jsonl"))
 	if err != nil || len(runs) == 0 {
 		t.Fatalf("no parity runs: %v", err)
@@ -98,7 +100,7 @@ func TestPresets_EnvelopeMatchesParity(t *testing.T) {
 // TestPresets_ConfigLikeParity parses config.yaml and compares its key paths
 // with the parity run of the same load pattern.
 func TestPresets_ConfigLikeParity(t *testing.T) {
-	shared := sharedDir(t)
+	shared := sharedtest.Dir(t, "parity/runs")
 	for preset, parityRun := range map[string]string{
 		"late_staircase": "conc_staircase_late", "poisson_steady": "poisson_steady",
 		"offline_burst": "offline_burst", "agentic": "agentic_tools",

@@ -28,23 +28,8 @@ type timedEvent struct {
 	req  int32
 }
 
-type eventHeap []timedEvent
-
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
-	if h[i].at != h[j].at {
-		return h[i].at < h[j].at
-	}
-	return h[i].seq < h[j].seq
-}
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(timedEvent)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return e
-}
+// key orders the events: by time, then by scheduling order.
+func (e timedEvent) key() (float64, uint64) { return e.at, e.seq }
 
 // decodeEntry is a decoding request that finishes when the virtual work clock
 // reaches workEnd.
@@ -54,18 +39,30 @@ type decodeEntry struct {
 	req     int32
 }
 
-type decodeHeap []decodeEntry
+// key orders the decodes: by finishing work, then by scheduling order.
+func (d decodeEntry) key() (float64, uint64) { return d.workEnd, d.seq }
 
-func (h decodeHeap) Len() int { return len(h) }
-func (h decodeHeap) Less(i, j int) bool {
-	if h[i].workEnd != h[j].workEnd {
-		return h[i].workEnd < h[j].workEnd
+// seqHeap is a min-heap of entries by key: the float first, ties broken by
+// the sequence number, so equal keys pop in scheduling order.
+type seqHeap[T interface{ key() (float64, uint64) }] []T
+
+type (
+	eventHeap  = seqHeap[timedEvent]
+	decodeHeap = seqHeap[decodeEntry]
+)
+
+func (h seqHeap[T]) Len() int { return len(h) }
+func (h seqHeap[T]) Less(i, j int) bool {
+	ai, as := h[i].key()
+	bi, bs := h[j].key()
+	if ai != bi {
+		return ai < bi
 	}
-	return h[i].seq < h[j].seq
+	return as < bs
 }
-func (h decodeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *decodeHeap) Push(x any)   { *h = append(*h, x.(decodeEntry)) }
-func (h *decodeHeap) Pop() any {
+func (h seqHeap[T]) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *seqHeap[T]) Push(x any)   { *h = append(*h, x.(T)) }
+func (h *seqHeap[T]) Pop() any {
 	old := *h
 	e := old[len(old)-1]
 	*h = old[:len(old)-1]

@@ -152,60 +152,39 @@ type Spec struct {
 // withDefaults returns the spec with every zero optional field set to its
 // documented default.
 func (s Spec) withDefaults() Spec {
-	if s.Model == "" {
-		s.Model = "openai/gpt-oss-120b"
-	}
-	if s.TokenizerName == "" {
-		s.TokenizerName = "words"
-	}
-	if s.OutputWords == 0 {
-		s.OutputWords = 60
-	}
-	if s.OutputSigma == 0 {
-		s.OutputSigma = 0.35
-	}
-	if s.OutputScale == 0 {
-		s.OutputScale = 1
-	}
-	if s.MaxNewTokens == 0 {
-		s.MaxNewTokens = 1024
-	}
-	if s.PromptWords == 0 {
-		s.PromptWords = 25
-	}
-	if s.BatchH0 == 0 {
-		s.BatchH0 = 0.6
-	}
-	if s.JitterSigma == 0 {
-		s.JitterSigma = 0.03
-	}
+	defaultTo(&s.Model, "openai/gpt-oss-120b")
+	defaultTo(&s.TokenizerName, "words")
+	defaultTo(&s.OutputWords, 60)
+	defaultTo(&s.OutputSigma, 0.35)
+	defaultTo(&s.OutputScale, 1)
+	defaultTo(&s.MaxNewTokens, 1024)
+	defaultTo(&s.PromptWords, 25)
+	defaultTo(&s.BatchH0, 0.6)
+	defaultTo(&s.JitterSigma, 0.03)
 	if s.JitterSigma < 0 {
 		s.JitterSigma = 0
 	}
-	if s.PrefillSlots == 0 {
-		s.PrefillSlots = 4
-	}
-	if s.NoiseEpochSP == 0 {
-		s.NoiseEpochSP = 1
-	}
-	if s.DrainTimeoutS == 0 {
-		s.DrainTimeoutS = 240
-	}
+	defaultTo(&s.PrefillSlots, 4)
+	defaultTo(&s.NoiseEpochSP, 1)
+	defaultTo(&s.DrainTimeoutS, 240)
 	if s.Mode == ModeOffline && s.MaxBatch == 0 {
 		s.MaxBatch = s.Concurrency
 	}
 	if s.Mode == ModeAgentic {
-		if s.Conversations == 0 {
-			s.Conversations = 40
-		}
-		if s.MaxTurns == 0 {
-			s.MaxTurns = 6
-		}
-		if s.ToolDelayS == 0 {
-			s.ToolDelayS = 0.5
-		}
+		defaultTo(&s.Conversations, 40)
+		defaultTo(&s.MaxTurns, 6)
+		defaultTo(&s.ToolDelayS, 0.5)
 	}
 	return s
+}
+
+// defaultTo sets *p to v when *p is its type's zero value (the field was
+// left out of the spec).
+func defaultTo[T comparable](p *T, v T) {
+	var zero T
+	if *p == zero {
+		*p = v
+	}
 }
 
 // validate reports every problem of a defaulted spec at once, naming fields and

@@ -289,20 +289,20 @@ func driftRate(s Spec, passes, perTenMin float64) Spec {
 
 func sign(r *rand.Rand) float64 { return []float64{-1, 1}[r.IntN(2)] }
 
+// cleanRamped is the clean classes' common run: closed loop C=8 over 160
+// samples, a ramp from a level drawn in [fromLo, fromHi] lasting a length
+// drawn in [lenLo, lenHi] super-passes, then 4.5 steady passes (the draws in
+// that order, so a seed gives the same run as before).
+func cleanRamped(r *rand.Rand, fromLo, fromHi, lenLo, lenHi float64, linear bool) Spec {
+	s := closedLoop(r, 8, 160, 40, 160)
+	return steadyPasses(r, withRamp(s, uniform(r, fromLo, fromHi), uniform(r, lenLo, lenHi), linear), 4.5)
+}
+
 // suiteClasses are the accuracy suite's classes in order.
 var suiteClasses = []suiteClass{
-	{"clean_exp", CategoryClean, 8, func(r *rand.Rand) Spec {
-		s := closedLoop(r, 8, 160, 40, 160)
-		return steadyPasses(r, withRamp(s, uniform(r, 0.65, 0.9), uniform(r, 0.3, 1.4), false), 4.5)
-	}},
-	{"clean_lin", CategoryClean, 5, func(r *rand.Rand) Spec {
-		s := closedLoop(r, 8, 160, 40, 160)
-		return steadyPasses(r, withRamp(s, uniform(r, 0.5, 0.85), uniform(r, 0.8, 3), true), 4.5)
-	}},
-	{"clean_above", CategoryClean, 5, func(r *rand.Rand) Spec {
-		s := closedLoop(r, 8, 160, 40, 160)
-		return steadyPasses(r, withRamp(s, uniform(r, 1.1, 1.35), uniform(r, 0.4, 1.2), false), 4.5)
-	}},
+	{"clean_exp", CategoryClean, 8, func(r *rand.Rand) Spec { return cleanRamped(r, 0.65, 0.9, 0.3, 1.4, false) }},
+	{"clean_lin", CategoryClean, 5, func(r *rand.Rand) Spec { return cleanRamped(r, 0.5, 0.85, 0.8, 3, true) }},
+	{"clean_above", CategoryClean, 5, func(r *rand.Rand) Spec { return cleanRamped(r, 1.1, 1.35, 0.4, 1.2, false) }},
 	{"clean_flat", CategoryClean, 4, func(r *rand.Rand) Spec {
 		return steadyPasses(r, closedLoop(r, 8, 160, 60, 200), 4.5)
 	}},

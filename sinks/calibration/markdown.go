@@ -1,7 +1,6 @@
 package calibration
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -20,11 +19,8 @@ const MaxListed = 20
 // config and the presets, the plot, what was skipped, and how every
 // figure is defined.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	var errs []error
-	p := func(format string, a ...any) {
-		_, err := fmt.Fprintf(w, format, a...)
-		errs = append(errs, err)
-	}
+	pr := &printer{w: w}
+	p := pr.printf
 	p("# Calibration\n\n")
 	if r.Intro != "" {
 		p("%s\n\n", strings.TrimSpace(r.Intro))
@@ -39,7 +35,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	best := r.Config(r.Recommended)
 	if best == nil {
 		p("No config to rank.\n")
-		return errors.Join(errs...)
+		return pr.err()
 	}
 	p("## Recommendation\n\n**%s** (config_id `%s`).\n\n%s\n\n", best.Label, best.ConfigID, r.Why)
 	if len(r.Axes) > 0 {
@@ -145,9 +141,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		p("\n")
 	}
-	errs = append(errs, r.WriteStops(w, true))
+	pr.add(r.WriteStops(w, true))
 	p("%s", definitions)
-	return errors.Join(errs...)
+	return pr.err()
 }
 
 // writeConfusion writes c's confusion matrix, only the labels that occur.

@@ -1,8 +1,6 @@
 package calibration
 
 import (
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/steadysweep/steadysweep/sinks"
@@ -16,8 +14,8 @@ func (r *Report) WriteStops(w io.Writer, markdown bool) error {
 	if len(r.Stops) == 0 {
 		return nil
 	}
-	var errs []error
-	p := func(format string, a ...any) { _, err := fmt.Fprintf(w, format, a...); errs = append(errs, err) }
+	pr := &printer{w: w}
+	p := pr.printf
 	label := r.StopsConfig
 	if c := r.Config(r.StopsConfig); c != nil {
 		label = c.Label
@@ -37,5 +35,5 @@ func (r *Report) WriteStops(w io.Writer, markdown bool) error {
 			p("%-20s %11s %5s %5s %5s %8s %8s %6s\n", clip(c[0], 20), c[1], c[2], c[3], c[4], c[5], c[6], c[7])
 		}
 	}
-	return errors.Join(errs...)
+	return pr.err()
 }

@@ -1,7 +1,6 @@
 package calibration
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -24,11 +23,8 @@ const tableLabelWidth = 46
 // columns while labels are at most 26 runes and 100 at most; the lines
 // under it fit 80.
 func (r *Report) Table(w io.Writer) error {
-	var errs []error
-	p := func(format string, a ...any) {
-		_, err := fmt.Fprintf(w, format, a...)
-		errs = append(errs, err)
-	}
+	pr := &printer{w: w}
+	p := pr.printf
 	width := len("config")
 	for i := range r.Configs {
 		width = max(width, min(utf8.RuneCountInString(r.Configs[i].Label), tableLabelWidth))
@@ -64,8 +60,8 @@ func (r *Report) Table(w io.Writer) error {
 	for _, l := range tableLegend() {
 		p("%s\n", l)
 	}
-	errs = append(errs, r.WriteStops(w, false))
-	return errors.Join(errs...)
+	pr.add(r.WriteStops(w, false))
+	return pr.err()
 }
 
 // worstTableRuns is how many of the largest TPOT errors the terminal

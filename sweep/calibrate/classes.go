@@ -17,6 +17,21 @@ type classAcc struct {
 	errs []float64
 }
 
+// tallyFound counts a scored row into the tallies both a config's and a
+// class's score keep: the runs whose truth plants a plateau, how many of
+// those were found, and how many were found at all.
+func tallyFound(t *synth.Truth, found bool, plateauRuns, foundPlateau, foundAll *int) {
+	if hasPlateau(t) {
+		*plateauRuns++
+		if found {
+			*foundPlateau++
+		}
+	}
+	if found {
+		*foundAll++
+	}
+}
+
 // addClass scores row r (scored, truth t) into c's class table; relErr
 // is its TPOT error (NaN when none) and wrong whether it is
 // confident-but-wrong.
@@ -30,15 +45,7 @@ func (c *configAcc) addClass(r *row, t *synth.Truth, relErr float64, wrong bool)
 		c.byClass[classOf(t)] = k
 	}
 	k.Runs++
-	if hasPlateau(t) {
-		k.PlateauRuns++
-		if r.Found {
-			k.FoundPlateau++
-		}
-	}
-	if r.Found {
-		k.Found++
-	}
+	tallyFound(t, r.Found, &k.PlateauRuns, &k.FoundPlateau, &k.Found)
 	if !math.IsNaN(relErr) {
 		k.errs = append(k.errs, relErr)
 	}

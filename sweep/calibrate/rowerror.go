@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sinks/calibration"
@@ -27,11 +28,5 @@ func compareRowErrors(a, b calibration.RowError) int {
 	if c := cmpUndefinedLast(a.Err, b.Err, true); c != 0 {
 		return c
 	}
-	switch {
-	case a.RunPath < b.RunPath:
-		return -1
-	case a.RunPath > b.RunPath:
-		return 1
-	}
-	return 0
+	return strings.Compare(a.RunPath, b.RunPath)
 }

@@ -64,15 +64,7 @@ func (c *configAcc) add(r *row, t *synth.Truth) {
 			c.FoundEligible++
 		}
 	}
-	if hasPlateau(t) {
-		c.PlateauRuns++
-		if r.Found {
-			c.FoundPlateau++
-		}
-	}
-	if r.Found {
-		c.Found++
-	}
+	tallyFound(t, r.Found, &c.PlateauRuns, &c.FoundPlateau, &c.Found)
 
 	planted, relErr := math.NaN(), math.NaN()
 	if r.WindowStart >= 0 && r.WindowEnd >= r.WindowStart {
