@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
@@ -48,5 +49,51 @@ func TestCacheKeyForeignSidecar(t *testing.T) {
 	os.WriteFile(p, bytes.Replace(b, []byte("openai/gpt-oss-20b"), []byte("openai/gpt-oss-120"), 1), 0o644)
 	if m, _ := load(); m != "openai/gpt-oss-120" {
 		t.Fatalf("after editing the summary: model %q, want openai/gpt-oss-120", m)
+	}
+}
+
+// TestCacheKeyAIPerfInfoFiles: every AIPerf reader (records JSONL and
+// records CSV) takes the peer window from the steady-state file beside
+// the log, and the cache stores it; an edited steady-state file is read
+// again on the next load, not served from the entry (before, only the
+// JSONL reader's summary was in the key).
+func TestCacheKeyAIPerfInfoFiles(t *testing.T) {
+	const start, end, edited = "1000100000000", "1000600000000", "1000700000000"
+	steadyName := "profile_export_aiperf_steady_state.json"
+	csvDir := t.TempDir()
+	writeTemp(t, csvDir, "profile_export_aiperf.json", `{"input_config":{"endpoint":{"model_names":["m"]},"loadgen":{"concurrency":2}}}`)
+	writeTemp(t, csvDir, steadyName, aiperfSteady(start, end))
+	jsonlDir := aiperfSteadyDir(t, aiperfSteady(start, end))
+	for _, c := range []struct{ name, path, dir string }{
+		{"records jsonl", jsonlDir, jsonlDir},
+		{"records csv", writeTemp(t, csvDir, "profile_export_records.csv", aiperfCSV(aiperfCSVRows...)), csvDir},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cache := &Cache{Dir: filepath.Join(t.TempDir(), "cache")}
+			windowEnd := func() (string, bool) {
+				run, err := ResolveRun(context.Background(), c.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				l, hit, err := cache.Load(context.Background(), run, contract.IngestOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if l.Info.PeerWindow == nil {
+					t.Fatalf("no peer window (hit %v)", hit)
+				}
+				return strconv.FormatInt(l.Info.PeerWindow.EndNs, 10), hit
+			}
+			if e, hit := windowEnd(); e != end || hit {
+				t.Fatalf("first load: window end %s, hit %v; want %s, a miss", e, hit, end)
+			}
+			if e, hit := windowEnd(); e != end || !hit {
+				t.Fatalf("second load: window end %s, hit %v; want %s, a hit", e, hit, end)
+			}
+			writeTemp(t, c.dir, steadyName, aiperfSteady(start, edited))
+			if e, hit := windowEnd(); e != edited || hit {
+				t.Fatalf("after editing %s: window end %s, hit %v; want %s, a miss", steadyName, e, hit, edited)
+			}
+		})
 	}
 }

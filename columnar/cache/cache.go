@@ -216,7 +216,9 @@ var FileHashReads atomic.Int64
 // reads into what the cache stores (a reader that reads another file
 // lists it here).
 var readerSidecars = map[contract.Format][]string{
-	contract.FormatAIPerf: foreign.AIPerfSummaryNames,
+	contract.FormatAIPerf:        foreign.AIPerfInfoFiles,
+	contract.FormatAIPerfCSV:     foreign.AIPerfInfoFiles,
+	contract.FormatAIPerfParquet: foreign.AIPerfInfoFiles,
 }
 
 // cacheKey derives the entry key of run under opts.
@@ -232,9 +234,10 @@ func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64) strin
 	if run.Format != "" && run.Format != contract.FormatEndpoints {
 		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
 	}
-	// A reader that reads files beside its log (AIPerf's summary: the
-	// model, the load) stores what they say in the entry: their
-	// identities are in the key, so an edited summary is read again.
+	// A reader that reads files beside its log (AIPerf's summary and
+	// steady-state window: the model, the load, the peer window) stores
+	// what they say in the entry: their identities are in the key, so an
+	// edited one is read again.
 	for _, name := range readerSidecars[run.Format] {
 		p := filepath.Join(filepath.Dir(run.EventsPath), name)
 		if fi, err := os.Stat(p); err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
@@ -310,6 +311,12 @@ type aiperfSummary struct {
 
 // AIPerfSummaryNames are the summary files looked for beside the log.
 var AIPerfSummaryNames = []string{"profile_export_aiperf.json", "profile_export.json"}
+
+// AIPerfInfoFiles are the files beside an AIPerf log that aiperfInfo
+// reads the run facts from (the summary, the steady-state window), for
+// every AIPerf reader (records JSONL, CSV, Parquet): the column cache keys
+// an entry on their identities.
+var AIPerfInfoFiles = append(slices.Clip(AIPerfSummaryNames), AIPerfSteadyStateNames...)
 
 // maxSummary caps a summary or sidecar read whole.
 const maxSummary = 64 << 20
