@@ -89,7 +89,7 @@ func (c *SVG) Text(p Point, s string, t Text) {
 	// The baseline origin is computed as for the raster backend, so the
 	// two agree wherever the SVG viewer has the font.
 	o, _, _ := textOrigin(p, s, t)
-	fmt.Fprintf(&c.b, `<text x="%s" y="%s" font-family="Liberation Serif, Times New Roman, Times, serif" font-size="%s"%s`,
+	fmt.Fprintf(&c.b, `<text x="%s" y="%s" font-family="Liberation Serif, Times New Roman, Times, serif" font-size="%s" xml:space="preserve"%s`,
 		num(o.X), num(o.Y), num(t.Size), paint("fill", t.Color))
 	if t.Vertical {
 		fmt.Fprintf(&c.b, ` transform="rotate(-90 %s %s)"`, num(o.X), num(o.Y))
