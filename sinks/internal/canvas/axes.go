@@ -49,6 +49,14 @@ func (a *Axis) ticksLen() float64 {
 	return tickLen
 }
 
+// markLen is the length of t's mark: a minor tick's is half.
+func (a *Axis) markLen(t Tick) float64 {
+	if t.Label == "" {
+		return a.ticksLen() / 2
+	}
+	return a.ticksLen()
+}
+
 // YWidth is the room a y axis takes left of the data area.
 func (a *Axis) YWidth() float64 {
 	w := 0.0
@@ -137,11 +145,7 @@ func (p *Panel) Axes(c Canvas) {
 	ts.X, ts.Y = Center, Top
 	for _, t := range p.X.visible() {
 		x := p.PX(t.Value)
-		n := p.X.ticksLen()
-		if t.Label == "" {
-			n /= 2
-		}
-		if n > 0 {
+		if n := p.X.markLen(t); n > 0 {
 			c.Stroke([]Point{{x, y0}, {x, y0 + n}}, ls)
 		}
 		c.Text(Point{x, y0 + p.X.ticksLen() + tickGap}, t.Label, ts)
@@ -160,11 +164,7 @@ func (p *Panel) Axes(c Canvas) {
 	widest := 0.0
 	for _, t := range p.Y.visible() {
 		y := p.PY(t.Value)
-		n := p.Y.ticksLen()
-		if t.Label == "" {
-			n /= 2
-		}
-		if n > 0 {
+		if n := p.Y.markLen(t); n > 0 {
 			c.Stroke([]Point{{x0, y}, {x0 - n, y}}, ls)
 		}
 		if t.Label != "" {

@@ -103,9 +103,7 @@ func (c *Raster) fill(polys [][]Point, col color.Color) {
 	c.z.Draw(c.img, box, image.NewUniform(col), image.Point{})
 }
 
-// Text fills the glyph outlines of s. The clip rectangle applies to the
-// text's bounding box as a whole: text is drawn whole or not at all
-// (labels are placed inside their panels).
+// Text fills the glyph outlines of s, cropped to the clip rectangle.
 func (c *Raster) Text(p Point, s string, t Text) {
 	if s == "" || t.Color == nil {
 		return
