@@ -261,6 +261,9 @@ func ensureBinary(e *env) (string, error) {
 	out := filepath.Join(e.work, "steadysweep")
 	e.logf("building %s", out)
 	cmd := exec.Command("go", "build", "-o", out, "./cmd/steadysweep")
+	// Static, as make build and the Dockerfile build it: a cgo build is
+	// dynamic (pflag links net) and pays ld.so and libc at every start.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("build steadysweep: %w", err)
