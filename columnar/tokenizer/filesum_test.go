@@ -143,11 +143,13 @@ func TestSumRecordEditedInPlace(t *testing.T) {
 func TestSumRecordDamaged(t *testing.T) {
 	noRacyWindow(t)
 	damage := map[string]func([]byte) []byte{
-		"FlipInSum":     func(b []byte) []byte { b[len(sumRecordMagic)+40] ^= 1; return b },
-		"FlipInID":      func(b []byte) []byte { b[len(sumRecordMagic)] ^= 1; return b },
-		"Truncated":     func(b []byte) []byte { return b[:len(b)-1] },
-		"Empty":         func([]byte) []byte { return nil },
-		"OtherIdentity": func(b []byte) []byte { return appendSumRecord(nil, [5]int64{1, 2, 3, 4, 5}, [32]byte(b[len(sumRecordMagic)+40:])) },
+		"FlipInSum": func(b []byte) []byte { b[len(sumRecordMagic)+40] ^= 1; return b },
+		"FlipInID":  func(b []byte) []byte { b[len(sumRecordMagic)] ^= 1; return b },
+		"Truncated": func(b []byte) []byte { return b[:len(b)-1] },
+		"Empty":     func([]byte) []byte { return nil },
+		"OtherIdentity": func(b []byte) []byte {
+			return appendSumRecord(nil, [5]int64{1, 2, 3, 4, 5}, [32]byte(b[len(sumRecordMagic)+40:]))
+		},
 	}
 	for name, f := range damage {
 		t.Run(name, func(t *testing.T) {
