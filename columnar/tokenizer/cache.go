@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
-	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // compiledDir is the subdirectory of the cache directory that holds
@@ -55,7 +54,7 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 	}
 	entry := filepath.Join(dir, compiledKey(sum, cfgRaw)+".tok")
 	var rebuilt string
-	switch data, err := safeopen.ReadFile(entry, "compiled tokenizers", safeopen.LimitTokenizer); {
+	switch data, err := readEntry(entry); {
 	case err == nil:
 		p, err := decodeCompiled(data)
 		if err == nil {

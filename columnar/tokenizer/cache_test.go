@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 // entryOf is the one compiled entry under cacheDir.
@@ -249,5 +251,37 @@ func TestDecodeCompiledForgedTables(t *testing.T) {
 	}
 	if _, err := decodeCompiled(p.appendCompiled(nil)); !errors.Is(err, errCompiled) {
 		t.Errorf("vocabulary slot past the keys: %v, want errCompiled", err)
+	}
+}
+
+// TestCompiledCacheMappedEntry: a hit's tables lie in the entry file
+// mapped (entryread.go); replacing the entry by rename, as every writer
+// does, leaves the loaded tokenizer's bytes as they were, and a second
+// hit of the same file shares the first's mapping.
+func TestCompiledCacheMappedEntry(t *testing.T) {
+	path, cache := copyTiny(t, ""), t.TempDir()
+	if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+		t.Fatalf("first load: %q, %v", outcome, err)
+	}
+	tok, outcome, err := LoadCached(path, cache)
+	if err != nil || outcome != CompiledHit {
+		t.Fatalf("second load: %q, %v; want a hit", outcome, err)
+	}
+	again, outcome, err := LoadCached(path, cache)
+	if err != nil || outcome != CompiledHit {
+		t.Fatalf("third load: %q, %v; want a hit", outcome, err)
+	}
+	if tok.model.merges != nil && &tok.model.merges.entries[0] != &again.model.merges.entries[0] {
+		t.Errorf("two hits of one entry file hold two copies of its merge table")
+	}
+	entry := entryOf(t, cache)
+	if err := atomicfile.WriteFile(entry, []byte("steadysweep compiled tokenizer 2\ngarbage")); err != nil {
+		t.Fatal(err)
+	}
+	want := loadTiny(t)
+	for _, s := range tinyTexts {
+		if got, w := tok.Encode(s), want.Encode(s); !slices.Equal(got, w) {
+			t.Errorf("Encode(%q) after the entry was replaced = %v, want %v (Load)", s, got, w)
+		}
 	}
 }
