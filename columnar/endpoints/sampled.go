@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/scan"
@@ -81,15 +82,16 @@ func CountLines(ctx context.Context, run *contract.Run, opts contract.IngestOpti
 		if ld.scanEnvelope(line, &f) != nil {
 			return
 		}
-		// The texts may alias ld's reused buffers: copied for the counters.
+		// A text inside the line stays valid for the block; one joined or
+		// unescaped into ld's reused buffers is copied for the counters.
 		job := lineCount{idx: idx}
 		text, _ := ld.Ps.TextAfterFirstChunk(line, f.Data)
-		job.after = string(text)
+		job.after = inLineOrCopy(line, text)
 		// The whole output for system TPS, as the first pass counts it
 		// (lineDecoder.countStreamed); a whole count already taken stays.
 		if d.Samples.FullTokens[idx] < 0 {
 			if first, ok := ld.Ps.FirstChunkText(line, f.Data); ok {
-				job.first, job.whole = append([]byte(nil), first...), true
+				job.first, job.whole = inLineOrCopy(line, first), true
 			}
 		}
 		jobs = append(jobs, job)
@@ -118,10 +120,9 @@ func CountLines(ctx context.Context, run *contract.Run, opts contract.IngestOpti
 // after the first chunk, and the first chunk when the whole output's
 // count is wanted too.
 type lineCount struct {
-	idx   int32
-	after string
-	first []byte
-	whole bool
+	idx          int32
+	after, first string
+	whole        bool
 }
 
 // countLineJobs counts jobs on up to workers goroutines (the tokenizer is
@@ -135,7 +136,7 @@ func countLineJobs(c scan.TokenCounter, d *contract.Decoded, jobs []lineCount, w
 			d.Samples.OutTokens[j.idx] = int64(after)
 		}
 		if j.whole {
-			d.Samples.FullTokens[j.idx] = int64(streamedWhole(c, j.first, after))
+			d.Samples.FullTokens[j.idx] = int64(streamedWhole(c, unsafe.Slice(unsafe.StringData(j.first), len(j.first)), after))
 		}
 	}
 	workers = min(workers, len(jobs))
@@ -155,4 +156,18 @@ func countLineJobs(c scan.TokenCounter, d *contract.Decoded, jobs []lineCount, w
 		})
 	}
 	wg.Wait()
+}
+
+// inLineOrCopy is text as a string: a view when it lies inside line (the
+// block's bytes, unchanged until the block's counts are done), else a
+// copy.
+func inLineOrCopy(line, text []byte) string {
+	if len(text) == 0 {
+		return ""
+	}
+	lo, p := uintptr(unsafe.Pointer(unsafe.SliceData(line))), uintptr(unsafe.Pointer(unsafe.SliceData(text)))
+	if p >= lo && p+uintptr(len(text)) <= lo+uintptr(len(line)) {
+		return unsafe.String(unsafe.SliceData(text), len(text))
+	}
+	return string(text)
 }
