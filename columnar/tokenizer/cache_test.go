@@ -260,17 +260,15 @@ func TestDecodeCompiledForgedTables(t *testing.T) {
 // hit of the same file shares the first's mapping.
 func TestCompiledCacheMappedEntry(t *testing.T) {
 	path, cache := copyTiny(t, ""), t.TempDir()
-	if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
-		t.Fatalf("first load: %q, %v", outcome, err)
+	var loads [3]*Tokenizer
+	for i, want := range []string{CompiledWritten, CompiledHit, CompiledHit} {
+		tok, outcome, err := LoadCached(path, cache)
+		if err != nil || outcome != want {
+			t.Fatalf("load %d: %q, %v; want %q", i+1, outcome, err, want)
+		}
+		loads[i] = tok
 	}
-	tok, outcome, err := LoadCached(path, cache)
-	if err != nil || outcome != CompiledHit {
-		t.Fatalf("second load: %q, %v; want a hit", outcome, err)
-	}
-	again, outcome, err := LoadCached(path, cache)
-	if err != nil || outcome != CompiledHit {
-		t.Fatalf("third load: %q, %v; want a hit", outcome, err)
-	}
+	tok, again := loads[1], loads[2]
 	if tok.model.merges != nil && &tok.model.merges.entries[0] != &again.model.merges.entries[0] {
 		t.Errorf("two hits of one entry file hold two copies of its merge table")
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -55,7 +54,7 @@ var sumHashes atomic.Int64
 // identity as fstat gave it when it was opened.
 type openedFile struct {
 	f    *os.File
-	st   fs.FileInfo
+	st   os.FileInfo
 	id   [5]int64
 	path string
 }

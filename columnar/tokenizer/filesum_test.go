@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -153,16 +154,7 @@ func TestSumRecordDamaged(t *testing.T) {
 	}
 	for name, f := range damage {
 		t.Run(name, func(t *testing.T) {
-			path, cache := copyTiny(t, ""), t.TempDir()
-			loadCounting(t, path, cache)
-			record := sumRecordOf(t, cache, path)
-			data, err := os.ReadFile(record)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(record, f(slices.Clone(data)), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			path, cache, record, data := damageRecord(t, f)
 			tok, outcome, hashed := loadCounting(t, path, cache)
 			if outcome != CompiledHit || hashed != 1 {
 				t.Errorf("load with the damaged record: %q, %d files hashed; want %q, 1", outcome, hashed, CompiledHit)
@@ -176,20 +168,9 @@ func TestSumRecordDamaged(t *testing.T) {
 		})
 	}
 	t.Run("WrongSumValidCRC", func(t *testing.T) {
-		path, cache := copyTiny(t, ""), t.TempDir()
-		loadCounting(t, path, cache)
-		record := sumRecordOf(t, cache, path)
-		data, err := os.ReadFile(record)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(record, appendSumRecord(nil, contract.FileIdentity(st), sha256.Sum256([]byte("other"))), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path, cache, record, data := damageRecord(t, func(b []byte) []byte {
+			return appendSumRecord(nil, readIdentity(b), sha256.Sum256([]byte("other")))
+		})
 		tok, _, hashed := loadCounting(t, path, cache)
 		if hashed != 0 {
 			t.Errorf("%d files hashed, want the record believed (0)", hashed)
@@ -230,4 +211,30 @@ func stableFile(t *testing.T, path string) bool {
 	}
 	id, limit := contract.FileIdentity(st), time.Now().Add(-racyWindow).UnixNano()
 	return id[1] != 0 && id[3] <= limit && id[4] <= limit
+}
+
+// damageRecord loads a copy of the tiny fixture through a new cache,
+// replaces the record of its sum by f of its bytes, and returns the
+// paths and the intact record.
+func damageRecord(t *testing.T, f func([]byte) []byte) (path, cache, record string, intact []byte) {
+	t.Helper()
+	path, cache = copyTiny(t, ""), t.TempDir()
+	loadCounting(t, path, cache)
+	record = sumRecordOf(t, cache, path)
+	intact, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(record, f(slices.Clone(intact)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, cache, record, intact
+}
+
+// readIdentity is the identity a record's bytes hold.
+func readIdentity(b []byte) (id [5]int64) {
+	for i := range id {
+		id[i] = int64(binary.LittleEndian.Uint64(b[len(sumRecordMagic)+8*i:]))
+	}
+	return id
 }

@@ -14,6 +14,49 @@ import (
 	"github.com/steadysweep/steadysweep/bench"
 )
 
+// gpt-oss as the Hugging Face hub names it, and where its files lie in a
+// hub cache (snapshot "r1").
+const tokcacheModel, tokcacheSnapshot = "openai/gpt-oss-120b", "models--openai--gpt-oss-120b/snapshots/r1"
+
+// gunzipFile writes the gunzipped bytes of src to dst.
+func gunzipFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src, err)
+	}
+	return os.WriteFile(dst, out, 0o644)
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+func modTime(path string) time.Time {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return time.Now()
+	}
+	return fi.ModTime()
+}
+
+func sameFile(a, b string) bool {
+	x, errA := os.ReadFile(a)
+	y, errB := os.ReadFile(b)
+	return errA == nil && errB == nil && bytes.Equal(x, y)
+}
+
 // tokcacheSection measures issue 32's tokenizer target: a zero-flag
 // analyze of a 2.7 MB run whose config.yaml names gpt-oss, resolved
 // through the registry and a Hugging Face cache holding gpt-oss's
@@ -38,7 +81,7 @@ func tokcacheSection(e *env) (string, error) {
 	dir := filepath.Join(e.work, "tokcache")
 	run := filepath.Join(dir, "run")
 	hub := filepath.Join(dir, "hf", "hub")
-	snap := filepath.Join(hub, "models--openai--gpt-oss-120b", "snapshots", "r1")
+	snap := filepath.Join(hub, filepath.FromSlash(tokcacheSnapshot))
 	if err := os.MkdirAll(run, 0o755); err != nil {
 		return "", err
 	}
@@ -56,8 +99,8 @@ func tokcacheSection(e *env) (string, error) {
 		}
 		if en.Name() == "config.yaml" {
 			// The zero-flag analyze resolves the tokenizer from the model name.
-			data = []byte(strings.Replace(string(data), "name: deepseek-ai/DeepSeek-R1", "name: openai/gpt-oss-120b", 1))
-			if !strings.Contains(string(data), "name: openai/gpt-oss-120b") {
+			data = []byte(strings.Replace(string(data), "name: deepseek-ai/DeepSeek-R1", "name: "+tokcacheModel, 1))
+			if !strings.Contains(string(data), "name: "+tokcacheModel) {
 				return "", fmt.Errorf("%s: no model name to replace", en.Name())
 			}
 		}
@@ -166,42 +209,4 @@ func tokcacheSection(e *env) (string, error) {
 		fmt.Sprintf("%.3f s wall, %.3f s CPU; first run %.2f s wall, %.2f s CPU", sw, bench.Median(cpus(second)), bench.Median(walls(first)), bench.Median(cpus(first))),
 		fmt.Sprintf("%.2f×", 0.25/sw), verdict(0.25/sw, 1, "")})
 	return b.String(), nil
-}
-
-func gunzipFile(src, dst string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("%s: %w", src, err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		return fmt.Errorf("%s: %w", src, err)
-	}
-	return os.WriteFile(dst, out, 0o644)
-}
-
-func fileSize(path string) int64 {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return 0
-	}
-	return fi.Size()
-}
-
-func modTime(path string) time.Time {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return time.Now()
-	}
-	return fi.ModTime()
-}
-
-func sameFile(a, b string) bool {
-	x, errA := os.ReadFile(a)
-	y, errB := os.ReadFile(b)
-	return errA == nil && errB == nil && bytes.Equal(x, y)
 }
