@@ -1,12 +1,16 @@
 package tokenizer
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // BenchmarkEncode encodes the 3000 shared texts (3.17 MB) one call per
@@ -211,4 +215,52 @@ func benchVectors(b *testing.B, dir, name string) (tok *Tokenizer, vectors []idV
 		tokens += v.Count
 	}
 	return tok, vectors, bytes, tokens
+}
+
+// BenchmarkCountRunOutputs counts, with gpt-oss's tokenizer, the output
+// texts of shared/parity/runs/conc_hairball_tail (498 outputs, 2.33 MB:
+// first chunk and the rest of each, as the events decoder counts them) —
+// the counting of issue 32's zero-flag analyze with gpt-oss, in-process.
+//
+//	go test -run '^$' -bench CountRunOutputs -cpu 1 -benchtime 20x ./columnar/tokenizer
+func BenchmarkCountRunOutputs(b *testing.B) {
+	tok := loadShared(b, "gptoss")
+	path := filepath.Join(sharedtest.Dir(b, "parity"), "parity", "runs", "conc_hairball_tail", "events.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	size := 0
+	for line := range bytes.Lines(data) {
+		var ev struct {
+			Type string            `json:"event_type"`
+			Data []json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(line, &ev) != nil || ev.Type != "sample.complete" || len(ev.Data) < 2 {
+			continue
+		}
+		var chunks []string
+		if json.Unmarshal(ev.Data[1], &chunks) != nil {
+			continue
+		}
+		for _, c := range chunks {
+			texts, size = append(texts, c), size+len(c)
+		}
+	}
+	if size < 2e6 {
+		b.Fatalf("%d bytes of output text in %s, want the run's 2.33 MB", size, path)
+	}
+	for _, s := range texts { // the BPE cache warm, as after the first outputs of a run
+		tok.Count(s)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	cpu := processCPUSeconds()
+	for b.Loop() {
+		for _, s := range texts {
+			tok.Count(s)
+		}
+	}
+	b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N)*1e3, "cpu-ms/op")
 }
