@@ -313,6 +313,7 @@ const commandsText = "## Commands\n\n" +
 	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections floor -o /tmp/floor.md   # section 6 alone (≈4 min)\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # section 7 alone: the streamed layout\n" +
+	"go run ./bench/cmd/benchall -sections tokcache -o /tmp/tokcache.md   # the gpt-oss tokenizer cache: first and second zero-flag analyze\n" +
 	"go test -run '^$' -bench StreamedShape -cpu 1 -benchtime 5x ./columnar/endpoints/   # its decode rates in-process, beside the floor\n" +
 	"go test -run '^$' -bench SampleIndex5M -benchtime 3x ./columnar/   # the 5 M-entry sample_idx_map.json in-process\n\n" +
 	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +
