@@ -143,11 +143,7 @@ func TrendVerdicts(xs []float64, alpha float64) [5]Verdict {
 	if m == 0 {
 		m = ZeroMedianFloor // medianOrFloor
 	}
-	if rel := SensSlope(xs) * float64(n-1) / m; math.Abs(rel) < RelDriftThreshold {
-		out[3] = VerdictSteady
-	} else {
-		out[3] = direction(rel)
-	}
+	out[3] = theilSenVerdict(xs, m)
 	total := ols.Slope * float64(n-1)
 	rel := total / m
 	out[4] = VerdictSteady
