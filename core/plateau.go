@@ -196,8 +196,8 @@ func (eg *ensembleGate) admissible(lo, hi int) bool {
 	gated := gatedMetrics()
 	for k := range eg.win {
 		w := &eg.win[k]
-		if gated[k] == mTPOTP50 && (stepInGrowing(w, &eg.si[k], lo, g.relDriftMin) ||
-			noiseStepInGrowing(w, &eg.si[k], lo, g.shiftSDs, shiftMinRel, g.minN)) {
+		if gated[k] == mTPOTP50 && (stepInGrowing(w, &eg.si[k], lo, len(eg.pct)-lo, g.relDriftMin) ||
+			noiseStepInGrowing(w, &eg.si[k], lo, len(eg.pct)-lo, g.shiftSDs, shiftMinRel, g.minN)) {
 			return false
 		}
 		if w.driftAtLeast(g.relDriftMin, eg.tmp) &&
@@ -265,14 +265,15 @@ func stepInPrefix(s1, s2 []float64, band float64) bool {
 	return false
 }
 
-// stepInGrowing is stepInPrefix of the growing window w (starting at lo),
-// trying only the splits si cannot rule out: the same boolean.
-func stepInGrowing(w *growingSeries, si *stepIndex, lo int, band float64) bool {
+// stepInGrowing is stepInPrefix of the growing window w (starting at lo,
+// at most capHint long), trying only the splits si cannot rule out: the
+// same boolean.
+func stepInGrowing(w *growingSeries, si *stepIndex, lo, capHint int, band float64) bool {
 	n := len(w.s1) - 1
 	if n < 4 {
 		return false
 	}
-	si.sync(w, lo)
+	si.sync(w, lo, capHint)
 	return si.anySplit(w, 2, n-1, band, 3, func(k int) bool { return stepAt(w.s1, w.s2, k, band) })
 }
 
@@ -337,15 +338,15 @@ func noiseStepInPrefix(xs, s1, s2 []float64, sds, minRel float64, minHead int) b
 }
 
 // noiseStepInGrowing is noiseStepInPrefix of the growing window w
-// (starting at lo), trying only the splits si cannot rule out: the same
-// boolean.
-func noiseStepInGrowing(w *growingSeries, si *stepIndex, lo int, sds, minRel float64, minHead int) bool {
+// (starting at lo, at most capHint long), trying only the splits si
+// cannot rule out: the same boolean.
+func noiseStepInGrowing(w *growingSeries, si *stepIndex, lo, capHint int, sds, minRel float64, minHead int) bool {
 	n := len(w.vals)
 	minHead = max(minHead, 2)
 	if n < minHead+2 || !(sds > 0) {
 		return false
 	}
-	si.sync(w, lo)
+	si.sync(w, lo, capHint)
 	return si.anySplit(w, minHead, n-2, minRel, sds, func(k int) bool {
 		return noiseStepAt(w.vals, w.s1, w.s2, k, sds, minRel)
 	})

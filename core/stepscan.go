@@ -38,21 +38,28 @@ const (
 	stepScanMin = 64
 )
 
+// stepBlockDiv sets a block's size to 1/stepBlockDiv of its distance from
+// the nearer end of the window: the tail mean then weighs at least
+// 1 − 1/(stepBlockDiv+1) in every split of the block.
+const stepBlockDiv = 4
+
 // stepIndex is the range-query state of one growing window: the head
 // means m₁(k) and the values, in append-only sparse tables.
 type stepIndex struct {
+	ready  bool
 	lo, n  int // the window's start and how many values are indexed
 	m1, xs sparseMinMax
 	maxAbs float64 // max |x| of the window
 }
 
 // sync brings the index to w, the window starting at lo (rebuilt when
-// the window restarted).
-func (si *stepIndex) sync(w *growingSeries, lo int) {
-	if lo != si.lo || len(w.vals) < si.n {
-		si.lo, si.n, si.maxAbs = lo, 0, 0
-		si.m1.reset()
-		si.xs.reset()
+// the window restarted; capHint bounds the window's length, for the
+// tables' first allocation).
+func (si *stepIndex) sync(w *growingSeries, lo, capHint int) {
+	if !si.ready || lo != si.lo || len(w.vals) < si.n {
+		si.ready, si.lo, si.n, si.maxAbs = true, lo, 0, 0
+		si.m1.reset(capHint)
+		si.xs.reset(capHint)
 		si.m1.push(0) // m₁(0) is undefined; splits start at 2
 	}
 	for ; si.n < len(w.vals); si.n++ {
@@ -94,7 +101,7 @@ func (si *stepIndex) anySplit(w *growingSeries, kLo, kHi int, band, sds float64,
 	tolSST := 8 * u * (math.Abs(w.s2[n]) + w.s1[n]*w.s1[n]/fn)
 	sstLo := sst - tolSST - tolSSE
 	for kb := top; kb > kLo; {
-		size := max(1, min(n-kb, kb-kLo)/8)
+		size := max(1, min(n-kb, kb-kLo)/stepBlockDiv)
 		ka := max(kLo, kb-size)
 		if !si.ruledOut(w, n, ka, kb, band, sds, tolX, tolD, sstLo, m) && exact(ka, kb) {
 			return true
@@ -140,7 +147,15 @@ func (si *stepIndex) ruledOut(w *growingSeries, n, ka, kb int, band, sds, tolX, 
 // level j holds the extremes of the 2^j values from each index.
 type sparseMinMax struct{ lo, hi [][]float64 }
 
-func (t *sparseMinMax) reset() {
+// reset empties the table; the first one allocates room for capHint
+// values (a level of 2^j values from each index holds capHint − 2^j + 1).
+func (t *sparseMinMax) reset(capHint int) {
+	if t.lo == nil {
+		for j := 0; 1<<j <= capHint; j++ {
+			t.lo = append(t.lo, make([]float64, 0, capHint-1<<j+1))
+			t.hi = append(t.hi, make([]float64, 0, capHint-1<<j+1))
+		}
+	}
 	for j := range t.lo {
 		t.lo[j], t.hi[j] = t.lo[j][:0], t.hi[j][:0]
 	}

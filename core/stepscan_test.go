@@ -40,7 +40,7 @@ func TestStepScanMatchesPrefix(t *testing.T) {
 				w.push(xs[h])
 				for _, band := range []float64{0.05, 0.01} {
 					want := stepInPrefix(w.s1, w.s2, band)
-					if got := stepInGrowing(&w, &si, lo, band); got != want {
+					if got := stepInGrowing(&w, &si, lo, n-lo, band); got != want {
 						t.Fatalf("%s [%d,%d) band %v: step %v, stepInPrefix %v", name, lo, h+1, band, got, want)
 					}
 					if want {
@@ -49,7 +49,7 @@ func TestStepScanMatchesPrefix(t *testing.T) {
 				}
 				for _, sds := range []float64{3, 1} {
 					want := noiseStepInPrefix(w.vals, w.s1, w.s2, sds, shiftMinRel, 4)
-					if got := noiseStepInGrowing(&w, &si, lo, sds, shiftMinRel, 4); got != want {
+					if got := noiseStepInGrowing(&w, &si, lo, n-lo, sds, shiftMinRel, 4); got != want {
 						t.Fatalf("%s [%d,%d) sds %v: noise step %v, noiseStepInPrefix %v", name, lo, h+1, sds, got, want)
 					}
 					if want {
