@@ -16,14 +16,7 @@ import "math"
 // as before. So the split is the one the direct scan picks, ties to the
 // first, bit for bit.
 func splitPoint(pct []*spPercentiles, lo, hi int) int {
-	var idx []int
-	var ys []float64
-	for i := lo; i < hi; i++ {
-		if pct[i].ok[mTPOTP50] {
-			idx = append(idx, i)
-			ys = append(ys, pct[i].tpotMean)
-		}
-	}
+	idx, ys := tpotMeans(pct, lo, hi)
 	if len(ys) < 2 {
 		return -1
 	}

@@ -9,14 +9,7 @@ import (
 // oracleSplitPoint is splitPoint as it was before issue 32's long runs:
 // the RSS of every split computed from scratch (O(n²)).
 func oracleSplitPoint(pct []*spPercentiles, lo, hi int) int {
-	var idx []int
-	var ys []float64
-	for i := lo; i < hi; i++ {
-		if pct[i].ok[mTPOTP50] {
-			idx = append(idx, i)
-			ys = append(ys, pct[i].tpotMean)
-		}
-	}
+	idx, ys := tpotMeans(pct, lo, hi)
 	if len(ys) < 2 {
 		return -1
 	}

@@ -164,14 +164,22 @@ func verdictsOf(n, s int, v0, c float64, ols OLSResult, nwLags int, m float64, t
 	out[1] = mkNoP(n, s, v0, 1).Verdict(alpha)
 	out[2] = neweyWestNoP(ols, nwLags).Verdict(alpha)
 	out[3] = theilSen
+	out[4] = slopeVsScatterVerdict(ols, m)
+	return out
+}
+
+// slopeVsScatterVerdict is slope_vs_scatter's verdict from the OLS fit of
+// at least MinTrendN values and their floored median m; the residual
+// scatter is computed only when the relative drift reaches
+// RelDriftThreshold (below it the series cannot be drifting).
+func slopeVsScatterVerdict(ols OLSResult, m float64) Verdict {
 	total := ols.Slope * float64(ols.N-1)
 	rel := total / m
-	out[4] = VerdictSteady
 	if !(math.Abs(rel) < RelDriftThreshold) {
 		snr := math.Abs(total) / (PStdev(ols.Residuals) + ZeroMedianFloor)
 		if math.Abs(rel) >= RelDriftThreshold && snr >= SNRThreshold {
-			out[4] = direction(rel)
+			return direction(rel)
 		}
 	}
-	return out
+	return VerdictSteady
 }

@@ -32,15 +32,7 @@ func trendVerdictsOracle(xs []float64, alpha float64) [5]Verdict {
 	} else {
 		out[3] = direction(rel)
 	}
-	total := ols.Slope * float64(n-1)
-	rel := total / m
-	out[4] = VerdictSteady
-	if !(math.Abs(rel) < RelDriftThreshold) {
-		snr := math.Abs(total) / (PStdev(ols.Residuals) + ZeroMedianFloor)
-		if math.Abs(rel) >= RelDriftThreshold && snr >= SNRThreshold {
-			out[4] = direction(rel)
-		}
-	}
+	out[4] = slopeVsScatterVerdict(ols, m) // unchanged code, moved
 	return out
 }
 
