@@ -68,22 +68,39 @@ func theilSenVerdictByCount(xs []float64, m float64) (Verdict, bool) {
 		}
 	}
 	sel := newSlopeCounter(vals)
-	// below(θ) bounds #{computed slopes < θ}: [lo, hi].
-	below := func(theta float64) (lo, hi int64) {
-		d := math.Abs(theta) * marginScale
-		return sel.countBelow(theta-d, false), sel.countBelow(theta+d, false)
+	// Counts of exact slopes below sA∓ and sB⁺∓ (sB⁺ the float after sB):
+	// #{computed slopes < θ} lies in [count(θ−), count(θ+)]. Each is made
+	// when first needed (a clearly steady or drifting median needs two or
+	// three).
+	var counts [4]int64
+	var done [4]bool
+	count := func(i int) int64 {
+		if !done[i] {
+			theta := sA
+			if i >= 2 {
+				theta = math.Nextafter(sB, math.Inf(1))
+			}
+			d := math.Abs(theta) * marginScale
+			if i%2 == 0 {
+				d = -d
+			}
+			counts[i], done[i] = sel.countBelow(theta+d, false), true
+		}
+		return counts[i]
 	}
-	aLo, aHi := below(sA)
-	bLo, bHi := below(math.Nextafter(sB, math.Inf(1)))
+	aLo, aHi := func() int64 { return count(0) }, func() int64 { return count(1) }
+	bLo, bHi := func() int64 { return count(2) }, func() int64 { return count(3) }
 	// pos returns where the k-th smallest computed slope lies: −1 below sA,
 	// 0 in [sA, sB], +1 above sB; ok false when a count leaves it open.
 	pos := func(k int64) (int, bool) {
 		switch {
-		case aLo > k: // more than k slopes below sA
+		case aLo() > k: // more than k slopes below sA
 			return -1, true
-		case aHi <= k && bLo > k: // at most k below sA, more than k ≤ sB
+		case aHi() > k: // open
+			return 0, false
+		case bLo() > k: // at most k below sA, more than k ≤ sB
 			return 0, true
-		case bHi <= k: // at most k slopes ≤ sB
+		case bHi() <= k: // at most k slopes ≤ sB
 			return 1, true
 		}
 		return 0, false
