@@ -47,6 +47,16 @@ func NeweyWest(xs []float64, maxLags int) NeweyWestResult {
 
 // neweyWestFrom is NeweyWest given the series' fit.
 func neweyWestFrom(ols OLSResult, maxLags int) NeweyWestResult {
+	r := neweyWestNoP(ols, maxLags)
+	if r.SE != 0 && !math.IsNaN(r.SE) {
+		r.P = NormalTwoSidedP(r.T)
+	}
+	return r
+}
+
+// neweyWestNoP is neweyWestFrom without the p-value (NaN), which Verdict
+// does not read (it uses the reference's expression of p).
+func neweyWestNoP(ols OLSResult, maxLags int) NeweyWestResult {
 	n := ols.N
 	nan := math.NaN()
 	r := NeweyWestResult{N: n, Slope: ols.Slope, SE: nan, T: nan, P: nan, Degenerate: ols.Degenerate}
@@ -85,7 +95,6 @@ func neweyWestFrom(ols OLSResult, maxLags int) NeweyWestResult {
 	}
 	if r.SE != 0 {
 		r.T = r.Slope / r.SE
-		r.P = NormalTwoSidedP(r.T)
 	}
 	return r
 }
