@@ -20,6 +20,9 @@ type rollup struct {
 	whole  *spanStats             // the whole rollup, drain-inclusive
 	spans  map[[2]int]*spanMemo   // per-span statistics (memoview.go)
 	trends map[trendKey]trendStat // trend tests (memoview.go)
+	// certFloats counts the values the certification memos hold
+	// (memoView.certSeries).
+	certFloats int
 }
 
 // rollup returns the run's rollup at super-pass size S (S > 0), building

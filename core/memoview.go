@@ -27,6 +27,8 @@ type spanMemo struct {
 	guard    *guardStats
 	lists    *listSummary
 	settling map[int]Settling // settlingCurve of the span to the series' end, by minN
+	drift    map[driftKey]DriftGuard
+	certs    map[int]*certMemo // the certification's series of the window to the series' end, by end
 }
 
 // listSummary is the reference's summary of a window: the TTFT and TPOT
@@ -269,4 +271,78 @@ func (v *memoView) trend(gate TrendGate, m, lo, hi int, xs []float64, minN int, 
 		r.trends[k] = t
 	}
 	return t.at(gate, alpha)
+}
+
+// driftKey identifies a drift test's measurements on a span: the gated
+// metric, the test's form and the minimum trend length.
+type driftKey struct {
+	m, minN int
+	hinge   bool
+}
+
+// drift is driftOver(trajectory(pct[lo:hi], m), p, hinge) for the absolute
+// span [lo, hi) of the rollup (pct the series' percentiles from its
+// start), its measurements memoised: a parameter set only applies its
+// thresholds (DriftGuard.fire). Measurements the stop hook cut short are
+// not kept.
+func (v *memoView) drift(pct []*spPercentiles, m, lo, hi int, hinge bool, p Params, stop *stopper) DriftGuard {
+	if v == nil {
+		return driftOver(trajectory(pct[lo:hi], m), p, hinge, stop)
+	}
+	sm := v.roll.span(lo, hi)
+	k := driftKey{m, p.MinTrendN, hinge}
+	dg, ok := sm.drift[k]
+	if !ok {
+		dg = driftMeasure(trajectory(pct[lo:hi], m), p.MinTrendN, hinge, stop)
+		if stop.failed() {
+			dg.fire(p)
+			return dg
+		}
+		if sm.drift == nil {
+			sm.drift = map[driftKey]DriftGuard{}
+		}
+		sm.drift[k] = dg
+	}
+	dg.fire(p)
+	return dg
+}
+
+// certMemo is the certification's series of one window (certSeriesOf)
+// with their measurements, kept on first use.
+type certMemo struct {
+	fams []certSeries
+	winN int
+}
+
+// maxCertFloats bounds the values the certification memos of a rollup
+// hold (a long run's windows would otherwise hold O(P) each); past it the
+// series are built per analysis.
+const maxCertFloats = 1 << 21
+
+// certSeries is build() — the certification's series of the absolute
+// window [lo, hi) to the series' end — memoised with the measurements the
+// analyses take of it (certSeries.stat): a parameter set only applies its
+// thresholds (certStat.decide).
+func (v *memoView) certSeries(lo, hi, end int, build func() ([]certSeries, int)) ([]certSeries, int) {
+	if v == nil {
+		return build()
+	}
+	sm := v.roll.span(lo, hi)
+	if c, ok := sm.certs[end]; ok {
+		return c.fams, c.winN
+	}
+	fams, winN := build()
+	n := 0
+	for _, f := range fams {
+		n += 2 * len(f.ys)
+	}
+	if v.roll.certFloats+n > maxCertFloats {
+		return fams, winN
+	}
+	v.roll.certFloats += n
+	if sm.certs == nil {
+		sm.certs = map[int]*certMemo{}
+	}
+	sm.certs[end] = &certMemo{fams, winN}
+	return fams, winN
 }
