@@ -20,6 +20,9 @@ type rollup struct {
 	whole  *spanStats             // the whole rollup, drain-inclusive
 	spans  map[[2]int]*spanMemo   // per-span statistics (memoview.go)
 	trends map[trendKey]trendStat // trend tests (memoview.go)
+	// plateaus are the ensemble segmentations by key, each valid over a
+	// range of alpha (memoView.ensemblePlateausFrom).
+	plateaus map[plateauKey][]plateauMemo
 	// certFloats counts the values the certification memos hold
 	// (memoView.certSeries).
 	certFloats int

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -14,6 +15,9 @@ type memoView struct {
 	roll *rollup
 	base int
 	stop *stopper // the analysis's: long statistics poll it, and are not memoised when it fails
+	// rec, while set, records the levels at which the trend verdicts taken
+	// stay the same (ensemblePlateausFrom).
+	rec *alphaRange
 }
 
 // spanMemo holds the parameter-independent statistics of one span
@@ -196,12 +200,11 @@ type trendKey struct {
 }
 
 // trendStat is what a trend test computes of a trajectory before the
-// significance level is applied: the Mann–Kendall or Newey–West result,
-// or the verdict of the level-free tests (Theil–Sen, slope vs scatter).
+// significance level is applied: the verdict as a function of alpha (the
+// Mann–Kendall or Newey–West p-value, or the verdict of the level-free
+// tests, Theil–Sen and slope vs scatter).
 type trendStat struct {
-	mk      stats.MannKendallResult
-	nw      stats.NeweyWestResult
-	verdict stats.Verdict
+	sig stats.Significance
 }
 
 // maxTrendMemo bounds the trend memo of a rollup (a long run's windows
@@ -214,27 +217,19 @@ const maxTrendMemo = 1 << 15
 func trendStatOf(gate TrendGate, xs []float64, stop *stopper) (t trendStat, ok bool) {
 	switch gate {
 	case TrendMKHamedRao:
-		t.mk, ok = stats.HamedRaoStop(xs, stop.failed)
-		return t, ok
+		mk, ok := stats.HamedRaoStop(xs, stop.failed)
+		return trendStat{mk.Significance()}, ok
 	case TrendMannKendall:
-		return trendStat{mk: stats.MannKendall(xs)}, true
+		return trendStat{stats.MannKendall(xs).Significance()}, true
 	case TrendNeweyWest:
-		return trendStat{nw: stats.NeweyWest(xs, -1)}, true
+		return trendStat{stats.NeweyWest(xs, -1).Significance()}, true
 	}
-	return trendStat{verdict: stats.TrendVerdict(stats.TrendAlgo(gate), xs, stats.Alpha)}, true
+	return trendStat{stats.Significance{Fixed: true, V: stats.TrendVerdict(stats.TrendAlgo(gate), xs, stats.Alpha)}}, true
 }
 
 // at is the test's verdict at significance alpha, as stats.TrendVerdict
 // decides it.
-func (t trendStat) at(gate TrendGate, alpha float64) stats.Verdict {
-	switch gate {
-	case TrendMKHamedRao, TrendMannKendall:
-		return t.mk.Verdict(alpha)
-	case TrendNeweyWest:
-		return t.nw.Verdict(alpha)
-	}
-	return t.verdict
-}
+func (t trendStat) at(alpha float64) stats.Verdict { return t.sig.Verdict(alpha) }
 
 // trend is trendVerdict(gate, xs, minN, alpha) for xs the trajectory of
 // metric m over post[lo:hi], with the test memoised: a sweep over alpha
@@ -244,11 +239,14 @@ func (v *memoView) trend(gate TrendGate, m, lo, hi int, xs []float64, minN int, 
 		return stats.VerdictInsufficient
 	}
 	if len(xs) < stats.MinTrendN || !gate.Valid() {
+		if v != nil {
+			v.rec.unknown()
+		}
 		return stats.TrendVerdict(stats.TrendAlgo(gate), xs, alpha)
 	}
 	if v == nil {
 		t, _ := trendStatOf(gate, xs, nil)
-		return t.at(gate, alpha)
+		return t.at(alpha)
 	}
 	if v.stop.failed() {
 		// Abandoned: callers test many windows, each test O(n log n) at
@@ -257,20 +255,100 @@ func (v *memoView) trend(gate TrendGate, m, lo, hi int, xs []float64, minN int, 
 	}
 	k := trendKey{gate, m, v.base + lo, v.base + hi}
 	r := v.roll
-	if t, ok := r.trends[k]; ok {
-		return t.at(gate, alpha)
-	}
-	t, complete := trendStatOf(gate, xs, v.stop)
-	if !complete {
-		return stats.VerdictInsufficient // stopped: the analysis is abandoned
-	}
-	if len(r.trends) < maxTrendMemo {
-		if r.trends == nil {
-			r.trends = map[trendKey]trendStat{}
+	t, ok := r.trends[k]
+	if !ok {
+		var complete bool
+		if t, complete = trendStatOf(gate, xs, v.stop); !complete {
+			return stats.VerdictInsufficient // stopped: the analysis is abandoned
 		}
-		r.trends[k] = t
+		if len(r.trends) < maxTrendMemo {
+			if r.trends == nil {
+				r.trends = map[trendKey]trendStat{}
+			}
+			r.trends[k] = t
+		}
 	}
-	return t.at(gate, alpha)
+	v.rec.narrow(t.sig, alpha)
+	return t.at(alpha)
+}
+
+// alphaRange is the significance levels (lo, hi] at which every trend
+// verdict a computation took (memoView.trend while it records) is the
+// same: a computation that depends on alpha only through those verdicts
+// has the same answer at every level of the range. known is false once a
+// verdict was taken outside the record.
+type alphaRange struct {
+	lo, hi float64
+	known  bool
+}
+
+func newAlphaRange() *alphaRange { return &alphaRange{lo: math.Inf(-1), hi: math.Inf(1), known: true} }
+
+// narrow keeps the levels at which s's verdict is the one at alpha.
+func (a *alphaRange) narrow(s stats.Significance, alpha float64) {
+	if a != nil {
+		a.lo, a.hi = s.AlphaRange(alpha, a.lo, a.hi)
+	}
+}
+
+// unknown records a verdict taken outside the record.
+func (a *alphaRange) unknown() {
+	if a != nil {
+		a.known = false
+	}
+}
+
+func (a *alphaRange) contains(alpha float64) bool { return a.known && a.lo < alpha && alpha <= a.hi }
+
+// plateauKey identifies an ensemble segmentation of a rollup's series
+// (ensemblePlateausFrom): the post-warmup series [base, base+n), the
+// start and the admissibility's parameters but alpha and the ensemble.
+type plateauKey struct {
+	base, n, from, minN           int
+	gate                          TrendGate
+	covMax, relDriftMin, shiftSDs float64
+}
+
+// plateauMemo is one segmentation's plateaus, valid for the ensemble ens
+// at the levels alpha.
+type plateauMemo struct {
+	ens   []EnsembleSetting
+	alpha alphaRange
+	out   []Plateau
+}
+
+// maxPlateauMemos bounds the segmentations kept per key.
+const maxPlateauMemos = 64
+
+// ensemblePlateausFrom is ensemblePlateausFrom(pct, from, g, ens) memoised
+// over alpha: the grow-from-left scan depends on alpha only through its
+// trend verdicts, so its plateaus serve every level at which each of those
+// verdicts is the same (alphaRange). The caller owns the slice returned.
+func (v *memoView) ensemblePlateausFrom(pct []*spPercentiles, from int, g gateConfig, ens []EnsembleSetting,
+	stop *stopper) []Plateau {
+	if v == nil {
+		return ensemblePlateausFrom(pct, from, g, ens, v, stop)
+	}
+	k := plateauKey{base: v.base, n: len(pct), from: from, minN: g.minN, gate: g.gate, covMax: g.covMax,
+		relDriftMin: g.relDriftMin, shiftSDs: g.shiftSDs}
+	memos := v.roll.plateaus[k]
+	for i := range memos {
+		if m := &memos[i]; m.alpha.contains(g.alpha) && slices.Equal(m.ens, ens) {
+			return slices.Clone(m.out)
+		}
+	}
+	rec := newAlphaRange()
+	v.rec = rec
+	out := ensemblePlateausFrom(pct, from, g, ens, v, stop)
+	v.rec = nil
+	if stop.failed() || !rec.known || len(memos) >= maxPlateauMemos {
+		return out
+	}
+	if v.roll.plateaus == nil {
+		v.roll.plateaus = map[plateauKey][]plateauMemo{}
+	}
+	v.roll.plateaus[k] = append(memos, plateauMemo{ens: slices.Clone(ens), alpha: *rec, out: slices.Clone(out)})
+	return out
 }
 
 // driftKey identifies a drift test's measurements on a span: the gated

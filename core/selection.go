@@ -184,9 +184,9 @@ func (steadysweep) selectSteady(a *analysis) {
 	// A settling curve (settling.go): plateaus only where it has settled.
 	settle := a.memo.settling(pct, p.MinTrendN)
 	settle.Start = absSP(r.Warmup, settle.start)
-	plateaus := ensemblePlateaus(pct, g, ens, a.memo, a.stop)
+	plateaus := a.memo.ensemblePlateausFrom(pct, 0, g, ens, a.stop)
 	if settle.Detected && settle.Settled {
-		plateaus = a.settledPlateaus(plateaus, ensemblePlateausFrom(pct, settle.start, g, ens, a.memo, a.stop))
+		plateaus = a.settledPlateaus(plateaus, a.memo.ensemblePlateausFrom(pct, settle.start, g, ens, a.stop))
 	}
 	refineBoundaries(pct, plateaus, p.LevelShiftBand, p.TailShiftSDs, p.MinTrendN)
 	sel := &a.assess.Selection
