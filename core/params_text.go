@@ -317,12 +317,25 @@ func (p *Params) Set(name, value string) error {
 // Equal parameter sets encode to equal bytes; the sweep hashes it into the
 // rows' config_id (sinks.ConfigID).
 func (p Params) Canonical() []byte {
-	var b strings.Builder
-	for _, f := range paramFields() {
-		b.WriteString(f.name)
-		b.WriteByte('=')
-		b.WriteString(f.get(&p))
-		b.WriteByte('\n')
+	fields := paramFields()
+	names, texts := make([]string, len(fields)), make([]string, len(fields))
+	for i, f := range fields {
+		names[i], texts[i] = f.name, f.get(&p)
 	}
-	return []byte(b.String())
+	return CanonicalOf(names, texts)
+}
+
+// CanonicalOf is Canonical of the parameter set whose Texts are texts,
+// names being Names(): a caller that has both (a sweep's rows: labels and
+// config ids) builds the parameters' texts once.
+func CanonicalOf(names, texts []string) []byte {
+	n := 0
+	for i := range names {
+		n += len(names[i]) + len(texts[i]) + 2
+	}
+	b := make([]byte, 0, n)
+	for i := range names {
+		b = append(append(append(append(b, names[i]...), '='), texts[i]...), '\n')
+	}
+	return b
 }

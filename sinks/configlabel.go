@@ -11,17 +11,27 @@ import (
 // (SweptAxes). Labels read well in a table; config_id stays the identity
 // (a label depends on which sets were swept together).
 func ConfigLabels(configs []core.Params) []string {
+	_, labels := ConfigIDsAndLabels(configs)
+	return labels
+}
+
+// ConfigIDsAndLabels returns the rows' config_id (ConfigID) and
+// config_label (ConfigLabels) of each parameter set of a sweep, building
+// each set's texts once.
+func ConfigIDsAndLabels(configs []core.Params) (ids, labels []string) {
 	names := core.Names()
 	texts := make([]map[string]string, len(configs))
+	ids = make([]string, len(configs))
 	for i, p := range configs {
-		texts[i] = paramsText(p, names)
+		t := p.Texts()
+		ids[i], texts[i] = configIDOf(core.CanonicalOf(names, t)), byName(names, t)
 	}
 	axes := SweptAxes(texts)
-	labels := make([]string, len(configs))
+	labels = make([]string, len(configs))
 	for i, t := range texts {
 		labels[i] = ConfigLabel(t, axes)
 	}
-	return labels
+	return ids, labels
 }
 
 // ParamsText is every parameter of p as its text (core.Params.Get), by
@@ -31,9 +41,12 @@ func ParamsText(p core.Params) map[string]string {
 }
 
 // paramsText is ParamsText with core.Names() given.
-func paramsText(p core.Params, names []string) map[string]string {
+func paramsText(p core.Params, names []string) map[string]string { return byName(names, p.Texts()) }
+
+// byName is texts (core.Params.Texts) by their names (core.Names).
+func byName(names, texts []string) map[string]string {
 	m := make(map[string]string, len(names))
-	for i, t := range p.Texts() {
+	for i, t := range texts {
 		m[names[i]] = t
 	}
 	return m
