@@ -302,6 +302,20 @@ func (p Params) Texts() []string {
 	return out
 }
 
+// TextsOf is Texts of each of ps, the parameters' table built once (a
+// sweep labels and identifies every set).
+func TextsOf(ps []Params) [][]string {
+	fields := paramFields()
+	out := make([][]string, len(ps))
+	for i, p := range ps {
+		out[i] = make([]string, len(fields))
+		for k, f := range fields {
+			out[i][k] = f.get(&p)
+		}
+	}
+	return out
+}
+
 // Set parses value into the named parameter. Lists are comma-separated;
 // blank items are skipped. It does not validate ranges (see Validate).
 func (p *Params) Set(name, value string) error {
