@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // The memos of a Run. A sweep analyses one run under many parameter sets:
 // the rollups, the whole-run totals and early-stopping estimates do not
 // depend on the parameters, and the window ones repeat across parameter
@@ -151,4 +153,20 @@ func (run *Run) earlyStopBudget(n int, p float64) int {
 	}
 	run.budgets[k] = t
 	return t
+}
+
+// resolveProfile is ResolveProfile(run's facts, p), memoised by the
+// forced profile (a sweep resolved the profile table per analysis); each
+// call's CoV bounds are its own.
+func (run *Run) resolveProfile(p Params) Profile {
+	prof, ok := run.profiles[p.Profile]
+	if !ok {
+		prof = ResolveProfile(run.info, p)
+		if run.profiles == nil {
+			run.profiles = map[string]Profile{}
+		}
+		run.profiles[p.Profile] = prof
+	}
+	prof.CovBounds = slices.Clone(prof.CovBounds)
+	return prof
 }
