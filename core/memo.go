@@ -24,7 +24,10 @@ type rollup struct {
 	trends map[trendKey]trendStat // trend tests (memoview.go)
 	// plateaus are the ensemble segmentations by key, each valid over a
 	// range of alpha (memoView.ensemblePlateausFrom).
-	plateaus map[plateauKey][]plateauMemo
+	plateaus map[plateauKey][]alphaMemo[plateauMemo]
+	// states are the metric states by span, each valid over a range of
+	// alpha (memoView.statesOver).
+	states map[statesKey][]alphaMemo[[NumMetrics]MetricState]
 	// certFloats counts the values the certification memos hold
 	// (memoView.certSeries).
 	certFloats int

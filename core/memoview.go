@@ -16,7 +16,7 @@ type memoView struct {
 	base int
 	stop *stopper // the analysis's: long statistics poll it, and are not memoised when it fails
 	// rec, while set, records the levels at which the trend verdicts taken
-	// stay the same (ensemblePlateausFrom).
+	// stay the same (recordAlpha).
 	rec *alphaRange
 }
 
@@ -300,6 +300,79 @@ func (a *alphaRange) unknown() {
 
 func (a *alphaRange) contains(alpha float64) bool { return a.known && a.lo < alpha && alpha <= a.hi }
 
+// intersect narrows a to the levels b holds too.
+func (a *alphaRange) intersect(b alphaRange) {
+	if a != nil {
+		a.lo, a.hi, a.known = max(a.lo, b.lo), min(a.hi, b.hi), a.known && b.known
+	}
+}
+
+// recordAlpha runs compute while v records the levels at which its trend
+// verdicts stay the same; a record in progress (an enclosing memoised
+// computation) is narrowed to them too.
+func recordAlpha[T any](v *memoView, compute func() T) (T, alphaRange) {
+	outer, rec := v.rec, newAlphaRange()
+	v.rec = rec
+	val := compute()
+	v.rec = outer
+	outer.intersect(*rec)
+	return val, *rec
+}
+
+// alphaMemo is a computation's answer, valid at the levels alpha.
+type alphaMemo[T any] struct {
+	alpha alphaRange
+	val   T
+}
+
+// maxAlphaMemos bounds the answers kept per key (ranges of alpha).
+const maxAlphaMemos = 64
+
+// lookupAlpha returns the answer among memos valid at alpha (and
+// accepted by ok, when given), narrowing a record in progress to its
+// range.
+func lookupAlpha[T any](v *memoView, memos []alphaMemo[T], alpha float64, ok func(T) bool) (T, bool) {
+	for i := range memos {
+		if m := &memos[i]; m.alpha.contains(alpha) && (ok == nil || ok(m.val)) {
+			v.rec.intersect(m.alpha)
+			return m.val, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// statesKey identifies statesOver of a span of a rollup's series: the
+// absolute span and the parameters it reads but alpha.
+type statesKey struct {
+	lo, hi, minN int
+	gate         TrendGate
+	relDriftMin  float64
+}
+
+// statesOver is statesOver(pct, lo, hi, p) memoised over alpha as
+// ensemblePlateausFrom is: the states depend on alpha only through their
+// trend verdicts.
+func (v *memoView) statesOver(pct []*spPercentiles, lo, hi int, p Params) [NumMetrics]MetricState {
+	if v == nil {
+		return statesOver(pct, lo, hi, p, v)
+	}
+	k := statesKey{lo: v.base + lo, hi: v.base + hi, minN: p.MinTrendN, gate: p.TrendGate, relDriftMin: p.TrendRelDriftMin}
+	memos := v.roll.states[k]
+	if st, ok := lookupAlpha(v, memos, p.Alpha, nil); ok {
+		return st
+	}
+	st, rec := recordAlpha(v, func() [NumMetrics]MetricState { return statesOver(pct, lo, hi, p, v) })
+	if v.stop.failed() || !rec.known || len(memos) >= maxAlphaMemos {
+		return st
+	}
+	if v.roll.states == nil {
+		v.roll.states = map[statesKey][]alphaMemo[[NumMetrics]MetricState]{}
+	}
+	v.roll.states[k] = append(memos, alphaMemo[[NumMetrics]MetricState]{rec, st})
+	return st
+}
+
 // plateauKey identifies an ensemble segmentation of a rollup's series
 // (ensemblePlateausFrom): the post-warmup series [base, base+n), the
 // start and the admissibility's parameters but alpha and the ensemble.
@@ -309,16 +382,11 @@ type plateauKey struct {
 	covMax, relDriftMin, shiftSDs float64
 }
 
-// plateauMemo is one segmentation's plateaus, valid for the ensemble ens
-// at the levels alpha.
+// plateauMemo is one segmentation's plateaus under the ensemble ens.
 type plateauMemo struct {
-	ens   []EnsembleSetting
-	alpha alphaRange
-	out   []Plateau
+	ens []EnsembleSetting
+	out []Plateau
 }
-
-// maxPlateauMemos bounds the segmentations kept per key.
-const maxPlateauMemos = 64
 
 // ensemblePlateausFrom is ensemblePlateausFrom(pct, from, g, ens) memoised
 // over alpha: the grow-from-left scan depends on alpha only through its
@@ -332,22 +400,17 @@ func (v *memoView) ensemblePlateausFrom(pct []*spPercentiles, from int, g gateCo
 	k := plateauKey{base: v.base, n: len(pct), from: from, minN: g.minN, gate: g.gate, covMax: g.covMax,
 		relDriftMin: g.relDriftMin, shiftSDs: g.shiftSDs}
 	memos := v.roll.plateaus[k]
-	for i := range memos {
-		if m := &memos[i]; m.alpha.contains(g.alpha) && slices.Equal(m.ens, ens) {
-			return slices.Clone(m.out)
-		}
+	if m, ok := lookupAlpha(v, memos, g.alpha, func(m plateauMemo) bool { return slices.Equal(m.ens, ens) }); ok {
+		return slices.Clone(m.out)
 	}
-	rec := newAlphaRange()
-	v.rec = rec
-	out := ensemblePlateausFrom(pct, from, g, ens, v, stop)
-	v.rec = nil
-	if stop.failed() || !rec.known || len(memos) >= maxPlateauMemos {
+	out, rec := recordAlpha(v, func() []Plateau { return ensemblePlateausFrom(pct, from, g, ens, v, stop) })
+	if stop.failed() || !rec.known || len(memos) >= maxAlphaMemos {
 		return out
 	}
 	if v.roll.plateaus == nil {
-		v.roll.plateaus = map[plateauKey][]plateauMemo{}
+		v.roll.plateaus = map[plateauKey][]alphaMemo[plateauMemo]{}
 	}
-	v.roll.plateaus[k] = append(memos, plateauMemo{ens: slices.Clone(ens), alpha: *rec, out: slices.Clone(out)})
+	v.roll.plateaus[k] = append(memos, alphaMemo[plateauMemo]{rec, plateauMemo{ens: slices.Clone(ens), out: slices.Clone(out)}})
 	return out
 }
 

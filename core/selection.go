@@ -204,7 +204,7 @@ func (steadysweep) selectSteady(a *analysis) {
 	case len(plateaus) == 0:
 		ss.Reason = "no admissible steady plateau"
 		ss.setGlobalTrend(pct, 0, p, a.memo)
-		sel.States = statesOver(pct, 0, len(pct), p, a.memo)
+		sel.States = a.memo.statesOver(pct, 0, len(pct), p)
 	default:
 		if len(plateaus) >= 2 {
 			lo, hi, ok = a.driftAcross(g)
@@ -214,7 +214,7 @@ func (steadysweep) selectSteady(a *analysis) {
 		}
 	}
 	if ok {
-		sel.States = statesOver(pct, lo, hi, p, a.memo)
+		sel.States = a.memo.statesOver(pct, lo, hi, p)
 		if dg := sel.DriftGuard; dg != nil && dg.Fired {
 			sel.States[dg.metric] = dg.state()
 		}

@@ -11,12 +11,13 @@ import (
 
 // TestSweepMemoMatchesFresh is the oracle of the memos a sweep's parameter
 // sets share (issue 32: the drift guard's and the certification's
-// measurements, the ensemble segmentation kept over a range of alpha, the
-// prefix runs of the earliest-stop search): one core.Run analysed, and its
-// earliest stop searched, under a grid of alphas (and effect-size floors and
-// minimum trend lengths) in turn, twice over, gives for every set exactly
-// the Outcome, the JSON and the earliest stop of a fresh core.Run — on
-// every parity and accuracy run and on a synth run of every preset.
+// measurements, the ensemble segmentation and the metric states kept over
+// a range of alpha, the prefix runs of the earliest-stop search): one
+// core.Run analysed, and its earliest stop searched, under a grid of alphas
+// (and effect-size floors and minimum trend lengths) in turn, twice over,
+// gives for every set exactly the Outcome, the JSON and the earliest stop
+// of a fresh core.Run — on every parity and accuracy run and on a synth
+// run of every preset.
 func TestSweepMemoMatchesFresh(t *testing.T) {
 	var grid []core.Params
 	for _, alpha := range []float64{0.05, 0.001, 0.3, 0.02, 0.15, 0.08, 0.0501} {
