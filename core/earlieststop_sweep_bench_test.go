@@ -1,13 +1,9 @@
 package core_test
 
 import (
-	"context"
 	"os"
-	"syscall"
 	"testing"
 
-	"github.com/steadysweep/steadysweep/columnar"
-	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
@@ -17,56 +13,31 @@ import (
 // clean_ramp run of 60 super-passes × 1000 samples analysed under alpha
 // values spread over [0.001, 0.3] (bench.AlphaConfigs), each result's
 // earliest stop searched (DefaultStopTarget). STEADYSWEEP_BENCH_RUN names
-// an already generated run to skip the generation.
+// an already generated run (bench.PerConfigSpec) to skip the generation.
 //
-//	go test -run '^$' -bench EarliestStopSweep -benchtime 200x -cpu 1 ./core/
+//	go test -run '^$' -bench EarliestStopSweep -benchtime 2000x -cpu 1 ./core/
 func BenchmarkEarliestStopSweep(b *testing.B) {
-	dir := os.Getenv("STEADYSWEEP_BENCH_RUN")
-	if dir == "" {
-		dir = b.TempDir()
-		spec, _ := synth.PresetSpec("clean_ramp", 1)
-		spec.Passes, spec.DatasetSize = 60, 1000
-		if _, err := synth.Generate(dir, spec); err != nil {
+	var s *core.Samples
+	var info core.RunInfo
+	if dir := os.Getenv("STEADYSWEEP_BENCH_RUN"); dir != "" {
+		var err error
+		if s, info, err = decodeRun(dir); err != nil {
 			b.Fatal(err)
 		}
+	} else {
+		s, info, _ = genRun(b, "clean_ramp", 1, func(sp *synth.Spec) { sp.Passes, sp.DatasetSize = 60, 1000 })
 	}
-	run, err := columnar.ResolveRun(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	t, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := t.Samples()
-	shared := core.NewRun(&s, t.Info)
+	shared := core.NewRun(s, info)
 	const n = 1001
 	i, evaluated := 0, 0
-	cpu0 := cpuNs()
+	cpu0 := core.CPUTime()
 	for b.Loop() {
 		p := core.DefaultParams()
 		p.Alpha = 0.001 + 0.299*float64(i%n)/float64(n-1)
 		i++
-		r, err := shared.Analyze(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		e, err := shared.EarliestStopOf(p, r, core.DefaultStopTarget())
-		if err != nil {
-			b.Fatal(err)
-		}
+		_, e := analyzeAndStop(b, shared, p, core.DefaultStopTarget())
 		evaluated += e.Evaluated
-		_ = r.Outcome()
 	}
-	b.ReportMetric(float64(cpuNs()-cpu0)/1e3/float64(b.N), "cpu-µs/config")
+	b.ReportMetric(float64((core.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/config")
 	b.ReportMetric(float64(evaluated)/float64(b.N), "prefixes/config")
-}
-
-// cpuNs is the process's user and system CPU time in ns.
-func cpuNs() int64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
