@@ -208,14 +208,10 @@ func (eg *ensembleGate) admissible(lo, hi int) bool {
 	return true
 }
 
-// ensemblePlateaus segments the post-warmup series grow-from-left (§10.2)
-// under steadysweep's admissibility (ensembleGate).
-func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting, v *memoView, stop *stopper) []Plateau {
-	return ensemblePlateausFrom(pct, 0, g, ens, v, stop)
-}
-
-// ensemblePlateausFrom is ensemblePlateaus over pct[from:] (where a
-// settling curve has settled), the plateaus indexed into pct.
+// ensemblePlateausFrom segments the post-warmup series pct[from:] (from 0,
+// or where a settling curve has settled) grow-from-left (§10.2) under
+// steadysweep's admissibility (ensembleGate), the plateaus indexed into
+// pct.
 func ensemblePlateausFrom(pct []*spPercentiles, from int, g gateConfig, ens []EnsembleSetting, v *memoView,
 	stop *stopper) []Plateau {
 	eg := ensembleGate{pct: pct, g: g, ens: ens, memo: v, lo: -1, tmp: make([]float64, 0, len(pct))}

@@ -185,12 +185,16 @@ func mkNoP(n, s int, v, correction float64) MannKendallResult {
 // the direction of S; otherwise up/down when the reference's p-value
 // 2·(1 − Φ(|Z|)) is below alpha, in the direction of S, else steady.
 // A NaN variance (published signed variants) gives steady.
-func (r MannKendallResult) Verdict(alpha float64) Verdict {
+func (r MannKendallResult) Verdict(alpha float64) Verdict { return r.Significance().Verdict(alpha) }
+
+// Significance is Verdict as a function of alpha (its p-value computed
+// once).
+func (r MannKendallResult) Significance() Significance {
 	if r.N < MinTrendN {
-		return VerdictInsufficient
+		return Significance{Fixed: true, V: VerdictInsufficient}
 	}
 	if r.VarS <= 0 {
-		return direction(float64(r.S))
+		return Significance{Fixed: true, V: direction(float64(r.S))}
 	}
-	return significantVerdict(float64(r.S), normalTwoSidedPRef(r.Z), alpha)
+	return Significance{Effect: float64(r.S), P: normalTwoSidedPRef(r.Z)}
 }

@@ -103,15 +103,19 @@ func neweyWestNoP(ols OLSResult, maxLags int) NeweyWestResult {
 // VerdictInsufficient for N < MinTrendN; the direction of the slope when
 // SE == 0 (a perfectly straight line); otherwise up/down when the reference's
 // p = 2·(1 − Φ(|T|)) is below alpha, else steady.
-func (r NeweyWestResult) Verdict(alpha float64) Verdict {
+func (r NeweyWestResult) Verdict(alpha float64) Verdict { return r.Significance().Verdict(alpha) }
+
+// Significance is Verdict as a function of alpha (its p-value computed
+// once).
+func (r NeweyWestResult) Significance() Significance {
 	if r.N < MinTrendN {
-		return VerdictInsufficient
+		return Significance{Fixed: true, V: VerdictInsufficient}
 	}
 	if math.IsNaN(r.SE) {
-		return VerdictSteady // Sxx == 0: cannot happen for n ≥ 2
+		return Significance{Fixed: true, V: VerdictSteady} // Sxx == 0: cannot happen for n ≥ 2
 	}
 	if r.SE == 0 {
-		return direction(r.Slope)
+		return Significance{Fixed: true, V: direction(r.Slope)}
 	}
-	return significantVerdict(r.Slope, normalTwoSidedPRef(r.T), alpha)
+	return Significance{Effect: r.Slope, P: normalTwoSidedPRef(r.T)}
 }

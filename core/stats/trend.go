@@ -105,6 +105,38 @@ func direction(x float64) Verdict {
 	return VerdictSteady
 }
 
+// Significance is a test's verdict as a function of the significance
+// level: V whatever alpha when Fixed, else significantVerdict(Effect, P,
+// alpha). A sweep over alpha computes the p-value once, and learns for
+// which levels the verdict stays the same (AlphaRange).
+type Significance struct {
+	Fixed     bool
+	V         Verdict
+	Effect, P float64
+}
+
+// Verdict is the verdict at level alpha.
+func (s Significance) Verdict(alpha float64) Verdict {
+	if s.Fixed {
+		return s.V
+	}
+	return significantVerdict(s.Effect, s.P, alpha)
+}
+
+// AlphaRange narrows (lo, hi] to the levels at which s's verdict is the
+// one it has at alpha: above P when P < alpha (significant), at most P
+// otherwise; a fixed verdict, a zero effect or a NaN p-value (steady at
+// every level) leave it.
+func (s Significance) AlphaRange(alpha, lo, hi float64) (float64, float64) {
+	if s.Fixed || s.Effect == 0 || math.IsNaN(s.P) {
+		return lo, hi
+	}
+	if s.P < alpha {
+		return max(lo, s.P), hi
+	}
+	return lo, min(hi, s.P)
+}
+
 // significantVerdict is up/down by the sign of effect when p < alpha, else
 // steady.
 func significantVerdict(effect, p, alpha float64) Verdict {
