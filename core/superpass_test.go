@@ -25,27 +25,29 @@ func buildSamples(specs []sampleSpec) *Samples {
 		s.LastIssueNs = append(s.LastIssueNs, sp.issue)
 		last := max(sp.issue, sp.first, sp.complete)
 		s.LastEventNs = append(s.LastEventNs, last)
-		hasFirst, hasComplete := sp.first >= 0, sp.complete >= 0
+		hasFirst, firstNs, ttft := specEvent(sp.issue, sp.first)
 		s.HasFirstToken = append(s.HasFirstToken, hasFirst)
-		s.FirstTokenNs = append(s.FirstTokenNs, max(sp.first, 0))
-		ttft := int64(0)
-		if hasFirst {
-			ttft = sp.first - sp.issue
-		}
+		s.FirstTokenNs = append(s.FirstTokenNs, firstNs)
 		s.TTFTNs = append(s.TTFTNs, ttft)
 		s.WarmTTFT = append(s.WarmTTFT, sp.warm)
 		s.FirstTokenSeq = append(s.FirstTokenSeq, sp.firstSeq)
+		hasComplete, completeNs, lat := specEvent(sp.issue, sp.complete)
 		s.HasComplete = append(s.HasComplete, hasComplete)
-		s.CompleteNs = append(s.CompleteNs, max(sp.complete, 0))
-		lat := int64(0)
-		if hasComplete {
-			lat = sp.complete - sp.issue
-		}
+		s.CompleteNs = append(s.CompleteNs, completeNs)
 		s.LatencyNs = append(s.LatencyNs, lat)
 		s.CompleteSeq = append(s.CompleteSeq, sp.completeSeq)
 		s.OutTokens = append(s.OutTokens, sp.tokens)
 	}
 	return s
+}
+
+// specEvent is a sampleSpec event at ns (−1: none): whether it happened,
+// its time and its time since issue (0, 0 when it did not).
+func specEvent(issue, ns int64) (has bool, at, sinceIssue int64) {
+	if ns < 0 {
+		return false, 0, 0
+	}
+	return true, ns, ns - issue
 }
 
 // TestRollupBucketsByIssueOrder is upstream
