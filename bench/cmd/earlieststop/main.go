@@ -83,23 +83,23 @@ func main() {
 	for _, seed := range seeds {
 		runs := synth.AccuracySuite(seed)
 		res := make([]outcome, len(runs))
-		errs := make([]error, len(runs))
 		var g errgroup.Group
 		g.SetLimit(max(*jobsFlag, 1))
 		for i, r := range runs {
 			g.Go(func() error {
 				dir := filepath.Join(tmp, fmt.Sprintf("s%d_%s", seed, r.Name))
-				res[i], errs[i] = evaluate(dir, r, t)
-				res[i].name = fmt.Sprintf("s%d/%s", seed, r.Name)
-				os.RemoveAll(dir)
+				defer os.RemoveAll(dir)
+				o, err := evaluate(dir, r, t)
+				if err != nil {
+					return fmt.Errorf("%s: %w", r.Name, err)
+				}
+				o.name = fmt.Sprintf("s%d/%s", seed, r.Name)
+				res[i] = o
 				return nil
 			})
 		}
-		g.Wait() // the errors are each run's, in errs
-		for i, err := range errs {
-			if err != nil {
-				log.Fatalf("earlieststop: %s: %v", runs[i].Name, err)
-			}
+		if err := g.Wait(); err != nil {
+			log.Fatalf("earlieststop: %v", err)
 		}
 		outs = append(outs, res...)
 	}
