@@ -51,13 +51,14 @@ type analyzeFlags struct {
 	given func(name string) bool
 }
 
-func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var f analyzeFlags
-	fs := pflag.NewFlagSet("analyze", pflag.ContinueOnError)
+func runAnalyze(fs *pflag.FlagSet) commandBody {
+	f := new(analyzeFlags)
 	f.register(fs)
-	if helped, err := parseFlags(fs, "analyze", args, stdout, stderr); helped || err != nil {
-		return err
-	}
+	return f.run
+}
+
+// run is `steadysweep analyze` once fs has parsed f's flags.
+func (f *analyzeFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return usagef("analyze needs exactly one RUN_DIR or events file, got %d", fs.NArg())
@@ -121,7 +122,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if f.pointYAML {
 		return submission.WritePointYAML(stdout, res)
 	}
-	return writeAnalysis(&f, fs.Arg(0), run, loaded, res, stdout, stderr)
+	return writeAnalysis(f, fs.Arg(0), run, loaded, res, stdout, stderr)
 }
 
 // writeAnalysis writes the outputs of one analysis: the text report on

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/pflag"
+
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
@@ -41,11 +43,30 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-// command is one subcommand: its name, a one-line summary and its body.
+// command is one subcommand: its name, a one-line summary and its flags.
+// flags registers the command's flags on its flag set and returns the
+// body; the dispatcher (runCommand) makes the set and parses the
+// arguments, so every command answers --help and a wrong flag the same way.
 type command struct {
 	name    string
 	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	flags   func(fs *pflag.FlagSet) commandBody
+}
+
+// commandBody is a command once its flags are parsed: fs.Args() are its
+// operands.
+type commandBody func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error
+
+// runCommand is command name on args: a flag set of its own, flags
+// registers the command's flags on it, and the body runs unless args ask
+// for help or are wrong.
+func runCommand(ctx context.Context, name string, flags func(fs *pflag.FlagSet) commandBody, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	body := flags(fs)
+	if helped, err := parseFlags(fs, name, args, stdout, stderr); helped || err != nil {
+		return err
+	}
+	return body(ctx, fs, stdout, stderr)
 }
 
 func commands() []command {
@@ -151,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
+			return runCommand(ctx, c.name, c.flags, args[1:], stdout, stderr)
 		}
 	}
 	var names []string
