@@ -1,6 +1,7 @@
 package resultjson
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
@@ -13,7 +14,7 @@ import (
 // not, with every verdict.
 func TestRollingTableAppendsItsTree(t *testing.T) {
 	all := []stats.Verdict{stats.VerdictSteady, stats.VerdictUp, stats.VerdictDown, stats.VerdictInsufficient}
-	var cells rollingTable
+	var cells []core.RollingCell
 	for i := range 9 {
 		var v [5]stats.Verdict
 		for j := range v {
@@ -21,14 +22,22 @@ func TestRollingTableAppendsItsTree(t *testing.T) {
 		}
 		cells = append(cells, core.RollingCell{Lo: i, Hi: i + 4 + i%3, Verdicts: v})
 	}
-	for _, tab := range []rollingTable{nil, cells[:1], cells} {
+	for _, cs := range [][]core.RollingCell{nil, cells[:1], cells} {
+		tab := newRollingTable(cs)
 		for _, depth := range []int{0, 1, 3, 40} {
 			direct, tree := any(tab), tab.PyJSON()
 			for range depth {
 				direct, tree = pyjson.Object{{Key: "k", Value: direct}}, pyjson.Object{{Key: "k", Value: tree}}
 			}
-			if got, want := pyjson.Marshal(direct), pyjson.Marshal(tree); string(got) != string(want) {
-				t.Fatalf("%d cells at depth %d:\n got %s\nwant %s", len(tab), depth, got, want)
+			want := pyjson.Marshal(tree)
+			if got := pyjson.Marshal(direct); string(got) != string(want) {
+				t.Fatalf("%d cells at depth %d:\n got %s\nwant %s", len(cs), depth, got, want)
+			}
+			// Written (the table is written at each depth in turn, so
+			// its fragments are remade for each level).
+			var w strings.Builder
+			if err := pyjson.Write(&w, direct); err != nil || w.String() != string(want) {
+				t.Fatalf("%d cells at depth %d written (%v):\n got %s\nwant %s", len(cs), depth, err, w.String(), want)
 			}
 		}
 	}
