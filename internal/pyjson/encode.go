@@ -249,10 +249,10 @@ func (e *encoder) value(v any, level int) {
 		e.b = AppendFloat(e.b, x)
 	case string:
 		e.b = AppendString(e.b, x)
-	case []float64:
-		list(e, x, level)
+	case []float64: // appended directly: no value boxed per element
+		e.container('[', ']', len(x), level, func(i int) { e.b = AppendFloat(e.b, x[i]) })
 	case []int:
-		list(e, x, level)
+		e.container('[', ']', len(x), level, func(i int) { e.b = strconv.AppendInt(e.b, int64(x[i]), 10) })
 	case []string:
 		list(e, x, level)
 	case []any:

@@ -23,11 +23,6 @@ func window(rec *Record) pyjson.Object {
 		}
 	}
 	cov, drift := diagnostics(rec.Diagnostics, r.DistinctCovBounds())
-	psp := r.PerSuperPass()
-	rows := make([]any, len(psp))
-	for i, d := range psp {
-		rows[i] = perSuperPass(d)
-	}
 	return pyjson.Object{
 		{Key: "n_super_passes", Value: r.NSuperPasses},
 		{Key: "superpass_size", Value: r.SuperpassSize},
@@ -40,7 +35,7 @@ func window(rec *Record) pyjson.Object {
 		{Key: "cov", Value: cov},
 		{Key: "drift", Value: drift},
 		{Key: "steady_state", Value: steadyState(&r.Steady, r.Assessment != nil)},
-		{Key: "per_super_pass", Value: rows},
+		{Key: "per_super_pass", Value: &superPassTable{rows: r.PerSuperPass()}},
 	}
 }
 
@@ -150,22 +145,101 @@ func verdicts(v [5]stats.Verdict) pyjson.Object {
 	return o
 }
 
-// perSuperPass is one row of per_super_pass (§11.1).
-func perSuperPass(d core.SuperPassDigest) pyjson.Object {
+// superPassTable is per_super_pass (§11.1): one row per post-warmup
+// super-pass, 10,000 of them on a long run. Like rollingTable it is a
+// Marshaler for readers of the tree and a pyjson.ListAppender that writes
+// the rows without building them (no value boxed per field).
+type superPassTable struct {
+	rows []core.SuperPassDigest
+	// level and frag are the rows' keys with their separators at the
+	// level last written (objectFragments).
+	level int
+	frag  []string
+}
+
+// superPassKeys are a row's keys in order: six integers, then the four
+// percentiles (null when the super-pass has no TTFT, or no TPOT).
+var superPassKeys = []string{"i", "n_issued", "out_tokens", "first_issue_ns", "last_issue_ns", "last_event_ns",
+	"ttft_p50", "ttft_p90", "tpot_p50", "tpot_p90"}
+
+// PyJSON is the rows' value tree.
+func (t *superPassTable) PyJSON() any {
+	out := make([]any, len(t.rows))
+	for i, d := range t.rows {
+		out[i] = perSuperPass(d)
+	}
+	return out
+}
+
+// Len is the number of rows.
+func (t *superPassTable) Len() int { return len(t.rows) }
+
+// AppendElem appends the text pyjson writes for row i of PyJSON() at level.
+func (t *superPassTable) AppendElem(b []byte, i, level int) []byte {
+	if t.frag == nil || t.level != level {
+		t.frag, t.level = objectFragments(level, superPassKeys), level
+	}
+	f, d := t.frag, &t.rows[i]
+	for k, v := range [6]int64{int64(d.I), int64(d.NIssued), d.OutTokens, d.FirstIssueNs, d.LastIssueNs, d.LastEventNs} {
+		b = strconv.AppendInt(append(b, f[k]...), v, 10)
+	}
+	v := perSuperPassValues(d)
+	for k := range v {
+		b = append(b, f[6+k]...)
+		if v[k] == nil {
+			b = append(b, "null"...)
+		} else {
+			b = pyjson.AppendFloat(b, *v[k])
+		}
+	}
+	return append(b, f[len(superPassKeys)]...)
+}
+
+// objectFragments are the texts of an object at level with keys, for
+// writing its values between them: before each value its key (with the
+// comma, line break and indentation before it), and last the object's
+// end. The object's "{" is the first fragment's first byte.
+func objectFragments(level int, keys []string) []string {
+	f := make([]string, len(keys)+1)
+	for k, key := range keys {
+		b := []byte{','}
+		if k == 0 {
+			b[0] = '{'
+		}
+		b = append(pyjson.AppendString(pyjson.AppendIndent(b, level+1), key), ": "...)
+		f[k] = string(b)
+	}
+	f[len(keys)] = string(append(pyjson.AppendIndent(nil, level), '}'))
+	return f
+}
+
+// perSuperPassValues are a row's four percentiles, nil for null.
+func perSuperPassValues(d *core.SuperPassDigest) [4]*float64 {
 	const ttftP50, ttftP90, tpotP50, tpotP90 = 0, 1, 2, 3 // indices of core.Metrics
-	var t50, t90, p50, p90 any
+	var v [4]*float64
 	if d.HasTTFT() {
-		t50, t90 = d.Value[ttftP50], d.Value[ttftP90]
+		v[0], v[1] = &d.Value[ttftP50], &d.Value[ttftP90]
 	}
 	if d.HasTPOT() {
-		p50, p90 = d.Value[tpotP50], d.Value[tpotP90]
+		v[2], v[3] = &d.Value[tpotP50], &d.Value[tpotP90]
 	}
-	return pyjson.Object{
+	return v
+}
+
+// perSuperPass is one row of per_super_pass (§11.1).
+func perSuperPass(d core.SuperPassDigest) pyjson.Object {
+	row := pyjson.Object{
 		{Key: "i", Value: d.I}, {Key: "n_issued", Value: d.NIssued}, {Key: "out_tokens", Value: d.OutTokens},
 		{Key: "first_issue_ns", Value: d.FirstIssueNs}, {Key: "last_issue_ns", Value: d.LastIssueNs},
 		{Key: "last_event_ns", Value: d.LastEventNs},
-		{Key: "ttft_p50", Value: t50}, {Key: "ttft_p90", Value: t90}, {Key: "tpot_p50", Value: p50}, {Key: "tpot_p90", Value: p90},
+		{Key: "ttft_p50"}, {Key: "ttft_p90"}, {Key: "tpot_p50"}, {Key: "tpot_p90"},
 	}
+	for k, v := range perSuperPassValues(&d) {
+		if v != nil {
+			row[6+k].Value = *v
+		}
+	}
+	return row
 }
 
 // summary is the reference's summarize record (§5.11), null without data.

@@ -1,6 +1,7 @@
 package resultjson
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -38,6 +39,37 @@ func TestRollingTableAppendsItsTree(t *testing.T) {
 			var w strings.Builder
 			if err := pyjson.Write(&w, direct); err != nil || w.String() != string(want) {
 				t.Fatalf("%d cells at depth %d written (%v):\n got %s\nwant %s", len(cs), depth, err, w.String(), want)
+			}
+		}
+	}
+}
+
+// TestSuperPassTableAppendsItsTree: the per_super_pass rows written
+// directly are the bytes pyjson writes for their value tree, at every
+// depth, with and without TTFT and TPOT, NaN and large values included.
+func TestSuperPassTableAppendsItsTree(t *testing.T) {
+	var rows []core.SuperPassDigest
+	for i := range 7 {
+		d := core.SuperPassDigest{I: i, NIssued: 20 + i, OutTokens: int64(1000 * i), FirstIssueNs: 1e18 + int64(i),
+			LastIssueNs: 2e9 * int64(i), LastEventNs: -1}
+		for m := range d.Value {
+			d.Value[m], d.Has[m] = float64(i*m)/3+1e-5, i%3 != m%3
+		}
+		if i == 4 {
+			d.Value[0] = math.NaN()
+		}
+		rows = append(rows, d)
+	}
+	for _, rs := range [][]core.SuperPassDigest{nil, rows[:1], rows} {
+		tab := &superPassTable{rows: rs}
+		for _, depth := range []int{0, 1, 2, 40} {
+			direct, tree := any(tab), tab.PyJSON()
+			for range depth {
+				direct, tree = pyjson.Object{{Key: "k", Value: direct}}, pyjson.Object{{Key: "k", Value: tree}}
+			}
+			want := pyjson.Marshal(tree)
+			if got := pyjson.Marshal(direct); string(got) != string(want) {
+				t.Fatalf("%d rows at depth %d:\n got %s\nwant %s", len(rs), depth, got, want)
 			}
 		}
 	}
