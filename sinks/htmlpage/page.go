@@ -71,22 +71,26 @@ func writePage(w io.Writer, kind, title string, data any, body any) error {
 // data and renders the page: stopped, it writes nothing to w.
 //
 // The record is encoded straight into its compact, script-safe form
-// (scriptWriter), and the page is rendered around an empty record, the
-// record's bytes going to w between the two halves: a long run's record
-// (10,000 super-passes: 107 MB indented, 65 MB embedded) is then held
-// once, not as the indented text, its compact copy, the rendered page and
-// the page's checked copy (437 MB resident, 7 s of CPU before).
+// (scriptWriter) and written into the page's empty data element, the
+// page rendered around it: a long run's record (10,000 super-passes: 107
+// MB indented, 65 MB embedded) was held as the indented text, its compact
+// copy, the rendered page and the page's checked copy (437 MB resident,
+// 7 s of CPU). A page nothing can stop (st without a Stop function: the
+// run and calibration pages) streams its record to w; one that can stop
+// holds the record until the page is rendered, so a stopped page writes
+// nothing.
 func writePageStopping(w io.Writer, kind, title string, data any, body any, st *stopper) error {
 	ts, err := templates()
 	if err != nil {
 		return fmt.Errorf("htmlpage: templates: %w", err)
 	}
-	var rec scriptWriter
-	if err := pyjson.Write(&rec, data); err != nil {
-		return err
-	}
-	if err := st.now(); err != nil {
-		return err
+	var rec *scriptWriter
+	if st.stop != nil {
+		rec = &scriptWriter{}
+		pyjson.Write(rec, data) // a scriptWriter never fails
+		if err := st.now(); err != nil {
+			return err
+		}
 	}
 	var b bytes.Buffer
 	err = ts[kind].Execute(stopWriter{&b, st}, shell{Title: title, Kind: kind, Body: body})
@@ -114,10 +118,21 @@ func writePageStopping(w io.Writer, kind, title string, data any, body any, st *
 	// Names are data: html/template passes a run directory's invalid
 	// UTF-8 and control bytes through; they are escaped, as in every
 	// output (sinks.ValidText), so the page is valid UTF-8.
-	for _, part := range [][]byte{validText(page[:at]), rec.b.Bytes(), validText(page[at:])} {
-		if _, err := w.Write(part); err != nil {
-			return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
+	head, tail := validText(page[:at]), validText(page[at:])
+	_, err = w.Write(head)
+	if err == nil && rec != nil {
+		_, err = w.Write(rec.b.Bytes())
+	} else if err == nil {
+		rec = &scriptWriter{out: w}
+		if err = pyjson.Write(rec, data); err == nil {
+			err = rec.flush()
 		}
+	}
+	if err == nil {
+		_, err = w.Write(tail)
+	}
+	if err != nil {
+		return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
 	}
 	return nil
 }
@@ -138,18 +153,24 @@ func scriptSafe(j []byte) string {
 	return w.b.String()
 }
 
-// scriptWriter gathers JSON text made compact and safe inside a script
-// element: the indentation pyjson writes for people is dropped (it is
-// half the bytes of a page's record) and "<", ">", "&" become \u escapes.
-// Both only touch bytes outside strings or characters that occur only
-// inside strings, so the text parses to the same values, every number
-// kept as written. The text may come in pieces cut anywhere.
+// scriptWriter makes JSON text compact and safe inside a script element:
+// the indentation pyjson writes for people is dropped (it is half the
+// bytes of a page's record) and "<", ">", "&" become \u escapes. Both
+// only touch bytes outside strings or characters that occur only inside
+// strings, so the text parses to the same values, every number kept as
+// written. The text may come in pieces cut anywhere. The result gathers
+// in b; with out set, b is handed to out whenever it holds scriptChunk
+// bytes (and by flush).
 type scriptWriter struct {
-	b bytes.Buffer
+	b   bytes.Buffer
+	out io.Writer
 	// inString is whether the text so far ends inside a string, escaped
 	// whether it ends on a string's backslash (the next byte is kept).
 	inString, escaped bool
 }
+
+// scriptChunk is how much a streaming scriptWriter gathers per write.
+const scriptChunk = 64 << 10
 
 func (w *scriptWriter) Write(j []byte) (int, error) {
 	w.b.Grow(len(j))
@@ -176,7 +197,17 @@ func (w *scriptWriter) Write(j []byte) (int, error) {
 		}
 		w.b.WriteByte(c)
 	}
+	if w.out != nil && w.b.Len() >= scriptChunk {
+		return len(j), w.flush()
+	}
 	return len(j), nil
+}
+
+// flush hands what b holds to out.
+func (w *scriptWriter) flush() error {
+	_, err := w.out.Write(w.b.Bytes())
+	w.b.Reset()
+	return err
 }
 
 // Record returns the record embedded in a page written by this package:
