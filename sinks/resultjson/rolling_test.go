@@ -1,6 +1,7 @@
 package resultjson
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -24,23 +25,7 @@ func TestRollingTableAppendsItsTree(t *testing.T) {
 		cells = append(cells, core.RollingCell{Lo: i, Hi: i + 4 + i%3, Verdicts: v})
 	}
 	for _, cs := range [][]core.RollingCell{nil, cells[:1], cells} {
-		tab := newRollingTable(cs)
-		for _, depth := range []int{0, 1, 3, 40} {
-			direct, tree := any(tab), tab.PyJSON()
-			for range depth {
-				direct, tree = pyjson.Object{{Key: "k", Value: direct}}, pyjson.Object{{Key: "k", Value: tree}}
-			}
-			want := pyjson.Marshal(tree)
-			if got := pyjson.Marshal(direct); string(got) != string(want) {
-				t.Fatalf("%d cells at depth %d:\n got %s\nwant %s", len(cs), depth, got, want)
-			}
-			// Written (the table is written at each depth in turn, so
-			// its fragments are remade for each level).
-			var w strings.Builder
-			if err := pyjson.Write(&w, direct); err != nil || w.String() != string(want) {
-				t.Fatalf("%d cells at depth %d written (%v):\n got %s\nwant %s", len(cs), depth, err, w.String(), want)
-			}
-		}
+		checkAppendsItsTree(t, fmt.Sprintf("%d cells", len(cs)), newRollingTable(cs))
 	}
 }
 
@@ -61,16 +46,30 @@ func TestSuperPassTableAppendsItsTree(t *testing.T) {
 		rows = append(rows, d)
 	}
 	for _, rs := range [][]core.SuperPassDigest{nil, rows[:1], rows} {
-		tab := &superPassTable{rows: rs}
-		for _, depth := range []int{0, 1, 2, 40} {
-			direct, tree := any(tab), tab.PyJSON()
-			for range depth {
-				direct, tree = pyjson.Object{{Key: "k", Value: direct}}, pyjson.Object{{Key: "k", Value: tree}}
-			}
-			want := pyjson.Marshal(tree)
-			if got := pyjson.Marshal(direct); string(got) != string(want) {
-				t.Fatalf("%d rows at depth %d:\n got %s\nwant %s", len(rs), depth, got, want)
-			}
+		checkAppendsItsTree(t, fmt.Sprintf("%d rows", len(rs)), &superPassTable{rows: rs})
+	}
+}
+
+// checkAppendsItsTree fails unless tab, nested at several depths, is
+// marshalled and written as the bytes of its value tree (written at each
+// depth in turn, so its fragments are remade for each level).
+func checkAppendsItsTree(t *testing.T, what string, tab interface {
+	pyjson.ListAppender
+	pyjson.Marshaler
+}) {
+	t.Helper()
+	for _, depth := range []int{0, 1, 3, 40} {
+		direct, tree := any(tab), tab.PyJSON()
+		for range depth {
+			direct, tree = pyjson.Object{{Key: "k", Value: direct}}, pyjson.Object{{Key: "k", Value: tree}}
+		}
+		want := pyjson.Marshal(tree)
+		if got := pyjson.Marshal(direct); string(got) != string(want) {
+			t.Fatalf("%s at depth %d:\n got %s\nwant %s", what, depth, got, want)
+		}
+		var w strings.Builder
+		if err := pyjson.Write(&w, direct); err != nil || w.String() != string(want) {
+			t.Fatalf("%s at depth %d written (%v):\n got %s\nwant %s", what, depth, err, w.String(), want)
 		}
 	}
 }
