@@ -40,7 +40,7 @@ type File struct {
 	// written counts the bytes written, queued how many of them were
 	// handed to the kernel's writeback (startWriteback).
 	written, queued int64
-	nosync bool
+	nosync          bool
 }
 
 // writeBehind is how many written bytes a File gathers before it starts

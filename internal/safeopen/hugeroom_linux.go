@@ -42,7 +42,7 @@ func HugeRoom[T any](n int) []T {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
 	lo := (p + hugePage - 1) &^ (hugePage - 1)
 	off := int((lo - p) / elem)
-	s = s[off:off:off+n]
+	s = s[off : off : off+n]
 	// Best effort: an error (an old kernel, no THP) leaves 4 KiB pages.
 	syscall.Syscall(syscall.SYS_MADVISE, lo, span, syscall.MADV_HUGEPAGE)
 	return s
