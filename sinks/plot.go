@@ -9,23 +9,19 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
+	"github.com/steadysweep/steadysweep/sinks/internal/canvas"
 )
 
-// The plot's size in pixels at plotDPI.
+// The plot's size in pixels.
 const (
 	PlotWidthPx  = 1200
 	PlotHeightPx = 800
-	plotDPI      = 96
 )
+
+// pt is a typographic point in pixels (the plot is drawn at 96 dpi).
+const pt = canvas.Pt
 
 // WritePlot writes the PNG plot of r to path, titled without a run name;
 // see WriteNamedPlot.
@@ -45,7 +41,10 @@ func WriteNamedPlot(path, run string, r *core.Result) error {
 	if err != nil {
 		return err
 	}
-	return writePNG(path, vgimg.PngCanvas{Canvas: img})
+	if err := atomicfile.WriteWith(path, img.WritePNG); err != nil {
+		return fmt.Errorf("sinks: plot: %w", err)
+	}
+	return nil
 }
 
 // WritePlotPNG writes the PNG of WriteNamedPlot to w.
@@ -54,16 +53,16 @@ func WritePlotPNG(w io.Writer, run string, r *core.Result) error {
 	if err != nil {
 		return err
 	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(w); err != nil {
+	if err := img.WritePNG(w); err != nil {
 		return fmt.Errorf("sinks: plot: %w", err)
 	}
 	return nil
 }
 
 // WritePlotSVG writes the plot of WriteNamedPlot to w as SVG, the same
-// drawing at the same size (PlotWidthPx×PlotHeightPx at plotDPI).
+// drawing at the same size (PlotWidthPx×PlotHeightPx).
 func WritePlotSVG(w io.Writer, run string, r *core.Result) error {
-	c := vgsvg.NewWith(vgsvg.UseWH(PlotWidthPx*vg.Inch/plotDPI, PlotHeightPx*vg.Inch/plotDPI))
+	c := canvas.NewSVG(PlotWidthPx, PlotHeightPx, color.White)
 	if err := drawPlot(c, run, r); err != nil {
 		return err
 	}
@@ -73,17 +72,24 @@ func WritePlotSVG(w io.Writer, run string, r *core.Result) error {
 	return nil
 }
 
-// renderPlot draws the plot of r on a PNG canvas.
-func renderPlot(run string, r *core.Result) (*vgimg.Canvas, error) {
-	img := vgimg.NewWith(vgimg.UseWH(PlotWidthPx*vg.Inch/plotDPI, PlotHeightPx*vg.Inch/plotDPI), vgimg.UseDPI(plotDPI))
+// renderPlot draws the plot of r on a raster canvas.
+func renderPlot(run string, r *core.Result) (*canvas.Raster, error) {
+	img := canvas.NewRaster(PlotWidthPx, PlotHeightPx, color.White)
 	if err := drawPlot(img, run, r); err != nil {
 		return nil, err
 	}
 	return img, nil
 }
 
+// Padding around the stacked panels, in pixels.
+const (
+	panelPadTop, panelPadBottom = 2 * pt, 4 * pt
+	panelPadLeft, panelPadRight = 6 * pt, 14 * pt
+	panelGap                    = 10 * pt
+)
+
 // drawPlot draws the plot of r on c, a PNG or an SVG canvas.
-func drawPlot(c vg.CanvasSizer, run string, r *core.Result) error {
+func drawPlot(c canvas.Canvas, run string, r *core.Result) error {
 	if r == nil {
 		return errors.New("sinks: plot: nil result")
 	}
@@ -92,42 +98,45 @@ func drawPlot(c vg.CanvasSizer, run string, r *core.Result) error {
 		return errors.New("sinks: plot: no super-pass series to plot (agentic runs take the NATL path)")
 	}
 	m := marksOf(&l)
-	var panels []*plot.Plot
-	var legend []legendItem
-	type panel struct {
+	type panelSpec struct {
 		label            string
 		p50, p90         []float64
 		total50, total90 float64
 		colors           seriesColors
 	}
-	ps := []panel{{"TPOT (ms)", l.TPOTP50, l.TPOTP90, l.TotalTPOTP50, l.TotalTPOTP90, tpotColors},
+	ps := []panelSpec{{"TPOT (ms)", l.TPOTP50, l.TPOTP90, l.TotalTPOTP50, l.TotalTPOTP90, tpotColors},
 		{"TTFT (ms)", l.TTFTP50, l.TTFTP90, l.TotalTTFTP50, l.TotalTTFTP90, ttftColors}}
 	if l.LatencyOnly {
-		ps = []panel{{"latency (ms)", l.LatencyP50, l.LatencyP90, l.TotalLatencyP50, l.TotalLatencyP90, tpotColors}}
+		ps = []panelSpec{{"latency (ms)", l.LatencyP50, l.LatencyP90, l.TotalLatencyP50, l.TotalLatencyP90, tpotColors}}
 	}
+	var panels []*runPanel
+	var legend []legendItem
 	for _, pn := range ps {
-		p, items, err := panelPlot(&l, m, pn.label, pn.p50, pn.p90, pn.total50, pn.total90, pn.colors)
-		if err != nil {
-			return fmt.Errorf("sinks: plot: %s panel: %w", pn.label, err)
-		}
+		p := newRunPanel(&l, pn.label, pn.p50, pn.p90, pn.total50, pn.total90, pn.colors)
 		panels = append(panels, p)
-		legend = append(legend, items...)
+		legend = append(legend, p.legend...)
 	}
-	panels[len(panels)-1].X.Label.Text = "super-pass (absolute index, warmup included)"
+	panels[len(panels)-1].X.Label = "super-pass (absolute index, warmup included)"
 
-	dc := draw.New(c)
-	legend = append(legend, legendItem{"whole run (dashed)", []plot.Thumbnailer{wholeRunThumb}})
+	w, h := c.Size()
+	legend = append(legend, legendItem{"whole run (dashed)", wholeRunThumb})
 	legend = append(legend, m.legend...)
 	hh := headerHeight(l.Note != "")
-	drawHeader(draw.Crop(dc, 0, 0, dc.Max.Y-dc.Min.Y-hh, 0), plotTitle(run, &l), l.Note, legend)
-	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadTop: 2, PadBottom: 4, PadLeft: 6, PadRight: 14, PadY: 10}
-	grid := make([][]*plot.Plot, len(panels))
-	for i, p := range panels {
-		grid[i] = []*plot.Plot{p}
+	drawHeader(c, w, plotTitle(run, &l), l.Note, legend)
+
+	// The panels share the left edge of their data areas (the widest y
+	// axis) and split the height left evenly.
+	left := 0.0
+	for _, p := range panels {
+		left = max(left, p.Y.YWidth())
 	}
-	canvases := plot.Align(grid, tiles, draw.Crop(dc, 0, 0, 0, -hh))
+	top, bottom := hh+panelPadTop, h-panelPadBottom
+	each := (bottom - top - panelGap*float64(len(panels)-1)) / float64(len(panels))
 	for i, p := range panels {
-		p.Draw(canvases[i][0])
+		y0 := top + float64(i)*(each+panelGap)
+		p.Area = canvas.Rect{Min: canvas.Point{X: panelPadLeft + left, Y: y0},
+			Max: canvas.Point{X: w - panelPadRight, Y: y0 + each - p.X.XHeight()}}
+		p.draw(c, m)
 	}
 	return nil
 }
@@ -155,72 +164,41 @@ var (
 	windowFill      = color.NRGBA{44, 160, 44, 48}
 	plateauLine     = color.NRGBA{60, 60, 60, 255}
 	changePointLine = color.NRGBA{214, 39, 40, 255}
-	wholeRunDashes  = []vg.Length{6, 4}
-	wholeRunThumb   = lineThumb{draw.LineStyle{Color: color.NRGBA{90, 90, 90, 255}, Width: 1.5, Dashes: wholeRunDashes}}
+	wholeRunDashes  = []float64{6 * pt, 4 * pt}
+	wholeRunThumb   = lineThumb(canvas.Line{Color: color.NRGBA{90, 90, 90, 255}, Width: 1.5 * pt, Dashes: wholeRunDashes})
 )
 
-// lineThumb is a legend thumbnail of a line style alone.
-type lineThumb struct{ style draw.LineStyle }
+// Series styles: line width and point radius.
+const (
+	seriesWidth  = 2 * pt
+	pointRadius  = 2.5 * pt
+	wholeRunLine = 1.5 * pt
+)
 
-func (t lineThumb) Thumbnail(c *draw.Canvas) {
-	y := (c.Min.Y + c.Max.Y) / 2
-	c.StrokeLine2(t.style, c.Min.X, y, c.Max.X, y)
+// runPanel is one panel of the run plot: its axes and data, and the
+// legend entries of its two series.
+type runPanel struct {
+	canvas.Panel
+	series []series
+	totals []canvas.Line // whole-run lines, at totalYs
+	totalY []float64
+	xs     []float64
+	legend []legendItem
 }
 
-// plotMarks are the marks both panels share: warmup, window, plateaus,
-// change point, and their legend entries.
-type plotMarks struct {
-	plotters []plot.Plotter
-	legend   []legendItem
+// series is one per-super-pass percentile line with points.
+type series struct {
+	ys []float64
+	c  color.Color
 }
 
-// marksOf builds the shared marks of l, in drawing order.
-func marksOf(l *plotLayout) plotMarks {
-	var m plotMarks
-	labelStyle := headerText(9, draw.XLeft)
-	if l.Warmup > 0 {
-		b := spanBand{span: span{0, l.Warmup - 1}, fill: warmupFill}
-		m.plotters = append(m.plotters, b)
-		m.legend = append(m.legend, legendItem{"warmup", []plot.Thumbnailer{b}})
-	}
-	if l.Window != nil && l.Certified {
-		b := spanBand{span: *l.Window, fill: windowFill}
-		m.plotters = append(m.plotters, b)
-		m.legend = append(m.legend, legendItem{"reported window", []plot.Thumbnailer{b}})
-	}
-	for i, s := range l.Plateaus {
-		b := spanBand{span: s, inset: 2, label: "P" + strconv.Itoa(i+1), labelStyle: labelStyle,
-			outline: draw.LineStyle{Color: plateauLine, Width: 1.2, Dashes: []vg.Length{5, 3}}}
-		m.plotters = append(m.plotters, b)
-		if i == 0 {
-			m.legend = append(m.legend, legendItem{"plateau", []plot.Thumbnailer{b}})
-		}
-	}
-	if l.ChangePoint >= 0 {
-		cpLabel := labelStyle
-		cpLabel.Color = changePointLine
-		// The change point is the first super-pass after the change, so
-		// the line goes on its left edge, between the two levels.
-		v := vMarker{x: float64(l.ChangePoint) - 0.5, label: "change point " + strconv.Itoa(l.ChangePoint),
-			labelStyle: cpLabel, line: draw.LineStyle{Color: changePointLine, Width: 2}}
-		m.plotters = append(m.plotters, v)
-		m.legend = append(m.legend, legendItem{"change point", []plot.Thumbnailer{v}})
-	}
-	return m
-}
-
-// panelPlot builds one panel: the shared marks first (so the data draws
-// over them), then the whole-run dashed lines, then the per-super-pass
-// lines. It returns the legend entries of its two series.
-func panelPlot(l *plotLayout, m plotMarks, yLabel string, p50, p90 []float64, total50, total90 float64,
-	colors seriesColors) (*plot.Plot, []legendItem, error) {
-	p := plot.New()
-	p.Y.Label.Text = yLabel
-	p.X.Tick.Marker = superPassTicks{}
-	p.Y.Tick.Marker = distinctTicks{}
-	p.Add(m.plotters...)
-
+// newRunPanel builds one panel: the ranges of its data (the whole-run
+// values included) and its ticks.
+func newRunPanel(l *plotLayout, yLabel string, p50, p90 []float64, total50, total90 float64, colors seriesColors) *runPanel {
+	p := &runPanel{xs: l.X}
+	p.Y.Label = yLabel
 	n := len(l.X)
+	lo, hi := math.Inf(1), math.Inf(-1)
 	metric := strings.Fields(yLabel)[0]
 	for _, t := range []struct {
 		v float64
@@ -229,74 +207,85 @@ func panelPlot(l *plotLayout, m plotMarks, yLabel string, p50, p90 []float64, to
 		if math.IsNaN(t.v) {
 			continue
 		}
-		line, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: t.v}, {X: float64(n) - 0.5, Y: t.v}})
-		if err != nil {
-			return nil, nil, err
-		}
-		line.LineStyle = draw.LineStyle{Color: t.c, Width: 1.5, Dashes: wholeRunDashes}
-		p.Add(line)
+		p.totals = append(p.totals, canvas.Line{Color: t.c, Width: wholeRunLine, Dashes: wholeRunDashes})
+		p.totalY = append(p.totalY, t.v)
+		lo, hi = min(lo, t.v), max(hi, t.v)
 	}
-	var legend []legendItem
 	for _, s := range []struct {
 		v   []float64
 		c   color.Color
 		lbl string
 	}{{p50, colors.p50, metric + " p50"}, {p90, colors.p90, metric + " p90"}} {
-		thumb, err := addSeries(p, l.X, s.v, s.c)
-		if err != nil {
-			return nil, nil, err
+		have := false
+		for _, v := range s.v {
+			if !math.IsNaN(v) {
+				lo, hi, have = min(lo, v), max(hi, v), true
+			}
 		}
-		if thumb != nil {
-			legend = append(legend, legendItem{s.lbl, thumb})
+		p.series = append(p.series, series{s.v, s.c})
+		if have {
+			p.legend = append(p.legend, legendItem{s.lbl, seriesThumb(s.c)})
 		}
 	}
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	if lo > hi { // nothing to draw: a unit range
+		lo, hi = 0, 1
+	}
+	if lo == hi {
+		lo, hi = lo-1, hi+1
+	}
 	// Headroom above the data keeps the plateau labels off the lines.
-	if p.Y.Max > p.Y.Min {
-		lo := p.Y.Min
-		p.Y.Min = math.Max(0, lo-0.05*(p.Y.Max-lo))
-		p.Y.Max += 0.12 * (p.Y.Max - lo)
-	}
-	return p, legend, nil
+	p.Y.Min = math.Max(0, lo-0.05*(hi-lo))
+	p.Y.Max = hi + 0.12*(hi-lo)
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	p.X.Ticks = superPassTicks(p.X.Min, p.X.Max)
+	p.Y.Ticks = distinctTicks(p.Y.Min, p.Y.Max)
+	return p
 }
 
-// addSeries draws one per-super-pass series as lines with points, broken
-// where a super-pass lacks the metric (NaN); it returns the legend
-// thumbnails (nil when the series is empty).
-func addSeries(p *plot.Plot, xs, ys []float64, c color.Color) ([]plot.Thumbnailer, error) {
-	var thumb []plot.Thumbnailer
-	for lo := 0; lo < len(ys); {
-		if math.IsNaN(ys[lo]) {
+// draw draws the panel: the shared marks first (so the data draws over
+// them), then the whole-run dashed lines, then the per-super-pass lines
+// with points, then the axes.
+func (p *runPanel) draw(c canvas.Canvas, m plotMarks) {
+	c.Clip(p.Area)
+	for _, mk := range m.marks {
+		mk.draw(c, &p.Panel)
+	}
+	for i, ln := range p.totals {
+		c.Stroke([]canvas.Point{p.P(p.X.Min, p.totalY[i]), p.P(p.X.Max, p.totalY[i])}, ln)
+	}
+	for _, s := range p.series {
+		p.drawSeries(c, s)
+	}
+	c.Unclip()
+	p.Axes(c)
+}
+
+// drawSeries draws one per-super-pass series as lines with points,
+// broken where a super-pass lacks the metric (NaN).
+func (p *runPanel) drawSeries(c canvas.Canvas, s series) {
+	for lo := 0; lo < len(s.ys); {
+		if math.IsNaN(s.ys[lo]) {
 			lo++
 			continue
 		}
 		hi := lo
-		for hi < len(ys) && !math.IsNaN(ys[hi]) {
+		for hi < len(s.ys) && !math.IsNaN(s.ys[hi]) {
 			hi++
 		}
-		pts := make(plotter.XYs, hi-lo)
+		pts := make([]canvas.Point, hi-lo)
 		for i := lo; i < hi; i++ {
-			pts[i-lo] = plotter.XY{X: xs[i], Y: ys[i]}
+			pts[i-lo] = p.P(p.xs[i], s.ys[i])
 		}
-		line, scatter, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, err
-		}
-		line.LineStyle = draw.LineStyle{Color: c, Width: 2}
-		scatter.GlyphStyle = draw.GlyphStyle{Color: c, Radius: 2.5, Shape: draw.CircleGlyph{}}
-		p.Add(line, scatter)
-		if thumb == nil {
-			thumb = []plot.Thumbnailer{line, scatter}
+		c.Stroke(pts, canvas.Line{Color: s.c, Width: seriesWidth})
+		for _, q := range pts {
+			canvas.Mark(c, canvas.Circle, q, pointRadius, s.c)
 		}
 		lo = hi
 	}
-	return thumb, nil
 }
 
 // superPassTicks puts ticks on whole super-passes only, about ten labelled.
-type superPassTicks struct{}
-
-func (superPassTicks) Ticks(lo, hi float64) []plot.Tick {
+func superPassTicks(lo, hi float64) []canvas.Tick {
 	first, last := int(math.Ceil(lo)), int(math.Floor(hi))
 	step := 1
 	for _, s := range []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
@@ -305,26 +294,24 @@ func (superPassTicks) Ticks(lo, hi float64) []plot.Tick {
 			break
 		}
 	}
-	var ticks []plot.Tick
+	var ticks []canvas.Tick
 	for i := first; i <= last; i++ {
 		switch {
 		case i%step == 0:
-			ticks = append(ticks, plot.Tick{Value: float64(i), Label: strconv.Itoa(i)})
+			ticks = append(ticks, canvas.Tick{Value: float64(i), Label: strconv.Itoa(i)})
 		case step <= 5: // a minor tick per super-pass while they stay apart
-			ticks = append(ticks, plot.Tick{Value: float64(i)})
+			ticks = append(ticks, canvas.Tick{Value: float64(i)})
 		}
 	}
 	return ticks
 }
 
-// distinctTicks are gonum's default ticks with labels that differ: over a
-// narrow range (a flat TPOT of 30 ms ± 1 µs) gonum labels three ticks
-// "30 30 30"; the labels are then given the fewest decimals that tell
-// them apart.
-type distinctTicks struct{}
-
-func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+// distinctTicks are the default ticks (canvas.DefaultTicks, gonum/plot's)
+// with labels that differ: over a narrow range (a flat TPOT of 30 ms ±
+// 1 µs) the default labels three ticks "30 30 30"; the labels are then
+// given the fewest decimals that tell them apart.
+func distinctTicks(lo, hi float64) []canvas.Tick {
+	ticks := canvas.DefaultTicks(lo, hi)
 	for prec := 0; prec <= 12 && !labelsDistinct(ticks); prec++ {
 		for i := range ticks {
 			if ticks[i].Label != "" {
@@ -336,7 +323,7 @@ func (distinctTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // labelsDistinct reports no two labelled ticks sharing a label.
-func labelsDistinct(ticks []plot.Tick) bool {
+func labelsDistinct(ticks []canvas.Tick) bool {
 	seen := map[string]bool{}
 	for _, t := range ticks {
 		if t.Label == "" {
@@ -348,17 +335,4 @@ func labelsDistinct(ticks []plot.Tick) bool {
 		seen[t.Label] = true
 	}
 	return true
-}
-
-// writePNG writes the canvas to path atomically (internal/atomicfile), so
-// path never holds a partial image.
-func writePNG(path string, c vgimg.PngCanvas) error {
-	err := atomicfile.WriteWith(path, func(w io.Writer) error {
-		_, err := c.WriteTo(w)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("sinks: plot: %w", err)
-	}
-	return nil
 }

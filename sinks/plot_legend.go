@@ -3,83 +3,88 @@ package sinks
 import (
 	"image/color"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/text"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"github.com/steadysweep/steadysweep/sinks/internal/canvas"
 )
 
-// legendItem is one entry of the figure's legend row.
+// legendItem is one entry of the figure's legend row: its label and a
+// function drawing its thumbnail in a box.
 type legendItem struct {
-	label  string
-	thumbs []plot.Thumbnailer
+	label string
+	thumb func(c canvas.Canvas, box canvas.Rect)
 }
 
-// Sizes of the header above the panels.
+// lineThumb is a legend thumbnail of a line style alone.
+func lineThumb(l canvas.Line) func(canvas.Canvas, canvas.Rect) {
+	return func(c canvas.Canvas, box canvas.Rect) {
+		y := (box.Min.Y + box.Max.Y) / 2
+		c.Stroke([]canvas.Point{{X: box.Min.X, Y: y}, {X: box.Max.X, Y: y}}, l)
+	}
+}
+
+// seriesThumb is the thumbnail of a per-super-pass series: its line
+// with a point in the middle.
+func seriesThumb(col color.Color) func(canvas.Canvas, canvas.Rect) {
+	line := lineThumb(canvas.Line{Color: col, Width: seriesWidth})
+	return func(c canvas.Canvas, box canvas.Rect) {
+		line(c, box)
+		canvas.Mark(c, canvas.Circle, canvas.Point{X: (box.Min.X + box.Max.X) / 2, Y: (box.Min.Y + box.Max.Y) / 2}, pointRadius, col)
+	}
+}
+
+// Sizes of the header above the panels, in pixels.
 const (
-	titleSize   = 15
-	legendSize  = 10
-	thumbWidth  = vg.Length(22)
-	thumbHeight = vg.Length(11)
-	thumbGap    = vg.Length(5)  // between a thumbnail and its label
-	itemGap     = vg.Length(14) // between two entries
-	headerPad   = vg.Length(6)
+	titleSize   = 15 * pt
+	legendSize  = 10 * pt
+	noteSize    = 12 * pt
+	thumbWidth  = 22 * pt
+	thumbHeight = 11 * pt
+	thumbGap    = 5 * pt  // between a thumbnail and its label
+	itemGap     = 14 * pt // between two entries
+	headerPad   = 6 * pt
 )
 
-func headerText(size vg.Length, xAlign text.XAlignment) text.Style {
-	return text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, size), XAlign: xAlign,
-		YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+// lineHeight is the ascent plus descent of the font at size.
+func lineHeight(size float64) float64 {
+	a, d := canvas.Metrics(size)
+	return a + d
 }
-
-// noteSize is the font size of the note line under the title.
-const noteSize = 12
 
 // headerHeight is the height drawHeader uses (with a note line or not).
-func headerHeight(note bool) vg.Length {
-	h := headerPad + headerText(titleSize, draw.XCenter).Height("X") + headerPad +
-		max(thumbHeight, headerText(legendSize, draw.XLeft).Height("X")) + headerPad
+func headerHeight(note bool) float64 {
+	h := headerPad + lineHeight(titleSize) + headerPad + max(thumbHeight, lineHeight(legendSize)) + headerPad
 	if note {
-		h += headerText(noteSize, draw.XCenter).Height("X") + headerPad
+		h += lineHeight(noteSize) + headerPad
 	}
 	return h
 }
 
-// drawHeader draws the title centred at the top of c, the note (if any)
-// under it, and below them the legend as one centred row shared by the
-// panels, so no legend covers the data.
-func drawHeader(c draw.Canvas, title, note string, items []legendItem) {
-	ts := headerText(titleSize, draw.XCenter)
-	y := c.Max.Y - headerPad
-	c.FillText(ts, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: y}, title)
-	y -= ts.Height(title) + headerPad
+// drawHeader draws the title centred at the top of a canvas w wide, the
+// note (if any) under it, and below them the legend as one centred row
+// shared by the panels, so no legend covers the data.
+func drawHeader(c canvas.Canvas, w float64, title, note string, items []legendItem) {
+	y := headerPad
+	c.Text(canvas.Point{X: w / 2, Y: y}, title, canvas.Text{Size: titleSize, Color: color.Black, X: canvas.Center, Y: canvas.Top})
+	y += lineHeight(titleSize) + headerPad
 	if note != "" {
-		ns := headerText(noteSize, draw.XCenter)
-		ns.Color = color.NRGBA{160, 40, 20, 255}
-		c.FillText(ns, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: y}, note)
-		y -= ns.Height(note) + headerPad
+		c.Text(canvas.Point{X: w / 2, Y: y}, note,
+			canvas.Text{Size: noteSize, Color: color.NRGBA{160, 40, 20, 255}, X: canvas.Center, Y: canvas.Top})
+		y += lineHeight(noteSize) + headerPad
 	}
 
-	ls := headerText(legendSize, draw.XLeft)
-	ls.YAlign = draw.YCenter
-	total := vg.Length(0)
+	total := 0.0
 	for i, it := range items {
 		if i > 0 {
 			total += itemGap
 		}
-		total += thumbWidth + thumbGap + ls.Width(it.label)
+		total += thumbWidth + thumbGap + canvas.Width(it.label, legendSize)
 	}
-	x := (c.Min.X+c.Max.X)/2 - total/2
-	mid := y - max(thumbHeight, ls.Height("X"))/2
+	x := w/2 - total/2
+	mid := y + max(thumbHeight, lineHeight(legendSize))/2
+	ls := canvas.Text{Size: legendSize, Color: color.Black, Y: canvas.Middle}
 	for _, it := range items {
-		box := draw.Crop(c, 0, 0, 0, 0)
-		box.Min = vg.Point{X: x, Y: mid - thumbHeight/2}
-		box.Max = vg.Point{X: x + thumbWidth, Y: mid + thumbHeight/2}
-		for _, t := range it.thumbs {
-			t.Thumbnail(&box)
-		}
+		it.thumb(c, canvas.Rect{Min: canvas.Point{X: x, Y: mid - thumbHeight/2}, Max: canvas.Point{X: x + thumbWidth, Y: mid + thumbHeight/2}})
 		x += thumbWidth + thumbGap
-		c.FillText(ls, vg.Point{X: x, Y: mid}, it.label)
-		x += ls.Width(it.label) + itemGap
+		c.Text(canvas.Point{X: x, Y: mid}, it.label, ls)
+		x += canvas.Width(it.label, legendSize) + itemGap
 	}
 }

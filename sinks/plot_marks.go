@@ -2,11 +2,59 @@ package sinks
 
 import (
 	"image/color"
+	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"github.com/steadysweep/steadysweep/sinks/internal/canvas"
 )
+
+// plotMark is a mark both panels share, drawn in data coordinates
+// (clipped to the data area), with a legend thumbnail.
+type plotMark interface {
+	draw(c canvas.Canvas, p *canvas.Panel)
+	thumb(c canvas.Canvas, box canvas.Rect)
+}
+
+// plotMarks are the marks both panels share: warmup, window, plateaus,
+// change point, and their legend entries.
+type plotMarks struct {
+	marks  []plotMark
+	legend []legendItem
+}
+
+// markLabelSize is the size of the plateau and change-point labels.
+const markLabelSize = 9 * pt
+
+// marksOf builds the shared marks of l, in drawing order.
+func marksOf(l *plotLayout) plotMarks {
+	var m plotMarks
+	if l.Warmup > 0 {
+		b := spanBand{span: span{0, l.Warmup - 1}, fill: warmupFill}
+		m.marks = append(m.marks, b)
+		m.legend = append(m.legend, legendItem{"warmup", b.thumb})
+	}
+	if l.Window != nil && l.Certified {
+		b := spanBand{span: *l.Window, fill: windowFill}
+		m.marks = append(m.marks, b)
+		m.legend = append(m.legend, legendItem{"reported window", b.thumb})
+	}
+	for i, s := range l.Plateaus {
+		b := spanBand{span: s, inset: 2 * pt, label: "P" + strconv.Itoa(i+1), labelColor: color.Black,
+			outline: canvas.Line{Color: plateauLine, Width: 1.2 * pt, Dashes: []float64{5 * pt, 3 * pt}}}
+		m.marks = append(m.marks, b)
+		if i == 0 {
+			m.legend = append(m.legend, legendItem{"plateau", b.thumb})
+		}
+	}
+	if l.ChangePoint >= 0 {
+		// The change point is the first super-pass after the change, so
+		// the line goes on its left edge, between the two levels.
+		v := vMarker{x: float64(l.ChangePoint) - 0.5, label: "change point " + strconv.Itoa(l.ChangePoint),
+			line: canvas.Line{Color: changePointLine, Width: 2 * pt}}
+		m.marks = append(m.marks, v)
+		m.legend = append(m.legend, legendItem{"change point", v.thumb})
+	}
+	return m
+}
 
 // spanBand marks a range of super-passes over the whole height of a
 // panel: filled (warmup, window), outlined (plateaus) or both. Each
@@ -14,77 +62,63 @@ import (
 // range, so it never stretches the axes.
 type spanBand struct {
 	span    span
-	fill    color.Color    // nil: no fill
-	outline draw.LineStyle // zero Width: no outline
+	fill    color.Color // nil: no fill
+	outline canvas.Line // zero Width: no outline
 	// inset pulls the outline inside the band so the outlines of two
 	// adjacent plateaus stay apart.
-	inset vg.Length
+	inset float64
 	// label is written at the band's top left ("" for none).
 	label      string
-	labelStyle draw.TextStyle
+	labelColor color.Color
 }
 
-var (
-	_ plot.Plotter     = spanBand{}
-	_ plot.Thumbnailer = spanBand{}
-)
-
-func (b spanBand) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, _ := p.Transforms(&c)
-	x0 := max(trX(float64(b.span.Lo)-0.5), c.Min.X)
-	x1 := min(trX(float64(b.span.Hi)+0.5), c.Max.X)
+func (b spanBand) draw(c canvas.Canvas, p *canvas.Panel) {
+	a := p.Area
+	x0 := max(p.PX(float64(b.span.Lo)-0.5), a.Min.X)
+	x1 := min(p.PX(float64(b.span.Hi)+0.5), a.Max.X)
 	if x1 <= x0 {
 		return
 	}
-	if b.fill != nil {
-		c.FillPolygon(b.fill, []vg.Point{{X: x0, Y: c.Min.Y}, {X: x1, Y: c.Min.Y}, {X: x1, Y: c.Max.Y}, {X: x0, Y: c.Max.Y}})
-	}
-	if b.outline.Width > 0 {
-		l, r, bot, top := x0+b.inset, x1-b.inset, c.Min.Y+b.inset, c.Max.Y-b.inset
-		c.StrokeLines(b.outline, []vg.Point{{X: l, Y: bot}, {X: r, Y: bot}, {X: r, Y: top}, {X: l, Y: top}, {X: l, Y: bot}})
-	}
+	b.paint(c, canvas.Rect{Min: canvas.Point{X: x0, Y: a.Min.Y}, Max: canvas.Point{X: x1, Y: a.Max.Y}}, b.inset)
 	if b.label != "" {
-		c.FillText(b.labelStyle, vg.Point{X: x0 + b.inset + 3, Y: c.Max.Y - b.inset - 3}, b.label)
+		c.Text(canvas.Point{X: x0 + b.inset + 3*pt, Y: a.Min.Y + b.inset + 3*pt}, b.label,
+			canvas.Text{Size: markLabelSize, Color: b.labelColor, Y: canvas.Top})
 	}
 }
 
-func (b spanBand) Thumbnail(c *draw.Canvas) {
-	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}}
+func (b spanBand) thumb(c canvas.Canvas, box canvas.Rect) { b.paint(c, box, 0) }
+
+// paint fills r and strokes its outline inset by inset.
+func (b spanBand) paint(c canvas.Canvas, r canvas.Rect, inset float64) {
 	if b.fill != nil {
-		c.FillPolygon(b.fill, pts)
+		c.Fill(canvas.RectPath(r)[:4], b.fill)
 	}
 	if b.outline.Width > 0 {
-		c.StrokeLines(b.outline, append(pts, pts[0]))
+		c.Stroke(canvas.RectPath(r.Inset(inset)), b.outline)
 	}
 }
 
 // vMarker is a vertical line at x (the change point), labelled to its
 // right below the plateau labels.
 type vMarker struct {
-	x          float64
-	line       draw.LineStyle
-	label      string
-	labelStyle draw.TextStyle
+	x     float64
+	line  canvas.Line
+	label string
 }
 
-var (
-	_ plot.Plotter     = vMarker{}
-	_ plot.Thumbnailer = vMarker{}
-)
-
-func (m vMarker) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, _ := p.Transforms(&c)
-	x := trX(m.x)
-	if x < c.Min.X || x > c.Max.X {
+func (m vMarker) draw(c canvas.Canvas, p *canvas.Panel) {
+	x := p.PX(m.x)
+	if x < p.Area.Min.X || x > p.Area.Max.X {
 		return
 	}
-	c.StrokeLine2(m.line, x, c.Min.Y, x, c.Max.Y)
+	c.Stroke([]canvas.Point{{X: x, Y: p.Area.Min.Y}, {X: x, Y: p.Area.Max.Y}}, m.line)
 	if m.label != "" {
-		c.FillText(m.labelStyle, vg.Point{X: x + 3, Y: c.Max.Y - 16}, m.label)
+		c.Text(canvas.Point{X: x + 3*pt, Y: p.Area.Min.Y + 16*pt}, m.label,
+			canvas.Text{Size: markLabelSize, Color: m.line.Color, Y: canvas.Top})
 	}
 }
 
-func (m vMarker) Thumbnail(c *draw.Canvas) {
-	x := (c.Min.X + c.Max.X) / 2
-	c.StrokeLine2(m.line, x, c.Min.Y, x, c.Max.Y)
+func (m vMarker) thumb(c canvas.Canvas, box canvas.Rect) {
+	x := (box.Min.X + box.Max.X) / 2
+	c.Stroke([]canvas.Point{{X: x, Y: box.Min.Y}, {X: x, Y: box.Max.Y}}, m.line)
 }

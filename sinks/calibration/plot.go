@@ -5,26 +5,23 @@ import (
 	"fmt"
 	"hash/fnv"
 	"image/color"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
+	"github.com/steadysweep/steadysweep/sinks/internal/canvas"
 )
 
-// Plot geometry: pixels per swept axis (column) and in height, at plotDPI.
+// Plot geometry: pixels per swept axis (column) and in height.
 const (
 	plotColPx    = 420
 	plotMinPx    = 840
 	plotHeightPx = 820
 	plotHeaderPx = 70
-	plotDPI      = 96
 )
+
+// pt is a typographic point in pixels (the plot is drawn at 96 dpi).
+const pt = canvas.Pt
 
 // compatColors colours configs by compat mode.
 var compatColors = map[string]color.Color{
@@ -40,7 +37,7 @@ type plotMetric struct {
 	title        string
 	names        [2]string
 	values       [2]func(c *ConfigScore) float64
-	glyphs       [2]draw.GlyphDrawer
+	glyphs       [2]canvas.Glyph
 	medianSeries int // which of the two gets the pooled-median line
 	// log draws the y axis on a log scale (values floored at logFloor):
 	// log10 of the values on a linear axis with decade ticks (logTicks).
@@ -53,10 +50,10 @@ const logFloor = 1e-3
 var plotMetrics = []plotMetric{
 	{"TPOT error, plateau runs (%, log)", [2]string{"median |error|", "p95 |error|"},
 		[2]func(c *ConfigScore) float64{func(c *ConfigScore) float64 { return c.PlateauErrMedian }, func(c *ConfigScore) float64 { return c.PlateauErrP95 }},
-		[2]draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}}, 0, true},
+		[2]canvas.Glyph{canvas.Circle, canvas.Triangle}, 0, true},
 	{"rate (%)", [2]string{"found rate", "confident-but-wrong"},
 		[2]func(c *ConfigScore) float64{func(c *ConfigScore) float64 { return c.FoundRate }, func(c *ConfigScore) float64 { return c.ConfidentWrongRate }},
-		[2]draw.GlyphDrawer{draw.CircleGlyph{}, draw.CrossGlyph{}}, 0, false},
+		[2]canvas.Glyph{canvas.Circle, canvas.Cross}, 0, false},
 }
 
 // WritePlot writes a PNG to path: one column per swept axis, its values
@@ -70,73 +67,56 @@ func (r *Report) WritePlot(path string) error {
 	if len(axes) == 0 {
 		axes = []string{"compat"}
 	}
-	rows := make([][]*plot.Plot, len(plotMetrics))
-	for i, m := range plotMetrics {
-		for _, a := range axes {
-			p, err := r.axisPanel(a, m, i == 0)
-			if err != nil {
-				return fmt.Errorf("plot %s vs %s: %w", m.title, a, err)
-			}
-			rows[i] = append(rows[i], p)
-		}
-	}
 	w := max(plotMinPx, plotColPx*len(axes))
-	img := vgimg.NewWith(vgimg.UseWH(vg.Length(w)*vg.Inch/plotDPI, plotHeightPx*vg.Inch/plotDPI), vgimg.UseDPI(plotDPI))
-	dc := draw.New(img)
-	header := vg.Length(plotHeaderPx) * vg.Inch / plotDPI
-	if err := r.drawLegend(draw.Crop(dc, 0, 0, dc.Max.Y-dc.Min.Y-header, 0)); err != nil {
-		return fmt.Errorf("plot legend: %w", err)
-	}
-	tiles := draw.Tiles{Rows: len(rows), Cols: len(axes), PadTop: 4, PadBottom: 4, PadLeft: 6, PadRight: 10, PadX: 12, PadY: 14}
-	body := draw.Crop(dc, 0, 0, 0, -header)
-	for i := range rows {
-		for j := range rows[i] {
-			rows[i][j].Draw(tiles.At(body, j, i))
+	img := canvas.NewRaster(w, plotHeightPx, color.White)
+	r.drawLegend(img, canvas.Rect{Max: canvas.Point{X: float64(w), Y: plotHeaderPx}})
+	// Tiles of the body: rows of panels, one column per axis.
+	const padTop, padBottom, padLeft, padRight, padX, padY = 4 * pt, 4 * pt, 6 * pt, 10 * pt, 12 * pt, 14 * pt
+	tileW := (float64(w) - padLeft - padRight - padX*float64(len(axes)-1)) / float64(len(axes))
+	tileH := (plotHeightPx - plotHeaderPx - padTop - padBottom - padY*float64(len(plotMetrics)-1)) / float64(len(plotMetrics))
+	for i, m := range plotMetrics {
+		for j, a := range axes {
+			x0 := padLeft + float64(j)*(tileW+padX)
+			y0 := plotHeaderPx + padTop + float64(i)*(tileH+padY)
+			r.drawAxisPanel(img, canvas.Rect{Min: canvas.Point{X: x0, Y: y0}, Max: canvas.Point{X: x0 + tileW, Y: y0 + tileH}}, a, m, i == 0)
 		}
 	}
-	err := WriteFile(path, func(w io.Writer) error {
-		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-		return err
-	})
-	if err != nil {
+	if err := WriteFile(path, img.WritePNG); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
 	return nil
 }
 
-// axisPanel plots metric m of every config against axis a.
+// drawAxisPanel plots metric m of every config against axis a in tile.
 // The legend is drawn once, above the panels (drawLegend).
-func (r *Report) axisPanel(a string, m plotMetric, top bool) (*plot.Plot, error) {
+func (r *Report) drawAxisPanel(c canvas.Canvas, tile canvas.Rect, a string, m plotMetric, top bool) {
 	values := axisValues(r.Configs, a)
 	pos := map[string]int{}
 	for i, v := range values {
 		pos[v] = i
 	}
-	p := plot.New()
-	p.Title.Text = a
-	if !top {
-		p.Title.Text = ""
-		p.X.Label.Text = a
+	var p canvas.Panel
+	if top {
+		p.Title = a
+	} else {
+		p.X.Label = a
 	}
-	p.Y.Label.Text = m.title
-	p.Y.Min = 0
-	p.Add(plotter.NewGrid())
-	names := make([]string, len(values))
+	p.Y.Label = m.title
+	p.X.NoLine = true
 	for i, v := range values {
-		names[i] = shown(v)
+		p.X.Ticks = append(p.X.Ticks, canvas.Tick{Value: float64(i), Label: shown(v)})
 	}
-	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(values))-0.5
 
 	lo, hi := math.Inf(1), math.Inf(-1) // the plotted y range
 	perValue := make([][]float64, len(values))
-	byCompat := map[string][2]plotter.XYs{}
+	byCompat := map[string][2][]canvas.Point{} // data coordinates
 	for i := range r.Configs {
-		c := &r.Configs[i]
-		x := float64(pos[c.Params[a]]) + jitter(c.ConfigID)
-		xy := byCompat[c.Params["compat"]]
+		cf := &r.Configs[i]
+		x := float64(pos[cf.Params[a]]) + jitter(cf.ConfigID)
+		xy := byCompat[cf.Params["compat"]]
 		for k := range 2 {
-			y := m.values[k](c)
+			y := m.values[k](cf)
 			if math.IsNaN(y) || math.IsInf(y, 0) {
 				continue
 			}
@@ -144,27 +124,48 @@ func (r *Report) axisPanel(a string, m plotMetric, top bool) (*plot.Plot, error)
 			if m.log {
 				y = math.Log10(max(y, logFloor))
 			}
-			xy[k] = append(xy[k], plotter.XY{X: x, Y: y})
+			xy[k] = append(xy[k], canvas.Point{X: x, Y: y})
 			lo, hi = min(lo, y), max(hi, y)
 			if k == m.medianSeries {
-				perValue[pos[c.Params[a]]] = append(perValue[pos[c.Params[a]]], y)
+				perValue[pos[cf.Params[a]]] = append(perValue[pos[cf.Params[a]]], y)
 			}
 		}
-		byCompat[c.Params["compat"]] = xy
+		byCompat[cf.Params["compat"]] = xy
 	}
-	var line plotter.XYs
+	if lo > hi { // no data: a unit range
+		lo, hi = 0, 1
+	}
+	if m.log {
+		p.Y.Min, p.Y.Max = lo-0.3, max(hi, lo+1)+0.3
+		p.Y.Ticks = logTicks(p.Y.Min, p.Y.Max)
+	} else {
+		p.Y.Min, p.Y.Max = 0, max(hi, 1)*1.05
+		p.Y.Ticks = canvas.DefaultTicks(p.Y.Min, p.Y.Max)
+	}
+
+	// The data area: the tile less the title, the axes and, on the
+	// right, half the last category's label.
+	tt := 0.0
+	if top {
+		tt = canvas.TitleHeight()
+	}
+	right := 0.0
+	if len(values) > 0 {
+		right = canvas.Width(shown(values[len(values)-1]), canvas.TickSize) / 2
+	}
+	p.Area = canvas.Rect{Min: canvas.Point{X: tile.Min.X + p.Y.YWidth(), Y: tile.Min.Y + tt},
+		Max: canvas.Point{X: tile.Max.X - right, Y: tile.Max.Y - p.X.XHeight()}}
+
+	p.Grid(c, gridColor)
+	c.Clip(p.Area)
+	var line []canvas.Point
 	for i, ys := range perValue {
 		if len(ys) > 0 {
-			line = append(line, plotter.XY{X: float64(i), Y: Quantile(ys, 0.5)})
+			line = append(line, p.P(float64(i), Quantile(ys, 0.5)))
 		}
 	}
 	if len(line) > 1 {
-		l, err := plotter.NewLine(line)
-		if err != nil {
-			return nil, err
-		}
-		l.LineStyle = medianLineStyle
-		p.Add(l)
+		c.Stroke(line, medianLine)
 	}
 	compats := make([]string, 0, len(byCompat))
 	for k := range byCompat {
@@ -172,45 +173,44 @@ func (r *Report) axisPanel(a string, m plotMetric, top bool) (*plot.Plot, error)
 	}
 	slices.Sort(compats)
 	for _, compat := range compats {
-		xy := byCompat[compat]
-		col, ok := compatColors[compat]
-		if !ok {
-			col = otherColor
-		}
 		for k := range 2 {
-			if len(xy[k]) == 0 {
-				continue
+			for _, q := range byCompat[compat][k] {
+				canvas.Mark(c, m.glyphs[k], p.P(q.X, q.Y), glyphRadius, compatColor(compat))
 			}
-			s, err := plotter.NewScatter(xy[k])
-			if err != nil {
-				return nil, err
-			}
-			s.GlyphStyle = glyphStyle(col, m.glyphs[k])
-			p.Add(s)
 		}
 	}
-	if lo > hi { // no data: a unit range
-		lo, hi = 0, 1
-	}
-	if m.log {
-		p.Y.Min, p.Y.Max = lo-0.3, max(hi, lo+1)+0.3
-		p.Y.Tick.Marker = logTicks{}
-		return p, nil
-	}
-	p.Y.Min, p.Y.Max = 0, max(hi, 1)*1.05
-	return p, nil
+	c.Unclip()
+	p.Axes(c)
 }
 
-var medianLineStyle = draw.LineStyle{Color: color.Gray{Y: 150}, Width: vg.Points(1),
-	Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+// Styles of the marks, the median line and the grid.
+var (
+	medianLine = canvas.Line{Color: color.Gray{Y: 150}, Width: 1 * pt, Dashes: []float64{4 * pt, 3 * pt}}
+	gridColor  = color.Gray{Y: 128}
+)
 
-func glyphStyle(c color.Color, shape draw.GlyphDrawer) draw.GlyphStyle {
-	return draw.GlyphStyle{Color: c, Shape: shape, Radius: vg.Points(3)}
+const glyphRadius = 3 * pt
+
+// compatColor is the colour of compat mode compat's marks.
+func compatColor(compat string) color.Color {
+	if col, ok := compatColors[compat]; ok {
+		return col
+	}
+	return otherColor
 }
 
-// drawLegend draws the legend in c, a band above the panels: one column
-// per compat mode present and panel row, and the median line.
-func (r *Report) drawLegend(c draw.Canvas) error {
+// Legend geometry: the type size, the thumbnail's width, and the inset
+// of the legend columns in the header band.
+const (
+	legendSize  = 10 * pt
+	legendThumb = 20 * pt
+	legendLeft  = 12 * pt
+	legendTop   = 6 * pt
+)
+
+// drawLegend draws the legend in band, above the panels: one column per
+// compat mode present and panel row, and the median line.
+func (r *Report) drawLegend(c canvas.Canvas, band canvas.Rect) {
 	compats := map[string]bool{}
 	for i := range r.Configs {
 		compats[r.Configs[i].Params["compat"]] = true
@@ -220,58 +220,51 @@ func (r *Report) drawLegend(c draw.Canvas) error {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	var cols []*plot.Legend
-	newLegend := func() *plot.Legend {
-		l := plot.NewLegend()
-		l.Top, l.Left = true, true
-		l.TextStyle.Font.Size = vg.Points(10)
-		cols = append(cols, &l)
-		return &l
+	type entry struct {
+		label string
+		thumb func(box canvas.Rect)
 	}
+	var cols [][]entry
 	for _, m := range plotMetrics {
 		for _, compat := range names {
-			col, ok := compatColors[compat]
-			if !ok {
-				col = otherColor
-			}
-			l := newLegend()
+			var col []entry
 			for k := range 2 {
-				s, err := plotter.NewScatter(plotter.XYs{{}})
-				if err != nil {
-					return err
-				}
-				s.GlyphStyle = glyphStyle(col, m.glyphs[k])
-				l.Add(compat+" "+m.names[k], s)
+				g, cc := m.glyphs[k], compatColor(compat)
+				col = append(col, entry{compat + " " + m.names[k], func(box canvas.Rect) {
+					canvas.Mark(c, g, canvas.Point{X: (box.Min.X + box.Max.X) / 2, Y: (box.Min.Y + box.Max.Y) / 2}, glyphRadius, cc)
+				}})
 			}
+			cols = append(cols, col)
 		}
 	}
-	line, err := plotter.NewLine(plotter.XYs{{}, {X: 1}})
-	if err != nil {
-		return err
+	cols = append(cols, []entry{{"median over configs", func(box canvas.Rect) {
+		y := (box.Min.Y + box.Max.Y) / 2
+		c.Stroke([]canvas.Point{{X: box.Min.X, Y: y}, {X: box.Max.X, Y: y}}, medianLine)
+	}}})
+	width := band.Dx() / float64(len(cols))
+	asc, desc := canvas.Metrics(legendSize)
+	ts := canvas.Text{Size: legendSize, Color: color.Black, Y: canvas.Middle}
+	for i, col := range cols {
+		x := band.Min.X + width*float64(i) + legendLeft
+		for j, e := range col {
+			y := band.Min.Y + legendTop + float64(j)*(asc+desc)
+			e.thumb(canvas.Rect{Min: canvas.Point{X: x, Y: y}, Max: canvas.Point{X: x + legendThumb, Y: y + asc + desc}})
+			c.Text(canvas.Point{X: x + legendThumb + legendSize/2, Y: y + (asc+desc)/2}, e.label, ts)
+		}
 	}
-	line.LineStyle = medianLineStyle
-	newLegend().Add("median over configs", line)
-	width := (c.Max.X - c.Min.X) / vg.Length(len(cols))
-	for i, l := range cols {
-		l.Draw(draw.Crop(c, width*vg.Length(i)+vg.Points(12), -(c.Max.X-c.Min.X)+width*vg.Length(i+1), vg.Points(6), -vg.Points(6)))
-	}
-	return nil
 }
 
-// logTicks marks a linear axis of log10 values: a labelled tick at each
-// decade, unlabelled ones at 2…9 times it.
-type logTicks struct{}
-
-// Ticks returns the ticks of [lo, hi] (log10 units).
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	var out []plot.Tick
+// logTicks mark a linear axis of log10 values over [lo, hi]: a labelled
+// tick at each decade, unlabelled ones at 2…9 times it.
+func logTicks(lo, hi float64) []canvas.Tick {
+	var out []canvas.Tick
 	for d := math.Floor(lo); d <= math.Ceil(hi); d++ {
 		for m := 1; m <= 9; m++ {
 			v := d + math.Log10(float64(m))
 			if v < lo || v > hi {
 				continue
 			}
-			t := plot.Tick{Value: v}
+			t := canvas.Tick{Value: v}
 			if m == 1 {
 				t.Label = strconv.FormatFloat(math.Pow(10, d), 'g', -1, 64)
 			}

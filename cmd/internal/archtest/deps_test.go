@@ -14,8 +14,19 @@ import (
 // Flight, gRPC and protobuf pqarrow imports (issue 16). Their package
 // initialisation cost every process, even "steadysweep version",
 // megabytes of resident memory; the Parquet tables go through
-// columnar/parquetio, our own codec, instead.
+// columnar/parquetio, our own codec, instead. Nor gonum/plot (issue 32):
+// its root package's init parses twelve Liberation fonts at every start
+// and it links go-latex, go-pdf/fpdf (encoding/gob's init), gg, freetype
+// and svgo — 4 MiB of the 15 MiB "steadysweep --version" peaked at; the
+// plots draw on sinks/internal/canvas, which parses its one font on
+// first use.
 var bannedFromBinary = []string{
+	"gonum.org/v1/plot",
+	"codeberg.org/go-latex/latex",
+	"codeberg.org/go-pdf/fpdf",
+	"git.sr.ht/~sbinet/gg",
+	"github.com/golang/freetype",
+	"github.com/ajstarks/svgo",
 	"github.com/apache/arrow-go/v18/parquet",
 	"github.com/apache/arrow-go/v18/arrow/compute",
 	"github.com/apache/arrow-go/v18/arrow/flight",
@@ -37,7 +48,7 @@ func TestBinaryLinksNoFlight(t *testing.T) {
 	deps := strings.Fields(string(out))
 	// The list is the real one: the binary writes Parquet (with our
 	// codec) and Arrow arrays.
-	for _, want := range []string{module + "/columnar/parquetio", "github.com/apache/arrow-go/v18/arrow/array"} {
+	for _, want := range []string{module + "/columnar/parquetio", "github.com/apache/arrow-go/v18/arrow/array", module + "/sinks/internal/canvas"} {
 		if !slices.Contains(deps, want) {
 			t.Fatalf("go list -deps found no %s among %d packages", want, len(deps))
 		}

@@ -1,0 +1,153 @@
+package canvas
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"io"
+	"math"
+
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/vector"
+)
+
+// Raster is a Canvas on an image.RGBA, anti-aliased by
+// golang.org/x/image/vector; strokes are filled as polygons.
+type Raster struct {
+	img  *image.RGBA
+	clip Rect
+	z    vector.Rasterizer
+}
+
+var _ Canvas = (*Raster)(nil)
+
+// NewRaster is a w×h pixel canvas filled with bg.
+func NewRaster(w, h int, bg color.Color) *Raster {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(img, img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
+	c := &Raster{img: img}
+	c.Unclip()
+	return c
+}
+
+// Image is the drawing.
+func (c *Raster) Image() *image.RGBA { return c.img }
+
+// WritePNG encodes the drawing as PNG to w.
+func (c *Raster) WritePNG(w io.Writer) error { return png.Encode(w, c.img) }
+
+func (c *Raster) Size() (float64, float64) {
+	b := c.img.Bounds()
+	return float64(b.Dx()), float64(b.Dy())
+}
+
+func (c *Raster) Clip(r Rect) { c.clip = r }
+
+func (c *Raster) Unclip() {
+	w, h := c.Size()
+	c.clip = Rect{Max: Point{w, h}}
+}
+
+func (c *Raster) Fill(pts []Point, col color.Color) {
+	c.fill([][]Point{pts}, col)
+}
+
+func (c *Raster) Stroke(pts []Point, l Line) {
+	if l.Width <= 0 || l.Color == nil {
+		return
+	}
+	var polys [][]Point
+	for _, piece := range dash(pts, l.Dashes) {
+		polys = append(polys, strokePolygons(piece, l.Width)...)
+	}
+	c.fill(polys, l.Color)
+}
+
+// fill rasterises the union of polys (each clipped to the clip
+// rectangle) into the pixels of their bounding box and blends col over
+// them.
+func (c *Raster) fill(polys [][]Point, col color.Color) {
+	if col == nil {
+		return
+	}
+	lo, hi := Point{math.Inf(1), math.Inf(1)}, Point{math.Inf(-1), math.Inf(-1)}
+	clipped := polys[:0:0]
+	for _, p := range polys {
+		p = clipPolygon(p, c.clip)
+		if len(p) < 3 {
+			continue
+		}
+		for _, q := range p {
+			lo.X, lo.Y, hi.X, hi.Y = min(lo.X, q.X), min(lo.Y, q.Y), max(hi.X, q.X), max(hi.Y, q.Y)
+		}
+		clipped = append(clipped, p)
+	}
+	if len(clipped) == 0 {
+		return
+	}
+	box := image.Rect(int(math.Floor(lo.X)), int(math.Floor(lo.Y)), int(math.Ceil(hi.X)), int(math.Ceil(hi.Y))).Intersect(c.img.Bounds())
+	if box.Empty() {
+		return
+	}
+	c.z.Reset(box.Dx(), box.Dy())
+	ox, oy := float32(box.Min.X), float32(box.Min.Y)
+	for _, p := range clipped {
+		c.z.MoveTo(float32(p[0].X)-ox, float32(p[0].Y)-oy)
+		for _, q := range p[1:] {
+			c.z.LineTo(float32(q.X)-ox, float32(q.Y)-oy)
+		}
+		c.z.ClosePath()
+	}
+	c.z.DrawOp = draw.Over
+	c.z.Draw(c.img, box, image.NewUniform(col), image.Point{})
+}
+
+// Text fills the glyph outlines of s, cropped to the clip rectangle.
+func (c *Raster) Text(p Point, s string, t Text) {
+	if s == "" || t.Color == nil {
+		return
+	}
+	o, along, down := textOrigin(p, s, t)
+	at := func(q Point) Point {
+		return Point{o.X + along.X*q.X + down.X*q.Y, o.Y + along.Y*q.X + down.Y*q.Y}
+	}
+	segs := outline(s, t.Size)
+	lo, hi := Point{math.Inf(1), math.Inf(1)}, Point{math.Inf(-1), math.Inf(-1)}
+	for _, sg := range segs {
+		for _, q := range sg.pts[:sg.n] {
+			q = at(q)
+			lo.X, lo.Y, hi.X, hi.Y = min(lo.X, q.X), min(lo.Y, q.Y), max(hi.X, q.X), max(hi.Y, q.Y)
+		}
+	}
+	box := image.Rect(int(math.Floor(lo.X)), int(math.Floor(lo.Y)), int(math.Ceil(hi.X))+1, int(math.Ceil(hi.Y))+1)
+	clip := image.Rect(int(math.Floor(c.clip.Min.X)), int(math.Floor(c.clip.Min.Y)), int(math.Ceil(c.clip.Max.X)), int(math.Ceil(c.clip.Max.Y)))
+	box = box.Intersect(clip).Intersect(c.img.Bounds())
+	if box.Empty() {
+		return
+	}
+	c.z.Reset(box.Dx(), box.Dy())
+	f := func(q Point) (float32, float32) {
+		q = at(q)
+		return float32(q.X) - float32(box.Min.X), float32(q.Y) - float32(box.Min.Y)
+	}
+	for _, sg := range segs {
+		switch sg.op {
+		case sfnt.SegmentOpMoveTo:
+			c.z.MoveTo(f(sg.pts[0]))
+		case sfnt.SegmentOpLineTo:
+			c.z.LineTo(f(sg.pts[0]))
+		case sfnt.SegmentOpQuadTo:
+			x1, y1 := f(sg.pts[0])
+			x2, y2 := f(sg.pts[1])
+			c.z.QuadTo(x1, y1, x2, y2)
+		case sfnt.SegmentOpCubeTo:
+			x1, y1 := f(sg.pts[0])
+			x2, y2 := f(sg.pts[1])
+			x3, y3 := f(sg.pts[2])
+			c.z.CubeTo(x1, y1, x2, y2, x3, y3)
+		}
+	}
+	c.z.DrawOp = draw.Over
+	c.z.Draw(c.img, box, image.NewUniform(t.Color), image.Point{})
+}
