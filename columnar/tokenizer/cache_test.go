@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -269,7 +270,7 @@ func TestCompiledCacheMappedEntry(t *testing.T) {
 		loads[i] = tok
 	}
 	tok, again := loads[1], loads[2]
-	if tok.model.merges != nil && &tok.model.merges.entries[0] != &again.model.merges.entries[0] {
+	if runtime.GOOS == "linux" && tok.model.merges != nil && &tok.model.merges.entries[0] != &again.model.merges.entries[0] {
 		t.Errorf("two hits of one entry file hold two copies of its merge table")
 	}
 	entry := entryOf(t, cache)
