@@ -26,6 +26,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
+	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 )
 
 var (
@@ -168,7 +169,7 @@ func sharedTexts(b *testing.B, path string) (texts []string, tokens, bytes int64
 // one core.Run shared across iterations (the sweep's path).
 func BenchmarkAnalyze(b *testing.B) {
 	dir, _ := benchRun(b)
-	table := ingestWords(b, dir)
+	table := sinkstest.IngestWords(b, dir)
 	s := table.Samples()
 	info := table.Info
 	var err error
@@ -221,7 +222,7 @@ var (
 //
 //	go test -run '^$' -bench PerConfig -benchtime 3x -cpu 1 ./bench/
 func BenchmarkPerConfig(b *testing.B) {
-	table := ingestWords(b, perConfigRun(b))
+	table := sinkstest.IngestWords(b, perConfigRun(b))
 	s := table.Samples()
 	for _, preset := range []string{"default", "reference"} {
 		base := presetParams(preset)
@@ -280,7 +281,7 @@ func perConfigRun(b *testing.B) string {
 //
 //	go test -run '^$' -bench AnalyzeOnce -benchtime 20x -cpu 1 ./bench/
 func BenchmarkAnalyzeOnce(b *testing.B) {
-	table := ingestWords(b, perConfigRun(b))
+	table := sinkstest.IngestWords(b, perConfigRun(b))
 	s := table.Samples()
 	for _, preset := range []string{"default", "reference"} {
 		p := presetParams(preset)
@@ -302,21 +303,6 @@ func BenchmarkAnalyzeOnce(b *testing.B) {
 	}
 }
 
-// ingestWords decodes the run in dir with the word counter (what analyze
-// does); the table is released when b ends.
-func ingestWords(b *testing.B, dir string) *columnar.Table {
-	b.Helper()
-	run, err := columnar.ResolveRun(context.Background(), dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	table, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(table.Release)
-	return table
-}
 
 // BenchmarkSweepPerConfig is the per-config cost through a whole sweep,
 // rows included (issue 32's wide-grid target, ≤ SweepRowsTargetUs µs of

@@ -5,22 +5,13 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/steadysweep/steadysweep/core/stats"
 )
 
 // Median returns the median of xs (the mean of the middle two for an even
-// count); NaN for none.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+// count); NaN for none. It is the detector's (stats.Median).
+func Median(xs []float64) float64 { return stats.Median(xs) }
 
 // MinMax returns the smallest and largest of xs.
 func MinMax(xs []float64) (lo, hi float64) {

@@ -101,14 +101,7 @@ func writeAIPerfParquet(t *testing.T, path string, fields []arrow.Field, md map[
 		t.Fatal(err)
 	}
 	defer file.Close()
-	w, err := parquetio.NewWriter(file, sc, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
+	if err := parquetio.WriteRecord(file, rec, nil); err != nil {
 		t.Fatal(err)
 	}
 	return path

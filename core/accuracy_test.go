@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
@@ -87,24 +88,20 @@ func analyzeCorpus(t *testing.T, n int, presets []string) []accRun {
 		paths = append(paths, path)
 	}
 	out := make([]accRun, len(paths))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
+	var g errgroup.Group
+	g.SetLimit(2)
 	for i, path := range paths {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+		g.Go(func() error {
 			ar := &out[i]
 			ar.name = filepath.Base(path)
 			ar.truth, ar.err = readTruth(path)
 			if ar.err != nil {
-				return
+				return nil
 			}
 			s, info, err := decodeRun(path)
 			if err != nil {
 				ar.err = err
-				return
+				return nil
 			}
 			nm := core.DefaultParams()
 			nm.MinDuration = false
@@ -120,13 +117,14 @@ func analyzeCorpus(t *testing.T, n int, presets []string) []accRun {
 				r, err := core.NewRun(s, info).Analyze(a.p)
 				if err != nil {
 					ar.err = err
-					return
+					return nil
 				}
 				*a.out = r.Outcome()
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	g.Wait() // the errors are each run's, in out
 	return out
 }
 

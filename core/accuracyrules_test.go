@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
@@ -92,31 +94,26 @@ func generateDecoded(t *testing.T, runs []synth.SuiteRun) []suiteRun {
 	}
 	defer os.RemoveAll(dir)
 	out := make([]suiteRun, len(runs))
-	errs := make([]error, len(runs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
+	var g errgroup.Group
+	g.SetLimit(2)
 	for i, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+		g.Go(func() error {
 			path := filepath.Join(dir, r.Name)
+			defer os.RemoveAll(path)
 			tr, err := synth.Generate(path, r.Spec)
 			if err != nil {
-				errs[i] = err
-				return
+				return fmt.Errorf("%s: %w", r.Name, err)
 			}
 			s, info, err := decodeRun(path)
-			out[i], errs[i] = suiteRun{run: r, s: s, info: info, truth: tr}, err
-			os.RemoveAll(path)
-		}()
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.Name, err)
+			}
+			out[i] = suiteRun{run: r, s: s, info: info, truth: tr}
+			return nil
+		})
 	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("%s: %v", runs[i].Name, err)
-		}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -24,9 +24,15 @@ func parseEnum[E ~string](what, s string, all []E) (E, error) {
 
 // quoteList is the members of xs quoted and comma-separated.
 func quoteList[E ~string](xs []E) string {
-	q := make([]string, len(xs))
+	return strings.Join(textsOf(xs, func(x E) string { return strconv.Quote(string(x)) }), ", ")
+}
+
+// textsOf is text(x) for each x of xs, in order: the spellings of a table
+// (parameters, metrics, profiles) or a parameter set's values.
+func textsOf[T any](xs []T, text func(T) string) []string {
+	out := make([]string, len(xs))
 	for i, x := range xs {
-		q[i] = strconv.Quote(string(x))
+		out[i] = text(x)
 	}
-	return strings.Join(q, ", ")
+	return out
 }

@@ -68,11 +68,7 @@ func Metrics() [NumMetrics]Metric {
 // MetricKeys returns the keys of Metrics in order.
 func MetricKeys() []string {
 	ms := Metrics()
-	keys := make([]string, len(ms))
-	for i, m := range ms {
-		keys[i] = m.Key
-	}
-	return keys
+	return textsOf(ms[:], func(m Metric) string { return m.Key })
 }
 
 const numMetrics = NumMetrics

@@ -125,18 +125,7 @@ func TestOursSelectionGuardrails(t *testing.T) {
 		t.Errorf("states %v corroborated %v (OLS p %.3g, NW p %.3g)", st, sel.Corroborated, sel.OLSP, sel.NeweyWestP)
 	}
 	lo, hi := int(r.Assessment.Window.Lo)-r.Warmup, int(r.Assessment.Window.Hi)-r.Warmup
-	cov := func(xs []float64) float64 {
-		mu, v := 0.0, 0.0
-		for _, x := range xs {
-			mu += x
-		}
-		mu /= float64(len(xs))
-		for _, x := range xs {
-			v += (x - mu) * (x - mu)
-		}
-		return math.Sqrt(v/float64(len(xs))) / mu
-	}
-	c50, c90 := cov(r.Trajectories()[2][lo:hi]), cov(r.Trajectories()[3][lo:hi])
+	c50, c90 := popCoV(r.Trajectories()[2][lo:hi]), popCoV(r.Trajectories()[3][lo:hi])
 	var want []int
 	for i, b := range []float64{0.03, 0.05, 0.08} {
 		if c50 <= b && c90 <= 1.5*b {

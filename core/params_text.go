@@ -176,40 +176,35 @@ func enumParam[E ~string](name string, f func(*Params) *E, a about) paramField {
 }
 
 func intParam(name string, f func(*Params) *int, a about) paramField {
-	return paramField{name: name, kind: KindInteger, about: a, ints: f,
-		get: func(p *Params) string { return strconv.Itoa(*f(p)) },
-		set: func(p *Params, v string) error {
-			n, err := parseInt(v)
-			if err != nil {
-				return paramError(name, v, "not an integer")
-			}
-			*f(p) = n
-			return nil
-		}}
+	pf := scalarParam(name, KindInteger, "an integer", f, parseInt, strconv.Itoa, a)
+	pf.ints = f
+	return pf
 }
 
 func floatParam(name string, f func(*Params) *float64, a about) paramField {
-	return paramField{name: name, kind: KindNumber, about: a, floats: f,
-		get: func(p *Params) string { return formatFloat(*f(p)) },
-		set: func(p *Params, v string) error {
-			x, err := parseFloat(v)
-			if err != nil {
-				return paramError(name, v, "not a number")
-			}
-			*f(p) = x
-			return nil
-		}}
+	pf := scalarParam(name, KindNumber, "a number", f, parseFloat, formatFloat, a)
+	pf.floats = f
+	return pf
 }
 
 func boolParam(name string, f func(*Params) *bool, a about) paramField {
-	return paramField{name: name, kind: KindBool, about: a, bools: f,
-		get: func(p *Params) string { return strconv.FormatBool(*f(p)) },
+	pf := scalarParam(name, KindBool, "a boolean (true/false)", f, strconv.ParseBool, strconv.FormatBool, a)
+	pf.bools = f
+	return pf
+}
+
+// scalarParam is a one-value parameter of the given kind: its text is
+// format's, and a value parse refuses is "not " + what.
+func scalarParam[T any](name, kind, what string, f func(*Params) *T, parse func(string) (T, error),
+	format func(T) string, a about) paramField {
+	return paramField{name: name, kind: kind, about: a,
+		get: func(p *Params) string { return format(*f(p)) },
 		set: func(p *Params, v string) error {
-			b, err := strconv.ParseBool(v)
+			x, err := parse(v)
 			if err != nil {
-				return paramError(name, v, "not a boolean (true/false)")
+				return paramError(name, v, "not "+what)
 			}
-			*f(p) = b
+			*f(p) = x
 			return nil
 		}}
 }
@@ -263,12 +258,7 @@ func splitList(s string) []string {
 
 // Names returns the sweepable parameter names in declaration order.
 func Names() []string {
-	fields := paramFields()
-	names := make([]string, len(fields))
-	for i, f := range fields {
-		names[i] = f.name
-	}
-	return names
+	return textsOf(paramFields(), func(f paramField) string { return f.name })
 }
 
 func lookupParam(name string) (paramField, error) {
@@ -294,10 +284,19 @@ func (p Params) Get(name string) (string, error) {
 // among them, so a loop of Get over Names is quadratic in the fields — a
 // third of a wide sweep's time when it labelled its configs that way).
 func (p Params) Texts() []string {
+	return textsOf(paramFields(), func(f paramField) string { return f.get(&p) })
+}
+
+// TextsOf is Texts of each of ps, the parameters' table built once (a
+// sweep labels and identifies every set).
+func TextsOf(ps []Params) [][]string {
 	fields := paramFields()
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		out[i] = f.get(&p)
+	out := make([][]string, len(ps))
+	for i, p := range ps {
+		out[i] = make([]string, len(fields))
+		for k, f := range fields {
+			out[i][k] = f.get(&p)
+		}
 	}
 	return out
 }
@@ -317,12 +316,25 @@ func (p *Params) Set(name, value string) error {
 // Equal parameter sets encode to equal bytes; the sweep hashes it into the
 // rows' config_id (sinks.ConfigID).
 func (p Params) Canonical() []byte {
-	var b strings.Builder
-	for _, f := range paramFields() {
-		b.WriteString(f.name)
-		b.WriteByte('=')
-		b.WriteString(f.get(&p))
-		b.WriteByte('\n')
+	fields := paramFields()
+	names, texts := make([]string, len(fields)), make([]string, len(fields))
+	for i, f := range fields {
+		names[i], texts[i] = f.name, f.get(&p)
 	}
-	return []byte(b.String())
+	return CanonicalOf(names, texts)
+}
+
+// CanonicalOf is Canonical of the parameter set whose Texts are texts,
+// names being Names(): a caller that has both (a sweep's rows: labels and
+// config ids) builds the parameters' texts once.
+func CanonicalOf(names, texts []string) []byte {
+	n := 0
+	for i := range names {
+		n += len(names[i]) + len(texts[i]) + 2
+	}
+	b := make([]byte, 0, n)
+	for i := range names {
+		b = append(append(append(append(b, names[i]...), '='), texts[i]...), '\n')
+	}
+	return b
 }

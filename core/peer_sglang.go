@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -43,15 +44,7 @@ func sglangWindow(reqs []peerRequest, ratio float64) peerTimeWindow {
 	if len(evs) == 0 {
 		return peerTimeWindow{reason: "no successful request with a positive latency"}
 	}
-	slices.SortFunc(evs, func(a, b ev) int {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(evs, func(a, b ev) int { return cmp.Compare(a.t, b.t) })
 	// Net the events of each instant: times[k] and the concurrency after it.
 	var times []int64
 	var conc []int

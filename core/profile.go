@@ -58,12 +58,7 @@ func Profiles() []Profile {
 
 // ProfileNames returns the profile names in the reference's order.
 func ProfileNames() []string {
-	ps := Profiles()
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.Name
-	}
-	return names
+	return textsOf(Profiles(), func(p Profile) string { return p.Name })
 }
 
 // LookupProfile returns the profile of the given name.

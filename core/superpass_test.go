@@ -25,27 +25,27 @@ func buildSamples(specs []sampleSpec) *Samples {
 		s.LastIssueNs = append(s.LastIssueNs, sp.issue)
 		last := max(sp.issue, sp.first, sp.complete)
 		s.LastEventNs = append(s.LastEventNs, last)
-		hasFirst, hasComplete := sp.first >= 0, sp.complete >= 0
-		s.HasFirstToken = append(s.HasFirstToken, hasFirst)
-		s.FirstTokenNs = append(s.FirstTokenNs, max(sp.first, 0))
-		ttft := int64(0)
-		if hasFirst {
-			ttft = sp.first - sp.issue
-		}
-		s.TTFTNs = append(s.TTFTNs, ttft)
+		appendSpecEvent(&s.HasFirstToken, &s.FirstTokenNs, &s.TTFTNs, sp.issue, sp.first)
 		s.WarmTTFT = append(s.WarmTTFT, sp.warm)
 		s.FirstTokenSeq = append(s.FirstTokenSeq, sp.firstSeq)
-		s.HasComplete = append(s.HasComplete, hasComplete)
-		s.CompleteNs = append(s.CompleteNs, max(sp.complete, 0))
-		lat := int64(0)
-		if hasComplete {
-			lat = sp.complete - sp.issue
-		}
-		s.LatencyNs = append(s.LatencyNs, lat)
+		appendSpecEvent(&s.HasComplete, &s.CompleteNs, &s.LatencyNs, sp.issue, sp.complete)
 		s.CompleteSeq = append(s.CompleteSeq, sp.completeSeq)
 		s.OutTokens = append(s.OutTokens, sp.tokens)
 	}
 	return s
+}
+
+// appendSpecEvent appends a sampleSpec event at ns (−1: none) to its
+// three columns: whether it happened, its time and its time since issue
+// (0, 0 when it did not).
+func appendSpecEvent(has *[]bool, at, sinceIssue *[]int64, issue, ns int64) {
+	*has = append(*has, ns >= 0)
+	*at = append(*at, max(ns, 0))
+	since := int64(0)
+	if ns >= 0 {
+		since = ns - issue
+	}
+	*sinceIssue = append(*sinceIssue, since)
 }
 
 // TestRollupBucketsByIssueOrder is upstream

@@ -280,11 +280,7 @@ func writeStrings(t *testing.T, path string, cols map[string]string) {
 	}
 	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, 1)
 	var buf bytes.Buffer
-	w, err := parquetio.NewWriter(&buf, rec.Schema(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := errorsJoin(w.Write(rec), w.Close(), os.WriteFile(path, buf.Bytes(), 0o644)); err != nil {
+	if err := errorsJoin(parquetio.WriteRecord(&buf, rec, nil), os.WriteFile(path, buf.Bytes(), 0o644)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -21,67 +21,65 @@ type compareFlags struct {
 	jsonPath string
 }
 
-func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCompare(fs *pflag.FlagSet) commandBody {
 	var f compareFlags
-	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
 	f.loadFlags.register(fs)
 	fs.StringVar(&f.preset, "preset", "default", "parameter set both runs are analysed with (runs only)")
 	fs.StringArrayVar(&f.sets, "set", nil, "override a parameter of the preset: name=value (runs only); repeatable")
 	fs.StringVar(&f.jsonPath, "json", "", "also write the comparison as JSON (keys a, b, diff) to `FILE`; - for stdout, in place of the text")
-	if helped, err := parseFlags(fs, "compare", args, stdout, stderr); helped || err != nil {
-		return err
-	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return usagef("compare needs two runs or two sweep output directories, got %d arguments", fs.NArg())
-	}
-	a, b := fs.Arg(0), fs.Arg(1)
-	sweepA, sweepB := compare.IsSweepOutput(a), compare.IsSweepOutput(b)
-	if sweepA != sweepB {
-		return usagef("compare %s with %s: one is a sweep output directory (holding rows/), the other is not", a, b)
-	}
-	var report interface {
-		WriteText(io.Writer) error
-		JSON() pyjson.Object
-	}
-	if sweepA {
-		if fs.Changed("preset") || len(f.sets) > 0 {
-			return usagef("--preset and --set apply to runs; sweep outputs are compared pair by pair as swept")
+	return func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if fs.NArg() != 2 {
+			fs.Usage()
+			return usagef("compare needs two runs or two sweep output directories, got %d arguments", fs.NArg())
 		}
-		sa, err := compare.ReadSweep(ctx, a, nil)
-		if err != nil {
-			return err
+		a, b := fs.Arg(0), fs.Arg(1)
+		sweepA, sweepB := compare.IsSweepOutput(a), compare.IsSweepOutput(b)
+		if sweepA != sweepB {
+			return usagef("compare %s with %s: one is a sweep output directory (holding rows/), the other is not", a, b)
 		}
-		sb, err := compare.ReadSweep(ctx, b, nil)
-		if err != nil {
-			return err
+		var report interface {
+			WriteText(io.Writer) error
+			JSON() pyjson.Object
 		}
-		report = compare.CompareSweeps(sa, sb)
-	} else {
-		c, err := f.compareRuns(ctx, a, b, stderr)
-		if err != nil {
-			return err
-		}
-		report = &c
-	}
-	if f.jsonPath != "-" {
-		if err := report.WriteText(stdout); err != nil {
-			return err
-		}
-	}
-	if f.jsonPath != "" {
-		err := writeOutput(f.jsonPath, stdout, func(w io.Writer) error {
-			if err := pyjson.Write(w, report.JSON()); err != nil {
+		if sweepA {
+			if fs.Changed("preset") || len(f.sets) > 0 {
+				return usagef("--preset and --set apply to runs; sweep outputs are compared pair by pair as swept")
+			}
+			sa, err := compare.ReadSweep(ctx, a, nil)
+			if err != nil {
 				return err
 			}
-			_, err := io.WriteString(w, "\n")
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("write --json: %w", err)
+			sb, err := compare.ReadSweep(ctx, b, nil)
+			if err != nil {
+				return err
+			}
+			report = compare.CompareSweeps(sa, sb)
+		} else {
+			c, err := f.compareRuns(ctx, a, b, stderr)
+			if err != nil {
+				return err
+			}
+			report = &c
 		}
+		if f.jsonPath != "-" {
+			if err := report.WriteText(stdout); err != nil {
+				return err
+			}
+		}
+		if f.jsonPath != "" {
+			err := writeOutput(f.jsonPath, stdout, func(w io.Writer) error {
+				if err := pyjson.Write(w, report.JSON()); err != nil {
+					return err
+				}
+				_, err := io.WriteString(w, "\n")
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("write --json: %w", err)
+			}
+		}
+		return nil
 	}
-	return nil
 }
 
 // compareRuns analyses both runs with the flags' parameter set and

@@ -240,38 +240,36 @@ func setArgs(params [][2]string) []string {
 // with planted truth, analyse one run, sweep them all over a small grid,
 // score each config against the truth, recommend one, and say where
 // everything went.
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("demo", pflag.ContinueOnError)
+func runDemo(fs *pflag.FlagSet) commandBody {
 	out := fs.String("out", "demo-out", "directory for the corpus, the sweep and the calibration: created, or one an earlier demo made (its outputs are replaced); any other non-empty directory is refused")
 	runs := fs.Int("runs", 2*len(demoPresets()), "number of synthetic runs (cycling over the demo's presets)")
-	if helped, err := parseFlags(fs, "demo", args, stdout, stderr); helped || err != nil {
-		return err
-	}
-	if *runs < 1 {
-		return usagef("demo --runs: %d; need at least 1", *runs)
-	}
-	start := time.Now()
-	d := newDemoDirs(*out)
-	if err := prepareDemoDir(d); err != nil {
-		return err
-	}
-	for _, s := range demoSteps(d, *runs) {
-		args, err := s.args()
-		if err != nil {
+	return func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if *runs < 1 {
+			return usagef("demo --runs: %d; need at least 1", *runs)
+		}
+		start := time.Now()
+		d := newDemoDirs(*out)
+		if err := prepareDemoDir(d); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\n== %s\n%s\n", s.title, shellLines("$ steadysweep", args, demoColumns))
-		if err := run(ctx, args, stdout, stderr); err != nil {
-			return fmt.Errorf("demo step %q: %w", s.title, err)
-		}
-		if s.after != nil {
-			if err := s.after(ctx, stdout); err != nil {
+		for _, s := range demoSteps(d, *runs) {
+			args, err := s.args()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "\n== %s\n%s\n", s.title, shellLines("$ steadysweep", args, demoColumns))
+			if err := run(ctx, args, stdout, stderr); err != nil {
 				return fmt.Errorf("demo step %q: %w", s.title, err)
 			}
+			if s.after != nil {
+				if err := s.after(ctx, stdout); err != nil {
+					return fmt.Errorf("demo step %q: %w", s.title, err)
+				}
+			}
 		}
+		fmt.Fprintf(stdout, "\ndemo done in %.1f s; everything is under %s\n", time.Since(start).Seconds(), d.out)
+		return nil
 	}
-	fmt.Fprintf(stdout, "\ndemo done in %.1f s; everything is under %s\n", time.Since(start).Seconds(), d.out)
-	return nil
 }
 
 // prepareDemoDir makes d.out ready for a fresh demo without ever removing

@@ -11,8 +11,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
+
+	"github.com/spf13/pflag"
 
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -40,11 +43,30 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
-// command is one subcommand: its name, a one-line summary and its body.
+// command is one subcommand: its name, a one-line summary and its flags.
+// flags registers the command's flags on its flag set and returns the
+// body; the dispatcher (runCommand) makes the set and parses the
+// arguments, so every command answers --help and a wrong flag the same way.
 type command struct {
 	name    string
 	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	flags   func(fs *pflag.FlagSet) commandBody
+}
+
+// commandBody is a command once its flags are parsed: fs.Args() are its
+// operands.
+type commandBody func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error
+
+// runCommand is command name on args: a flag set of its own, flags
+// registers the command's flags on it, and the body runs unless args ask
+// for help or are wrong.
+func runCommand(ctx context.Context, name string, flags func(fs *pflag.FlagSet) commandBody, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	body := flags(fs)
+	if helped, err := parseFlags(fs, name, args, stdout, stderr); helped || err != nil {
+		return err
+	}
+	return body(ctx, fs, stdout, stderr)
 }
 
 func commands() []command {
@@ -66,19 +88,33 @@ func commands() []command {
 }
 
 func main() {
-	// On the other core: the command need not wait for the unmapping, and
-	// what it allocates meanwhile is small (flags, sidecars). Not for the
-	// commands that only print: their peak is initialisation's, so the
-	// unmapping saves them nothing and costs CPU (a warm analyze's peak it
-	// lowers from 19.0 to 16.1 MiB; bench/RESULTS.md §8).
 	if !printsOnly(os.Args[1:]) {
-		go releaseInitPages()
+		releaseInitPagesAtFirstGC()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
+
+// releaseInitPagesAtFirstGC unmaps the read-only pages initialisation
+// touched (releaseInitPages) once the command's heap has grown to its first
+// garbage collection (4 MiB): a cleanup attached to an object nothing
+// references runs after that collection. A command that stays below it
+// (the commands that only print, a warm analyze of a small run) keeps
+// them: its peak is initialisation's or close to it, so the unmapping
+// would lower it little and cost it the page faults of paging its code
+// back in — on a warm analyze of a small run 13 of its 60 ms of CPU
+// (loaded machine, bench/RESULTS.md §8). A larger command releases them
+// on the other core while it works.
+func releaseInitPagesAtFirstGC() {
+	runtime.AddCleanup(new(gcSentinel), func(struct{}) { go releaseInitPages() }, struct{}{})
+}
+
+// gcSentinel is the object whose cleanup marks the first collection: 64
+// bytes, above the tiny allocator's 16 (a tiny object shares its block
+// with others and its cleanup may never run).
+type gcSentinel [64]byte
 
 // printsOnly reports whether args ask only for the version or a help page.
 func printsOnly(args []string) bool {
@@ -136,7 +172,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
+			return runCommand(ctx, c.name, c.flags, args[1:], stdout, stderr)
 		}
 	}
 	var names []string

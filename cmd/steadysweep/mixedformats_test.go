@@ -197,14 +197,7 @@ func writeAIPerfParquetRows(t *testing.T, path string, n int, start func(i int) 
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := parquetio.NewWriter(f, sc, nil)
-	if err == nil {
-		err = w.Write(rec)
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	if err != nil {
+	if err := parquetio.WriteRecord(f, rec, nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -20,24 +20,22 @@ import (
 
 // runReport is `steadysweep report OUT -o FILE`: the HTML page of a
 // finished sweep.
-func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("report", pflag.ContinueOnError)
+func runReport(fs *pflag.FlagSet) commandBody {
 	var file string
 	fs.StringVarP(&file, "output", "o", "", "write the HTML page to `FILE` (- for standard output)")
-	if helped, err := parseFlags(fs, "report", args, stdout, stderr); helped || err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if fs.NArg() != 1 || file == "" {
+			fs.Usage()
+			return usagef("report needs exactly one sweep output directory and -o FILE")
+		}
+		if err := writeSweepPage(ctx, fs.Arg(0), file, stdout); err != nil {
+			return err
+		}
+		if file != "-" {
+			fmt.Fprintf(stderr, "wrote %s\n", file)
+		}
+		return nil
 	}
-	if fs.NArg() != 1 || file == "" {
-		fs.Usage()
-		return usagef("report needs exactly one sweep output directory and -o FILE")
-	}
-	if err := writeSweepPage(ctx, fs.Arg(0), file, stdout); err != nil {
-		return err
-	}
-	if file != "-" {
-		fmt.Fprintf(stderr, "wrote %s\n", file)
-	}
-	return nil
 }
 
 // writeSweepPage writes the page of the sweep in out to file, linking the

@@ -36,29 +36,27 @@ var realClock = replayClock{now: time.Now, sleep: func(ctx context.Context, d ti
 	}
 }}
 
-func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
+func runReplay(fs *pflag.FlagSet) commandBody {
 	speed := fs.Float64("speed", 1, "time-lapse factor: the log's seconds pass K times faster")
 	out := fs.StringP("output", "o", "", "directory to write the replayed run into (required)")
-	if helped, err := parseFlags(fs, "replay", args, stdout, stderr); helped || err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if fs.NArg() != 1 {
+			fs.Usage()
+			return usagef("replay needs exactly one RUN_DIR, got %d", fs.NArg())
+		}
+		if *out == "" {
+			return usagef("replay needs -o DIR")
+		}
+		if !(*speed > 0) {
+			return usagef("--speed must be positive, got %v", *speed)
+		}
+		n, err := replay(ctx, fs.Arg(0), *out, *speed, realClock)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "replayed %d lines into %s\n", n, filepath.Join(*out, "events.jsonl"))
+		return nil
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return usagef("replay needs exactly one RUN_DIR, got %d", fs.NArg())
-	}
-	if *out == "" {
-		return usagef("replay needs -o DIR")
-	}
-	if !(*speed > 0) {
-		return usagef("--speed must be positive, got %v", *speed)
-	}
-	n, err := replay(ctx, fs.Arg(0), *out, *speed, realClock)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "replayed %d lines into %s\n", n, filepath.Join(*out, "events.jsonl"))
-	return nil
 }
 
 // replay rewrites the finished run at src into dir in time-lapse: the

@@ -12,23 +12,21 @@ import (
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
-func runSchema(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("schema", pflag.ContinueOnError)
-	if helped, err := parseFlags(fs, "schema", args, stdout, stderr); helped || err != nil {
-		return err
+func runSchema(fs *pflag.FlagSet) commandBody {
+	return func(_ context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if fs.NArg() != 0 {
+			return usagef("schema takes no arguments")
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "# OUT/rows/part-*.parquet: one row per run × config (schema_version %d)\n", sinks.SchemaVersion)
+		writeColumnDocs(&b, sinks.RowsColumns())
+		fmt.Fprintf(&b, "\n# OUT/series/part-*.parquet: per-super-pass trajectories, once per run (schema_version %d)\n", sinks.SchemaVersion)
+		writeColumnDocs(&b, sinks.SeriesColumns())
+		if _, err := io.WriteString(stdout, b.String()); err != nil {
+			return fmt.Errorf("write the schemas: %w", err)
+		}
+		return nil
 	}
-	if fs.NArg() != 0 {
-		return usagef("schema takes no arguments")
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# OUT/rows/part-*.parquet: one row per run × config (schema_version %d)\n", sinks.SchemaVersion)
-	writeColumnDocs(&b, sinks.RowsColumns())
-	fmt.Fprintf(&b, "\n# OUT/series/part-*.parquet: per-super-pass trajectories, once per run (schema_version %d)\n", sinks.SchemaVersion)
-	writeColumnDocs(&b, sinks.SeriesColumns())
-	if _, err := io.WriteString(stdout, b.String()); err != nil {
-		return fmt.Errorf("write the schemas: %w", err)
-	}
-	return nil
 }
 
 // writeColumnDocs writes one aligned line per column: name, Arrow type,

@@ -63,19 +63,19 @@ func (f *sweepFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.runPages, "run-pages", false, "write an HTML page of every run × config to OUT_DIR/pages (linked from --html)")
 }
 
-func runSweep(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var f sweepFlags
-	return f.run(ctx, args, stdout, stderr)
+func runSweep(fs *pflag.FlagSet) commandBody {
+	return new(sweepFlags).flags(fs)
 }
 
-// run is `steadysweep sweep ARGS` with f's fields that are no flags
-// (loadFlags.resolve) as set.
-func (f *sweepFlags) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
+// flags registers f's flags on fs and returns `steadysweep sweep` with
+// f's fields that are no flags (loadFlags.resolve) as set.
+func (f *sweepFlags) flags(fs *pflag.FlagSet) commandBody {
 	f.register(fs)
-	if helped, err := parseFlags(fs, "sweep", args, stdout, stderr); helped || err != nil {
-		return err
-	}
+	return f.run
+}
+
+// run is `steadysweep sweep` once fs has parsed f's flags.
+func (f *sweepFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
 	if f.out == "" || fs.NArg() == 0 {
 		fs.Usage()
 		return usagef("sweep needs at least one PATH and -o OUT_DIR")

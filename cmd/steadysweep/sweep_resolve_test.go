@@ -51,7 +51,7 @@ func TestSweepResolvesEachRunOnce(t *testing.T) {
 	}
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if err := f.run(context.Background(), []string{arch, "-o", out, "--no-cache", "--preset", "default,reference", "--jobs", "2"}, &stdout, &stderr); err != nil {
+	if err := runCommand(context.Background(), "sweep", f.flags, []string{arch, "-o", out, "--no-cache", "--preset", "default,reference", "--jobs", "2"}, &stdout, &stderr); err != nil {
 		t.Fatalf("sweep: %v\n%s", err, stderr.String())
 	}
 	for _, n := range names {

@@ -12,8 +12,7 @@ import (
 	"github.com/steadysweep/steadysweep/corpora/synth"
 )
 
-func runSynth(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("synth", pflag.ContinueOnError)
+func runSynth(fs *pflag.FlagSet) commandBody {
 	out := fs.String("out", "", "output directory (required)")
 	preset := fs.String("preset", "", "write one run of this preset ("+strings.Join(synth.Presets(), ", ")+")")
 	runs := fs.Int("runs", 0, "write a mixed corpus of N runs cycling over --presets")
@@ -22,37 +21,36 @@ func runSynth(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	concurrency := fs.Int("concurrency", 0, "override the preset's concurrency")
 	datasetSize := fs.Int("dataset-size", 0, "override the preset's dataset size")
 	rate := fs.Float64("output-tok-s", 0, "override the preset's service rate (output tok/s)")
-	if helped, err := parseFlags(fs, "synth", args, stdout, stderr); helped || err != nil {
-		return err
-	}
-	if *out == "" || (*preset == "") == (*runs == 0) {
-		fs.Usage()
-		return usagef("synth needs --out and exactly one of --preset or --runs")
-	}
-	if *runs > 0 {
-		dirs, err := synth.GenerateCorpus(*out, *runs, *seed, *presets)
+	return func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if *out == "" || (*preset == "") == (*runs == 0) {
+			fs.Usage()
+			return usagef("synth needs --out and exactly one of --preset or --runs")
+		}
+		if *runs > 0 {
+			dirs, err := synth.GenerateCorpus(*out, *runs, *seed, *presets)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote %d runs under %s\n", len(dirs), *out)
+			return nil
+		}
+		spec, err := synth.PresetSpec(*preset, *seed)
 		if err != nil {
+			return usageError{err}
+		}
+		if *concurrency > 0 {
+			spec.Concurrency = *concurrency
+		}
+		if *datasetSize > 0 {
+			spec.DatasetSize = *datasetSize
+		}
+		if *rate > 0 {
+			spec.OutputTokS = *rate
+		}
+		if _, err := synth.Generate(*out, spec); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %d runs under %s\n", len(dirs), *out)
+		fmt.Fprintf(stdout, "wrote %s (truth in %s)\n", *out, filepath.Join(*out, "truth.json"))
 		return nil
 	}
-	spec, err := synth.PresetSpec(*preset, *seed)
-	if err != nil {
-		return usageError{err}
-	}
-	if *concurrency > 0 {
-		spec.Concurrency = *concurrency
-	}
-	if *datasetSize > 0 {
-		spec.DatasetSize = *datasetSize
-	}
-	if *rate > 0 {
-		spec.OutputTokS = *rate
-	}
-	if _, err := synth.Generate(*out, spec); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s (truth in %s)\n", *out, filepath.Join(*out, "truth.json"))
-	return nil
 }

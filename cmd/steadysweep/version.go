@@ -16,16 +16,14 @@ var (
 	commit  = "unknown"
 )
 
-func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)
-	if helped, err := parseFlags(fs, "version", args, stdout, stderr); helped || err != nil {
+func runVersion(fs *pflag.FlagSet) commandBody {
+	return func(_ context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if fs.NArg() != 0 {
+			return usagef("version takes no arguments")
+		}
+		_, err := io.WriteString(stdout, versionLine(version, commit))
 		return err
 	}
-	if fs.NArg() != 0 {
-		return usagef("version takes no arguments")
-	}
-	_, err := io.WriteString(stdout, versionLine(version, commit))
-	return err
 }
 
 // versionLine is "steadysweep VERSION (COMMIT)", the commit left out when

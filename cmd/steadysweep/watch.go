@@ -67,9 +67,8 @@ type watchFlags struct {
 	onCertified string
 }
 
-func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runWatch(fs *pflag.FlagSet) commandBody {
 	var f watchFlags
-	fs := pflag.NewFlagSet("watch", pflag.ContinueOnError)
 	fs.StringVar(&f.load.tokenizer, "tokenizer", "", "tokenizer: a tokenizer.json path or directory, a Hugging Face model id in the local cache, or 'words' (default: from the run's model name)")
 	fs.StringVar(&f.load.model, "model", "", "model name for the tokenizer registry (default: config.yaml)")
 	fs.IntVar(&f.load.datasetSize, "dataset-size", 0, "dataset size (default: run_meta.json, then sample_idx_map.json)")
@@ -78,19 +77,18 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&f.idle, "idle-timeout", 10*time.Minute, "a log that stops growing without session.ended for this long is taken as ended (truncated)")
 	fs.StringVar(&f.jsonPath, "json", "", "where to write the JSON result (default: steady_state.watch.json beside the events file)")
 	fs.StringVar(&f.onCertified, "on-certified", "", "run this shell command once the stop is certified (env: STEADYSWEEP_STOP_AT_S, STEADYSWEEP_JSON, STEADYSWEEP_RUN)")
-	if helped, err := parseFlags(fs, "watch", args, stdout, stderr); helped || err != nil {
-		return err
+	return func(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+		if fs.NArg() != 1 {
+			fs.Usage()
+			return usagef("watch needs exactly one RUN_DIR or events.jsonl, got %d", fs.NArg())
+		}
+		if f.poll <= 0 || f.idle <= 0 || f.timeout < 0 {
+			return usagef("--poll and --idle-timeout must be positive, --timeout not negative")
+		}
+		w := &watcher{flags: &f, arg: fs.Arg(0), stdout: stdout, stderr: stderr, term: isTerminalWriter(stderr),
+			params: core.DefaultParams(), target: core.DefaultStopTarget(), clock: realClock}
+		return w.watch(ctx)
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return usagef("watch needs exactly one RUN_DIR or events.jsonl, got %d", fs.NArg())
-	}
-	if f.poll <= 0 || f.idle <= 0 || f.timeout < 0 {
-		return usagef("--poll and --idle-timeout must be positive, --timeout not negative")
-	}
-	w := &watcher{flags: &f, arg: fs.Arg(0), stdout: stdout, stderr: stderr, term: isTerminalWriter(stderr),
-		params: core.DefaultParams(), target: core.DefaultStopTarget(), clock: realClock}
-	return w.watch(ctx)
 }
 
 // watcher follows one run's events log.

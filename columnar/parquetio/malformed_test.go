@@ -90,6 +90,17 @@ func firstPage(t testing.TB, b []byte, c int) int {
 	return int(chunkStart(m.rowGroups[0].columns[c].meta))
 }
 
+// firstPageData is where the data of column c's first page starts in b,
+// past the page's header.
+func firstPageData(t testing.TB, b []byte, c int) int {
+	p := firstPage(t, b, c)
+	_, hl, err := decodePageHeader(b[p:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p + hl
+}
+
 func TestMalformedInputs(t *testing.T) {
 	plain := smallFile(t, Options{})
 	snappy := smallFile(t, Options{Compression: Snappy})
@@ -183,22 +194,12 @@ func TestMalformedInputs(t *testing.T) {
 		}, []string{`column "n_req"`, "dictionary_page_header.num_values: 63 values in 320 bytes"}},
 		{"string longer than its page", func() []byte {
 			b := bytes.Clone(plain)
-			p := firstPage(t, b, col("run_id"))
-			_, hl, err := decodePageHeader(b[p:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			binary.LittleEndian.PutUint32(b[p+hl:], 1<<31-1) // run_id is required: no levels first
+			binary.LittleEndian.PutUint32(b[firstPageData(t, b, col("run_id")):], 1<<31-1) // run_id is required: no levels first
 			return b
 		}, []string{`column "run_id"`, "PLAIN byte array 0: length 2147483647 beyond"}},
 		{"definition levels longer than the page", func() []byte {
 			b := bytes.Clone(plain)
-			p := firstPage(t, b, col("status"))
-			_, hl, err := decodePageHeader(b[p:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			binary.LittleEndian.PutUint32(b[p+hl:], 1<<30)
+			binary.LittleEndian.PutUint32(b[firstPageData(t, b, col("status")):], 1<<30)
 			return b
 		}, []string{`column "status"`, "definition levels: 1073741824 bytes in a page of"}},
 		{"page header garbage", func() []byte {

@@ -163,6 +163,17 @@ func (w *Writer) closeGroup() error {
 	return nil
 }
 
+// WriteRecord writes rec as one whole Parquet file on w with opts (nil:
+// the zero Options): NewWriter, one Write, Close. w is left open, as Close
+// leaves it; after an error the file is incomplete.
+func WriteRecord(w io.Writer, rec arrow.RecordBatch, opts *Options) error {
+	fw, err := NewWriter(w, rec.Schema(), opts)
+	if err != nil {
+		return err
+	}
+	return errors.Join(fw.Write(rec), fw.Close())
+}
+
 // Close finishes the open row group and writes the footer. It does not
 // close the io.Writer. After an error the file is incomplete: discard it.
 func (w *Writer) Close() error {

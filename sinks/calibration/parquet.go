@@ -2,7 +2,6 @@ package calibration
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -119,13 +118,7 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
 	props := &parquetio.Options{Compression: parquetio.Snappy}
-	err := WriteFile(path, func(w io.Writer) error {
-		fw, err := parquetio.NewWriter(w, schema, props)
-		if err != nil {
-			return err
-		}
-		return errors.Join(fw.Write(rec), fw.Close())
-	})
+	err := WriteFile(path, func(w io.Writer) error { return parquetio.WriteRecord(w, rec, props) })
 	if err != nil {
 		return fmt.Errorf("calibration.parquet: %w", err)
 	}

@@ -7,7 +7,6 @@ package sinkstest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"slices"
 	"testing"
@@ -109,14 +108,7 @@ func downgraded(file []byte, version int32, drop []string) ([]byte, error) {
 	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
 	defer rec.Release()
 	var buf bytes.Buffer
-	fw, err := parquetio.NewWriter(&buf, rec.Schema(), nil)
-	if err != nil {
-		return nil, err
-	}
-	if err := fw.Write(rec); err != nil {
-		return nil, errors.Join(err, fw.Close())
-	}
-	if err := fw.Close(); err != nil {
+	if err := parquetio.WriteRecord(&buf, rec, nil); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

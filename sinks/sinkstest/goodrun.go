@@ -40,6 +40,15 @@ func GoodRun(t testing.TB) *core.Run {
 // its columns are released when the test ends.
 func LoadRun(t testing.TB, path string) *core.Run {
 	t.Helper()
+	table := IngestWords(t, path)
+	s := table.Samples()
+	return core.NewRun(&s, table.Info)
+}
+
+// IngestWords resolves the run at path and ingests it as analyze does,
+// with whitespace-word counts; the table is released when the test ends.
+func IngestWords(t testing.TB, path string) *columnar.Table {
+	t.Helper()
 	run, err := columnar.ResolveRun(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
@@ -49,8 +58,7 @@ func LoadRun(t testing.TB, path string) *core.Run {
 		t.Fatal(err)
 	}
 	t.Cleanup(table.Release)
-	s := table.Samples()
-	return core.NewRun(&s, table.Info)
+	return table
 }
 
 // DecodeEvents resolves the endpoints run in dir and decodes its events

@@ -30,9 +30,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
@@ -82,26 +83,23 @@ func main() {
 	for _, seed := range seeds {
 		runs := synth.AccuracySuite(seed)
 		res := make([]outcome, len(runs))
-		errs := make([]error, len(runs))
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, max(*jobsFlag, 1))
+		var g errgroup.Group
+		g.SetLimit(max(*jobsFlag, 1))
 		for i, r := range runs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sem <- struct{}{}
-				defer func() { <-sem }()
+			g.Go(func() error {
 				dir := filepath.Join(tmp, fmt.Sprintf("s%d_%s", seed, r.Name))
-				res[i], errs[i] = evaluate(dir, r, t)
-				res[i].name = fmt.Sprintf("s%d/%s", seed, r.Name)
-				os.RemoveAll(dir)
-			}()
+				defer os.RemoveAll(dir)
+				o, err := evaluate(dir, r, t)
+				if err != nil {
+					return fmt.Errorf("%s: %w", r.Name, err)
+				}
+				o.name = fmt.Sprintf("s%d/%s", seed, r.Name)
+				res[i] = o
+				return nil
+			})
 		}
-		wg.Wait()
-		for i, err := range errs {
-			if err != nil {
-				log.Fatalf("earlieststop: %s: %v", runs[i].Name, err)
-			}
+		if err := g.Wait(); err != nil {
+			log.Fatalf("earlieststop: %v", err)
 		}
 		outs = append(outs, res...)
 	}
