@@ -303,7 +303,6 @@ func BenchmarkAnalyzeOnce(b *testing.B) {
 	}
 }
 
-
 // BenchmarkSweepPerConfig is the per-config cost through a whole sweep,
 // rows included (issue 32's wide-grid target, ≤ SweepRowsTargetUs µs of
 // CPU): SweepRowsCost of the PerConfigSpec run (60 super-passes of 1000

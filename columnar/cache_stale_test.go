@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
@@ -215,9 +218,12 @@ func TestCacheIdenticalLogsDifferentConfigs(t *testing.T) {
 	}
 }
 
-// TestCacheEventsDigest: the digest recorded while decoding is the
-// SHA-256 of the file as stored, served without reading the file, and
-// forgotten once the file changes.
+// TestCacheEventsDigest: the digest recorded while decoding for a load
+// that asks for it (HashEvents: a sweep's rows) is the SHA-256 of the
+// file as stored, served without reading the file, and forgotten once the
+// file changes. A fill that did not ask (an analyze) records none (its
+// entry is named by the cheaper content key); a later hit that asks reads
+// the file for it once and records it.
 func TestCacheEventsDigest(t *testing.T) {
 	base := t.TempDir()
 	run := copyGoodRun(t, filepath.Join(base, "r"), nil, time.Unix(1_700_000_000, 0))
@@ -225,21 +231,73 @@ func TestCacheEventsDigest(t *testing.T) {
 	if _, ok := c.EventsDigest(run.EventsPath); ok {
 		t.Fatal("digest before any load")
 	}
-	l, _, err := c.Load(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}})
-	if err != nil {
-		t.Fatal(err)
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
+	if l, hit, err := c.Load(context.Background(), run, opts); err != nil || hit || l.EventsSHA256 != "" {
+		t.Fatalf("analyze's fill: hit %v, digest %q, %v", hit, l.EventsSHA256, err)
+	}
+	if _, ok := c.EventsDigest(run.EventsPath); ok {
+		t.Fatal("a SHA-256 recorded by a fill that computed none")
 	}
 	raw, _ := os.ReadFile(run.EventsPath)
 	want := sha256Hex(raw)
+	opts.HashEvents = true
+	l, hit, err := c.Load(context.Background(), run, opts)
+	if err != nil || !hit {
+		t.Fatalf("sweep's load: hit %v, %v", hit, err)
+	}
 	got, ok := c.EventsDigest(run.EventsPath)
 	if !ok || got != want || l.EventsSHA256 != want {
 		t.Fatalf("digest %q/%q (ok %v), want %q", got, l.EventsSHA256, ok, want)
+	}
+	// A fresh fill that asks records it while decoding.
+	if err := os.RemoveAll(c.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if l, hit, err = c.Load(context.Background(), run, opts); err != nil || hit || l.EventsSHA256 != want {
+		t.Fatalf("sweep's fill: hit %v, digest %q, %v", hit, l.EventsSHA256, err)
+	}
+	if got, ok = c.EventsDigest(run.EventsPath); !ok || got != want {
+		t.Fatalf("digest after the sweep's fill %q (ok %v), want %q", got, ok, want)
 	}
 	if err := os.WriteFile(run.EventsPath, raw, 0o644); err != nil { // same bytes, new ctime
 		t.Fatal(err)
 	}
 	if _, ok := c.EventsDigest(run.EventsPath); ok {
 		t.Fatal("digest served for a rewritten file")
+	}
+}
+
+// TestCacheContentKeyNamesPrivateEntries: in a private cache a fill that
+// computes no SHA-256 (an analyze) names its entry by the events file's
+// XXH3-128 (zeebo/xxh3 over the raw bytes, read here) and records it in
+// the identity file, alone; the next load is a hit, with the latency read
+// from the raw lines. (An edited log is a miss: TestCacheInPlaceEditIsNotAHit.)
+func TestCacheContentKeyNamesPrivateEntries(t *testing.T) {
+	base := t.TempDir()
+	mtime := time.Unix(1_700_000_000, 0)
+	run := copyGoodRun(t, filepath.Join(base, "r"), nil, mtime)
+	c := &Cache{Dir: filepath.Join(base, "cache")}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
+	if _, hit, err := c.Load(context.Background(), run, opts); err != nil || hit {
+		t.Fatalf("fill: hit %v, %v", hit, err)
+	}
+	raw, _ := os.ReadFile(run.EventsPath)
+	sum := xxh3.Hash128(raw).Bytes()
+	want := hex.EncodeToString(sum[:])
+	ids, _ := filepath.Glob(filepath.Join(c.Dir, "ids", "*"))
+	if len(ids) != 1 {
+		t.Fatalf("identity files %v, want one", ids)
+	}
+	if b, _ := os.ReadFile(ids[0]); string(b) != want+"\n" {
+		t.Errorf("identity file %q, want the XXH3-128 %s alone", b, want)
+	}
+	if m, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+want+"-*.arrow")); len(m) != 1 {
+		t.Errorf("entries named by the content key: %v, want one", m)
+	}
+	uuid, latency := firstCompleteLatency(t, raw)
+	l, hit, err := c.Load(context.Background(), run, opts)
+	if err != nil || !hit || latencyOf(t, l, uuid) != latency {
+		t.Fatalf("second load: hit %v, latency %d (want %d), %v", hit, latencyOf(t, l, uuid), latency, err)
 	}
 }
 

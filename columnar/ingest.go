@@ -26,7 +26,7 @@ func Load(ctx context.Context, run *contract.Run, opts contract.IngestOptions) (
 		return nil, err
 	}
 	dropImplausible(&l.Decoded, run.Format == "" || run.Format == contract.FormatEndpoints) // every reader's columns (plausible.go)
-	l.EventsSHA256 = l.HashedSHA256
+	l.EventsSHA256, l.EventsKey = l.HashedSHA256, l.HashedKey
 	l.Index = scan.UUIDIndex{} // phase 2 is over: free the uuid table
 	l.Attach(run, info)
 	return l, nil

@@ -122,47 +122,127 @@ func notAssessed(reason string) *Certification {
 }
 
 // certSeries is one family's series over the spans tested: per super-pass
-// (or per plateau bin) values ys and their times ts in seconds.
+// (or per plateau bin) values ys and their times ts in seconds, and the
+// measurements of its window and of the whole series (certStat), taken on
+// first use.
 type certSeries struct {
-	family string
-	ys, ts []float64
+	family     string
+	ys, ts     []float64
+	win, whole *certStat
+}
+
+// stat returns the measurements of the window [0, winN) (whole false) or
+// of the whole series.
+func (s *certSeries) stat(winN int, whole bool) *certStat {
+	if whole {
+		if s.whole == nil {
+			s.whole = certStatOf(s.ys, s.ts)
+		}
+		return s.whole
+	}
+	if s.win == nil {
+		s.win = certStatOf(s.ys[:winN], s.ts[:winN])
+	}
+	return s.win
+}
+
+// certStat is what certifySpan measures of a series before it applies
+// the parameters' thresholds (Alpha, TrendRelDriftMin, MinTrendN): a sweep's
+// parameter sets share it (memoView.certSeries). The Hamed–Rao test and
+// the step fit are taken on first use (the step fit per minimum length).
+type certStat struct {
+	ys []float64
+	// tested reports at least three points, a positive |median| and a
+	// positive mean time step: the series can be tested.
+	tested         bool
+	med, tau, mean float64
+	noise, pNW     float64
+	o              stats.OLSResult
+	mk             *stats.MannKendallResult
+	steps          map[int]float64 // bestStepBIC(ys, 3, minN) by minN
+}
+
+func certStatOf(ys, ts []float64) *certStat {
+	c := &certStat{ys: ys}
+	n := len(ys)
+	if n < 3 {
+		return c
+	}
+	c.med = math.Abs(stats.Median(ys))
+	if !(c.med > 0) {
+		return c
+	}
+	c.tau = (ts[n-1] - ts[0]) / float64(n-1)
+	if !(c.tau > 0) {
+		return c
+	}
+	c.tested = true
+	c.o = stats.OLS(ys)
+	c.pNW = stats.NeweyWest(ys, stats.NeweyWestLags(n)).P
+	c.noise = stats.SuccessiveDiffSD(ys) / c.med
+	c.mean = stats.Mean(ys)
+	return c
+}
+
+// hamedRao is trendVerdict(TrendMKHamedRao, ys, minN, alpha) with the
+// test's statistic kept.
+func (c *certStat) hamedRao(minN int, alpha float64) stats.Verdict {
+	if len(c.ys) < minN || len(c.ys) < stats.MinTrendN {
+		return trendVerdict(TrendMKHamedRao, c.ys, minN, alpha)
+	}
+	if c.mk == nil {
+		mk := stats.HamedRao(c.ys)
+		c.mk = &mk
+	}
+	return c.mk.Verdict(alpha)
+}
+
+// stepBIC is bestStepBIC(ys, 3, minN, stop), kept unless stop cut it short.
+func (c *certStat) stepBIC(minN int, stop *stopper) float64 {
+	if b, ok := c.steps[minN]; ok {
+		return b
+	}
+	b := bestStepBIC(c.ys, 3, minN, stop)
+	if stop.failed() {
+		return b
+	}
+	if c.steps == nil {
+		c.steps = map[int]float64{}
+	}
+	c.steps[minN] = b
+	return b
 }
 
 // certifySpan tests ys (times ts, seconds) for a trend; withSteps also
 // asks that a line beat 2–3 levels whose first holds MinTrendN points.
 // The returned record has State CertCertified when nothing fires.
 func certifySpan(family, span string, ys, ts []float64, p Params, withSteps bool, stop *stopper) MetricCert {
+	return certStatOf(ys, ts).decide(family, span, p, withSteps, stop)
+}
+
+// decide is certifySpan of the measured series under p.
+func (c *certStat) decide(family, span string, p Params, withSteps bool, stop *stopper) MetricCert {
 	mc := MetricCert{Family: family, State: CertCertified, PctPer10Min: math.NaN(), P: math.NaN(), NoisePct: math.NaN()}
-	n := len(ys)
-	if n < p.MinTrendN || n < 3 {
+	n := len(c.ys)
+	if n < p.MinTrendN || !c.tested {
 		return mc
 	}
-	med := math.Abs(stats.Median(ys))
-	if !(med > 0) {
-		return mc
-	}
-	tau := (ts[n-1] - ts[0]) / float64(n-1)
-	if !(tau > 0) {
-		return mc
-	}
-	o := stats.OLS(ys)
-	nw := stats.NeweyWest(ys, stats.NeweyWestLags(n))
+	o, med, tau, noise := c.o, c.med, c.tau, c.noise
 	mc.Span, mc.P = span, o.P
 	mc.PctPer10Min = 100 * o.Slope / tau * 600 / med
-	noise := stats.SuccessiveDiffSD(ys) / med
 	mc.NoisePct = 100 * noise
 	change := math.Abs(o.Slope) * float64(n-1) / med
-	pNW := nw.P
+	pNW := c.pNW
 	if o.Degenerate && o.Slope != 0 {
 		mc.P, pNW = 0, 0 // an exact line (stats.OLSResult)
 	}
 	fires := mc.P < p.Alpha && pNW < p.Alpha && math.Abs(mc.PctPer10Min) >= 100*certRatePer10Min &&
 		change >= math.Max(p.TrendRelDriftMin, certNoiseMult*noise)
 	if fires {
-		fires = trendVerdict(TrendMKHamedRao, ys, p.MinTrendN, p.Alpha) != stats.VerdictSteady
+		fires = c.hamedRao(p.MinTrendN, p.Alpha) != stats.VerdictSteady
 	}
 	if fires && withSteps {
-		fires = bic(o.RSS, n, 2, stats.Mean(ys)) < bestStepBIC(ys, 3, p.MinTrendN, stop)
+		fires = bic(o.RSS, n, 2, c.mean) < c.stepBIC(p.MinTrendN, stop)
 	}
 	if !fires {
 		return mc
@@ -178,17 +258,19 @@ func certifySpan(family, span string, ys, ts []float64, p Params, withSteps bool
 
 // certifyFamilies certifies each series over the window [0, winN) and,
 // when longer, over the whole series to the run's end; TPOT is certified
-// by the selection (gate, drift guard) and is not retested.
+// by the selection (gate, drift guard) and is not retested. The series'
+// measurements are kept in them (certSeries.stat).
 func certifyFamilies(series []certSeries, winN int, basis string, p Params, stop *stopper) *Certification {
-	c := &Certification{Basis: basis}
+	c := &Certification{Basis: basis, Metrics: make([]MetricCert, 0, len(series)+1)}
 	span := "window"
 	if basis == "token_rate_plateau" {
 		span = "token-rate plateau"
 	}
-	for _, s := range series {
-		mc := certifySpan(s.family, span, s.ys[:winN], s.ts[:winN], p, false, stop)
+	for i := range series {
+		s := &series[i]
+		mc := s.stat(winN, false).decide(s.family, span, p, false, stop)
 		if mc.State == CertCertified && len(s.ys) > winN {
-			if tail := certifySpan(s.family, "window to run end", s.ys, s.ts, p, true, stop); tail.State != CertCertified {
+			if tail := s.stat(winN, true).decide(s.family, "window to run end", p, true, stop); tail.State != CertCertified {
 				mc = tail
 			}
 		}
@@ -203,11 +285,23 @@ func (a *analysis) certifyWindow() *Certification {
 	as := a.assess
 	sps := a.res.series
 	lo, hi, end := int(as.Window.Lo), int(as.Window.Hi), len(sps)
+	fams, winN := a.memo.certSeries(lo, hi, end, func() ([]certSeries, int) { return certSeriesOf(sps, a.pct, lo, hi, end) })
+	c := certifyFamilies(fams, winN, "issue_time_window", a.p, a.stop)
+	return withTPOT(c)
+}
+
+// certSeriesOf is the families' series over the super-passes [lo, end) of
+// sps (pct their percentiles) and the number of their points before hi:
+// one point per super-pass with an issue span and every family's value.
+func certSeriesOf(sps []SuperPass, pct []*spPercentiles, lo, hi, end int) ([]certSeries, int) {
 	lat := MetricIndex("latency_p50")
 	fams := []certSeries{{family: FamilyTTFT}, {family: FamilyLatency}, {family: FamilyTPSPerUser}, {family: FamilyTPSSystem}}
+	for i := range fams {
+		fams[i].ys, fams[i].ts = make([]float64, 0, end-lo), make([]float64, 0, end-lo)
+	}
 	winN := 0
 	for k := lo; k < end; k++ {
-		sp, pc := &sps[k], a.pct[k]
+		sp, pc := &sps[k], pct[k]
 		if sp.LastIssueNs <= sp.FirstIssueNs || sp.FirstIssueNs < 0 || pc == nil {
 			continue
 		}
@@ -232,8 +326,7 @@ func (a *analysis) certifyWindow() *Certification {
 			winN++
 		}
 	}
-	c := certifyFamilies(fams, winN, "issue_time_window", a.p, a.stop)
-	return withTPOT(c)
+	return fams, winN
 }
 
 // withTPOT inserts TPOT, certified by the selection, in report order.

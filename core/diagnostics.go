@@ -122,20 +122,29 @@ func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
 }
 
 // driftEntry computes the drift entry of a trajectory for window size w,
-// given the verdicts on the whole trajectory.
+// given the verdicts on the whole trajectory: allVerdicts of every rolling
+// window, by stats.RollingTrendVerdicts (which slides what consecutive
+// windows share). stop is polled every 64 windows.
 func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, stop *stopper) DriftEntry {
 	d := DriftEntry{WholeRun: whole}
 	rolling := rollingWindows(len(traj), w)
-	if len(rolling) > 0 {
-		d.Rolling = make([]RollingCell, 0, len(rolling))
+	if len(rolling) == 0 || stop.failed() {
+		return d
 	}
-	for _, r := range rolling {
-		if stop.failed() {
-			return d
+	d.Rolling = make([]RollingCell, 0, len(rolling))
+	if w < minN {
+		for _, r := range rolling {
+			d.Rolling = append(d.Rolling, RollingCell{Lo: r[0], Hi: r[1], Verdicts: allVerdicts(nil, minN, alpha)})
 		}
-		d.Rolling = append(d.Rolling, RollingCell{Lo: r[0], Hi: r[1],
-			Verdicts: allVerdicts(traj[r[0]:r[1]], minN, alpha)})
+		return d
 	}
+	stats.RollingTrendVerdicts(traj, w, alpha, func(lo int, v [5]stats.Verdict) bool {
+		if lo&63 == 63 && stop.failed() {
+			return false
+		}
+		d.Rolling = append(d.Rolling, RollingCell{Lo: lo, Hi: lo + w, Verdicts: v})
+		return true
+	})
 	return d
 }
 

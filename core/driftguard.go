@@ -53,14 +53,14 @@ func (a *analysis) driftGuard(lo int) *DriftGuard {
 	unsettled := p.WarmupMode == WarmupAuto && driver >= 0 && settlePosition(trajectory(a.pct, driver), p) < 0
 	var last DriftGuard
 	for _, m := range gatedMetrics() {
-		dg := driftOver(trajectory(r.pct[lo:], m), p, false, a.stop)
+		dg := a.memo.drift(a.pct, m, min(r.Warmup+lo, len(a.pct)), len(a.pct), false, p, a.stop)
 		dg.SP = absRange(r.Warmup, lo, len(r.pct))
 		dg.metric, dg.Metric = m, Metrics()[m].Key
 		if last = dg; dg.Fired {
 			return &dg
 		}
 		if unsettled {
-			dg := driftOver(trajectory(a.pct, m), p, true, a.stop)
+			dg := a.memo.drift(a.pct, m, 0, len(a.pct), true, p, a.stop)
 			dg.SP, dg.WholeRun = SPRange{0, SPIndex(len(a.pct))}, true
 			dg.metric, dg.Metric = m, Metrics()[m].Key
 			if last = dg; dg.Fired {
@@ -81,9 +81,24 @@ func (a *analysis) driftGuard(lo int) *DriftGuard {
 // length or a ramp settling into a flat part of MinTrendN points (a slow
 // warmup). Below MinTrendN points nothing is tested. An exact line (OLS Degenerate, slope ≠ 0) has p = 0.
 func driftOver(ys []float64, p Params, hinge bool, stop *stopper) DriftGuard {
+	dg := driftMeasure(ys, p.MinTrendN, hinge, stop)
+	dg.fire(p)
+	return dg
+}
+
+// fire decides the drift test from its measurements under p (a test not
+// run, P NaN, does not fire).
+func (dg *DriftGuard) fire(p Params) {
+	dg.Fired = dg.P < p.Alpha && math.Abs(dg.RelDrift) >= p.TrendRelDriftMin && dg.BICLine < dg.BICAlt
+}
+
+// driftMeasure is driftOver's measurements of ys before its thresholds
+// (Alpha, TrendRelDriftMin) are applied: they depend on p only through
+// minN = MinTrendN, so a sweep's parameter sets share them (memoView.drift).
+func driftMeasure(ys []float64, minN int, hinge bool, stop *stopper) DriftGuard {
 	dg := DriftGuard{P: math.NaN(), RelDrift: math.NaN(), BICLine: math.NaN(), BICAlt: math.NaN()}
 	n := len(ys)
-	if n < p.MinTrendN {
+	if n < minN {
 		return dg
 	}
 	o := stats.OLS(ys)
@@ -101,11 +116,10 @@ func driftOver(ys []float64, p Params, hinge bool, stop *stopper) DriftGuard {
 		dg.BICLine = bic(rss, len(fit), 2, stats.Mean(fit))
 	}
 	if hinge {
-		dg.BICAlt = math.Min(bestStepBIC(fit, 3, 1, stop), hingeBIC(fit, p.MinTrendN, stop))
+		dg.BICAlt = math.Min(bestStepBIC(fit, 3, 1, stop), hingeBIC(fit, minN, stop))
 	} else {
-		dg.BICAlt = bestStepBIC(fit, 3, p.MinTrendN, stop)
+		dg.BICAlt = bestStepBIC(fit, 3, minN, stop)
 	}
-	dg.Fired = dg.P < p.Alpha && math.Abs(dg.RelDrift) >= p.TrendRelDriftMin && dg.BICLine < dg.BICAlt
 	return dg
 }
 

@@ -93,7 +93,7 @@ func TestEarliestStopClean(t *testing.T) {
 
 // analyzeAndStop is run analysed under p and its earliest stop under
 // target.
-func analyzeAndStop(t *testing.T, run *core.Run, p core.Params, target core.StopTarget) (*core.Result, core.EarliestStop) {
+func analyzeAndStop(t testing.TB, run *core.Run, p core.Params, target core.StopTarget) (*core.Result, core.EarliestStop) {
 	t.Helper()
 	full, err := run.Analyze(p)
 	if err != nil {

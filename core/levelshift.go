@@ -266,32 +266,6 @@ func shiftedSuffix(pct []*spPercentiles, from int, mu, band float64) int {
 	return start
 }
 
-// splitPoint returns the index k in (lo, hi) minimising the residual sum
-// of squares of a two-level fit of the per-super-pass TPOT means of
-// post[lo:hi] (empty super-passes skipped): the first super-pass of the
-// second level. −1 when fewer than two super-passes have TPOT.
-func splitPoint(pct []*spPercentiles, lo, hi int) int {
-	var idx []int
-	var ys []float64
-	for i := lo; i < hi; i++ {
-		if pct[i].ok[mTPOTP50] {
-			idx = append(idx, i)
-			ys = append(ys, pct[i].tpotMean)
-		}
-	}
-	if len(ys) < 2 {
-		return -1
-	}
-	best, bestRSS := -1, math.Inf(1)
-	for k := 1; k < len(ys); k++ {
-		r := sse(ys[:k]) + sse(ys[k:])
-		if r < bestRSS {
-			best, bestRSS = idx[k], r
-		}
-	}
-	return best
-}
-
 // sse is Σ(x − x̄)².
 func sse(xs []float64) float64 {
 	mu := stats.Mean(xs)

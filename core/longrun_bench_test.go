@@ -39,3 +39,32 @@ func BenchmarkLongRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLongRunDiagnostics computes the diagnostic tables (§9) of the
+// runs of BenchmarkLongRun under the default parameters: 10 metrics ×
+// three window sizes of rolling windows over 10,000 super-passes and the
+// whole-run trend tests (issue 32: the reports' share of a long run).
+//
+//	nice go test -run '^$' -bench 'LongRunDiagnostics' -benchtime 1x -cpu 1 ./core/
+func BenchmarkLongRunDiagnostics(b *testing.B) {
+	for _, S := range []int{20, 1} {
+		b.Run(fmt.Sprintf("S=%d", S), func(b *testing.B) {
+			p := DefaultParams()
+			p.SuperpassSize = S
+			r, err := NewRun(syntheticSamples(10000, S), RunInfo{DatasetSize: S}).Analyze(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				r.diagDone = false
+				if _, err := r.Diagnostics(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // The memos of a Run. A sweep analyses one run under many parameter sets:
 // the rollups, the whole-run totals and early-stopping estimates do not
 // depend on the parameters, and the window ones repeat across parameter
@@ -20,6 +22,15 @@ type rollup struct {
 	whole  *spanStats             // the whole rollup, drain-inclusive
 	spans  map[[2]int]*spanMemo   // per-span statistics (memoview.go)
 	trends map[trendKey]trendStat // trend tests (memoview.go)
+	// plateaus are the ensemble segmentations by key, each valid over a
+	// range of alpha (memoView.ensemblePlateausFrom).
+	plateaus map[plateauKey][]alphaMemo[plateauMemo]
+	// states are the metric states by span, each valid over a range of
+	// alpha (memoView.statesOver).
+	states map[statesKey][]alphaMemo[[NumMetrics]MetricState]
+	// certFloats counts the values the certification memos hold
+	// (memoView.certSeries).
+	certFloats int
 }
 
 // rollup returns the run's rollup at super-pass size S (S > 0), building
@@ -145,4 +156,20 @@ func (run *Run) earlyStopBudget(n int, p float64) int {
 	}
 	run.budgets[k] = t
 	return t
+}
+
+// resolveProfile is ResolveProfile(run's facts, p), memoised by the
+// forced profile (a sweep resolved the profile table per analysis); each
+// call's CoV bounds are its own.
+func (run *Run) resolveProfile(p Params) Profile {
+	prof, ok := run.profiles[p.Profile]
+	if !ok {
+		prof = ResolveProfile(run.info, p)
+		if run.profiles == nil {
+			run.profiles = map[string]Profile{}
+		}
+		run.profiles[p.Profile] = prof
+	}
+	prof.CovBounds = slices.Clone(prof.CovBounds)
+	return prof
 }

@@ -287,6 +287,20 @@ func (p Params) Texts() []string {
 	return textsOf(paramFields(), func(f paramField) string { return f.get(&p) })
 }
 
+// TextsOf is Texts of each of ps, the parameters' table built once (a
+// sweep labels and identifies every set).
+func TextsOf(ps []Params) [][]string {
+	fields := paramFields()
+	out := make([][]string, len(ps))
+	for i, p := range ps {
+		out[i] = make([]string, len(fields))
+		for k, f := range fields {
+			out[i][k] = f.get(&p)
+		}
+	}
+	return out
+}
+
 // Set parses value into the named parameter. Lists are comma-separated;
 // blank items are skipped. It does not validate ranges (see Validate).
 func (p *Params) Set(name, value string) error {
@@ -302,12 +316,25 @@ func (p *Params) Set(name, value string) error {
 // Equal parameter sets encode to equal bytes; the sweep hashes it into the
 // rows' config_id (sinks.ConfigID).
 func (p Params) Canonical() []byte {
-	var b strings.Builder
-	for _, f := range paramFields() {
-		b.WriteString(f.name)
-		b.WriteByte('=')
-		b.WriteString(f.get(&p))
-		b.WriteByte('\n')
+	fields := paramFields()
+	names, texts := make([]string, len(fields)), make([]string, len(fields))
+	for i, f := range fields {
+		names[i], texts[i] = f.name, f.get(&p)
 	}
-	return []byte(b.String())
+	return CanonicalOf(names, texts)
+}
+
+// CanonicalOf is Canonical of the parameter set whose Texts are texts,
+// names being Names(): a caller that has both (a sweep's rows: labels and
+// config ids) builds the parameters' texts once.
+func CanonicalOf(names, texts []string) []byte {
+	n := 0
+	for i := range names {
+		n += len(names[i]) + len(texts[i]) + 2
+	}
+	b := make([]byte, 0, n)
+	for i := range names {
+		b = append(append(append(append(b, names[i]...), '='), texts[i]...), '\n')
+	}
+	return b
 }

@@ -171,6 +171,7 @@ type ensembleGate struct {
 	lo, hi int
 	broken bool
 	win    [2]growingSeries
+	si     [2]stepIndex // the step scans' bounds of win
 	tmp    []float64
 }
 
@@ -195,8 +196,8 @@ func (eg *ensembleGate) admissible(lo, hi int) bool {
 	gated := gatedMetrics()
 	for k := range eg.win {
 		w := &eg.win[k]
-		if gated[k] == mTPOTP50 && (stepInPrefix(w.s1, w.s2, g.relDriftMin) ||
-			noiseStepInPrefix(w.vals, w.s1, w.s2, g.shiftSDs, shiftMinRel, g.minN)) {
+		if gated[k] == mTPOTP50 && (stepInGrowing(w, &eg.si[k], lo, len(eg.pct)-lo, g.relDriftMin) ||
+			noiseStepInGrowing(w, &eg.si[k], lo, len(eg.pct)-lo, g.shiftSDs, shiftMinRel, g.minN)) {
 			return false
 		}
 		if w.driftAtLeast(g.relDriftMin, eg.tmp) &&
@@ -207,14 +208,10 @@ func (eg *ensembleGate) admissible(lo, hi int) bool {
 	return true
 }
 
-// ensemblePlateaus segments the post-warmup series grow-from-left (§10.2)
-// under steadysweep's admissibility (ensembleGate).
-func ensemblePlateaus(pct []*spPercentiles, g gateConfig, ens []EnsembleSetting, v *memoView, stop *stopper) []Plateau {
-	return ensemblePlateausFrom(pct, 0, g, ens, v, stop)
-}
-
-// ensemblePlateausFrom is ensemblePlateaus over pct[from:] (where a
-// settling curve has settled), the plateaus indexed into pct.
+// ensemblePlateausFrom segments the post-warmup series pct[from:] (from 0,
+// or where a settling curve has settled) grow-from-left (§10.2) under
+// steadysweep's admissibility (ensembleGate), the plateaus indexed into
+// pct.
 func ensemblePlateausFrom(pct []*spPercentiles, from int, g gateConfig, ens []EnsembleSetting, v *memoView,
 	stop *stopper) []Plateau {
 	eg := ensembleGate{pct: pct, g: g, ens: ens, memo: v, lo: -1, tmp: make([]float64, 0, len(pct))}
@@ -256,25 +253,48 @@ func stepInPrefix(s1, s2 []float64, band float64) bool {
 	if n < 4 {
 		return false
 	}
-	sseOf := func(i, j int) float64 {
-		d := s1[j] - s1[i]
-		return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i))
-	}
 	for k := 2; k <= n-1; k++ {
-		m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
-		b := band
-		if k == n-1 {
-			b = 2 * band
-		}
-		if !(m1 > 0) || math.Abs(m2-m1)/m1 <= b {
-			continue
-		}
-		sd := math.Sqrt((sseOf(0, k) + sseOf(k, n)) / float64(n-2))
-		if math.Abs(m2-m1) > 3*sd {
+		if stepAt(s1, s2, k, band) {
 			return true
 		}
 	}
 	return false
+}
+
+// stepInGrowing is stepInPrefix of the growing window w (starting at lo,
+// at most capHint long), trying only the splits si cannot rule out: the
+// same boolean.
+func stepInGrowing(w *growingSeries, si *stepIndex, lo, capHint int, band float64) bool {
+	n := len(w.s1) - 1
+	if n < 4 {
+		return false
+	}
+	si.sync(w, lo, capHint)
+	return si.anySplit(w, 2, n-1, band, 3, func(k int) bool { return stepAt(w.s1, w.s2, k, band) })
+}
+
+// stepAt is hasStep's test of the split k of the series whose prefix sums
+// are s1, s2: head and tail means apart by more than band (2·band for a
+// one-point tail) and by more than three residual SDs.
+func stepAt(s1, s2 []float64, k int, band float64) bool {
+	n := len(s1) - 1
+	m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
+	b := band
+	if k == n-1 {
+		b = 2 * band
+	}
+	if !(m1 > 0) || math.Abs(m2-m1)/m1 <= b {
+		return false
+	}
+	sd := math.Sqrt((sseOfPrefix(s1, s2, 0, k) + sseOfPrefix(s1, s2, k, n)) / float64(n-2))
+	return math.Abs(m2-m1) > 3*sd
+}
+
+// sseOfPrefix is Σ(x − x̄)² of the values [i, j) of the series whose
+// prefix sums are s1, s2 (0 if rounding makes it negative).
+func sseOfPrefix(s1, s2 []float64, i, j int) float64 {
+	d := s1[j] - s1[i]
+	return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i))
 }
 
 // hasNoiseStep reports a level step inside xs judged against the series'
@@ -305,31 +325,47 @@ func noiseStepInPrefix(xs, s1, s2 []float64, sds, minRel float64, minHead int) b
 	if n < minHead+2 || !(sds > 0) {
 		return false
 	}
-	sseOf := func(i, j int) float64 {
-		d := s1[j] - s1[i]
-		return math.Max(0, (s2[j]-s2[i])-d*d/float64(j-i))
-	}
 	for k := minHead; k <= n-2; k++ {
-		m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
-		d := m2 - m1
-		if !(m1 > 0) || math.Abs(d)/m1 <= minRel {
-			continue
-		}
-		if math.Abs(d) <= sds*math.Sqrt((sseOf(0, k)+sseOf(k, n))/float64(n-2)) {
-			continue
-		}
-		beyond := true
-		for _, x := range xs[k:] {
-			if (x-m1)*math.Copysign(1, d) <= math.Abs(d)/2 {
-				beyond = false
-				break
-			}
-		}
-		if beyond {
+		if noiseStepAt(xs, s1, s2, k, sds, minRel) {
 			return true
 		}
 	}
 	return false
+}
+
+// noiseStepInGrowing is noiseStepInPrefix of the growing window w
+// (starting at lo, at most capHint long), trying only the splits si
+// cannot rule out: the same boolean.
+func noiseStepInGrowing(w *growingSeries, si *stepIndex, lo, capHint int, sds, minRel float64, minHead int) bool {
+	n := len(w.vals)
+	minHead = max(minHead, 2)
+	if n < minHead+2 || !(sds > 0) {
+		return false
+	}
+	si.sync(w, lo, capHint)
+	return si.anySplit(w, minHead, n-2, minRel, sds, func(k int) bool {
+		return noiseStepAt(w.vals, w.s1, w.s2, k, sds, minRel)
+	})
+}
+
+// noiseStepAt is hasNoiseStep's test of the split k of xs (prefix sums
+// s1, s2).
+func noiseStepAt(xs, s1, s2 []float64, k int, sds, minRel float64) bool {
+	n := len(xs)
+	m1, m2 := s1[k]/float64(k), (s1[n]-s1[k])/float64(n-k)
+	d := m2 - m1
+	if !(m1 > 0) || math.Abs(d)/m1 <= minRel {
+		return false
+	}
+	if math.Abs(d) <= sds*math.Sqrt((sseOfPrefix(s1, s2, 0, k)+sseOfPrefix(s1, s2, k, n))/float64(n-2)) {
+		return false
+	}
+	for _, x := range xs[k:] {
+		if (x-m1)*math.Copysign(1, d) <= math.Abs(d)/2 {
+			return false
+		}
+	}
+	return true
 }
 
 // refineBoundaries moves the boundary between adjacent plateaus back to

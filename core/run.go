@@ -40,6 +40,8 @@ type Run struct {
 	// prefixes memoises the earliest-stop search's prefix runs and what
 	// it needs of the whole run (prefixmemo.go).
 	prefixes prefixMemo
+	// profiles memoises ResolveProfile by Params.Profile.
+	profiles map[string]Profile
 }
 
 // NewRun prepares the samples and facts of one run for analysis. s must
@@ -121,7 +123,7 @@ func (run *Run) resolve(p Params) (*analysis, error) {
 		return nil, fmt.Errorf("method %q is not implemented by the core detector", p.Method)
 	}
 	p.WindowSizes, p.CovBounds = slices.Clone(p.WindowSizes), slices.Clone(p.CovBounds) // the result's own
-	prof := ResolveProfile(run.info, p)
+	prof := run.resolveProfile(p)
 	a := &analysis{run: run, p: p, strategy: strategyFor(p), prof: prof, stop: &stopper{fn: run.Stop}}
 	a.res = &Result{Profile: prof, Params: p, run: run}
 	// The stages see the resolved floor; the Result keeps p as given.

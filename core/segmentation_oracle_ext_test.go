@@ -9,7 +9,7 @@ import (
 )
 
 // TestSegmentationOracle: the incremental plateau scans, the k-segment
-// SSE and the MSER trim give exactly what the quadratic code they replace
+// SSE, the MSER trim and the level-shift split give exactly what the quadratic code they replace
 // gives (core.CheckSegmentationOracle, the old code kept in
 // segmentation_oracle_test.go), on every parity run, every accuracy run
 // and synth runs of every preset up to 500 super-passes (issue 32).

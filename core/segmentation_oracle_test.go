@@ -159,8 +159,9 @@ func sameFloat(a, b float64) bool {
 // the start and from every fifth super-pass), the reference plateaus
 // under every trend gate, the least k-segment SSE of the tpot_p50
 // trajectory (k = 2 … 6, first segment of 1 and of MinTrendN points) over
-// the series and each plateau span, and the MSER trim of every plateau
-// and of the whole series. It returns the first difference, the number
+// the series and each plateau span, the MSER trim of every plateau and
+// of the whole series, and the level-shift split (splitPoint) of every
+// plateau span and from each plateau's start to the series' end. It returns the first difference, the number
 // of comparisons made and the longest post-warmup series compared.
 func checkSegmentationOracle(s *Samples, info RunInfo) (n, longest int, err error) {
 	for _, p := range []Params{DefaultParams(), ReferenceParams()} {
@@ -207,6 +208,12 @@ func checkSegmentationOracle(s *Samples, info RunInfo) (n, longest int, err erro
 							p.Compat, sp.Lo, sp.Hi, k, minFirst, got, want)
 					}
 				}
+			}
+			for _, hi := range []int{sp.Hi, len(pct)} {
+				if got, want := splitPoint(pct, sp.Lo, hi), oracleSplitPoint(pct, sp.Lo, hi); got != want {
+					return n, longest, fmt.Errorf("%s: splitPoint of [%d,%d) = %d, oracle %d", p.Compat, sp.Lo, hi, got, want)
+				}
+				n++
 			}
 			s1, f1, b1 := mserStart(pct, sp.Lo, sp.Hi, p.MinTrendN, nil)
 			s2, f2, b2 := oracleMSERStart(pct, sp.Lo, sp.Hi, p.MinTrendN)

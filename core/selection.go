@@ -184,9 +184,9 @@ func (steadysweep) selectSteady(a *analysis) {
 	// A settling curve (settling.go): plateaus only where it has settled.
 	settle := a.memo.settling(pct, p.MinTrendN)
 	settle.Start = absSP(r.Warmup, settle.start)
-	plateaus := ensemblePlateaus(pct, g, ens, a.memo, a.stop)
+	plateaus := a.memo.ensemblePlateausFrom(pct, 0, g, ens, a.stop)
 	if settle.Detected && settle.Settled {
-		plateaus = a.settledPlateaus(plateaus, ensemblePlateausFrom(pct, settle.start, g, ens, a.memo, a.stop))
+		plateaus = a.settledPlateaus(plateaus, a.memo.ensemblePlateausFrom(pct, settle.start, g, ens, a.stop))
 	}
 	refineBoundaries(pct, plateaus, p.LevelShiftBand, p.TailShiftSDs, p.MinTrendN)
 	sel := &a.assess.Selection
@@ -204,7 +204,7 @@ func (steadysweep) selectSteady(a *analysis) {
 	case len(plateaus) == 0:
 		ss.Reason = "no admissible steady plateau"
 		ss.setGlobalTrend(pct, 0, p, a.memo)
-		sel.States = statesOver(pct, 0, len(pct), p, a.memo)
+		sel.States = a.memo.statesOver(pct, 0, len(pct), p)
 	default:
 		if len(plateaus) >= 2 {
 			lo, hi, ok = a.driftAcross(g)
@@ -214,7 +214,7 @@ func (steadysweep) selectSteady(a *analysis) {
 		}
 	}
 	if ok {
-		sel.States = statesOver(pct, lo, hi, p, a.memo)
+		sel.States = a.memo.statesOver(pct, lo, hi, p)
 		if dg := sel.DriftGuard; dg != nil && dg.Fired {
 			sel.States[dg.metric] = dg.state()
 		}

@@ -55,9 +55,15 @@ func statesOver(pct []*spPercentiles, lo, hi int, p Params, memo *memoView) [Num
 	if lo < 0 || hi > len(pct) || lo >= hi {
 		return out
 	}
-	tmp := make([]float64, 0, hi-lo)
+	buf := make([]float64, 2*(hi-lo))
+	traj, tmp := buf[:0:hi-lo], buf[hi-lo:hi-lo]
 	for m := range NumMetrics {
-		traj := trajectory(pct[lo:hi], m)
+		traj = traj[:0]
+		for _, pc := range pct[lo:hi] { // trajectory, into one buffer: the tests keep none of it
+			if pc.ok[m] {
+				traj = append(traj, pc.v[m])
+			}
+		}
 		out[m] = stateOf(traj, memo.trend(p.TrendGate, m, lo, hi, traj, p.MinTrendN, p.Alpha), p, tmp)
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -113,7 +114,9 @@ func partProperties[T any](cols []column[T], opts WriterOptions) *parquetio.Opti
 
 // partName matches part files and their temporaries (atomicfile's
 // ".NAME.RANDOM.tmp"): group 1 is the shard, group 2 the sequence number.
-var partName = regexp.MustCompile(`^\.?part-(.+)-(\d+)\.parquet(\.[0-9a-z]+\.tmp)?$`)
+var partName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\.?part-(.+)-(\d+)\.parquet(\.[0-9a-z]+\.tmp)?$`)
+})
 
 // nextSeq returns one more than the highest sequence number used by shard
 // in dir (temporaries included), so a resumed sweep never overwrites.
@@ -124,7 +127,7 @@ func nextSeq(dir, shard string) (int, error) {
 	}
 	next := 0
 	for _, e := range entries {
-		m := partName.FindStringSubmatch(e.Name())
+		m := partName().FindStringSubmatch(e.Name())
 		if m == nil || m[1] != shard {
 			continue
 		}

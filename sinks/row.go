@@ -102,8 +102,11 @@ func (r *Row) Has(name string) bool { return r.Stored.Has(name) }
 // ConfigID is the rows' config_id of a parameter set: the first 16 hex
 // digits of the SHA-256 of its canonical text (core.Params.Canonical), so
 // equal parameter sets share an id across runs, sweeps and versions.
-func ConfigID(p core.Params) string {
-	sum := sha256.Sum256(p.Canonical())
+func ConfigID(p core.Params) string { return configIDOf(p.Canonical()) }
+
+// configIDOf is the config_id of a parameter set's canonical text.
+func configIDOf(canonical []byte) string {
+	sum := sha256.Sum256(canonical)
 	return hex.EncodeToString(sum[:8])
 }
 

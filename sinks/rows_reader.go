@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,7 +21,7 @@ import (
 )
 
 // publishedPart matches finished part files (temporaries excluded).
-var publishedPart = regexp.MustCompile(`^part-.+-\d+\.parquet$`)
+var publishedPart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^part-.+-\d+\.parquet$`) })
 
 // PartFiles lists the published part files of a table directory, sorted.
 // A missing directory has none.
@@ -34,7 +35,7 @@ func PartFiles(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && publishedPart.MatchString(e.Name()) {
+		if e.Type().IsRegular() && publishedPart().MatchString(e.Name()) {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}

@@ -21,10 +21,14 @@ var rowColumns = sync.OnceValue(buildRowColumns)
 // RowsColumns documents every column.
 func RowsSchema() *arrow.Schema { return schemaOf(rowColumns()) }
 
-// lowCardinality are the string parameters worth a dictionary.
-var lowCardinality = map[string]bool{
-	"compat": true, "method": true, "profile": true, "warmup_mode": true,
-	"warmup_driver": true, "trend_gate": true, "window_sizes": true, "cov_bounds": true,
+// lowCardinality reports whether a string parameter is worth a
+// dictionary (a switch: a package-level map is built by every process).
+func lowCardinality(name string) bool {
+	switch name {
+	case "compat", "method", "profile", "warmup_mode", "warmup_driver", "trend_gate", "window_sizes", "cov_bounds":
+		return true
+	}
+	return false
 }
 
 func buildRowColumns() []column[Row] {
@@ -172,7 +176,7 @@ func buildRowColumns() []column[Row] {
 		f64Fn("peer_window_end_diff_s", "PeerEndDiffS", func(r *R) float64 { return peerDiff(&r.Outcome, r.Outcome.PeerEndDiffS) },
 			func(r *R, x float64) { r.Outcome.PeerEndDiffS = x }),
 	)
-	return documented(cols, rowDocs)
+	return documented(cols, rowDocs())
 }
 
 // positiveCol is a count or target of the run's metadata where 0 is
@@ -244,7 +248,7 @@ func paramColumns() []column[Row] {
 			cols = append(cols, optBoolCol(name, src, func(r *Row) (bool, bool) { return *s.Bool(&r.Params), true },
 				func(r *Row, x, _ bool) { *s.Bool(&r.Params) = x }))
 		default: // text and lists
-			cols = append(cols, strFn(name, src, lowCardinality[name], func(r *Row) string { return s.Text(&r.Params) },
+			cols = append(cols, strFn(name, src, lowCardinality(name), func(r *Row) string { return s.Text(&r.Params) },
 				func(r *Row, v string) error { return s.SetText(&r.Params, v) }))
 		}
 	}

@@ -35,7 +35,7 @@ func buildSeriesColumns() []column[SeriesRow] {
 		f64Col("latency_p90_ns", "LatencyP90Ns", func(s *S) *float64 { return &s.LatencyP90Ns }),
 		f64Col("latency_p99_ns", "LatencyP99Ns", func(s *S) *float64 { return &s.LatencyP99Ns }),
 		i64Col("out_tokens", "OutTokens", func(s *S) *int64 { return &s.OutTokens }),
-	}, seriesDocs)
+	}, seriesDocs())
 }
 
 func appendSeries(rb *array.RecordBuilder, s *SeriesRow) {

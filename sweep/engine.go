@@ -348,10 +348,7 @@ func newEngine(o Options) (*engine, error) {
 		debug = io.Discard
 	}
 	e := &engine{o: o, debug: log.New(debug, "steadysweep: ", log.LstdFlags)}
-	for _, p := range o.Configs {
-		e.ids = append(e.ids, sinks.ConfigID(p))
-	}
-	e.labels = sinks.ConfigLabels(o.Configs)
+	e.ids, e.labels = sinks.ConfigIDsAndLabels(o.Configs)
 	return e, nil
 }
 

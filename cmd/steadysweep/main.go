@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -87,19 +88,33 @@ func commands() []command {
 }
 
 func main() {
-	// On the other core: the command need not wait for the unmapping, and
-	// what it allocates meanwhile is small (flags, sidecars). Not for the
-	// commands that only print: their peak is initialisation's, so the
-	// unmapping saves them nothing and costs CPU (a warm analyze's peak it
-	// lowers from 19.0 to 16.1 MiB; bench/RESULTS.md §8).
 	if !printsOnly(os.Args[1:]) {
-		go releaseInitPages()
+		releaseInitPagesAtFirstGC()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
+
+// releaseInitPagesAtFirstGC unmaps the read-only pages initialisation
+// touched (releaseInitPages) once the command's heap has grown to its first
+// garbage collection (4 MiB): a cleanup attached to an object nothing
+// references runs after that collection. A command that stays below it
+// (the commands that only print, a warm analyze of a small run) keeps
+// them: its peak is initialisation's or close to it, so the unmapping
+// would lower it little and cost it the page faults of paging its code
+// back in — on a warm analyze of a small run 13 of its 60 ms of CPU
+// (loaded machine, bench/RESULTS.md §8). A larger command releases them
+// on the other core while it works.
+func releaseInitPagesAtFirstGC() {
+	runtime.AddCleanup(new(gcSentinel), func(struct{}) { go releaseInitPages() }, struct{}{})
+}
+
+// gcSentinel is the object whose cleanup marks the first collection: 64
+// bytes, above the tiny allocator's 16 (a tiny object shares its block
+// with others and its cleanup may never run).
+type gcSentinel [64]byte
 
 // printsOnly reports whether args ask only for the version or a help page.
 func printsOnly(args []string) bool {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,8 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
@@ -34,13 +31,16 @@ import (
 // events file:
 //
 //  1. Identity: the events file's device, inode, size, mtime and ctime
-//     name a small file under ids/ holding the file's SHA-256, recorded
-//     when it was decoded (hashed while it was read, not re-read).
-//  2. Entry: KEY-SHA-CRC.arrow, where KEY hashes the schema version, the
+//     name a small file under ids/ holding the file's digests (digest.go),
+//     recorded when it was decoded (hashed while it was read, not
+//     re-read): its content key (XXH3-128), and its SHA-256 when that was
+//     computed too (a sweep's rows record it; a shared cache uses it).
+//  2. Entry: KEY-SUM-CRC.arrow, where KEY hashes the schema version, the
 //     token counter's identity, the tokenize-sample setting with the
-//     super-pass size it uses, the full-output count mode, the line cap
-//     and the events file's size and mtime; SHA is the start of the
-//     events file's SHA-256; CRC the CRC-32C of the entry file itself,
+//     super-pass size it uses, the full-output count mode, the line cap,
+//     the events file's size and mtime and which digest SUM is; SUM is
+//     the events file's content key in a private cache, the start of its
+//     SHA-256 in a shared one; CRC the CRC-32C of the entry file itself,
 //     checked on every read, so a torn or corrupt entry is never
 //     trusted: it is removed and rebuilt. KEY-SHA.entry names the entry
 //     last written, so a lookup opens it without listing the directory.
@@ -61,7 +61,7 @@ type Cache struct {
 }
 
 // cacheKeyVersion changes when the key or the entry layout does.
-const cacheKeyVersion = 3
+const cacheKeyVersion = 4
 
 // DefaultCacheDir is the one default cache directory of every command
 // (--cache-dir) and of a Cache without a Dir: $XDG_CACHE_HOME/steadysweep,
@@ -95,7 +95,7 @@ func (c *Cache) Lookup(run *contract.Run, opts contract.IngestOptions) (*contrac
 		return nil, false
 	}
 	id := contract.FileIdentity(fi)
-	l := c.lookup(run, cacheKey(run, opts, id), id)
+	l := c.lookup(run, opts, id)
 	return l, l != nil
 }
 
@@ -108,51 +108,79 @@ func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.Inges
 		return nil, fmt.Errorf("cache key: %w", err)
 	}
 	id := contract.FileIdentity(fi)
-	key := cacheKey(run, opts, id)
-	opts.HashEvents = true
+	if c.dir() == "" {
+		return decode(ctx, run, opts) // no cache directory (DefaultCacheDir)
+	}
+	// The directory is made first: one that does not exist yet counts as
+	// shared (shared.go), but the one made here is the user's own.
+	os.MkdirAll(c.dir(), 0o755)
+	shared := c.shared()
+	key := cacheKey(run, opts, id, shared)
+	wantSHA := opts.HashEvents || shared
+	opts.HashEvents, opts.KeyEvents = wantSHA, !shared
 	l, err := decode(ctx, run, opts)
 	if err != nil {
 		return nil, err
 	}
-	if c.dir() == "" {
-		return l, nil // no cache directory (DefaultCacheDir)
-	}
-	if l.EventsSHA256 == "" {
+	d := digests{Key: l.EventsKey, SHA: l.EventsSHA256}
+	if needKey, needSHA := !shared && d.Key == "", wantSHA && d.SHA == ""; needKey || needSHA {
 		// A reader that does not hash as it reads (other tools' formats,
 		// whose logs are small beside endpoints'): read the file for it.
-		if l.EventsSHA256, err = hashFileOnce(run.EventsPath, id); err != nil {
+		got, err := hashFileOnce(run.EventsPath, id, needKey, needSHA)
+		if err != nil {
 			run.Warnf("cache: %v", err)
 			return l, nil
 		}
+		d.merge(got)
+		l.EventsKey, l.EventsSHA256 = d.Key, d.SHA
 	}
 	// A file written while it was read is not recorded under either identity.
 	if fi2, err := os.Stat(run.EventsPath); err == nil && contract.FileIdentity(fi2) == id {
-		if err := c.Store(key, l); err != nil {
+		if err := c.store(key, d.content(shared), l); err != nil {
 			run.Warnf("cache: %v", err)
-		} else if err := c.recordIdentity(id, l.EventsSHA256); err != nil {
+		} else if err := c.recordIdentity(id, d); err != nil {
 			run.Warnf("cache: %v", err)
 		}
 	}
 	return l, nil
 }
 
-// lookup is the entry for key of the events file of identity id, or nil.
-func (c *Cache) lookup(run *contract.Run, key string, id [5]int64) *contract.Loaded {
-	sha, ok := c.identityDigest(id)
+// lookup is the entry of run under opts, its events file of identity
+// id, or nil. A hit asked for the SHA-256 (opts.HashEvents: a sweep's
+// rows) that the identity does not record (an analyze filled the entry)
+// hashes the file for it once and records it.
+func (c *Cache) lookup(run *contract.Run, opts contract.IngestOptions, id [5]int64) *contract.Loaded {
+	d, ok := c.identityDigests(id)
 	if !ok {
 		return nil
 	}
-	verify := func() bool { // shared.go: the events file hashed now
-		got, err := hashFileOnce(run.EventsPath, id)
-		return err == nil && got == sha
-	}
-	if c.shared(c.identityPath(id)) {
-		if !verify() {
+	shared := c.shared(c.identityPath(id))
+	if shared {
+		// shared.go: the events file hashed now, with the SHA-256.
+		if d.SHA == "" {
 			return nil
 		}
-		verify = func() bool { return true }
+		if got, err := hashFileOnce(run.EventsPath, id, false, true); err != nil || got.SHA != d.SHA {
+			return nil
+		}
 	}
-	return c.entry(key, sha, run, verify)
+	content := d.content(shared)
+	if content == "" {
+		return nil
+	}
+	l := c.entry(cacheKey(run, opts, id, shared), content, d, run, func() bool { return true })
+	if l != nil && opts.HashEvents && d.SHA == "" {
+		got, err := hashFileOnce(run.EventsPath, id, false, true)
+		if err != nil {
+			return nil // decoded again, hashed as it is read
+		}
+		d.merge(got)
+		l.EventsSHA256 = d.SHA
+		if err := c.recordIdentity(id, d); err != nil {
+			run.Warnf("cache: %v", err)
+		}
+	}
+	return l
 }
 
 // EventsDigest returns the SHA-256 (hex) of the events file at path as
@@ -165,52 +193,14 @@ func (c *Cache) EventsDigest(path string) (string, bool) {
 		return "", false
 	}
 	id := contract.FileIdentity(fi)
-	sha, ok := c.identityDigest(id)
+	d, ok := c.identityDigests(id)
+	ok = ok && d.SHA != ""
 	if ok && c.shared(c.identityPath(id)) {
-		got, err := hashFileOnce(path, id)
-		ok = err == nil && got == sha
+		got, err := hashFileOnce(path, id, false, true)
+		ok = err == nil && got.SHA == d.SHA
 	}
-	return sha, ok
+	return d.SHA, ok
 }
-
-// hashFile returns the hex SHA-256 of the file at path.
-func hashFile(path string) (string, error) {
-	f, err := safeopen.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("hash %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// fileHashes memoizes hashFile by file identity for this process: the
-// benchmarks of one GuideLLM report are as many runs of one file, hashed
-// once, not once per benchmark.
-var fileHashes sync.Map // [5]int64 → string
-
-// hashFileOnce is hashFile, once per file identity id (when it proves
-// anything: an inode and a ctime).
-func hashFileOnce(path string, id [5]int64) (string, error) {
-	if id[1] == 0 || id[4] == 0 {
-		return hashFile(path)
-	}
-	if v, ok := fileHashes.Load(id); ok {
-		return v.(string), nil
-	}
-	FileHashReads.Add(1)
-	sha, err := hashFile(path)
-	if err == nil {
-		fileHashes.Store(id, sha)
-	}
-	return sha, err
-}
-
-// FileHashReads counts hashFileOnce's reads (a test's evidence).
-var FileHashReads atomic.Int64
 
 // readerSidecars are the files beside a log that its format's reader
 // reads into what the cache stores (a reader that reads another file
@@ -221,8 +211,9 @@ var readerSidecars = map[contract.Format][]string{
 	contract.FormatAIPerfParquet: foreign.AIPerfInfoFiles,
 }
 
-// cacheKey derives the entry key of run under opts.
-func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64) string {
+// cacheKey derives the entry key of run under opts; shared says the
+// entry is named by the SHA-256 (digests.content), not the content key.
+func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64, shared bool) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "steadysweep-cache\x00v=%d\x00schema=%d\x00", cacheKeyVersion, contract.SchemaVersion)
 	counter := "none"
@@ -231,6 +222,7 @@ func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64) strin
 	}
 	fmt.Fprintf(h, "counter=%q\x00sample=%d\x00S=%d\x00full=%d\x00maxline=%d\x00size=%d\x00mtime=%d\x00",
 		counter, opts.TokenizeSample, contract.SampleSuperPass(run, opts), contract.TokensModeOf(run), contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize), id[2], id[3])
+	fmt.Fprintf(h, "sum=%s\x00", map[bool]string{false: "xxh3-128", true: "sha256"}[shared])
 	if run.Format != "" && run.Format != contract.FormatEndpoints {
 		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
 	}
@@ -249,49 +241,6 @@ func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64) strin
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// identityPath is the ids/ file of a file identity.
-func (c *Cache) identityPath(id [5]int64) string {
-	var b [40]byte
-	for i, v := range id {
-		binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
-	}
-	sum := sha256.Sum256(b[:])
-	return filepath.Join(c.dir(), "ids", hex.EncodeToString(sum[:16]))
-}
-
-// identityDigest returns the events SHA-256 recorded for id.
-func (c *Cache) identityDigest(id [5]int64) (string, bool) {
-	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
-		return "", false // no inode or ctime: the identity proves nothing
-	}
-	if c.dir() == "" {
-		return "", false // no cache directory (DefaultCacheDir)
-	}
-	f, err := safeopen.Open(c.identityPath(id))
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	var b [65]byte
-	n, _ := io.ReadFull(f, b[:])
-	if n != 65 || b[64] != '\n' {
-		return "", false
-	}
-	if _, err := hex.DecodeString(string(b[:64])); err != nil {
-		return "", false
-	}
-	return string(b[:64]), true
-}
-
-// recordIdentity records that the file of identity id has SHA-256 sha.
-func (c *Cache) recordIdentity(id [5]int64, sha string) error {
-	if id[0] == 0 && id[1] == 0 && id[4] == 0 {
-		return nil
-	}
-	path := c.identityPath(id)
-	return writeCacheFile(filepath.Dir(path), filepath.Base(path), []byte(sha+"\n"))
-}
-
 // Entry returns a valid entry for key and events digest sha, or nil.
 // Invalid entries are removed. The entry the pair's pointer file names is
 // tried first: one small read, where listing the cache directory grows
@@ -302,15 +251,16 @@ func (c *Cache) recordIdentity(id [5]int64, sha string) error {
 // In a shared cache (shared.go) an entry file is used only when it is the
 // user's own and the run's events file hashes to sha now.
 func (c *Cache) Entry(key, sha string, run *contract.Run) *contract.Loaded {
-	return c.entry(key, sha, run, func() bool {
-		got, err := hashFile(run.EventsPath)
-		return err == nil && got == sha
+	return c.entry(key, sha, digests{SHA: sha}, run, func() bool {
+		got, err := hashFile(run.EventsPath, false, true)
+		return err == nil && got.SHA == sha
 	})
 }
 
-// entry is Entry, verify deciding (once) whether an entry file of a
-// shared cache may be used.
-func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *contract.Loaded {
+// entry is Entry of the entries named by sum, the events file's digests
+// d, verify deciding (once) whether an entry file of a shared cache may
+// be used.
+func (c *Cache) entry(key, sum string, d digests, run *contract.Run, verify func() bool) *contract.Loaded {
 	sharedDir := c.shared()
 	verified := 0 // 0 not yet asked, 1 true, −1 false
 	// trusted judges an entry by its open descriptor's fstat (st), which
@@ -354,9 +304,9 @@ func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *c
 		if EntryJudged != nil {
 			EntryJudged(path)
 		}
-		return c.loadEntry(f, st, path, sha, run), false
+		return c.loadEntry(f, st, path, d, run), false
 	}
-	base := EntryBase(key, sha)
+	base := EntryBase(key, sum)
 	pointed := ""
 	if name, ok := c.pointedEntry(base); ok {
 		pointed = filepath.Join(c.dir(), name)
@@ -381,9 +331,10 @@ func (c *Cache) entry(key, sha string, run *contract.Run, verify func() bool) *c
 // shared cache could rename a forged entry over the one judged.
 var EntryJudged func(path string)
 
-// EntryBase is the start of the names of the entries for key and sha:
-// BASE-CRC.arrow, and BASE.entry the pointer to the latest of them.
-func EntryBase(key, sha string) string { return key + "-" + sha[:32] }
+// EntryBase is the start of the names of the entries for key and the
+// events digest sum (digests.content): BASE-CRC.arrow, and BASE.entry the
+// pointer to the latest of them.
+func EntryBase(key, sum string) string { return key + "-" + sum[:32] }
 
 // pointedEntry returns the entry name the pointer file of base holds,
 // when it is one of base's entry names.
@@ -402,7 +353,7 @@ func (c *Cache) pointedEntry(base string) (string, bool) {
 
 // loadEntry returns the entry f, open at path (st its fstat), applied to
 // run, or nil when it is invalid (then removed, with a warning).
-func (c *Cache) loadEntry(f *os.File, st fs.FileInfo, path, sha string, run *contract.Run) *contract.Loaded {
+func (c *Cache) loadEntry(f *os.File, st fs.FileInfo, path string, d digests, run *contract.Run) *contract.Loaded {
 	l, err := readEntry(f, st, path)
 	if err != nil {
 		run.Warnf("cache: discarding %s: %v", path, err)
@@ -419,7 +370,7 @@ func (c *Cache) loadEntry(f *os.File, st fs.FileInfo, path, sha string, run *con
 	// must name this run's file.
 	l.Summary.File = run.EventsPath
 	l.Summary.RestoreFirst()
-	l.EventsSHA256 = sha
+	l.EventsSHA256, l.EventsKey = d.SHA, d.Key
 	l.Attach(run, info)
 	return l
 }
@@ -482,8 +433,14 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // sidecars on load); the dataset indices are not stored. The entry is
 // streamed to its temporary file, its checksum computed on the way, and
 // named by it on commit: no copy of the columns is held (a buffer of the
-// whole entry was a third of a cold 1 GB analyze's peak).
+// whole entry was a third of a cold 1 GB analyze's peak). The entry is
+// named by l.EventsKey, else l.EventsSHA256 (EntryBase).
 func (c *Cache) Store(key string, l *contract.Loaded) error {
+	return c.store(key, cmpOr(l.EventsKey, l.EventsSHA256), l)
+}
+
+// store is Store, the entry named by the events digest sum.
+func (c *Cache) store(key, sum string, l *contract.Loaded) error {
 	rec, err := EntryRecord(l)
 	if err != nil {
 		return err
@@ -492,14 +449,15 @@ func (c *Cache) Store(key string, l *contract.Loaded) error {
 	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
 		return err
 	}
-	base := EntryBase(key, l.EventsSHA256)
+	base := EntryBase(key, sum)
 	prefix := filepath.Join(c.dir(), base+"-")
 	f, err := atomicfile.Create(prefix + "unchecked.arrow")
 	if err != nil {
 		return err
 	}
-	sum := crc32.New(castagnoli)
-	bw := bufio.NewWriterSize(io.MultiWriter(f, sum), 256<<10)
+	f.Unsynced() // its CRC is checked on every read (writeCacheFile)
+	crc := crc32.New(castagnoli)
+	bw := bufio.NewWriterSize(io.MultiWriter(f, crc), 256<<10)
 	w, err := ipc.NewFileWriter(bw, ipc.WithSchema(rec.Schema()))
 	if err == nil {
 		err = w.Write(rec)
@@ -511,17 +469,29 @@ func (c *Cache) Store(key string, l *contract.Loaded) error {
 	if err != nil {
 		return errors.Join(fmt.Errorf("write entry: %w", err), f.Abort())
 	}
-	name := fmt.Sprintf("%s-%08x.arrow", base, sum.Sum32())
+	name := fmt.Sprintf("%s-%08x.arrow", base, crc.Sum32())
 	if err := f.CommitAs(filepath.Join(c.dir(), name)); err != nil {
 		return err
 	}
 	return writeCacheFile(c.dir(), base+".entry", []byte(name+"\n"))
 }
 
-// writeCacheFile writes dir/name atomically (internal/atomicfile).
+// writeCacheFile writes dir/name atomically (internal/atomicfile),
+// unsynced: every file of the cache is checked where it is read (an
+// entry's CRC-32C, which its name and its pointer carry; an identity
+// file's digests, which name the entry), so one a crash left empty or torn
+// is a miss, rebuilt; a sync per file was a sixth of a cold analyze's wall
+// time (three files, 10–20 ms each on a virtual disk).
 func writeCacheFile(dir, name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, name), data)
+	f, err := atomicfile.Create(filepath.Join(dir, name))
+	if err != nil {
+		return err
+	}
+	if _, err := f.Unsynced().Write(data); err != nil {
+		return errors.Join(err, f.Abort())
+	}
+	return f.Commit()
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 
 	"github.com/klauspost/compress/gzip"
@@ -120,7 +119,7 @@ func OpenEvents(path string) (io.ReadCloser, error) { return OpenEventsHashed(pa
 
 // OpenEventsHashed is openEvents writing every byte read from the file
 // into h (when not nil).
-func OpenEventsHashed(path string, h hash.Hash) (*ReadCloser, error) {
+func OpenEventsHashed(path string, h io.Writer) (*ReadCloser, error) {
 	f, err := safeopen.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open events file: %w", err)

@@ -41,7 +41,9 @@ type Decoded struct {
 	UncountedRows []int32          // samples whose OutTokens await a counting pass
 	// HashedSHA256 is the events file's hash when decodeRun computed it.
 	HashedSHA256 string
-	Index        scan.UUIDIndex // kept for reuse across decodes
+	// HashedKey is its content key (NewContentKey) when decodeRun computed it.
+	HashedKey string
+	Index     scan.UUIDIndex // kept for reuse across decodes
 	// ErrCauses are the causes the error events' texts name (HTTP status,
 	// timeout, cancellation), by sample.
 	ErrCauses map[int32]ErrCause
@@ -53,7 +55,7 @@ func (d *Decoded) Reset() {
 	d.Summary = Summary{}
 	d.Keys = d.Keys[:0]
 	d.Ext = nil
-	d.HashedSHA256 = ""
+	d.HashedSHA256, d.HashedKey = "", ""
 	d.TextBytes = d.TextBytes[:0]
 	d.UncountedRows = d.UncountedRows[:0]
 	d.ErrCauses = nil

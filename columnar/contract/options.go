@@ -33,6 +33,10 @@ type IngestOptions struct {
 	// compressed bytes of a compressed log) while it is decoded, into
 	// Loaded.EventsSHA256: the file is read once.
 	HashEvents bool
+	// KeyEvents computes the events file's content key (NewContentKey, the
+	// column cache's name for the bytes: a cache fill asks for it) while it
+	// is decoded, into Loaded.EventsKey, on the same read.
+	KeyEvents bool
 	// Progress, when set, receives the number of bytes read so far.
 	Progress func(bytesRead int64)
 }
@@ -52,6 +56,9 @@ type Loaded struct {
 	// IngestOptions.HashEvents asked for it (endpoints logs) or a cache
 	// entry recorded it.
 	EventsSHA256 string
+	// EventsKey is the events file's content key (NewContentKey, hex), when
+	// IngestOptions.KeyEvents asked for it or a cache entry recorded it.
+	EventsKey string
 }
 
 // Table builds the Arrow form of l (Release it when done).

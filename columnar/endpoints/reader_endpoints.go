@@ -44,11 +44,25 @@ func EndpointsInfo(run *contract.Run) core.RunInfo {
 }
 
 // decodeRun decodes run's endpoints events into d, hashing the file's
-// bytes into d.eventsSHA256 when opts.HashEvents asks.
+// bytes into d.HashedSHA256 when opts.HashEvents asks and into
+// d.HashedKey when opts.KeyEvents does, on the one read.
 func decodeRun(ctx context.Context, run *contract.Run, opts contract.IngestOptions, d *contract.Decoded) (err error) {
-	var h hash.Hash
+	var sha, key hash.Hash
+	var hs []io.Writer
 	if opts.HashEvents {
-		h = sha256.New()
+		sha = sha256.New()
+		hs = append(hs, sha)
+	}
+	if opts.KeyEvents {
+		key = contract.NewContentKey()
+		hs = append(hs, key)
+	}
+	var h io.Writer
+	switch len(hs) {
+	case 1:
+		h = hs[0]
+	case 2:
+		h = io.MultiWriter(hs...)
 	}
 	rc, err := contract.OpenEventsHashed(run.EventsPath, h)
 	if err != nil {
@@ -96,7 +110,12 @@ func decodeRun(ctx context.Context, run *contract.Run, opts contract.IngestOptio
 		if _, err := io.Copy(io.Discard, rc.Raw); err != nil {
 			return fmt.Errorf("hash %s: %w", run.EventsPath, err)
 		}
-		d.HashedSHA256 = hex.EncodeToString(h.Sum(nil))
+		if sha != nil {
+			d.HashedSHA256 = hex.EncodeToString(sha.Sum(nil))
+		}
+		if key != nil {
+			d.HashedKey = hex.EncodeToString(key.Sum(nil))
+		}
 	}
 	switch {
 	case sampled:

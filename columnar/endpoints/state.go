@@ -77,16 +77,17 @@ func (m *machine) reserve() {
 		}
 		want = int(min(int64(want), m.limit/BytesPerSample))
 	}
-	growSamples(s, want)
+	sl := newColumnSlab(want, m.reissued)
+	growSamples(s, want, sl)
 	if m.reissued {
-		s.LastIssueNs = withRoom(s.LastIssueNs, want)
-		m.curIssue = withRoom(m.curIssue, want)
+		s.LastIssueNs = carve(sl, s.LastIssueNs, want)
+		m.curIssue = carve(sl, m.curIssue, want)
 	}
 	m.index.Ensure(m.dst.Keys, want)
 	d := m.dst
-	d.Keys = withRoom(d.Keys, want)
-	d.TextBytes = withRoom(d.TextBytes, want)
-	m.status = withRoom(m.status, want)
+	d.Keys = carve(sl, d.Keys, want)
+	d.TextBytes = carve(sl, d.TextBytes, want)
+	m.status = carve(sl, m.status, want)
 }
 
 // withRoom returns xs with capacity for n elements, in a new array when
@@ -356,23 +357,24 @@ func (m *machine) finish() {
 }
 
 // growSamples makes room for n samples in every column of s but
-// LastIssueNs (the machine's: see machine.curIssue).
-func growSamples(s *core.Samples, n int) {
-	s.IssueNs = withRoom(s.IssueNs, n)
-	s.LastEventNs = withRoom(s.LastEventNs, n)
-	s.HasFirstToken = withRoom(s.HasFirstToken, n)
-	s.FirstTokenNs = withRoom(s.FirstTokenNs, n)
-	s.TTFTNs = withRoom(s.TTFTNs, n)
-	s.WarmTTFT = withRoom(s.WarmTTFT, n)
-	s.FirstTokenSeq = withRoom(s.FirstTokenSeq, n)
-	s.HasComplete = withRoom(s.HasComplete, n)
-	s.CompleteNs = withRoom(s.CompleteNs, n)
-	s.LatencyNs = withRoom(s.LatencyNs, n)
-	s.CompleteSeq = withRoom(s.CompleteSeq, n)
-	s.OutTokens = withRoom(s.OutTokens, n)
-	s.FullTokens = withRoom(s.FullTokens, n)
-	s.Failed = withRoom(s.Failed, n)
-	s.Retries = withRoom(s.Retries, n)
+// LastIssueNs (the machine's: see machine.curIssue), new arrays cut from
+// sl when there is one (carve).
+func growSamples(s *core.Samples, n int, sl *columnSlab) {
+	s.IssueNs = carve(sl, s.IssueNs, n)
+	s.LastEventNs = carve(sl, s.LastEventNs, n)
+	s.HasFirstToken = carve(sl, s.HasFirstToken, n)
+	s.FirstTokenNs = carve(sl, s.FirstTokenNs, n)
+	s.TTFTNs = carve(sl, s.TTFTNs, n)
+	s.WarmTTFT = carve(sl, s.WarmTTFT, n)
+	s.FirstTokenSeq = carve(sl, s.FirstTokenSeq, n)
+	s.HasComplete = carve(sl, s.HasComplete, n)
+	s.CompleteNs = carve(sl, s.CompleteNs, n)
+	s.LatencyNs = carve(sl, s.LatencyNs, n)
+	s.CompleteSeq = carve(sl, s.CompleteSeq, n)
+	s.OutTokens = carve(sl, s.OutTokens, n)
+	s.FullTokens = carve(sl, s.FullTokens, n)
+	s.Failed = carve(sl, s.Failed, n)
+	s.Retries = carve(sl, s.Retries, n)
 	if len(s.ConversationID) > 0 { // optional: see setOptional
 		s.ConversationID = withRoom(s.ConversationID, n)
 	}

@@ -1,12 +1,16 @@
 package tokenizer
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/corpora/sharedtest"
 )
 
 // BenchmarkEncode encodes the 3000 shared texts (3.17 MB) one call per
@@ -89,6 +93,10 @@ func BenchmarkLoadCompiled(b *testing.B) {
 		for _, form := range []string{"gz", "json"} {
 			path := gz
 			if form == "json" {
+				// A file just written: let its sum be recorded (filesum.go).
+				old := racyWindow
+				racyWindow = 0
+				defer func() { racyWindow = old }()
 				// As a Hugging Face cache holds it: uncompressed.
 				data, err := readMaybeGzip(gz)
 				if err != nil {
@@ -113,6 +121,26 @@ func benchmarkLoadCompiled(b *testing.B, name, path string) {
 			}
 			cpu := processCPUSeconds()
 			for b.Loop() {
+				if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledHit {
+					b.Fatal(outcome, err)
+				}
+			}
+			b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N)*1e3, "cpu-ms/op")
+		})
+		// A hit without the record of the file's sum: the file is hashed.
+		b.Run("tok="+name+"/hit-hashing", func(b *testing.B) {
+			cache := b.TempDir()
+			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+				b.Fatal(outcome, err)
+			}
+			ids := filepath.Join(cache, compiledDir, sumDir)
+			cpu := processCPUSeconds()
+			for b.Loop() {
+				b.StopTimer()
+				if err := os.RemoveAll(ids); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
 				if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledHit {
 					b.Fatal(outcome, err)
 				}
@@ -187,4 +215,52 @@ func benchVectors(b *testing.B, dir, name string) (tok *Tokenizer, vectors []idV
 		tokens += v.Count
 	}
 	return tok, vectors, bytes, tokens
+}
+
+// BenchmarkCountRunOutputs counts, with gpt-oss's tokenizer, the output
+// texts of shared/parity/runs/conc_hairball_tail (498 outputs, 2.33 MB:
+// first chunk and the rest of each, as the events decoder counts them) —
+// the counting of issue 32's zero-flag analyze with gpt-oss, in-process.
+//
+//	go test -run '^$' -bench CountRunOutputs -cpu 1 -benchtime 20x ./columnar/tokenizer
+func BenchmarkCountRunOutputs(b *testing.B) {
+	tok := loadShared(b, "gptoss")
+	path := filepath.Join(sharedtest.Dir(b, "parity"), "parity", "runs", "conc_hairball_tail", "events.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var texts []string
+	size := 0
+	for line := range bytes.Lines(data) {
+		var ev struct {
+			Type string            `json:"event_type"`
+			Data []json.RawMessage `json:"data"`
+		}
+		if json.Unmarshal(line, &ev) != nil || ev.Type != "sample.complete" || len(ev.Data) < 2 {
+			continue
+		}
+		var chunks []string
+		if json.Unmarshal(ev.Data[1], &chunks) != nil {
+			continue
+		}
+		for _, c := range chunks {
+			texts, size = append(texts, c), size+len(c)
+		}
+	}
+	if size < 2e6 {
+		b.Fatalf("%d bytes of output text in %s, want the run's 2.33 MB", size, path)
+	}
+	for _, s := range texts { // the BPE cache warm, as after the first outputs of a run
+		tok.Count(s)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	cpu := processCPUSeconds()
+	for b.Loop() {
+		for _, s := range texts {
+			tok.Count(s)
+		}
+	}
+	b.ReportMetric((processCPUSeconds()-cpu)/float64(b.N)*1e3, "cpu-ms/op")
 }

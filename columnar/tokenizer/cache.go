@@ -5,13 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
-	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // compiledDir is the subdirectory of the cache directory that holds
@@ -31,23 +30,31 @@ const (
 // file's bytes as stored (gzip-compressed or not, so a hit need not
 // gunzip), a dash, and the first 16 hex digits of the SHA-256 of the
 // tokenizer_config.json beside it ("none" without one): a changed file
-// or config is a new entry, never a stale one.
+// or config is a new entry, never a stale one. The hash itself is
+// remembered against the file's identity (filesum.go), so a hit reads
+// neither the JSON nor, while the file is unchanged, its bytes.
 //
 // outcome is CompiledHit, CompiledWritten, or a one-line reason the entry
 // was rebuilt or could not be stored ("rebuilt: …", "not stored: …");
 // a cache that cannot be written costs only the speed of the next load.
 func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error) {
-	sum, err := hashFile(path)
+	file, err := openTokenizerFile(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("tokenizer: %w", err)
+		return nil, "", err
+	}
+	defer file.Close()
+	dir := filepath.Join(cacheDir, compiledDir)
+	sum, err := file.sum(dir)
+	if err != nil {
+		return nil, "", err
 	}
 	cfg, cfgRaw, err := readConfig(path)
 	if err != nil {
 		return nil, "", err
 	}
-	entry := filepath.Join(cacheDir, compiledDir, compiledKey(sum, cfgRaw)+".tok")
+	entry := filepath.Join(dir, compiledKey(sum, cfgRaw)+".tok")
 	var rebuilt string
-	switch data, err := safeopen.ReadFile(entry, "compiled tokenizers", safeopen.LimitTokenizer); {
+	switch data, err := readEntry(entry); {
 	case err == nil:
 		p, err := decodeCompiled(data)
 		if err == nil {
@@ -59,9 +66,20 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 	case !errors.Is(err, fs.ErrNotExist):
 		rebuilt = fmt.Sprintf("rebuilt: %v", err)
 	}
-	data, err := readMaybeGzip(path)
+	start := time.Now()
+	raw, err := file.read()
 	if err != nil {
 		return nil, "", err
+	}
+	// The entry is stored under the hash of the bytes parsed, whatever a
+	// record said (one CRC-valid but wrong is corrected).
+	if fresh := sha256.Sum256(raw); fresh != sum {
+		entry = filepath.Join(dir, compiledKey(fresh, cfgRaw)+".tok")
+		file.record(dir, fresh, start)
+	}
+	data, err := gunzipIfCompressed(raw, path)
+	if err != nil {
+		return nil, "", fmt.Errorf("tokenizer: %w", err)
 	}
 	p, err := parseParts(data, cfg)
 	if err == nil {
@@ -81,30 +99,6 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 		return t, "not stored: " + err.Error(), nil
 	}
 	return t, outcome, nil
-}
-
-// hashFile is the SHA-256 of the file at path, read in pieces: a hit
-// needs the hash of a tokenizer.json of tens of megabytes, not its bytes
-// in memory.
-func hashFile(path string) (sum [sha256.Size]byte, err error) {
-	f, err := safeopen.Open(path)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.CopyBuffer(h, io.LimitReader(f, safeopen.LimitTokenizer+1), make([]byte, 256<<10))
-	if err != nil {
-		return sum, fmt.Errorf("read %s: %w", path, err)
-	}
-	if n > safeopen.LimitTokenizer {
-		if _, err := safeopen.ReadFile(path, "tokenizer files", safeopen.LimitTokenizer); err != nil {
-			return sum, err // the limit's own error
-		}
-		return sum, fmt.Errorf("read %s: changed while read", path)
-	}
-	h.Sum(sum[:0])
-	return sum, nil
 }
 
 // compiledKey names the entry of a tokenizer file (by its hash) and its

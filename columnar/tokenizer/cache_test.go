@@ -4,9 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
 
 // entryOf is the one compiled entry under cacheDir.
@@ -33,9 +36,14 @@ func TestCompiledCacheSharedVectors(t *testing.T) {
 			if err != nil || outcome != CompiledWritten {
 				t.Fatalf("first LoadCached: outcome %q, error %v; want %q", outcome, err, CompiledWritten)
 			}
+			hashes := sumHashes.Load()
 			tok, outcome, err := LoadCached(path, cache)
 			if err != nil || outcome != CompiledHit {
 				t.Fatalf("second LoadCached: outcome %q, error %v; want %q", outcome, err, CompiledHit)
+			}
+			// The shared files are old: their sums are recorded (filesum.go).
+			if n := sumHashes.Load() - hashes; n != 0 && stableFile(t, path) {
+				t.Errorf("second LoadCached hashed %d files, want the recorded sum", n)
 			}
 			if tok.Identity() != first.Identity() || tok.Identity() != loadShared(t, name).Identity() {
 				t.Errorf("identity %s from the cache, %s parsed, %s by Load", tok.Identity(), first.Identity(), loadShared(t, name).Identity())
@@ -244,5 +252,35 @@ func TestDecodeCompiledForgedTables(t *testing.T) {
 	}
 	if _, err := decodeCompiled(p.appendCompiled(nil)); !errors.Is(err, errCompiled) {
 		t.Errorf("vocabulary slot past the keys: %v, want errCompiled", err)
+	}
+}
+
+// TestCompiledCacheMappedEntry: a hit's tables lie in the entry file
+// mapped (entryread.go); replacing the entry by rename, as every writer
+// does, leaves the loaded tokenizer's bytes as they were, and a second
+// hit of the same file shares the first's mapping.
+func TestCompiledCacheMappedEntry(t *testing.T) {
+	path, cache := copyTiny(t, ""), t.TempDir()
+	var loads [3]*Tokenizer
+	for i, want := range []string{CompiledWritten, CompiledHit, CompiledHit} {
+		tok, outcome, err := LoadCached(path, cache)
+		if err != nil || outcome != want {
+			t.Fatalf("load %d: %q, %v; want %q", i+1, outcome, err, want)
+		}
+		loads[i] = tok
+	}
+	tok, again := loads[1], loads[2]
+	if runtime.GOOS == "linux" && tok.model.merges != nil && &tok.model.merges.entries[0] != &again.model.merges.entries[0] {
+		t.Errorf("two hits of one entry file hold two copies of its merge table")
+	}
+	entry := entryOf(t, cache)
+	if err := atomicfile.WriteFile(entry, []byte("steadysweep compiled tokenizer 2\ngarbage")); err != nil {
+		t.Fatal(err)
+	}
+	want := loadTiny(t)
+	for _, s := range tinyTexts {
+		if got, w := tok.Encode(s), want.Encode(s); !slices.Equal(got, w) {
+			t.Errorf("Encode(%q) after the entry was replaced = %v, want %v (Load)", s, got, w)
+		}
 	}
 }

@@ -56,32 +56,72 @@ func unicodeProperties() *propertyTable {
 	return properties
 }
 
+// buildPropertyTable fills the table a block of 256 code points at a
+// time, walking each property's sorted ranges alongside: no flat array of
+// every code point (2.2 MB of fresh pages), and the blocks that are one
+// value throughout (most of the code space) are shared without hashing
+// them.
 func buildPropertyTable() *propertyTable {
-	flat := make([]property, 0x110000)
-	set := func(ranges []runeRange, p property) {
-		for _, r := range ranges {
-			for c := r.lo; c <= r.hi; c++ {
-				flat[c] |= p
-			}
+	type source struct {
+		ranges []runeRange // sorted, disjoint
+		p      property
+	}
+	var sources []source
+	for name, p := range propertyNames {
+		sources = append(sources, source{onigClasses[name], p})
+	}
+	sources = append(sources, source{onigClasses["s"], propSpace})
+	var unsafe []runeRange
+	for _, c := range nfcUnsafeRunes() { // sorted
+		if n := len(unsafe); n > 0 && unsafe[n-1].hi == c-1 {
+			unsafe[n-1].hi = c
+		} else {
+			unsafe = append(unsafe, runeRange{c, c})
 		}
 	}
-	for name, p := range propertyNames {
-		set(onigClasses[name], p)
-	}
-	set(onigClasses["s"], propSpace)
-	for _, c := range nfcUnsafeRunes() {
-		flat[c] |= propNFCUnsafe
-	}
+	sources = append(sources, source{unsafe, propNFCUnsafe})
 
-	t := &propertyTable{}
-	seen := make(map[[256]property]uint16)
+	t := &propertyTable{blocks: make([]property, 0, 512<<8)}
+	uniform := make(map[property]uint16)
+	mixed := make(map[[256]property]uint16)
 	for b := range t.blockIndex {
+		lo, hi := rune(b<<8), rune(b<<8|0xFF)
 		var block [256]property
-		copy(block[:], flat[b<<8:(b+1)<<8])
-		idx, ok := seen[block]
+		for i := range sources {
+			src := &sources[i]
+			for len(src.ranges) > 0 && src.ranges[0].hi < lo {
+				src.ranges = src.ranges[1:]
+			}
+			for _, r := range src.ranges {
+				if r.lo > hi {
+					break
+				}
+				for c := max(r.lo, lo); c <= min(r.hi, hi); c++ {
+					block[c-lo] |= src.p
+				}
+			}
+		}
+		same := true
+		for _, p := range block[1:] {
+			if p != block[0] {
+				same = false
+				break
+			}
+		}
+		var idx uint16
+		var ok bool
+		if same {
+			idx, ok = uniform[block[0]]
+		} else {
+			idx, ok = mixed[block]
+		}
 		if !ok {
 			idx = uint16(len(t.blocks) >> 8)
-			seen[block] = idx
+			if same {
+				uniform[block[0]] = idx
+			} else {
+				mixed[block] = idx
+			}
 			t.blocks = append(t.blocks, block[:]...)
 		}
 		t.blockIndex[b] = idx

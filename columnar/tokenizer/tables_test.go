@@ -69,3 +69,58 @@ func readJSONFile(t *testing.T, path string, v any) {
 		t.Fatalf("decode %s: %v", path, err)
 	}
 }
+
+// TestPropertyTable: the two-stage table gives every code point exactly
+// the properties of the Oniguruma classes holding it (looked up here by a
+// binary search of each class's ranges) and NFC-unsafety of the runes
+// nfcUnsafeRunes lists; beyond U+10FFFF none.
+func TestPropertyTable(t *testing.T) {
+	in := func(ranges []runeRange, c rune) bool {
+		i, _ := slices.BinarySearchFunc(ranges, c, func(r runeRange, c rune) int {
+			switch {
+			case r.hi < c:
+				return -1
+			case r.lo > c:
+				return 1
+			}
+			return 0
+		})
+		return i < len(ranges) && ranges[i].lo <= c && c <= ranges[i].hi
+	}
+	unsafe := map[rune]bool{}
+	for _, c := range nfcUnsafeRunes() {
+		unsafe[c] = true
+	}
+	table := unicodeProperties()
+	for c := rune(0); c <= 0x10FFFF; c++ {
+		var want property
+		for name, p := range propertyNames {
+			if in(onigClasses[name], c) {
+				want |= p
+			}
+		}
+		if in(onigClasses["s"], c) {
+			want |= propSpace
+		}
+		if unsafe[c] {
+			want |= propNFCUnsafe
+		}
+		if got := table.of(c); got != want {
+			t.Fatalf("properties of %U = %b, want %b", c, got, want)
+		}
+	}
+	for _, c := range []rune{-1, 0x110000, 0x7FFFFFFF} {
+		if got := table.of(c); got != 0 {
+			t.Errorf("properties of %d = %b, want none", c, got)
+		}
+	}
+	distinct := map[property]bool{}
+	for _, p := range table.distinct {
+		distinct[p] = true
+	}
+	for _, p := range table.blocks {
+		if !distinct[p] {
+			t.Fatalf("property word %b missing from distinct", p)
+		}
+	}
+}

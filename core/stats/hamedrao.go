@@ -45,40 +45,58 @@ func HamedRaoStop(xs []float64, stop func() bool) (r MannKendallResult, ok bool)
 
 // hamedRaoFrom is HamedRaoStop given xs's S and uncorrected variance.
 func hamedRaoFrom(xs []float64, s int, v0 float64, stop func() bool) (r MannKendallResult, ok bool) {
-	n := len(xs)
-	c := 1.0
-	if n >= 3 {
-		// A short series' ranks and autocorrelations live on the stack.
-		var rbuf, acfBuf, devBuf [smallSeriesMax]float64
-		var idxBuf [smallSeriesMax]int
-		var ranks, acf, dev []float64
-		var idx []int
-		if n <= smallSeriesMax {
-			ranks, acf, dev, idx = rbuf[:n], acfBuf[:n-1], devBuf[:n], idxBuf[:n]
-		} else {
-			ranks, acf, dev, idx = make([]float64, n), make([]float64, n-1), make([]float64, n), make([]int, n)
-		}
-		rho, ok := rankACFInto(ordinalRanksInto(xs, ranks, idx), n-1, stop, acf, dev)
-		if !ok {
-			return MannKendallResult{}, false
-		}
-		bound := ciZ95 / math.Sqrt(float64(n))
-		f := 0.0
-		for k := 1; k < n; k++ {
-			r := rho[k-1]
-			if math.Abs(r) <= bound {
-				continue
-			}
-			w := int64(n-k) * int64(n-k-1) * int64(n-k-2)
-			f += float64(float64(w) * r) // float64(): never fused
-		}
-		nn := int64(n) * int64(n-1) * int64(n-2)
-		c = 1.0 + float64((2.0/float64(nn))*f)
-		if c <= 0 {
-			c = 1.0
-		}
+	c, ok := hamedRaoCorrectionOf(xs, stop)
+	if !ok {
+		return MannKendallResult{}, false
 	}
-	return mkResult(n, s, v0*c, c), true
+	return mkResult(len(xs), s, v0*c, c), true
+}
+
+// hamedRaoCorrectionOf is the variance factor C of xs (1 below three
+// values); ok is false once stop reports true.
+func hamedRaoCorrectionOf(xs []float64, stop func() bool) (c float64, ok bool) {
+	n := len(xs)
+	if n < 3 {
+		return 1.0, true
+	}
+	// A short series' ranks and autocorrelations live on the stack.
+	var rbuf, acfBuf, devBuf [smallSeriesMax]float64
+	var idxBuf [smallSeriesMax]int
+	var ranks, acf, dev []float64
+	var idx []int
+	if n <= smallSeriesMax {
+		ranks, acf, dev, idx = rbuf[:n], acfBuf[:n-1], devBuf[:n], idxBuf[:n]
+	} else {
+		ranks, acf, dev, idx = make([]float64, n), make([]float64, n-1), make([]float64, n), make([]int, n)
+	}
+	return hamedRaoCorrection(ordinalRanksInto(xs, ranks, idx), stop, acf, dev)
+}
+
+// hamedRaoCorrection returns the variance factor C of the ordinal ranks
+// of a series of n ≥ 3 values (HamedRao's steps 2–5), with acf (n−1 long)
+// and dev (n long) as scratch; ok is false once stop reports true.
+func hamedRaoCorrection(ranks []float64, stop func() bool, acf, dev []float64) (c float64, ok bool) {
+	n := len(ranks)
+	rho, ok := rankACFInto(ranks, n-1, stop, acf, dev)
+	if !ok {
+		return 0, false
+	}
+	bound := ciZ95 / math.Sqrt(float64(n))
+	f := 0.0
+	for k := 1; k < n; k++ {
+		r := rho[k-1]
+		if math.Abs(r) <= bound {
+			continue
+		}
+		w := int64(n-k) * int64(n-k-1) * int64(n-k-2)
+		f += float64(float64(w) * r) // float64(): never fused
+	}
+	nn := int64(n) * int64(n-1) * int64(n-2)
+	c = 1.0 + float64((2.0/float64(nn))*f)
+	if c <= 0 {
+		c = 1.0
+	}
+	return c, true
 }
 
 // rankACF returns the biased autocorrelations ρ_1…ρ_maxLag of the ranks r

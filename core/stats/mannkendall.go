@@ -97,6 +97,12 @@ func mkVariance(xs []float64) float64 {
 	} else {
 		tie = tieTermMap(xs)
 	}
+	return mkVarianceOf(n, tie)
+}
+
+// mkVarianceOf is the tie-corrected variance of S of n values whose tie
+// groups sum to tie (Σ_g t_g(t_g−1)(2t_g+5)).
+func mkVarianceOf(n, tie int64) float64 {
 	return float64(n*(n-1)*(2*n+5)-tie) / 18.0
 }
 
@@ -159,15 +165,19 @@ func mkZ(s int, v float64) float64 {
 }
 
 func mkResult(n, s int, v, correction float64) MannKendallResult {
+	r := mkNoP(n, s, v, correction)
+	r.P = NormalTwoSidedP(r.Z)
+	return r
+}
+
+// mkNoP is mkResult without the p-value (NaN), which Verdict does not read
+// (it uses the reference's expression of p).
+func mkNoP(n, s int, v, correction float64) MannKendallResult {
 	tau := math.NaN()
 	if n >= 2 {
 		tau = float64(s) / (float64(n) * float64(n-1) / 2)
 	}
-	z := mkZ(s, v)
-	return MannKendallResult{
-		N: n, S: s, Tau: tau, VarS: v, Correction: correction,
-		Z: z, P: NormalTwoSidedP(z),
-	}
+	return MannKendallResult{N: n, S: s, Tau: tau, VarS: v, Correction: correction, Z: mkZ(s, v), P: math.NaN()}
 }
 
 // Verdict returns the reference's verdict for the test at level alpha
@@ -175,12 +185,16 @@ func mkResult(n, s int, v, correction float64) MannKendallResult {
 // the direction of S; otherwise up/down when the reference's p-value
 // 2·(1 − Φ(|Z|)) is below alpha, in the direction of S, else steady.
 // A NaN variance (published signed variants) gives steady.
-func (r MannKendallResult) Verdict(alpha float64) Verdict {
+func (r MannKendallResult) Verdict(alpha float64) Verdict { return r.Significance().Verdict(alpha) }
+
+// Significance is Verdict as a function of alpha (its p-value computed
+// once).
+func (r MannKendallResult) Significance() Significance {
 	if r.N < MinTrendN {
-		return VerdictInsufficient
+		return Significance{Fixed: true, V: VerdictInsufficient}
 	}
 	if r.VarS <= 0 {
-		return direction(float64(r.S))
+		return Significance{Fixed: true, V: direction(float64(r.S))}
 	}
-	return significantVerdict(float64(r.S), normalTwoSidedPRef(r.Z), alpha)
+	return Significance{Effect: float64(r.S), P: normalTwoSidedPRef(r.Z)}
 }

@@ -47,6 +47,16 @@ func NeweyWest(xs []float64, maxLags int) NeweyWestResult {
 
 // neweyWestFrom is NeweyWest given the series' fit.
 func neweyWestFrom(ols OLSResult, maxLags int) NeweyWestResult {
+	r := neweyWestNoP(ols, maxLags)
+	if r.SE != 0 && !math.IsNaN(r.SE) {
+		r.P = NormalTwoSidedP(r.T)
+	}
+	return r
+}
+
+// neweyWestNoP is neweyWestFrom without the p-value (NaN), which Verdict
+// does not read (it uses the reference's expression of p).
+func neweyWestNoP(ols OLSResult, maxLags int) NeweyWestResult {
 	n := ols.N
 	nan := math.NaN()
 	r := NeweyWestResult{N: n, Slope: ols.Slope, SE: nan, T: nan, P: nan, Degenerate: ols.Degenerate}
@@ -85,7 +95,6 @@ func neweyWestFrom(ols OLSResult, maxLags int) NeweyWestResult {
 	}
 	if r.SE != 0 {
 		r.T = r.Slope / r.SE
-		r.P = NormalTwoSidedP(r.T)
 	}
 	return r
 }
@@ -94,15 +103,19 @@ func neweyWestFrom(ols OLSResult, maxLags int) NeweyWestResult {
 // VerdictInsufficient for N < MinTrendN; the direction of the slope when
 // SE == 0 (a perfectly straight line); otherwise up/down when the reference's
 // p = 2·(1 − Φ(|T|)) is below alpha, else steady.
-func (r NeweyWestResult) Verdict(alpha float64) Verdict {
+func (r NeweyWestResult) Verdict(alpha float64) Verdict { return r.Significance().Verdict(alpha) }
+
+// Significance is Verdict as a function of alpha (its p-value computed
+// once).
+func (r NeweyWestResult) Significance() Significance {
 	if r.N < MinTrendN {
-		return VerdictInsufficient
+		return Significance{Fixed: true, V: VerdictInsufficient}
 	}
 	if math.IsNaN(r.SE) {
-		return VerdictSteady // Sxx == 0: cannot happen for n ≥ 2
+		return Significance{Fixed: true, V: VerdictSteady} // Sxx == 0: cannot happen for n ≥ 2
 	}
 	if r.SE == 0 {
-		return direction(r.Slope)
+		return Significance{Fixed: true, V: direction(r.Slope)}
 	}
-	return significantVerdict(r.Slope, normalTwoSidedPRef(r.T), alpha)
+	return Significance{Effect: r.Slope, P: normalTwoSidedPRef(r.T)}
 }

@@ -54,7 +54,11 @@ func OLS(xs []float64) OLSResult {
 
 // olsFit is OLS without the slope's SE, T and P (NaN): what Newey–West and
 // slope-vs-scatter read, without the Student-t p-value's incomplete beta.
-func olsFit(xs []float64) OLSResult {
+func olsFit(xs []float64) OLSResult { return olsFitInto(xs, make([]float64, len(xs))) }
+
+// olsFitInto is olsFit with the residuals written to resid (as long as
+// xs), which the result's Residuals then is.
+func olsFitInto(xs, resid []float64) OLSResult {
 	n := len(xs)
 	nan := math.NaN()
 	if n == 0 {
@@ -83,7 +87,6 @@ func olsFit(xs []float64) OLSResult {
 		slope = sxy / sxx
 	}
 	a := ybar - float64(slope*xbar) // float64(): never fused (see libm.go)
-	resid := make([]float64, n)
 	for t, y := range xs {
 		resid[t] = y - (a + float64(slope*float64(t)))
 	}

@@ -82,12 +82,19 @@ type slopeSelector struct {
 
 func newSlopeSelector(xs []float64) *slopeSelector {
 	n := len(xs)
-	s := &slopeSelector{xs: xs, n: n, pairs: int64(n) * int64(n-1) / 2,
-		rng: rand.New(rand.NewPCG(uint64(n), 0x7e11_5e75))}
-	s.order, s.buf = make([]int32, n), make([]int32, n)
+	s := newSlopeCounter(xs)
+	s.rng = rand.New(rand.NewPCG(uint64(n), 0x7e11_5e75))
 	s.maxBand = max(int64(8*n), 1<<16)
 	s.below0 = s.countBelow(0, false)
 	s.zeros = countEqualPairs(xs)
+	return s
+}
+
+// newSlopeCounter is a selector that only counts (countBelow, enumerate).
+func newSlopeCounter(xs []float64) *slopeSelector {
+	n := len(xs)
+	s := &slopeSelector{xs: xs, n: n, pairs: int64(n) * int64(n-1) / 2}
+	s.order, s.buf = make([]int32, n), make([]int32, n)
 	return s
 }
 

@@ -105,6 +105,38 @@ func direction(x float64) Verdict {
 	return VerdictSteady
 }
 
+// Significance is a test's verdict as a function of the significance
+// level: V whatever alpha when Fixed, else significantVerdict(Effect, P,
+// alpha). A sweep over alpha computes the p-value once, and learns for
+// which levels the verdict stays the same (AlphaRange).
+type Significance struct {
+	Fixed     bool
+	V         Verdict
+	Effect, P float64
+}
+
+// Verdict is the verdict at level alpha.
+func (s Significance) Verdict(alpha float64) Verdict {
+	if s.Fixed {
+		return s.V
+	}
+	return significantVerdict(s.Effect, s.P, alpha)
+}
+
+// AlphaRange narrows (lo, hi] to the levels at which s's verdict is the
+// one it has at alpha: above P when P < alpha (significant), at most P
+// otherwise; a fixed verdict, a zero effect or a NaN p-value (steady at
+// every level) leave it.
+func (s Significance) AlphaRange(alpha, lo, hi float64) (float64, float64) {
+	if s.Fixed || s.Effect == 0 || math.IsNaN(s.P) {
+		return lo, hi
+	}
+	if s.P < alpha {
+		return max(lo, s.P), hi
+	}
+	return lo, min(hi, s.P)
+}
+
 // significantVerdict is up/down by the sign of effect when p < alpha, else
 // steady.
 func significantVerdict(effect, p, alpha float64) Verdict {
@@ -127,35 +159,59 @@ func significantVerdict(effect, p, alpha float64) Verdict {
 // when the relative drift reaches RelDriftThreshold (below it the series
 // cannot be drifting).
 func TrendVerdicts(xs []float64, alpha float64) [5]Verdict {
-	out := [5]Verdict{VerdictInsufficient, VerdictInsufficient, VerdictInsufficient, VerdictInsufficient,
-		VerdictInsufficient}
 	n := len(xs)
 	if n < MinTrendN {
-		return out
+		return insufficientVerdicts()
 	}
 	s, v0 := mkS(xs), mkVariance(xs)
-	hr, _ := hamedRaoFrom(xs, s, v0, nil)
-	out[0] = hr.Verdict(alpha)
-	out[1] = mkResult(n, s, v0, 1).Verdict(alpha)
-	ols := olsFit(xs)
-	out[2] = neweyWestFrom(ols, -1).Verdict(alpha)
+	c, _ := hamedRaoCorrectionOf(xs, nil)
+	var rbuf [smallSeriesMax]float64
+	resid := rbuf[:0]
+	if n > len(rbuf) {
+		resid = make([]float64, 0, n)
+	}
+	ols := olsFitInto(xs, resid[:n])
 	m := Median(xs)
 	if m == 0 {
 		m = ZeroMedianFloor // medianOrFloor
 	}
-	if rel := SensSlope(xs) * float64(n-1) / m; math.Abs(rel) < RelDriftThreshold {
-		out[3] = VerdictSteady
-	} else {
-		out[3] = direction(rel)
-	}
-	total := ols.Slope * float64(n-1)
+	return verdictsOf(n, s, v0, c, ols, -1, m, theilSenVerdict(xs, m), alpha)
+}
+
+// insufficientVerdicts is the five verdicts of a series too short to judge.
+func insufficientVerdicts() [5]Verdict {
+	return [5]Verdict{VerdictInsufficient, VerdictInsufficient, VerdictInsufficient, VerdictInsufficient,
+		VerdictInsufficient}
+}
+
+// verdictsOf is TrendVerdicts of a series of n ≥ MinTrendN values from
+// its parts: Mann–Kendall's S, its uncorrected variance v0 and Hamed–Rao's
+// factor c, the OLS fit, newey_west's bandwidth (−1: NeweyWestLags), the
+// floored median m and theil_sen's verdict. The p-values the verdicts do
+// not read are not computed.
+func verdictsOf(n, s int, v0, c float64, ols OLSResult, nwLags int, m float64, theilSen Verdict,
+	alpha float64) [5]Verdict {
+	var out [5]Verdict
+	out[0] = mkNoP(n, s, v0*c, c).Verdict(alpha)
+	out[1] = mkNoP(n, s, v0, 1).Verdict(alpha)
+	out[2] = neweyWestNoP(ols, nwLags).Verdict(alpha)
+	out[3] = theilSen
+	out[4] = slopeVsScatterVerdict(ols, m)
+	return out
+}
+
+// slopeVsScatterVerdict is slope_vs_scatter's verdict from the OLS fit of
+// at least MinTrendN values and their floored median m; the residual
+// scatter is computed only when the relative drift reaches
+// RelDriftThreshold (below it the series cannot be drifting).
+func slopeVsScatterVerdict(ols OLSResult, m float64) Verdict {
+	total := ols.Slope * float64(ols.N-1)
 	rel := total / m
-	out[4] = VerdictSteady
 	if !(math.Abs(rel) < RelDriftThreshold) {
 		snr := math.Abs(total) / (PStdev(ols.Residuals) + ZeroMedianFloor)
 		if math.Abs(rel) >= RelDriftThreshold && snr >= SNRThreshold {
-			out[4] = direction(rel)
+			return direction(rel)
 		}
 	}
-	return out
+	return VerdictSteady
 }

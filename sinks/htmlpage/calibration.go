@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Calibration is what a calibration page shows, filled by
@@ -143,16 +144,16 @@ func calibrationTableView(t CalibrationTable) mdTable {
 }
 
 var (
-	mdBold = regexp.MustCompile(`\*\*(.+?)\*\*`)
-	mdCode = regexp.MustCompile("`([^`]*)`")
+	mdBold = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*\*(.+?)\*\*`) })
+	mdCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]*)`") })
 )
 
 // inlineMarkdown escapes s for HTML, then turns **x** into bold and `x`
 // into code: the only Markdown the calibration's texts use.
 func inlineMarkdown(s string) template.HTML {
 	e := template.HTMLEscapeString(s)
-	e = mdCode.ReplaceAllString(e, "<code>$1</code>")
-	e = mdBold.ReplaceAllString(e, "<strong>$1</strong>")
+	e = mdCode().ReplaceAllString(e, "<code>$1</code>")
+	e = mdBold().ReplaceAllString(e, "<strong>$1</strong>")
 	return template.HTML(e)
 }
 

@@ -197,18 +197,23 @@ func superPassTable(rec *runRecord, win *span) table {
 // shownElsewhere are the top-level keys of the tree the page draws
 // itself; every other key is listed as it is (detailSections), so a key
 // added to the JSON shows on the page without a change here.
-var shownElsewhere = map[string]bool{
-	"n_super_passes": true, "superpass_size": true, "warmup": true, "warmup_mode": true, "n_post_warmup": true,
-	"metrics": true, "gated_metrics": true, "trajectories": true, "cov": true, "drift": true,
-	"per_super_pass": true, "status": true, "partial": true, "reason": true, "verdict": true,
-	"total": true, "steady": true, "certification": true, "peer_window": true,
+// (A switch, not a package-level map: that is built by every process.)
+func shownElsewhere(key string) bool {
+	switch key {
+	case "n_super_passes", "superpass_size", "warmup", "warmup_mode", "n_post_warmup",
+		"metrics", "gated_metrics", "trajectories", "cov", "drift",
+		"per_super_pass", "status", "partial", "reason", "verdict",
+		"total", "steady", "certification", "peer_window":
+		return true
+	}
+	return false
 }
 
 // detailSections list the rest of the tree, one section per top-level
 // block (the steady_state block's parts each), every leaf as it is.
 func detailSections(tree pyjson.Object) []section {
 	var out []section
-	for _, f := range resultjson.Nodes(tree, func(key string) bool { return !shownElsewhere[key] }) {
+	for _, f := range resultjson.Nodes(tree, func(key string) bool { return !shownElsewhere(key) }) {
 		if f.Key == "steady_state" {
 			for _, g := range f.Value.Fields {
 				out = append(out, section{Title: "steady_state." + g.Key, Fields: flatten(g.Value, "", g.Key, g.Key == "ttft" || g.Key == "tpot")})

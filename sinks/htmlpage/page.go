@@ -25,12 +25,11 @@ var assets embed.FS
 const DataID = "steadysweep-data"
 
 // shell is what every page has: a title, a kind (run, sweep,
-// calibration), the record and the body.
+// calibration) and the body; the record is written into the page's
+// empty data element after rendering (writePageStopping).
 type shell struct {
 	Title, Kind string
-	// Data is the record, JSON made safe inside a script element.
-	Data template.JS
-	Body any
+	Body        any
 }
 
 // templates parses the shell with the body of each page kind once.
@@ -70,17 +69,31 @@ func writePage(w io.Writer, kind, title string, data any, body any) error {
 
 // writePageStopping is writePage polling st (stop.go) while it encodes
 // data and renders the page: stopped, it writes nothing to w.
+//
+// The record is encoded straight into its compact, script-safe form
+// (scriptWriter) and written into the page's empty data element, the
+// page rendered around it: a long run's record (10,000 super-passes: 107
+// MB indented, 65 MB embedded) was held as the indented text, its compact
+// copy, the rendered page and the page's checked copy (437 MB resident,
+// 7 s of CPU). A page nothing can stop (st without a Stop function: the
+// run and calibration pages) streams its record to w; one that can stop
+// holds the record until the page is rendered, so a stopped page writes
+// nothing.
 func writePageStopping(w io.Writer, kind, title string, data any, body any, st *stopper) error {
 	ts, err := templates()
 	if err != nil {
 		return fmt.Errorf("htmlpage: templates: %w", err)
 	}
-	js := pyjson.Marshal(data)
-	if err := st.now(); err != nil {
-		return err
+	var rec *scriptWriter
+	if st.stop != nil {
+		rec = &scriptWriter{}
+		pyjson.Write(rec, data) // a scriptWriter never fails
+		if err := st.now(); err != nil {
+			return err
+		}
 	}
 	var b bytes.Buffer
-	err = ts[kind].Execute(stopWriter{&b, st}, shell{Title: title, Kind: kind, Data: template.JS(scriptSafe(js)), Body: body})
+	err = ts[kind].Execute(stopWriter{&b, st}, shell{Title: title, Kind: kind, Body: body})
 	if st.err != nil {
 		return st.err
 	}
@@ -90,53 +103,111 @@ func writePageStopping(w io.Writer, kind, title string, data any, body any, st *
 	if err := st.now(); err != nil {
 		return err
 	}
+	// The record goes where the shell's one data element opens (the
+	// first: the body before it is escaped text, which holds no "<"). The
+	// record is printable ASCII (pyjson writes nothing else; its line
+	// breaks are dropped), so checking the two halves apart is checking
+	// the whole page.
 	page := b.Bytes()
+	open := []byte(`<script type="application/json" id="` + DataID + `">`)
+	at := bytes.Index(page, open)
+	if at < 0 {
+		return fmt.Errorf("htmlpage: render %s page: no %s element", kind, DataID)
+	}
+	at += len(open)
 	// Names are data: html/template passes a run directory's invalid
 	// UTF-8 and control bytes through; they are escaped, as in every
 	// output (sinks.ValidText), so the page is valid UTF-8.
-	if s := string(page); sinks.ValidText(s) != s {
-		page = []byte(sinks.ValidText(s))
+	head, tail := validText(page[:at]), validText(page[at:])
+	_, err = w.Write(head)
+	if err == nil && rec != nil {
+		_, err = w.Write(rec.b.Bytes())
+	} else if err == nil {
+		rec = &scriptWriter{out: w}
+		if err = pyjson.Write(rec, data); err == nil {
+			err = rec.flush()
+		}
 	}
-	if _, err := w.Write(page); err != nil {
+	if err == nil {
+		_, err = w.Write(tail)
+	}
+	if err != nil {
 		return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
 	}
 	return nil
 }
 
+// validText is sinks.ValidText of the bytes p.
+func validText(p []byte) []byte {
+	if s := string(p); sinks.ValidText(s) != s {
+		return []byte(sinks.ValidText(s))
+	}
+	return p
+}
+
 // scriptSafe is the JSON text j made compact and safe inside a script
-// element: the indentation pyjson writes for people is dropped (it is
-// half the bytes of a page's record) and "<", ">", "&" become \u escapes.
-// Both only touch bytes outside strings or characters that occur only
-// inside strings, so the text parses to the same values, every number
-// kept as written.
+// element (scriptWriter).
 func scriptSafe(j []byte) string {
-	var b strings.Builder
-	b.Grow(len(j))
-	inString := false
+	var w scriptWriter
+	w.Write(j)
+	return w.b.String()
+}
+
+// scriptWriter makes JSON text compact and safe inside a script element:
+// the indentation pyjson writes for people is dropped (it is half the
+// bytes of a page's record) and "<", ">", "&" become \u escapes. Both
+// only touch bytes outside strings or characters that occur only inside
+// strings, so the text parses to the same values, every number kept as
+// written. The text may come in pieces cut anywhere. The result gathers
+// in b; with out set, b is handed to out whenever it holds scriptChunk
+// bytes (and by flush).
+type scriptWriter struct {
+	b   bytes.Buffer
+	out io.Writer
+	// inString is whether the text so far ends inside a string, escaped
+	// whether it ends on a string's backslash (the next byte is kept).
+	inString, escaped bool
+}
+
+// scriptChunk is how much a streaming scriptWriter gathers per write.
+const scriptChunk = 64 << 10
+
+func (w *scriptWriter) Write(j []byte) (int, error) {
+	w.b.Grow(len(j))
 	for i := 0; i < len(j); i++ {
 		c := j[i]
 		switch {
+		case w.escaped:
+			w.escaped = false
 		case c == '<':
-			b.WriteString(`\u003c`)
+			w.b.WriteString(`\u003c`)
 			continue
 		case c == '>':
-			b.WriteString(`\u003e`)
+			w.b.WriteString(`\u003e`)
 			continue
 		case c == '&':
-			b.WriteString(`\u0026`)
+			w.b.WriteString(`\u0026`)
 			continue
-		case inString && c == '\\' && i+1 < len(j):
-			b.WriteByte(c)
-			i++
-			c = j[i]
+		case w.inString && c == '\\':
+			w.escaped = true
 		case c == '"':
-			inString = !inString
-		case !inString && (c == ' ' || c == '\n' || c == '\t' || c == '\r'):
+			w.inString = !w.inString
+		case !w.inString && (c == ' ' || c == '\n' || c == '\t' || c == '\r'):
 			continue
 		}
-		b.WriteByte(c)
+		w.b.WriteByte(c)
 	}
-	return b.String()
+	if w.out != nil && w.b.Len() >= scriptChunk {
+		return len(j), w.flush()
+	}
+	return len(j), nil
+}
+
+// flush hands what b holds to out.
+func (w *scriptWriter) flush() error {
+	_, err := w.out.Write(w.b.Bytes())
+	w.b.Reset()
+	return err
 }
 
 // Record returns the record embedded in a page written by this package:

@@ -47,3 +47,31 @@ func TestScriptSafe(t *testing.T) {
 		t.Errorf("round trip:\n%s\nwant\n%s", got, written)
 	}
 }
+
+// TestScriptWriterInPieces: the record made script-safe in pieces cut
+// anywhere (inside strings, between a backslash and the byte it escapes),
+// streamed or gathered, is the record made safe whole.
+func TestScriptWriterInPieces(t *testing.T) {
+	rec := pyjson.Object{
+		{Key: "reason", Value: `a "quoted" </script><b>x & y</b> \ end\`},
+		{Key: "spaces", Value: "  two  spaces\tand a tab\n"},
+		{Key: "xs", Value: []float64{0.1, 1e-7, -0.0}}, {Key: "none", Value: nil},
+	}
+	written := pyjson.Marshal(rec)
+	want := scriptSafe(written)
+	for size := 1; size <= 8; size++ {
+		var out bytes.Buffer
+		streamed, gathered := &scriptWriter{out: &out}, &scriptWriter{}
+		for i := 0; i < len(written); i += size {
+			piece := written[i:min(i+size, len(written))]
+			streamed.Write(piece)
+			gathered.Write(piece)
+		}
+		if err := streamed.flush(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want || gathered.b.String() != want {
+			t.Fatalf("pieces of %d bytes:\nstreamed %s\ngathered %s\n    want %s", size, out.String(), gathered.b.String(), want)
+		}
+	}
+}

@@ -23,11 +23,6 @@ func window(rec *Record) pyjson.Object {
 		}
 	}
 	cov, drift := diagnostics(rec.Diagnostics, r.DistinctCovBounds())
-	psp := r.PerSuperPass()
-	rows := make([]any, len(psp))
-	for i, d := range psp {
-		rows[i] = perSuperPass(d)
-	}
 	return pyjson.Object{
 		{Key: "n_super_passes", Value: r.NSuperPasses},
 		{Key: "superpass_size", Value: r.SuperpassSize},
@@ -40,7 +35,7 @@ func window(rec *Record) pyjson.Object {
 		{Key: "cov", Value: cov},
 		{Key: "drift", Value: drift},
 		{Key: "steady_state", Value: steadyState(&r.Steady, r.Assessment != nil)},
-		{Key: "per_super_pass", Value: rows},
+		{Key: "per_super_pass", Value: &superPassTable{rows: r.PerSuperPass()}},
 	}
 }
 
@@ -69,7 +64,7 @@ func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift p
 			ct[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
 				{Key: "gated", Value: c.Gated}, {Key: "n", Value: c.N}, {Key: "cov", Value: cv}, {Key: "passes", Value: passes}}}
 			dt[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
-				{Key: "whole_run", Value: verdicts(d.Drift[m].WholeRun)}, {Key: "rolling", Value: rollingTable(d.Drift[m].Rolling)}}}
+				{Key: "whole_run", Value: verdicts(d.Drift[m].WholeRun)}, {Key: "rolling", Value: newRollingTable(d.Drift[m].Rolling)}}}
 		}
 		cov = append(cov, pyjson.Field{Key: key, Value: ct})
 		drift = append(drift, pyjson.Field{Key: key, Value: dt})
@@ -78,48 +73,66 @@ func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift p
 }
 
 // rollingTable is a drift table's rolling cells (§9): for a 60-super-pass
-// run 1650 of them, four objects each, nine tenths of the JSON. It is a
-// Marshaler for readers of the tree (the HTML page) and an Appender that
-// writes the cells without building them.
-type rollingTable []core.RollingCell
+// run 1650 of them, four objects each, nine tenths of the JSON (of a
+// 10,000-super-pass run's 107 MB, 300,000 cells). It is a Marshaler for
+// readers of the tree (the HTML page) and a pyjson.ListAppender that
+// writes the cells one by one without building them.
+type rollingTable struct {
+	cells []core.RollingCell
+	// level and frag are the constant text between a cell's values at
+	// the level last written (cellFragments), made once per table.
+	level int
+	frag  *[9]string
+}
+
+func newRollingTable(cells []core.RollingCell) *rollingTable { return &rollingTable{cells: cells} }
 
 // PyJSON is the cells' value tree: [{"window": [lo, hi], "verdicts": {…}}, …].
-func (t rollingTable) PyJSON() any {
-	out := make([]any, len(t))
-	for i, rc := range t {
+func (t *rollingTable) PyJSON() any {
+	out := make([]any, len(t.cells))
+	for i, rc := range t.cells {
 		out[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts)}}
 	}
 	return out
 }
 
-// AppendPyJSON appends the text pyjson writes for PyJSON() at level.
-func (t rollingTable) AppendPyJSON(b []byte, level int) []byte {
-	if len(t) == 0 {
-		return append(b, "[]"...)
+// Len is the number of cells.
+func (t *rollingTable) Len() int { return len(t.cells) }
+
+// AppendElem appends the text pyjson writes for cell i of PyJSON() at
+// level: the constant text between the values is made once per level.
+func (t *rollingTable) AppendElem(b []byte, i, level int) []byte {
+	if t.frag == nil || t.level != level {
+		t.frag, t.level = cellFragments(level), level
 	}
-	gates := core.TrendGates()
-	b = append(b, '[')
-	for i, rc := range t {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(pyjson.AppendIndent(b, level+1), '{')
-		b = append(pyjson.AppendIndent(b, level+2), `"window": [`...)
-		b = strconv.AppendInt(pyjson.AppendIndent(b, level+3), int64(rc.Lo), 10)
-		b = strconv.AppendInt(pyjson.AppendIndent(append(b, ','), level+3), int64(rc.Hi), 10)
-		b = append(pyjson.AppendIndent(b, level+2), "],"...)
-		b = append(pyjson.AppendIndent(b, level+2), `"verdicts": {`...)
-		for j, g := range gates {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = pyjson.AppendString(pyjson.AppendIndent(b, level+3), string(g))
-			b = pyjson.AppendString(append(b, ": "...), string(rc.Verdicts[j]))
-		}
-		b = append(pyjson.AppendIndent(b, level+2), '}')
-		b = append(pyjson.AppendIndent(b, level+1), '}')
+	f, rc := t.frag, &t.cells[i]
+	b = strconv.AppendInt(append(b, f[0]...), int64(rc.Lo), 10)
+	b = strconv.AppendInt(append(b, f[1]...), int64(rc.Hi), 10)
+	b = append(b, f[2]...)
+	for j := range rc.Verdicts {
+		b = pyjson.AppendString(append(b, f[3+j]...), string(rc.Verdicts[j]))
 	}
-	return append(pyjson.AppendIndent(b, level), ']')
+	return append(b, f[8]...)
+}
+
+// cellFragments are the texts around a rolling cell's values at level:
+// before lo, between lo and hi, after hi, before each of the five
+// verdicts (its key included; registry order), and after the last.
+func cellFragments(level int) *[9]string {
+	var f [9]string
+	in := func(l int) []byte { return pyjson.AppendIndent(nil, l) }
+	f[0] = "{" + string(in(level+1)) + `"window": [` + string(in(level+2))
+	f[1] = "," + string(in(level+2))
+	f[2] = string(in(level+1)) + "]," + string(in(level+1)) + `"verdicts": {`
+	for j, g := range core.TrendGates() {
+		sep := ""
+		if j > 0 {
+			sep = ","
+		}
+		f[3+j] = sep + string(pyjson.AppendString(in(level+2), string(g))) + ": "
+	}
+	f[8] = string(in(level+1)) + "}" + string(in(level)) + "}"
+	return &f
 }
 
 // verdicts maps each trend algorithm to its verdict, in registry order.
@@ -132,22 +145,101 @@ func verdicts(v [5]stats.Verdict) pyjson.Object {
 	return o
 }
 
-// perSuperPass is one row of per_super_pass (§11.1).
-func perSuperPass(d core.SuperPassDigest) pyjson.Object {
+// superPassTable is per_super_pass (§11.1): one row per post-warmup
+// super-pass, 10,000 of them on a long run. Like rollingTable it is a
+// Marshaler for readers of the tree and a pyjson.ListAppender that writes
+// the rows without building them (no value boxed per field).
+type superPassTable struct {
+	rows []core.SuperPassDigest
+	// level and frag are the rows' keys with their separators at the
+	// level last written (objectFragments).
+	level int
+	frag  []string
+}
+
+// superPassKeys are a row's keys in order: six integers, then the four
+// percentiles (null when the super-pass has no TTFT, or no TPOT).
+var superPassKeys = []string{"i", "n_issued", "out_tokens", "first_issue_ns", "last_issue_ns", "last_event_ns",
+	"ttft_p50", "ttft_p90", "tpot_p50", "tpot_p90"}
+
+// PyJSON is the rows' value tree.
+func (t *superPassTable) PyJSON() any {
+	out := make([]any, len(t.rows))
+	for i, d := range t.rows {
+		out[i] = perSuperPass(d)
+	}
+	return out
+}
+
+// Len is the number of rows.
+func (t *superPassTable) Len() int { return len(t.rows) }
+
+// AppendElem appends the text pyjson writes for row i of PyJSON() at level.
+func (t *superPassTable) AppendElem(b []byte, i, level int) []byte {
+	if t.frag == nil || t.level != level {
+		t.frag, t.level = objectFragments(level, superPassKeys), level
+	}
+	f, d := t.frag, &t.rows[i]
+	for k, v := range [6]int64{int64(d.I), int64(d.NIssued), d.OutTokens, d.FirstIssueNs, d.LastIssueNs, d.LastEventNs} {
+		b = strconv.AppendInt(append(b, f[k]...), v, 10)
+	}
+	v := perSuperPassValues(d)
+	for k := range v {
+		b = append(b, f[6+k]...)
+		if v[k] == nil {
+			b = append(b, "null"...)
+		} else {
+			b = pyjson.AppendFloat(b, *v[k])
+		}
+	}
+	return append(b, f[len(superPassKeys)]...)
+}
+
+// objectFragments are the texts of an object at level with keys, for
+// writing its values between them: before each value its key (with the
+// comma, line break and indentation before it), and last the object's
+// end. The object's "{" is the first fragment's first byte.
+func objectFragments(level int, keys []string) []string {
+	f := make([]string, len(keys)+1)
+	for k, key := range keys {
+		b := []byte{','}
+		if k == 0 {
+			b[0] = '{'
+		}
+		b = append(pyjson.AppendString(pyjson.AppendIndent(b, level+1), key), ": "...)
+		f[k] = string(b)
+	}
+	f[len(keys)] = string(append(pyjson.AppendIndent(nil, level), '}'))
+	return f
+}
+
+// perSuperPassValues are a row's four percentiles, nil for null.
+func perSuperPassValues(d *core.SuperPassDigest) [4]*float64 {
 	const ttftP50, ttftP90, tpotP50, tpotP90 = 0, 1, 2, 3 // indices of core.Metrics
-	var t50, t90, p50, p90 any
+	var v [4]*float64
 	if d.HasTTFT() {
-		t50, t90 = d.Value[ttftP50], d.Value[ttftP90]
+		v[0], v[1] = &d.Value[ttftP50], &d.Value[ttftP90]
 	}
 	if d.HasTPOT() {
-		p50, p90 = d.Value[tpotP50], d.Value[tpotP90]
+		v[2], v[3] = &d.Value[tpotP50], &d.Value[tpotP90]
 	}
-	return pyjson.Object{
+	return v
+}
+
+// perSuperPass is one row of per_super_pass (§11.1).
+func perSuperPass(d core.SuperPassDigest) pyjson.Object {
+	row := pyjson.Object{
 		{Key: "i", Value: d.I}, {Key: "n_issued", Value: d.NIssued}, {Key: "out_tokens", Value: d.OutTokens},
 		{Key: "first_issue_ns", Value: d.FirstIssueNs}, {Key: "last_issue_ns", Value: d.LastIssueNs},
 		{Key: "last_event_ns", Value: d.LastEventNs},
-		{Key: "ttft_p50", Value: t50}, {Key: "ttft_p90", Value: t90}, {Key: "tpot_p50", Value: p50}, {Key: "tpot_p90", Value: p90},
+		{Key: "ttft_p50"}, {Key: "ttft_p90"}, {Key: "tpot_p50"}, {Key: "tpot_p90"},
 	}
+	for k, v := range perSuperPassValues(&d) {
+		if v != nil {
+			row[6+k].Value = *v
+		}
+	}
+	return row
 }
 
 // summary is the reference's summarize record (§5.11), null without data.

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"math"
 	"regexp"
+	"sync"
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
@@ -62,13 +63,13 @@ func (c *configAcc) addClass(r *row, t *synth.Truth, relErr float64, wrong bool)
 
 // suiteName is a run name of synth.AccuracySuite: NNN_CLASS_cC_nN or
 // NNN_CLASS_qQPS_nN.
-var suiteName = regexp.MustCompile(`^\d{3}_(.+)_(c\d+|q[0-9.]+)_n\d+$`)
+var suiteName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{3}_(.+)_(c\d+|q[0-9.]+)_n\d+$`) })
 
 // classOf is t's truth class: the class of an accuracy-suite run (its
 // name without the index and sizes), else the truth's name (synth's
 // preset for GenerateCorpus runs).
 func classOf(t *synth.Truth) string {
-	if m := suiteName.FindStringSubmatch(t.Name); m != nil {
+	if m := suiteName().FindStringSubmatch(t.Name); m != nil {
 		return m[1]
 	}
 	return t.Name

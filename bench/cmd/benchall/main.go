@@ -23,6 +23,9 @@
 //	           (two chunks, and a chunk per word) beside the floor; analyze
 //	           of the 185 MB two-chunk run cold and warm with the cache on,
 //	           interleaved with the reference
+//	tokcache   issue 32's: zero-flag analyze of a 2.7 MB run with gpt-oss's
+//	           tokenizer.json in a Hugging Face cache, first run and second
+//	           (tokenizer cache warm, column cache cold)
 //
 // Environment:
 //
@@ -58,7 +61,7 @@ import (
 
 var (
 	outFlag       = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
-	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed,longrun", "comma list of sections to run")
+	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed,tokcache,longrun", "comma list of sections to run")
 	workFlag      = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
 	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
@@ -182,6 +185,7 @@ func run(ctx context.Context) error {
 		{"scale", scaleSection},
 		{"floor", floorSection},
 		{"streamed", streamedSection},
+		{"tokcache", tokcacheSection},
 		{"longrun", longRunSection},
 	} {
 		if !want[s.name] {
@@ -261,6 +265,9 @@ func ensureBinary(e *env) (string, error) {
 	out := filepath.Join(e.work, "steadysweep")
 	e.logf("building %s", out)
 	cmd := exec.Command("go", "build", "-o", out, "./cmd/steadysweep")
+	// Static, as make build and the Dockerfile build it: a cgo build is
+	// dynamic (pflag links net) and pays ld.so and libc at every start.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("build steadysweep: %w", err)
@@ -309,6 +316,7 @@ const commandsText = "## Commands\n\n" +
 	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections floor -o /tmp/floor.md   # section 6 alone (≈4 min)\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # section 7 alone: the streamed layout\n" +
+	"go run ./bench/cmd/benchall -sections tokcache -o /tmp/tokcache.md   # the gpt-oss tokenizer cache: first and second zero-flag analyze\n" +
 	"go test -run '^$' -bench StreamedShape -cpu 1 -benchtime 5x ./columnar/endpoints/   # its decode rates in-process, beside the floor\n" +
 	"go test -run '^$' -bench SampleIndex5M -benchtime 3x ./columnar/   # the 5 M-entry sample_idx_map.json in-process\n\n" +
 	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +

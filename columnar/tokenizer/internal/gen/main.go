@@ -69,18 +69,29 @@ func generate(dir string) ([]byte, error) {
 	sort.Strings(names)
 	fmt.Fprintf(&b, "// onigClasses holds the code points Oniguruma (Unicode 16) puts in each\n")
 	fmt.Fprintf(&b, "// class: \\p{X} under its category name, \\s as \"s\", and the case-folding\n")
-	fmt.Fprintf(&b, "// set of (?i:x) as \"fold_x\".\n")
+	fmt.Fprintf(&b, "// set of (?i:x) as \"fold_x\". Its ranges are slices of onigClassRanges:\n")
+	fmt.Fprintf(&b, "// one array the linker lays out as data, where slice literals inside the\n")
+	fmt.Fprintf(&b, "// map literal were copied to the heap by every process at start-up.\n")
 	fmt.Fprintf(&b, "var onigClasses = map[string][]runeRange{\n")
+	var all bytes.Buffer
+	start := 0
 	for _, name := range names {
-		fmt.Fprintf(&b, "\t%q: {", name)
+		end := start + len(classes[name])
+		fmt.Fprintf(&b, "\t%q: onigClassRanges[%d:%d:%d],\n", name, start, end, end)
+		fmt.Fprintf(&all, "\t// %s", name)
 		for i, r := range classes[name] {
 			if i%6 == 0 {
-				b.WriteString("\n\t\t")
+				all.WriteString("\n\t")
 			}
-			fmt.Fprintf(&b, "{0x%X, 0x%X}, ", r[0], r[1])
+			fmt.Fprintf(&all, "{0x%X, 0x%X}, ", r[0], r[1])
 		}
-		b.WriteString("\n\t},\n")
+		all.WriteString("\n")
+		start = end
 	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(&b, "// onigClassRanges are the ranges of every class of onigClasses, by name.\n")
+	fmt.Fprintf(&b, "var onigClassRanges = [%d]runeRange{\n", start)
+	b.Write(all.Bytes())
 	b.WriteString("}\n\n")
 
 	decomp := make([]int, 0, len(nfc.Decomp))
