@@ -277,9 +277,7 @@ func (p *runPanel) drawSeries(c canvas.Canvas, s series) {
 			pts[i-lo] = p.P(p.xs[i], s.ys[i])
 		}
 		c.Stroke(pts, canvas.Line{Color: s.c, Width: seriesWidth})
-		for _, q := range pts {
-			canvas.Mark(c, canvas.Circle, q, pointRadius, s.c)
-		}
+		canvas.Marks(c, canvas.Circle, pts, pointRadius, s.c)
 		lo = hi
 	}
 }

@@ -35,3 +35,25 @@ func Mark(c Canvas, g Glyph, p Point, r float64, col color.Color) {
 		c.Stroke([]Point{{p.X - d, p.Y + d}, {p.X + d, p.Y - d}}, l)
 	}
 }
+
+// Marks draws glyph g of radius r in col at every point of pts. A raster
+// canvas fills opaque discs as one shape, their union, in one
+// rasteriser pass over the panel rather than one per point (a series of
+// 10,000 super-passes); drawn one by one over each other in an opaque
+// colour they look the same. Other glyphs, translucent colours and
+// other canvases draw one mark at a time.
+func Marks(c Canvas, g Glyph, pts []Point, r float64, col color.Color) {
+	if rc, ok := c.(*Raster); ok && g == Circle && opaque(col) {
+		rc.discs(pts, r, col)
+		return
+	}
+	for _, p := range pts {
+		Mark(c, g, p, r, col)
+	}
+}
+
+// opaque reports col covering what is under it.
+func opaque(col color.Color) bool {
+	_, _, _, a := col.RGBA()
+	return a == 0xffff
+}

@@ -18,6 +18,10 @@ type Raster struct {
 	img  *image.RGBA
 	clip Rect
 	z    vector.Rasterizer
+	// Scratch reused by every draw: the polygons to fill, the same
+	// clipped, and a decimated polyline.
+	polys, clipped polys
+	line           []Point
 }
 
 var _ Canvas = (*Raster)(nil)
@@ -50,40 +54,60 @@ func (c *Raster) Unclip() {
 }
 
 func (c *Raster) Fill(pts []Point, col color.Color) {
-	c.fill([][]Point{pts}, col)
+	c.polys.reset()
+	c.polys.add(pts...)
+	c.fill(col)
 }
 
+// Stroke fills the stroke's polygons in one rasteriser pass, each "on"
+// piece of a dashed line decimated to the pixel columns it crosses.
 func (c *Raster) Stroke(pts []Point, l Line) {
 	if l.Width <= 0 || l.Color == nil {
 		return
 	}
-	var polys [][]Point
+	c.polys.reset()
 	for _, piece := range dash(pts, l.Dashes) {
-		polys = append(polys, strokePolygons(piece, l.Width)...)
+		c.line = decimate(piece, c.line[:0])
+		c.polys.addStroke(c.line, l.Width)
 	}
-	c.fill(polys, l.Color)
+	c.fill(l.Color)
 }
 
-// fill rasterises the union of polys (each clipped to the clip
+// discs fills the union of the discs of radius r about pts in one
+// rasteriser pass (Marks of opaque circles).
+func (c *Raster) discs(pts []Point, r float64, col color.Color) {
+	c.polys.reset()
+	for _, p := range pts {
+		c.polys.addDisc(p, r)
+	}
+	c.fill(col)
+}
+
+// fill rasterises the union of c.polys (each clipped to the clip
 // rectangle) into the pixels of their bounding box and blends col over
-// them.
-func (c *Raster) fill(polys [][]Point, col color.Color) {
+// them. A polygon inside the clip rectangle, as nearly all are, is not
+// clipped.
+func (c *Raster) fill(col color.Color) {
 	if col == nil {
 		return
 	}
 	lo, hi := Point{math.Inf(1), math.Inf(1)}, Point{math.Inf(-1), math.Inf(-1)}
-	clipped := polys[:0:0]
-	for _, p := range polys {
-		p = clipPolygon(p, c.clip)
-		if len(p) < 3 {
+	c.clipped.reset()
+	for i := range c.polys.ends {
+		p := c.polys.at(i)
+		plo, phi := bounds(p)
+		if plo.X < c.clip.Min.X || plo.Y < c.clip.Min.Y || phi.X > c.clip.Max.X || phi.Y > c.clip.Max.Y {
+			if p = clipPolygon(p, c.clip); len(p) < 3 {
+				continue
+			}
+			plo, phi = bounds(p)
+		} else if len(p) < 3 {
 			continue
 		}
-		for _, q := range p {
-			lo.X, lo.Y, hi.X, hi.Y = min(lo.X, q.X), min(lo.Y, q.Y), max(hi.X, q.X), max(hi.Y, q.Y)
-		}
-		clipped = append(clipped, p)
+		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, plo.X), min(lo.Y, plo.Y), max(hi.X, phi.X), max(hi.Y, phi.Y)
+		c.clipped.add(p...)
 	}
-	if len(clipped) == 0 {
+	if len(c.clipped.ends) == 0 {
 		return
 	}
 	box := image.Rect(int(math.Floor(lo.X)), int(math.Floor(lo.Y)), int(math.Ceil(hi.X)), int(math.Ceil(hi.Y))).Intersect(c.img.Bounds())
@@ -92,7 +116,8 @@ func (c *Raster) fill(polys [][]Point, col color.Color) {
 	}
 	c.z.Reset(box.Dx(), box.Dy())
 	ox, oy := float32(box.Min.X), float32(box.Min.Y)
-	for _, p := range clipped {
+	for i := range c.clipped.ends {
+		p := c.clipped.at(i)
 		c.z.MoveTo(float32(p[0].X)-ox, float32(p[0].Y)-oy)
 		for _, q := range p[1:] {
 			c.z.LineTo(float32(q.X)-ox, float32(q.Y)-oy)
@@ -101,6 +126,15 @@ func (c *Raster) fill(polys [][]Point, col color.Color) {
 	}
 	c.z.DrawOp = draw.Over
 	c.z.Draw(c.img, box, image.NewUniform(col), image.Point{})
+}
+
+// bounds is the smallest rectangle holding pts (lo, hi corners).
+func bounds(pts []Point) (lo, hi Point) {
+	lo, hi = Point{math.Inf(1), math.Inf(1)}, Point{math.Inf(-1), math.Inf(-1)}
+	for _, q := range pts {
+		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, q.X), min(lo.Y, q.Y), max(hi.X, q.X), max(hi.Y, q.Y)
+	}
+	return lo, hi
 }
 
 // Text fills the glyph outlines of s, cropped to the clip rectangle.

@@ -39,13 +39,42 @@ func dash(pts []Point, pattern []float64) [][]Point {
 	return out
 }
 
-// strokePolygons turns the polyline pts of width w into polygons whose
-// union is the stroke: a rectangle per segment and a disc at each inner
-// joint (round joins, butt ends), all wound the same way so the
-// rasteriser's clamped coverage merges their overlaps.
-func strokePolygons(pts []Point, w float64) [][]Point {
+// polys is a list of polygons stored flat (polygon i is
+// pts[ends[i-1]:ends[i]]), kept by a Raster and reused by every draw, so
+// a stroke of 10,000 segments is one slice of points, not 20,000 small
+// allocations.
+type polys struct {
+	pts  []Point
+	ends []int
+	// circle is unitCircle(len(circle)), the last one addDisc used:
+	// the plots' discs come in one or two sizes.
+	circle []Point
+}
+
+func (ps *polys) reset() { ps.pts, ps.ends = ps.pts[:0], ps.ends[:0] }
+
+// add appends the polygon q.
+func (ps *polys) add(q ...Point) {
+	ps.pts = append(ps.pts, q...)
+	ps.ends = append(ps.ends, len(ps.pts))
+}
+
+// at is polygon i.
+func (ps *polys) at(i int) []Point {
+	lo := 0
+	if i > 0 {
+		lo = ps.ends[i-1]
+	}
+	return ps.pts[lo:ps.ends[i]]
+}
+
+// addStroke appends polygons whose union is the stroke of the polyline
+// pts of width w: a rectangle per segment and a disc at each inner joint
+// (round joins, butt ends), all wound the same way (positive signed
+// area, see orient) so the rasteriser's clamped coverage merges their
+// overlaps.
+func (ps *polys) addStroke(pts []Point, w float64) {
 	h := w / 2
-	var out [][]Point
 	for i := 1; i < len(pts); i++ {
 		a, b := pts[i-1], pts[i]
 		dx, dy := b.X-a.X, b.Y-a.Y
@@ -53,11 +82,64 @@ func strokePolygons(pts []Point, w float64) [][]Point {
 		if n == 0 {
 			continue
 		}
+		// The rectangle a+n, b+n, b−n, a−n has a negative signed area
+		// (−4·|ab|·h), so it goes in reverse.
 		nx, ny := -dy/n*h, dx/n*h
-		out = append(out, orient([]Point{{a.X + nx, a.Y + ny}, {b.X + nx, b.Y + ny}, {b.X - nx, b.Y - ny}, {a.X - nx, a.Y - ny}}))
+		ps.add(Point{a.X - nx, a.Y - ny}, Point{b.X - nx, b.Y - ny}, Point{b.X + nx, b.Y + ny}, Point{a.X + nx, a.Y + ny})
 		if i < len(pts)-1 && w > 1 {
-			out = append(out, disc(b, h))
+			ps.addDisc(b, h)
 		}
+	}
+}
+
+// addDisc appends disc(c, r) without allocating.
+func (ps *polys) addDisc(c Point, r float64) {
+	if n := discSides(r); len(ps.circle) != n {
+		ps.circle = unitCircle(n)
+	}
+	for _, u := range ps.circle {
+		ps.pts = append(ps.pts, Point{c.X + r*u.X, c.Y + r*u.Y})
+	}
+	ps.ends = append(ps.ends, len(ps.pts))
+}
+
+// decimate appends to out the polyline pts with each run of consecutive
+// points in the same pixel column (same ⌊x⌋), if longer than four, cut
+// to its first, highest, lowest and last points, in their order: the
+// standard line-plot decimation. The path through the kept points spans the same rows in
+// that column and enters and leaves it at the same points, so the
+// stroke covers the same pixels up to anti-aliasing, while a series of
+// 10,000 points over 1,100 columns costs the rasteriser 1,100 columns'
+// worth of edges. A polyline with no two consecutive points in one
+// column comes back unchanged.
+func decimate(pts []Point, out []Point) []Point {
+	for lo := 0; lo < len(pts); {
+		col := math.Floor(pts[lo].X)
+		hi, top, bot := lo+1, lo, lo
+		for ; hi < len(pts) && math.Floor(pts[hi].X) == col; hi++ {
+			if pts[hi].Y < pts[top].Y {
+				top = hi
+			}
+			if pts[hi].Y > pts[bot].Y {
+				bot = hi
+			}
+		}
+		if hi-lo <= 4 {
+			// Nothing to gain, and a corner of a thin outline (a dash
+			// turning in one column) would be cut short.
+			out = append(out, pts[lo:hi]...)
+			lo = hi
+			continue
+		}
+		keep := [4]int{lo, min(top, bot), max(top, bot), hi - 1}
+		prev := -1
+		for _, k := range keep {
+			if k != prev {
+				out = append(out, pts[k])
+				prev = k
+			}
+		}
+		lo = hi
 	}
 	return out
 }
@@ -65,13 +147,25 @@ func strokePolygons(pts []Point, w float64) [][]Point {
 // disc is a polygon approximating the circle of radius r about c, wound
 // like orient's output.
 func disc(c Point, r float64) []Point {
-	n := max(8, int(r*2))
-	pts := make([]Point, n)
-	for i := range pts {
-		a := 2 * math.Pi * float64(i) / float64(n)
-		pts[i] = Point{c.X + r*math.Cos(a), c.Y + r*math.Sin(a)}
+	us := unitCircle(discSides(r))
+	pts := make([]Point, len(us))
+	for i, u := range us {
+		pts[i] = Point{c.X + r*u.X, c.Y + r*u.Y}
 	}
 	return pts
+}
+
+// discSides is the number of sides of a disc of radius r.
+func discSides(r float64) int { return max(8, int(r*2)) }
+
+// unitCircle is the n points (cos a, sin a) at a = 2πi/n.
+func unitCircle(n int) []Point {
+	us := make([]Point, n)
+	for i := range us {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		us[i] = Point{math.Cos(a), math.Sin(a)}
+	}
+	return us
 }
 
 // orient returns pts wound with a positive signed area (screen
