@@ -22,6 +22,7 @@ type Raster struct {
 	// clipped, and a decimated polyline.
 	polys, clipped polys
 	line           []Point
+	mask           image.Alpha
 }
 
 var _ Canvas = (*Raster)(nil)
@@ -124,8 +125,42 @@ func (c *Raster) fill(col color.Color) {
 		}
 		c.z.ClosePath()
 	}
-	c.z.DrawOp = draw.Over
-	c.z.Draw(c.img, box, image.NewUniform(col), image.Point{})
+	c.paint(box, col)
+}
+
+// paint blends col over the pixels of box by the coverage accumulated
+// in c.z. The rasteriser writes its coverage straight into an alpha mask
+// (its SIMD path) and paint blends only the covered pixels: a series'
+// box is a whole panel, mostly uncovered, which vector's own Draw
+// blends pixel by pixel, covered or not. The blend is vector's
+// (rasterizeDstRGBASrcUniformOpOver) with the coverage rounded to 8 bits.
+func (c *Raster) paint(box image.Rectangle, col color.Color) {
+	w, h := box.Dx(), box.Dy()
+	m := &c.mask
+	if n := w * h; cap(m.Pix) < n {
+		m.Pix = make([]uint8, n)
+	} else {
+		m.Pix = m.Pix[:n]
+	}
+	m.Stride, m.Rect = w, image.Rect(0, 0, w, h)
+	c.z.DrawOp = draw.Src
+	c.z.Draw(m, m.Rect, image.Opaque, image.Point{})
+	sr, sg, sb, sa := col.RGBA()
+	for y := range h {
+		pix := c.img.Pix[c.img.PixOffset(box.Min.X, box.Min.Y+y):]
+		for x, a := range m.Pix[y*w : (y+1)*w] {
+			if a == 0 {
+				continue
+			}
+			ma := uint32(a) * 0x101
+			k := 0xffff - sa*ma/0xffff
+			p := pix[4*x : 4*x+4 : 4*x+4]
+			p[0] = uint8(((uint32(p[0])*0x101*k + sr*ma) / 0xffff) >> 8)
+			p[1] = uint8(((uint32(p[1])*0x101*k + sg*ma) / 0xffff) >> 8)
+			p[2] = uint8(((uint32(p[2])*0x101*k + sb*ma) / 0xffff) >> 8)
+			p[3] = uint8(((uint32(p[3])*0x101*k + sa*ma) / 0xffff) >> 8)
+		}
+	}
 }
 
 // bounds is the smallest rectangle holding pts (lo, hi corners).
@@ -182,6 +217,5 @@ func (c *Raster) Text(p Point, s string, t Text) {
 			c.z.CubeTo(x1, y1, x2, y2, x3, y3)
 		}
 	}
-	c.z.DrawOp = draw.Over
-	c.z.Draw(c.img, box, image.NewUniform(t.Color), image.Point{})
+	c.paint(box, t.Color)
 }
