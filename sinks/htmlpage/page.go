@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/steadysweep/steadysweep/internal/pyjson"
@@ -46,9 +45,11 @@ var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
 		"css":   func() template.CSS { return template.CSS(css) },
 		"js":    func() template.JS { return template.JS(js) },
 		"coord": coord,
-		"join":  strings.Join,
 		"add0":  func(a, b float64) float64 { return a + b },
 		"half":  func(a float64) float64 { return a / 2 },
+		// The per-super-pass elements, written directly (chartmarks.go).
+		"chartPoints": chartPoints,
+		"chartHits":   chartHits,
 	}
 	out := map[string]*template.Template{}
 	for _, kind := range []string{"run", "sweep", "calibration"} {
