@@ -67,9 +67,9 @@ func chartHits(c chart) template.HTML {
 }
 
 // writeEscaped writes s escaped as html/template escapes a plain string
-// in a quoted attribute value or an RCDATA element such as <title>
-// (attrEscaper, rcdataEscaper: its htmlReplacementTable, other runes,
-// invalid UTF-8 included, as they are).
+// in HTML text, a quoted attribute value or an RCDATA element such as
+// <title> (its htmlReplacementTable; other runes, noncharacters and
+// invalid UTF-8 included, as they are; TestRowsHTMLTemplate).
 func writeEscaped(b *strings.Builder, s string) {
 	last := 0
 	for i := 0; i < len(s); {

@@ -50,6 +50,7 @@ var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
 		// The per-super-pass elements, written directly (chartmarks.go).
 		"chartPoints": chartPoints,
 		"chartHits":   chartHits,
+		"rowsHTML":    rowsHTML,
 	}
 	out := map[string]*template.Template{}
 	for _, kind := range []string{"run", "sweep", "calibration"} {
