@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"slices"
 
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/vector"
@@ -78,6 +79,7 @@ func (c *Raster) Stroke(pts []Point, l Line) {
 // rasteriser pass (Marks of opaque circles).
 func (c *Raster) discs(pts []Point, r float64, col color.Color) {
 	c.polys.reset()
+	c.polys.grow(len(pts), discSides(r))
 	for _, p := range pts {
 		c.polys.addDisc(p, r)
 	}
@@ -86,29 +88,19 @@ func (c *Raster) discs(pts []Point, r float64, col color.Color) {
 
 // fill rasterises the union of c.polys (each clipped to the clip
 // rectangle) into the pixels of their bounding box and blends col over
-// them. A polygon inside the clip rectangle, as nearly all are, is not
-// clipped.
+// them. Only when some polygon crosses the clip rectangle are the
+// polygons clipped (into c.clipped), and then only those that cross.
 func (c *Raster) fill(col color.Color) {
 	if col == nil {
 		return
 	}
-	lo, hi := Point{math.Inf(1), math.Inf(1)}, Point{math.Inf(-1), math.Inf(-1)}
-	c.clipped.reset()
-	for i := range c.polys.ends {
-		p := c.polys.at(i)
-		plo, phi := bounds(p)
-		if plo.X < c.clip.Min.X || plo.Y < c.clip.Min.Y || phi.X > c.clip.Max.X || phi.Y > c.clip.Max.Y {
-			if p = clipPolygon(p, c.clip); len(p) < 3 {
-				continue
-			}
-			plo, phi = bounds(p)
-		} else if len(p) < 3 {
-			continue
-		}
-		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, plo.X), min(lo.Y, plo.Y), max(hi.X, phi.X), max(hi.Y, phi.Y)
-		c.clipped.add(p...)
+	lo, hi := bounds(c.polys.pts)
+	ps := &c.polys
+	if lo.X < c.clip.Min.X || lo.Y < c.clip.Min.Y || hi.X > c.clip.Max.X || hi.Y > c.clip.Max.Y {
+		lo, hi = c.clipPolys()
+		ps = &c.clipped
 	}
-	if len(c.clipped.ends) == 0 {
+	if len(ps.ends) == 0 || lo.X > hi.X {
 		return
 	}
 	box := image.Rect(int(math.Floor(lo.X)), int(math.Floor(lo.Y)), int(math.Ceil(hi.X)), int(math.Ceil(hi.Y))).Intersect(c.img.Bounds())
@@ -117,8 +109,11 @@ func (c *Raster) fill(col color.Color) {
 	}
 	c.z.Reset(box.Dx(), box.Dy())
 	ox, oy := float32(box.Min.X), float32(box.Min.Y)
-	for i := range c.clipped.ends {
-		p := c.clipped.at(i)
+	for i := range ps.ends {
+		p := ps.at(i)
+		if len(p) < 3 {
+			continue
+		}
 		c.z.MoveTo(float32(p[0].X)-ox, float32(p[0].Y)-oy)
 		for _, q := range p[1:] {
 			c.z.LineTo(float32(q.X)-ox, float32(q.Y)-oy)
@@ -161,6 +156,30 @@ func (c *Raster) paint(box image.Rectangle, col color.Color) {
 			p[3] = uint8(((uint32(p[3])*0x101*k + sa*ma) / 0xffff) >> 8)
 		}
 	}
+}
+
+// clipPolys sets c.clipped to c.polys clipped to the clip rectangle
+// (polygons inside it copied as they are, those left with under three
+// points dropped) and returns their bounds.
+func (c *Raster) clipPolys() (lo, hi Point) {
+	lo, hi = Point{math.Inf(1), math.Inf(1)}, Point{math.Inf(-1), math.Inf(-1)}
+	c.clipped.reset()
+	c.clipped.pts = slices.Grow(c.clipped.pts, len(c.polys.pts))
+	c.clipped.ends = slices.Grow(c.clipped.ends, len(c.polys.ends))
+	for i := range c.polys.ends {
+		p := c.polys.at(i)
+		plo, phi := bounds(p)
+		if plo.X < c.clip.Min.X || plo.Y < c.clip.Min.Y || phi.X > c.clip.Max.X || phi.Y > c.clip.Max.Y {
+			p = clipPolygon(p, c.clip)
+			plo, phi = bounds(p)
+		}
+		if len(p) < 3 {
+			continue
+		}
+		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, plo.X), min(lo.Y, plo.Y), max(hi.X, phi.X), max(hi.Y, phi.Y)
+		c.clipped.add(p...)
+	}
+	return lo, hi
 }
 
 // bounds is the smallest rectangle holding pts (lo, hi corners).

@@ -1,6 +1,9 @@
 package canvas
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // dash splits the polyline pts into its "on" pieces by the pattern
 // (on, off, on, …, lengths along the line); no pattern leaves it whole.
@@ -53,6 +56,13 @@ type polys struct {
 
 func (ps *polys) reset() { ps.pts, ps.ends = ps.pts[:0], ps.ends[:0] }
 
+// grow makes room for n more polygons of k points each, so a series
+// of 10,000 discs is one allocation, not a doubling slice.
+func (ps *polys) grow(n, k int) {
+	ps.pts = slices.Grow(ps.pts, n*k)
+	ps.ends = slices.Grow(ps.ends, n)
+}
+
 // add appends the polygon q.
 func (ps *polys) add(q ...Point) {
 	ps.pts = append(ps.pts, q...)
@@ -75,6 +85,10 @@ func (ps *polys) at(i int) []Point {
 // overlaps.
 func (ps *polys) addStroke(pts []Point, w float64) {
 	h := w / 2
+	if n := len(pts); n > 2 {
+		ps.pts = slices.Grow(ps.pts, 4*(n-1)+discSides(h)*(n-2))
+		ps.ends = slices.Grow(ps.ends, 2*n)
+	}
 	for i := 1; i < len(pts); i++ {
 		a, b := pts[i-1], pts[i]
 		dx, dy := b.X-a.X, b.Y-a.Y
