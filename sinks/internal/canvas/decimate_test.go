@@ -12,17 +12,19 @@ import (
 // shorter runs (a dash turning a corner in one column) and points in
 // columns of their own are kept as they are.
 func TestDecimate(t *testing.T) {
-	for _, c := range []struct {
+	type decimation struct {
 		name    string
 		in, out []Point
-	}{
+	}
+	cases := []decimation{
 		{"one per column", []Point{{0.5, 3}, {1.5, 9}, {2.5, 1}}, []Point{{0.5, 3}, {1.5, 9}, {2.5, 1}}},
 		{"corner in a column", []Point{{4.1, 2}, {4.9, 2}, {4.9, 8}}, []Point{{4.1, 2}, {4.9, 2}, {4.9, 8}}},
 		{"six in a column",
 			[]Point{{0.5, 0}, {3.0, 5}, {3.2, 1}, {3.4, 7}, {3.5, 9}, {3.6, 4}, {3.9, 6}, {4.5, 2}},
 			[]Point{{0.5, 0}, {3.0, 5}, {3.2, 1}, {3.5, 9}, {3.9, 6}, {4.5, 2}}},
 		{"extremes at the ends", []Point{{7.0, 1}, {7.2, 3}, {7.4, 4}, {7.6, 2}, {7.8, 9}}, []Point{{7.0, 1}, {7.8, 9}}},
-	} {
+	}
+	for _, c := range cases {
 		if got := decimate(c.in, nil); !slices.Equal(got, c.out) {
 			t.Errorf("%s: decimate = %v, want %v", c.name, got, c.out)
 		}
