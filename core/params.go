@@ -196,8 +196,10 @@ func (p Params) Validate() error {
 	}
 	_, err = ParseWarmupMode(string(p.WarmupMode))
 	check(err)
-	_, err = parseEnum("warmup_driver", p.WarmupDriver, MetricKeys())
-	check(err)
+	if MetricIndex(p.WarmupDriver) < 0 { // the key list only for the error (Validate runs per analysis)
+		_, err = parseEnum("warmup_driver", p.WarmupDriver, MetricKeys())
+		check(err)
+	}
 	_, err = ParseTrendGate(string(p.TrendGate))
 	check(err)
 	if p.SuperpassSize < 0 {

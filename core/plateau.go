@@ -269,8 +269,7 @@ func stepInGrowing(w *growingSeries, si *stepIndex, lo, capHint int, band float6
 	if n < 4 {
 		return false
 	}
-	si.sync(w, lo, capHint)
-	return si.anySplit(w, 2, n-1, band, 3, func(k int) bool { return stepAt(w.s1, w.s2, k, band) })
+	return si.anySplit(w, lo, capHint, 2, n-1, band, 3, func(k int) bool { return stepAt(w.s1, w.s2, k, band) })
 }
 
 // stepAt is hasStep's test of the split k of the series whose prefix sums
@@ -342,8 +341,7 @@ func noiseStepInGrowing(w *growingSeries, si *stepIndex, lo, capHint int, sds, m
 	if n < minHead+2 || !(sds > 0) {
 		return false
 	}
-	si.sync(w, lo, capHint)
-	return si.anySplit(w, minHead, n-2, minRel, sds, func(k int) bool {
+	return si.anySplit(w, lo, capHint, minHead, n-2, minRel, sds, func(k int) bool {
 		return noiseStepAt(w.vals, w.s1, w.s2, k, sds, minRel)
 	})
 }

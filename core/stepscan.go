@@ -72,9 +72,12 @@ func (si *stepIndex) sync(w *growingSeries, lo, capHint int) {
 }
 
 // anySplit reports whether at(k) holds for some split k in [kLo, kHi]
-// of the n-value window w, trying only the splits whose block the bounds
-// cannot rule out for a test needing |d|/m₁ > band and |d| > sds·σ_k.
-func (si *stepIndex) anySplit(w *growingSeries, kLo, kHi int, band, sds float64, at func(k int) bool) bool {
+// of the n-value window w (starting at lo, at most capHint long), trying
+// only the splits whose block the bounds cannot rule out for a test
+// needing |d|/m₁ > band and |d| > sds·σ_k. A window shorter than
+// stepScanMin is tried split by split without touching the index (a
+// sweep's short runs pay nothing for it).
+func (si *stepIndex) anySplit(w *growingSeries, lo, capHint, kLo, kHi int, band, sds float64, at func(k int) bool) bool {
 	n := len(w.s1) - 1
 	exact := func(a, b int) bool {
 		for k := a; k < b; k++ {
@@ -84,7 +87,11 @@ func (si *stepIndex) anySplit(w *growingSeries, kLo, kHi int, band, sds float64,
 		}
 		return false
 	}
-	if n < stepScanMin || w.nonFinite || !(sds > 0) || math.IsNaN(si.maxAbs) || si.n != n {
+	if n < stepScanMin || w.nonFinite || !(sds > 0) {
+		return exact(kLo, kHi+1)
+	}
+	si.sync(w, lo, capHint)
+	if math.IsNaN(si.maxAbs) || si.n != n {
 		return exact(kLo, kHi+1)
 	}
 	top := min(kHi+1, n-stepExact)

@@ -240,8 +240,8 @@ func floorSection(e *env) (string, error) {
 	fmt.Fprintf(&b, "### The binary\n\n`%s`: %s; `steadysweep version` peaks at %s RSS: the pages of the binary that package "+
 		"initialisation touches (arrow/compute builds its kernel registry at start-up; it comes with arrow-go's parquet/file, which "+
 		"sweep's rows are written with; pqarrow, Arrow Flight, gRPC and protobuf are not linked: `TestBinaryLinksNoFlight`). "+
-		"main releases those of them that are read-only once initialisation is done (madvise, cmd/steadysweep/initpages_linux.go), so "+
-		"a command's peak is this floor or its own working set, whichever is larger, not their sum.\n\n",
+		"main releases those of them that are read-only at the command's first garbage collection (madvise, cmd/steadysweep/initpages_linux.go), so "+
+		"a large command's peak is this floor or its own working set, whichever is larger, not their sum.\n\n",
 		filepath.Base(e.bin), fmtBytes(float64(bi.Size())), fmtBytes(bench.Median(rsss(ver))))
 	return b.String(), nil
 }

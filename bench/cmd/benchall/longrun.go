@@ -42,8 +42,9 @@ func longRunSection(e *env) (string, error) {
 	fmt.Fprintf(&b, "synth clean_ramp stretched to %.0f passes of a dataset of S samples (`longRunSpec`: at most S in flight, at "+
 		"least 4; the ramp 10× longer), analysed by `steadysweep analyze DIR --tokenizer words --no-cache --json OUT` "+
 		"(default parameters, so the earliest-stop search and the reference diagnostic tables included), %d runs each, median (range); "+
-		"peak RSS by %s. The plateau scans, the MSER trim and the settling fit are linear in the super-passes apart from an O(n) "+
-		"step scan per grown window; the drift fits above 1024 points use block means (D37); Hamed–Rao's autocorrelations and "+
+		"peak RSS by %s. The plateau scans, the MSER trim and the settling fit are linear in the super-passes, the step scans of "+
+		"a grown window and the level-shift split try only the splits a bound cannot rule out, the diagnostics' rolling windows "+
+		"slide their sorted values and slopes; the drift fits above 1024 points use block means (D37); Hamed–Rao's autocorrelations and "+
 		"Sen's slope are O(n log n) and exact; the earliest-stop search of a run of more than 512 super-passes probes a geometric "+
 		"grid of prefixes, and only when the full run meets the rule (D39; *stop search*: the JSON's `earliest_stop`). "+
 		"Also `go test -run '^$' -bench LongRun -benchtime 1x ./core/`.\n\n",
