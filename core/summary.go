@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -157,9 +158,7 @@ func (u *listUnion) walkBins(buf *[]int) {
 	if need := len(u.lists) * (nseg + 1); buf == nil {
 		u.starts = make([]int, need)
 	} else {
-		if cap(*buf) < need {
-			*buf = make([]int, need)
-		}
+		*buf = slices.Grow((*buf)[:0], need) // amortised: the next prefix's lists are one more
 		u.starts = (*buf)[:need]
 	}
 	for li, l := range u.lists {
@@ -206,9 +205,7 @@ func (u *listUnion) kth(k int) float64 {
 		k -= u.counts[seg]
 	}
 	vals := u.vals[:0]
-	if cap(vals) < u.counts[seg] {
-		vals = make([]float64, 0, u.counts[seg])
-	}
+	vals = slices.Grow(vals, u.counts[seg]) // amortised when reused (listsOrderStats)
 	for li, l := range u.lists {
 		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
 		vals = append(vals, l[off[seg]:off[seg+1]]...)
