@@ -310,26 +310,24 @@ func sameRun(t *testing.T, a, b *contract.Table) {
 	ia, ib := a.Info, b.Info
 	ia.SourceFormat, ia.SourcePath, ib.SourceFormat, ib.SourcePath = "", "", "", ""
 	for _, p := range []core.Params{core.ReferenceParams(), core.DefaultParams()} {
-		ra, err := core.NewRun(&sa, ia).Analyze(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rb, err := core.NewRun(&sb, ib).Analyze(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ja, err := resultjson.Marshal(ra)
-		if err != nil {
-			t.Fatal(err)
-		}
-		jb, err := resultjson.Marshal(rb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(ja, jb) {
+		if !bytes.Equal(resultJSON(t, &sa, ia, p), resultJSON(t, &sb, ib, p)) {
 			t.Errorf("compat %s: results differ", p.Compat)
 		}
 	}
+}
+
+// resultJSON is the JSON result of analysing s with p.
+func resultJSON(t *testing.T, s *core.Samples, info core.RunInfo, p core.Params) []byte {
+	t.Helper()
+	r, err := core.NewRun(s, info).Analyze(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := resultjson.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 // checkLegacyParity converts a current-format run to the legacy format

@@ -463,15 +463,11 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 	if run.Part >= 0 {
 		stem += "." + strconv.Itoa(run.Part)
 	}
+	// The JSON is streamed (a long run's is 100 MB), the rest written whole.
 	files := []struct {
 		name string
 		data []byte
 	}{{stem + ".json", nil}, {stem + ".txt", []byte(text)}}
-	js, err := resultjson.Marshal(res)
-	if err != nil {
-		return err
-	}
-	files[0].data = js
 	// Only endpoints runs have a dataset size to record (the others' is a
 	// default super-pass size, and run_meta.json is no sidecar of theirs).
 	endpoints := columnar.Format(info.SourceFormat).HasDatasetPass() || info.SourceFormat == ""
@@ -481,9 +477,13 @@ func writeReportFiles(run *columnar.Run, res *core.Result, text string, info cor
 			data []byte
 		}{"run_meta.json", []byte(fmt.Sprintf("{\"dataset_size\": %d}\n", info.DatasetSize))})
 	}
-	for _, f := range files {
+	for i, f := range files {
 		p := filepath.Join(dir, f.name)
-		if err := atomicfile.WriteFile(p, f.data); err != nil {
+		fill := func(w io.Writer) error { _, err := w.Write(f.data); return err }
+		if i == 0 {
+			fill = func(w io.Writer) error { return resultjson.Write(w, res) }
+		}
+		if err := atomicfile.WriteWith(p, fill); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", p)
