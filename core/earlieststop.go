@@ -193,6 +193,7 @@ func (run *Run) AnalyzePrefix(p Params, S, k int) (*Result, error) {
 func (run *Run) newPrefix(S, k int) *Run {
 	pre := NewRun(HeadSamples(run.samples, k*S), run.info)
 	pre.info.Partial, pre.info.PartialReason = false, ""
+	pre.parent = run
 	return pre
 }
 
@@ -202,7 +203,11 @@ func (run *Run) newPrefix(S, k int) *Run {
 // earliest-stop search of a sweep analyses the same prefixes under every
 // configuration.
 func (run *Run) CheckPrefix(p Params, S, k int, t StopTarget) (StopCheck, error) {
-	r, err := run.prefixRun(S, k).Analyze(p)
+	pre := run.prefixRun(S, k)
+	// The prefixes are analysed one at a time: each takes the search's
+	// scratch and hands it back, instead of growing buffers of its own.
+	pre.scratch, pre.scratchTo = run.prefixes.scratch, &run.prefixes.scratch
+	r, err := pre.Analyze(p)
 	if err != nil {
 		return StopCheck{}, err
 	}
@@ -325,6 +330,7 @@ func TPOTP50Interval(r *Result, p50 float64, lo, hi int) [2]float64 {
 // searched on a geometric grid of prefixes, and only when the full run
 // meets the rule (geometricStop, D39).
 func (run *Run) EarliestStopOf(p Params, full *Result, t StopTarget) (EarliestStop, error) {
+	defer run.prefixes.scratch.release() // the buffers CheckPrefix lent its prefixes
 	e, S, last, first := run.stopSearch(p, full, t)
 	if first < 0 {
 		return e, nil

@@ -14,6 +14,8 @@ type prefixMemo struct {
 	cuts           map[int][]int64
 	runs           map[[2]int]*Run // by (S, k)
 	heldSamples    int
+	// scratch is lent to each prefix run in turn (CheckPrefix).
+	scratch scratch
 }
 
 // prefixBudget bounds the samples the memoised prefix runs hold, in

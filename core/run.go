@@ -40,6 +40,13 @@ type Run struct {
 	// prefixes memoises the earliest-stop search's prefix runs and what
 	// it needs of the whole run (prefixmemo.go).
 	prefixes prefixMemo
+	// parent is the run a prefix run was cut from (newPrefix; nil for a
+	// run of its own): its rollups already hold the prefix's super-passes.
+	parent *Run
+	// scratchTo, when set, takes the scratch back at the end of an
+	// analysis (releaseScratch): the earliest-stop search lends one
+	// scratch to its prefixes in turn.
+	scratchTo *scratch
 	// profiles memoises ResolveProfile by Params.Profile.
 	profiles map[string]Profile
 }
@@ -75,7 +82,7 @@ func (run *Run) Analyze(p Params) (*Result, error) { return run.analyze(p, false
 // outputs for agentic runs come from it; the CLI, like Analyze, takes the
 // NATL path).
 func (run *Run) analyze(p Params, windowPath bool) (*Result, error) {
-	defer run.scratch.release() // between analyses its buffers are garbage
+	defer run.releaseScratch()
 	a, err := run.resolve(p)
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ type scratch struct {
 	fs        stats.FloatSorter
 	pool, aux []float64
 	lists     [][]float64 // poolOrder's sorted lists
+	starts    []int       // listsOrderStats' segment offsets (listUnion.walkBins)
 }
 
 // pooled is pooled(sps, get) in the scratch pool (valid until the next
@@ -23,6 +24,16 @@ func (sc *scratch) pooled(sps []SuperPass, get func(*SuperPass) []float64) []flo
 
 // release drops the buffers.
 func (sc *scratch) release() { *sc = scratch{} }
+
+// releaseScratch ends an analysis's use of the run's scratch: between
+// analyses its buffers are garbage, unless they were lent (scratchTo) by
+// the earliest-stop search, which hands them to its next prefix.
+func (run *Run) releaseScratch() {
+	if run.scratchTo != nil {
+		*run.scratchTo, run.scratchTo = run.scratch, nil
+	}
+	run.scratch.release()
+}
 
 // growFloats returns buf emptied, with room for n values.
 func growFloats(buf []float64, n int) []float64 {

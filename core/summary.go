@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -38,7 +39,7 @@ func summarizeLists(lists [][]float64) stats.Summary {
 		sum.Histogram = stats.Histogram(s, stats.SummaryBins)
 		return sum
 	}
-	u.walkBins()
+	u.walkBins(nil)
 	sum.Histogram = u.histogram()
 	sum.P50 = u.kth(int(0.50 * float64(u.n-1)))
 	sum.P90 = u.kth(int(0.90 * float64(u.n-1)))
@@ -60,7 +61,7 @@ func percentileLists(lists [][]float64, p float64) float64 {
 	if u.lo == u.hi || math.IsNaN(u.lo) || math.IsNaN(u.hi) {
 		return stats.PercentileLower(sortedUnion(lists), p)
 	}
-	u.walkBins()
+	u.walkBins(nil)
 	return u.kth(k)
 }
 
@@ -145,13 +146,21 @@ func newListUnion(lists [][]float64) *listUnion {
 	return u
 }
 
-// walkBins computes the segments of every list (lo < hi required).
-func (u *listUnion) walkBins() {
+// walkBins computes the segments of every list (lo < hi required). The
+// offsets go into *buf when buf is not nil (grown there, and left for the
+// next call: they are the bulk of the walk's allocation, one row of
+// SummaryBins + 3 per list).
+func (u *listUnion) walkBins(buf *[]int) {
 	u.bins = stats.Histogram([]float64{u.lo, u.hi}, stats.SummaryBins) // edges depend only on lo, hi
 	nb := len(u.bins)
 	nseg := nb + 2
 	u.counts = make([]int, nseg)
-	u.starts = make([]int, len(u.lists)*(nseg+1))
+	if need := len(u.lists) * (nseg + 1); buf == nil {
+		u.starts = make([]int, need)
+	} else {
+		*buf = slices.Grow((*buf)[:0], need) // amortised: the next prefix's lists are one more
+		u.starts = (*buf)[:need]
+	}
 	for li, l := range u.lists {
 		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
 		i := 0
@@ -196,9 +205,7 @@ func (u *listUnion) kth(k int) float64 {
 		k -= u.counts[seg]
 	}
 	vals := u.vals[:0]
-	if cap(vals) < u.counts[seg] {
-		vals = make([]float64, 0, u.counts[seg])
-	}
+	vals = slices.Grow(vals, u.counts[seg]) // amortised when reused (listsOrderStats)
 	for li, l := range u.lists {
 		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
 		vals = append(vals, l[off[seg]:off[seg+1]]...)

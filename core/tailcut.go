@@ -110,7 +110,7 @@ func tailStatsFromLists(w []SuperPass, sorted [][]float64, n int, s *Samples, S,
 	if n%2 == 0 {
 		ranks, mid = []int{n/2 - 1, n / 2}, []float64{0, 0}
 	}
-	listsOrderStats(sorted, n, ranks, mid, &sc.pool)
+	listsOrderStats(sorted, n, ranks, mid, sc)
 	median := mid[0]
 	if n%2 == 0 {
 		median = (mid[0] + mid[1]) / 2 // FloatSorter.Median's; positive, so no zero's sign to settle

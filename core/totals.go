@@ -125,7 +125,7 @@ func (run *Run) poolOrder(sps []SuperPass, src MetricSource) pooledOrder {
 		}
 		sum = s.Sum()
 	}
-	return run.orderStatsOf(n, sum, func(ranks []int, vals []float64) { listsOrderStats(lists, n, ranks, vals, &sc.pool) })
+	return run.orderStatsOf(n, sum, func(ranks []int, vals []float64) { listsOrderStats(lists, n, ranks, vals, sc) })
 }
 
 // sortedListsOf appends to buf the cached sorted list of src of every
@@ -172,9 +172,10 @@ func positiveLists(lists [][]float64) bool {
 
 // listsOrderStats puts in vals the values of the given ranks in the
 // sorted union of the n values of the ascending, positive lists
-// (positiveLists), located by listUnion's bins without merging; *buf is
-// the selections' scratch (one bin's values), reused from call to call.
-func listsOrderStats(lists [][]float64, n int, ranks []int, vals []float64, buf *[]float64) {
+// (positiveLists), located by listUnion's bins without merging; sc's
+// pool is the selections' scratch (one bin's values) and its starts the
+// lists' segment offsets, reused from call to call.
+func listsOrderStats(lists [][]float64, n int, ranks []int, vals []float64, sc *scratch) {
 	if n == 0 {
 		return
 	}
@@ -188,12 +189,12 @@ func listsOrderStats(lists [][]float64, n int, ranks []int, vals []float64, buf 
 		}
 		return
 	}
-	u.walkBins()
-	u.vals = (*buf)[:0]
+	u.walkBins(&sc.starts)
+	u.vals = sc.pool[:0]
 	for i, r := range ranks {
 		vals[i] = u.kth(r)
 	}
-	*buf = u.vals[:0]
+	sc.pool = u.vals[:0]
 }
 
 // pooledSummary is stats.Summarize of the list chosen by list (TTFT or

@@ -748,8 +748,8 @@ func whileReading(t *testing.T, path string, past int64) (wait func(pid int), la
 // M-entry sample_idx_map.json (90 MB, benchlog.SampleIndex), sent once
 // /proc shows the file read past its start and short of its end, ends it
 // with exit 130 within termAt's bound (2 s of CPU after the signal), and
-// the file is read no further than 1 MiB past where it was at the signal
-// (a parse that ignored the cancel read it to the end, then exited).
+// the file is not read to its end after the signal (a parse that ignored
+// the cancel read it to the end, then exited).
 func TestSIGTERMDuringSampleIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and writes a 90 MB sample_idx_map.json: skipped under -short")
@@ -780,7 +780,15 @@ func TestSIGTERMDuringSampleIndex(t *testing.T) {
 	if atSignal == 0 {
 		t.Fatal("the process ended before it read sample_idx_map.json")
 	}
-	if atEnd > atSignal+1<<20 {
-		t.Errorf("read to byte %d after the signal at byte %d: the parse went on", atEnd, atSignal)
+	// How far the parse gets between the signal and its check of the
+	// cancel depends on when the machine runs the signal's goroutine (on a
+	// busy 2-core machine 3.6 MB were seen in 87 ms), so the bound is the
+	// file's end: a parse that ignored the cancel reads all 90 MB.
+	fi, err := os.Stat(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size := fi.Size(); atEnd >= size {
+		t.Errorf("read to byte %d of %d after the signal at byte %d: the parse went on to the end", atEnd, size, atSignal)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/spf13/pflag"
 
@@ -117,6 +116,6 @@ const loadGCPercent = 10
 // fresh buffer is read into huge pages: safeopen.HugeRoom).
 func decodeGC() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(loadGCPercent)
+		setDecodeGCPercent(loadGCPercent)
 	}
 }

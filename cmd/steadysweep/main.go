@@ -90,6 +90,7 @@ func commands() []command {
 func main() {
 	if !printsOnly(os.Args[1:]) {
 		releaseInitPagesAtFirstGC()
+		startGCFloor()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)

@@ -120,6 +120,19 @@ func OpenEvents(path string) (io.ReadCloser, error) { return OpenEventsHashed(pa
 // OpenEventsHashed is openEvents writing every byte read from the file
 // into h (when not nil).
 func OpenEventsHashed(path string, h io.Writer) (*ReadCloser, error) {
+	return openEventsSized(path, h, streamBufSize)
+}
+
+// streamBufSize is the read buffer of an events stream; headBufSize that
+// of a format sniff (ReadHead), which reads a few KiB once: the stream's
+// 64 KiB would be 16 fresh pages for it.
+const (
+	streamBufSize = 64 << 10
+	headBufSize   = 4 << 10
+)
+
+// openEventsSized is OpenEventsHashed with a read buffer of bufSize bytes.
+func openEventsSized(path string, h io.Writer, bufSize int) (*ReadCloser, error) {
 	f, err := safeopen.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open events file: %w", err)
@@ -128,7 +141,7 @@ func OpenEventsHashed(path string, h io.Writer) (*ReadCloser, error) {
 	if h != nil {
 		raw = io.TeeReader(f, h)
 	}
-	rc, err := Decompress(raw, path)
+	rc, err := decompressSized(raw, path, bufSize)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -146,7 +159,13 @@ func OpenEventsHashed(path string, h io.Writer) (*ReadCloser, error) {
 
 // Decompress wraps r according to its first bytes.
 func Decompress(r io.Reader, name string) (*ReadCloser, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	return decompressSized(r, name, streamBufSize)
+}
+
+// decompressSized is Decompress reading r through a buffer of bufSize
+// bytes.
+func decompressSized(r io.Reader, name string, bufSize int) (*ReadCloser, error) {
+	br := bufio.NewReaderSize(r, bufSize)
 	magic, _ := br.Peek(4)
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:

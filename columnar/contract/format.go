@@ -69,13 +69,25 @@ const SniffSize = 256 << 10
 // read error ends the head without failing: what was read decides, and
 // the reader reports the damage where it meets it.
 func ReadHead(path string, n int) ([]byte, error) {
-	rc, err := OpenEvents(path)
+	rc, err := openEventsSized(path, nil, headBufSize)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	head, _ := io.ReadAll(io.LimitReader(rc, int64(n)))
-	return head, nil
+	// One buffer of the head's size (the file's, when it is plain and
+	// shorter), filled in place: io.ReadAll's doublings touched twice
+	// the pages of a short head.
+	size := n
+	if _, compressed := rc.Reader.(*BoundedReader); !compressed && rc.Size > 0 {
+		size = int(min(int64(n), rc.Size))
+	}
+	head := make([]byte, size)
+	k, _ := io.ReadFull(rc, head)
+	if k == size && size < n { // the file grew since its size was taken
+		rest, _ := io.ReadAll(io.LimitReader(rc, int64(n-size)))
+		return append(head, rest...), nil
+	}
+	return head[:k], nil
 }
 
 // FormatInferencePerf is kubernetes-sigs/inference-perf's

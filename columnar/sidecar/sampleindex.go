@@ -305,15 +305,21 @@ func (r *sidecarRun) readSampleIndex(path string) {
 
 var errPerformanceNotObject = errors.New(`"performance" is not an object`)
 
+// sampleIndexWindow is the parse's read window: a read a few hundred
+// entries, and four fresh pages where 64 KiB were sixteen (a small run's
+// whole map is about 120 KiB; issue 32, warm small analyze). A token
+// longer than it grows it.
+const sampleIndexWindow = 16 << 10
+
 // ParseSampleIndex reads a sample index map from r, of about size bytes
 // (0 unknown): the columns are sized for the entries such a file can hold
 // at 40 bytes an entry (a 32-digit uuid, its index and the punctuation
 // take 40 to 46), so they are allocated once. bad counts entries
 // whose value is not a non-negative integer (in the final map). ctx is
-// looked at before each read of the file (a 64 KiB window, about 1,600
+// looked at before each read of the file (a 16 KiB window, about 400
 // entries): once it is done the parse ends with ctx's error and no index.
 func ParseSampleIndex(ctx context.Context, r io.Reader, size int64) (si *SampleIndex, bad int, err error) {
-	s := &jsonStream{ctx: ctx, r: r, buf: make([]byte, 0, 64<<10)}
+	s := &jsonStream{ctx: ctx, r: r, buf: make([]byte, 0, sampleIndexWindow)}
 	si = &SampleIndex{MaxIndex: -1}
 	si.index.Reset()
 	if c, ok := s.peekNonSpace(); ok && c == 'n' { // null: no phases, as encoding/json has it
