@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"runtime"
 	"runtime/debug"
 	"sync"
 )
@@ -37,9 +36,7 @@ func startGCFloor() {
 	defer gcPhase.Unlock()
 	debug.SetGCPercent(floorGCPercent)
 	gcPhase.floor = true
-	// A cleanup of an object nothing references runs after the first
-	// collection (as in releaseInitPagesAtFirstGC).
-	runtime.AddCleanup(new(gcSentinel), func(struct{}) { endGCFloor() }, struct{}{})
+	atFirstGC(endGCFloor)
 }
 
 // endGCFloor restores the default target if the floor is still the one

@@ -109,7 +109,14 @@ func main() {
 // (loaded machine, bench/RESULTS.md §8). A larger command releases them
 // on the other core while it works.
 func releaseInitPagesAtFirstGC() {
-	runtime.AddCleanup(new(gcSentinel), func(struct{}) { go releaseInitPages() }, struct{}{})
+	atFirstGC(func() { go releaseInitPages() })
+}
+
+// atFirstGC runs f (on the runtime's cleanup goroutine, so briefly) after
+// the process's first garbage collection: a cleanup attached to an object
+// nothing references runs once a collection has found it unreachable.
+func atFirstGC(f func()) {
+	runtime.AddCleanup(new(gcSentinel), func(struct{}) { f() }, struct{}{})
 }
 
 // gcSentinel is the object whose cleanup marks the first collection: 64

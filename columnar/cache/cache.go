@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -222,7 +223,11 @@ func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64, share
 	}
 	fmt.Fprintf(h, "counter=%q\x00sample=%d\x00S=%d\x00full=%d\x00maxline=%d\x00size=%d\x00mtime=%d\x00",
 		counter, opts.TokenizeSample, contract.SampleSuperPass(run, opts), contract.TokensModeOf(run), contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize), id[2], id[3])
-	fmt.Fprintf(h, "sum=%s\x00", map[bool]string{false: "xxh3-128", true: "sha256"}[shared])
+	sum := "xxh3-128"
+	if shared {
+		sum = "sha256"
+	}
+	fmt.Fprintf(h, "sum=%s\x00", sum)
 	if run.Format != "" && run.Format != contract.FormatEndpoints {
 		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
 	}
@@ -436,7 +441,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // whole entry was a third of a cold 1 GB analyze's peak). The entry is
 // named by l.EventsKey, else l.EventsSHA256 (EntryBase).
 func (c *Cache) Store(key string, l *contract.Loaded) error {
-	return c.store(key, cmpOr(l.EventsKey, l.EventsSHA256), l)
+	return c.store(key, cmp.Or(l.EventsKey, l.EventsSHA256), l)
 }
 
 // store is Store, the entry named by the events digest sum.

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -40,14 +41,7 @@ func (d *digests) merge(o digests) {
 	if (d.Key != "" && o.Key != "" && d.Key != o.Key) || (d.SHA != "" && o.SHA != "" && d.SHA != o.SHA) {
 		return
 	}
-	d.Key, d.SHA = cmpOr(d.Key, o.Key), cmpOr(d.SHA, o.SHA)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	d.Key, d.SHA = cmp.Or(d.Key, o.Key), cmp.Or(d.SHA, o.SHA)
 }
 
 // hashFile returns the digests of the file at path that are asked for
