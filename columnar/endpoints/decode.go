@@ -64,6 +64,9 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *con
 		blockSize: contract.Cmp0(opts.BlockSize, contract.DefaultBlockSize),
 		maxLine:   contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize),
 	}
+	// A stream that fills every buffer in flight (the blocks of
+	// decodeParallel) gets them cut from one huge-page array.
+	br.hugeBuffers = opts.SizeHint >= int64(2*workers+2)*int64(br.blockSize)
 	if lim := opts.MemoryLimit; lim > 0 {
 		// In flight: 2·workers+2 blocks, each of which may grow to a line.
 		blocks := int64(2*workers + 2)
@@ -215,8 +218,15 @@ func decodeParallel(ctx context.Context, br *blockReader, newDecoder func() *Lin
 	defer cancel()
 	nBlocks := 2*workers + 2
 	free := make(chan *block, nBlocks)
-	for i := 0; i < nBlocks; i++ {
-		free <- getBlock()
+	blocks := make([]*block, nBlocks)
+	for i := range blocks {
+		blocks[i] = getBlock()
+	}
+	if br.hugeBuffers {
+		giveBlockBuffers(blocks, br.blockSize)
+	}
+	for _, b := range blocks {
+		free <- b
 	}
 	defer func() {
 		for {

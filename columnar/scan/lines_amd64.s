@@ -5,13 +5,118 @@
 DATA lineBytes<>+0(SB)/8, $0x0d0a
 GLOBL lineBytes<>(SB), RODATA|NOPTR, $8
 
-// func lineStopAVX2(b []byte) (i int, nul uint64, high uint64)
+// The UTF-8 check of lineStopAVX2 is the "lookup" algorithm of Keiser and
+// Lemire, "Validating UTF-8 in less than one instruction per byte"
+// (Software: Practice and Experience, 2021), as simdjson writes it: three
+// nibble tables classify each byte with the one before it, and the bytes
+// that two and three places after a lead of three and four bytes must be
+// continuations are checked apart. Error bits: TOO_SHORT 1, TOO_LONG 2,
+// OVERLONG_3 4, TOO_LARGE 8, SURROGATE 16, OVERLONG_2 32,
+// TOO_LARGE_1000 and OVERLONG_4 64, TWO_CONTS 128.
+
+// u8High1 is byte_1_high: by the high nibble of the byte before.
+DATA u8High1<>+0(SB)/8, $0x0202020202020202
+DATA u8High1<>+8(SB)/8, $0x4915012180808080
+DATA u8High1<>+16(SB)/8, $0x0202020202020202
+DATA u8High1<>+24(SB)/8, $0x4915012180808080
+GLOBL u8High1<>(SB), RODATA|NOPTR, $32
+
+// u8Low1 is byte_1_low: by the low nibble of the byte before.
+DATA u8Low1<>+0(SB)/8, $0xcbcbcb8b8383a3e7
+DATA u8Low1<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
+DATA u8Low1<>+16(SB)/8, $0xcbcbcb8b8383a3e7
+DATA u8Low1<>+24(SB)/8, $0xcbcbdbcbcbcbcbcb
+GLOBL u8Low1<>(SB), RODATA|NOPTR, $32
+
+// u8High2 is byte_2_high: by the high nibble of the byte itself.
+DATA u8High2<>+0(SB)/8, $0x0101010101010101
+DATA u8High2<>+8(SB)/8, $0x01010101babaaee6
+DATA u8High2<>+16(SB)/8, $0x0101010101010101
+DATA u8High2<>+24(SB)/8, $0x01010101babaaee6
+GLOBL u8High2<>(SB), RODATA|NOPTR, $32
+
+// u8Third and u8Fourth are 0xe0-0x80 and 0xf0-0x80: a byte two (three)
+// places after one of 0xe0 (0xf0) and up gets the continuation bit from a
+// saturating subtraction of it; u8Cont is that bit, u8Nibble the mask.
+DATA u8Third<>+0(SB)/8, $0x6060606060606060
+DATA u8Third<>+8(SB)/8, $0x6060606060606060
+DATA u8Third<>+16(SB)/8, $0x6060606060606060
+DATA u8Third<>+24(SB)/8, $0x6060606060606060
+GLOBL u8Third<>(SB), RODATA|NOPTR, $32
+DATA u8Fourth<>+0(SB)/8, $0x7070707070707070
+DATA u8Fourth<>+8(SB)/8, $0x7070707070707070
+DATA u8Fourth<>+16(SB)/8, $0x7070707070707070
+DATA u8Fourth<>+24(SB)/8, $0x7070707070707070
+GLOBL u8Fourth<>(SB), RODATA|NOPTR, $32
+DATA u8Cont<>+0(SB)/8, $0x8080808080808080
+DATA u8Cont<>+8(SB)/8, $0x8080808080808080
+DATA u8Cont<>+16(SB)/8, $0x8080808080808080
+DATA u8Cont<>+24(SB)/8, $0x8080808080808080
+GLOBL u8Cont<>(SB), RODATA|NOPTR, $32
+DATA u8Nibble<>+0(SB)/8, $0x0f
+GLOBL u8Nibble<>(SB), RODATA|NOPTR, $8
+
+// u8MaxTail is the largest byte at each place of a block after which the
+// next block needs no continuation: a lead of two, three or four bytes
+// in the last, second-last or third-last place is incomplete.
+DATA u8MaxTail<>+0(SB)/8, $0xffffffffffffffff
+DATA u8MaxTail<>+8(SB)/8, $0xffffffffffffffff
+DATA u8MaxTail<>+16(SB)/8, $0xffffffffffffffff
+DATA u8MaxTail<>+24(SB)/8, $0xbfdfefffffffffff
+GLOBL u8MaxTail<>(SB), RODATA|NOPTR, $32
+
+// keepMask is 32 bytes of 0xff then 32 of 0: the 32 bytes at 32-k keep
+// the first k bytes of a block.
+DATA keepMask<>+0(SB)/8, $0xffffffffffffffff
+DATA keepMask<>+8(SB)/8, $0xffffffffffffffff
+DATA keepMask<>+16(SB)/8, $0xffffffffffffffff
+DATA keepMask<>+24(SB)/8, $0xffffffffffffffff
+DATA keepMask<>+32(SB)/8, $0
+DATA keepMask<>+40(SB)/8, $0
+DATA keepMask<>+48(SB)/8, $0
+DATA keepMask<>+56(SB)/8, $0
+GLOBL keepMask<>(SB), RODATA|NOPTR, $64
+
+// UTF8BLOCK checks the block Y0 (with Y9 the block before it, Y14 that
+// block's incomplete tail) into the error bits Y13, and moves Y0 to Y9.
+// An ASCII block (DX, its high-bit mask, zero) only ends the tail before.
+// Clobbers Y1-Y3, Y8, Y15.
+#define UTF8BLOCK(skip) \
+	TESTL DX, DX; \
+	JNZ  3(PC); \
+	VPOR Y14, Y13, Y13; \
+	JMP  skip; \
+	VPERM2I128 $0x21, Y0, Y9, Y1; \
+	VPALIGNR $15, Y1, Y0, Y2; \
+	VPSRLW $4, Y2, Y3; \
+	VPAND Y7, Y3, Y3; \
+	VPSHUFB Y3, Y4, Y3; \
+	VPAND Y7, Y2, Y8; \
+	VPSHUFB Y8, Y5, Y8; \
+	VPAND Y8, Y3, Y3; \
+	VPSRLW $4, Y0, Y8; \
+	VPAND Y7, Y8, Y8; \
+	VPSHUFB Y8, Y6, Y8; \
+	VPAND Y8, Y3, Y3; \
+	VPALIGNR $14, Y1, Y0, Y2; \
+	VPALIGNR $13, Y1, Y0, Y15; \
+	VPSUBUSB u8Third<>(SB), Y2, Y2; \
+	VPSUBUSB u8Fourth<>(SB), Y15, Y15; \
+	VPOR Y15, Y2, Y2; \
+	VPAND u8Cont<>(SB), Y2, Y2; \
+	VPXOR Y3, Y2, Y2; \
+	VPOR Y2, Y13, Y13; \
+	VPSUBUSB u8MaxTail<>+0(SB), Y0, Y14
+
+// func lineStopAVX2(b []byte) (i int, nul, high, bad uint64)
 //
 // Returns the index of the first '\n' or '\r' in b (len(b) if none), and
-// whether b[:i] holds a NUL byte (nul) or a byte 0x80 and up (high,
-// non-zero), in one pass: 32 bytes a step, the last few one at a time.
-// AVX2.
-TEXT ·LineStopAVX2(SB), NOSPLIT, $0-48
+// whether b[:i] holds a NUL byte (nul), a byte 0x80 and up (high), or is
+// not valid UTF-8 (bad), each non-zero when so, in one pass: 32 bytes a
+// step; the block holding the line end, or the last few bytes copied to a
+// zeroed block on the stack, with the bytes from the line end on cleared
+// (an ASCII NUL ends any incomplete character there). AVX2.
+TEXT ·LineStopAVX2(SB), NOSPLIT, $32-56
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), R13
 	XORQ DI, DI
@@ -20,6 +125,13 @@ TEXT ·LineStopAVX2(SB), NOSPLIT, $0-48
 	VPBROADCASTB lineBytes<>+0(SB), Y10  // '\n'
 	VPBROADCASTB lineBytes<>+1(SB), Y11  // '\r'
 	VPXOR Y12, Y12, Y12          // 0
+	VPXOR Y13, Y13, Y13          // UTF-8 error bits
+	VPXOR Y14, Y14, Y14          // incomplete tail of the block before
+	VPXOR Y9, Y9, Y9             // the block before
+	VMOVDQU u8High1<>(SB), Y4
+	VMOVDQU u8Low1<>(SB), Y5
+	VMOVDQU u8High2<>(SB), Y6
+	VPBROADCASTB u8Nibble<>(SB), Y7
 
 lsloop:
 	LEAQ 32(DI), AX
@@ -37,11 +149,40 @@ lsloop:
 	JNZ  lsfound
 	ORL  BX, R8
 	ORL  DX, R9
+	UTF8BLOCK(lsnextblock)
+lsnextblock:
+	VMOVDQU Y0, Y9
 	ADDQ $32, DI
 	JMP  lsloop
 
+lstail:
+	// The r < 32 bytes left, copied into a zeroed block.
+	MOVQ R13, CX
+	SUBQ DI, CX                  // r
+	VMOVDQU Y12, 0(SP)
+	XORQ AX, AX
+lscopy:
+	CMPQ AX, CX
+	JGE  lscopied
+	LEAQ (DI)(AX*1), R10
+	MOVB (SI)(R10*1), R11
+	MOVB R11, 0(SP)(AX*1)
+	INCQ AX
+	JMP  lscopy
+lscopied:
+	VMOVDQU 0(SP), Y0
+	VPCMPEQB Y0, Y10, Y1
+	VPCMPEQB Y0, Y11, Y2
+	VPOR     Y2, Y1, Y1
+	VPMOVMSKB Y1, AX             // line ends (the zeros are none)
+	VPCMPEQB Y0, Y12, Y3
+	VPMOVMSKB Y3, BX             // NULs, the zeros after r too: masked below
+	VPMOVMSKB Y0, DX
+	BTSQ CX, AX                  // no line end: it stops at r
+	JMP  lsfound
+
 lsfound:
-	BSFL AX, CX
+	BSFQ AX, CX                  // k: the line end in the block
 	MOVL $1, AX
 	SHLL CX, AX
 	DECL AX                      // the bytes before the line end
@@ -49,32 +190,21 @@ lsfound:
 	ANDL AX, DX
 	ORL  BX, R8
 	ORL  DX, R9
+	LEAQ keepMask<>+32(SB), R10
+	SUBQ CX, R10
+	VPAND (R10), Y0, Y0          // the bytes from the line end on cleared
+	UTF8BLOCK(lsend)
+lsend:
 	ADDQ CX, DI
-	JMP  lsdone
 
-lstail:
-	CMPQ DI, R13
-	JGE  lsdone
-	MOVBLZX (SI)(DI*1), AX
-	CMPL AX, $0x0a
-	JEQ  lsdone
-	CMPL AX, $0x0d
-	JEQ  lsdone
-	MOVL AX, BX
-	ANDL $0x80, BX
-	ORL  BX, R9
-	TESTL AX, AX
-	JNZ  lsnext
-	MOVL $1, R8
-lsnext:
-	INCQ DI
-	JMP  lstail
-
-lsdone:
+	VPTEST Y13, Y13
+	SETNE R10B
+	MOVBQZX R10B, R10
 	VZEROUPPER
 	MOVQ DI, i+24(FP)
 	MOVQ R8, nul+32(FP)
 	MOVQ R9, high+40(FP)
+	MOVQ R10, bad+48(FP)
 	RET
 
 // quoteBytes are '"' and '\\', broadcast from memory.
