@@ -211,72 +211,111 @@ lsend:
 DATA quoteBytes<>+0(SB)/8, $0x5c22
 GLOBL quoteBytes<>(SB), RODATA|NOPTR, $8
 
-// func quoteOrBackslashAVX2(b []byte) int
+// func stringEndAVX2(b []byte) (k int, esc uint64)
 //
-// Returns the index of the first '"' or '\\' in b, len(b) if none: 32
-// bytes a step, the last block overlapping the one before; a b shorter
-// than 32 bytes one byte at a time. AVX2.
-TEXT ·quoteOrBackslashAVX2(SB), NOSPLIT, $0-32
+// Returns the index of the first '"' in b that no backslash escapes, or
+// of the first backslash whose escape is not one of the one-letter ones
+// (\u, an invalid or a cut-off escape: the caller takes it), len(b) if
+// none; esc is non-zero when it took a one-letter escape on the way.
+// 32 bytes a step, the escapes taken in the block's quote and backslash
+// mask (one clears the bits of its two bytes), so that a string with an
+// escape every sentence stays in the vector loop; the last 31 bytes one
+// at a time. AVX2.
+TEXT ·stringEndAVX2(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), R13
 	XORQ DI, DI
-	CMPQ R13, $32
-	JLT  qbshort
+	XORQ R9, R9                  // escapes taken
+	MOVQ $0x800400000000, R14    // the one-letter escapes below 0x40: " /
+	MOVQ $0x14404410000000, R15  // and from 0x40, less 0x40: \ b f n r t
 	VPBROADCASTB quoteBytes<>+0(SB), Y10
 	VPBROADCASTB quoteBytes<>+1(SB), Y11
 
-qbloop:
+seblock:
 	LEAQ 32(DI), AX
 	CMPQ AX, R13
-	JGT  qbtail
+	JGT  setail
 	VMOVDQU (SI)(DI*1), Y0
 	VPCMPEQB Y0, Y10, Y1
 	VPCMPEQB Y0, Y11, Y2
 	VPOR     Y2, Y1, Y1
-	VPMOVMSKB Y1, AX
-	TESTL AX, AX
-	JNZ  qbfound
+	VPMOVMSKB Y1, BX             // quotes and backslashes
+semask:
+	TESTL BX, BX
+	JNZ  sehit
 	ADDQ $32, DI
-	JMP  qbloop
+	JMP  seblock
 
-qbtail:
+sehit:
+	BSFL BX, CX
+	LEAQ (DI)(CX*1), DX          // its index
+	MOVBLZX (SI)(DX*1), AX
+	CMPL AX, $0x22
+	JEQ  sefound
+	LEAQ 1(DX), R10
+	CMPQ R10, R13
+	JGE  sefound                 // a backslash at the end
+	MOVBLZX (SI)(R10*1), AX
+	CMPL AX, $0x40
+	JAE  sehigh
+	BTQ  AX, R14
+	JCC  sefound
+	JMP  seescape
+sehigh:
+	CMPL AX, $0x80
+	JAE  sefound
+	SUBL $0x40, AX
+	BTQ  AX, R15
+	JCC  sefound
+seescape:
+	MOVL $1, R9
+	CMPL CX, $30
+	JAE  senextblock             // the escape ends at or past the block's end
+	ADDL $2, CX
+	MOVL $-1, AX
+	SHLL CX, AX                  // the bits after the escape's two bytes
+	ANDL AX, BX
+	JMP  semask
+senextblock:
+	LEAQ 2(DX), DI
+	JMP  seblock
+
+setail:
 	CMPQ DI, R13
-	JGE  qbdone
-	MOVQ R13, R10                // the last 32 bytes, shifted to start at DI
-	SUBQ $32, R10
-	VMOVDQU (SI)(R10*1), Y0
-	VPCMPEQB Y0, Y10, Y1
-	VPCMPEQB Y0, Y11, Y2
-	VPOR     Y2, Y1, Y1
-	VPMOVMSKB Y1, AX
-	MOVQ DI, CX
-	SUBQ R10, CX
-	SHRL CX, AX
-	TESTL AX, AX
-	JNZ  qbfound
-	MOVQ R13, DI
-	JMP  qbdone
-
-qbfound:
-	BSFL AX, CX
-	ADDQ CX, DI
-
-qbdone:
-	VZEROUPPER
-	MOVQ DI, ret+24(FP)
-	RET
-
-qbshort:
-	CMPQ DI, R13
-	JGE  qbshortdone
+	JGE  sedone
 	MOVBLZX (SI)(DI*1), AX
 	CMPL AX, $0x22
-	JEQ  qbshortdone
+	JEQ  sedone
 	CMPL AX, $0x5c
-	JEQ  qbshortdone
+	JEQ  setailbs
 	INCQ DI
-	JMP  qbshort
+	JMP  setail
+setailbs:
+	LEAQ 1(DI), R10
+	CMPQ R10, R13
+	JGE  sedone
+	MOVBLZX (SI)(R10*1), AX
+	CMPL AX, $0x40
+	JAE  setailhigh
+	BTQ  AX, R14
+	JCC  sedone
+	JMP  setailesc
+setailhigh:
+	CMPL AX, $0x80
+	JAE  sedone
+	SUBL $0x40, AX
+	BTQ  AX, R15
+	JCC  sedone
+setailesc:
+	MOVL $1, R9
+	ADDQ $2, DI
+	JMP  setail
 
-qbshortdone:
-	MOVQ DI, ret+24(FP)
+sefound:
+	MOVQ DX, DI
+
+sedone:
+	VZEROUPPER
+	MOVQ DI, k+24(FP)
+	MOVQ R9, esc+32(FP)
 	RET
