@@ -150,8 +150,13 @@ GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 // Registers: SI b, R13 len(b), DI j, R8 prevSpace, R9 words, R12
 // dropped, R11 UTF-8 errors; per block R10 where it was loaded, AX the
 // stops, BX the spaces, DX the UTF-8 errors, R14 the separators (R14 and
-// Y15 are free in ABI0 code: the wrapper restores them).
-TEXT ·wordsAVX2(SB), NOSPLIT, $0-88
+// Y15 are free in ABI0 code: the wrapper restores them). The block's masks
+// and R10 are kept on the stack (0 to 16(SP)): after a two-byte escape
+// inside it the count goes on from those masks shifted past the escape
+// (avxnext), with a stop at the block's end that only loads the next
+// block, instead of loading and checking the block again from there — at
+// an escape every 28 bytes of prose, a block was loaded about twice.
+TEXT ·wordsAVX2(SB), NOSPLIT, $24-88
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), R13
 	MOVQ j+24(FP), DI
@@ -281,10 +286,17 @@ avxnosep:
 	NOTL     DX
 
 avxchecked:
+	MOVL AX, 0(SP)
+	MOVL BX, 4(SP)
+	MOVL DX, 8(SP)
+	MOVL R14, 12(SP)
+	MOVQ R10, 16(SP)
+
+avxresume:
 	CMPQ R10, DI
 	JEQ  avxwhole
-	// The last block: shift it so that bit 0 is b[DI], with a stop at
-	// len(b).
+	// The last block, or the rest of a block after an escape: shift it so
+	// that bit 0 is b[DI], with a stop at its end (len(b) for the last).
 	MOVQ DI, CX
 	SUBQ R10, CX                 // 1..31
 	SHRL CX, AX
@@ -392,6 +404,10 @@ avxpartial:
 avxspecial:
 	CMPQ DI, R13
 	JGE  avxdone
+	MOVQ 16(SP), R10
+	ADDQ $32, R10
+	CMPQ DI, R10
+	JEQ  avxloop                 // the block's end: load the next
 	MOVBLZX (SI)(DI*1), AX
 	CMPL AX, $0x22
 	JEQ  avxquote
@@ -415,14 +431,24 @@ avxspaceesc:
 	MOVQ $1, R8
 	INCQ R12
 	ADDQ $2, DI
-	JMP  avxloop
+	JMP  avxnext
 
 avxwordesc:
 	ADDQ R8, R9                  // a word starts if a space came before
 	XORQ R8, R8
 	INCQ R12
 	ADDQ $2, DI
-	JMP  avxloop
+
+avxnext:                         // on in the block of 16(SP), if DI is in it
+	MOVQ 16(SP), R10
+	LEAQ 32(R10), AX
+	CMPQ DI, AX
+	JGE  avxloop
+	MOVL 0(SP), AX
+	MOVL 4(SP), BX
+	MOVL 8(SP), DX
+	MOVL 12(SP), R14
+	JMP  avxresume
 
 avxquote:                        // the end of a string: of a chunk list's?
 	MOVQ chunks+40(FP), DX
