@@ -303,6 +303,11 @@ avxresume:
 	SHRL CX, BX
 	SHRL CX, DX
 	SHRL CX, R14
+	MOVL R14, R10                // the quotes of the separators left are no
+	SHLL $2, R10                 // stops (avxnext gives the stops with all
+	ORL  R14, R10                // quotes: past an escape a candidate is
+	NOTL R10                     // true up to the next stop only)
+	ANDL R10, AX
 	NEGL CX
 	ADDL $32, CX                 // bytes left, 1..31
 	MOVL $1, R10
@@ -444,10 +449,13 @@ avxnext:                         // on in the block of 16(SP), if DI is in it
 	LEAQ 32(R10), AX
 	CMPQ DI, AX
 	JGE  avxloop
-	MOVL 0(SP), AX
 	MOVL 4(SP), BX
 	MOVL 8(SP), DX
 	MOVL 12(SP), R14
+	MOVL R14, AX                 // the stops with the separators' quotes:
+	SHLL $2, AX                  // a candidate after the stop taken may be
+	ORL  R14, AX                 // an escaped quote's (\","), and the
+	ORL  0(SP), AX               // quote after it a string's end
 	JMP  avxresume
 
 avxquote:                        // the end of a string: of a chunk list's?

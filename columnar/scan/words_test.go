@@ -183,7 +183,15 @@ func TestScanChunkWordsLoops(t *testing.T) {
 			valid = append(valid, p)
 		}
 	}
-	short := []string{"", " ", "a", "The", " the", " quick", ",", `,\",\"`, `\n`, `\n\n`, `\"`, "\u00a0", " 日本語", "—", `\u3000`, `\ud83d\ude00`}
+	// An escaped quote followed by `,"` looks like a separator (\","); past an
+	// escape taken in the block (wordsAVX2 goes on from its masks) its
+	// quote, and the string's end after it, must still stop the loop.
+	for off := range 40 {
+		for _, body := range []string{`\b\","000`, `\n\"," x`, `\\\"," y","z`} {
+			checkChunkWords(t, []byte(`["`+strings.Repeat("w ", off)[:off]+body+`"]`+strings.Repeat(" ", 40)), scan.WordRun{})
+		}
+	}
+	short := []string{"", " ", "a", "The", " the", " quick", ",", `,\",\"`, `\b\",\"0`, `\n`, `\n\n`, `\"`, "\u00a0", " 日本語", "—", `\u3000`, `\ud83d\ude00`}
 	for i := range 4000 {
 		pieces := valid
 		if i%5 == 0 {
