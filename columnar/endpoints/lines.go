@@ -25,10 +25,10 @@ type blockResult struct {
 type LineFacts uint8
 
 const (
-	FactsKnown LineFacts = 1 << iota // the other bits are set
-	FactNUL                          // the line holds a NUL byte
-	FactHigh                         // the line holds a byte 0x80 and up
-	FactBadUTF8                      // the line is not valid UTF-8
+	FactsKnown  LineFacts = 1 << iota // the other bits are set
+	FactNUL                           // the line holds a NUL byte
+	FactHigh                          // the line holds a byte 0x80 and up
+	FactBadUTF8                       // the line is not valid UTF-8
 )
 
 // LineStop returns the index of the first '\n' or '\r' in b (len(b) if
