@@ -117,6 +117,7 @@ type collector struct {
 	ended    bool
 	lastCut  bool
 	readErr  error
+	touched  uint64 // the sum of the slots touched, kept (consume)
 }
 
 func (c *collector) consume(b *block) error {
@@ -135,6 +136,15 @@ func (c *collector) consume(b *block) error {
 	for _, is := range res.issues {
 		sum.AddProblem(is.Kind, base+is.line, is.field)
 	}
+	// The index slots of the block's uuids first, their cache misses
+	// overlapped (UUIDIndex.Touch), then the events in order.
+	touched := uint64(0)
+	for i := range res.events {
+		if ev := &res.events[i]; ev.Flags&(fUUID|fUUIDExt) == fUUID {
+			touched += c.m.index.Touch(&ev.uuid)
+		}
+	}
+	c.touched += touched
 	for i := range res.events {
 		ev := &res.events[i]
 		ev.Line += base

@@ -136,15 +136,16 @@ GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 // valid UTF-8, see scanStringWords) and are checked as UTF-8 in place
 // (bad is non-zero on an error at a byte it took or stopped at), except
 // the lead bytes of the multi-byte Unicode spaces (0xC2, 0xE1, 0xE2,
-// 0xE3); the two-byte escapes \n \t \r \f (spaces) and \" \\ \/ \b (not)
+// 0xE3), which stop the vectors and whose whole characters it then takes
+// one at a time, spaces or not as PyIsSpace says; the two-byte escapes \n \t \r \f (spaces) and \" \\ \/ \b (not)
 // are taken in place (each decodes to one byte: one byte dropped). With
 // chunks non-zero, a closing quote directly followed by ," (the next
 // string of a chunk list) is taken in place too, the three bytes dropped
 // and transparent to the count (a word may go on across them): the
 // strings count as their concatenation, many separators a block, without
 // a stop per string.
-// It stops at any other '"', a control byte, one of those lead bytes, a
-// \u or bad escape, or len(b); the last block overlaps the one before, so
+// It stops at any other '"', a control byte, one of those lead bytes
+// not followed by its continuations, a \u or bad escape, or len(b); the last block overlaps the one before, so
 // it never stops inside a character for want of bytes. AVX2 and POPCNT.
 //
 // Registers: SI b, R13 len(b), DI j, R8 prevSpace, R9 words, R12
@@ -417,7 +418,84 @@ avxspecial:
 	CMPL AX, $0x22
 	JEQ  avxquote
 	CMPL AX, $0x5c
-	JNE  avxdone                 // a control or lead byte: the caller's
+	JEQ  avxbackslash
+	CMPL AX, $0xc2
+	JEQ  avxlead2
+	CMPL AX, $0xe1
+	JB   avxdone                 // a control byte: the caller's
+	CMPL AX, $0xe3
+	JA   avxdone
+
+	// A lead byte of a multi-byte space: the character is taken here when
+	// it is whole (a lead and continuations, which then holds no UTF-8
+	// error that the lead's place did not show), a space or not as
+	// PyIsSpace says; else the caller's.
+	LEAQ 3(DI), DX
+	CMPQ DX, R13
+	JG   avxdone
+	MOVBLZX 1(SI)(DI*1), DX
+	MOVBLZX 2(SI)(DI*1), CX
+	MOVL DX, R10
+	ANDL $0xc0, R10
+	CMPL R10, $0x80
+	JNE  avxdone
+	MOVL CX, R10
+	ANDL $0xc0, R10
+	CMPL R10, $0x80
+	JNE  avxdone
+	SHLL $16, AX
+	SHLL $8, DX
+	ORL  DX, AX
+	ORL  CX, AX                  // its three bytes
+	CMPL AX, $0xe19a80           // U+1680
+	JEQ  avxspace3
+	CMPL AX, $0xe2819f           // U+205F
+	JEQ  avxspace3
+	CMPL AX, $0xe38080           // U+3000
+	JEQ  avxspace3
+	CMPL AX, $0xe280a8           // U+2028
+	JEQ  avxspace3
+	CMPL AX, $0xe280a9           // U+2029
+	JEQ  avxspace3
+	CMPL AX, $0xe280af           // U+202F
+	JEQ  avxspace3
+	SUBL $0xe28080, AX           // U+2000 to U+200A
+	CMPL AX, $0x0a
+	JBE  avxspace3
+	ADDQ R8, R9                  // a word starts if a space came before
+	XORQ R8, R8
+	ADDQ $3, DI
+	JMP  avxnext
+
+avxspace3:
+	MOVQ $1, R8
+	ADDQ $3, DI
+	JMP  avxnext
+
+avxlead2:
+	LEAQ 2(DI), DX
+	CMPQ DX, R13
+	JG   avxdone
+	MOVBLZX 1(SI)(DI*1), DX
+	MOVL DX, R10
+	ANDL $0xc0, R10
+	CMPL R10, $0x80
+	JNE  avxdone
+	CMPL DX, $0x85               // U+0085
+	JEQ  avxspace2
+	CMPL DX, $0xa0               // U+00A0
+	JEQ  avxspace2
+	ADDQ R8, R9
+	XORQ R8, R8
+	ADDQ $2, DI
+	JMP  avxnext
+
+avxspace2:
+	MOVQ $1, R8
+	ADDQ $2, DI
+	JMP  avxnext
+
+avxbackslash:
 	LEAQ 1(DI), DX
 	CMPQ DX, R13
 	JGE  avxdone
@@ -471,7 +549,7 @@ avxquote:                        // the end of a string: of a chunk list's?
 	JNE  avxdone
 	ADDQ $3, R12
 	ADDQ $3, DI
-	JMP  avxloop
+	JMP  avxnext
 
 avxdone:
 	VZEROUPPER
