@@ -47,9 +47,12 @@ func (p *payloadWords) words(b []byte, i int, run *scan.WordRun, chunks bool) (i
 	}
 	var end int
 	var err error
-	if chunks {
+	switch {
+	case p.utf8Known:
+		end, err = scan.ScanWordsKnownUTF8(b, i, run, chunks)
+	case chunks:
 		end, err = scan.ScanChunkWords(b, i, run)
-	} else {
+	default:
 		end, err = scan.ScanStringWords(b, i, run)
 	}
 	if run.BadUTF8 {

@@ -128,7 +128,7 @@ DATA escapeClass<>+0x72(SB)/1, $1
 DATA escapeClass<>+0x74(SB)/1, $1
 GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 
-// func wordsAVX2(b []byte, j int, prevSpace uint64, chunks uint64) (next int, words int, prevSpaceOut uint64, dropped int, bad uint64)
+// func wordsAVX2(b []byte, j int, prevSpace, chunks, trusted uint64) (next int, words int, prevSpaceOut uint64, dropped int, bad uint64)
 //
 // Counts word starts in b[j:] 32 bytes at a time (needs 3 <= j and
 // j+32 <= len(b)), with more of scanStringWords' cases in the loop than
@@ -157,7 +157,7 @@ GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 // (avxnext), with a stop at the block's end that only loads the next
 // block, instead of loading and checking the block again from there — at
 // an escape every 28 bytes of prose, a block was loaded about twice.
-TEXT ·wordsAVX2(SB), NOSPLIT, $24-88
+TEXT ·wordsAVX2(SB), NOSPLIT, $24-96
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), R13
 	MOVQ j+24(FP), DI
@@ -253,6 +253,9 @@ avxnosep:
 	VPOR     Y6, Y1, Y1
 	VPMOVMSKB Y1, CX
 	ORL      CX, AX
+	XORL     DX, DX              // known UTF-8: no check (trusted)
+	CMPQ     trusted+48(FP), $0
+	JNE      avxchecked
 
 	// UTF-8 errors (Keiser and Lemire): the nibble tables on the byte
 	// before and this one, XOR "must be a continuation" (two or three
@@ -553,9 +556,9 @@ avxquote:                        // the end of a string: of a chunk list's?
 
 avxdone:
 	VZEROUPPER
-	MOVQ DI, next+48(FP)
-	MOVQ R9, words+56(FP)
-	MOVQ R8, prevSpaceOut+64(FP)
-	MOVQ R12, dropped+72(FP)
-	MOVQ R11, bad+80(FP)
+	MOVQ DI, next+56(FP)
+	MOVQ R9, words+64(FP)
+	MOVQ R8, prevSpaceOut+72(FP)
+	MOVQ R12, dropped+80(FP)
+	MOVQ R11, bad+88(FP)
 	RET

@@ -59,6 +59,14 @@ func checkStringWords(t *testing.T, body, tail string) {
 			case valid && run != want:
 				t.Fatalf("%s: %q after %+v:\ngot  %+v\nwant %+v", loop, body, before, run, want)
 			}
+			if !valid {
+				return
+			}
+			// Told the UTF-8 is valid, the loop counts alike without its check.
+			run = before
+			if end, err := scan.ScanWordsKnownUTF8(line, 1, &run, false); err != nil || end != len(body)+3 || run != want {
+				t.Fatalf("%s known UTF-8: %q after %+v: end %d, %v\ngot  %+v\nwant %+v", loop, body, before, end, err, run, want)
+			}
 		})
 	}
 }
@@ -162,6 +170,14 @@ func checkChunkWords(t *testing.T, line []byte, before scan.WordRun) (scan.WordR
 			t.Fatalf("%s: %q: badUTF8 %v, oracle %v", loop, line, run.BadUTF8, want.BadUTF8)
 		case err == nil && valid && run != want:
 			t.Fatalf("%s: %q after %+v:\ngot    %+v\noracle %+v", loop, line, before, run, want)
+		}
+		if !valid {
+			return
+		}
+		// Told the UTF-8 is valid, the loop scans alike without its check.
+		run = before
+		if end, err := scan.ScanWordsKnownUTF8(line, 1, &run, true); end != wantEnd || err != wantErr || err == nil && run != want {
+			t.Fatalf("%s known UTF-8: %q after %+v: end %d, %v; oracle %d, %v\ngot    %+v\noracle %+v", loop, line, before, end, err, wantEnd, wantErr, run, want)
 		}
 	})
 	return want, wantEnd
