@@ -65,8 +65,9 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *con
 		maxLine:   contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize),
 	}
 	// A stream that fills every buffer in flight (the blocks of
-	// decodeParallel) gets them cut from one huge-page array.
-	br.hugeBuffers = opts.SizeHint >= int64(2*workers+2)*int64(br.blockSize)
+	// decodeParallel) gets them cut from one huge-page array, unless
+	// memory is bounded (the array holds up to 4 MiB spare).
+	br.hugeBuffers = opts.MemoryLimit <= 0 && opts.SizeHint >= int64(2*workers+2)*int64(br.blockSize)
 	if lim := opts.MemoryLimit; lim > 0 {
 		// In flight: 2·workers+2 blocks, each of which may grow to a line.
 		blocks := int64(2*workers + 2)
