@@ -14,47 +14,10 @@ GLOBL lineBytes<>(SB), RODATA|NOPTR, $8
 // OVERLONG_3 4, TOO_LARGE 8, SURROGATE 16, OVERLONG_2 32,
 // TOO_LARGE_1000 and OVERLONG_4 64, TWO_CONTS 128.
 
-// u8High1 is byte_1_high: by the high nibble of the byte before.
-DATA u8High1<>+0(SB)/8, $0x0202020202020202
-DATA u8High1<>+8(SB)/8, $0x4915012180808080
-DATA u8High1<>+16(SB)/8, $0x0202020202020202
-DATA u8High1<>+24(SB)/8, $0x4915012180808080
-GLOBL u8High1<>(SB), RODATA|NOPTR, $32
-
-// u8Low1 is byte_1_low: by the low nibble of the byte before.
-DATA u8Low1<>+0(SB)/8, $0xcbcbcb8b8383a3e7
-DATA u8Low1<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
-DATA u8Low1<>+16(SB)/8, $0xcbcbcb8b8383a3e7
-DATA u8Low1<>+24(SB)/8, $0xcbcbdbcbcbcbcbcb
-GLOBL u8Low1<>(SB), RODATA|NOPTR, $32
-
-// u8High2 is byte_2_high: by the high nibble of the byte itself.
-DATA u8High2<>+0(SB)/8, $0x0101010101010101
-DATA u8High2<>+8(SB)/8, $0x01010101babaaee6
-DATA u8High2<>+16(SB)/8, $0x0101010101010101
-DATA u8High2<>+24(SB)/8, $0x01010101babaaee6
-GLOBL u8High2<>(SB), RODATA|NOPTR, $32
-
-// u8Third and u8Fourth are 0xe0-0x80 and 0xf0-0x80: a byte two (three)
-// places after one of 0xe0 (0xf0) and up gets the continuation bit from a
-// saturating subtraction of it; u8Cont is that bit, u8Nibble the mask.
-DATA u8Third<>+0(SB)/8, $0x6060606060606060
-DATA u8Third<>+8(SB)/8, $0x6060606060606060
-DATA u8Third<>+16(SB)/8, $0x6060606060606060
-DATA u8Third<>+24(SB)/8, $0x6060606060606060
-GLOBL u8Third<>(SB), RODATA|NOPTR, $32
-DATA u8Fourth<>+0(SB)/8, $0x7070707070707070
-DATA u8Fourth<>+8(SB)/8, $0x7070707070707070
-DATA u8Fourth<>+16(SB)/8, $0x7070707070707070
-DATA u8Fourth<>+24(SB)/8, $0x7070707070707070
-GLOBL u8Fourth<>(SB), RODATA|NOPTR, $32
-DATA u8Cont<>+0(SB)/8, $0x8080808080808080
-DATA u8Cont<>+8(SB)/8, $0x8080808080808080
-DATA u8Cont<>+16(SB)/8, $0x8080808080808080
-DATA u8Cont<>+24(SB)/8, $0x8080808080808080
-GLOBL u8Cont<>(SB), RODATA|NOPTR, $32
-DATA u8Nibble<>+0(SB)/8, $0x0f
-GLOBL u8Nibble<>(SB), RODATA|NOPTR, $8
+// The nibble tables (·utf8Hi1, ·utf8Lo1, ·utf8Hi2) and the masks
+// (·utf8Masks: the low nibble, 0xe0-0x80 and 0xf0-0x80, whose saturating
+// differences have the high bit only from a third and a fourth byte on,
+// and the high bit) are wordsAVX2's (words_amd64.s).
 
 // u8MaxTail is the largest byte at each place of a block after which the
 // next block needs no continuation: a lead of two, three or four bytes
@@ -65,17 +28,13 @@ DATA u8MaxTail<>+16(SB)/8, $0xffffffffffffffff
 DATA u8MaxTail<>+24(SB)/8, $0xbfdfefffffffffff
 GLOBL u8MaxTail<>(SB), RODATA|NOPTR, $32
 
-// keepMask is 32 bytes of 0xff then 32 of 0: the 32 bytes at 32-k keep
-// the first k bytes of a block.
-DATA keepMask<>+0(SB)/8, $0xffffffffffffffff
-DATA keepMask<>+8(SB)/8, $0xffffffffffffffff
-DATA keepMask<>+16(SB)/8, $0xffffffffffffffff
-DATA keepMask<>+24(SB)/8, $0xffffffffffffffff
-DATA keepMask<>+32(SB)/8, $0
-DATA keepMask<>+40(SB)/8, $0
-DATA keepMask<>+48(SB)/8, $0
-DATA keepMask<>+56(SB)/8, $0
-GLOBL keepMask<>(SB), RODATA|NOPTR, $64
+// laneIndex is each byte's place in a block: those below k are kept of
+// the block whose line ends at k.
+DATA laneIndex<>+0(SB)/8, $0x0706050403020100
+DATA laneIndex<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA laneIndex<>+16(SB)/8, $0x1716151413121110
+DATA laneIndex<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+GLOBL laneIndex<>(SB), RODATA|NOPTR, $32
 
 // UTF8BLOCK checks the block Y0 (with Y9 the block before it, Y14 that
 // block's incomplete tail) into the error bits Y13, and moves Y0 to Y9.
@@ -100,10 +59,13 @@ GLOBL keepMask<>(SB), RODATA|NOPTR, $64
 	VPAND Y8, Y3, Y3; \
 	VPALIGNR $14, Y1, Y0, Y2; \
 	VPALIGNR $13, Y1, Y0, Y15; \
-	VPSUBUSB u8Third<>(SB), Y2, Y2; \
-	VPSUBUSB u8Fourth<>(SB), Y15, Y15; \
+	VPBROADCASTB ·utf8Masks+1(SB), Y8; \
+	VPSUBUSB Y8, Y2, Y2; \
+	VPBROADCASTB ·utf8Masks+2(SB), Y8; \
+	VPSUBUSB Y8, Y15, Y15; \
 	VPOR Y15, Y2, Y2; \
-	VPAND u8Cont<>(SB), Y2, Y2; \
+	VPBROADCASTB ·utf8Masks+3(SB), Y8; \
+	VPAND Y8, Y2, Y2; \
 	VPXOR Y3, Y2, Y2; \
 	VPOR Y2, Y13, Y13; \
 	VPSUBUSB u8MaxTail<>+0(SB), Y0, Y14
@@ -128,10 +90,10 @@ TEXT ·LineStopAVX2(SB), NOSPLIT, $32-56
 	VPXOR Y13, Y13, Y13          // UTF-8 error bits
 	VPXOR Y14, Y14, Y14          // incomplete tail of the block before
 	VPXOR Y9, Y9, Y9             // the block before
-	VMOVDQU u8High1<>(SB), Y4
-	VMOVDQU u8Low1<>(SB), Y5
-	VMOVDQU u8High2<>(SB), Y6
-	VPBROADCASTB u8Nibble<>(SB), Y7
+	VBROADCASTI128 ·utf8Hi1(SB), Y4
+	VBROADCASTI128 ·utf8Lo1(SB), Y5
+	VBROADCASTI128 ·utf8Hi2(SB), Y6
+	VPBROADCASTB ·utf8Masks+0(SB), Y7
 
 lsloop:
 	LEAQ 32(DI), AX
@@ -190,9 +152,10 @@ lsfound:
 	ANDL AX, DX
 	ORL  BX, R8
 	ORL  DX, R9
-	LEAQ keepMask<>+32(SB), R10
-	SUBQ CX, R10
-	VPAND (R10), Y0, Y0          // the bytes from the line end on cleared
+	VMOVQ CX, X1
+	VPBROADCASTB X1, Y1
+	VPCMPGTB laneIndex<>(SB), Y1, Y1
+	VPAND Y1, Y0, Y0             // the bytes from the line end on cleared
 	UTF8BLOCK(lsend)
 lsend:
 	ADDQ CX, DI

@@ -97,23 +97,23 @@ DATA avx2Bytes<>+0(SB)/8, $0xe2fee1c21f5c2220
 DATA avx2Bytes<>+8(SB)/1, $0x2c
 GLOBL avx2Bytes<>(SB), RODATA|NOPTR, $9
 
-DATA utf8Hi1<>+0(SB)/8, $0x0202020202020202  // by the high nibble of the byte before
-DATA utf8Hi1<>+8(SB)/8, $0x4915012180808080
-GLOBL utf8Hi1<>(SB), RODATA|NOPTR, $16
+DATA ·utf8Hi1+0(SB)/8, $0x0202020202020202  // by the high nibble of the byte before
+DATA ·utf8Hi1+8(SB)/8, $0x4915012180808080
+GLOBL ·utf8Hi1(SB), RODATA|NOPTR, $16
 
-DATA utf8Lo1<>+0(SB)/8, $0xcbcbcb8b8383a3e7  // by its low nibble
-DATA utf8Lo1<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
-GLOBL utf8Lo1<>(SB), RODATA|NOPTR, $16
+DATA ·utf8Lo1+0(SB)/8, $0xcbcbcb8b8383a3e7  // by its low nibble
+DATA ·utf8Lo1+8(SB)/8, $0xcbcbdbcbcbcbcbcb
+GLOBL ·utf8Lo1(SB), RODATA|NOPTR, $16
 
-DATA utf8Hi2<>+0(SB)/8, $0x0101010101010101  // by the high nibble of the byte
-DATA utf8Hi2<>+8(SB)/8, $0x01010101babaaee6
-GLOBL utf8Hi2<>(SB), RODATA|NOPTR, $16
+DATA ·utf8Hi2+0(SB)/8, $0x0101010101010101  // by the high nibble of the byte
+DATA ·utf8Hi2+8(SB)/8, $0x01010101babaaee6
+GLOBL ·utf8Hi2(SB), RODATA|NOPTR, $16
 
 // The masks: the low nibble; 0xE0 - 0x80 and 0xF0 - 0x80, whose saturating
 // differences are 0x80 and up only from third and fourth bytes on; the
 // high bit.
-DATA utf8Masks<>+0(SB)/8, $0x8070600f
-GLOBL utf8Masks<>(SB), RODATA|NOPTR, $8
+DATA ·utf8Masks+0(SB)/8, $0x8070600f
+GLOBL ·utf8Masks(SB), RODATA|NOPTR, $8
 
 // escapeClass classifies the ASCII byte after a backslash for wordsAVX2:
 // 1 for the escapes of spaces (\n \t \r \f), 2 for those of other
@@ -261,27 +261,27 @@ avxnosep:
 	// before and this one, XOR "must be a continuation" (two or three
 	// bytes after a lead of three or four).
 	VMOVDQU  -1(SI)(R10*1), Y1
-	VPBROADCASTB utf8Masks<>+0(SB), Y6
+	VPBROADCASTB ·utf8Masks+0(SB), Y6
 	VPSRLW   $4, Y1, Y2
 	VPAND    Y6, Y2, Y2
-	VBROADCASTI128 utf8Hi1<>(SB), Y3
+	VBROADCASTI128 ·utf8Hi1(SB), Y3
 	VPSHUFB  Y2, Y3, Y3
 	VPAND    Y6, Y1, Y2
-	VBROADCASTI128 utf8Lo1<>(SB), Y4
+	VBROADCASTI128 ·utf8Lo1(SB), Y4
 	VPSHUFB  Y2, Y4, Y4
 	VPAND    Y4, Y3, Y3
 	VPSRLW   $4, Y0, Y2
 	VPAND    Y6, Y2, Y2
-	VBROADCASTI128 utf8Hi2<>(SB), Y4
+	VBROADCASTI128 ·utf8Hi2(SB), Y4
 	VPSHUFB  Y2, Y4, Y4
 	VPAND    Y4, Y3, Y3
 	VMOVDQU  -2(SI)(R10*1), Y1
-	VPBROADCASTB utf8Masks<>+1(SB), Y6
+	VPBROADCASTB ·utf8Masks+1(SB), Y6
 	VPSUBUSB Y6, Y1, Y1
-	VPBROADCASTB utf8Masks<>+2(SB), Y6
+	VPBROADCASTB ·utf8Masks+2(SB), Y6
 	VPSUBUSB Y6, Y5, Y2
 	VPOR     Y2, Y1, Y1
-	VPBROADCASTB utf8Masks<>+3(SB), Y6
+	VPBROADCASTB ·utf8Masks+3(SB), Y6
 	VPAND    Y6, Y1, Y1
 	VPXOR    Y3, Y1, Y1
 	VPXOR    Y2, Y2, Y2
@@ -452,19 +452,18 @@ avxspecial:
 	ORL  CX, AX                  // its three bytes
 	CMPL AX, $0xe19a80           // U+1680
 	JEQ  avxspace3
-	CMPL AX, $0xe2819f           // U+205F
-	JEQ  avxspace3
 	CMPL AX, $0xe38080           // U+3000
 	JEQ  avxspace3
-	CMPL AX, $0xe280a8           // U+2028
-	JEQ  avxspace3
-	CMPL AX, $0xe280a9           // U+2029
-	JEQ  avxspace3
-	CMPL AX, $0xe280af           // U+202F
-	JEQ  avxspace3
-	SUBL $0xe28080, AX           // U+2000 to U+200A
-	CMPL AX, $0x0a
+	SUBL $0xe28080, AX           // past U+2000 (below it: wrapped, large)
+	CMPL AX, $0x0a               // U+2000 to U+200A
 	JBE  avxspace3
+	CMPL AX, $0x11f              // U+205F, e2 81 9f
+	JEQ  avxspace3
+	SUBL $0x28, AX               // U+2028 and U+2029, e2 80 a8 and a9
+	CMPL AX, $1
+	JBE  avxspace3
+	CMPL AX, $7                  // U+202F, e2 80 af
+	JEQ  avxspace3
 	ADDQ R8, R9                  // a word starts if a space came before
 	XORQ R8, R8
 	ADDQ $3, DI
