@@ -25,7 +25,7 @@ const DataID = "steadysweep-data"
 
 // page writes every page's shell — a title, a kind (run, sweep,
 // calibration), the stylesheet, the script and the record's empty data
-// element (filled by writePageStopping) — around the kind's body:
+// element (filled by dataElement) — around the kind's body:
 //
 //	<!DOCTYPE html>
 //	<html lang="en" data-page="{{.Kind}}">
@@ -59,8 +59,9 @@ func (w *pageWriter) page(kind, title string, body func(*pageWriter)) {
 	w.raw(`
 <footer>Written by steadysweep. This page is self-contained: its data is embedded as JSON in <code>script#steadysweep-data</code>; every number on it is read from that record.</footer>
 <div class="tip" id="tip" hidden></div>
-<script type="application/json" id="` + DataID + `"></script>
-<script>`)
+<script type="application/json" id="` + DataID + `">`)
+	w.dataElement()
+	w.raw("</script>\n<script>")
 	w.raw(pageJS)
 	w.raw("</script>\n</body>\n</html>\n")
 }
@@ -75,62 +76,40 @@ func writePage(w io.Writer, kind, title string, data any, body func(*pageWriter)
 // data and writes the page: stopped, it writes nothing to w.
 //
 // The record is encoded straight into its compact, script-safe form
-// (scriptWriter) and written into the page's empty data element, the
-// page written around it: a long run's record (10,000 super-passes: 107
-// MB indented, 65 MB embedded) was held as the indented text, its compact
-// copy, the rendered page and the page's checked copy (437 MB resident,
-// 7 s of CPU). A page nothing can stop (st without a Stop function: the
-// run and calibration pages) streams its record to w; one that can stop
-// holds the record until the page is written, so a stopped page writes
-// nothing.
+// (scriptWriter) and written into the page's data element: a long run's
+// record (10,000 super-passes: 107 MB indented, 65 MB embedded) was held
+// as the indented text, its compact copy, the rendered page and the
+// page's checked copy (437 MB resident, 7 s of CPU). A page nothing can
+// stop (st without a Stop function: the run and calibration pages) is
+// streamed to w, its record too, a chunk of the page held at a time; one
+// that can stop is held whole, its record encoded first, so a stopped
+// page writes nothing.
 func writePageStopping(w io.Writer, kind, title string, data any, body func(*pageWriter), st *stopper) error {
-	var rec *scriptWriter
-	if st.stop != nil {
-		rec = &scriptWriter{}
-		pyjson.Write(rec, data) // a scriptWriter never fails
-		if err := st.now(); err != nil {
-			return err
+	if st.stop == nil {
+		pw := &pageWriter{out: w, record: data}
+		pw.page(kind, title, body)
+		if pw.flush(); pw.err != nil {
+			return fmt.Errorf("htmlpage: write %s page: %w", kind, pw.err)
 		}
+		return nil
+	}
+	rec := &scriptWriter{}
+	pyjson.Write(rec, data) // a scriptWriter never fails
+	if err := st.now(); err != nil {
+		return err
 	}
 	pw := &pageWriter{st: st}
 	pw.page(kind, title, body)
 	if err := st.now(); err != nil {
 		return err
 	}
-	return writeRendered(w, kind, pw.b.Bytes(), data, rec)
-}
-
-// writeRendered writes the page rendered (its data element empty) to w
-// with the record in its data element: rec's text when set, else data
-// encoded as it is written.
-func writeRendered(w io.Writer, kind string, page []byte, data any, rec *scriptWriter) error {
-	// The record goes where the shell's one data element opens (the
-	// first: the body before it is escaped text, which holds no "<"). The
-	// record is printable ASCII (pyjson writes nothing else; its line
-	// breaks are dropped), so checking the two halves apart is checking
-	// the whole page.
-	open := []byte(`<script type="application/json" id="` + DataID + `">`)
-	at := bytes.Index(page, open)
-	if at < 0 {
-		return fmt.Errorf("htmlpage: render %s page: no %s element", kind, DataID)
-	}
-	at += len(open)
-	// Names are data: the page writer passes a run directory's invalid
-	// UTF-8 and control bytes through, as html/template did; they are
-	// escaped, as in every output (sinks.ValidText), so the page is valid
-	// UTF-8.
-	head, tail := validText(page[:at]), validText(page[at:])
-	_, err := w.Write(head)
-	if err == nil && rec != nil {
+	page := pw.b.Bytes()
+	_, err := w.Write(validText(page[:pw.at]))
+	if err == nil {
 		_, err = w.Write(rec.b.Bytes())
-	} else if err == nil {
-		rec = &scriptWriter{out: w}
-		if err = pyjson.Write(rec, data); err == nil {
-			err = rec.flush()
-		}
 	}
 	if err == nil {
-		_, err = w.Write(tail)
+		_, err = w.Write(validText(page[pw.at:]))
 	}
 	if err != nil {
 		return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
@@ -138,7 +117,10 @@ func writeRendered(w io.Writer, kind string, page []byte, data any, rec *scriptW
 	return nil
 }
 
-// validText is sinks.ValidText of the bytes p.
+// validText is sinks.ValidText of the bytes p: names are data (a run
+// directory's invalid UTF-8 and control bytes, passed through by the
+// escapes as html/template passed them); they are escaped as in every
+// output, so the page is valid UTF-8.
 func validText(p []byte) []byte {
 	if s := string(p); sinks.ValidText(s) != s {
 		return []byte(sinks.ValidText(s))

@@ -2,10 +2,15 @@ package htmlpage
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // pageWriter writes a page's HTML, escaping each string for the one
@@ -26,17 +31,83 @@ import (
 //   - numbers: fmt.Sprint of an int or a float64, then text (they hold
 //     nothing to escape).
 //
-// The page gathers in b. st, when set, is polled once per row of a long
-// loop (stop.go); a stopped page is discarded, so the loops only end
+// The page gathers in b. With out set, the page is streamed: b is
+// handed to out (made valid text, validText) once per row of a long loop
+// when it holds pageChunk bytes, and the data element gets record,
+// encoded as it is written. Without, the page is held whole, and at is
+// where its data element's text goes. st, when set, is polled once per
+// row (stop.go); a stopped page is discarded, so the loops only end
 // early.
 type pageWriter struct {
 	b  bytes.Buffer
 	st *stopper
+
+	out    io.Writer
+	record any
+	// err is out's first error (nothing is written after it).
+	err error
+	// chunk is how many bytes b gathers before it is handed to out (0:
+	// pageChunk; tests cut pages finer).
+	chunk int
+
+	at int
 }
 
-// stopped counts one unit of work (a row) and reports whether the page
-// was stopped.
-func (w *pageWriter) stopped() bool { return w.st != nil && w.st.poll() != nil }
+// pageChunk is how much of a streamed page is held at a time.
+const pageChunk = 64 << 10
+
+// stopped counts one unit of work (a row), hands a full chunk of a
+// streamed page to out, and reports whether the page was stopped.
+func (w *pageWriter) stopped() bool {
+	if w.out != nil && w.b.Len() >= cmp.Or(w.chunk, pageChunk) {
+		w.flushChunk()
+	}
+	return w.st != nil && w.st.poll() != nil
+}
+
+// flushChunk hands b to out up to its last ASCII byte: cut before an
+// ASCII byte, b's text decodes (and validText escapes it) as the whole
+// page's does, an invalid or unfinished sequence before the cut included.
+func (w *pageWriter) flushChunk() {
+	p := w.b.Bytes()
+	cut := len(p)
+	for cut > 0 && p[cut-1] >= utf8.RuneSelf {
+		cut--
+	}
+	if cut > 0 {
+		cut-- // the ASCII byte stays, so the bytes before it are ended
+	}
+	if w.err == nil {
+		_, w.err = w.out.Write(validText(p[:cut]))
+	}
+	w.b.Next(cut)
+}
+
+// flush hands all of b to out.
+func (w *pageWriter) flush() {
+	if w.err == nil {
+		_, w.err = w.out.Write(validText(w.b.Bytes()))
+	}
+	w.b.Reset()
+}
+
+// dataElement is where the page's record goes: streamed, the page so far
+// is handed to out and the record encoded into it (scriptWriter); held,
+// the place is kept (at).
+func (w *pageWriter) dataElement() {
+	if w.out == nil {
+		w.at = w.b.Len()
+		return
+	}
+	w.flush()
+	if w.err != nil {
+		return
+	}
+	rec := &scriptWriter{out: w.out}
+	if w.err = pyjson.Write(rec, w.record); w.err == nil {
+		w.err = rec.flush()
+	}
+}
 
 // raw writes markup as it is.
 func (w *pageWriter) raw(s string) { w.b.WriteString(s) }

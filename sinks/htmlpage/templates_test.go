@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/steadysweep/steadysweep/internal/pyjson"
 )
 
 // The templates the pages were drawn with until issue 32 (testdata/README)
@@ -276,6 +279,49 @@ func TestInlineMarkdown(t *testing.T) {
 	for _, s := range cases {
 		if got, want := inlineMarkdown(s), old(s); got != want {
 			t.Errorf("inlineMarkdown(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestStreamedPageIsTheHeldPage: a page streamed to its writer in chunks
+// of any size (the run and calibration pages) is byte for byte the page
+// held whole and written at the end (the sweep page, which can be
+// stopped): the record in its data element, hostile names made valid
+// text (validText) alike however the page is cut.
+func TestStreamedPageIsTheHeldPage(t *testing.T) {
+	for variant := range 3 {
+		n := variant
+		var run runView
+		var sw sweepView
+		fill(reflect.ValueOf(&run).Elem(), variant, &n)
+		fill(reflect.ValueOf(&sw).Elem(), variant, &n)
+		data := pyjson.Object{{Key: "name", Value: hostile[variant]}, {Key: "xs", Value: []any{1.5, nil, hostile[1]}}}
+		for _, p := range []struct {
+			kind string
+			body func(*pageWriter)
+		}{
+			{"run", func(w *pageWriter) { w.runBody(&run) }},
+			{"sweep", func(w *pageWriter) { w.sweepBody(&sw) }},
+		} {
+			var held bytes.Buffer
+			st := &stopper{stop: func() error { return nil }}
+			if err := writePageStopping(&held, p.kind, hostile[variant], data, p.body, st); err != nil {
+				t.Fatal(err)
+			}
+			if !utf8.Valid(held.Bytes()) || !bytes.Contains(held.Bytes(), []byte(scriptSafe(pyjson.Marshal(data)))) {
+				t.Fatalf("variant %d, %s page: not valid UTF-8, or without its record", variant, p.kind)
+			}
+			for _, chunk := range []int{1, 2, 3, 5, 64, 0} {
+				var streamed bytes.Buffer
+				w := &pageWriter{out: &streamed, record: data, chunk: chunk}
+				w.page(p.kind, hostile[variant], p.body)
+				if w.flush(); w.err != nil {
+					t.Fatal(w.err)
+				}
+				if !bytes.Equal(streamed.Bytes(), held.Bytes()) {
+					t.Errorf("variant %d, %s page in chunks of %d: %s", variant, p.kind, chunk, firstDiff(streamed.Bytes(), held.Bytes()))
+				}
+			}
 		}
 	}
 }
