@@ -16,15 +16,11 @@ package htmlpage
 //	</section>
 //	{{end}}</main>
 func (w *pageWriter) calibrationBody(v *calibrationView) {
-	w.raw("<header>\n<h1><span class=\"tool\">steadysweep</span> ")
-	w.text(v.Title)
-	w.raw("</h1>\n")
+	w.f("<header>\n<h1><span class=\"tool\">steadysweep</span> {}</h1>\n", v.Title)
 	w.paragraphs(v.Intro)
 	w.raw("\n</header>\n<main>\n")
 	for _, s := range v.Sections {
-		w.raw("<section>\n<h2>")
-		w.text(s.Title)
-		w.raw("</h2>\n")
+		w.f("<section>\n<h2>{}</h2>\n", s.Title)
 		w.paragraphs(s.Text)
 		w.raw("\n")
 		for _, t := range s.Tables {
@@ -44,15 +40,11 @@ func (w *pageWriter) calibrationBody(v *calibrationView) {
 //	{{range .}}{{if .Bullet}}<ul class="bullets"><li>{{.HTML}}</li></ul>{{else}}<p>{{.HTML}}</p>{{end}}{{end}}
 func (w *pageWriter) paragraphs(ps []paragraph) {
 	for _, p := range ps {
+		open, end := "<p>", "</p>"
 		if p.Bullet {
-			w.raw(`<ul class="bullets"><li>`)
-			w.raw(p.HTML)
-			w.raw("</li></ul>")
-		} else {
-			w.raw("<p>")
-			w.raw(p.HTML)
-			w.raw("</p>")
+			open, end = `<ul class="bullets"><li>`, "</li></ul>"
 		}
+		w.raw(open + p.HTML + end)
 	}
 }
 
@@ -68,9 +60,7 @@ func (w *pageWriter) mdTable(t mdTable) {
 			for _, c := range row {
 				w.raw("<td")
 				w.classAttr(c.Class)
-				w.raw(">")
-				w.raw(c.HTML)
-				w.raw("</td>")
+				w.raw(">" + c.HTML + "</td>")
 			}
 			w.raw("</tr>\n")
 		}

@@ -1,5 +1,10 @@
 package htmlpage
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // chart writes c as parts.tmpl's "chart" template drew it (the points and
 // hover targets: chartmarks.go):
 //
@@ -22,32 +27,19 @@ package htmlpage
 //	</figure>
 func (w *pageWriter) chart(c chart) {
 	p := c.Plot
-	w.raw(`<figure class="chart" id="chart-`)
-	w.text(c.ID)
-	w.raw(`" data-super-passes="`)
-	w.int(c.NPoints)
-	w.raw("\">\n<figcaption>")
-	w.text(c.Title)
-	w.raw("</figcaption>\n<ul class=\"legend\">")
+	x, y, right, bottom := coord(p.X), coord(p.Y), coord(p.X+p.W), coord(p.Y+p.H)
+	w.f(`<figure class="chart" id="chart-{}" data-super-passes="{}">`+"\n<figcaption>{}</figcaption>\n"+`<ul class="legend">`,
+		c.ID, strconv.Itoa(c.NPoints), c.Title)
 	for _, l := range c.Legend {
-		w.raw(`<li><span class="sw `)
-		w.text(l.Class)
-		w.raw(`"></span>`)
-		w.text(l.Name)
+		w.f(`<li><span class="sw {}"></span>{}`, l.Class, l.Name)
 		for _, n := range l.Notes {
-			w.raw(` <span class="flag">`)
-			w.text(n)
-			w.raw("</span>")
+			w.f(` <span class="flag">{}</span>`, n)
 		}
 		w.raw("</li>")
 	}
 	for _, b := range c.Bands {
 		if b.Class == "warmup" || b.Class == "window" {
-			w.raw(`<li><span class="sw band `)
-			w.text(b.Class)
-			w.raw(`"></span>`)
-			w.text(b.Name)
-			w.raw("</li>")
+			w.f(`<li><span class="sw band {}"></span>{}</li>`, b.Class, b.Name)
 		}
 	}
 	if len(c.Markers) > 0 {
@@ -55,142 +47,50 @@ func (w *pageWriter) chart(c chart) {
 	}
 	w.raw("</ul>\n")
 	if c.Empty != "" {
-		w.raw(`<p class="empty">`)
-		w.text(c.Empty)
-		w.raw("</p>")
+		w.f(`<p class="empty">{}</p>`, c.Empty)
 	} else {
-		w.raw(`<svg class="plot" viewBox="0 0 `)
-		w.num(c.W)
-		w.raw(" ")
-		w.num(c.H)
-		w.raw(`" role="img" aria-label="`)
-		w.text(c.Title)
-		w.raw("\">\n<rect class=\"frame\" x=\"")
-		w.coord(p.X)
-		w.raw(`" y="`)
-		w.coord(p.Y)
-		w.raw(`" width="`)
-		w.coord(p.W)
-		w.raw(`" height="`)
-		w.coord(p.H)
-		w.raw("\"/>\n<g class=\"bands\">")
+		w.f(`<svg class="plot" viewBox="0 0 {} {}" role="img" aria-label="{}">`+"\n"+`<rect class="frame" x="{}" y="{}" width="{}" height="{}"/>`+"\n"+`<g class="bands">`,
+			fmt.Sprint(c.W), fmt.Sprint(c.H), c.Title, x, y, coord(p.W), coord(p.H))
 		for _, b := range c.Bands {
-			w.raw(`<rect class="band `)
-			w.text(b.Class)
-			w.raw(`" x="`)
-			w.coord(b.X)
-			w.raw(`" y="`)
-			w.coord(p.Y)
-			w.raw(`" width="`)
-			w.coord(b.W)
-			w.raw(`" height="`)
-			w.coord(p.H)
-			w.raw(`"/>`)
+			w.f(`<rect class="band {}" x="{}" y="{}" width="{}" height="{}"/>`, b.Class, coord(b.X), y, coord(b.W), coord(p.H))
 		}
 		for _, b := range c.Bands {
-			if b.Label == "" {
-				continue
-			}
-			w.raw(`<text class="bandlabel `)
-			w.text(b.Class)
-			w.raw(`" x="`)
-			w.coord(b.X)
-			w.raw(`" dx="3" y="`)
-			w.coord(p.Y)
+			dy := "11"
 			if b.Class == "plateau" {
-				w.raw(`" dy="24">`)
-			} else {
-				w.raw(`" dy="11">`)
+				dy = "24"
 			}
-			w.text(b.Label)
-			w.raw("</text>")
+			if b.Label != "" {
+				w.f(`<text class="bandlabel {}" x="{}" dx="3" y="{}" dy="{}">{}</text>`, b.Class, coord(b.X), y, dy, b.Label)
+			}
 		}
 		w.raw("</g>\n<g class=\"yaxis\">")
 		for _, t := range c.YTicks {
-			w.raw(`<line class="gridline" x1="`)
-			w.coord(p.X)
-			w.raw(`" x2="`)
-			w.coord(p.X + p.W)
-			w.raw(`" y1="`)
-			w.coord(t.Pos)
-			w.raw(`" y2="`)
-			w.coord(t.Pos)
-			w.raw(`"/><text x="`)
-			w.coord(p.X)
-			w.raw(`" dx="-6" y="`)
-			w.coord(t.Pos)
-			w.raw(`" dy="4">`)
-			w.text(t.Text)
-			w.raw("</text>")
+			pos := coord(t.Pos)
+			w.f(`<line class="gridline" x1="{}" x2="{}" y1="{}" y2="{}"/><text x="{}" dx="-6" y="{}" dy="4">{}</text>`, x, right, pos, pos, x, pos, t.Text)
 		}
 		w.raw("</g>\n<g class=\"xaxis\">")
 		for _, t := range c.XTicks {
-			w.raw(`<text x="`)
-			w.coord(t.Pos)
-			w.raw(`" y="`)
-			w.coord(p.Y + p.H)
-			w.raw(`" dy="16">`)
-			w.text(t.Text)
-			w.raw("</text>")
+			w.f(`<text x="{}" y="{}" dy="16">{}</text>`, coord(t.Pos), bottom, t.Text)
 		}
 		if c.XLabel != "" {
-			w.raw(`<text class="axislabel" x="`)
-			w.coord(p.X + p.W/2)
-			w.raw(`" y="`)
-			w.coord(c.H)
-			w.raw(`" dy="-4">`)
-			w.text(c.XLabel)
-			w.raw("</text>")
+			w.f(`<text class="axislabel" x="{}" y="{}" dy="-4">{}</text>`, coord(p.X+p.W/2), coord(c.H), c.XLabel)
 		}
 		w.raw("</g>\n<g class=\"refs\">")
 		for _, r := range c.Refs {
-			w.raw(`<line class="ref `)
-			w.text(r.Class)
-			w.raw(`" x1="`)
-			w.coord(p.X)
-			w.raw(`" x2="`)
-			w.coord(p.X + p.W)
-			w.raw(`" y1="`)
-			w.coord(r.Y)
-			w.raw(`" y2="`)
-			w.coord(r.Y)
-			w.raw(`"><title>`)
-			w.text(r.Label)
-			w.raw("</title></line>")
+			w.f(`<line class="ref {}" x1="{}" x2="{}" y1="{}" y2="{}"><title>{}</title></line>`, r.Class, x, right, coord(r.Y), coord(r.Y), r.Label)
 		}
 		w.raw("</g>\n<g class=\"markers\">")
 		for _, m := range c.Markers {
-			w.raw(`<line class="marker" x1="`)
-			w.coord(m.X)
-			w.raw(`" x2="`)
-			w.coord(m.X)
-			w.raw(`" y1="`)
-			w.coord(p.Y)
-			w.raw(`" y2="`)
-			w.coord(p.Y + p.H)
-			w.raw(`"/><text class="markerlabel" x="`)
-			w.coord(m.X)
-			w.raw(`" dx="-4" y="`)
-			w.coord(p.Y)
-			w.raw(`" dy="-6">`)
-			w.text(m.Label)
-			w.raw("</text>")
+			mx := coord(m.X)
+			w.f(`<line class="marker" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="markerlabel" x="{}" dx="-4" y="{}" dy="-6">{}</text>`, mx, mx, y, bottom, mx, y, m.Label)
 		}
 		w.raw("</g>\n<g class=\"lines\">")
 		for _, l := range c.Lines {
-			w.raw(`<path class="line `)
-			w.text(l.Class)
-			w.raw(`" d="`)
-			w.text(l.D)
-			w.raw(`"/>`)
+			w.f(`<path class="line {}" d="{}"/>`, l.Class, l.D)
 		}
 		w.raw("</g>\n ")
 		if len(c.Hits) > 0 {
-			w.raw(`<line class="cross" x1="0" x2="0" y1="`)
-			w.coord(p.Y)
-			w.raw(`" y2="`)
-			w.coord(p.Y + p.H)
-			w.raw(`" visibility="hidden"/>`)
+			w.f(`<line class="cross" x1="0" x2="0" y1="{}" y2="{}" visibility="hidden"/>`, y, bottom)
 		}
 		w.raw("\n<g class=\"points\">")
 		w.chartPoints(c)
@@ -200,9 +100,7 @@ func (w *pageWriter) chart(c chart) {
 	}
 	w.raw("\n")
 	if c.Note != "" {
-		w.raw(`<p class="chartnote">`)
-		w.text(c.Note)
-		w.raw("</p>")
+		w.f(`<p class="chartnote">{}</p>`, c.Note)
 	}
 	w.raw("\n</figure>")
 }

@@ -21,32 +21,9 @@ func markdownEscape(s string) string {
 	if !strings.ContainsAny(s, "'\"&<>\000") {
 		return s
 	}
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); i++ {
-		var repl string
-		switch s[i] {
-		case 0:
-			repl = "\uFFFD"
-		case '"':
-			repl = "&#34;"
-		case '\'':
-			repl = "&#39;"
-		case '&':
-			repl = "&amp;"
-		case '<':
-			repl = "&lt;"
-		case '>':
-			repl = "&gt;"
-		default:
-			continue
-		}
-		b.WriteString(s[last:i])
-		b.WriteString(repl)
-		last = i + 1
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	var w pageWriter
+	w.escape(s, false)
+	return w.b.String()
 }
 
 // mdCode turns each `x` of s into <code>x</code>, pairing backticks from

@@ -11,6 +11,18 @@ import (
 	"github.com/steadysweep/steadysweep/sinks/htmlpage"
 )
 
+// perPageCPU runs write b.N times and reports its CPU time per call.
+func perPageCPU(b *testing.B, write func() error) {
+	b.ReportAllocs()
+	c0 := bench.CPUTime()
+	for b.Loop() {
+		if err := write(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(bench.CPUTime()-c0)/float64(b.N), "cpu-ns/op")
+}
+
 // BenchmarkWritePage writes a run page of 2,000 super-passes (synth's
 // clean ramp, one sample per super-pass: four charts and a table of a
 // point, a hover target and a row per super-pass) and a sweep page of
@@ -37,16 +49,4 @@ func BenchmarkWritePage(b *testing.B) {
 		s := manyRows(3000)
 		perPageCPU(b, func() error { return htmlpage.WriteSweep(io.Discard, s, htmlpage.SweepOptions{}) })
 	})
-}
-
-// perPageCPU runs write b.N times and reports its CPU time per call.
-func perPageCPU(b *testing.B, write func() error) {
-	b.ReportAllocs()
-	c0 := bench.CPUTime()
-	for b.Loop() {
-		if err := write(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(bench.CPUTime()-c0)/float64(b.N), "cpu-ns/op")
 }

@@ -118,7 +118,11 @@ func (w *pageWriter) raw(s string) { w.b.WriteString(s) }
 // other runes, noncharacters and invalid UTF-8 pass as they are (the
 // page's bytes are made valid text afterwards, validText), so the scan is
 // by byte.
-func (w *pageWriter) text(s string) {
+func (w *pageWriter) text(s string) { w.escape(s, true) }
+
+// escape writes s with NUL as U+FFFD and ", &, ', <, > as entities, and
+// + too when plus is set (text/template's HTMLEscapeString keeps it).
+func (w *pageWriter) escape(s string, plus bool) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		var repl string
@@ -132,6 +136,9 @@ func (w *pageWriter) text(s string) {
 		case '\'':
 			repl = "&#39;"
 		case '+':
+			if !plus {
+				continue
+			}
 			repl = "&#43;"
 		case '<':
 			repl = "&lt;"
@@ -145,6 +152,18 @@ func (w *pageWriter) text(s string) {
 		last = i + 1
 	}
 	w.b.WriteString(s[last:])
+}
+
+// f writes layout, markup, with each {} in it replaced by the next of
+// args written as text: an element and its values in one line.
+func (w *pageWriter) f(layout string, args ...string) {
+	for _, a := range args {
+		i := strings.Index(layout, "{}")
+		w.raw(layout[:i])
+		w.text(a)
+		layout = layout[i+2:]
+	}
+	w.raw(layout)
 }
 
 // unsafeURL is what html/template writes for a URL with a scheme other

@@ -12,29 +12,18 @@ func (w *pageWriter) value(v value) {
 		w.text(v.Text)
 		return
 	}
-	w.raw(`<span class="na"`)
-	if v.Reason != "" {
-		w.raw(` title="`)
-		w.text(v.Reason)
-		w.raw(`"`)
+	if v.Reason == "" {
+		w.raw(`<span class="na">n/a</span>`)
+	} else {
+		w.f(`<span class="na" title="{}">n/a — {}</span>`, v.Reason, v.Reason)
 	}
-	w.raw(">n/a")
-	if v.Reason != "" {
-		w.raw(" — ")
-		w.text(v.Reason)
-	}
-	w.raw("</span>")
 }
 
 // badge writes b:
 //
 //	<span class="badge {{.Tone}}">{{.Text}}</span>
 func (w *pageWriter) badge(b badge) {
-	w.raw(`<span class="badge `)
-	w.text(b.Tone)
-	w.raw(`">`)
-	w.text(b.Text)
-	w.raw("</span>")
+	w.f(`<span class="badge {}">{}</span>`, b.Tone, b.Text)
 }
 
 // fields writes fs:
@@ -43,9 +32,7 @@ func (w *pageWriter) badge(b badge) {
 func (w *pageWriter) fields(fs []field) {
 	w.raw(`<dl class="fields">`)
 	for _, f := range fs {
-		w.raw("<dt>")
-		w.text(f.Name)
-		w.raw("</dt><dd")
+		w.f("<dt>{}</dt><dd", f.Name)
 		w.classAttr(f.Tone)
 		w.raw(">")
 		w.value(f.Value)
@@ -59,9 +46,7 @@ func (w *pageWriter) fields(fs []field) {
 //	{{if .Class}} class="{{.Class}}"{{end}}
 func (w *pageWriter) classAttr(c string) {
 	if c != "" {
-		w.raw(` class="`)
-		w.text(c)
-		w.raw(`"`)
+		w.f(` class="{}"`, c)
 	}
 }
 
@@ -80,9 +65,7 @@ func (w *pageWriter) classAttr(c string) {
 func (w *pageWriter) captionedTable(id, caption, note string, head []string, sortable bool, rows func()) {
 	w.raw(`<div class="tablewrap"`)
 	if id != "" {
-		w.raw(` id="table-`)
-		w.text(id)
-		w.raw(`"`)
+		w.f(` id="table-{}"`, id)
 	}
 	w.raw(">\n<table")
 	if sortable {
@@ -90,9 +73,7 @@ func (w *pageWriter) captionedTable(id, caption, note string, head []string, sor
 	}
 	w.raw(">\n")
 	if caption != "" {
-		w.raw("<caption>")
-		w.text(caption)
-		w.raw("</caption>")
+		w.f("<caption>{}</caption>", caption)
 	}
 	w.raw("\n")
 	w.head(head)
@@ -100,9 +81,7 @@ func (w *pageWriter) captionedTable(id, caption, note string, head []string, sor
 	rows()
 	w.raw("</tbody>\n</table>\n")
 	if note != "" {
-		w.raw(`<p class="note">`)
-		w.text(note)
-		w.raw("</p>")
+		w.f(`<p class="note">{}</p>`, note)
 	}
 	w.raw("\n</div>")
 }
@@ -113,9 +92,7 @@ func (w *pageWriter) captionedTable(id, caption, note string, head []string, sor
 func (w *pageWriter) head(head []string) {
 	w.raw("<thead><tr>")
 	for _, h := range head {
-		w.raw(`<th scope="col">`)
-		w.text(h)
-		w.raw("</th>")
+		w.f(`<th scope="col">{}</th>`, h)
 	}
 	w.raw("</tr></thead>")
 }
@@ -123,4 +100,13 @@ func (w *pageWriter) head(head []string) {
 // table writes t (its rows by rowsHTML).
 func (w *pageWriter) table(t table) {
 	w.captionedTable(t.ID, t.Caption, t.Note, t.Head, t.Sortable, func() { w.rowsHTML(t.Rows) })
+}
+
+// tables writes every table of ts:
+//
+//	{{range .}}{{template "table" .}}{{end}}
+func (w *pageWriter) tables(ts []table) {
+	for _, t := range ts {
+		w.table(t)
+	}
 }

@@ -49,22 +49,16 @@ func (w *pageWriter) runBody(v *runView) {
 		w.url(v.Back)
 		w.raw(`">← sweep</a></p>`)
 	}
-	w.raw("\n<h1><span class=\"tool\">steadysweep</span> ")
-	w.text(v.Name)
-	w.raw("</h1>\n<p class=\"headline\">")
+	w.f("\n<h1><span class=\"tool\">steadysweep</span> {}</h1>\n<p class=\"headline\">", v.Name)
 	w.badge(v.Status)
 	w.raw(" ")
 	w.badge(v.Verdict)
 	if v.Reason != "" {
-		w.raw(` <span class="reason">`)
-		w.text(v.Reason)
-		w.raw("</span>")
+		w.f(` <span class="reason">{}</span>`, v.Reason)
 	}
 	w.raw("</p>\n")
 	if v.Path != "" {
-		w.raw(`<p class="path"><code>`)
-		w.text(v.Path)
-		w.raw("</code></p>")
+		w.f(`<p class="path"><code>{}</code></p>`, v.Path)
 	}
 	w.raw("\n")
 	w.fields(v.Lines)
@@ -74,16 +68,11 @@ func (w *pageWriter) runBody(v *runView) {
 	if len(v.NATL.Rows) > 0 {
 		w.table(v.NATL)
 	}
-	w.raw("\n<div class=\"split\">\n")
-	w.table(v.Compare)
-	w.raw("\n<div>")
-	w.fields(v.Findings)
-	w.raw("</div>\n</div>\n")
+	w.split(v.Compare, v.Findings)
 	if len(v.Certification.Rows) > 0 {
 		w.table(v.Certification)
 	}
-	w.raw("\n")
-	if len(v.Peer) > 0 {
+	if w.raw("\n"); len(v.Peer) > 0 {
 		w.fields(v.Peer)
 	}
 	w.raw("\n</section>\n")
@@ -98,18 +87,14 @@ func (w *pageWriter) runBody(v *runView) {
 	w.raw("\n")
 	if len(v.Diagnostics) > 0 {
 		w.raw("<section id=\"diagnostics\">\n<h2>Diagnostics</h2>\n")
-		for _, t := range v.Diagnostics {
-			w.table(t)
-		}
+		w.tables(v.Diagnostics)
 		w.raw("\n<details><summary>per super-pass values</summary>")
 		w.table(v.SuperPasses)
 		w.raw("</details>\n</section>")
 	}
 	w.raw("\n<section id=\"details\">\n<h2>Details</h2>\n<p class=\"hint\">The rest of the result, as the JSON has it.</p>\n")
 	for _, d := range v.Details {
-		w.raw("<details><summary>")
-		w.text(d.Title)
-		w.raw("</summary>")
+		w.f("<details><summary>{}</summary>", d.Title)
 		w.fields(d.Fields)
 		w.raw("</details>")
 	}
@@ -118,4 +103,18 @@ func (w *pageWriter) runBody(v *runView) {
 	w.raw("\n<details><summary>detector parameters</summary>")
 	w.table(v.Params)
 	w.raw("</details>\n</section>\n</main>")
+}
+
+// split writes the headline's steady-vs-total table beside its findings:
+//
+//	<div class="split">
+//	{{template "table" .Compare}}
+//	<div>{{template "fields" .Findings}}</div>
+//	</div>
+func (w *pageWriter) split(compare table, findings []field) {
+	w.raw("\n<div class=\"split\">\n")
+	w.table(compare)
+	w.raw("\n<div>")
+	w.fields(findings)
+	w.raw("</div>\n</div>\n")
 }

@@ -1,5 +1,10 @@
 package htmlpage
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // sweepBody writes the sweep page's body as sweep.tmpl drew it:
 //
 //	<header>
@@ -37,57 +42,31 @@ package htmlpage
 //	</section>{{end}}
 //	</main>
 func (w *pageWriter) sweepBody(v *sweepView) {
-	w.raw("<header>\n<h1><span class=\"tool\">steadysweep</span> sweep</h1>\n<p class=\"path\"><code>")
-	w.text(v.Out)
-	w.raw("</code></p>\n<div class=\"cards\">\n<div class=\"card\"><b>")
-	w.int(v.Runs)
-	w.raw("</b>runs</div>\n<div class=\"card\"><b>")
-	w.int(v.Configs)
-	w.raw("</b>configs</div>\n<div class=\"card\"><b>")
-	w.int(v.Rows)
-	w.raw("</b>rows</div>\n")
+	w.f("<header>\n<h1><span class=\"tool\">steadysweep</span> sweep</h1>\n<p class=\"path\"><code>{}</code></p>\n<div class=\"cards\">\n"+
+		"<div class=\"card\"><b>{}</b>runs</div>\n<div class=\"card\"><b>{}</b>configs</div>\n<div class=\"card\"><b>{}</b>rows</div>\n",
+		v.Out, strconv.Itoa(v.Runs), strconv.Itoa(v.Configs), strconv.Itoa(v.Rows))
 	for _, t := range v.Tally {
-		w.raw(`<div class="card"><b class="`)
-		w.text(t.Tone)
-		w.raw(`">`)
-		w.int(t.N)
-		w.raw("</b>")
-		w.text(t.Text)
-		w.raw("</div>")
+		w.f(`<div class="card"><b class="{}">{}</b>{}</div>`, t.Tone, strconv.Itoa(t.N), t.Text)
 	}
 	w.raw("\n</div>\n")
 	for _, m := range v.MissingSeries {
-		w.raw(`<p class="note missing-series">`)
-		w.text(m)
-		w.raw("</p>")
+		w.f(`<p class="note missing-series">{}</p>`, m)
 	}
 	w.raw("\n</header>\n<main>\n<section id=\"runs\">\n<h2>Runs</h2>\n<form class=\"filters\" onsubmit=\"return false\">\n")
 	for _, f := range v.Filters {
-		w.raw("<label>")
-		w.text(f.Label)
-		w.raw(`<select data-filter="`)
-		w.text(f.Name)
-		w.raw(`"><option value="">all</option>`)
+		w.f(`<label>{}<select data-filter="{}"><option value="">all</option>`, f.Label, f.Name)
 		for _, o := range f.Options {
-			w.raw(`<option value="`)
-			w.text(o)
-			w.raw(`">`)
 			if o != "" {
-				w.text(o)
+				w.f(`<option value="{}">{}</option>`, o, o)
 			} else {
-				w.raw("(none)")
+				w.raw(`<option value="">(none)</option>`)
 			}
-			w.raw("</option>")
 		}
 		w.raw("</select></label>\n")
 	}
-	w.raw("<label>search<input type=\"search\" data-search placeholder=\"run, reason…\"></label>\n<span class=\"count\"><span id=\"shown\">")
-	w.int(v.Rows)
-	w.raw("</span> of ")
-	w.int(v.Rows)
-	w.raw(" rows shown</span>\n</form>\n" +
-		"<p class=\"hint\">Click a column header to sort. Series: TPOT p50 per super-pass, warmup shaded, the reported window green. Numbers: the steady window's, with its 95% CI and the whole run's below; the window in absolute super-passes.</p>\n" +
-		"<div class=\"tablewrap\" id=\"table-runs\">\n<table class=\"sortable filterable\">\n")
+	w.f("<label>search<input type=\"search\" data-search placeholder=\"run, reason…\"></label>\n<span class=\"count\"><span id=\"shown\">{}</span> of {} rows shown</span>\n</form>\n"+
+		"<p class=\"hint\">Click a column header to sort. Series: TPOT p50 per super-pass, warmup shaded, the reported window green. Numbers: the steady window's, with its 95% CI and the whole run's below; the window in absolute super-passes.</p>\n"+
+		"<div class=\"tablewrap\" id=\"table-runs\">\n<table class=\"sortable filterable\">\n", strconv.Itoa(v.Rows), strconv.Itoa(v.Rows))
 	w.head(v.Head)
 	w.raw("\n<tbody>\n")
 	for i := range v.Lines {
@@ -100,9 +79,7 @@ func (w *pageWriter) sweepBody(v *sweepView) {
 	if len(v.Stops) > 0 {
 		w.raw("<section id=\"stops\">\n<h2>Could have stopped</h2>\n" +
 			"<p class=\"hint\">GPU time after each run's earliest certified stop (<code>stop_saved_s</code>), per model and concurrency: runs, runs with a stop, stops the full run agrees with, wall time and the part after the stop in hours, and that part's share of the wall time.</p>\n")
-		for _, t := range v.Stops {
-			w.table(t)
-		}
+		w.tables(v.Stops)
 		w.raw("\n</section>")
 	}
 	w.raw("\n</main>")
@@ -119,78 +96,45 @@ func (w *pageWriter) sweepBody(v *sweepView) {
 //	{{range .Cells}}<td{{if .Class}} class="{{.Class}}"{{end}}{{if .Sort}} data-v="{{.Sort}}"{{end}}>{{template "value" .Value}}{{range .Sub}}<br><small class="dim">{{.}}</small>{{end}}</td>{{end}}
 //	</tr>
 func (w *pageWriter) sweepLine(l *sweepRow, hasModel bool) {
-	w.raw(`<tr data-key="`)
-	w.text(l.Key)
-	w.raw(`" data-run="`)
-	w.text(l.RunID)
-	w.raw(`"`)
+	w.f(`<tr data-key="{}" data-run="{}"`, l.Key, l.RunID)
 	for _, a := range l.Attrs {
 		w.raw(" data-")
 		w.attrName(a.Name)
-		w.raw(`="`)
-		w.text(a.Value)
-		w.raw(`"`)
+		w.f(`="{}"`, a.Value)
 	}
 	w.raw(">\n<td class=\"run\">")
 	if l.Link != "" {
 		w.raw(`<a href="`)
 		w.url(l.Link)
-		w.raw(`">`)
-		w.text(l.Run)
-		w.raw("</a>")
+		w.f(`">{}</a>`, l.Run)
 	} else {
 		w.text(l.Run)
 	}
-	w.raw("</td>\n<td>")
-	w.text(l.Config)
-	w.raw("</td>\n")
+	w.f("</td>\n<td>{}</td>\n", l.Config)
 	if hasModel {
 		w.raw("<td>")
 		w.value(l.Model)
 		w.raw("</td>")
 	}
-	w.raw("\n<td class=\"result\" data-v=\"")
-	w.text(l.Status.Text)
-	w.raw(" ")
-	w.text(l.Verdict.Text)
-	w.raw(`">`)
+	w.f("\n<td class=\"result\" data-v=\"{} {}\">", l.Status.Text, l.Verdict.Text)
 	w.badge(l.Status)
 	w.raw(" ")
 	w.badge(l.Verdict)
 	if l.Reason != "" {
-		w.raw(`<br><small class="dim">`)
-		w.text(l.Reason)
-		w.raw("</small>")
+		w.f(`<br><small class="dim">{}</small>`, l.Reason)
 	}
-	w.raw("</td>\n<td data-v=\"")
 	if s := l.Spark; s != nil {
-		w.int(s.Points)
-		w.raw(`"><svg class="spark" viewBox="0 0 `)
-		w.num(s.W)
-		w.raw(" ")
-		w.num(s.H)
-		w.raw(`" role="img" aria-label="`)
-		w.text(s.Title)
-		w.raw(`"><title>`)
-		w.text(s.Title)
-		w.raw("</title>")
+		w.f("</td>\n<td data-v=\"{}\"><svg class=\"spark\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\"><title>{}</title>",
+			strconv.Itoa(s.Points), fmt.Sprint(s.W), fmt.Sprint(s.H), s.Title, s.Title)
 		for _, b := range s.Bands {
-			w.raw(`<rect class="`)
-			w.text(b.Class)
-			w.raw(`" x="`)
-			w.coord(b.X)
-			w.raw(`" y="0" width="`)
-			w.coord(b.W)
-			w.raw(`" height="28"/>`)
+			w.f(`<rect class="{}" x="{}" y="0" width="{}" height="28"/>`, b.Class, coord(b.X), coord(b.W))
 		}
 		if s.D != "" {
-			w.raw(`<path class="sline" d="`)
-			w.text(s.D)
-			w.raw(`"/>`)
+			w.f(`<path class="sline" d="{}"/>`, s.D)
 		}
 		w.raw("</svg>")
 	} else {
-		w.raw(`"><span class="na">no series</span>`)
+		w.raw("</td>\n<td data-v=\"\"><span class=\"na\">no series</span>")
 	}
 	w.raw("</td>\n")
 	w.cells(l.Cells, false)
