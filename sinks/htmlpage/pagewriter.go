@@ -3,7 +3,6 @@ package htmlpage
 import (
 	"bytes"
 	"cmp"
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -19,17 +18,19 @@ import (
 // TestHostileTextAsTheTemplatesEscaped). html/template, text/template
 // and their parse of the templates cost every process — `--version`
 // included — their package initialisation and the page faults of their
-// code (issue 32); our pages use four contexts, written here:
+// code (issue 32); our pages use these contexts, written here:
 //
 //   - text: HTML text, a double-quoted attribute value, and the RCDATA of
 //     <title> (html/template's htmlEscaper, attrEscaper and rcdataEscaper
 //     all apply htmlReplacementTable to a plain string);
 //   - url: a double-quoted href (its urlFilter, urlNormalizer, then
 //     attrEscaper);
+//   - attrName: the dynamic part of the sweep rows' data-NAME attributes
+//     (its htmlNameFilter);
 //   - raw: the page's own markup and its embedded CSS and JS (typed
 //     template.CSS and template.JS, written as they are);
-//   - numbers: fmt.Sprint of an int or a float64, then text (they hold
-//     nothing to escape).
+//   - numbers: fmt.Sprint of an int or a float64 (strconv.Itoa, coord,
+//     fmt.Sprint), then text (only +Inf's sign is escaped).
 //
 // The page gathers in b. With out set, the page is streamed: b is
 // handed to out (made valid text, validText) once per row of a long loop
@@ -222,11 +223,9 @@ func isSafeURL(s string) bool {
 	return true
 }
 
-// int writes n as a template writes an int.
+// int writes n as a template writes an int (chart marks; elsewhere
+// strconv.Itoa into f).
 func (w *pageWriter) int(n int) { w.b.Write(strconv.AppendInt(w.b.AvailableBuffer(), int64(n), 10)) }
-
-// num writes x as a template writes a float64 (fmt.Sprint).
-func (w *pageWriter) num(x float64) { w.text(fmt.Sprint(x)) }
 
 // coord writes a coordinate (coord: one decimal), escaped as text: only
 // +Inf's sign needs it.

@@ -3,7 +3,7 @@ package htmlpage
 import "github.com/steadysweep/steadysweep/internal/pyjson"
 
 // A sweep page of tens of thousands of rows takes seconds to build (the
-// record, the view, the JSON, the template), and SIGINT/SIGTERM must end
+// record, the view, the JSON, the page), and SIGINT/SIGTERM must end
 // it within a second with no page written. The page builders poll a Stop
 // function (SweepOptions.Stop: the command's context error) every
 // checkEvery units of work — rows of the record and the view, rows of the

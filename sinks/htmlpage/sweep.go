@@ -236,7 +236,7 @@ func sweepRecord(s *Sweep, cols []column, series []seriesRun, st *stopper) (pyjs
 	}, nil
 }
 
-// sweepView is the sweep page as the template draws it.
+// sweepView is the sweep page as sweepBody draws it.
 type sweepView struct {
 	Out        string
 	Rows, Runs int
