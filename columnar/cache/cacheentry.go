@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -362,10 +363,13 @@ func loadedFromEntry(b []byte) (*contract.Loaded, error) {
 	tableEnd := entryHeaderSize + entryColumnSize*ncols
 	// section returns body[off:off+length] when it lies after the column
 	// table and inside the body, aligned to 8 when aligned says.
+	type span struct{ off, end uint64 }
+	var spans []span // every section, to check they tile the body
 	section := func(what string, off, length uint64, aligned bool) ([]byte, error) {
 		if off < tableEnd || off > uint64(len(body)) || length > uint64(len(body))-off || (aligned && off%8 != 0) {
 			return nil, fmt.Errorf("%s: %d bytes at %d outside the entry's %d or misaligned", what, length, off, len(body))
 		}
+		spans = append(spans, span{off, off + length})
 		return body[off : off+length : off+length], nil
 	}
 	l := &contract.Loaded{}
@@ -429,6 +433,21 @@ func loadedFromEntry(b []byte) (*contract.Loaded, error) {
 			return nil, fmt.Errorf("column %s: nulls in a fixed-width column", name)
 		}
 		cols[name] = c
+	}
+	// The sections tile the body as Write lays them out: each at the
+	// 8-byte boundary after the one before, the last ending the body. A
+	// column left out of the table, or two records naming one section,
+	// leaves a gap or an overlap.
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Or(cmp.Compare(a.off, b.off), cmp.Compare(a.end, b.end)) })
+	at := uint64(tableEnd)
+	for _, sp := range spans {
+		if sp.off != align8(at) {
+			return nil, fmt.Errorf("sections do not tile the entry: one at %d, want %d", sp.off, align8(at))
+		}
+		at = sp.end
+	}
+	if at != uint64(len(body)) {
+		return nil, fmt.Errorf("sections end at %d, the entry's body at %d", at, len(body))
 	}
 	var firstErr error
 	fail := func(err error) {
