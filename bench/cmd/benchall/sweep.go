@@ -457,7 +457,6 @@ func alphaSweepSection(e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer table.Release()
 	s := table.Samples()
 	var b strings.Builder
 	fmt.Fprintf(&b, "#### Per-config target: alpha over 1001 values\n\n")
