@@ -56,8 +56,10 @@ import (
 // processes at worst write the same entry twice.
 //
 // A hit's columns are used in place: on Linux, macOS and the BSDs an
-// entry of mapMinSize bytes or more is mapped read-only (MAP_PRIVATE) and
-// the Samples' slices point into the mapping, which is never unmapped
+// entry of mapMinSize bytes or more is mapped (MAP_PRIVATE: the file is
+// never written; a write to a column copies its page, as a write to a
+// buffer read would change the buffer alone) and the Samples' slices
+// point into the mapping, which is never unmapped
 // (a Loaded's columns may be held anywhere; the process's mappings are
 // bounded by mapBudget, past which entries are read into memory). A
 // mapped entry truncated in place by another writer would fault on

@@ -27,7 +27,7 @@ const (
 	mapMaxBytes = 16 << 30
 )
 
-// mapEntry maps the size bytes of f read-only and private, returning the
+// mapEntry maps the size bytes of f private (copy-on-write), returning the
 // mapping and the function that unmaps it (only for an entry found
 // invalid, nothing of it kept), or nil when the entry is small, the budget
 // spent or the mapping fails: then the caller reads it.
@@ -42,6 +42,15 @@ func mapEntry(f *os.File, size int64) ([]byte, func()) {
 	}
 	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE|mapPopulate)
 	if err != nil {
+		return nil, nil
+	}
+	// Writable, privately: a Loaded's columns are the caller's to change
+	// (a buffer read was), and a write must copy its page, not fault the
+	// process; the file is never written (MAP_PRIVATE). Made writable
+	// only after the populate, which on a writable private mapping would
+	// copy every page.
+	if err := syscall.Mprotect(b, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+		syscall.Munmap(b)
 		return nil, nil
 	}
 	mapBudget.count++

@@ -2,8 +2,8 @@ package cache
 
 import (
 	"os"
-	"syscall"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
