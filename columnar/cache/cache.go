@@ -43,8 +43,9 @@ import (
 //     which the entry also ends with. Both are checked on every read
 //     (one pass over the file), and every offset and length in it
 //     against the file's size, so a torn, corrupt or lying entry is
-//     never trusted: it is removed and rebuilt. KEY-SHA.entry names the entry last written, so a lookup
-//     opens it without listing the directory.
+//     never trusted: it is removed and rebuilt. KEY-SHA.entry names the
+//     entry last written, so a lookup opens it without listing the
+//     directory.
 //
 // A hit is always the same bytes: any write to the events file changes
 // its ctime, hence its identity, and a new identity (an edited file, a
@@ -59,12 +60,12 @@ import (
 // entry of mapMinSize bytes or more is mapped (MAP_PRIVATE: the file is
 // never written; a write to a column copies its page, as a write to a
 // buffer read would change the buffer alone) and the Samples' slices
-// point into the mapping, which is never unmapped
-// (a Loaded's columns may be held anywhere; the process's mappings are
-// bounded by mapBudget, past which entries are read into memory). A
-// mapped entry truncated in place by another writer would fault on
-// access; this package never does that, and only the user's own entries
-// are used.
+// point into the mapping, which is never unmapped (a Loaded's columns may
+// be held anywhere; the process's mappings are bounded by mapBudget, past
+// which entries are read into memory). A mapped entry truncated in place
+// by another writer would fault on access; this package never does that,
+// and only the user's own entries are used. Elsewhere, and for a small
+// entry, the file is read into one buffer of its own.
 type Cache struct {
 	// Dir is the cache directory (DefaultCacheDir() when empty; when
 	// that is empty too, nothing is cached: every Lookup misses and Fill
