@@ -20,7 +20,7 @@ func plantedTable() *Loaded {
 		HasComplete: []bool{true, false, true}, CompleteNs: []int64{190, 0, 390}, LatencyNs: []int64{90, 0, 90},
 		CompleteSeq: []int64{5, -1, 10}, OutTokens: []int64{7, -1, 3}, FullTokens: []int64{-1, -1, 12},
 		Failed: []bool{false, true, false}, Retries: []int32{0, 1, 0},
-		FailureKind: []core.FailureKind{core.FailNone, core.FailHTTP, core.FailNone},
+		FailureKind:    []core.FailureKind{core.FailNone, core.FailHTTP, core.FailNone},
 		ConversationID: []string{"", "", "conv-1"}, Turn: []int32{-1, -1, 2}, FailCode: []int32{0, 503, 0},
 		InTokens: []int64{-1, -1, 40}, ReasoningTokens: []int64{-1, -1, 5},
 	}
