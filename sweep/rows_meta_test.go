@@ -149,7 +149,7 @@ func TestSweepRowsMetadataParity(t *testing.T) {
 	}
 	mem := checkedMem(t)
 	out := t.TempDir()
-	o := Options{Runs: runs, Configs: cs, Presets: presets, Out: out, Load: DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}, Mem: mem}),
+	o := Options{Runs: runs, Configs: cs, Presets: presets, Out: out, Load: DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}}),
 		Analyze: DefaultAnalyzer, Series: DefaultSeries, ToolVersion: "test", Mem: mem}
 	if sum, err := Run(context.Background(), o); err != nil || sum.Rows != 54 {
 		t.Fatalf("sweep: %+v, %v", sum, err)

@@ -31,7 +31,7 @@ type NamedTable struct {
 var Schema = arrow.NewSchema(append([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "run_rel", Type: arrow.BinaryTypes.String},
-}, columnar.Schema.Fields()...), nil)
+}, arrowFields()...), nil)
 
 // Write writes the tables to w as one zstd-compressed Parquet file, one
 // row group per table, with Schema. It does not close w.
@@ -57,14 +57,15 @@ func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
 }
 
 func writeNamed(fw *parquetio.Writer, nt NamedTable, mem memory.Allocator) error {
-	rec := nt.Table.Record
-	n := int(rec.NumRows())
-	id, rel := constantColumn(nt.RunID, n, mem), constantColumn(nt.RunRel, n, mem)
-	defer id.Release()
-	defer rel.Release()
-	cols := make([]arrow.Array, 0, rec.NumCols()+2)
-	cols = append(cols, id, rel)
-	cols = append(cols, rec.Columns()...)
+	n := nt.Table.Rows
+	cols := make([]arrow.Array, 0, len(columnar.Schema)+2)
+	cols = append(cols, constantColumn(nt.RunID, n, mem), constantColumn(nt.RunRel, n, mem))
+	cols = append(cols, arrowColumns(nt.Table, mem)...)
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
 	out := array.NewRecordBatch(Schema, cols, int64(n))
 	defer out.Release()
 	return fw.Write(out)

@@ -18,17 +18,16 @@ import (
 // TestWrite: the Parquet file reads back with every row of both tables,
 // keyed by run_id and run_rel, with the columns' values.
 func TestWrite(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
 	run, err := columnar.ResolveRun(context.Background(), filepath.Join("..", "..", "testdata", "goodrun"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem})
+	tab, err := columnar.Ingest(context.Background(), run, columnar.IngestOptions{Counter: tokenizer.Words{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tab.Release()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
 	var buf bytes.Buffer
 	if err := write(&buf, []NamedTable{{"id-a", "a", tab}, {"id-b", "x/b", tab}}, mem); err != nil {
 		t.Fatal(err)
@@ -38,8 +37,8 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	n := int(tab.Record.NumRows())
-	if int(r.NumRows()) != 2*n || r.NumRowGroups() != 2 || r.Schema().NumFields() != len(columnar.Schema.Fields())+2 {
+	n := tab.Rows
+	if int(r.NumRows()) != 2*n || r.NumRowGroups() != 2 || r.Schema().NumFields() != len(columnar.Schema)+2 {
 		t.Fatalf("read back %d rows in %d row groups, %d cols", r.NumRows(), r.NumRowGroups(), r.Schema().NumFields())
 	}
 	if f := r.Schema().Fields(); f[0].Name != "run_id" || f[1].Name != "run_rel" || !r.Schema().Equal(Schema) {
@@ -59,6 +58,27 @@ func TestWrite(t *testing.T) {
 			}
 			if names.Value(i) != wantName || idc.Value(i) != wantID || is.Value(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
 				t.Fatalf("row %d: run %s issue %d", row, names.Value(i), is.Value(i))
+			}
+			// Every column's value and validity is the table's.
+			for c := range tab.Columns {
+				got, want := rec.Column(2+c), &tab.Columns[c]
+				if got.IsValid(i) != want.IsValid(k) {
+					t.Fatalf("row %d column %s: valid %v, want %v", row, columnar.Schema[c].Name, got.IsValid(i), want.IsValid(k))
+				}
+				var same bool
+				switch a := got.(type) {
+				case *array.Int64:
+					same = a.Value(i) == want.Int64s[k]
+				case *array.Int32:
+					same = a.Value(i) == want.Int32s[k]
+				case *array.Boolean:
+					same = a.Value(i) == want.Bools[k]
+				case *array.String:
+					same = !a.IsValid(i) || a.Value(i) == want.String(k)
+				}
+				if !same {
+					t.Fatalf("row %d column %s: %v, want the table's", row, columnar.Schema[c].Name, got.ValueStr(i))
+				}
 			}
 			row++
 		}
