@@ -31,3 +31,7 @@ require (
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+// Patched copies (see each directory's README.md): package inits that
+// cost every process start.
+replace github.com/zeebo/xxh3 => ./third_party/xxh3
