@@ -572,13 +572,9 @@ func (s *sequenceDecs) executeSeq(out, literals, hist []byte, ll, mo, ml, startS
 	return out, literals, nil
 }
 
-var bitMask [16]uint16
-
-func init() {
-	for i := range bitMask[:] {
-		bitMask[i] = uint16((1 << uint(i)) - 1)
-	}
-}
+// steadysweep: a literal (static data) instead of a table filled by
+// init(): (1<<i)-1 for i = 0…15.
+var bitMask = [16]uint16{0x0, 0x1, 0x3, 0x7, 0xf, 0x1f, 0x3f, 0x7f, 0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff, 0x3fff, 0x7fff}
 
 func (s *sequenceDecs) adjustOffset(offset, litLen int, offsetB uint8) int {
 	if offsetB > 1 {

@@ -7,21 +7,21 @@ package cpuinfo
 
 // HasBMI1 checks whether an x86 CPU supports the BMI1 extension.
 func HasBMI1() bool {
-	return hasBMI1
+	return x86BMI1()
 }
 
 // HasBMI2 checks whether an x86 CPU supports the BMI2 extension.
 func HasBMI2() bool {
-	return hasBMI2
+	return !bmi2Disabled && x86BMI2()
 }
 
 // DisableBMI2 will disable BMI2, for testing purposes.
 // Call returned function to restore previous state.
 func DisableBMI2() func() {
-	old := hasBMI2
-	hasBMI2 = false
+	old := bmi2Disabled
+	bmi2Disabled = true
 	return func() {
-		hasBMI2 = old
+		bmi2Disabled = old
 	}
 }
 
@@ -30,5 +30,7 @@ func HasBMI() bool {
 	return HasBMI1() && HasBMI2()
 }
 
-var hasBMI1 bool
-var hasBMI2 bool
+// steadysweep: no package state set by init(); the features are read
+// from golang.org/x/sys/cpu at each call (cpuinfo_amd64.go), and
+// DisableBMI2 sets bmi2Disabled.
+var bmi2Disabled bool
