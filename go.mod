@@ -39,4 +39,5 @@ replace (
 	github.com/spf13/pflag => ./third_party/pflag
 	github.com/zeebo/xxh3 => ./third_party/xxh3
 	go.yaml.in/yaml/v3 => ./third_party/yaml
+	golang.org/x/image => ./third_party/image
 )
