@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strconv"
-	"strings"
+	"slices"
 
 	"github.com/steadysweep/steadysweep/bench"
 )
@@ -115,33 +113,19 @@ type startupRun struct {
 }
 
 // parseStartupRun reads the launcher's line
-// "wall_ns=… cpu_ns=… maxrss_kb=… minflt=… floor_kb=…" (every key once).
+// "wall_ns=… cpu_ns=… maxrss_kb=… minflt=… floor_kb=…".
 func parseStartupRun(line string) (startupRun, error) {
-	want := []string{"wall_ns", "cpu_ns", "maxrss_kb", "minflt", "floor_kb"}
-	vals := map[string]int64{}
-	for f := range strings.FieldsSeq(line) {
-		k, v, ok := strings.Cut(f, "=")
-		n, err := strconv.ParseInt(v, 10, 64)
-		if !ok || err != nil || n < 0 {
-			return startupRun{}, fmt.Errorf("launcher output %q: bad field %q", line, f)
-		}
-		if _, dup := vals[k]; dup {
-			return startupRun{}, fmt.Errorf("launcher output %q: %s twice", line, k)
-		}
-		vals[k] = n
+	var wall, cpu, rss, flt, floor int64
+	if _, err := fmt.Sscanf(line, "wall_ns=%d cpu_ns=%d maxrss_kb=%d minflt=%d floor_kb=%d", &wall, &cpu, &rss, &flt, &floor); err != nil {
+		return startupRun{}, fmt.Errorf("launcher output %q: %w", line, err)
 	}
-	for _, k := range want {
-		if _, ok := vals[k]; !ok {
-			return startupRun{}, fmt.Errorf("launcher output %q: no %s", line, k)
-		}
-	}
-	if len(vals) != len(want) {
-		return startupRun{}, fmt.Errorf("launcher output %q: unknown fields", line)
+	if min(wall, cpu, rss, flt, floor) < 0 {
+		return startupRun{}, fmt.Errorf("launcher output %q: a negative count", line)
 	}
 	return startupRun{
-		child:   bench.Child{Wall: float64(vals["wall_ns"]) / 1e9, CPU: float64(vals["cpu_ns"]) / 1e9, MaxRSS: vals["maxrss_kb"] << 10},
-		minflt:  float64(vals["minflt"]),
-		floorKB: vals["floor_kb"],
+		child:   bench.Child{Wall: float64(wall) / 1e9, CPU: float64(cpu) / 1e9, MaxRSS: rss << 10},
+		minflt:  float64(flt),
+		floorKB: floor,
 	}, nil
 }
 
@@ -200,12 +184,7 @@ func isStatic(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_INTERP {
-			return false, nil
-		}
-	}
-	return true, nil
+	return !slices.ContainsFunc(f.Progs, func(p *elf.Prog) bool { return p.Type == elf.PT_INTERP }), nil
 }
 
 // goBuildStatic builds the one-file program src into out as make build
@@ -226,7 +205,7 @@ func goBuildStatic(e *env, src, out string) error {
 // machine) and a warm zero-flag analyze of a small parity run, each started
 // by the launcher, interleaved run by run.
 func startupSection(e *env) (string, error) {
-	var b strings.Builder
+	var b bytes.Buffer
 	fmt.Fprintf(&b, "## Start-up (issue 32; `benchall -sections startup`)\n\n")
 	dir := filepath.Join(e.work, "startup")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -278,7 +257,7 @@ func startupSection(e *env) (string, error) {
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()
 			if err != nil {
-				return "", fmt.Errorf("%s: %w: %s", strings.Join(c.argv, " "), err, stderr.String())
+				return "", fmt.Errorf("%q: %w: %s", c.argv, err, stderr.String())
 			}
 			r, err := parseStartupRun(string(out))
 			if err != nil {
@@ -307,9 +286,9 @@ func startupSection(e *env) (string, error) {
 		"the floor of a Go process on this machine. Each command runs %d times as a fresh process, the commands interleaved run by run; "+
 		"each process is started by a small static launcher that reports the child's own `wait4` rusage: CPU = user+system, "+
 		"max RSS = `ru_maxrss`, minor page faults = `ru_minflt`; wall = fork to reap. Median (min–max); MB = 10^6 bytes. "+
-		"Load average at the end: %s on %d cores — CPU time and page faults are what the load changes least; wall is inflated "+
+		"Load average at the end: %s (the cores: see Machine) — CPU time and page faults are what the load changes least; wall is inflated "+
 		"whenever the load exceeds the cores.\n\n",
-		filepath.Base(e.bin), built, static[e.bin], static[hello], n, bench.LoadAvg(), runtime.NumCPU())
+		filepath.Base(e.bin), built, static[e.bin], static[hello], n, bench.LoadAvg())
 	fmt.Fprintf(&b, "```sh\nsteadysweep --version\nhello\n")
 	if why == "" {
 		fmt.Fprintf(&b, "HF_HUB_CACHE=HUB steadysweep analyze ../shared/parity/runs/conc_clean_ramp --cache-dir CACHE   # CACHE filled by one untimed run; "+
