@@ -299,9 +299,15 @@ func startupSection(e *env) (string, error) {
 	fmt.Fprintf(&b, "| command | runs | CPU ms | wall ms | max RSS MB | minor faults | CPU ÷ hello-world |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	floor := int64(0)
 	for _, c := range cmds {
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %.2f× |\n", c.name, len(c.cs), fmtRange(scaled(cpus(c.cs), 1e3), "%.1f"), fmtRange(scaled(walls(c.cs), 1e3), "%.1f"),
-			fmtRange(scaled(rsss(c.cs), 1e-6), "%.1f"), fmtRange(c.faults, "%.0f"), bench.Median(cpus(c.cs))/bench.Median(cpus(hw.cs)))
 		floor = max(floor, c.floor)
+	}
+	for _, c := range cmds {
+		rss := fmtRange(scaled(rsss(c.cs), 1e-6), "%.1f")
+		if bench.Median(rsss(c.cs)) <= float64(floor) {
+			rss += " (the launcher's)"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %.2f× |\n", c.name, len(c.cs), fmtRange(scaled(cpus(c.cs), 1e3), "%.1f"), fmtRange(scaled(walls(c.cs), 1e3), "%.1f"),
+			rss, fmtRange(c.faults, "%.0f"), bench.Median(cpus(c.cs))/bench.Median(cpus(hw.cs)))
 	}
 	fmt.Fprintf(&b, "\nThe launcher was at most %.1f MB resident when it started a command: a max RSS at or below that is the launcher's "+
 		"(vfork: exec folds the parent's peak into the child's), not the command's.\n\n", float64(floor)/1e6)
