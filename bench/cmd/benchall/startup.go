@@ -39,47 +39,93 @@ func main() { os.Stdout.WriteString("hello, world\n") }
 // sections) would report benchall's peak. GNU time (bench.RunChild) avoids
 // that but prints CPU in 10 ms steps and adds its own start (dynamic, ~100
 // page faults) to the CPU that wait4 reports. This launcher is a static Go
-// program of about 2 MB that resets its own peak to its current size
-// (/proc/self/clear_refs) before it starts the command; it prints that
-// size as floor_kb: a max RSS at or below it is the launcher's, not the
+// program that imports only syscall and time (package os alone adds
+// ~0.1 MB to it, which a hello-world's max RSS then shows): it reads its
+// arguments from /proc/self/cmdline, resets its own peak to its current
+// size (/proc/self/clear_refs) and starts the command; it prints that size
+// as floor_kb: a max RSS at or below it is the launcher's, not the
 // command's.
 const launcherSource = `package main
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
 
 func fail(msg string) {
-	os.Stderr.WriteString("launcher: " + msg + "\n")
-	os.Exit(1)
+	syscall.Write(2, []byte("launcher: "+msg+"\n"))
+	syscall.Exit(1)
 }
 
-// hwm is VmHWM of /proc/self/status in kB.
+// read returns a /proc file of at most 16 KiB.
+func read(path string) []byte {
+	fd, err := syscall.Open(path, syscall.O_RDONLY, 0)
+	if err != nil {
+		fail(path + ": " + err.Error())
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, 16<<10)
+	n, err := syscall.Read(fd, buf)
+	if err != nil || n == len(buf) {
+		fail(path + ": cannot read it whole")
+	}
+	return buf[:n]
+}
+
+func itoa(n int64) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		if n /= 10; n == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// hwm is the digits of VmHWM (kB) in /proc/self/status.
 func hwm() string {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			return strings.TrimSuffix(strings.TrimSpace(v), " kB")
+	st := string(read("/proc/self/status"))
+	for i := 0; i+6 <= len(st); i++ {
+		if st[i:i+6] == "VmHWM:" {
+			d := ""
+			for j := i + 6; j < len(st) && st[j] != '\n'; j++ {
+				if st[j] >= '0' && st[j] <= '9' {
+					d += st[j : j+1]
+				}
+			}
+			return d
 		}
 	}
 	return "0"
 }
 
 func main() {
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	var argv []string
+	cmdline := string(read("/proc/self/cmdline"))
+	for s, i := 0, 0; i < len(cmdline); i++ {
+		if cmdline[i] == 0 {
+			argv, s = append(argv, cmdline[s:i]), i+1
+		}
+	}
+	if len(argv) < 2 {
+		fail("usage: launcher COMMAND [ARG...]")
+	}
+	argv = argv[1:]
+	null, err := syscall.Open("/dev/null", syscall.O_WRONLY, 0)
 	if err != nil {
 		fail(err.Error())
 	}
-	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	if fd, err := syscall.Open("/proc/self/clear_refs", syscall.O_WRONLY, 0); err == nil {
+		syscall.Write(fd, []byte("5"))
+		syscall.Close(fd)
+	}
 	floor := hwm()
 	t0 := time.Now()
-	pid, err := syscall.ForkExec(os.Args[1], os.Args[1:], &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, null.Fd(), 2}})
+	pid, err := syscall.ForkExec(argv[0], argv, &syscall.ProcAttr{Env: syscall.Environ(), Files: []uintptr{0, uintptr(null), 2}})
 	if err != nil {
-		fail(err.Error())
+		fail(argv[0] + ": " + err.Error())
 	}
 	var ws syscall.WaitStatus
 	var ru syscall.Rusage
@@ -88,11 +134,13 @@ func main() {
 	}
 	wall := time.Since(t0)
 	if !ws.Exited() || ws.ExitStatus() != 0 {
-		fail(os.Args[1] + ": exit status " + strconv.Itoa(ws.ExitStatus()))
+		if ws.Signaled() {
+			fail(argv[0] + ": " + ws.Signal().String())
+		}
+		fail(argv[0] + ": exit status " + itoa(int64(ws.ExitStatus())))
 	}
-	i := func(n int64) string { return strconv.FormatInt(n, 10) }
-	os.Stdout.WriteString("wall_ns=" + i(wall.Nanoseconds()) + " cpu_ns=" + i(ru.Utime.Nano()+ru.Stime.Nano()) +
-		" maxrss_kb=" + i(ru.Maxrss) + " minflt=" + i(ru.Minflt) + " floor_kb=" + floor + "\n")
+	syscall.Write(1, []byte("wall_ns="+itoa(wall.Nanoseconds())+" cpu_ns="+itoa(ru.Utime.Nano()+ru.Stime.Nano())+
+		" maxrss_kb="+itoa(ru.Maxrss)+" minflt="+itoa(ru.Minflt)+" floor_kb="+floor+"\n"))
 }
 `
 
@@ -304,13 +352,13 @@ func startupSection(e *env) (string, error) {
 	for _, c := range cmds {
 		rss := fmtRange(scaled(rsss(c.cs), 1e-6), "%.1f")
 		if bench.Median(rsss(c.cs)) <= float64(floor) {
-			rss += " (the launcher's)"
+			rss += " (≤ the launcher's: an upper bound)"
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %.2f× |\n", c.name, len(c.cs), fmtRange(scaled(cpus(c.cs), 1e3), "%.1f"), fmtRange(scaled(walls(c.cs), 1e3), "%.1f"),
 			rss, fmtRange(c.faults, "%.0f"), bench.Median(cpus(c.cs))/bench.Median(cpus(hw.cs)))
 	}
-	fmt.Fprintf(&b, "\nThe launcher was at most %.1f MB resident when it started a command: a max RSS at or below that is the launcher's "+
-		"(vfork: exec folds the parent's peak into the child's), not the command's.\n\n", float64(floor)/1e6)
+	fmt.Fprintf(&b, "\nThe launcher was at most %.1f MB resident when it started a command: exec folds the parent's peak into the child's "+
+		"max RSS (vfork), so a figure at or below that may be the launcher's, and the command's own peak is at most it.\n\n", float64(floor)/1e6)
 	if why != "" {
 		fmt.Fprintf(&b, "The warm analyze was **not measured**: %s.\n\n", why)
 	}
