@@ -58,7 +58,10 @@ const (
 	addedSpecial
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use (crc32 keeps it):
+// a package variable made it at start-up, 8 KiB of tables computed by
+// every command.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // appendCompiled appends the compiled form of p to dst.
 func (p *parts) appendCompiled(dst []byte) []byte {
@@ -78,7 +81,7 @@ func (p *parts) appendCompiled(dst []byte) []byte {
 	}
 	dst = le.AppendUint32(dst, flags)
 	str(p.identity)
-	dst = le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
+	dst = le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
 	dst = le.AppendUint32(dst, uint32(len(p.patterns)))
 	for _, s := range p.patterns {
 		str(s)
@@ -117,7 +120,7 @@ func (p *parts) appendCompiled(dst []byte) []byte {
 			dst = le.AppendUint32(le.AppendUint32(le.AppendUint32(dst, e.off), e.len), e.id1)
 		}
 	}
-	return le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
+	return le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
 }
 
 func addedFlags(a addedToken) byte {
@@ -206,7 +209,7 @@ func compiledSlots[T mergeEntry | vocabSlot](r *compiledReader, data []byte, log
 	if r.err != nil {
 		return nil
 	}
-	if !littleEndian {
+	if !littleEndian() {
 		r.fail(what + ": stored little-endian")
 		return nil
 	}
@@ -231,11 +234,12 @@ func compiledSlots[T mergeEntry | vocabSlot](r *compiledReader, data []byte, log
 }
 
 // littleEndian reports whether the host stores integers little-endian,
-// as the compiled form does.
-var littleEndian = func() bool {
+// as the compiled form does (a function, not a variable set at start-up:
+// the package then has no initialisation at all).
+func littleEndian() bool {
 	x := uint16(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
+}
 
 func (r *compiledReader) str(what string) string {
 	return string(r.take(uint64(r.u32(what)), what))
@@ -258,7 +262,7 @@ func decodeCompiled(data []byte) (*parts, error) {
 		return nil, fmt.Errorf("%w: no header of this version", errCompiled)
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCompiled)
 	}
 	r := &compiledReader{b: body[len(compiledMagic):]}
@@ -346,7 +350,7 @@ func (r *compiledReader) header(buf []byte) (flags uint32, identity string) {
 	flags = r.u32("flags")
 	identity = r.str("identity")
 	header := buf[:len(buf)-len(r.b)]
-	if crc := r.u32("header checksum"); r.err == nil && crc != crc32.Checksum(header, castagnoli) {
+	if crc := r.u32("header checksum"); r.err == nil && crc != crc32.Checksum(header, castagnoli()) {
 		r.fail("header checksum mismatch")
 	}
 	return flags, identity
