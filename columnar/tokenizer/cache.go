@@ -44,7 +44,11 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 	}
 	defer file.Close()
 	dir := filepath.Join(cacheDir, compiledDir)
-	sum, cfg, cfgRaw, entry, err := locateEntry(file, dir)
+	sum, cfgRaw, entry, err := locateEntry(file, dir)
+	if err != nil {
+		return nil, "", err
+	}
+	cfg, err := parseConfig(cfgRaw, path)
 	if err != nil {
 		return nil, "", err
 	}
@@ -97,16 +101,17 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 }
 
 // locateEntry returns what names the compiled entry of the opened
-// tokenizer file under dir: the file's hash, its tokenizer_config.json
-// (parsed and raw; nil without one) and the entry's path.
-func locateEntry(file *openedFile, dir string) (sum [sha256.Size]byte, cfg *tokenizerConfig, cfgRaw []byte, entry string, err error) {
+// tokenizer file under dir: the file's hash, the bytes of its
+// tokenizer_config.json (nil without one; a hit never parses them — the
+// entry was built from a parse of those very bytes) and the entry's path.
+func locateEntry(file *openedFile, dir string) (sum [sha256.Size]byte, cfgRaw []byte, entry string, err error) {
 	if sum, err = file.sum(dir); err != nil {
-		return sum, nil, nil, "", err
+		return sum, nil, "", err
 	}
-	if cfg, cfgRaw, err = readConfig(file.path); err != nil {
-		return sum, nil, nil, "", err
+	if cfgRaw, err = readConfigRaw(file.path); err != nil {
+		return sum, nil, "", err
 	}
-	return sum, cfg, cfgRaw, filepath.Join(dir, compiledKey(sum, cfgRaw)+".tok"), nil
+	return sum, cfgRaw, filepath.Join(dir, compiledKey(sum, cfgRaw)+".tok"), nil
 }
 
 // loadCachedDeferred is LoadCached for a caller that may never count
@@ -123,7 +128,7 @@ func loadCachedDeferred(path, cacheDir string) (*Tokenizer, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	_, _, _, entry, err := locateEntry(file, filepath.Join(cacheDir, compiledDir))
+	_, _, entry, err := locateEntry(file, filepath.Join(cacheDir, compiledDir))
 	file.Close()
 	if err != nil {
 		return nil, "", err
