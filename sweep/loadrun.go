@@ -404,12 +404,10 @@ func (pc *pendingCounter) failure() error {
 	if pc.err != nil {
 		return pc.err
 	}
-	select {
-	case <-pc.loaded:
+	if closed(pc.loaded) {
 		return pc.loadErr
-	default:
-		return nil
 	}
+	return nil
 }
 
 // waitLoaded loads the counter (if no one has asked yet) and waits for
@@ -420,21 +418,17 @@ func (pc *pendingCounter) waitLoaded() error {
 	return pc.failure()
 }
 
-func (pc *pendingCounter) done() bool {
-	select {
-	case <-pc.resolved:
-		return true
-	default:
-		return false
-	}
-}
+func (pc *pendingCounter) done() bool { return closed(pc.resolved) }
 
 func (pc *pendingCounter) wait() { <-pc.resolved }
 
 // Ready reports the counter resolved and loaded (columnar.PendingCounter).
-func (pc *pendingCounter) Ready() bool {
+func (pc *pendingCounter) Ready() bool { return closed(pc.loaded) }
+
+// closed reports whether ch is closed, without waiting.
+func closed(ch <-chan struct{}) bool {
 	select {
-	case <-pc.loaded:
+	case <-ch:
 		return true
 	default:
 		return false

@@ -101,6 +101,25 @@ var entryDamage = map[string]func([]byte) []byte{
 	"FlipInIdentity": func(b []byte) []byte { b[len(compiledMagic)+4+4+10] ^= 1; return b },
 }
 
+// damagedCache is a new cache directory holding the compiled entry of
+// the tokenizer file at path, damaged by f.
+func damagedCache(t *testing.T, path string, f func([]byte) []byte) string {
+	t.Helper()
+	cache := t.TempDir()
+	if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+		t.Fatalf("first load: %q, %v", outcome, err)
+	}
+	entry := entryOf(t, cache)
+	data, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(entry, f(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cache
+}
+
 // TestCompiledCacheCorrupt damages the stored entry of the tiny fixture
 // in each way a disk or a crash can — a flipped bit in each region, a
 // truncation, an empty file, another layout's header — and checks that
@@ -111,18 +130,7 @@ func TestCompiledCacheCorrupt(t *testing.T) {
 	want := loadTiny(t)
 	for name, f := range entryDamage {
 		t.Run(name, func(t *testing.T) {
-			cache := t.TempDir()
-			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
-				t.Fatalf("first load: %q, %v", outcome, err)
-			}
-			entry := entryOf(t, cache)
-			data, err := os.ReadFile(entry)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(entry, f(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			cache := damagedCache(t, path, f)
 			tok, outcome, err := LoadCached(path, cache)
 			if err != nil {
 				t.Fatal(err)

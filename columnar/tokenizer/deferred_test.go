@@ -54,18 +54,7 @@ func TestResolveCachedDeferredDamage(t *testing.T) {
 	want := loadTiny(t)
 	for name, f := range entryDamage {
 		t.Run(name, func(t *testing.T) {
-			cache := t.TempDir()
-			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
-				t.Fatalf("first load: %q, %v", outcome, err)
-			}
-			entry := entryOf(t, cache)
-			data, err := os.ReadFile(entry)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(entry, f(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			cache := damagedCache(t, path, f)
 			c, res, err := ResolveCached(path, "", cache)
 			if err != nil {
 				t.Fatal(err)
