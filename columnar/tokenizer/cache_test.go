@@ -286,7 +286,7 @@ func TestCompiledCacheMappedEntry(t *testing.T) {
 		t.Errorf("two hits of one entry file hold two copies of its merge table")
 	}
 	entry := entryOf(t, cache)
-	if err := atomicfile.WriteFile(entry, []byte("steadysweep compiled tokenizer 2\ngarbage")); err != nil {
+	if err := atomicfile.WriteFile(entry, []byte(compiledMagic+"garbage")); err != nil {
 		t.Fatal(err)
 	}
 	want := loadTiny(t)
