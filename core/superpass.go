@@ -97,6 +97,8 @@ type rollupOptions struct {
 	// TTFT list apart from TTFT (8 more on multi-turn runs). TPOT keeps its
 	// file order: its compensated sums depend on it.
 	sortedTimes bool
+	// room is where the lists' memory comes from (Run.Floats; nil: make).
+	room func(n int) []float64
 }
 
 // rollupOf is Rollup under opts.
@@ -118,7 +120,10 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 	if opts.sortedTimes {
 		lists = 4 // no warm list apart, TPOT's sorted copy alone
 	}
-	b := rollupBuffers{arena: floatArena{chunk: min(lists*n, 1<<17)}}
+	b := rollupBuffers{arena: floatArena{chunk: min(lists*n, 1<<17), room: opts.room}}
+	if opts.room != nil && opts.sortedTimes {
+		b.arena.chunk = lists * n // the bound is tight: one block
+	}
 	for k := range out {
 		lo, hi := k*S, min((k+1)*S, n)
 		sp := &out[k]
@@ -283,13 +288,20 @@ func insertionSortWithin(ks []uint64, budget int) bool {
 // super-pass.
 type floatArena struct {
 	free  []float64
-	chunk int // the size of the next block (at least what is asked)
+	chunk int                   // the size of the next block (at least what is asked)
+	room  func(n int) []float64 // where blocks come from (Run.Floats; nil: make)
 }
 
 // take returns a slice of length and capacity n (appending to it copies).
+// Its values are arbitrary when the arena has a room.
 func (a *floatArena) take(n int) []float64 {
 	if len(a.free) < n {
-		a.free = make([]float64, max(n, a.chunk))
+		size := max(n, a.chunk)
+		if a.room != nil {
+			a.free = a.room(size)[:size]
+		} else {
+			a.free = make([]float64, size)
+		}
 	}
 	s := a.free[:n:n]
 	a.free = a.free[n:]
