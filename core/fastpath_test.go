@@ -113,7 +113,7 @@ func TestSummarizeListsMatchesStats(t *testing.T) {
 		if len(all) == 0 {
 			continue
 		}
-		got, want := summarizeLists(lists), stats.Summarize(all)
+		got, want := summarizeLists(lists, nil), stats.Summarize(all)
 		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 		if got.Count != want.Count || !same(got.Mean, want.Mean) || !same(got.Min, want.Min) ||
 			!same(got.Max, want.Max) || !same(got.P50, want.P50) || !same(got.P90, want.P90) ||

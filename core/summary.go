@@ -14,9 +14,15 @@ import (
 // The mean is the compensated sum of the sorted union divided by n, taken
 // from orderFreeSum when that can prove it (almost always), else from the
 // sorted union (sortedUnion). Percentiles and the histogram come from a
-// walk of the lists over the histogram's bins (listUnion).
-func summarizeLists(lists [][]float64) stats.Summary {
+// walk of the lists over the histogram's bins (listUnion); vals, when not
+// nil, is the scratch of the bins' selections, grown there and left for
+// the next call.
+func summarizeLists(lists [][]float64, vals *[]float64) stats.Summary {
 	u := newListUnion(lists)
+	if vals != nil {
+		u.vals = (*vals)[:0]
+		defer func() { *vals = u.vals[:0] }()
+	}
 	if u.n == 0 {
 		return stats.Summarize(nil)
 	}
