@@ -136,6 +136,10 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 	part := func(kLo, kHi int) {
 		lo, hi := kLo*S, min(kHi*S, n)
 		b := rollupBuffers{arena: floatArena{chunk: min(lists*(hi-lo), 1<<17), room: opts.room}}
+		// Sized once for a super-pass (grown by append they left every
+		// smaller size behind as garbage, fresh pages each).
+		m := min(S, hi-lo)
+		b.order, b.keys, b.tpot = make([]int, 0, m), make([]uint64, 0, m), make([]float64, 0, m)
 		if block != nil {
 			b.arena.free = block[lists*lo : lists*hi]
 		}
