@@ -19,8 +19,16 @@ import (
 // and it links go-latex, go-pdf/fpdf (encoding/gob's init), gg, freetype
 // and svgo — 4 MiB of the 15 MiB "steadysweep --version" peaked at; the
 // plots draw on sinks/internal/canvas, which parses its one font on
-// first use.
+// first use. Nor (issue 32, each an init every process paid)
+// klauspost/cpuid (~50 CPUID instructions, each a hypervisor trap on a
+// VM; third_party/xxh3 reads golang.org/x/sys/cpu), klauspost's gzip and
+// flate (42 KB of encoder tables; logs are read with compress/gzip), or
+// golang.org/x/text (sfnt's Macintosh Roman; third_party/image).
 var bannedFromBinary = []string{
+	"github.com/klauspost/cpuid",
+	"github.com/klauspost/compress/flate",
+	"github.com/klauspost/compress/gzip",
+	"golang.org/x/text",
 	"gonum.org/v1/plot",
 	"codeberg.org/go-latex/latex",
 	"codeberg.org/go-pdf/fpdf",
