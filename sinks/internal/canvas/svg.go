@@ -3,10 +3,10 @@ package canvas
 import (
 	"bytes"
 	"fmt"
-	"html"
 	"image/color"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // SVG is a Canvas writing SVG elements; text is SVG text in the plot's
@@ -94,7 +94,38 @@ func (c *SVG) Text(p Point, s string, t Text) {
 	if t.Vertical {
 		fmt.Fprintf(&c.b, ` transform="rotate(-90 %s %s)"`, num(o.X), num(o.Y))
 	}
-	fmt.Fprintf(&c.b, ">%s</text>\n", html.EscapeString(s))
+	c.b.WriteByte('>')
+	writeEscaped(&c.b, s)
+	c.b.WriteString("</text>\n")
+}
+
+// writeEscaped writes s to b as html.EscapeString escapes it: the five
+// characters that can end SVG text or an attribute value (&, ', <, >,
+// ") as entities, everything else as it is. It is written out here
+// because package html's init builds its entity replacer in every
+// process (issue 32), and this is the only escape the binary needs.
+func writeEscaped(b *bytes.Buffer, s string) {
+	for {
+		i := strings.IndexAny(s, `&'<>"`)
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		switch s[i] {
+		case '&':
+			b.WriteString("&amp;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		default: // '"'
+			b.WriteString("&#34;")
+		}
+		s = s[i+1:]
+	}
 }
 
 // paint is the attribute setting name (fill or stroke) to col, with its
