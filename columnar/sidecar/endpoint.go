@@ -2,7 +2,6 @@ package sidecar
 
 import (
 	"encoding/json"
-	"net/url"
 	"strings"
 )
 
@@ -25,24 +24,6 @@ func EndpointLabel(kind string, urls ...string) string {
 		parts = append(parts, strings.Join(hosts, ","))
 	}
 	return strings.Join(parts, " ")
-}
-
-// urlHost is the host[:port] of a URL as a benchmark tool records it,
-// with or without a scheme ("http://10.0.4.17:8000/v1", "localhost:9000");
-// "" when it has none.
-func urlHost(raw string) string {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return ""
-	}
-	if !strings.Contains(raw, "://") {
-		raw = "http://" + raw
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return u.Host
 }
 
 // FirstText is a JSON string, or the first string of a JSON list of
