@@ -23,8 +23,16 @@ import (
 // klauspost/cpuid (~50 CPUID instructions, each a hypervisor trap on a
 // VM; third_party/xxh3 reads golang.org/x/sys/cpu), klauspost's gzip and
 // flate (42 KB of encoder tables; logs are read with compress/gzip), or
-// golang.org/x/text (sfnt's Macintosh Roman; third_party/image).
+// golang.org/x/text (sfnt's Macintosh Roman; third_party/image), nor
+// net/url (it links net/netip, whose init makes unique handles; the
+// endpoint label parses its URL host in columnar/sidecar) or html (its
+// init builds an entity replacer; and html/template below it, whose
+// inits parse its escaper tables; the SVG text and pages escape
+// themselves).
 var bannedFromBinary = []string{
+	"net/url",
+	"net/netip",
+	"html",
 	"github.com/klauspost/cpuid",
 	"github.com/klauspost/compress/flate",
 	"github.com/klauspost/compress/gzip",
