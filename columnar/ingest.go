@@ -41,31 +41,37 @@ func Ingest(ctx context.Context, run *contract.Run, opts contract.IngestOptions)
 	return l.Table(), nil
 }
 
-// readers maps each format to its reader.
-var readers = map[contract.Format]contract.Reader{
-	contract.FormatEndpoints:       endpoints.EndpointsReader{},
-	contract.FormatEndpointsLegacy: endpoints.LegacyReader{},
-	contract.FormatAIPerf:          foreign.AIPerfReader{},
-	contract.FormatGuideLLM:        foreign.GuideLLMReader{},
-	contract.FormatVLLM:            foreign.VLLMReader{},
-	contract.FormatLMBench:         foreign.LMBenchReader{},
-	contract.FormatLLMPerf:         foreign.LLMPerfReader{},
-	contract.FormatGenAIPerf:       foreign.GenAIPerfReader{},
-	contract.FormatInferencePerf:   foreign.InferencePerfReader{},
-	contract.FormatLoadGenTrace:    foreign.LoadGenReader{},
-	contract.FormatSGLang:          foreign.SGLangReader{},
-	contract.FormatAIPerfCSV:       foreign.AIPerfCSVReader{},
-	contract.FormatAIPerfParquet:   foreign.AIPerfParquetReader{},
-}
-
-// ReaderFor returns the reader of format f ("" is endpoints).
+// ReaderFor returns the reader of format f ("" is endpoints). It is a
+// switch, not a package-level map, so that no process builds the table
+// at start-up (issue 32).
 func ReaderFor(f contract.Format) (contract.Reader, error) {
-	if f == "" {
-		f = contract.FormatEndpoints
+	switch f {
+	case "", contract.FormatEndpoints:
+		return endpoints.EndpointsReader{}, nil
+	case contract.FormatEndpointsLegacy:
+		return endpoints.LegacyReader{}, nil
+	case contract.FormatAIPerf:
+		return foreign.AIPerfReader{}, nil
+	case contract.FormatGuideLLM:
+		return foreign.GuideLLMReader{}, nil
+	case contract.FormatVLLM:
+		return foreign.VLLMReader{}, nil
+	case contract.FormatLMBench:
+		return foreign.LMBenchReader{}, nil
+	case contract.FormatLLMPerf:
+		return foreign.LLMPerfReader{}, nil
+	case contract.FormatGenAIPerf:
+		return foreign.GenAIPerfReader{}, nil
+	case contract.FormatInferencePerf:
+		return foreign.InferencePerfReader{}, nil
+	case contract.FormatLoadGenTrace:
+		return foreign.LoadGenReader{}, nil
+	case contract.FormatSGLang:
+		return foreign.SGLangReader{}, nil
+	case contract.FormatAIPerfCSV:
+		return foreign.AIPerfCSVReader{}, nil
+	case contract.FormatAIPerfParquet:
+		return foreign.AIPerfParquetReader{}, nil
 	}
-	r, ok := readers[f]
-	if !ok {
-		return nil, fmt.Errorf("no reader for format %q", f)
-	}
-	return r, nil
+	return nil, fmt.Errorf("no reader for format %q", f)
 }

@@ -39,12 +39,17 @@ var foreignLogPatterns = []string{
 	"*.csv", "*.csv.gz", "*.csv.zst", "*.jsonl", "*.jsonl.gz", "*.jsonl.zst", "*.parquet",
 }
 
-// notLogs are files of a run directory known not to be per-request logs
-// (endpoints sidecars, AIPerf summaries, our own outputs), never sniffed.
-var notLogs = map[string]bool{
-	"config.yaml": true, "run_meta.json": true, "sample_idx_map.json": true, "result_summary.json": true,
-	"final_snapshot.json": true, "steady_state.json": true, "profile_export_aiperf.json": true,
-	"profile_export_aiperf_steady_state.json": true,
+// notLog reports whether name is a file of a run directory known not to
+// be a per-request log (endpoints sidecars, AIPerf summaries, our own
+// outputs), never sniffed. A switch, not a map built at start-up.
+func notLog(name string) bool {
+	switch name {
+	case "config.yaml", "run_meta.json", "sample_idx_map.json", "result_summary.json",
+		"final_snapshot.json", "steady_state.json", "profile_export_aiperf.json",
+		"profile_export_aiperf_steady_state.json":
+		return true
+	}
+	return false
 }
 
 // ForeignLogs returns the per-request logs in dir that are not endpoints
@@ -75,7 +80,7 @@ func ForeignLogs(dir string) (paths []string, formats []contract.Format) {
 // tool's per-request log (its content then decides): discovery opens no
 // other file of a directory.
 func IsForeignLogName(name string) bool {
-	if notLogs[name] || strings.HasPrefix(name, ".") {
+	if notLog(name) || strings.HasPrefix(name, ".") {
 		return false
 	}
 	for _, pat := range foreignLogPatterns {
