@@ -7,7 +7,7 @@ import "strings"
 // most four hex digits, one "::" standing for at least one zero group,
 // the last two groups optionally a dotted IPv4 address, and an optional
 // non-empty zone after '%'. An IPv4 address alone is not one (url.Parse
-// refuses "[10.0.0.1]"). TestValidIPv6 and FuzzValidIPv6 hold it to
+// refuses "[10.0.0.1]"). TestValidIPv6 and FuzzURLHost hold it to
 // netip.ParseAddr.
 func validIPv6(s string) bool {
 	if z := strings.IndexByte(s, '%'); z >= 0 {

@@ -14,12 +14,9 @@ import "strings"
 // whose package init makes unique handles in every process (18
 // allocations, issue 32), for this one use.
 func urlHost(raw string) string {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
+	raw, ok := endpointURL(raw)
+	if !ok {
 		return ""
-	}
-	if !strings.Contains(raw, "://") {
-		raw = "http://" + raw
 	}
 	// The fragment is cut off first and only checked for escapes; the
 	// control bytes are looked for before it.
@@ -52,6 +49,19 @@ func urlHost(raw string) string {
 		return ""
 	}
 	return host
+}
+
+// endpointURL is raw as urlHost parses it: trimmed, with "http://" in
+// front when it has no "://"; false when it is empty.
+func endpointURL(raw string) (string, bool) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", false
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	return raw, true
 }
 
 // hasCTLByte reports whether s holds an ASCII control byte (< 0x20 or

@@ -3,19 +3,16 @@ package sidecar
 import (
 	"net/netip"
 	"net/url"
-	"strings"
+	"slices"
 	"testing"
 )
 
 // urlHostOracle is urlHost as it was written with net/url: its
 // replacement must give the same host, and "" wherever url.Parse fails.
 func urlHostOracle(raw string) string {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
+	raw, ok := endpointURL(raw)
+	if !ok {
 		return ""
-	}
-	if !strings.Contains(raw, "://") {
-		raw = "http://" + raw
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -57,22 +54,14 @@ var endpointCases = []string{
 // TestURLHostParse: urlHost is url.Parse's Host on every case.
 func TestURLHostParse(t *testing.T) {
 	for _, s := range endpointCases {
-		if got, want := urlHost(s), urlHostOracle(s); got != want {
-			t.Errorf("urlHost(%q) = %q, url.Parse %q", s, got, want)
-		}
+		sameHost(t, s)
 	}
 }
 
-// FuzzURLHost: urlHost is url.Parse's Host on any string.
-func FuzzURLHost(f *testing.F) {
-	for _, s := range endpointCases {
-		f.Add(s)
+func sameHost(t *testing.T, s string) {
+	if got, want := urlHost(s), urlHostOracle(s); got != want {
+		t.Errorf("urlHost(%q) = %q, url.Parse %q", s, got, want)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := urlHost(s), urlHostOracle(s); got != want {
-			t.Errorf("urlHost(%q) = %q, url.Parse %q", s, got, want)
-		}
-	})
 }
 
 // ipv6Cases are addresses netip.ParseAddr accepts and refuses.
@@ -86,29 +75,28 @@ var ipv6Cases = []string{
 }
 
 // TestValidIPv6: validIPv6 is netip.ParseAddr's success on an IPv6
-// address.
+// address on every case.
 func TestValidIPv6(t *testing.T) {
 	for _, s := range ipv6Cases {
-		if got, want := validIPv6(s), parsesAsIPv6(s); got != want {
-			t.Errorf("validIPv6(%q) = %v, netip.ParseAddr %v", s, got, want)
-		}
+		sameIPv6(t, s)
 	}
 }
 
-// FuzzValidIPv6: validIPv6 is netip.ParseAddr's success on an IPv6
-// address, for any string.
-func FuzzValidIPv6(f *testing.F) {
-	for _, s := range ipv6Cases {
+// FuzzURLHost: on any string urlHost is url.Parse's Host and validIPv6
+// netip.ParseAddr's success on an IPv6 address.
+func FuzzURLHost(f *testing.F) {
+	for _, s := range append(slices.Clip(endpointCases), ipv6Cases...) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validIPv6(s), parsesAsIPv6(s); got != want {
-			t.Errorf("validIPv6(%q) = %v, netip.ParseAddr %v", s, got, want)
-		}
+		sameHost(t, s)
+		sameIPv6(t, s)
 	})
 }
 
-func parsesAsIPv6(s string) bool {
+func sameIPv6(t *testing.T, s string) {
 	a, err := netip.ParseAddr(s)
-	return err == nil && !a.Is4()
+	if got, want := validIPv6(s), err == nil && !a.Is4(); got != want {
+		t.Errorf("validIPv6(%q) = %v, netip.ParseAddr %v", s, got, want)
+	}
 }
