@@ -63,7 +63,7 @@ const (
 )
 
 // mapMinSize is the smallest entry mapped where the platform maps
-// (entrymap_unix.go): a smaller one is read (one page or a few, where a
+// (entrymap_mmap.go): a smaller one is read (one page or a few, where a
 // mapping costs a syscall, a VMA and its faults for no copy saved).
 const mapMinSize = 256 << 10
 
