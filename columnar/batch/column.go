@@ -1,0 +1,183 @@
+package batch
+
+import "fmt"
+
+// Column is a typed column: its values in one slice of its type (a null
+// holds the zero value, so value i is at index i), utf8 values as
+// offsets into one byte buffer, and the validity, kept only once a null
+// is appended. Appending grows the slices in place; Reset empties them
+// and keeps their capacity, so a builder reused batch after batch stops
+// allocating.
+type Column struct {
+	typ   Type
+	n     int
+	valid []bool // nil until a null is appended (kept by Reset)
+	nulls int
+
+	bools []bool
+	i32   []int32
+	i64   []int64
+	f64   []float64
+	offs  []int // utf8: value i is data[offs[i]:offs[i+1]]; nil while empty
+	data  []byte
+}
+
+// NewColumn is an empty column of type t.
+func NewColumn(t Type) *Column {
+	if t < Bool || t > String {
+		panic(fmt.Sprintf("batch: column of type %d", t))
+	}
+	return &Column{typ: t}
+}
+
+// Type is the column's type.
+func (c *Column) Type() Type { return c.typ }
+
+// Len is the number of values, nulls included.
+func (c *Column) Len() int { return c.n }
+
+// NullN is the number of nulls.
+func (c *Column) NullN() int { return c.nulls }
+
+// IsNull reports whether value i is null.
+func (c *Column) IsNull(i int) bool { return c.valid != nil && !c.valid[i] }
+
+// IsValid reports whether value i is not null.
+func (c *Column) IsValid(i int) bool { return c.valid == nil || c.valid[i] }
+
+// Reset empties the column, keeping its memory.
+func (c *Column) Reset() {
+	c.n, c.nulls = 0, 0
+	if c.valid != nil {
+		c.valid = c.valid[:0] // kept: the next batch likely has nulls too
+	}
+	c.bools, c.i32, c.i64, c.f64, c.data = c.bools[:0], c.i32[:0], c.i64[:0], c.f64[:0], c.data[:0]
+	if c.offs != nil {
+		c.offs = c.offs[:0]
+	}
+}
+
+// mustBe panics when the column is not of type t: appending a value of
+// another type is a programming error.
+func (c *Column) mustBe(t Type) {
+	if c.typ != t {
+		panic(fmt.Sprintf("batch: a %s value in a %s column", t, c.typ))
+	}
+}
+
+// pushValid records the validity of the value being appended.
+func (c *Column) pushValid(ok bool) {
+	if !ok {
+		if c.valid == nil {
+			c.valid = make([]bool, c.n, max(c.n+1, 16))
+			for i := range c.valid {
+				c.valid[i] = true
+			}
+		}
+		c.nulls++
+	}
+	if c.valid != nil {
+		c.valid = append(c.valid, ok)
+	}
+	c.n++
+}
+
+// AppendNull appends a null (the type's zero value).
+func (c *Column) AppendNull() {
+	switch c.typ {
+	case Bool:
+		c.bools = append(c.bools, false)
+	case Int32:
+		c.i32 = append(c.i32, 0)
+	case Int64:
+		c.i64 = append(c.i64, 0)
+	case Float64:
+		c.f64 = append(c.f64, 0)
+	case String:
+		c.startOffsets()
+		c.offs = append(c.offs, len(c.data))
+	}
+	c.pushValid(false)
+}
+
+// AppendBool appends a bool value.
+func (c *Column) AppendBool(v bool) {
+	c.mustBe(Bool)
+	c.bools = append(c.bools, v)
+	c.pushValid(true)
+}
+
+// AppendInt32 appends an int32 value.
+func (c *Column) AppendInt32(v int32) {
+	c.mustBe(Int32)
+	c.i32 = append(c.i32, v)
+	c.pushValid(true)
+}
+
+// AppendInt64 appends an int64 value.
+func (c *Column) AppendInt64(v int64) {
+	c.mustBe(Int64)
+	c.i64 = append(c.i64, v)
+	c.pushValid(true)
+}
+
+// AppendFloat64 appends a float64 value.
+func (c *Column) AppendFloat64(v float64) {
+	c.mustBe(Float64)
+	c.f64 = append(c.f64, v)
+	c.pushValid(true)
+}
+
+// AppendString appends a utf8 value.
+func (c *Column) AppendString(v string) {
+	c.mustBe(String)
+	c.startOffsets()
+	c.data = append(c.data, v...)
+	c.offs = append(c.offs, len(c.data))
+	c.pushValid(true)
+}
+
+// AppendBytes appends a utf8 value given as bytes (copied).
+func (c *Column) AppendBytes(v []byte) {
+	c.mustBe(String)
+	c.startOffsets()
+	c.data = append(c.data, v...)
+	c.offs = append(c.offs, len(c.data))
+	c.pushValid(true)
+}
+
+// startOffsets puts the leading 0 offset before the first utf8 value.
+func (c *Column) startOffsets() {
+	if len(c.offs) == 0 {
+		c.offs = append(c.offs, 0)
+	}
+}
+
+// Bool is value i of a bool column (false when null).
+func (c *Column) Bool(i int) bool { return c.bools[i] }
+
+// Int32 is value i of an int32 column (0 when null).
+func (c *Column) Int32(i int) int32 { return c.i32[i] }
+
+// Int64 is value i of an int64 column (0 when null).
+func (c *Column) Int64(i int) int64 { return c.i64[i] }
+
+// Float64 is value i of a float64 column (0 when null).
+func (c *Column) Float64(i int) float64 { return c.f64[i] }
+
+// Str is value i of a utf8 column ("" when null), a copy.
+func (c *Column) Str(i int) string { return string(c.StrBytes(i)) }
+
+// StrBytes is value i of a utf8 column, without a copy: valid until the
+// column is next appended to or reset.
+func (c *Column) StrBytes(i int) []byte {
+	c.mustBe(String)
+	return c.data[c.offs[i]:c.offs[i+1]]
+}
+
+// Bools, Int32s, Int64s and Float64s are the values of a column of that
+// type, nulls as zeros (the column's memory: read only).
+func (c *Column) Bools() []bool       { return c.bools }
+func (c *Column) Int32s() []int32     { return c.i32 }
+func (c *Column) Int64s() []int64     { return c.i64 }
+func (c *Column) Float64s() []float64 { return c.f64 }
