@@ -14,6 +14,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/foreign"
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -101,7 +102,7 @@ func writeAIPerfParquet(t *testing.T, path string, fields []arrow.Field, md map[
 		t.Fatal(err)
 	}
 	defer file.Close()
-	if err := parquetio.WriteRecord(file, rec, nil); err != nil {
+	if err := parquetio.WriteRecord(file, arrowbatch.Batch(rec), nil); err != nil {
 		t.Fatal(err)
 	}
 	return path

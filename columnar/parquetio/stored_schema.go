@@ -49,7 +49,7 @@ func encodeSchema(sc *batch.Schema) string {
 	}
 	fieldsFB := b.EndVector(len(fields))
 	metaFB := metadataToFB(b, sc.Metadata())
-	b.StartObject(4) // Schema
+	b.StartObject(4)            // Schema
 	b.PrependInt16Slot(0, 0, 0) // endianness: Little
 	b.PrependUOffsetTSlot(1, fieldsFB, 0)
 	b.PrependUOffsetTSlot(2, metaFB, 0)

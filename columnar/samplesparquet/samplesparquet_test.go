@@ -6,11 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
@@ -30,10 +29,10 @@ func TestWrite(t *testing.T) {
 	}
 	defer tab.Release()
 	var buf bytes.Buffer
-	if err := write(&buf, []NamedTable{{"id-a", "a", tab}, {"id-b", "x/b", tab}}, mem); err != nil {
+	if err := Write(&buf, []NamedTable{{"id-a", "a", tab}, {"id-b", "x/b", tab}}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := parquetio.NewReader(bytes.NewReader(buf.Bytes()), "samples.parquet", mem)
+	r, err := parquetio.NewReader(bytes.NewReader(buf.Bytes()), "samples.parquet")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,18 +46,18 @@ func TestWrite(t *testing.T) {
 	}
 	s := tab.Samples()
 	row := 0
-	err = r.Each(context.Background(), nil, 0, func(rec arrow.RecordBatch) error {
-		names, idc := rec.Column(1).(*array.String), rec.Column(0).(*array.String)
-		is := rec.Column(2 + columnar.ColIssueNs).(*array.Int64)
-		tk := rec.Column(2 + columnar.ColOutputTokens).(*array.Int64)
+	err = r.Each(context.Background(), nil, 0, func(rec *batch.Batch) error {
+		names, idc := rec.Column(1), rec.Column(0)
+		is := rec.Column(2 + columnar.ColIssueNs)
+		tk := rec.Column(2 + columnar.ColOutputTokens)
 		for i := 0; i < names.Len(); i++ {
 			k := row % n
 			wantName, wantID := "a", "id-a"
 			if row >= n {
 				wantName, wantID = "x/b", "id-b"
 			}
-			if names.Value(i) != wantName || idc.Value(i) != wantID || is.Value(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
-				t.Fatalf("row %d: run %s issue %d", row, names.Value(i), is.Value(i))
+			if names.Str(i) != wantName || idc.Str(i) != wantID || is.Int64(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
+				t.Fatalf("row %d: run %s issue %d", row, names.Str(i), is.Int64(i))
 			}
 			row++
 		}
