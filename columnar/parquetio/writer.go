@@ -92,21 +92,29 @@ func (w *Writer) Write(rec *batch.Batch) error {
 // time it reaches the row-group size (pqarrow's WriteBuffered): many
 // small batches make full row groups.
 func (w *Writer) WriteBuffered(rec *batch.Batch) error {
+	return w.WriteBufferedRows(rec, 0, rec.NumRows())
+}
+
+// WriteBufferedRows is WriteBuffered of rows [from, to) of rec (what
+// pqarrow's WriteBuffered did with a slice of rec), without a copy.
+func (w *Writer) WriteBufferedRows(rec *batch.Batch, from, to int64) error {
 	if err := w.check(rec); err != nil {
 		return err
 	}
-	n := rec.NumRows()
-	for off := int64(0); off == 0 || off < n; {
+	if from < 0 || to < from || to > rec.NumRows() {
+		return fmt.Errorf("rows [%d, %d) of a batch of %d", from, to, rec.NumRows())
+	}
+	for off, first := from, true; first || off < to; first = false {
 		if w.openRows >= w.opts.MaxRowGroupRows {
 			if err := w.closeGroup(); err != nil {
 				return err
 			}
 		}
-		size := min(w.opts.MaxRowGroupRows-w.openRows, n-off)
+		size := min(w.opts.MaxRowGroupRows-w.openRows, to-off)
 		if err := w.add(rec, off, size); err != nil {
 			return err
 		}
-		if off += size; n == 0 {
+		if off += size; to == from {
 			break
 		}
 	}
