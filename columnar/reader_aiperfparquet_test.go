@@ -12,9 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/foreign"
-	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 )

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
@@ -42,8 +41,6 @@ type LoaderOptions struct {
 	DatasetSize int
 	// Workers is the decode goroutines per run (0: columnar's default).
 	Workers int
-	// Mem allocates the ingest's Arrow memory.
-	Mem memory.Allocator
 	// HashEvents hashes the events file while decoding it
 	// (LoadedRun.EventsSHA256; a cache fill always does).
 	HashEvents bool
@@ -176,7 +173,7 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	opts := columnar.IngestOptions{Allocator: o.Mem, Workers: o.Workers, TokenizeSample: o.TokenizeSample,
+	opts := columnar.IngestOptions{Workers: o.Workers, TokenizeSample: o.TokenizeSample,
 		SuperPassSize: o.SuperPassSize, HashEvents: o.HashEvents}
 	pc := l.counter(run)
 	if pc.done() {
