@@ -9,24 +9,19 @@ func AppendValues[T bool | int32 | int64 | float64 | []byte](c *Column, vals []T
 	if valid != nil {
 		n = len(valid)
 	}
-	var z T
-	switch any(z).(type) {
-	case bool:
-		c.mustBe(Bool)
-		c.bools = appendMasked(c.bools, any(vals).([]bool)[:n], valid)
-	case int32:
-		c.mustBe(Int32)
-		c.i32 = appendMasked(c.i32, any(vals).([]int32)[:n], valid)
-	case int64:
-		c.mustBe(Int64)
-		c.i64 = appendMasked(c.i64, any(vals).([]int64)[:n], valid)
-	case float64:
-		c.mustBe(Float64)
-		c.f64 = appendMasked(c.f64, any(vals).([]float64)[:n], valid)
-	case []byte:
+	switch vs := any(vals[:n]).(type) {
+	case []bool:
+		appendMasked(c, Bool, &c.bools, vs, valid)
+	case []int32:
+		appendMasked(c, Int32, &c.i32, vs, valid)
+	case []int64:
+		appendMasked(c, Int64, &c.i64, vs, valid)
+	case []float64:
+		appendMasked(c, Float64, &c.f64, vs, valid)
+	case [][]byte:
 		c.mustBe(String)
 		c.startOffsets()
-		for i, v := range any(vals).([][]byte)[:n] {
+		for i, v := range vs {
 			if valid == nil || valid[i] {
 				c.data = append(c.data, v...)
 			}
@@ -47,19 +42,21 @@ func AppendValues[T bool | int32 | int64 | float64 | []byte](c *Column, vals []T
 	}
 }
 
-// appendMasked appends vals with the zero value where valid is false.
-func appendMasked[T comparable](dst, vals []T, valid []bool) []T {
+// appendMasked appends vals to dst, the values of a column of type t,
+// with the zero value where valid is false.
+func appendMasked[T comparable](c *Column, t Type, dst *[]T, vals []T, valid []bool) {
+	c.mustBe(t)
 	if valid == nil {
-		return append(dst, vals...)
+		*dst = append(*dst, vals...)
+		return
 	}
 	var z T
 	for i, v := range vals {
 		if !valid[i] {
 			v = z
 		}
-		dst = append(dst, v)
+		*dst = append(*dst, v)
 	}
-	return dst
 }
 
 // AppendColumn appends every row of o, a column of c's type.

@@ -100,45 +100,25 @@ func (c *Column) AppendNull() {
 	c.pushValid(false)
 }
 
-// AppendBool appends a bool value.
-func (c *Column) AppendBool(v bool) {
-	c.mustBe(Bool)
-	c.bools = append(c.bools, v)
+// AppendBool, AppendInt32, AppendInt64 and AppendFloat64 append a value
+// to a column of that type; AppendString and AppendBytes (copied) a utf8
+// value.
+func (c *Column) AppendBool(v bool)       { push(c, Bool, &c.bools, v) }
+func (c *Column) AppendInt32(v int32)     { push(c, Int32, &c.i32, v) }
+func (c *Column) AppendInt64(v int64)     { push(c, Int64, &c.i64, v) }
+func (c *Column) AppendFloat64(v float64) { push(c, Float64, &c.f64, v) }
+func (c *Column) AppendString(v string)   { pushText(c, v) }
+func (c *Column) AppendBytes(v []byte)    { pushText(c, v) }
+
+// push appends a valid v to dst, the values of a column of type t.
+func push[T any](c *Column, t Type, dst *[]T, v T) {
+	c.mustBe(t)
+	*dst = append(*dst, v)
 	c.pushValid(true)
 }
 
-// AppendInt32 appends an int32 value.
-func (c *Column) AppendInt32(v int32) {
-	c.mustBe(Int32)
-	c.i32 = append(c.i32, v)
-	c.pushValid(true)
-}
-
-// AppendInt64 appends an int64 value.
-func (c *Column) AppendInt64(v int64) {
-	c.mustBe(Int64)
-	c.i64 = append(c.i64, v)
-	c.pushValid(true)
-}
-
-// AppendFloat64 appends a float64 value.
-func (c *Column) AppendFloat64(v float64) {
-	c.mustBe(Float64)
-	c.f64 = append(c.f64, v)
-	c.pushValid(true)
-}
-
-// AppendString appends a utf8 value.
-func (c *Column) AppendString(v string) {
-	c.mustBe(String)
-	c.startOffsets()
-	c.data = append(c.data, v...)
-	c.offs = append(c.offs, len(c.data))
-	c.pushValid(true)
-}
-
-// AppendBytes appends a utf8 value given as bytes (copied).
-func (c *Column) AppendBytes(v []byte) {
+// pushText appends a valid utf8 value.
+func pushText[S string | []byte](c *Column, v S) {
 	c.mustBe(String)
 	c.startOffsets()
 	c.data = append(c.data, v...)

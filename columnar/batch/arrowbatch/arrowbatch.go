@@ -117,24 +117,28 @@ func Record(b *batch.Batch, mem memory.Allocator) arrow.RecordBatch {
 	rb := array.NewRecordBuilder(mem, sc)
 	defer rb.Release()
 	for i, col := range b.Columns() {
-		fb := rb.Field(i)
-		for j := range col.Len() {
-			if col.IsNull(j) {
-				fb.AppendNull()
-				continue
+		var valid []bool
+		if col.NullN() > 0 {
+			valid = make([]bool, col.Len())
+			for j := range valid {
+				valid[j] = col.IsValid(j)
 			}
-			switch x := fb.(type) {
-			case *array.BooleanBuilder:
-				x.Append(col.Bool(j))
-			case *array.Int32Builder:
-				x.Append(col.Int32(j))
-			case *array.Int64Builder:
-				x.Append(col.Int64(j))
-			case *array.Float64Builder:
-				x.Append(col.Float64(j))
-			case *array.StringBuilder:
-				x.Append(col.Str(j))
+		}
+		switch x := rb.Field(i).(type) {
+		case *array.BooleanBuilder:
+			x.AppendValues(col.Bools(), valid)
+		case *array.Int32Builder:
+			x.AppendValues(col.Int32s(), valid)
+		case *array.Int64Builder:
+			x.AppendValues(col.Int64s(), valid)
+		case *array.Float64Builder:
+			x.AppendValues(col.Float64s(), valid)
+		case *array.StringBuilder:
+			strs := make([]string, col.Len())
+			for j := range strs {
+				strs[j] = col.Str(j)
 			}
+			x.AppendValues(strs, valid)
 		}
 	}
 	return rb.NewRecordBatch()
