@@ -31,7 +31,7 @@ func leafOf(f batch.Field) (schemaElement, error) {
 	case batch.String:
 		e.typ, e.logical, e.convertedType, e.hasConverted = typeByteArray, logicalType{kind: logicalString}, convUTF8, true
 	default:
-		return e, fmt.Errorf("column %q: Arrow type %s is not supported (%s)", f.Name, f.Type, supported)
+		return e, fmt.Errorf("column %q: type %s is not supported (%s)", f.Name, f.Type, supported)
 	}
 	return e, nil
 }

@@ -10,7 +10,7 @@ import (
 
 // Writer writes column batches to one Parquet file: "PAR1",
 // row groups of column chunks (chunk_writer.go), the footer with the
-// Arrow schema's metadata and the Arrow schema itself under
+// schema's metadata and the Arrow schema itself under
 // ARROW:schema (as pqarrow's WithStoreSchema writes it), so DuckDB,
 // Polars, pyarrow and pqarrow read the same types and metadata.
 type Writer struct {
