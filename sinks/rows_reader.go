@@ -166,7 +166,7 @@ func cellString(a *batch.Column, i int) (s string, valid bool, err error) {
 		return "", false, nil
 	}
 	if a.Type() == batch.String {
-		return a.Str(i), true, nil
+		return a.StrView(i), true, nil // the batch is never reused
 	}
 	return "", false, fmt.Errorf("a %s column, not text", a.Type())
 }

@@ -20,6 +20,14 @@ func TestColumnAppend(t *testing.T) {
 	if got := []string{s.Str(0), s.Str(1), s.Str(2), s.Str(3)}; !slices.Equal(got, []string{"a", "", "ünï", ""}) {
 		t.Errorf("strings %q", got)
 	}
+	view := s.StrView(2)
+	s.Reserve(100)
+	for range 100 {
+		s.AppendString("more bytes that reallocate the buffer")
+	}
+	if view != "ünï" || s.StrView(0) != "a" || s.StrView(1) != "" {
+		t.Errorf("StrView %q after appends, want %q", view, "ünï")
+	}
 	s.Reset()
 	s.AppendString("z")
 	if s.Len() != 1 || s.NullN() != 0 || s.IsNull(0) || s.Str(0) != "z" {

@@ -1,6 +1,10 @@
 package batch
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+)
 
 // Column is a typed column: its values in one slice of its type (a null
 // holds the zero value, so value i is at index i), utf8 values as
@@ -54,6 +58,23 @@ func (c *Column) Reset() {
 	c.bools, c.i32, c.i64, c.f64, c.data = c.bools[:0], c.i32[:0], c.i64[:0], c.f64[:0], c.data[:0]
 	if c.offs != nil {
 		c.offs = c.offs[:0]
+	}
+}
+
+// Reserve makes room for n more values without reallocating (a reader
+// that knows its batch size calls it first).
+func (c *Column) Reserve(n int) {
+	switch c.typ {
+	case Bool:
+		c.bools = slices.Grow(c.bools, n)
+	case Int32:
+		c.i32 = slices.Grow(c.i32, n)
+	case Int64:
+		c.i64 = slices.Grow(c.i64, n)
+	case Float64:
+		c.f64 = slices.Grow(c.f64, n)
+	case String:
+		c.offs = slices.Grow(c.offs, n+1)
 	}
 }
 
@@ -147,6 +168,19 @@ func (c *Column) Float64(i int) float64 { return c.f64[i] }
 
 // Str is value i of a utf8 column ("" when null), a copy.
 func (c *Column) Str(i int) string { return string(c.StrBytes(i)) }
+
+// StrView is value i of a utf8 column as a string sharing the column's
+// bytes, without a copy: appending never rewrites bytes already in, so
+// it stays valid until the column is Reset (a reader that hands out
+// fresh columns per batch, as parquetio's, never resets them: the
+// string keeps them alive, as any Go string does).
+func (c *Column) StrView(i int) string {
+	b := c.StrBytes(i)
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
 
 // StrBytes is value i of a utf8 column, without a copy: valid until the
 // column is next appended to or reset.

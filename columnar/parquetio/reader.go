@@ -239,21 +239,22 @@ func (r *Reader) Close() error {
 
 // Each calls fn with every batch of at most batchRows rows (≤ 0:
 // DefaultBatchRows) of the columns cols (nil: all, in file order), row
-// group after row group; a batch never spans row groups. The batch is
-// valid during the call only: the next batch reuses its columns. It
-// stops at fn's first error and when ctx ends.
+// group after row group; a batch never spans row groups. Each batch has
+// columns of its own, never reused or reset, so it (and the strings
+// batch.Column.StrView gives) may outlive the call. It stops at fn's
+// first error and when ctx ends.
 func (r *Reader) Each(ctx context.Context, cols []int, batchRows int, fn func(rec *batch.Batch) error) error {
 	cols = colsOrAll(cols, r.schema.NumFields())
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	out, err := r.batchOf(cols)
+	empty, err := r.batchOf(cols)
 	if err != nil {
 		return err
 	}
 	readers := make([]*chunkReader, len(cols))
 	for g := range r.meta.rowGroups {
-		if err := r.eachInGroup(ctx, g, cols, batchRows, out, readers, fn); err != nil {
+		if err := r.eachInGroup(ctx, g, cols, batchRows, empty.Schema(), readers, fn); err != nil {
 			return err
 		}
 	}
@@ -275,10 +276,9 @@ func (r *Reader) batchOf(cols []int) (*batch.Batch, error) {
 }
 
 // eachInGroup is Each for row group g.
-func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows int, out *batch.Batch,
+func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows int, sc *batch.Schema,
 	readers []*chunkReader, fn func(rec *batch.Batch) error) error {
 	rg := r.meta.rowGroups[g]
-	sc := out.Schema()
 	for i, c := range cols {
 		cr, err := r.openChunk(rg.columns[c], rg.numRows, r.leaves[c], sc.Field(i))
 		if err != nil {
@@ -291,8 +291,9 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 			return err
 		}
 		n := min(left, int64(batchRows))
-		out.Reset()
+		out := batch.New(sc)
 		for i, cr := range readers {
+			out.Column(i).Reserve(int(n))
 			if err := cr.next(out.Column(i), int(n)); err != nil {
 				return fmt.Errorf("%s: row group %d, column %q: %w", r.name, g, sc.Field(i).Name, err)
 			}
