@@ -178,7 +178,7 @@ func aiperfParquetRow(b *batch.Batch, names []string, units map[string]string, i
 		}
 		switch col.Type() {
 		case batch.String:
-			v := col.Str(i)
+			v := col.StrView(i) // the batch is never reused
 			if text, _ := md.column(name); text != nil {
 				*text = v
 				continue
