@@ -31,3 +31,13 @@ require (
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+// Patched copies (see each directory's README.md): package inits that
+// cost every process start.
+replace (
+	github.com/klauspost/compress => ./third_party/compress
+	github.com/spf13/pflag => ./third_party/pflag
+	github.com/zeebo/xxh3 => ./third_party/xxh3
+	go.yaml.in/yaml/v3 => ./third_party/yaml
+	golang.org/x/image => ./third_party/image
+)

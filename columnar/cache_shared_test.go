@@ -179,7 +179,7 @@ func forgeEntry(t *testing.T, c *Cache, run *contract.Run, events []byte, uuid s
 	}
 	sha := fmt.Sprintf("%x", sha256.Sum256(events))
 	ptr, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+sha[:32]+".entry"))
-	genuine, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+sha[:32]+"-*.arrow"))
+	genuine, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+sha[:32]+"-*.cols"))
 	if len(ptr) != 1 || len(genuine) != 1 {
 		t.Fatalf("pointer %v and entry %v, want one each", ptr, genuine)
 	}
@@ -203,7 +203,7 @@ func forgeEntry(t *testing.T, c *Cache, run *contract.Run, events []byte, uuid s
 	if err := (&cache.Cache{Dir: other}).Store(key, l); err != nil {
 		t.Fatal(err)
 	}
-	made, _ := filepath.Glob(filepath.Join(other, key+"-"+sha[:32]+"-*.arrow"))
+	made, _ := filepath.Glob(filepath.Join(other, key+"-"+sha[:32]+"-*.cols"))
 	if len(made) != 1 {
 		t.Fatalf("forged entry %v, want one", made)
 	}

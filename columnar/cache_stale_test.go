@@ -291,7 +291,7 @@ func TestCacheContentKeyNamesPrivateEntries(t *testing.T) {
 	if b, _ := os.ReadFile(ids[0]); string(b) != want+"\n" {
 		t.Errorf("identity file %q, want the XXH3-128 %s alone", b, want)
 	}
-	if m, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+want+"-*.arrow")); len(m) != 1 {
+	if m, _ := filepath.Glob(filepath.Join(c.Dir, "*-"+want+"-*.cols")); len(m) != 1 {
 		t.Errorf("entries named by the content key: %v, want one", m)
 	}
 	uuid, latency := firstCompleteLatency(t, raw)

@@ -47,14 +47,13 @@ func (c *Cache) Fill(ctx context.Context, run *Run, opts IngestOptions) (*Loaded
 	return c.entries().Fill(ctx, run, opts, Load)
 }
 
-// Ingest is Load returning the Arrow table (Release it when done).
+// Ingest is Load returning the per-sample table.
 func (c *Cache) Ingest(ctx context.Context, run *Run, opts IngestOptions) (*Table, bool, error) {
 	l, hit, err := c.Load(ctx, run, opts)
 	if err != nil {
 		return nil, false, err
 	}
-	t, err := l.Table(opts.Allocator)
-	return t, hit, err
+	return l.Table(), hit, nil
 }
 
 // EventsDigest returns the SHA-256 (hex) of the events file at path as

@@ -44,7 +44,7 @@ func storeEntry(t *testing.T, l *contract.Loaded) string {
 	if err := c.entries().Store("k", l); err != nil {
 		t.Fatal(err)
 	}
-	paths, _ := filepath.Glob(filepath.Join(c.Dir, "*.arrow"))
+	paths, _ := filepath.Glob(filepath.Join(c.Dir, "*.cols"))
 	if len(paths) != 1 {
 		t.Fatalf("entries: %v", paths)
 	}
@@ -116,16 +116,11 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 // record; and that every other column is there.
 func TestCacheEntryLayout(t *testing.T) {
 	names := func(l *contract.Loaded) []string {
-		rec, err := cache.EntryRecord(l)
+		p, err := cache.PlanEntry(l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer rec.Release()
-		var out []string
-		for _, f := range rec.Schema().Fields() {
-			out = append(out, f.Name)
-		}
-		return out
+		return p.Columns()
 	}
 	plain := decodeFile(t, filepath.Join(smallRun, "events.jsonl"))
 	got := names(&contract.Loaded{Decoded: *plain})
@@ -229,8 +224,8 @@ func TestCachePointer(t *testing.T) {
 		t.Errorf("with a pointer: first issue %d, want %d (the pointed entry's)", got, want)
 	}
 	pointer := filepath.Join(c.Dir, cache.EntryBase("k", sha)+".entry")
-	for _, bad := range []string{"", "../victim", cache.EntryBase("k", sha) + "-0000000.arrow", cache.EntryBase("x", sha) + "-00000000.arrow",
-		cache.EntryBase("k", sha) + "-00000000.arrow" /* absent */} {
+	for _, bad := range []string{"", "../victim", cache.EntryBase("k", sha) + "-0000000.cols", cache.EntryBase("x", sha) + "-00000000.cols",
+		cache.EntryBase("k", sha) + "-00000000.cols" /* absent */} {
 		if err := os.WriteFile(pointer, []byte(bad+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}

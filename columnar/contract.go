@@ -65,7 +65,7 @@ const (
 var (
 	// Formats lists every format, in the order detection reports them.
 	Formats = contract.Formats
-	// Schema is the Arrow schema of a Table.
+	// Schema lists the columns of a Table.
 	Schema = contract.Schema
 	// ErrMemoryLimit is returned when a decode exceeds its memory limit.
 	ErrMemoryLimit = contract.ErrMemoryLimit

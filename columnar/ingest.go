@@ -38,7 +38,7 @@ func Ingest(ctx context.Context, run *contract.Run, opts contract.IngestOptions)
 	if err != nil {
 		return nil, err
 	}
-	return l.Table(opts.Allocator)
+	return l.Table(), nil
 }
 
 // readers maps each format to its reader.

@@ -33,7 +33,6 @@ func ingestRun(t testing.TB, path string, opts contract.IngestOptions) (*contrac
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(tab.Release)
 	return run, tab
 }
 

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/columnar/cache"
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
@@ -56,8 +54,6 @@ func copyGoodRun(t *testing.T, dir string, events []byte, mtime time.Time) *cont
 // decoded once, then hits), and an entry's problems always name the file
 // being loaded (they once named the first copy's).
 func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
 	good, err := os.ReadFile(filepath.Join("..", "testdata", "goodrun", "events.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +64,7 @@ func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
 	x := copyGoodRun(t, filepath.Join(base, "x"), bad, mtime)
 	y := copyGoodRun(t, filepath.Join(base, "y"), bad, mtime)
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	for i, run := range []*contract.Run{x, y, x, y} {
 		tab, hit, err := c.Ingest(context.Background(), run, opts)
 		if err != nil {
@@ -82,7 +78,6 @@ func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
 		if len(ws) != 1 || ws[0] != want {
 			t.Errorf("run %d warnings %q, want [%q]", i, ws, want)
 		}
-		tab.Release()
 	}
 }
 
@@ -90,19 +85,16 @@ func TestCacheIdenticalCopiesNameTheirOwnFile(t *testing.T) {
 // discarded with a warning and rebuilt; the table is the same as a fresh
 // ingest.
 func TestCacheCorruptEntryRebuilt(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
 	base := t.TempDir()
 	run := copyGoodRun(t, filepath.Join(base, "r"), nil, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	c := &Cache{Dir: filepath.Join(base, "cache")}
-	opts := contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	tab, hit, err := c.Ingest(context.Background(), run, opts)
 	if err != nil || hit {
 		t.Fatalf("first ingest: hit %v, %v", hit, err)
 	}
 	want := tab.Samples()
-	tab.Release()
-	entries, _ := filepath.Glob(filepath.Join(c.Dir, "*.arrow"))
+	entries, _ := filepath.Glob(filepath.Join(c.Dir, "*.cols"))
 	if len(entries) != 1 {
 		t.Fatalf("%d entries, want 1", len(entries))
 	}
@@ -124,7 +116,6 @@ func TestCacheCorruptEntryRebuilt(t *testing.T) {
 				t.Fatal(err)
 			}
 			r, tab, hit := resolveCacheIngest(t, c, run.Dir, opts)
-			defer tab.Release()
 			if hit {
 				t.Fatal("a corrupt entry was used")
 			}
@@ -147,8 +138,6 @@ func TestCacheCorruptEntryRebuilt(t *testing.T) {
 // same runs at once: every result is complete, and the directory ends
 // with one valid entry per run and no temporaries.
 func TestCacheConcurrentWriters(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
 	base := t.TempDir()
 	var runs []*contract.Run
 	for i := range 4 {
@@ -168,7 +157,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 					errs <- err
 					return
 				}
-				tab, _, err := c.Ingest(context.Background(), r, contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem, Workers: 1})
+				tab, _, err := c.Ingest(context.Background(), r, contract.IngestOptions{Counter: tokenizer.Words{}, Workers: 1})
 				if err != nil {
 					errs <- err
 					return
@@ -181,7 +170,6 @@ func TestCacheConcurrentWriters(t *testing.T) {
 						errs <- &contract.ParseError{File: w, Err: os.ErrInvalid}
 					}
 				}
-				tab.Release()
 			}
 		}()
 	}
@@ -190,7 +178,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	entries, _ := filepath.Glob(filepath.Join(dir, "*.arrow"))
+	entries, _ := filepath.Glob(filepath.Join(dir, "*.cols"))
 	if len(entries) != len(runs) {
 		t.Errorf("%d entries, want %d", len(entries), len(runs))
 	}

@@ -98,17 +98,16 @@ func FuzzSidecars(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Ingest: %v", err)
 		}
-		defer tab.Release()
-		if n := tab.Record.NumRows(); n != 2 {
+		if n := tab.Rows; n != 2 {
 			t.Fatalf("%d samples, want 2", n)
 		}
 		if tab.Summary.ProblemTotal() != 0 {
 			t.Fatalf("sidecars changed the events' problems: %v", tab.Summary.Warnings())
 		}
-		idx := tab.Record.Column(contract.ColDatasetIndex)
+		idx := &tab.Columns[contract.ColDatasetIndex]
 		si := run.Sidecars.SampleIndex
-		for i := range int(idx.Len()) {
-			if idx.IsNull(i) {
+		for i := range tab.Rows {
+			if !idx.IsValid(i) {
 				continue
 			}
 			if si == nil || !si.Performance {

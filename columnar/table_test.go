@@ -11,9 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
@@ -186,26 +183,23 @@ func TestResolveRun(t *testing.T) {
 	})
 }
 
-// TestTableRoundTrip: Samples → Arrow record → Samples is the identity,
-// with uuids and dataset indices from the sidecar, and no leaked memory.
+// TestTableRoundTrip: Samples → Table → Samples is the identity, with
+// uuids and dataset indices from the sidecar.
 func TestTableRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
 	run, err := ResolveRun(context.Background(), smallRun)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem, Workers: 2})
+	tab, err := Ingest(context.Background(), run, contract.IngestOptions{Counter: tokenizer.Words{}, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tab.Release()
 	want := decodeFile(t, run.EventsPath)
 	got := tab.Samples()
 	if !reflect.DeepEqual(got, want.Samples) {
 		t.Fatal("Table.Samples() differs from the decoded samples")
 	}
-	if got.Len() != 305 || int(tab.Record.NumRows()) != 305 {
+	if got.Len() != 305 || tab.Rows != 305 {
 		t.Fatalf("rows %d", got.Len())
 	}
 	for i := 0; i < got.Len(); i++ {
@@ -217,9 +211,9 @@ func TestTableRoundTrip(t *testing.T) {
 	if tab.Summary.Samples != 305 || tab.Info.DatasetSize != 50 || tab.Info.Partial {
 		t.Errorf("summary %+v info %+v", tab.Summary, tab.Info)
 	}
-	tb := tab.Record.Column(contract.ColOutputTextBytes).(*array.Int64)
+	tb := &tab.Columns[contract.ColOutputTextBytes]
 	for i := 0; i < got.Len(); i++ {
-		if (got.OutTokens[i] > 0) != (tb.IsValid(i) && tb.Value(i) > 0) {
+		if (got.OutTokens[i] > 0) != (tb.IsValid(i) && tb.Int64s[i] > 0) {
 			t.Fatalf("row %d: tokens %d text bytes valid %v", i, got.OutTokens[i], tb.IsValid(i))
 		}
 	}
@@ -236,7 +230,6 @@ func TestTokenizeSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tab.Release()
 	full := decodeFile(t, run.EventsPath)
 	s := tab.Samples()
 	perSP, withText := map[int]int{}, map[int]bool{}
@@ -266,8 +259,6 @@ func TestTokenizeSample(t *testing.T) {
 }
 
 func TestCache(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
 	src, err := os.ReadFile(filepath.Join(smallRun, "events.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -275,12 +266,11 @@ func TestCache(t *testing.T) {
 	runDir := t.TempDir()
 	writeFiles(t, runDir, map[string]string{"events.jsonl": string(src), "run_meta.json": `{"dataset_size": 50}`})
 	ch := &Cache{Dir: t.TempDir()}
-	opts := contract.IngestOptions{Counter: tokenizer.Words{}, Allocator: mem}
+	opts := contract.IngestOptions{Counter: tokenizer.Words{}}
 	want := decodeFile(t, filepath.Join(runDir, "events.jsonl"))
 	ingest := func(wantHit bool) {
 		t.Helper()
 		run, tab, hit := resolveCacheIngest(t, ch, runDir, opts)
-		defer tab.Release()
 		if hit != wantHit {
 			t.Errorf("hit = %v, want %v (warnings %v)", hit, wantHit, run.Warnings)
 		}
@@ -304,13 +294,13 @@ func TestCache(t *testing.T) {
 	}
 	// Lookup never decodes: a miss leaves the cache empty.
 	lookup(false)
-	if entries, _ := filepath.Glob(filepath.Join(ch.Dir, "*.arrow")); len(entries) != 0 {
+	if entries, _ := filepath.Glob(filepath.Join(ch.Dir, "*.cols")); len(entries) != 0 {
 		t.Fatalf("Lookup on a miss wrote %v", entries)
 	}
 	ingest(false)
 	lookup(true)
 	ingest(true)
-	entries, _ := filepath.Glob(filepath.Join(ch.Dir, "*.arrow"))
+	entries, _ := filepath.Glob(filepath.Join(ch.Dir, "*.cols"))
 	if len(entries) != 1 {
 		t.Fatalf("entries: %v", entries)
 	}
@@ -321,16 +311,15 @@ func TestCache(t *testing.T) {
 	ingest(false)
 	ingest(true)
 	// A torn entry too.
-	entries, _ = filepath.Glob(filepath.Join(ch.Dir, "*.arrow"))
+	entries, _ = filepath.Glob(filepath.Join(ch.Dir, "*.cols"))
 	os.Truncate(entries[0], 100)
 	ingest(false)
 	// Another counter is another entry.
 	run, _ := ResolveRun(context.Background(), runDir)
-	tab, hit, err := ch.Ingest(context.Background(), run, contract.IngestOptions{Allocator: mem})
+	_, hit, err := ch.Ingest(context.Background(), run, contract.IngestOptions{})
 	if err != nil || hit {
 		t.Fatalf("other counter: hit %v err %v", hit, err)
 	}
-	tab.Release()
 	// Changing the events file invalidates the entry.
 	writeFiles(t, runDir, map[string]string{"events.jsonl": string(src) + "\n"})
 	want = decodeFile(t, filepath.Join(runDir, "events.jsonl"))
@@ -354,7 +343,6 @@ func TestCache(t *testing.T) {
 			if tab.Summary.Samples != want.Summary.Samples {
 				t.Error("concurrent ingest differs")
 			}
-			tab.Release()
 		}()
 	}
 	wg.Wait()
@@ -385,7 +373,6 @@ func TestIngestCompressed(t *testing.T) {
 		if !reflect.DeepEqual(tab.Samples(), want.Samples) || tab.Summary.Bytes != int64(len(src)) || tab.Summary.ProblemTotal() != 0 {
 			t.Errorf("%s: table differs from the plain decode (bytes %d, problems %v)", kind, tab.Summary.Bytes, tab.Summary.Warnings())
 		}
-		tab.Release()
 	}
 }
 

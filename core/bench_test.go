@@ -122,3 +122,36 @@ func TestSyntheticBenchmarkRunShape(t *testing.T) {
 			r.NSuperPasses, r.Warmup, r.Steady.Found, r.Steady.Window)
 	}
 }
+
+// BenchmarkStreamedShape measures the analysis part of a warm analyze of
+// the 185 MB streamed log's shape (issue 32: 53 super-passes of 1000
+// samples, reference params): the run's rollup, the analysis and the
+// diagnostic tables, on a fresh Run each time as the command does. The
+// rollup alone is the /rollup case.
+func BenchmarkStreamedShape(b *testing.B) {
+	s := syntheticSamples(53, 1000)
+	p := ReferenceParams()
+	p.SuperpassSize = 1000
+	b.Run("rollup", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for b.Loop() {
+			NewRun(s, RunInfo{}).rollup(1000)
+		}
+		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+	})
+	b.Run("analyze", func(b *testing.B) {
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for b.Loop() {
+			r, err := NewRun(s, RunInfo{}).Analyze(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := r.Diagnostics(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+	})
+}

@@ -24,7 +24,6 @@ func decodeRun(dir string) (*core.Samples, core.RunInfo, error) {
 	if err != nil {
 		return nil, core.RunInfo{}, err
 	}
-	defer tbl.Release()
 	s := tbl.Samples()
 	return &s, tbl.Info, nil
 }

@@ -113,7 +113,7 @@ func TestSummarizeListsMatchesStats(t *testing.T) {
 		if len(all) == 0 {
 			continue
 		}
-		got, want := summarizeLists(lists), stats.Summarize(all)
+		got, want := summarizeLists(lists, nil), stats.Summarize(all)
 		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 		if got.Count != want.Count || !same(got.Mean, want.Mean) || !same(got.Min, want.Min) ||
 			!same(got.Max, want.Max) || !same(got.P50, want.P50) || !same(got.P90, want.P90) ||
@@ -122,6 +122,51 @@ func TestSummarizeListsMatchesStats(t *testing.T) {
 		}
 		if p90 := percentileLists(lists, 0.90); !same(p90, want.P90) {
 			t.Fatalf("trial %d: percentileLists p90 %v, want %v", trial, p90, want.P90)
+		}
+	}
+}
+
+// TestListUnionKthBySearch checks kth on segments large enough to be
+// bisected (kthSearchMin) against indexing the sorted union, bit for bit:
+// windows whose bulk is one bin (a narrow band, and a few values 1000
+// times larger), with ties, with zeros (their segment falls back to the
+// gathered selection) and with infinities.
+func TestListUnionKthBySearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 2))
+	for trial := range 8 {
+		var lists [][]float64
+		for range 40 + trial {
+			l := make([]float64, 200+rng.IntN(800))
+			for i := range l {
+				v := 1000 + 100*rng.Float64()
+				if rng.IntN(100) == 0 {
+					v *= 1000 * rng.Float64()
+				}
+				switch trial % 4 {
+				case 1:
+					v = math.Round(v/200) - 5 // ties, most of them zeros
+				case 2:
+					v = math.Round(v) * 1e6
+				case 3:
+					if rng.IntN(500) == 0 {
+						v = math.Inf(1)
+					}
+				}
+				l[i] = v
+			}
+			slices.Sort(l)
+			lists = append(lists, l)
+		}
+		all := sortedUnion(lists)
+		u := newListUnion(lists)
+		u.walkBins(nil)
+		if slices.Max(u.counts) < kthSearchMin {
+			t.Fatalf("trial %d: largest segment %d, not bisected (%v, %d values)", trial, slices.Max(u.counts), u.counts, len(all))
+		}
+		for _, k := range []int{0, len(all) / 2, int(0.9 * float64(len(all)-1)), int(0.99 * float64(len(all)-1)), len(all) - 1, rng.IntN(len(all))} {
+			if got := u.kth(k); math.Float64bits(got) != math.Float64bits(all[k]) {
+				t.Errorf("trial %d: kth(%d) = %v, want %v", trial, k, got, all[k])
+			}
 		}
 	}
 }

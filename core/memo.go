@@ -54,7 +54,7 @@ func (run *Run) rollupFor(S int, clean bool) *rollup {
 	if r, ok := run.rollups[k]; ok {
 		return r
 	}
-	opts := rollupOptions{sortedTimes: true}
+	opts := rollupOptions{sortedTimes: true, room: run.Floats}
 	if clean {
 		opts.exclude = run.excluded()
 		if opts.exclude == nil {

@@ -46,12 +46,13 @@ type listSummary struct {
 
 func listSummaryOf(w []SuperPass, pct []*spPercentiles) *listSummary {
 	ls := &listSummary{tps: windowTPSCached(w, pct)}
+	var vals []float64 // the two summaries' selection scratch
 	if ttft := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTTFT }); len(ttft) > 0 {
-		s := summarizeLists(ttft)
+		s := summarizeLists(ttft, &vals)
 		ls.ttft, ls.nTTFT = &s, s.Count
 	}
 	if tpot := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTPOT }); len(tpot) > 0 {
-		s := summarizeLists(tpot)
+		s := summarizeLists(tpot, &vals)
 		ls.tpot = &s
 	}
 	return ls

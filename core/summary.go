@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/steadysweep/steadysweep/core/stats"
 )
@@ -14,9 +15,15 @@ import (
 // The mean is the compensated sum of the sorted union divided by n, taken
 // from orderFreeSum when that can prove it (almost always), else from the
 // sorted union (sortedUnion). Percentiles and the histogram come from a
-// walk of the lists over the histogram's bins (listUnion).
-func summarizeLists(lists [][]float64) stats.Summary {
+// walk of the lists over the histogram's bins (listUnion); vals, when not
+// nil, is the scratch of the bins' selections, grown there and left for
+// the next call.
+func summarizeLists(lists [][]float64, vals *[]float64) stats.Summary {
 	u := newListUnion(lists)
+	if vals != nil {
+		u.vals = (*vals)[:0]
+		defer func() { *vals = u.vals[:0] }()
+	}
 	if u.n == 0 {
 		return stats.Summarize(nil)
 	}
@@ -204,6 +211,11 @@ func (u *listUnion) kth(k int) float64 {
 	for ; seg < nseg-1 && k >= u.counts[seg]; seg++ {
 		k -= u.counts[seg]
 	}
+	if u.counts[seg] >= kthSearchMin {
+		if x, ok := u.kthBySearch(seg, k); ok {
+			return x
+		}
+	}
 	vals := u.vals[:0]
 	vals = slices.Grow(vals, u.counts[seg]) // amortised when reused (listsOrderStats)
 	for li, l := range u.lists {
@@ -212,6 +224,41 @@ func (u *listUnion) kth(k int) float64 {
 	}
 	u.vals = vals
 	return stats.SelectKth(vals, k)
+}
+
+// kthSearchMin is the largest segment kth gathers: above, it bisects
+// (kthBySearch), which reads ~50 × lists × log₂(segment) values instead
+// of copying the segment (on a skewed run's window one of the 20 bins can
+// hold half of 50,000 values: ~400 KB of fresh scratch, a page fault per
+// 4 KiB).
+const kthSearchMin = 4096
+
+// kthBySearch returns the k-th smallest value (0-based) of segment seg of
+// the union, without copying it: it bisects the values' order-preserving
+// keys for the smallest key whose value has at least k+1 values ≤ it in
+// the segment, counted by a binary search in each list's run of the
+// segment. That value is one of the lists' own. ok is false when it is a
+// zero (the gathered selection then decides, as for any segment, which
+// sign a mix of zeros yields).
+func (u *listUnion) kthBySearch(seg, k int) (x float64, ok bool) {
+	nseg := len(u.counts)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for li, l := range u.lists {
+		off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
+		if a, b := off[seg], off[seg+1]; a < b {
+			lo, hi = min(lo, l[a]), max(hi, l[b-1])
+		}
+	}
+	x = stats.SearchFloats(lo, hi, func(v float64) bool {
+		c := 0 // the values ≤ v
+		for li, l := range u.lists {
+			off := u.starts[li*(nseg+1) : (li+1)*(nseg+1)]
+			run := l[off[seg]:off[seg+1]]
+			c += sort.Search(len(run), func(i int) bool { return run[i] > v })
+		}
+		return c > k
+	})
+	return x, x != 0
 }
 
 // sortedUnion returns the ascending union of ascending lists, in the order

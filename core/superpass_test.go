@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -230,6 +231,26 @@ func TestRunRollupSortsTimesInPlace(t *testing.T) {
 		if g.pct.v != w.pct.v || g.pct.ok != w.pct.ok || g.pct.tpotMean != w.pct.tpotMean ||
 			!slices.Equal(g.pct.sortedTPOT, w.pct.sortedTPOT) {
 			t.Errorf("sp %d: percentiles %+v, want %+v", k, g.pct, w.pct)
+		}
+	}
+}
+
+// TestRollupHalvesMatchOneLoop checks the rollup of a run large enough to
+// be built in two halves on two goroutines (rollupParallelMin samples)
+// against one loop over all its super-passes, field for field, under each
+// option set (a room included).
+func TestRollupHalvesMatchOneLoop(t *testing.T) {
+	const S = 500
+	s := syntheticSamples(2*rollupParallelMin/S+3, S)
+	room := func(n int) []float64 { return make([]float64, 0, n) }
+	for _, opts := range []rollupOptions{{}, {sortedTimes: true}, {sortedTimes: true, room: room}} {
+		got := rollupOf(s, S, opts)
+		want := make([]SuperPass, len(got))
+		pcts := make([]spPercentiles, len(got))
+		rollupRange(s, S, opts, want, pcts, 0, len(want), &rollupBuffers{arena: floatArena{chunk: 1 << 17}})
+		if len(got) < 2 || !reflect.DeepEqual(got, want) {
+			t.Errorf("sortedTimes %v, room %v: the halves' rollup (%d super-passes) differs from one loop's",
+				opts.sortedTimes, opts.room != nil, len(got))
 		}
 	}
 }

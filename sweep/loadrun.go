@@ -176,7 +176,7 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 	opts := columnar.IngestOptions{Workers: o.Workers, TokenizeSample: o.TokenizeSample,
 		SuperPassSize: o.SuperPassSize, HashEvents: o.HashEvents}
 	pc := l.counter(run)
-	if pc.done() {
+	if pc.Ready() {
 		opts.Counter = pc.c // nil on an error, reported below
 	} else {
 		// The tokenizer loads beside the decode (columnar.PendingCounter);
@@ -184,8 +184,8 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 		opts.Counter = pc
 		go func() {
 			select {
-			case <-pc.ready:
-				if pc.err != nil {
+			case <-pc.loaded:
+				if pc.failure() != nil {
 					cancel()
 				}
 			case <-ctx.Done():
@@ -199,22 +199,30 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 	if pc.done() && pc.err != nil {
 		err = pc.err
 	} else if o.Cache != nil {
+		// The lookup needs only the counter's identity; its tables are
+		// loaded for a decode, which a hit does without.
 		if cols, hit = o.Cache.Lookup(run, opts); !hit {
+			pc.load()
 			l.beforeDecode()
 			cols, err = o.Cache.Fill(ctx, run, opts)
 		}
 	} else {
+		pc.load()
 		l.beforeDecode()
 		cols, err = columnar.Load(ctx, run, opts)
 	}
 	// The tokenizer first: its failure cancels the decode, which may then
 	// end early without error and without events, so an empty load says
 	// nothing about the log until the counter is known to be fine.
-	if pc.wait(); pc.err != nil {
+	terr := pc.failure()
+	if !hit && terr == nil {
+		terr = pc.waitLoaded() // the decode counted with it
+	}
+	if terr != nil {
 		if eerr := blankLog(run); eerr != nil {
 			return nil, eerr // not the tokenizer of a log with nothing to count
 		}
-		return nil, &TokenizerError{pc.err}
+		return nil, &TokenizerError{terr}
 	}
 	if err != nil {
 		return nil, &IngestError{Path: run.EventsPath, Err: err}
@@ -274,8 +282,8 @@ func (l *RunLoader) beforeDecode() {
 // cache. A failure is a *TokenizerError.
 func (l *RunLoader) Counter(run *columnar.Run) (columnar.TokenCounter, tokenizer.Resolution, error) {
 	pc := l.counter(run)
-	if pc.wait(); pc.err != nil {
-		return nil, pc.res, &TokenizerError{pc.err}
+	if err := pc.waitLoaded(); err != nil {
+		return nil, pc.res, &TokenizerError{err}
 	}
 	return pc.c, pc.res, nil
 }
@@ -304,15 +312,15 @@ func (l *RunLoader) counter(run *columnar.Run) *pendingCounter {
 	if pc, ok := l.counters[key]; ok {
 		return pc
 	}
-	pc := &pendingCounter{ready: make(chan struct{})}
+	pc := newPendingCounter()
 	l.counters[key] = pc
 	resolve := func() {
-		defer close(pc.ready)
 		c, res, err := tokenizer.ResolveCached(o.Tokenizer, model, o.TokenizerCache)
-		pc.c, pc.res, pc.err = c, res, err
+		var source string
 		if err == nil {
-			pc.source = counterSource(c, res)
+			source = counterSource(c, res)
 		}
+		pc.resolve(c, res, source, err)
 	}
 	if o.Tokenizer == "words" {
 		// Known at once: and the decoder counts words on the escaped
@@ -327,40 +335,105 @@ func (l *RunLoader) counter(run *columnar.Run) *pendingCounter {
 // pendingCounter is a token counter being resolved (a tokenizer loading
 // on its own goroutine while logs are decoded): a columnar.PendingCounter,
 // the decoder leaving the counts of what it decodes before it is ready
-// for a second pass over those lines.
+// for a second pass over those lines. It is ready in two steps: resolved
+// (which counter, and its identity, all a column-cache lookup needs),
+// then loaded — a tokenizer from the compiled cache builds its tables
+// only when load is called (a decode), so a cache hit never pays for them.
 type pendingCounter struct {
-	ready  chan struct{}
-	c      columnar.TokenCounter
-	res    tokenizer.Resolution
-	source string // the rows' tokenizer_source (counterSource)
-	err    error
+	resolved chan struct{} // closed once c, res, source and err are set
+	c        columnar.TokenCounter
+	res      tokenizer.Resolution
+	source   string // the rows' tokenizer_source (counterSource)
+	err      error
+
+	loadOnce sync.Once
+	loaded   chan struct{} // closed once c counts without building anything (or failed: loadErr)
+	loadErr  error
+}
+
+// deferredLoader is a counter whose tables are built on first use or by
+// Load (a *tokenizer.Tokenizer from the compiled cache).
+type deferredLoader interface {
+	Loaded() bool
+	Load() error
+}
+
+func newPendingCounter() *pendingCounter {
+	return &pendingCounter{resolved: make(chan struct{}), loaded: make(chan struct{})}
 }
 
 func resolvedCounter(c columnar.TokenCounter, res tokenizer.Resolution, source string) *pendingCounter {
 	if source == "" {
 		source = c.Identity()
 	}
-	pc := &pendingCounter{ready: make(chan struct{}), c: c, res: res, source: source}
-	close(pc.ready)
+	pc := newPendingCounter()
+	pc.resolve(c, res, source, nil)
 	return pc
 }
 
-func (pc *pendingCounter) done() bool {
+// resolve sets the resolution; a counter with nothing left to build (or
+// none, on an error) is loaded at once.
+func (pc *pendingCounter) resolve(c columnar.TokenCounter, res tokenizer.Resolution, source string, err error) {
+	pc.c, pc.res, pc.source, pc.err = c, res, source, err
+	if d, ok := c.(deferredLoader); err != nil || !ok || d.Loaded() {
+		pc.loadOnce.Do(func() { close(pc.loaded) })
+	}
+	close(pc.resolved)
+}
+
+// load builds the counter's tables, once, on its own goroutine (beside the
+// decode that will count with it); loaded is closed when it is done.
+func (pc *pendingCounter) load() {
+	pc.loadOnce.Do(func() {
+		go func() {
+			pc.wait()
+			if d, ok := pc.c.(deferredLoader); ok && pc.err == nil {
+				pc.loadErr = d.Load()
+			}
+			close(pc.loaded)
+		}()
+	})
+}
+
+// failure is the resolution's error, or, once loaded, the load's.
+func (pc *pendingCounter) failure() error {
+	pc.wait()
+	if pc.err != nil {
+		return pc.err
+	}
+	if closed(pc.loaded) {
+		return pc.loadErr
+	}
+	return nil
+}
+
+// waitLoaded loads the counter (if no one has asked yet) and waits for
+// it: its failure, nil when it counts.
+func (pc *pendingCounter) waitLoaded() error {
+	pc.load()
+	<-pc.loaded
+	return pc.failure()
+}
+
+func (pc *pendingCounter) done() bool { return closed(pc.resolved) }
+
+func (pc *pendingCounter) wait() { <-pc.resolved }
+
+// Ready reports the counter resolved and loaded (columnar.PendingCounter).
+func (pc *pendingCounter) Ready() bool { return closed(pc.loaded) }
+
+// closed reports whether ch is closed, without waiting.
+func closed(ch <-chan struct{}) bool {
 	select {
-	case <-pc.ready:
+	case <-ch:
 		return true
 	default:
 		return false
 	}
 }
 
-func (pc *pendingCounter) wait() { <-pc.ready }
-
-// Ready reports the counter resolved (columnar.PendingCounter).
-func (pc *pendingCounter) Ready() bool { return pc.done() }
-
 func (pc *pendingCounter) Count(text string) int {
-	if pc.wait(); pc.err == nil {
+	if pc.waitLoaded() == nil {
 		return pc.c.Count(text)
 	}
 	return 0 // the decode is being cancelled
@@ -370,7 +443,7 @@ func (pc *pendingCounter) Count(text string) int {
 // it has one (a tokenizer: cancellable, bounded), so columnar binds it to
 // the decode's context like the tokenizer itself.
 func (pc *pendingCounter) CountContext(ctx context.Context, text string) (int, error) {
-	if pc.wait(); pc.err != nil {
+	if pc.waitLoaded() != nil {
 		return 0, nil // the decode is being cancelled
 	}
 	if cc, ok := pc.c.(interface {
@@ -413,10 +486,10 @@ func tokenizerModel(run *columnar.Run) string {
 	return run.Info.Model
 }
 
-// Table builds the run's Arrow table (for export; Release it when done).
+// Table builds the run's per-sample table (for export).
 func (r *LoadedRun) Table() (*columnar.Table, error) {
 	if r.Columns == nil {
 		return nil, errors.New("the run's columns were not kept for export (LoaderOptions.KeepColumns)")
 	}
-	return r.Columns.Table(nil)
+	return r.Columns.Table(), nil
 }

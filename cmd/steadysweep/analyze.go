@@ -87,6 +87,7 @@ func (f *analyzeFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stder
 	}
 	run := loaded.Run
 	cr := core.NewRun(loaded.Samples, loaded.Info)
+	cr.Floats = hugeFloats
 	// SIGINT/SIGTERM end the analysis and the result's lazy tables
 	// (diagnostics, written by --json and --augment) mid-loop.
 	cr.Stop = ctx.Err

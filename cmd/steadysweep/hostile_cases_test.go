@@ -268,7 +268,7 @@ func TestHostileFlagInputs(t *testing.T) {
 		if code, _, stderr := hostileDeadline(t, 10*time.Second, args...); code != exitOK {
 			t.Fatalf("first run: exit %d: %s", code, stderr)
 		}
-		entries, _ := filepath.Glob(filepath.Join(cache, "*.arrow"))
+		entries, _ := filepath.Glob(filepath.Join(cache, "*.cols"))
 		if len(entries) != 1 {
 			t.Fatalf("cache holds %v, want one entry", entries)
 		}

@@ -44,7 +44,6 @@ func runIngest(fs *pflag.FlagSet) commandBody {
 			if err != nil {
 				return err
 			}
-			defer t.Release()
 			tables = append(tables, samplesparquet.NamedTable{RunID: ref.RunID(), RunRel: ref.Rel, Table: t})
 		}
 		if err := writeOutput(*out, stdout, func(w io.Writer) error { return samplesparquet.Write(w, tables) }); err != nil {

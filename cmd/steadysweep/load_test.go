@@ -30,9 +30,8 @@ func TestLoadKeepsTableOnlyWhenAsked(t *testing.T) {
 		if err != nil {
 			t.Fatalf("keepTable true: %v", err)
 		}
-		if n := tab.Record.NumRows(); n != int64(l.Samples.Len()) || tab.UUID(0) == "" {
+		if n := tab.Rows; n != l.Samples.Len() || tab.UUID(0) == "" {
 			t.Errorf("keepTable true: %d rows (first uuid %q), want %d samples with uuids", n, tab.UUID(0), l.Samples.Len())
 		}
-		tab.Release()
 	}
 }

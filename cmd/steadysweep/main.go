@@ -88,14 +88,30 @@ func commands() []command {
 }
 
 func main() {
-	if !printsOnly(os.Args[1:]) {
-		releaseInitPagesAtFirstGC()
-		startGCFloor()
+	args := os.Args[1:]
+	if printsOnly(args) {
+		// The version or a help page: nothing to interrupt or collect, so
+		// neither signal handling (os/signal's goroutine and handlers) nor
+		// the first-collection hooks; the version alone not even a flag set.
+		if isVersion(args) {
+			_, err := io.WriteString(os.Stdout, versionLine(version, commit))
+			os.Exit(exitCode(err, os.Stderr))
+		}
+		os.Exit(exitCode(run(context.Background(), args, os.Stdout, os.Stderr), os.Stderr))
 	}
+	releaseInitPagesAtFirstGC()
+	startGCFloor()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, args, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
+}
+
+// isVersion reports whether args are exactly "--version" or "version",
+// which print versionLine and nothing else (runVersion; the dispatcher
+// gives the same answer, through the version command's empty flag set).
+func isVersion(args []string) bool {
+	return len(args) == 1 && (args[0] == "--version" || args[0] == "version")
 }
 
 // releaseInitPagesAtFirstGC unmaps the read-only pages initialisation

@@ -347,7 +347,7 @@ func TestAnalyzeLeavesInputsAlone(t *testing.T) {
 			}
 		}
 	}
-	entries, _ := filepath.Glob(filepath.Join(cache, "*.arrow"))
+	entries, _ := filepath.Glob(filepath.Join(cache, "*.cols"))
 	if len(entries) != len(dirs) {
 		t.Errorf("cache holds %d entries, want %d", len(entries), len(dirs))
 	}

@@ -475,7 +475,7 @@ func TestSweepConcurrentCache(t *testing.T) {
 			t.Errorf("sweep %s with the shared cache: rows differ from the cache-less sweep", out)
 		}
 	}
-	entries, _ := filepath.Glob(filepath.Join(cache, "*.arrow"))
+	entries, _ := filepath.Glob(filepath.Join(cache, "*.cols"))
 	if len(entries) != 40 {
 		t.Fatalf("%d cache entries, want 40 (one per run)", len(entries))
 	}
@@ -498,7 +498,7 @@ func TestSweepConcurrentCache(t *testing.T) {
 	if got := readSweepRows(t, filepath.Join(work, "c")); !slices.Equal(got, want) {
 		t.Errorf("sweep over a corrupt cache: rows differ")
 	}
-	rebuilt, _ := filepath.Glob(filepath.Join(cache, "*.arrow"))
+	rebuilt, _ := filepath.Glob(filepath.Join(cache, "*.cols"))
 	if len(rebuilt) != 40 {
 		t.Errorf("%d cache entries after the rebuild, want 40", len(rebuilt))
 	}
@@ -507,7 +507,7 @@ func TestSweepConcurrentCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasSuffix(e, fmt.Sprintf("-%08x.arrow", crc32.Checksum(data, crc32.MakeTable(crc32.Castagnoli)))) {
+		if !strings.HasSuffix(e, fmt.Sprintf("-%08x.cols", crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))) {
 			t.Errorf("cache entry %s does not match its checksum: the corrupt entry was kept", filepath.Base(e))
 		}
 	}

@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"bufio"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -9,13 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
@@ -24,8 +20,10 @@ import (
 	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
-// Cache stores ingested runs as Arrow IPC files (in a layout of their
-// own, cacheentry.go) so a run is decoded (and tokenized) once.
+// Cache stores ingested runs as files of its own layout (cacheentry.go:
+// raw little-endian columns, the summary and run info, a trailing
+// CRC-32C) so a run is decoded (and tokenized) once, and a hit's columns
+// are used where they lie, mapped (where the platform allows) or read.
 //
 // An entry holds the decoded columns of one events file under one set of
 // decode options, and is found in two steps, neither of which reads the
@@ -36,15 +34,18 @@ import (
 //     recorded when it was decoded (hashed while it was read, not
 //     re-read): its content key (XXH3-128), and its SHA-256 when that was
 //     computed too (a sweep's rows record it; a shared cache uses it).
-//  2. Entry: KEY-SUM-CRC.arrow, where KEY hashes the schema version, the
+//  2. Entry: KEY-SUM-CRC.cols, where KEY hashes the schema version, the
 //     token counter's identity, the tokenize-sample setting with the
 //     super-pass size it uses, the full-output count mode, the line cap,
 //     the events file's size and mtime and which digest SUM is; SUM is
 //     the events file's content key in a private cache, the start of its
-//     SHA-256 in a shared one; CRC the CRC-32C of the entry file itself,
-//     checked on every read, so a torn or corrupt entry is never
-//     trusted: it is removed and rebuilt. KEY-SHA.entry names the entry
-//     last written, so a lookup opens it without listing the directory.
+//     SHA-256 in a shared one; CRC the CRC-32C of the entry's bytes,
+//     which the entry also ends with. Both are checked on every read
+//     (one pass over the file), and every offset and length in it
+//     against the file's size, so a torn, corrupt or lying entry is
+//     never trusted: it is removed and rebuilt. KEY-SHA.entry names the
+//     entry last written, so a lookup opens it without listing the
+//     directory.
 //
 // A hit is always the same bytes: any write to the events file changes
 // its ctime, hence its identity, and a new identity (an edited file, a
@@ -52,8 +53,19 @@ import (
 // the entry: RunInfo and the dataset indices are applied from the run's
 // own sidecars on every load, so runs with identical logs but different
 // configs share only what the logs decide. Entries are written to a
-// temporary file, synced and renamed, so concurrent processes at worst
-// write the same entry twice.
+// temporary file and renamed, never changed in place, so concurrent
+// processes at worst write the same entry twice.
+//
+// A hit's columns are used in place: on Linux, macOS and the BSDs an
+// entry of mapMinSize bytes or more is mapped (MAP_PRIVATE: the file is
+// never written; a write to a column copies its page, as a write to a
+// buffer read would change the buffer alone) and the Samples' slices
+// point into the mapping, which is never unmapped (a Loaded's columns may
+// be held anywhere; the process's mappings are bounded by mapBudget, past
+// which entries are read into memory). A mapped entry truncated in place
+// by another writer would fault on access; this package never does that,
+// and only the user's own entries are used. Elsewhere, and for a small
+// entry, the file is read into one buffer of its own.
 type Cache struct {
 	// Dir is the cache directory (DefaultCacheDir() when empty; when
 	// that is empty too, nothing is cached: every Lookup misses and Fill
@@ -61,8 +73,12 @@ type Cache struct {
 	Dir string
 }
 
-// cacheKeyVersion changes when the key or the entry layout does.
-const cacheKeyVersion = 4
+// cacheKeyVersion changes when the key or the entry layout does (5: the
+// entry's own layout, cacheentry.go, instead of Arrow IPC).
+const cacheKeyVersion = 5
+
+// entrySuffix ends an entry's file name.
+const entrySuffix = ".cols"
 
 // DefaultCacheDir is the one default cache directory of every command
 // (--cache-dir) and of a Cache without a Dir: $XDG_CACHE_HOME/steadysweep,
@@ -319,7 +335,7 @@ func (c *Cache) entry(key, sum string, d digests, run *contract.Run, verify func
 			return l
 		}
 	}
-	matches, _ := filepath.Glob(filepath.Join(c.dir(), base+"-*.arrow"))
+	matches, _ := filepath.Glob(filepath.Join(c.dir(), base+"-*"+entrySuffix))
 	for _, path := range matches {
 		if path == pointed {
 			continue
@@ -337,7 +353,7 @@ func (c *Cache) entry(key, sum string, d digests, run *contract.Run, verify func
 var EntryJudged func(path string)
 
 // EntryBase is the start of the names of the entries for key and the
-// events digest sum (digests.content): BASE-CRC.arrow, and BASE.entry the
+// events digest sum (digests.content): BASE-CRC.cols, and BASE.entry the
 // pointer to the latest of them.
 func EntryBase(key, sum string) string { return key + "-" + sum[:32] }
 
@@ -350,7 +366,7 @@ func (c *Cache) pointedEntry(base string) (string, bool) {
 	}
 	name := strings.TrimSuffix(string(b), "\n")
 	crc, ok := strings.CutPrefix(name, base+"-")
-	if !ok || len(crc) != len("01234567.arrow") || !strings.HasSuffix(crc, ".arrow") || strings.ContainsAny(crc, "/\\") {
+	if !ok || len(crc) != len("01234567"+entrySuffix) || !strings.HasSuffix(crc, entrySuffix) || strings.ContainsAny(crc, "/\\") {
 		return "", false
 	}
 	return name, true
@@ -381,7 +397,7 @@ func (c *Cache) loadEntry(f *os.File, st fs.FileInfo, path string, d digests, ru
 }
 
 // ReadEntry reads and validates one entry file (cacheentry.go), its
-// columns in place in the buffer it was read into.
+// columns in place in the mapping or buffer it was read into.
 func ReadEntry(path string) (*contract.Loaded, error) {
 	// An entry is only ever a regular file this package wrote; anything
 	// else (a link, a FIFO, a huge file) is refused unread and then
@@ -394,38 +410,39 @@ func ReadEntry(path string) (*contract.Loaded, error) {
 	return readEntry(f, st, path)
 }
 
-// readEntry is ReadEntry of the entry f open at path, st its fstat.
-func readEntry(f *os.File, st fs.FileInfo, path string) (l *contract.Loaded, err error) {
-	b, err := safeopen.ReadOpen(f, st, path, "a cache entry", safeopen.LimitCacheEntry)
-	if err != nil {
-		return nil, err
+// readEntry is ReadEntry of the entry f open at path, st its fstat: the
+// file mapped (mapEntry) or read, its checksums checked against its
+// trailer and its name, then its columns laid over the bytes.
+func readEntry(f *os.File, st fs.FileInfo, path string) (*contract.Loaded, error) {
+	if st.Size() > safeopen.LimitCacheEntry {
+		return nil, &safeopen.Error{Path: path, Kind: "a cache entry", Limit: safeopen.LimitCacheEntry, Err: safeopen.ErrTooLarge}
 	}
-	base := strings.TrimSuffix(filepath.Base(path), ".arrow")
-	dash := strings.LastIndexByte(base, '-')
-	if dash < 0 || base[dash+1:] != fmt.Sprintf("%08x", crc32.Checksum(b, castagnoli)) {
-		return nil, errors.New("checksum mismatch")
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			l, err = nil, fmt.Errorf("unreadable Arrow IPC file: %v", r)
+	b, unmap := mapEntry(f, st.Size())
+	if b == nil {
+		var err error
+		if b, err = safeopen.ReadOpen(f, st, path, "a cache entry", safeopen.LimitCacheEntry); err != nil {
+			return nil, err
 		}
-	}()
-	// The record references b (no second copy), and so do the columns
-	// made of it: b is this read's own and never reused.
-	fr, err := ipc.NewMappedFileReader(b)
+	}
+	l, err := entryOf(b, filepath.Base(path))
+	if err != nil && unmap != nil {
+		unmap() // nothing of it was kept
+	}
+	return l, err
+}
+
+// entryOf is the entry b named name, checked.
+func entryOf(b []byte, name string) (*contract.Loaded, error) {
+	sum, err := checkEntry(b)
 	if err != nil {
 		return nil, err
 	}
-	defer fr.Close()
-	if fr.NumRecords() != 1 {
-		return nil, fmt.Errorf("%d record batches, want 1", fr.NumRecords())
+	base := strings.TrimSuffix(name, entrySuffix)
+	dash := strings.LastIndexByte(base, '-')
+	if dash < 0 || base[dash+1:] != fmt.Sprintf("%08x", sum) {
+		return nil, errors.New("checksum mismatch with the entry's name")
 	}
-	rec, err := fr.RecordBatchAt(0)
-	if err != nil {
-		return nil, err
-	}
-	defer rec.Release()
-	return loadedFromEntry(rec)
+	return loadedFromEntry(b)
 }
 
 // castagnoli is the CRC-32C table (hardware-accelerated on amd64 and
@@ -446,35 +463,25 @@ func (c *Cache) Store(key string, l *contract.Loaded) error {
 
 // store is Store, the entry named by the events digest sum.
 func (c *Cache) store(key, sum string, l *contract.Loaded) error {
-	rec, err := EntryRecord(l)
+	plan, err := PlanEntry(l)
 	if err != nil {
 		return err
 	}
-	defer rec.Release()
 	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
 		return err
 	}
 	base := EntryBase(key, sum)
 	prefix := filepath.Join(c.dir(), base+"-")
-	f, err := atomicfile.Create(prefix + "unchecked.arrow")
+	f, err := atomicfile.Create(prefix + "unchecked" + entrySuffix)
 	if err != nil {
 		return err
 	}
 	f.Unsynced() // its CRC is checked on every read (writeCacheFile)
-	crc := crc32.New(castagnoli)
-	bw := bufio.NewWriterSize(io.MultiWriter(f, crc), 256<<10)
-	w, err := ipc.NewFileWriter(bw, ipc.WithSchema(rec.Schema()))
-	if err == nil {
-		err = w.Write(rec)
-		err = errors.Join(err, w.Close())
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
+	crc, err := plan.Write(f)
 	if err != nil {
 		return errors.Join(fmt.Errorf("write entry: %w", err), f.Abort())
 	}
-	name := fmt.Sprintf("%s-%08x.arrow", base, crc.Sum32())
+	name := fmt.Sprintf("%s-%08x%s", base, crc, entrySuffix)
 	if err := f.CommitAs(filepath.Join(c.dir(), name)); err != nil {
 		return err
 	}

@@ -3,8 +3,6 @@ package contract
 import (
 	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -13,8 +11,6 @@ import (
 type IngestOptions struct {
 	// Counter counts output tokens; nil leaves the counts null.
 	Counter scan.TokenCounter
-	// Allocator builds the record batch (memory.DefaultAllocator when nil).
-	Allocator memory.Allocator
 	// Workers is the number of decode goroutines (0: GOMAXPROCS).
 	Workers int
 	// TokenizeSample, when positive and the super-pass size S is known,
@@ -43,8 +39,8 @@ type IngestOptions struct {
 
 // Loaded is an ingested run held as the detector's columns: the decoded
 // samples with their uuids, text lengths and summary, the run's facts and
-// dataset indices from its sidecars. Nothing is copied through Arrow;
-// Table builds the record batch when one is wanted (export, cache).
+// dataset indices from its sidecars. Table builds the per-sample table
+// when one is wanted (export).
 type Loaded struct {
 	Decoded
 	// Info is the run's RunInfo, with Partial set from the summary.
@@ -59,11 +55,6 @@ type Loaded struct {
 	// EventsKey is the events file's content key (NewContentKey, hex), when
 	// IngestOptions.KeyEvents asked for it or a cache entry recorded it.
 	EventsKey string
-}
-
-// Table builds the Arrow form of l (Release it when done).
-func (l *Loaded) Table(mem memory.Allocator) (*Table, error) {
-	return newTable(mem, &l.Decoded, l.DatasetIndex, l.Info)
 }
 
 // Attach sets the run's facts on the decoded samples: info (partial from

@@ -1,14 +1,6 @@
 package contract
 
 import (
-	"encoding/json"
-	"fmt"
-	"strconv"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -20,13 +12,6 @@ import (
 // first chunk included, in full_tokens; 6: RunInfo gained Recorded, the
 // tools' per-request fields without a column).
 const SchemaVersion = 6
-
-// Metadata keys of the per-sample schema.
-const (
-	MetaSchemaVersion = "steadysweep.schema_version"
-	MetaSummary       = "steadysweep.summary"
-	MetaRunInfo       = "steadysweep.run_info"
-)
 
 // Column indices of Schema.
 const (
@@ -54,12 +39,32 @@ const (
 	ColFailureCode
 	ColInputTokens
 	ColReasoningTokens
-	numCols
+	NumCols
 )
 
-// Schema is the per-sample record batch: one row per performance-tracked
-// sample, in issue order. Timestamps are int64 ns as logged; a null
-// means "absent" where core.Samples uses a sentinel.
+// ColumnType is the type of a Table column's values, and so which of a
+// Column's value slices holds them.
+type ColumnType uint8
+
+// The column types.
+const (
+	TypeInt64  ColumnType = iota + 1 // Column.Int64s
+	TypeInt32                        // Column.Int32s
+	TypeBool                         // Column.Bools
+	TypeString                       // utf8: Column.Offsets and Column.Bytes
+)
+
+// Field describes one column of Schema.
+type Field struct {
+	Name     string
+	Type     ColumnType
+	Nullable bool // the column has Valid
+}
+
+// Schema lists the per-sample table's columns, indexed by the Col
+// constants: one row per performance-tracked sample, in issue order.
+// Timestamps are int64 ns as logged; a null means "absent" where
+// core.Samples uses a sentinel.
 //
 //	issue_order        int64         0-based position among tracked samples (super-pass = issue_order / S)
 //	uuid               utf8          sample_uuid
@@ -85,192 +90,233 @@ const (
 //	failure_code       int32, null   HTTP status or tool error code of a failure
 //	input_tokens       int64, null   prompt tokens as the log records them
 //	reasoning_tokens   int64, null   reasoning tokens recorded apart from the output
-var Schema = arrow.NewSchema([]arrow.Field{
-	{Name: "issue_order", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "uuid", Type: arrow.BinaryTypes.String},
-	{Name: "issue_ns", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "last_issue_ns", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "last_event_ns", Type: arrow.PrimitiveTypes.Int64},
-	{Name: "first_token_ns", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "ttft_ns", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "warm_ttft", Type: arrow.FixedWidthTypes.Boolean},
-	{Name: "first_token_seq", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "complete_ns", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "latency_ns", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "complete_seq", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "failed", Type: arrow.FixedWidthTypes.Boolean},
-	{Name: "output_text_bytes", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "output_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "full_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "conversation_id", Type: arrow.BinaryTypes.String, Nullable: true},
-	{Name: "turn", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	{Name: "dataset_index", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "retries", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "failure_kind", Type: arrow.BinaryTypes.String, Nullable: true},
-	{Name: "failure_code", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	{Name: "input_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "reasoning_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-}, nil)
+var Schema = []Field{
+	{"issue_order", TypeInt64, false},
+	{"uuid", TypeString, false},
+	{"issue_ns", TypeInt64, false},
+	{"last_issue_ns", TypeInt64, false},
+	{"last_event_ns", TypeInt64, false},
+	{"first_token_ns", TypeInt64, true},
+	{"ttft_ns", TypeInt64, true},
+	{"warm_ttft", TypeBool, false},
+	{"first_token_seq", TypeInt64, true},
+	{"complete_ns", TypeInt64, true},
+	{"latency_ns", TypeInt64, true},
+	{"complete_seq", TypeInt64, true},
+	{"failed", TypeBool, false},
+	{"output_text_bytes", TypeInt64, true},
+	{"output_tokens", TypeInt64, true},
+	{"full_tokens", TypeInt64, true},
+	{"conversation_id", TypeString, true},
+	{"turn", TypeInt32, true},
+	{"dataset_index", TypeInt64, true},
+	{"retries", TypeInt32, false},
+	{"failure_kind", TypeString, true},
+	{"failure_code", TypeInt32, true},
+	{"input_tokens", TypeInt64, true},
+	{"reasoning_tokens", TypeInt64, true},
+}
 
-// Table is the ingested form of one run: the per-sample record batch,
-// the run's facts and the decode summary. Release it when done.
+// Column holds one column of a Table: Rows values in the slice its
+// Field's Type names (the others empty), and Valid when it is nullable.
+type Column struct {
+	Int64s []int64
+	Int32s []int32
+	Bools  []bool
+	// Offsets and Bytes hold a utf8 column: row i is
+	// Bytes[Offsets[i]:Offsets[i+1]] (Offsets has Rows+1 entries; a null
+	// row is empty).
+	Offsets []int32
+	Bytes   []byte
+	// Valid[i] is false where row i is null: Rows entries for a nullable
+	// column, empty for the others.
+	Valid []bool
+}
+
+// IsValid says whether row i holds a value (not null).
+func (c *Column) IsValid(i int) bool { return len(c.Valid) == 0 || c.Valid[i] }
+
+// NullN is the number of null rows.
+func (c *Column) NullN() int {
+	n := 0
+	for _, v := range c.Valid {
+		if !v {
+			n++
+		}
+	}
+	return n
+}
+
+// String returns row i of a utf8 column ("" when null).
+func (c *Column) String(i int) string { return string(c.Bytes[c.Offsets[i]:c.Offsets[i+1]]) }
+
+// reset empties c, keeping its buffers' capacity.
+func (c *Column) reset() {
+	*c = Column{Int64s: c.Int64s[:0], Int32s: c.Int32s[:0], Bools: c.Bools[:0],
+		Offsets: c.Offsets[:0], Bytes: c.Bytes[:0], Valid: c.Valid[:0]}
+}
+
+// Table is the ingested form of one run for export: the per-sample
+// columns (Schema) in plain slices, the run's facts and the decode
+// summary.
 type Table struct {
-	// Record holds the rows (Schema plus metadata).
-	Record arrow.RecordBatch
+	// Rows is the number of samples.
+	Rows int
+	// Columns holds the rows, indexed by the Col constants (Schema).
+	Columns [NumCols]Column
 	// Info is the run's RunInfo, with Partial set from the summary.
 	Info core.RunInfo
 	// Summary describes the decode.
 	Summary Summary
 }
 
-// Release releases the record batch.
-func (t *Table) Release() {
-	if t.Record != nil {
-		t.Record.Release()
-		t.Record = nil
-	}
+// Table builds the per-sample table of l.
+func (l *Loaded) Table() *Table {
+	t := new(Table)
+	l.FillTable(t)
+	return t
 }
 
-// newTable builds the record batch from decoded columns. datasetIndex
-// may be nil.
-func newTable(mem memory.Allocator, d *Decoded, datasetIndex []int64, info core.RunInfo) (*Table, error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	sum, err := json.Marshal(&d.Summary)
-	if err != nil {
-		return nil, fmt.Errorf("encode summary: %w", err)
-	}
-	inf, err := json.Marshal(&info)
-	if err != nil {
-		return nil, fmt.Errorf("encode run info: %w", err)
-	}
-	md := arrow.NewMetadata(
-		[]string{MetaSchemaVersion, MetaSummary, MetaRunInfo},
-		[]string{strconv.Itoa(SchemaVersion), string(sum), string(inf)},
-	)
-	schema := arrow.NewSchema(Schema.Fields(), &md)
-	b := array.NewRecordBuilder(mem, schema)
-	defer b.Release()
+// FillTable makes t the per-sample table of l, appending into t's column
+// buffers (a caller exporting run after run reuses one Table): no
+// allocation per sample.
+func (l *Loaded) FillTable(t *Table) {
+	d := &l.Decoded
 	s := &d.Samples
 	n := s.Len()
-	b.Reserve(n)
-
-	i64 := func(c int) *array.Int64Builder { return b.Field(c).(*array.Int64Builder) }
-	opt := func(c int, v int64, valid bool) {
-		if valid {
-			i64(c).UnsafeAppend(v)
-		} else {
-			i64(c).UnsafeAppendBoolToBitmap(false)
+	t.Rows, t.Info, t.Summary = n, l.Info, d.Summary
+	for c := range t.Columns {
+		t.Columns[c].reset()
+		if Schema[c].Nullable {
+			t.Columns[c].Valid = appendN(t.Columns[c].Valid, true, n)
 		}
 	}
-	uuids := b.Field(ColUUID).(*array.StringBuilder)
-	convs := b.Field(ColConversationID).(*array.StringBuilder)
-	uuids.ReserveData(32 * n)
-	warm := b.Field(ColWarmTTFT).(*array.BooleanBuilder)
-	failed := b.Field(ColFailed).(*array.BooleanBuilder)
-	turns := b.Field(ColTurn).(*array.Int32Builder)
-	retries := b.Field(ColRetries).(*array.Int32Builder)
-	kinds := b.Field(ColFailureKind).(*array.StringBuilder)
-	codes := b.Field(ColFailureCode).(*array.Int32Builder)
+	cols := &t.Columns
 	at := func(xs []int64, k int) int64 {
 		if k < len(xs) {
 			return xs[k]
 		}
 		return -1
 	}
-	var buf [32]byte
-	for k := 0; k < n; k++ {
-		i64(ColIssueOrder).UnsafeAppend(int64(k))
-		if ext, ok := d.Ext[int32(k)]; ok {
-			uuids.Append(ext)
-		} else {
-			const hex = "0123456789abcdef"
-			for j, c := range d.Keys[k] {
-				buf[2*j], buf[2*j+1] = hex[c>>4], hex[c&15]
+	// ints appends n values of an int64 column, null where valid says.
+	ints := func(c int, v func(k int) (int64, bool)) {
+		col := &cols[c]
+		for k := range n {
+			x, ok := v(k)
+			if !ok {
+				x, col.Valid[k] = 0, false
 			}
-			uuids.BinaryBuilder.Append(buf[:])
+			col.Int64s = append(col.Int64s, x)
 		}
-		i64(ColIssueNs).UnsafeAppend(s.IssueNs[k])
-		i64(ColLastIssueNs).UnsafeAppend(s.LastIssueNs[k])
-		i64(ColLastEventNs).UnsafeAppend(s.LastEventNs[k])
-		ft := s.HasFirstToken[k]
-		opt(ColFirstTokenNs, s.FirstTokenNs[k], ft)
-		opt(ColTTFTNs, s.TTFTNs[k], ft)
-		warm.UnsafeAppend(s.WarmTTFT[k])
-		opt(ColFirstTokenSeq, s.FirstTokenSeq[k], ft)
-		c := s.HasComplete[k]
-		opt(ColCompleteNs, s.CompleteNs[k], c)
-		opt(ColLatencyNs, s.LatencyNs[k], c)
-		opt(ColCompleteSeq, s.CompleteSeq[k], c)
-		failed.UnsafeAppend(s.Failed[k])
-		tb := int64(-1)
-		if k < len(d.TextBytes) {
-			tb = d.TextBytes[k]
-		}
-		opt(ColOutputTextBytes, tb, tb >= 0)
-		opt(ColOutputTokens, s.OutTokens[k], s.OutTokens[k] >= 0)
-		opt(ColFullTokens, s.FullTokens[k], s.FullTokens[k] >= 0)
-		if k < len(s.ConversationID) && s.ConversationID[k] != "" {
-			convs.Append(s.ConversationID[k])
-		} else {
-			convs.AppendNull()
-		}
-		if k < len(s.Turn) && s.Turn[k] >= 0 {
-			turns.UnsafeAppend(s.Turn[k])
-		} else {
-			turns.UnsafeAppendBoolToBitmap(false)
-		}
-		di := int64(-1)
-		if datasetIndex != nil {
-			di = datasetIndex[k]
-		}
-		opt(ColDatasetIndex, di, di >= 0)
-		retries.UnsafeAppend(s.Retries[k])
-		if k < len(s.FailureKind) && s.FailureKind[k] != core.FailNone {
-			kinds.Append(s.FailureKind[k].String())
-		} else {
-			kinds.AppendNull()
-		}
-		if k < len(s.FailCode) && s.FailCode[k] != 0 {
-			codes.UnsafeAppend(s.FailCode[k])
-		} else {
-			codes.UnsafeAppendBoolToBitmap(false)
-		}
-		in, rs := at(s.InTokens, k), at(s.ReasoningTokens, k)
-		opt(ColInputTokens, in, in >= 0)
-		opt(ColReasoningTokens, rs, rs >= 0)
 	}
-	return &Table{Record: b.NewRecordBatch(), Info: info, Summary: d.Summary}, nil
+	whenFirst := func(xs []int64) func(int) (int64, bool) {
+		return func(k int) (int64, bool) { return xs[k], s.HasFirstToken[k] }
+	}
+	whenComplete := func(xs []int64) func(int) (int64, bool) {
+		return func(k int) (int64, bool) { return xs[k], s.HasComplete[k] }
+	}
+	nonNegative := func(xs []int64) func(int) (int64, bool) {
+		return func(k int) (int64, bool) { v := at(xs, k); return v, v >= 0 }
+	}
+	ints(ColIssueOrder, func(k int) (int64, bool) { return int64(k), true })
+	ints(ColIssueNs, func(k int) (int64, bool) { return s.IssueNs[k], true })
+	ints(ColLastIssueNs, func(k int) (int64, bool) { return s.LastIssueNs[k], true })
+	ints(ColLastEventNs, func(k int) (int64, bool) { return s.LastEventNs[k], true })
+	ints(ColFirstTokenNs, whenFirst(s.FirstTokenNs))
+	ints(ColTTFTNs, whenFirst(s.TTFTNs))
+	ints(ColFirstTokenSeq, whenFirst(s.FirstTokenSeq))
+	ints(ColCompleteNs, whenComplete(s.CompleteNs))
+	ints(ColLatencyNs, whenComplete(s.LatencyNs))
+	ints(ColCompleteSeq, whenComplete(s.CompleteSeq))
+	ints(ColOutputTextBytes, nonNegative(d.TextBytes))
+	ints(ColOutputTokens, nonNegative(s.OutTokens))
+	ints(ColFullTokens, nonNegative(s.FullTokens))
+	ints(ColDatasetIndex, nonNegative(l.DatasetIndex))
+	ints(ColInputTokens, nonNegative(s.InTokens))
+	ints(ColReasoningTokens, nonNegative(s.ReasoningTokens))
+	cols[ColWarmTTFT].Bools = append(cols[ColWarmTTFT].Bools, s.WarmTTFT[:n]...)
+	cols[ColFailed].Bools = append(cols[ColFailed].Bools, s.Failed[:n]...)
+	cols[ColRetries].Int32s = append(cols[ColRetries].Int32s, s.Retries[:n]...)
+	// int32s appends n values of an int32 column, null where the value
+	// is not above min (or the optional slice is empty).
+	int32s := func(c int, xs []int32, min int32) {
+		col := &cols[c]
+		for k := range n {
+			x := int32(0)
+			if k < len(xs) && xs[k] > min {
+				x = xs[k]
+			} else {
+				col.Valid[k] = false
+			}
+			col.Int32s = append(col.Int32s, x)
+		}
+	}
+	int32s(ColTurn, s.Turn, -1)
+	int32s(ColFailureCode, s.FailCode, 0)
+	// strs appends n values of a utf8 column, null where v gives none.
+	strs := func(c int, v func(k int, b []byte) ([]byte, bool)) {
+		col := &cols[c]
+		col.Offsets = append(col.Offsets, 0)
+		for k := range n {
+			var ok bool
+			if col.Bytes, ok = v(k, col.Bytes); !ok {
+				col.Valid[k] = false
+			}
+			col.Offsets = append(col.Offsets, int32(len(col.Bytes)))
+		}
+	}
+	strs(ColUUID, func(k int, b []byte) ([]byte, bool) {
+		if ext, ok := d.Ext[int32(k)]; ok {
+			return append(b, ext...), true
+		}
+		const hex = "0123456789abcdef"
+		for _, c := range d.Keys[k] {
+			b = append(b, hex[c>>4], hex[c&15])
+		}
+		return b, true
+	})
+	strs(ColConversationID, func(k int, b []byte) ([]byte, bool) {
+		if k < len(s.ConversationID) && s.ConversationID[k] != "" {
+			return append(b, s.ConversationID[k]...), true
+		}
+		return b, false
+	})
+	strs(ColFailureKind, func(k int, b []byte) ([]byte, bool) {
+		if k < len(s.FailureKind) && s.FailureKind[k] != core.FailNone {
+			return append(b, s.FailureKind[k].String()...), true
+		}
+		return b, false
+	})
+}
+
+// appendN appends n copies of v to xs.
+func appendN[T any](xs []T, v T, n int) []T {
+	for range n {
+		xs = append(xs, v)
+	}
+	return xs
 }
 
 // Samples converts the table back to the detector's columns (absent
 // values become the sentinels documented on core.Samples).
 func (t *Table) Samples() core.Samples {
-	rec := t.Record
-	n := int(rec.NumRows())
+	n := t.Rows
+	cols := &t.Columns
 	ints := func(c int, absent int64) []int64 {
-		return int64Column(rec.Column(c).(*array.Int64), n, absent)
-	}
-	bools := func(c int) []bool {
-		a := rec.Column(c).(*array.Boolean)
-		out := make([]bool, n)
+		col := &cols[c]
+		out := make([]int64, n)
+		copy(out, col.Int64s)
 		for i := range out {
-			out[i] = a.Value(i)
+			if !col.IsValid(i) {
+				out[i] = absent
+			}
 		}
 		return out
 	}
 	valid := func(c int) []bool {
-		a := rec.Column(c)
 		out := make([]bool, n)
-		if a.NullN() == 0 {
-			for i := range out {
-				out[i] = true
-			}
-			return out
-		}
 		for i := range out {
-			out[i] = a.IsValid(i)
+			out[i] = cols[c].IsValid(i)
 		}
 		return out
 	}
@@ -281,7 +327,7 @@ func (t *Table) Samples() core.Samples {
 		HasFirstToken: valid(ColFirstTokenNs),
 		FirstTokenNs:  ints(ColFirstTokenNs, 0),
 		TTFTNs:        ints(ColTTFTNs, 0),
-		WarmTTFT:      bools(ColWarmTTFT),
+		WarmTTFT:      append([]bool(nil), cols[ColWarmTTFT].Bools[:n]...),
 		FirstTokenSeq: ints(ColFirstTokenSeq, -1),
 		HasComplete:   valid(ColCompleteNs),
 		CompleteNs:    ints(ColCompleteNs, 0),
@@ -289,79 +335,60 @@ func (t *Table) Samples() core.Samples {
 		CompleteSeq:   ints(ColCompleteSeq, -1),
 		OutTokens:     ints(ColOutputTokens, -1),
 		FullTokens:    ints(ColFullTokens, -1),
-		Failed:        bools(ColFailed),
+		Failed:        append([]bool(nil), cols[ColFailed].Bools[:n]...),
+		Retries:       append([]int32(nil), cols[ColRetries].Int32s[:n]...),
+		FailureKind:   make([]core.FailureKind, n),
 	}
-	convs := rec.Column(ColConversationID).(*array.String)
-	turns := rec.Column(ColTurn).(*array.Int32)
-	retries := rec.Column(ColRetries).(*array.Int32)
-	s.Retries = make([]int32, n)
-	kinds := rec.Column(ColFailureKind).(*array.String)
-	codes := rec.Column(ColFailureCode).(*array.Int32)
-	s.FailureKind = make([]core.FailureKind, n)
+	if s.WarmTTFT == nil { // n == 0: empty, not nil, as make gives
+		s.WarmTTFT, s.Failed, s.Retries = []bool{}, []bool{}, []int32{}
+	}
 	// The optional columns only where the table has a value (empty
 	// otherwise: core.Samples), as the decoder leaves them.
-	some := func(a arrow.Array) bool { return a.NullN() < n }
-	if some(convs) {
+	some := func(c int) bool { return cols[c].NullN() < n }
+	if some(ColConversationID) {
 		s.ConversationID = make([]string, n)
 	}
-	if some(turns) {
+	if some(ColTurn) {
 		s.Turn = make([]int32, n)
 	}
-	if some(codes) {
+	if some(ColFailureCode) {
 		s.FailCode = make([]int32, n)
 	}
-	if some(rec.Column(ColInputTokens)) {
+	if some(ColInputTokens) {
 		s.InTokens = ints(ColInputTokens, -1)
 	}
-	if some(rec.Column(ColReasoningTokens)) {
+	if some(ColReasoningTokens) {
 		s.ReasoningTokens = ints(ColReasoningTokens, -1)
 	}
+	kinds, codes, convs, turns := &cols[ColFailureKind], &cols[ColFailureCode], &cols[ColConversationID], &cols[ColTurn]
 	for i := 0; i < n; i++ {
 		if kinds.IsValid(i) {
-			s.FailureKind[i], _ = core.FailureKindByName(kinds.Value(i))
+			s.FailureKind[i], _ = core.FailureKindByName(kinds.String(i))
 		}
 		if s.FailCode != nil && codes.IsValid(i) {
-			s.FailCode[i] = codes.Value(i)
+			s.FailCode[i] = codes.Int32s[i]
 		}
 		if s.ConversationID != nil && convs.IsValid(i) {
-			s.ConversationID[i] = convs.Value(i)
+			s.ConversationID[i] = convs.String(i)
 		}
 		if s.Turn != nil {
 			s.Turn[i] = -1
 			if turns.IsValid(i) {
-				s.Turn[i] = turns.Value(i)
+				s.Turn[i] = turns.Int32s[i]
 			}
 		}
-		s.Retries[i] = retries.Value(i)
 	}
 	return s
 }
 
-// int64Column returns a copy of the n values of a with absent at its
-// nulls.
-func int64Column(a *array.Int64, n int, absent int64) []int64 {
-	vals := make([]int64, n)
-	copy(vals, a.Int64Values())
-	if a.NullN() > 0 {
-		for i := range vals {
-			if a.IsNull(i) {
-				vals[i] = absent
-			}
-		}
-	}
-	return vals
-}
-
 // UUID returns the uuid of row i.
-func (t *Table) UUID(i int) string {
-	return t.Record.Column(ColUUID).(*array.String).Value(i)
-}
+func (t *Table) UUID(i int) string { return t.Columns[ColUUID].String(i) }
 
 // DatasetIndex returns the dataset index of row i (-1 when unknown).
 func (t *Table) DatasetIndex(i int) int64 {
-	a := t.Record.Column(ColDatasetIndex).(*array.Int64)
-	if a.IsNull(i) {
+	c := &t.Columns[ColDatasetIndex]
+	if !c.IsValid(i) {
 		return -1
 	}
-	return a.Value(i)
+	return c.Int64s[i]
 }

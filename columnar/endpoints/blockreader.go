@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/steadysweep/steadysweep/internal/safeopen"
 )
 
 // blockReader cuts a byte stream into blocks of whole lines, with a
@@ -18,6 +20,33 @@ type blockReader struct {
 	err       error // first read error other than io.EOF
 	read      int64 // bytes consumed from r
 	discard   []byte
+	// hugeBuffers asks for the blocks' buffers in one huge-page array
+	// (giveBlockBuffers).
+	hugeBuffers bool
+}
+
+// giveBlockBuffers gives each block without a buffer of blockSize one cut
+// from a single array advised to huge pages (safeopen.HugeRoom): their
+// first fill is the read's (a stream that fills them all), and in 4 KiB
+// pages it took a page fault per 4 KiB — 384 for six blocks of 256 KiB,
+// ~17 µs each on the benchmark's virtual machines, in the serial reader.
+func giveBlockBuffers(blocks []*block, blockSize int) {
+	n := 0
+	for _, b := range blocks {
+		if cap(b.buf) < blockSize {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	arena := safeopen.HugeRoom[byte](max(n*blockSize, 4<<20))
+	arena = arena[:cap(arena)]
+	for _, b := range blocks {
+		if cap(b.buf) < blockSize {
+			b.buf, arena = arena[:0:blockSize], arena[blockSize:]
+		}
+	}
 }
 
 // block is one unit of phase-1 work.

@@ -64,6 +64,10 @@ func DecodeReader(ctx context.Context, r io.Reader, opts DecodeOptions, dst *con
 		blockSize: contract.Cmp0(opts.BlockSize, contract.DefaultBlockSize),
 		maxLine:   contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize),
 	}
+	// A stream that fills every buffer in flight (the blocks of
+	// decodeParallel) gets them cut from one huge-page array, unless
+	// memory is bounded (the array holds up to 4 MiB spare).
+	br.hugeBuffers = opts.MemoryLimit <= 0 && opts.SizeHint >= int64(2*workers+2)*int64(br.blockSize)
 	if lim := opts.MemoryLimit; lim > 0 {
 		// In flight: 2·workers+2 blocks, each of which may grow to a line.
 		blocks := int64(2*workers + 2)
@@ -114,6 +118,7 @@ type collector struct {
 	ended    bool
 	lastCut  bool
 	readErr  error
+	touched  uint64 // the sum of the slots touched, kept (consume)
 }
 
 func (c *collector) consume(b *block) error {
@@ -132,6 +137,15 @@ func (c *collector) consume(b *block) error {
 	for _, is := range res.issues {
 		sum.AddProblem(is.Kind, base+is.line, is.field)
 	}
+	// The index slots of the block's uuids first, their cache misses
+	// overlapped (UUIDIndex.Touch), then the events in order.
+	touched := uint64(0)
+	for i := range res.events {
+		if ev := &res.events[i]; ev.Flags&(fUUID|fUUIDExt) == fUUID {
+			touched += c.m.index.Touch(&ev.uuid)
+		}
+	}
+	c.touched += touched
 	for i := range res.events {
 		ev := &res.events[i]
 		ev.Line += base
@@ -215,8 +229,15 @@ func decodeParallel(ctx context.Context, br *blockReader, newDecoder func() *Lin
 	defer cancel()
 	nBlocks := 2*workers + 2
 	free := make(chan *block, nBlocks)
-	for i := 0; i < nBlocks; i++ {
-		free <- getBlock()
+	blocks := make([]*block, nBlocks)
+	for i := range blocks {
+		blocks[i] = getBlock()
+	}
+	if br.hugeBuffers {
+		giveBlockBuffers(blocks, br.blockSize)
+	}
+	for _, b := range blocks {
+		free <- b
 	}
 	defer func() {
 		for {

@@ -125,6 +125,7 @@ type LineDecoder struct {
 	Ps          PayloadScratch
 	pw          payloadWords // the one-pass payload scan of the line
 	pwStart     int          // start of the data value pw describes (-1: none)
+	utf8Known   bool         // the line's UTF-8 validity came with its facts
 	Scratch     []byte
 	interns     map[string]string
 
@@ -169,13 +170,15 @@ func (d *LineDecoder) Decode(line []byte, lineNo int64, lastUnterminated bool, e
 	}
 	var f Fields
 	d.pwStart = -1
+	d.utf8Known = facts&FactsKnown != 0
 	err := d.scanEnvelope(line, &f)
-	// The one-pass payload scan checked its strings' UTF-8 (and the bytes
+	// The line split checked the line's UTF-8 when it knows its facts;
+	// else the one-pass payload scan checked its strings' (and the bytes
 	// before them): only the rest of the line is left.
 	var valid bool
 	switch {
-	case facts&(FactsKnown|FactHigh) == FactsKnown:
-		valid = true // ASCII
+	case d.utf8Known:
+		valid = facts&FactBadUTF8 == 0
 	case err == nil && d.pwStart >= 0 && d.pwStart == f.Data.Start:
 		valid = !d.pw.badUTF8 && utf8.Valid(line[d.pw.utf8At:]) && utf8.Valid(line[:d.pwStart])
 	default:
@@ -309,7 +312,7 @@ func (d *LineDecoder) readOutput(line []byte, data scan.Value, valid bool, lineN
 	needText := d.CountText && d.Counter != nil
 	if valid && d.Words && needText {
 		if d.pwStart != data.Start {
-			scanPayloadWords(line, data.Start, &d.pw) // data is valid JSON: cannot fail
+			scanPayloadWords(line, data.Start, &d.pw, d.utf8Known) // data is valid JSON: cannot fail
 		}
 		run, bad := d.pw.textWords()
 		if bad {
@@ -406,7 +409,7 @@ func (d *LineDecoder) scanEnvelope(line []byte, f *Fields) error {
 			i = scan.SkipWS(line, i+1)
 			var v scan.Value
 			if isData && complete && d.Words && d.CountText {
-				v, err = scanPayloadWords(line, i, &d.pw)
+				v, err = scanPayloadWords(line, i, &d.pw, d.utf8Known)
 				d.pwStart = i
 			} else {
 				v, err = scan.ScanValue(line, i, 1)

@@ -25,23 +25,27 @@ type blockResult struct {
 type LineFacts uint8
 
 const (
-	FactsKnown LineFacts = 1 << iota // the other bits are set
-	FactNUL                          // the line holds a NUL byte
-	FactHigh                         // the line holds a byte 0x80 and up
+	FactsKnown  LineFacts = 1 << iota // the other bits are set
+	FactNUL                           // the line holds a NUL byte
+	FactHigh                          // the line holds a byte 0x80 and up
+	FactBadUTF8                       // the line is not valid UTF-8
 )
 
 // LineStop returns the index of the first '\n' or '\r' in b (len(b) if
-// none) and, with AVX2, the facts of b before it, in one pass; without,
-// two memchr passes and no facts.
+// none) and, with AVX2, the facts of b before it (its UTF-8 validity
+// among them), in one pass; without, two memchr passes and no facts.
 func LineStop(b []byte) (int, LineFacts) {
 	if scan.HaveWordsAVX2 {
-		i, nul, high := scan.LineStopAVX2(b)
+		i, nul, high, bad := scan.LineStopAVX2(b)
 		f := FactsKnown
 		if nul != 0 {
 			f |= FactNUL
 		}
 		if high != 0 {
 			f |= FactHigh
+		}
+		if bad != 0 {
+			f |= FactBadUTF8
 		}
 		return i, f
 	}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/steadysweep/steadysweep/columnar/endpoints"
 	"github.com/steadysweep/steadysweep/columnar/scan/scantest"
@@ -55,8 +56,10 @@ func checkSplit(t *testing.T, buf string, final bool) {
 				return
 			}
 			high := bytes.ContainsFunc(line, func(r rune) bool { return r >= 0x80 })
-			if nul := bytes.IndexByte(line, 0) >= 0; facts&endpoints.FactNUL != 0 != nul || facts&endpoints.FactHigh != 0 != high {
-				t.Fatalf("%s: line %q: facts %b, want NUL %v, high %v", loop, line, facts, nul, high)
+			bad := !utf8.Valid(line)
+			if nul := bytes.IndexByte(line, 0) >= 0; facts&endpoints.FactNUL != 0 != nul || facts&endpoints.FactHigh != 0 != high ||
+				facts&endpoints.FactBadUTF8 != 0 != bad {
+				t.Fatalf("%s: line %q: facts %b, want NUL %v, high %v, bad UTF-8 %v", loop, line, facts, nul, high, bad)
 			}
 		})
 		if !reflect.DeepEqual(got, want) || cut != wantCut || n != int64(len(want)) {
@@ -73,7 +76,12 @@ func TestForEachLineLoops(t *testing.T) {
 		checkSplit(t, buf, false)
 		checkSplit(t, buf, true)
 	}
-	alphabet := []string{"a", "b", " ", "\n", "\r", "\r\n", "\x00", "é", "\xff", "\x80", strings.Repeat("x", 31)}
+	alphabet := []string{"a", "b", " ", "\n", "\r", "\r\n", "\x00", "é", "\xff", "\x80", strings.Repeat("x", 31),
+		// UTF-8 at the edges: three- and four-byte characters, their
+		// parts alone, and each kind of invalid sequence (overlong,
+		// surrogate, above U+10FFFF, a stray continuation, a cut lead).
+		"日本", "\xe2\x80\x83", "\xe2\x80", "\xe2", "\xf0\x9f\x98\x80", "\xf0\x9f\x98", "\xf0\x9f", "\xf0",
+		"\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xed\x9f\xbf", "\xf4\x90\x80\x80", "\xf4\x8f\xbf\xbf", "\xf5\x80\x80\x80", "\xc2"}
 	filler := strings.Repeat("0123456789", 8)
 	for _, p := range alphabet {
 		for off := 0; off < 70; off++ {
@@ -98,5 +106,6 @@ func TestForEachLineLoops(t *testing.T) {
 func FuzzForEachLine(f *testing.F) {
 	f.Add("a\r\nb\rc\n\x00é", true)
 	f.Add(strings.Repeat("x", 40)+"\r"+strings.Repeat("\xe2\x80\x83", 20), false)
+	f.Add(strings.Repeat("x", 30)+"\xf0\x9f\x98\x80\xed\xa0\x80"+strings.Repeat("é", 20)+"\xe2\x80", true)
 	f.Fuzz(func(t *testing.T, buf string, final bool) { checkSplit(t, buf, final) })
 }

@@ -31,23 +31,28 @@ type payloadWords struct {
 
 	// utf8At and badUTF8 check the line's UTF-8 as it is scanned: bytes
 	// before utf8At are checked (the strings counted here by the word
-	// loop, the bytes between them by utf8.Valid).
-	utf8At  int
-	badUTF8 bool
+	// loop, the bytes between them by utf8.Valid), unless utf8Known: the
+	// line split checked the whole line already.
+	utf8At    int
+	badUTF8   bool
+	utf8Known bool
 }
 
 // words scans the string at b[i] into run, checking the line's UTF-8 up
 // to its end; with chunks, the strings of the chunk list that directly
 // follow it too (scan.ScanChunkWords).
 func (p *payloadWords) words(b []byte, i int, run *scan.WordRun, chunks bool) (int, error) {
-	if !p.badUTF8 && !utf8.Valid(b[p.utf8At:i]) {
+	if !p.utf8Known && !p.badUTF8 && !utf8.Valid(b[p.utf8At:i]) {
 		p.badUTF8 = true
 	}
 	var end int
 	var err error
-	if chunks {
+	switch {
+	case p.utf8Known:
+		end, err = scan.ScanWordsKnownUTF8(b, i, run, chunks)
+	case chunks:
 		end, err = scan.ScanChunkWords(b, i, run)
-	} else {
+	default:
 		end, err = scan.ScanStringWords(b, i, run)
 	}
 	if run.BadUTF8 {
@@ -58,9 +63,11 @@ func (p *payloadWords) words(b []byte, i int, run *scan.WordRun, chunks bool) (i
 }
 
 // scanPayloadWords scans and validates the data value at b[i] (any JSON
-// value, as scanValue at depth 1 would) and fills p in the same pass.
-func scanPayloadWords(b []byte, i int, p *payloadWords) (scan.Value, error) {
-	*p = payloadWords{}
+// value, as scanValue at depth 1 would) and fills p in the same pass;
+// utf8Known skips the UTF-8 checks between its strings (the caller knows
+// the line's validity).
+func scanPayloadWords(b []byte, i int, p *payloadWords, utf8Known bool) (scan.Value, error) {
+	*p = payloadWords{utf8Known: utf8Known}
 	if i >= len(b) || b[i] != '[' {
 		return scan.ScanValue(b, i, 1)
 	}

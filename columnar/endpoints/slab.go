@@ -34,10 +34,11 @@ func slabBytesPerSample(reissued bool) int {
 	return n
 }
 
-// newColumnSlab returns a slab for the columns of n samples, or nil when
-// they are too small for huge pages (carve then allocates as withRoom).
-func newColumnSlab(n int, reissued bool) *columnSlab {
-	size := n*slabBytesPerSample(reissued) + 32*8 // and each column's alignment
+// newColumnSlab returns a slab for the columns of n samples and an index
+// table of indexSlots slots, or nil when they are too small for huge pages
+// (carve then allocates as withRoom).
+func newColumnSlab(n int, reissued bool, indexSlots int) *columnSlab {
+	size := n*slabBytesPerSample(reissued) + indexSlots*8 + 32*8 // and each column's alignment
 	if size < slabMin {
 		return nil
 	}
@@ -64,3 +65,7 @@ func carve[T any](sl *columnSlab, xs []T, n int) []T {
 	sl.off = off + n*size
 	return grown
 }
+
+// slots returns size zeroed index slots cut from sl (UUIDIndex.EnsureFrom):
+// the slab is fresh memory and every cut a new part of it.
+func (sl *columnSlab) slots(size int) []uint64 { return carve(sl, []uint64(nil), size)[:size] }

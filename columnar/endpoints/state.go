@@ -77,13 +77,13 @@ func (m *machine) reserve() {
 		}
 		want = int(min(int64(want), m.limit/BytesPerSample))
 	}
-	sl := newColumnSlab(want, m.reissued)
+	sl := newColumnSlab(want, m.reissued, m.index.SlotsFor(want))
 	growSamples(s, want, sl)
 	if m.reissued {
 		s.LastIssueNs = carve(sl, s.LastIssueNs, want)
 		m.curIssue = carve(sl, m.curIssue, want)
 	}
-	m.index.Ensure(m.dst.Keys, want)
+	m.index.EnsureFrom(m.dst.Keys, want, sl.slots)
 	d := m.dst
 	d.Keys = carve(sl, d.Keys, want)
 	d.TextBytes = carve(sl, d.TextBytes, want)

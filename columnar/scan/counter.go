@@ -165,7 +165,7 @@ func swarWords(b []byte, j int, carry uint64) (int, int, uint64) {
 // when the line is valid UTF-8; otherwise a caller must count the joined
 // text instead (chunks may split a character).
 func ScanStringWords(b []byte, i int, run *WordRun) (int, error) {
-	return scanWords(b, i, run, false)
+	return scanWords(b, i, run, false, false)
 }
 
 // ScanChunkWords is ScanStringWords over the strings of a chunk list from
@@ -177,14 +177,26 @@ func ScanStringWords(b []byte, i int, run *WordRun) (int, error) {
 // non-string, whitespace) is left to the caller there. A chunk list of
 // one word a string thus costs no call per string.
 func ScanChunkWords(b []byte, i int, run *WordRun) (int, error) {
-	return scanWords(b, i, run, true)
+	return scanWords(b, i, run, true, false)
 }
 
-// scanWords is ScanStringWords (chunks false) and ScanChunkWords.
-func scanWords(b []byte, i int, run *WordRun, chunks bool) (int, error) {
-	var inList uint64 // wordsAVX2's chunks flag
+// ScanWordsKnownUTF8 is ScanChunkWords (chunks) or ScanStringWords for a
+// caller that knows b's UTF-8 validity already (the line split checked
+// it): the vector loop leaves its own check out, and run.BadUTF8 is then
+// not to be used.
+func ScanWordsKnownUTF8(b []byte, i int, run *WordRun, chunks bool) (int, error) {
+	return scanWords(b, i, run, chunks, true)
+}
+
+// scanWords is ScanStringWords (chunks false) and ScanChunkWords; known
+// leaves the UTF-8 check of the vector loop out (ScanWordsKnownUTF8).
+func scanWords(b []byte, i int, run *WordRun, chunks, known bool) (int, error) {
+	var inList, trusted uint64 // wordsAVX2's flags
 	if chunks {
 		inList = 1
+	}
+	if known {
+		trusted = 1
 	}
 	j := i + 1
 	words, lead := run.Words, run.Lead
@@ -200,7 +212,7 @@ func scanWords(b []byte, i int, run *WordRun, chunks bool) (int, error) {
 			if HaveWordsAVX2 && j >= 3 && j+32 <= len(b) {
 				var ps, bad uint64
 				var dropped int
-				j, w, ps, dropped, bad = wordsAVX2(b, j, carry>>7, inList)
+				j, w, ps, dropped, bad = wordsAVX2(b, j, carry>>7, inList, trusted)
 				carry, extra = ps<<7, extra-dropped
 				if bad != 0 {
 					run.BadUTF8 = true

@@ -13,8 +13,8 @@ import (
 // defaults: NaN, Infinity and -Infinity literals, integers of any size,
 // duplicate keys with the last one winning) but decodes only the values
 // the decoder asks for. String values it does not need are skipped with
-// one AVX2 pass to each quote or backslash (quoteOrBackslashAVX2), or two
-// bytes.IndexByte passes without AVX2.
+// one AVX2 pass to the closing quote (stringEndAVX2, one-letter escapes
+// taken in its loop), or two bytes.IndexByte passes without AVX2.
 //
 // Deliberate gap: raw control characters inside a skipped string are not
 // rejected (Python's strict mode would reject the line). NUL bytes are
@@ -63,9 +63,12 @@ func SkipWS(b []byte, i int) int {
 func ScanString(b []byte, i int) (end int, esc bool, err error) {
 	i++ // opening quote
 	if HaveWordsAVX2 {
-		// One pass to each quote or backslash; escapes checked there.
+		// One pass to the closing quote, taking one-letter escapes; the
+		// others are checked here.
 		for {
-			k := i + quoteOrBackslashAVX2(b[i:])
+			k, e := stringEndAVX2(b[i:])
+			k += i
+			esc = esc || e != 0
 			switch {
 			case k >= len(b):
 				return 0, false, ErrJSON

@@ -2,6 +2,6 @@
 
 package scan
 
-func LineStopAVX2(b []byte) (int, uint64, uint64) { panic("scan: no AVX2 line scan") }
+func LineStopAVX2(b []byte) (int, uint64, uint64, uint64) { panic("scan: no AVX2 line scan") }
 
-func quoteOrBackslashAVX2(b []byte) int { panic("scan: no AVX2 string scan") }
+func stringEndAVX2(b []byte) (int, uint64) { panic("scan: no AVX2 string scan") }

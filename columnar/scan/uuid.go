@@ -120,6 +120,18 @@ func (x *UUIDIndex) locateHashed(keys [][16]byte, k *[16]byte, h uint64) (slot i
 	}
 }
 
+// Touch loads the slot where k's probe starts and returns it, for the
+// caller to keep (so the load is not optimised away): a pass of Touch
+// over a block's keys before their lookups overlaps the cache misses of a
+// table larger than the cache, which the lookups, one an event and each
+// waiting on its own, took in turn (nine tenths of locate's time).
+func (x *UUIDIndex) Touch(k *[16]byte) uint64 {
+	if len(x.slots) == 0 {
+		return 0
+	}
+	return x.slots[int(x.hash(k))&(len(x.slots)-1)]
+}
+
 func (x *UUIDIndex) Lookup(keys [][16]byte, k *[16]byte) (int32, bool) {
 	if len(x.slots) == 0 {
 		return 0, false
@@ -153,18 +165,38 @@ func (x *UUIDIndex) Set(keys [][16]byte, k *[16]byte, pos int32) {
 }
 
 // Ensure makes room for n keys, rehashing from the keys column.
-func (x *UUIDIndex) Ensure(keys [][16]byte, n int) {
+func (x *UUIDIndex) Ensure(keys [][16]byte, n int) { x.EnsureFrom(keys, n, nil) }
+
+// SlotsFor is the number of slots Ensure gives the table to make room for
+// n keys (0 when it has room already): what a caller that provides the
+// slots (EnsureFrom) sets aside.
+func (x *UUIDIndex) SlotsFor(n int) int {
 	if 4*n <= 3*len(x.slots) {
-		return
+		return 0
 	}
 	size := max(1024, len(x.slots))
 	for 4*n > 3*size {
 		size *= 2
 	}
+	return size
+}
+
+// EnsureFrom is Ensure taking the new table from alloc when not nil,
+// which returns size zeroed slots: the decoder cuts them from its
+// huge-page column slab, where a table of 1 MiB in make's 4 KiB pages
+// took 260 page faults as its random probes touched them.
+func (x *UUIDIndex) EnsureFrom(keys [][16]byte, n int, alloc func(size int) []uint64) {
+	size := x.SlotsFor(n)
+	if size == 0 {
+		return
+	}
 	old := x.slots
-	if x.HugePages {
+	switch {
+	case alloc != nil:
+		x.slots = alloc(size)
+	case x.HugePages:
 		x.slots = safeopen.HugeRoom[uint64](size)[:size]
-	} else {
+	default:
 		x.slots = make([]uint64, size)
 	}
 	mask := size - 1

@@ -97,23 +97,23 @@ DATA avx2Bytes<>+0(SB)/8, $0xe2fee1c21f5c2220
 DATA avx2Bytes<>+8(SB)/1, $0x2c
 GLOBL avx2Bytes<>(SB), RODATA|NOPTR, $9
 
-DATA utf8Hi1<>+0(SB)/8, $0x0202020202020202  // by the high nibble of the byte before
-DATA utf8Hi1<>+8(SB)/8, $0x4915012180808080
-GLOBL utf8Hi1<>(SB), RODATA|NOPTR, $16
+DATA ·utf8Hi1+0(SB)/8, $0x0202020202020202  // by the high nibble of the byte before
+DATA ·utf8Hi1+8(SB)/8, $0x4915012180808080
+GLOBL ·utf8Hi1(SB), RODATA|NOPTR, $16
 
-DATA utf8Lo1<>+0(SB)/8, $0xcbcbcb8b8383a3e7  // by its low nibble
-DATA utf8Lo1<>+8(SB)/8, $0xcbcbdbcbcbcbcbcb
-GLOBL utf8Lo1<>(SB), RODATA|NOPTR, $16
+DATA ·utf8Lo1+0(SB)/8, $0xcbcbcb8b8383a3e7  // by its low nibble
+DATA ·utf8Lo1+8(SB)/8, $0xcbcbdbcbcbcbcbcb
+GLOBL ·utf8Lo1(SB), RODATA|NOPTR, $16
 
-DATA utf8Hi2<>+0(SB)/8, $0x0101010101010101  // by the high nibble of the byte
-DATA utf8Hi2<>+8(SB)/8, $0x01010101babaaee6
-GLOBL utf8Hi2<>(SB), RODATA|NOPTR, $16
+DATA ·utf8Hi2+0(SB)/8, $0x0101010101010101  // by the high nibble of the byte
+DATA ·utf8Hi2+8(SB)/8, $0x01010101babaaee6
+GLOBL ·utf8Hi2(SB), RODATA|NOPTR, $16
 
 // The masks: the low nibble; 0xE0 - 0x80 and 0xF0 - 0x80, whose saturating
 // differences are 0x80 and up only from third and fourth bytes on; the
 // high bit.
-DATA utf8Masks<>+0(SB)/8, $0x8070600f
-GLOBL utf8Masks<>(SB), RODATA|NOPTR, $8
+DATA ·utf8Masks+0(SB)/8, $0x8070600f
+GLOBL ·utf8Masks(SB), RODATA|NOPTR, $8
 
 // escapeClass classifies the ASCII byte after a backslash for wordsAVX2:
 // 1 for the escapes of spaces (\n \t \r \f), 2 for those of other
@@ -128,7 +128,7 @@ DATA escapeClass<>+0x72(SB)/1, $1
 DATA escapeClass<>+0x74(SB)/1, $1
 GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 
-// func wordsAVX2(b []byte, j int, prevSpace uint64, chunks uint64) (next int, words int, prevSpaceOut uint64, dropped int, bad uint64)
+// func wordsAVX2(b []byte, j int, prevSpace, chunks, trusted uint64) (next int, words int, prevSpaceOut uint64, dropped int, bad uint64)
 //
 // Counts word starts in b[j:] 32 bytes at a time (needs 3 <= j and
 // j+32 <= len(b)), with more of scanStringWords' cases in the loop than
@@ -136,22 +136,28 @@ GLOBL escapeClass<>(SB), RODATA|NOPTR, $128
 // valid UTF-8, see scanStringWords) and are checked as UTF-8 in place
 // (bad is non-zero on an error at a byte it took or stopped at), except
 // the lead bytes of the multi-byte Unicode spaces (0xC2, 0xE1, 0xE2,
-// 0xE3); the two-byte escapes \n \t \r \f (spaces) and \" \\ \/ \b (not)
+// 0xE3), which stop the vectors and whose whole characters it then takes
+// one at a time, spaces or not as PyIsSpace says; the two-byte escapes \n \t \r \f (spaces) and \" \\ \/ \b (not)
 // are taken in place (each decodes to one byte: one byte dropped). With
 // chunks non-zero, a closing quote directly followed by ," (the next
 // string of a chunk list) is taken in place too, the three bytes dropped
 // and transparent to the count (a word may go on across them): the
 // strings count as their concatenation, many separators a block, without
 // a stop per string.
-// It stops at any other '"', a control byte, one of those lead bytes, a
-// \u or bad escape, or len(b); the last block overlaps the one before, so
+// It stops at any other '"', a control byte, one of those lead bytes
+// not followed by its continuations, a \u or bad escape, or len(b); the last block overlaps the one before, so
 // it never stops inside a character for want of bytes. AVX2 and POPCNT.
 //
 // Registers: SI b, R13 len(b), DI j, R8 prevSpace, R9 words, R12
 // dropped, R11 UTF-8 errors; per block R10 where it was loaded, AX the
 // stops, BX the spaces, DX the UTF-8 errors, R14 the separators (R14 and
-// Y15 are free in ABI0 code: the wrapper restores them).
-TEXT ·wordsAVX2(SB), NOSPLIT, $0-88
+// Y15 are free in ABI0 code: the wrapper restores them). The block's masks
+// and R10 are kept on the stack (0 to 16(SP)): after a two-byte escape
+// inside it the count goes on from those masks shifted past the escape
+// (avxnext), with a stop at the block's end that only loads the next
+// block, instead of loading and checking the block again from there — at
+// an escape every 28 bytes of prose, a block was loaded about twice.
+TEXT ·wordsAVX2(SB), NOSPLIT, $24-96
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), R13
 	MOVQ j+24(FP), DI
@@ -247,32 +253,35 @@ avxnosep:
 	VPOR     Y6, Y1, Y1
 	VPMOVMSKB Y1, CX
 	ORL      CX, AX
+	XORL     DX, DX              // known UTF-8: no check (trusted)
+	CMPQ     trusted+48(FP), $0
+	JNE      avxchecked
 
 	// UTF-8 errors (Keiser and Lemire): the nibble tables on the byte
 	// before and this one, XOR "must be a continuation" (two or three
 	// bytes after a lead of three or four).
 	VMOVDQU  -1(SI)(R10*1), Y1
-	VPBROADCASTB utf8Masks<>+0(SB), Y6
+	VPBROADCASTB ·utf8Masks+0(SB), Y6
 	VPSRLW   $4, Y1, Y2
 	VPAND    Y6, Y2, Y2
-	VBROADCASTI128 utf8Hi1<>(SB), Y3
+	VBROADCASTI128 ·utf8Hi1(SB), Y3
 	VPSHUFB  Y2, Y3, Y3
 	VPAND    Y6, Y1, Y2
-	VBROADCASTI128 utf8Lo1<>(SB), Y4
+	VBROADCASTI128 ·utf8Lo1(SB), Y4
 	VPSHUFB  Y2, Y4, Y4
 	VPAND    Y4, Y3, Y3
 	VPSRLW   $4, Y0, Y2
 	VPAND    Y6, Y2, Y2
-	VBROADCASTI128 utf8Hi2<>(SB), Y4
+	VBROADCASTI128 ·utf8Hi2(SB), Y4
 	VPSHUFB  Y2, Y4, Y4
 	VPAND    Y4, Y3, Y3
 	VMOVDQU  -2(SI)(R10*1), Y1
-	VPBROADCASTB utf8Masks<>+1(SB), Y6
+	VPBROADCASTB ·utf8Masks+1(SB), Y6
 	VPSUBUSB Y6, Y1, Y1
-	VPBROADCASTB utf8Masks<>+2(SB), Y6
+	VPBROADCASTB ·utf8Masks+2(SB), Y6
 	VPSUBUSB Y6, Y5, Y2
 	VPOR     Y2, Y1, Y1
-	VPBROADCASTB utf8Masks<>+3(SB), Y6
+	VPBROADCASTB ·utf8Masks+3(SB), Y6
 	VPAND    Y6, Y1, Y1
 	VPXOR    Y3, Y1, Y1
 	VPXOR    Y2, Y2, Y2
@@ -281,16 +290,28 @@ avxnosep:
 	NOTL     DX
 
 avxchecked:
+	MOVL AX, 0(SP)
+	MOVL BX, 4(SP)
+	MOVL DX, 8(SP)
+	MOVL R14, 12(SP)
+	MOVQ R10, 16(SP)
+
+avxresume:
 	CMPQ R10, DI
 	JEQ  avxwhole
-	// The last block: shift it so that bit 0 is b[DI], with a stop at
-	// len(b).
+	// The last block, or the rest of a block after an escape: shift it so
+	// that bit 0 is b[DI], with a stop at its end (len(b) for the last).
 	MOVQ DI, CX
 	SUBQ R10, CX                 // 1..31
 	SHRL CX, AX
 	SHRL CX, BX
 	SHRL CX, DX
 	SHRL CX, R14
+	MOVL R14, R10                // the quotes of the separators left are no
+	SHLL $2, R10                 // stops (avxnext gives the stops with all
+	ORL  R14, R10                // quotes: past an escape a candidate is
+	NOTL R10                     // true up to the next stop only)
+	ANDL R10, AX
 	NEGL CX
 	ADDL $32, CX                 // bytes left, 1..31
 	MOVL $1, R10
@@ -392,11 +413,91 @@ avxpartial:
 avxspecial:
 	CMPQ DI, R13
 	JGE  avxdone
+	MOVQ 16(SP), R10
+	ADDQ $32, R10
+	CMPQ DI, R10
+	JEQ  avxloop                 // the block's end: load the next
 	MOVBLZX (SI)(DI*1), AX
 	CMPL AX, $0x22
 	JEQ  avxquote
 	CMPL AX, $0x5c
-	JNE  avxdone                 // a control or lead byte: the caller's
+	JEQ  avxbackslash
+	CMPL AX, $0xc2
+	JEQ  avxlead2
+	CMPL AX, $0xe1
+	JB   avxdone                 // a control byte: the caller's
+	CMPL AX, $0xe3
+	JA   avxdone
+
+	// A lead byte of a multi-byte space: the character is taken here when
+	// it is whole (a lead and continuations, which then holds no UTF-8
+	// error that the lead's place did not show), a space or not as
+	// PyIsSpace says; else the caller's.
+	LEAQ 3(DI), DX
+	CMPQ DX, R13
+	JG   avxdone
+	MOVBLZX 1(SI)(DI*1), DX
+	MOVBLZX 2(SI)(DI*1), CX
+	MOVL DX, R10
+	ANDL $0xc0, R10
+	CMPL R10, $0x80
+	JNE  avxdone
+	MOVL CX, R10
+	ANDL $0xc0, R10
+	CMPL R10, $0x80
+	JNE  avxdone
+	SHLL $16, AX
+	SHLL $8, DX
+	ORL  DX, AX
+	ORL  CX, AX                  // its three bytes
+	CMPL AX, $0xe19a80           // U+1680
+	JEQ  avxspace3
+	CMPL AX, $0xe38080           // U+3000
+	JEQ  avxspace3
+	SUBL $0xe28080, AX           // past U+2000 (below it: wrapped, large)
+	CMPL AX, $0x0a               // U+2000 to U+200A
+	JBE  avxspace3
+	CMPL AX, $0x11f              // U+205F, e2 81 9f
+	JEQ  avxspace3
+	SUBL $0x28, AX               // U+2028 and U+2029, e2 80 a8 and a9
+	CMPL AX, $1
+	JBE  avxspace3
+	CMPL AX, $7                  // U+202F, e2 80 af
+	JEQ  avxspace3
+	ADDQ R8, R9                  // a word starts if a space came before
+	XORQ R8, R8
+	ADDQ $3, DI
+	JMP  avxnext
+
+avxspace3:
+	MOVQ $1, R8
+	ADDQ $3, DI
+	JMP  avxnext
+
+avxlead2:
+	LEAQ 2(DI), DX
+	CMPQ DX, R13
+	JG   avxdone
+	MOVBLZX 1(SI)(DI*1), DX
+	MOVL DX, R10
+	ANDL $0xc0, R10
+	CMPL R10, $0x80
+	JNE  avxdone
+	CMPL DX, $0x85               // U+0085
+	JEQ  avxspace2
+	CMPL DX, $0xa0               // U+00A0
+	JEQ  avxspace2
+	ADDQ R8, R9
+	XORQ R8, R8
+	ADDQ $2, DI
+	JMP  avxnext
+
+avxspace2:
+	MOVQ $1, R8
+	ADDQ $2, DI
+	JMP  avxnext
+
+avxbackslash:
 	LEAQ 1(DI), DX
 	CMPQ DX, R13
 	JGE  avxdone
@@ -415,14 +516,27 @@ avxspaceesc:
 	MOVQ $1, R8
 	INCQ R12
 	ADDQ $2, DI
-	JMP  avxloop
+	JMP  avxnext
 
 avxwordesc:
 	ADDQ R8, R9                  // a word starts if a space came before
 	XORQ R8, R8
 	INCQ R12
 	ADDQ $2, DI
-	JMP  avxloop
+
+avxnext:                         // on in the block of 16(SP), if DI is in it
+	MOVQ 16(SP), R10
+	LEAQ 32(R10), AX
+	CMPQ DI, AX
+	JGE  avxloop
+	MOVL 4(SP), BX
+	MOVL 8(SP), DX
+	MOVL 12(SP), R14
+	MOVL R14, AX                 // the stops with the separators' quotes:
+	SHLL $2, AX                  // a candidate after the stop taken may be
+	ORL  R14, AX                 // an escaped quote's (\","), and the
+	ORL  0(SP), AX               // quote after it a string's end
+	JMP  avxresume
 
 avxquote:                        // the end of a string: of a chunk list's?
 	MOVQ chunks+40(FP), DX
@@ -437,13 +551,13 @@ avxquote:                        // the end of a string: of a chunk list's?
 	JNE  avxdone
 	ADDQ $3, R12
 	ADDQ $3, DI
-	JMP  avxloop
+	JMP  avxnext
 
 avxdone:
 	VZEROUPPER
-	MOVQ DI, next+48(FP)
-	MOVQ R9, words+56(FP)
-	MOVQ R8, prevSpaceOut+64(FP)
-	MOVQ R12, dropped+72(FP)
-	MOVQ R11, bad+80(FP)
+	MOVQ DI, next+56(FP)
+	MOVQ R9, words+64(FP)
+	MOVQ R8, prevSpaceOut+72(FP)
+	MOVQ R12, dropped+80(FP)
+	MOVQ R11, bad+88(FP)
 	RET

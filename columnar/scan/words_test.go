@@ -59,6 +59,14 @@ func checkStringWords(t *testing.T, body, tail string) {
 			case valid && run != want:
 				t.Fatalf("%s: %q after %+v:\ngot  %+v\nwant %+v", loop, body, before, run, want)
 			}
+			if !valid {
+				return
+			}
+			// Told the UTF-8 is valid, the loop counts alike without its check.
+			run = before
+			if end, err := scan.ScanWordsKnownUTF8(line, 1, &run, false); err != nil || end != len(body)+3 || run != want {
+				t.Fatalf("%s known UTF-8: %q after %+v: end %d, %v\ngot  %+v\nwant %+v", loop, body, before, end, err, run, want)
+			}
 		})
 	}
 }
@@ -163,6 +171,14 @@ func checkChunkWords(t *testing.T, line []byte, before scan.WordRun) (scan.WordR
 		case err == nil && valid && run != want:
 			t.Fatalf("%s: %q after %+v:\ngot    %+v\noracle %+v", loop, line, before, run, want)
 		}
+		if !valid {
+			return
+		}
+		// Told the UTF-8 is valid, the loop scans alike without its check.
+		run = before
+		if end, err := scan.ScanWordsKnownUTF8(line, 1, &run, true); end != wantEnd || err != wantErr || err == nil && run != want {
+			t.Fatalf("%s known UTF-8: %q after %+v: end %d, %v; oracle %d, %v\ngot    %+v\noracle %+v", loop, line, before, end, err, wantEnd, wantErr, run, want)
+		}
 	})
 	return want, wantEnd
 }
@@ -183,7 +199,15 @@ func TestScanChunkWordsLoops(t *testing.T) {
 			valid = append(valid, p)
 		}
 	}
-	short := []string{"", " ", "a", "The", " the", " quick", ",", `,\",\"`, `\n`, `\n\n`, `\"`, "\u00a0", " 日本語", "—", `\u3000`, `\ud83d\ude00`}
+	// An escaped quote followed by `,"` looks like a separator (\","); past an
+	// escape taken in the block (wordsAVX2 goes on from its masks) its
+	// quote, and the string's end after it, must still stop the loop.
+	for off := range 40 {
+		for _, body := range []string{`\b\","000`, `\n\"," x`, `\\\"," y","z`} {
+			checkChunkWords(t, []byte(`["`+strings.Repeat("w ", off)[:off]+body+`"]`+strings.Repeat(" ", 40)), scan.WordRun{})
+		}
+	}
+	short := []string{"", " ", "a", "The", " the", " quick", ",", `,\",\"`, `\b\",\"0`, `\n`, `\n\n`, `\"`, "\u00a0", " 日本語", "—", `\u3000`, `\ud83d\ude00`}
 	for i := range 4000 {
 		pieces := valid
 		if i%5 == 0 {

@@ -175,25 +175,26 @@ func (r *sidecarRun) read() {
 	r.resolveDatasetSize()
 }
 
-// sidecarLimits bounds each sidecar's size (package safeopen): a sidecar
+// sidecarLimit bounds each sidecar's size (package safeopen): a sidecar
 // that is a FIFO, a device or larger than its limit is a warning, never a
-// hang or an out-of-memory crash.
-var sidecarLimits = map[string]int64{
-	"config.yaml":         safeopen.LimitConfig,
-	"run_meta.json":       safeopen.LimitRunMeta,
-	"sample_idx_map.json": safeopen.LimitSampleIndex,
-	"result_summary.json": safeopen.LimitSummary,
-	"final_snapshot.json": safeopen.LimitSummary,
+// hang or an out-of-memory crash. Any other file (result_summary.json,
+// final_snapshot.json) has the summaries' limit.
+func sidecarLimit(name string) int64 {
+	switch name {
+	case "config.yaml":
+		return safeopen.LimitConfig
+	case "run_meta.json":
+		return safeopen.LimitRunMeta
+	case "sample_idx_map.json":
+		return safeopen.LimitSampleIndex
+	}
+	return safeopen.LimitSummary
 }
 
 // readSidecar returns the file's bytes; absence is silent (ok=false).
 func (r *sidecarRun) readSidecar(path string) ([]byte, bool) {
 	name := filepath.Base(path)
-	limit, ok := sidecarLimits[name]
-	if !ok {
-		limit = safeopen.LimitSummary
-	}
-	b, err := safeopen.ReadFile(path, name, limit)
+	b, err := safeopen.ReadFile(path, name, sidecarLimit(name))
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.Warnf("%v; ignored", sidecarError(path, err))

@@ -28,6 +28,7 @@ func buildBPE(f *bpeFile) (*bpeModel, error) {
 		return nil, fmt.Errorf("tokenizer: vocab: %w", err)
 	}
 	b := &bpeModel{ignoreMerges: f.IgnoreMerges, cache: newBPECache()}
+	byteRunes, _ := byteLevelTables()
 	for c := 0; c < 256; c++ {
 		for kind := 0; kind < 4; kind++ {
 			s := string(byteRunes[c])

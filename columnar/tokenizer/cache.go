@@ -44,15 +44,14 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 	}
 	defer file.Close()
 	dir := filepath.Join(cacheDir, compiledDir)
-	sum, err := file.sum(dir)
+	sum, cfgRaw, entry, err := locateEntry(file, dir)
 	if err != nil {
 		return nil, "", err
 	}
-	cfg, cfgRaw, err := readConfig(path)
+	cfg, err := parseConfig(cfgRaw, path)
 	if err != nil {
 		return nil, "", err
 	}
-	entry := filepath.Join(dir, compiledKey(sum, cfgRaw)+".tok")
 	var rebuilt string
 	switch data, err := readEntry(entry); {
 	case err == nil:
@@ -99,6 +98,46 @@ func LoadCached(path, cacheDir string) (t *Tokenizer, outcome string, err error)
 		return t, "not stored: " + err.Error(), nil
 	}
 	return t, outcome, nil
+}
+
+// locateEntry returns what names the compiled entry of the opened
+// tokenizer file under dir: the file's hash, the bytes of its
+// tokenizer_config.json (nil without one; a hit never parses them — the
+// entry was built from a parse of those very bytes) and the entry's path.
+func locateEntry(file *openedFile, dir string) (sum [sha256.Size]byte, cfgRaw []byte, entry string, err error) {
+	if sum, err = file.sum(dir); err != nil {
+		return sum, nil, "", err
+	}
+	if cfgRaw, err = readConfigRaw(file.path); err != nil {
+		return sum, nil, "", err
+	}
+	return sum, cfgRaw, filepath.Join(dir, compiledKey(sum, cfgRaw)+".tok"), nil
+}
+
+// loadCachedDeferred is LoadCached for a caller that may never count
+// (Resolve's: a run whose columns come from the column cache needs only
+// the tokenizer's identity, for the key): on a hit it reads the entry's
+// header alone (compiledIdentity) and returns a Tokenizer whose tables
+// are built on first use or by Load — through LoadCached, so a body
+// damaged since is rebuilt then. gpt-oss's hit otherwise maps its 24.5 MB
+// entry, checks its CRC, compiles the Split patterns and builds their
+// Unicode tables: a third of a warm analyze's CPU, for nothing. Without
+// an entry with an intact header it is LoadCached.
+func loadCachedDeferred(path, cacheDir string) (*Tokenizer, string, error) {
+	file, err := openTokenizerFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	_, _, entry, err := locateEntry(file, filepath.Join(cacheDir, compiledDir))
+	file.Close()
+	if err != nil {
+		return nil, "", err
+	}
+	identity, err := readEntryIdentity(entry)
+	if err != nil {
+		return LoadCached(path, cacheDir)
+	}
+	return &Tokenizer{identity: identity, deferred: &deferredTables{path: path, cacheDir: cacheDir}}, CompiledHit, nil
 }
 
 // compiledKey names the entry of a tokenizer file (by its hash) and its

@@ -86,6 +86,40 @@ func copyTiny(t *testing.T, cfg string) string {
 // merges, both kinds of added token, the Split regex, raw bytes.
 var tinyTexts = []string{"hello world", "hello<|end|>world", "a  world", "12345 345", "<think>", "<|end|>\u0338", "\xff\xfe", "<|tool|>x"}
 
+// entryDamage are the ways a disk or a crash can damage a compiled entry.
+var entryDamage = map[string]func([]byte) []byte{
+	"FlipInHeader": func(b []byte) []byte { b[3] ^= 1; return b },
+	"FlipInMiddle": func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b },
+	"FlipInCRC":    func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b },
+	"Truncated":    func(b []byte) []byte { return b[:len(b)*2/3] },
+	"Empty":        func([]byte) []byte { return nil },
+	"OtherVersion": func(b []byte) []byte {
+		return []byte(strings.Replace(string(b), compiledMagic, "steadysweep compiled tokenizer 9\n", 1))
+	},
+	"TrailingBytes": func(b []byte) []byte { return append(b, 0) },
+	// the identity, which a deferred load reads alone (its header CRC)
+	"FlipInIdentity": func(b []byte) []byte { b[len(compiledMagic)+4+4+10] ^= 1; return b },
+}
+
+// damagedCache is a new cache directory holding the compiled entry of
+// the tokenizer file at path, damaged by f.
+func damagedCache(t *testing.T, path string, f func([]byte) []byte) string {
+	t.Helper()
+	cache := t.TempDir()
+	if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
+		t.Fatalf("first load: %q, %v", outcome, err)
+	}
+	entry := entryOf(t, cache)
+	data, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(entry, f(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cache
+}
+
 // TestCompiledCacheCorrupt damages the stored entry of the tiny fixture
 // in each way a disk or a crash can — a flipped bit in each region, a
 // truncation, an empty file, another layout's header — and checks that
@@ -94,31 +128,9 @@ var tinyTexts = []string{"hello world", "hello<|end|>world", "a  world", "12345 
 func TestCompiledCacheCorrupt(t *testing.T) {
 	path := copyTiny(t, "")
 	want := loadTiny(t)
-	damage := map[string]func([]byte) []byte{
-		"FlipInHeader": func(b []byte) []byte { b[3] ^= 1; return b },
-		"FlipInMiddle": func(b []byte) []byte { b[len(b)/2] ^= 0x10; return b },
-		"FlipInCRC":    func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b },
-		"Truncated":    func(b []byte) []byte { return b[:len(b)*2/3] },
-		"Empty":        func([]byte) []byte { return nil },
-		"OtherVersion": func(b []byte) []byte {
-			return []byte(strings.Replace(string(b), compiledMagic, "steadysweep compiled tokenizer 9\n", 1))
-		},
-		"TrailingBytes": func(b []byte) []byte { return append(b, 0) },
-	}
-	for name, f := range damage {
+	for name, f := range entryDamage {
 		t.Run(name, func(t *testing.T) {
-			cache := t.TempDir()
-			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledWritten {
-				t.Fatalf("first load: %q, %v", outcome, err)
-			}
-			entry := entryOf(t, cache)
-			data, err := os.ReadFile(entry)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(entry, f(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			cache := damagedCache(t, path, f)
 			tok, outcome, err := LoadCached(path, cache)
 			if err != nil {
 				t.Fatal(err)
@@ -274,7 +286,7 @@ func TestCompiledCacheMappedEntry(t *testing.T) {
 		t.Errorf("two hits of one entry file hold two copies of its merge table")
 	}
 	entry := entryOf(t, cache)
-	if err := atomicfile.WriteFile(entry, []byte("steadysweep compiled tokenizer 2\ngarbage")); err != nil {
+	if err := atomicfile.WriteFile(entry, []byte(compiledMagic+"garbage")); err != nil {
 		t.Fatal(err)
 	}
 	want := loadTiny(t)

@@ -18,6 +18,8 @@ import (
 //	magic      compiledMagic (the layout's version is in it)
 //	flags      u32: 1 nfc, 2 ignore_merges
 //	identity   str
+//	header crc u32 CRC-32C of magic, flags and identity (compiledIdentity
+//	           reads the identity alone, without the whole entry's CRC)
 //	patterns   u32 count, then str each
 //	raw        u32 count, then an added token each: u32 id, u8 flags, str content
 //	normalized the same
@@ -41,7 +43,7 @@ import (
 // vocabulary slot must lie inside the keys, so no entry, however damaged,
 // can make decoding or a lookup read out of bounds, loop, or allocate more
 // than the entry's size.
-const compiledMagic = "steadysweep compiled tokenizer 2\n"
+const compiledMagic = "steadysweep compiled tokenizer 3\n"
 
 const (
 	compiledNFC          = 1
@@ -56,7 +58,10 @@ const (
 	addedSpecial
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use (crc32 keeps it):
+// a package variable made it at start-up, 8 KiB of tables computed by
+// every command.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // appendCompiled appends the compiled form of p to dst.
 func (p *parts) appendCompiled(dst []byte) []byte {
@@ -76,6 +81,7 @@ func (p *parts) appendCompiled(dst []byte) []byte {
 	}
 	dst = le.AppendUint32(dst, flags)
 	str(p.identity)
+	dst = le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
 	dst = le.AppendUint32(dst, uint32(len(p.patterns)))
 	for _, s := range p.patterns {
 		str(s)
@@ -114,7 +120,7 @@ func (p *parts) appendCompiled(dst []byte) []byte {
 			dst = le.AppendUint32(le.AppendUint32(le.AppendUint32(dst, e.off), e.len), e.id1)
 		}
 	}
-	return le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
+	return le.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
 }
 
 func addedFlags(a addedToken) byte {
@@ -203,7 +209,7 @@ func compiledSlots[T mergeEntry | vocabSlot](r *compiledReader, data []byte, log
 	if r.err != nil {
 		return nil
 	}
-	if !littleEndian {
+	if !littleEndian() {
 		r.fail(what + ": stored little-endian")
 		return nil
 	}
@@ -228,11 +234,12 @@ func compiledSlots[T mergeEntry | vocabSlot](r *compiledReader, data []byte, log
 }
 
 // littleEndian reports whether the host stores integers little-endian,
-// as the compiled form does.
-var littleEndian = func() bool {
+// as the compiled form does (a function, not a variable set at start-up:
+// the package then has no initialisation at all).
+func littleEndian() bool {
 	x := uint16(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
+}
 
 func (r *compiledReader) str(what string) string {
 	return string(r.take(uint64(r.u32(what)), what))
@@ -255,13 +262,13 @@ func decodeCompiled(data []byte) (*parts, error) {
 		return nil, fmt.Errorf("%w: no header of this version", errCompiled)
 	}
 	body := data[:len(data)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(data[len(body):]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCompiled)
 	}
 	r := &compiledReader{b: body[len(compiledMagic):]}
-	flags := r.u32("flags")
+	flags, identity := r.header(body)
 	p := &parts{nfc: flags&compiledNFC != 0, model: &bpeModel{ignoreMerges: flags&compiledIgnoreMerges != 0, cache: newBPECache()}}
-	p.identity = r.str("identity")
+	p.identity = identity
 	p.patterns = make([]string, r.count("patterns", 4))
 	for i := range p.patterns {
 		p.patterns[i] = r.str("pattern")
@@ -322,4 +329,29 @@ func decodeCompiled(data []byte) (*parts, error) {
 		return nil, r.err
 	}
 	return p, nil
+}
+
+// compiledIdentity returns the identity in the header of a compiled
+// entry (data is its start: at least the header), checked by the header's
+// own CRC — without reading, mapping or checking the rest, which a caller
+// that only keys on the identity never needs.
+func compiledIdentity(data []byte) (string, error) {
+	if len(data) < len(compiledMagic) || string(data[:len(compiledMagic)]) != compiledMagic {
+		return "", fmt.Errorf("%w: no header of this version", errCompiled)
+	}
+	r := &compiledReader{b: data[len(compiledMagic):]}
+	_, identity := r.header(data)
+	return identity, r.err
+}
+
+// header reads the flags and identity after the magic and checks the
+// header's CRC; r.b is a suffix of buf, which starts at the magic.
+func (r *compiledReader) header(buf []byte) (flags uint32, identity string) {
+	flags = r.u32("flags")
+	identity = r.str("identity")
+	header := buf[:len(buf)-len(r.b)]
+	if crc := r.u32("header checksum"); r.err == nil && crc != crc32.Checksum(header, castagnoli()) {
+		r.fail("header checksum mismatch")
+	}
+	return flags, identity
 }

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"io"
 	"sync"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
@@ -52,4 +53,25 @@ func readEntry(path string) ([]byte, error) {
 var mapped struct {
 	sync.Mutex
 	entries map[[5]int64][]byte
+}
+
+// entryHeaderSize bounds what readEntryIdentity reads: the magic, the
+// flags, an identity ("sha256:" and 64 hex digits) and the header's CRC,
+// with room to spare.
+const entryHeaderSize = 512
+
+// readEntryIdentity returns the identity in the header of the compiled
+// entry at path (compiledIdentity), reading only its first bytes.
+func readEntryIdentity(path string) (string, error) {
+	f, err := safeopen.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var buf [entryHeaderSize]byte
+	n, err := io.ReadFull(f, buf[:])
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return "", err
+	}
+	return compiledIdentity(buf[:n])
 }

@@ -165,7 +165,7 @@ func appendSumRecord(dst []byte, id [5]int64, sum [sha256.Size]byte) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(v))
 	}
 	dst = append(dst, sum[:]...)
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli))
+	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(dst[start:], castagnoli()))
 }
 
 // readSumRecord returns the sum the record at path holds for identity id;
@@ -176,7 +176,7 @@ func readSumRecord(path string, id [5]int64) (sum [sha256.Size]byte, ok bool) {
 		return sum, false
 	}
 	body := b[:sumRecordSize-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
+	if crc32.Checksum(body, castagnoli()) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return sum, false
 	}
 	b = body[len(sumRecordMagic):]

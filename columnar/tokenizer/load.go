@@ -82,19 +82,46 @@ func Load(path string) (*Tokenizer, error) {
 // readConfig reads the tokenizer_config.json beside the tokenizer file at
 // path: nil when there is none; raw is its bytes (for the cache key).
 func readConfig(path string) (cfg *tokenizerConfig, raw []byte, err error) {
-	cfgPath := filepath.Join(filepath.Dir(path), "tokenizer_config.json")
-	raw, err = safeopen.ReadFile(cfgPath, "tokenizer_config.json", safeopen.LimitTokenizerConfig)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+	if raw, err = readConfigRaw(path); err != nil {
+		return nil, nil, err
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("tokenizer: read %s: %w", cfgPath, err)
-	}
-	cfg = new(tokenizerConfig)
-	if err := json.Unmarshal(raw, cfg); err != nil {
-		return nil, nil, fmt.Errorf("tokenizer: decode %s: %w", cfgPath, err)
+	if cfg, err = parseConfig(raw, path); err != nil {
+		return nil, nil, err
 	}
 	return cfg, raw, nil
+}
+
+// parseConfig parses the bytes of the tokenizer_config.json beside path;
+// nil bytes (no file) are a nil config.
+func parseConfig(raw []byte, path string) (*tokenizerConfig, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	cfg := new(tokenizerConfig)
+	if err := json.Unmarshal(raw, cfg); err != nil {
+		return nil, fmt.Errorf("tokenizer: decode %s: %w", configPath(path), err)
+	}
+	return cfg, nil
+}
+
+// readConfigRaw returns the bytes of the tokenizer_config.json beside
+// path, nil without one.
+func readConfigRaw(path string) ([]byte, error) {
+	raw, err := safeopen.ReadFile(configPath(path), "tokenizer_config.json", safeopen.LimitTokenizerConfig)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: read %s: %w", configPath(path), err)
+	}
+	if raw == nil {
+		raw = []byte{} // an empty file is there (and not JSON), unlike none
+	}
+	return raw, nil
+}
+
+func configPath(path string) string {
+	return filepath.Join(filepath.Dir(path), "tokenizer_config.json")
 }
 
 // LoadBytes builds a tokenizer from the bytes of a tokenizer.json, plain

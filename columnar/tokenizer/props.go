@@ -29,10 +29,43 @@ const (
 	numProperties = iota
 )
 
-// propertyNames maps the names accepted in \p{..} to their bit.
-var propertyNames = map[string]property{
-	"L": propL, "Lu": propLu, "Ll": propLl, "Lt": propLt, "Lm": propLm, "Lo": propLo,
-	"M": propM, "N": propN, "P": propP, "S": propS,
+// propertyNames are the names accepted in \p{..} and their bits: an
+// array the linker lays out, not a map every process builds at start-up.
+var propertyNames = [...]struct {
+	name string
+	p    property
+}{
+	{"L", propL}, {"Lu", propLu}, {"Ll", propLl}, {"Lt", propLt}, {"Lm", propLm}, {"Lo", propLo},
+	{"M", propM}, {"N", propN}, {"P", propP}, {"S", propS},
+}
+
+// propertyNamed is the bit of the \p{..} name, false for a name not
+// accepted.
+func propertyNamed(name string) (property, bool) {
+	for _, pn := range propertyNames {
+		if pn.name == name {
+			return pn.p, true
+		}
+	}
+	return 0, false
+}
+
+// onigClassBounds names a class of onigClasses and its ranges' bounds in
+// onigClassRanges.
+type onigClassBounds struct {
+	name     string
+	from, to int
+}
+
+// onigClass returns the ranges of the class named (onigClasses), nil for
+// none.
+func onigClass(name string) []runeRange {
+	for _, c := range onigClasses {
+		if c.name == name {
+			return onigClassRanges[c.from:c.to:c.to]
+		}
+	}
+	return nil
 }
 
 // propertyTable is a two-stage lookup table: the code point's high bits
@@ -67,10 +100,10 @@ func buildPropertyTable() *propertyTable {
 		p      property
 	}
 	var sources []source
-	for name, p := range propertyNames {
-		sources = append(sources, source{onigClasses[name], p})
+	for _, pn := range propertyNames {
+		sources = append(sources, source{onigClass(pn.name), pn.p})
 	}
-	sources = append(sources, source{onigClasses["s"], propSpace})
+	sources = append(sources, source{onigClass("s"), propSpace})
 	var unsafe []runeRange
 	for _, c := range nfcUnsafeRunes() { // sorted
 		if n := len(unsafe); n > 0 && unsafe[n-1].hi == c-1 {

@@ -319,7 +319,7 @@ func (p *regexParser) parseEscape(inClass, fold bool) (*runeClass, error) {
 		}
 		name := p.src[p.pos+1 : p.pos+end]
 		p.pos += end + 1
-		prop, ok := propertyNames[name]
+		prop, ok := propertyNamed(name)
 		if !ok {
 			return nil, unsupportedRegex(p.src, "property \\p{"+name+"}")
 		}

@@ -88,7 +88,7 @@ func TestCompilePatternUnsupported(t *testing.T) {
 // onig_classes.json, embedded in tables_gen.go).
 func TestCaseFolds(t *testing.T) {
 	for _, letter := range "strevmld" {
-		want := onigClasses["fold_"+string(letter)]
+		want := onigClass("fold_" + string(letter))
 		if want == nil {
 			t.Fatalf("no fold table for %c", letter)
 		}

@@ -26,7 +26,9 @@ type Resolution struct {
 	Looked []string
 	// Compiled is LoadCached's outcome when a cache directory was given
 	// (CompiledHit, CompiledWritten, or why the entry was rebuilt or not
-	// stored); empty when the tokenizer was parsed without the cache.
+	// stored); empty when the tokenizer was parsed without the cache. A
+	// hit has read the entry's header only: the tables are read on first
+	// use (Tokenizer.Load), an entry damaged past its header rebuilt then.
 	Compiled string
 }
 
@@ -129,7 +131,7 @@ func resolve(spec, modelName, cacheDir string) (Counter, Resolution, error) {
 	}
 	var tok *Tokenizer
 	if cacheDir != "" {
-		tok, res.Compiled, err = LoadCached(path, cacheDir)
+		tok, res.Compiled, err = loadCachedDeferred(path, cacheDir)
 	} else {
 		tok, err = Load(path)
 	}

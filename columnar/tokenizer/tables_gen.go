@@ -4,29 +4,29 @@ package tokenizer
 
 // onigClasses holds the code points Oniguruma (Unicode 16) puts in each
 // class: \p{X} under its category name, \s as "s", and the case-folding
-// set of (?i:x) as "fold_x". Its ranges are slices of onigClassRanges:
-// one array the linker lays out as data, where slice literals inside the
-// map literal were copied to the heap by every process at start-up.
-var onigClasses = map[string][]runeRange{
-	"L":      onigClassRanges[0:677:677],
-	"Ll":     onigClassRanges[677:1339:1339],
-	"Lm":     onigClassRanges[1339:1414:1414],
-	"Lo":     onigClassRanges[1414:1942:1942],
-	"Lt":     onigClassRanges[1942:1952:1952],
-	"Lu":     onigClassRanges[1952:2603:2603],
-	"M":      onigClassRanges[2603:2924:2924],
-	"N":      onigClassRanges[2924:3068:3068],
-	"P":      onigClassRanges[3068:3266:3266],
-	"S":      onigClassRanges[3266:3502:3502],
-	"fold_d": onigClassRanges[3502:3504:3504],
-	"fold_e": onigClassRanges[3504:3506:3506],
-	"fold_l": onigClassRanges[3506:3508:3508],
-	"fold_m": onigClassRanges[3508:3510:3510],
-	"fold_r": onigClassRanges[3510:3512:3512],
-	"fold_s": onigClassRanges[3512:3515:3515],
-	"fold_t": onigClassRanges[3515:3517:3517],
-	"fold_v": onigClassRanges[3517:3519:3519],
-	"s":      onigClassRanges[3519:3529:3529],
+// set of (?i:x) as "fold_x", by name, as bounds into onigClassRanges
+// (onigClass): data the linker lays out, where a map literal was built
+// (and its slices copied to the heap) by every process at start-up.
+var onigClasses = [...]onigClassBounds{
+	{"L", 0, 677},
+	{"Ll", 677, 1339},
+	{"Lm", 1339, 1414},
+	{"Lo", 1414, 1942},
+	{"Lt", 1942, 1952},
+	{"Lu", 1952, 2603},
+	{"M", 2603, 2924},
+	{"N", 2924, 3068},
+	{"P", 3068, 3266},
+	{"S", 3266, 3502},
+	{"fold_d", 3502, 3504},
+	{"fold_e", 3504, 3506},
+	{"fold_l", 3506, 3508},
+	{"fold_m", 3508, 3510},
+	{"fold_r", 3510, 3512},
+	{"fold_s", 3512, 3515},
+	{"fold_t", 3515, 3517},
+	{"fold_v", 3517, 3519},
+	{"s", 3519, 3529},
 }
 
 // onigClassRanges are the ranges of every class of onigClasses, by name.

@@ -2,7 +2,9 @@ package tokenizer
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -19,7 +21,10 @@ import (
 //  3. the rest is split by the pre-tokenizer's regexes into pieces;
 //  4. each piece is BPE-merged over its bytes.
 type Tokenizer struct {
-	identity        string
+	identity string
+	// deferred, when set, builds the fields below on first use (Load):
+	// a compiled-cache hit that may only be asked its identity.
+	deferred        *deferredTables
 	nfc             bool
 	splits          []*pattern
 	addedRaw        *addedMatcher
@@ -56,6 +61,48 @@ func (t *Tokenizer) release(sc *encodeScratch) {
 	t.scratch.Put(sc)
 }
 
+// deferredTables is how a Tokenizer returned by loadCachedDeferred
+// builds its tables: once, through LoadCached.
+type deferredTables struct {
+	once           sync.Once
+	done           atomic.Bool
+	path, cacheDir string
+	err            error
+}
+
+// Load builds the tables of a tokenizer whose loading was deferred (a
+// compiled-cache hit of ResolveCached, which reads only the identity);
+// for any other tokenizer it does nothing. Counting and encoding call it
+// first, so it is needed only to load ahead of use (beside other work) or
+// to see its error, which they would return: the tokenizer file gone or
+// unreadable since it was resolved, or changed in a way the cache's key
+// did not see (the identity would no longer be the file's).
+func (t *Tokenizer) Load() error {
+	d := t.deferred
+	if d == nil {
+		return nil
+	}
+	d.once.Do(func() {
+		defer d.done.Store(true)
+		full, _, err := LoadCached(d.path, d.cacheDir)
+		switch {
+		case err != nil:
+			d.err = err
+		case full.identity != t.identity:
+			d.err = fmt.Errorf("tokenizer: %s is %s, not the %s it was resolved as", d.path, full.identity, t.identity)
+		default:
+			t.nfc, t.splits, t.model = full.nfc, full.splits, full.model
+			t.addedRaw, t.addedNormalized = full.addedRaw, full.addedNormalized
+			t.initPool()
+		}
+	})
+	return d.err
+}
+
+// Loaded reports whether t counts without building its tables first
+// (Load has run, or there was nothing to defer).
+func (t *Tokenizer) Loaded() bool { return t.deferred == nil || t.deferred.done.Load() }
+
 // Identity is "sha256:" and the hex SHA-256 of the uncompressed
 // tokenizer.json, so caches of counts can key on the exact tokenizer.
 func (t *Tokenizer) Identity() string { return t.identity }
@@ -81,6 +128,9 @@ func (t *Tokenizer) CountContext(ctx context.Context, text string) (int, error) 
 	case <-ctx.Done():
 		return 0, context.Cause(ctx)
 	default:
+	}
+	if err := t.Load(); err != nil {
+		return 0, err
 	}
 	sc := t.scratch.Get().(*encodeScratch)
 	sc.m.reset(ctx)
@@ -118,6 +168,9 @@ func (t *Tokenizer) AppendEncodeContext(ctx context.Context, dst []uint32, text 
 	case <-ctx.Done():
 		return dst, context.Cause(ctx)
 	default:
+	}
+	if err := t.Load(); err != nil {
+		return dst, err
 	}
 	sc := t.scratch.Get().(*encodeScratch)
 	sc.m.reset(ctx)

@@ -40,6 +40,16 @@ func keyFloat(k uint64) float64 {
 	return math.Float64frombits(k ^ ((k>>63 - 1) | 1<<63))
 }
 
+// SearchFloats returns the first float64 x from lo to hi, in numeric
+// order with −0 just below +0, for which f(x) is true, f being false and
+// then true along that order (hi when only f(hi) is true): a bisection of
+// the values' bit patterns, at most 64 calls of f, and x is one of the
+// values f turns at (the k-th of a set of values when f counts the values
+// ≤ x against k).
+func SearchFloats(lo, hi float64, f func(float64) bool) float64 {
+	return keyFloat(searchKey(floatKey(lo), floatKey(hi), func(k uint64) bool { return f(keyFloat(k)) }))
+}
+
 // keysOf fills fs.keys with the keys of xs and returns them with their
 // range; ok is false when xs holds a NaN or zeros of both signs.
 func (fs *FloatSorter) keysOf(xs []float64) (keys []uint64, lo, hi uint64, ok bool) {

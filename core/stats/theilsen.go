@@ -80,12 +80,33 @@ func sensSlopeAllPairs(xs []float64) float64 {
 	if m := n * (n - 1) / 2; m > len(buf) {
 		slopes = make([]float64, 0, m)
 	}
+	slopes = pairSlopes(slopes, xs)
+	if n < 2 {
+		return math.NaN() // Median of no slopes
+	}
+	// Median(slopes), selecting in slopes itself rather than in a copy
+	// (they are this function's own); a zero or NaN median is redone from
+	// the slopes in their order, as Median redoes it.
+	m := medianSelect(slopes)
+	if m == 0 || math.IsNaN(m) {
+		slopes = pairSlopes(slopes, xs)
+		slices.SortStableFunc(slopes, cmpFloat)
+		m = medianSorted(slopes)
+	}
+	return m
+}
+
+// pairSlopes sets dst to the pairwise slopes of xs in the reference's
+// order, (x_j − x_i)/(j − i) for i < j by i then j.
+func pairSlopes(dst, xs []float64) []float64 {
+	dst = dst[:0]
+	n := len(xs)
 	for i := 0; i < n-1; i++ {
 		for j := i + 1; j < n; j++ {
-			slopes = append(slopes, (xs[j]-xs[i])/float64(j-i))
+			dst = append(dst, (xs[j]-xs[i])/float64(j-i))
 		}
 	}
-	return Median(slopes)
+	return dst
 }
 
 // SensIntercept returns the Conover intercept pymannkendall reports with

@@ -62,7 +62,7 @@ const (
 	LimitGrid = 1 << 20
 	// LimitTruth bounds a synthetic run's truth.json.
 	LimitTruth = 16 << 20
-	// LimitCacheEntry bounds a column-cache entry (an Arrow IPC file of
+	// LimitCacheEntry bounds a column-cache entry (a file of raw
 	// per-sample columns, ~100 bytes a sample).
 	LimitCacheEntry = 2 << 30
 )

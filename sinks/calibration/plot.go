@@ -23,12 +23,6 @@ const (
 // pt is a typographic point in pixels (the plot is drawn at 96 dpi).
 const pt = canvas.Pt
 
-// compatColors colours configs by compat mode.
-var compatColors = map[string]color.Color{
-	"steadysweep": color.RGBA{R: 31, G: 119, B: 180, A: 255},
-	"reference":   color.RGBA{R: 255, G: 127, B: 14, A: 255},
-}
-
 var otherColor = color.RGBA{R: 100, G: 100, B: 100, A: 255}
 
 // plotMetric is one panel row of the plot: two metrics of a config, in
@@ -191,10 +185,14 @@ var (
 
 const glyphRadius = 3 * pt
 
-// compatColor is the colour of compat mode compat's marks.
+// compatColor is the colour of compat mode compat's marks (a switch, not
+// a map every command would build at start-up).
 func compatColor(compat string) color.Color {
-	if col, ok := compatColors[compat]; ok {
-		return col
+	switch compat {
+	case "steadysweep":
+		return color.RGBA{R: 31, G: 119, B: 180, A: 255}
+	case "reference":
+		return color.RGBA{R: 255, G: 127, B: 14, A: 255}
 	}
 	return otherColor
 }

@@ -264,5 +264,8 @@ const (
 var TruthLabels = []string{"steady", "anomaly", "drifting_up", "drifting_down", "not_found",
 	"insufficient_passes", "partial_dataset", "not_supported"}
 
-// PredLabels are the labels a scored row can get, in report order.
-var PredLabels = append(append([]string(nil), TruthLabels...), LabelShort)
+// PredLabels are the labels a scored row can get, in report order:
+// TruthLabels and LabelShort (a literal, laid out by the linker, not
+// appended at every start; TestPredLabels holds them to it).
+var PredLabels = []string{"steady", "anomaly", "drifting_up", "drifting_down", "not_found",
+	"insufficient_passes", "partial_dataset", "not_supported", LabelShort}

@@ -1,13 +1,10 @@
 package htmlpage
 
 import (
-	"html/template"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Calibration is what a calibration page shows, filled by
@@ -82,7 +79,7 @@ func WriteCalibration(w io.Writer, c Calibration) error {
 		}
 		v.Sections = append(v.Sections, sv)
 	}
-	return writePage(w, "calibration", c.Title, c.Record, v)
+	return writePage(w, "calibration", c.Title, c.Record, func(p *pageWriter) { p.calibrationBody(&v) })
 }
 
 type calibrationView struct {
@@ -98,9 +95,11 @@ type calibrationSectionView struct {
 	Plots  []chart
 }
 
+// paragraph is a paragraph of text; HTML is its inline Markdown made
+// HTML (inlineMarkdown).
 type paragraph struct {
 	Bullet bool
-	HTML   template.HTML
+	HTML   string
 }
 
 type mdTable struct {
@@ -110,8 +109,9 @@ type mdTable struct {
 	Sortable      bool
 }
 
+// mdCell is a table cell; HTML is its inline Markdown made HTML.
 type mdCell struct {
-	HTML  template.HTML
+	HTML  string
 	Class string
 }
 
@@ -141,20 +141,6 @@ func calibrationTableView(t CalibrationTable) mdTable {
 		v.Rows = append(v.Rows, row)
 	}
 	return v
-}
-
-var (
-	mdBold = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*\*(.+?)\*\*`) })
-	mdCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]*)`") })
-)
-
-// inlineMarkdown escapes s for HTML, then turns **x** into bold and `x`
-// into code: the only Markdown the calibration's texts use.
-func inlineMarkdown(s string) template.HTML {
-	e := template.HTMLEscapeString(s)
-	e = mdCode().ReplaceAllString(e, "<code>$1</code>")
-	e = mdBold().ReplaceAllString(e, "<strong>$1</strong>")
-	return template.HTML(e)
 }
 
 // logFloor is the smallest value a log axis shows (values below sit on

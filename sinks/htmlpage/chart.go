@@ -45,8 +45,8 @@ type chartRef struct {
 }
 
 // chart is a laid-out chart, in SVG user units (viewBox 0 0 W H), ready
-// for the chart template: every coordinate computed here, none in the
-// browser.
+// for the chart writer (charthtml.go): every coordinate computed here,
+// none in the browser.
 type chart struct {
 	ID, Title, Unit string
 	W, H            float64

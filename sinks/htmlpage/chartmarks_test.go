@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestChartMarksTemplate: chartPoints and chartHits write byte for byte
+// TestChartMarksTemplate: chartPoints and chartHits (in a template, as
+// they were) write byte for byte
 // what parts.tmpl's html/template loops they replace wrote, in the same
 // context (inside an inline <svg>), for points with and without titles
 // and hover lines holding every character html/template escapes, a
@@ -15,7 +16,9 @@ func TestChartMarksTemplate(t *testing.T) {
 	const old = `<svg><g class="points">{{range .Points}}<circle class="pt {{.Class}}" data-sp="{{.SP}}" cx="{{coord .X}}" cy="{{coord .Y}}" r="{{if .Title}}4{{else}}3{{end}}">{{with .Title}}<title>{{.}}</title>{{end}}</circle>{{end}}</g>` +
 		`<g class="hits">{{range .Hits}}<rect class="hit" data-sp="{{.SP}}" tabindex="0" x="{{coord .X}}" y="{{coord $.Plot.Y}}" width="{{coord .W}}" height="{{coord $.Plot.H}}"><title>{{join .Lines "\n"}}</title></rect>{{end}}</g></svg>`
 	const now = `<svg><g class="points">{{chartPoints .}}</g><g class="hits">{{chartHits .}}</g></svg>`
-	funcs := template.FuncMap{"coord": coord, "join": strings.Join, "chartPoints": chartPoints, "chartHits": chartHits}
+	funcs := template.FuncMap{"coord": coord, "join": strings.Join,
+		"chartPoints": func(c chart) template.HTML { return written(func(w *pageWriter) { w.chartPoints(c) }) },
+		"chartHits":   func(c chart) template.HTML { return written(func(w *pageWriter) { w.chartHits(c) }) }}
 	odd := oddText
 	c := chart{Plot: box{X: 40, Y: 12.25, W: 600, H: 180.04},
 		Points: []point{{X: 40.04, Y: 99.95, SP: 0, Class: "tpot-p50"}, {X: -1.25, Y: 1e6, SP: 9999, Class: odd},
@@ -28,6 +31,13 @@ func TestChartMarksTemplate(t *testing.T) {
 // oddText holds every character html/template escapes, a noncharacter,
 // U+FFFD and invalid UTF-8.
 const oddText = "a\"b&c'd+e<f>g\x00h\uFDD0i\uFFFEj\uFFFDk\xffl é\t\\n"
+
+// written is what write writes, as trusted HTML.
+func written(write func(*pageWriter)) template.HTML {
+	var w pageWriter
+	write(&w)
+	return template.HTML(w.b.String())
+}
 
 // sameRendering fails t unless the templates old and now, given funcs,
 // render data to the same bytes.

@@ -2,136 +2,114 @@ package htmlpage
 
 import (
 	"bytes"
-	"embed"
+	_ "embed"
 	"fmt"
-	"html/template"
 	"io"
-	"sync"
 
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
-// The page's assets: one shell (CSS, JS and the embedded record), the
-// chart, and a body per page kind. They are embedded, so a binary writes
-// pages with nothing beside it.
-//
-//go:embed assets/*
-var assets embed.FS
+// The page's stylesheet and script, embedded so a binary writes pages
+// with nothing beside it.
+var (
+	//go:embed assets/page.css
+	pageCSS string
+	//go:embed assets/page.js
+	pageJS string
+)
 
 // DataID is the id of the page's one <script type="application/json">,
 // its record.
 const DataID = "steadysweep-data"
 
-// shell is what every page has: a title, a kind (run, sweep,
-// calibration) and the body; the record is written into the page's
-// empty data element after rendering (writePageStopping).
-type shell struct {
-	Title, Kind string
-	Body        any
+// page writes every page's shell — a title, a kind (run, sweep,
+// calibration), the stylesheet, the script and the record's empty data
+// element (filled by dataElement) — around the kind's body:
+//
+//	<!DOCTYPE html>
+//	<html lang="en" data-page="{{.Kind}}">
+//	<head>
+//	… <title>{{.Title}}</title>
+//	<style>{{css}}</style>
+//	</head>
+//	<body>
+//	{{template "body" .Body}}
+//	<footer>…</footer>
+//	<div class="tip" id="tip" hidden></div>
+//	<script type="application/json" id="steadysweep-data"></script>
+//	<script>{{js}}</script>
+//	</body>
+//	</html>
+func (w *pageWriter) page(kind, title string, body func(*pageWriter)) {
+	w.raw("<!DOCTYPE html>\n<html lang=\"en\" data-page=\"")
+	w.text(kind)
+	w.raw(`">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="steadysweep">
+<title>`)
+	w.text(title)
+	w.raw("</title>\n<style>")
+	w.raw(pageCSS)
+	w.raw("</style>\n</head>\n<body>\n")
+	body(w)
+	w.raw(`
+<footer>Written by steadysweep. This page is self-contained: its data is embedded as JSON in <code>script#steadysweep-data</code>; every number on it is read from that record.</footer>
+<div class="tip" id="tip" hidden></div>
+<script type="application/json" id="` + DataID + `">`)
+	w.dataElement()
+	w.raw("</script>\n<script>")
+	w.raw(pageJS)
+	w.raw("</script>\n</body>\n</html>\n")
 }
 
-// templates parses the shell with the body of each page kind once.
-var templates = sync.OnceValues(func() (map[string]*template.Template, error) {
-	css, err := assets.ReadFile("assets/page.css")
-	if err != nil {
-		return nil, err
-	}
-	js, err := assets.ReadFile("assets/page.js")
-	if err != nil {
-		return nil, err
-	}
-	funcs := template.FuncMap{
-		"css":   func() template.CSS { return template.CSS(css) },
-		"js":    func() template.JS { return template.JS(js) },
-		"coord": coord,
-		"add0":  func(a, b float64) float64 { return a + b },
-		"half":  func(a float64) float64 { return a / 2 },
-		// The per-super-pass elements, written directly (chartmarks.go).
-		"chartPoints": chartPoints,
-		"chartHits":   chartHits,
-		"rowsHTML":    rowsHTML,
-	}
-	out := map[string]*template.Template{}
-	for _, kind := range []string{"run", "sweep", "calibration"} {
-		t, err := template.New("page.tmpl").Funcs(funcs).ParseFS(assets,
-			"assets/page.tmpl", "assets/parts.tmpl", "assets/"+kind+".tmpl")
-		if err != nil {
-			return nil, err
-		}
-		out[kind] = t
-	}
-	return out, nil
-})
-
-// writePage renders body as a page of kind with record data embedded.
-func writePage(w io.Writer, kind, title string, data any, body any) error {
+// writePage writes body (a page kind's body writer) as a page of kind
+// with record data embedded.
+func writePage(w io.Writer, kind, title string, data any, body func(*pageWriter)) error {
 	return writePageStopping(w, kind, title, data, body, &stopper{})
 }
 
 // writePageStopping is writePage polling st (stop.go) while it encodes
-// data and renders the page: stopped, it writes nothing to w.
+// data and writes the page: stopped, it writes nothing to w.
 //
 // The record is encoded straight into its compact, script-safe form
-// (scriptWriter) and written into the page's empty data element, the
-// page rendered around it: a long run's record (10,000 super-passes: 107
-// MB indented, 65 MB embedded) was held as the indented text, its compact
-// copy, the rendered page and the page's checked copy (437 MB resident,
-// 7 s of CPU). A page nothing can stop (st without a Stop function: the
-// run and calibration pages) streams its record to w; one that can stop
-// holds the record until the page is rendered, so a stopped page writes
-// nothing.
-func writePageStopping(w io.Writer, kind, title string, data any, body any, st *stopper) error {
-	ts, err := templates()
-	if err != nil {
-		return fmt.Errorf("htmlpage: templates: %w", err)
-	}
-	var rec *scriptWriter
-	if st.stop != nil {
-		rec = &scriptWriter{}
-		pyjson.Write(rec, data) // a scriptWriter never fails
-		if err := st.now(); err != nil {
-			return err
+// (scriptWriter) and written into the page's data element: a long run's
+// record (10,000 super-passes: 107 MB indented, 65 MB embedded) was held
+// as the indented text, its compact copy, the rendered page and the
+// page's checked copy (437 MB resident, 7 s of CPU). A page nothing can
+// stop (st without a Stop function: the run and calibration pages) is
+// streamed to w, its record too, a chunk of the page held at a time; one
+// that can stop is held whole, its record encoded first, so a stopped
+// page writes nothing.
+func writePageStopping(w io.Writer, kind, title string, data any, body func(*pageWriter), st *stopper) error {
+	if st.stop == nil {
+		pw := &pageWriter{out: w, record: data}
+		pw.page(kind, title, body)
+		if pw.flush(); pw.err != nil {
+			return fmt.Errorf("htmlpage: write %s page: %w", kind, pw.err)
 		}
+		return nil
 	}
-	var b bytes.Buffer
-	err = ts[kind].Execute(stopWriter{&b, st}, shell{Title: title, Kind: kind, Body: body})
-	if st.err != nil {
-		return st.err
-	}
-	if err != nil {
-		return fmt.Errorf("htmlpage: render %s page: %w", kind, err)
-	}
+	rec := &scriptWriter{}
+	pyjson.Write(rec, data) // a scriptWriter never fails
 	if err := st.now(); err != nil {
 		return err
 	}
-	// The record goes where the shell's one data element opens (the
-	// first: the body before it is escaped text, which holds no "<"). The
-	// record is printable ASCII (pyjson writes nothing else; its line
-	// breaks are dropped), so checking the two halves apart is checking
-	// the whole page.
-	page := b.Bytes()
-	open := []byte(`<script type="application/json" id="` + DataID + `">`)
-	at := bytes.Index(page, open)
-	if at < 0 {
-		return fmt.Errorf("htmlpage: render %s page: no %s element", kind, DataID)
+	pw := &pageWriter{st: st}
+	pw.page(kind, title, body)
+	if err := st.now(); err != nil {
+		return err
 	}
-	at += len(open)
-	// Names are data: html/template passes a run directory's invalid
-	// UTF-8 and control bytes through; they are escaped, as in every
-	// output (sinks.ValidText), so the page is valid UTF-8.
-	head, tail := validText(page[:at]), validText(page[at:])
-	_, err = w.Write(head)
-	if err == nil && rec != nil {
+	page := pw.b.Bytes()
+	_, err := w.Write(validText(page[:pw.at]))
+	if err == nil {
 		_, err = w.Write(rec.b.Bytes())
-	} else if err == nil {
-		rec = &scriptWriter{out: w}
-		if err = pyjson.Write(rec, data); err == nil {
-			err = rec.flush()
-		}
 	}
 	if err == nil {
-		_, err = w.Write(tail)
+		_, err = w.Write(validText(page[pw.at:]))
 	}
 	if err != nil {
 		return fmt.Errorf("htmlpage: write %s page: %w", kind, err)
@@ -139,7 +117,10 @@ func writePageStopping(w io.Writer, kind, title string, data any, body any, st *
 	return nil
 }
 
-// validText is sinks.ValidText of the bytes p.
+// validText is sinks.ValidText of the bytes p: names are data (a run
+// directory's invalid UTF-8 and control bytes, passed through by the
+// escapes as html/template passed them); they are escaped as in every
+// output, so the page is valid UTF-8.
 func validText(p []byte) []byte {
 	if s := string(p); sinks.ValidText(s) != s {
 		return []byte(sinks.ValidText(s))

@@ -21,6 +21,6 @@ func TestRowsHTMLTemplate(t *testing.T) {
 		{{Value: na(odd), Class: odd, Sort: odd, Sub: []string{odd, "whole run 3"}, Bold: true}, {Value: value{Text: ""}}},
 		{},
 	}
-	funcs := template.FuncMap{"rowsHTML": rowsHTML}
+	funcs := template.FuncMap{"rowsHTML": func(rows [][]cell) template.HTML { return written(func(w *pageWriter) { w.rowsHTML(rows) }) }}
 	sameRendering(t, funcs, old, now, rows)
 }

@@ -37,7 +37,7 @@ func WriteRun(w io.Writer, in RunInput) error {
 	}
 	v := runViewOf(rec)
 	v.Back = in.Back
-	return writePage(w, "run", "steadysweep · "+v.Name, rec.object(), v)
+	return writePage(w, "run", "steadysweep · "+v.Name, rec.object(), func(p *pageWriter) { p.runBody(&v) })
 }
 
 // runRecord is what a run page shows, typed: the page's view is drawn

@@ -14,7 +14,7 @@ import (
 	"github.com/steadysweep/steadysweep/sinks/submission"
 )
 
-// runView is the run page as the template draws it, built from the
+// runView is the run page as runBody draws it, built from the
 // record alone (runViewOf): the page is a function of what it embeds.
 type runView struct {
 	Name, Path, Back string

@@ -1,17 +1,13 @@
 package htmlpage
 
-import (
-	"bytes"
-
-	"github.com/steadysweep/steadysweep/internal/pyjson"
-)
+import "github.com/steadysweep/steadysweep/internal/pyjson"
 
 // A sweep page of tens of thousands of rows takes seconds to build (the
-// record, the view, the JSON, the template), and SIGINT/SIGTERM must end
+// record, the view, the JSON, the page), and SIGINT/SIGTERM must end
 // it within a second with no page written. The page builders poll a Stop
 // function (SweepOptions.Stop: the command's context error) every
 // checkEvery units of work — rows of the record and the view, rows of the
-// JSON, writes of the template — and return its error: the caller's
+// JSON, rows of the page — and return its error: the caller's
 // atomic writer then publishes nothing.
 
 // checkEvery is how many units of work pass between two polls of Stop:
@@ -47,20 +43,6 @@ func (s *stopper) now() error {
 	s.polls++
 	s.err = s.stop()
 	return s.err
-}
-
-// stopWriter is a template's output that polls the stopper on each
-// write: html/template's Execute returns the first write error.
-type stopWriter struct {
-	b *bytes.Buffer
-	s *stopper
-}
-
-func (w stopWriter) Write(p []byte) (int, error) {
-	if err := w.s.poll(); err != nil {
-		return 0, err
-	}
-	return w.b.Write(p)
 }
 
 // stoppingRow is a row of the page's record that polls the stopper as

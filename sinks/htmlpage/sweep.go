@@ -110,7 +110,8 @@ func writeSweep(w io.Writer, s *Sweep, o SweepOptions, st *stopper) error {
 	if err != nil {
 		return err
 	}
-	return writePageStopping(w, "sweep", "steadysweep sweep · "+filepath.Base(filepath.Clean(s.Out)), stoppingRecord(rec, "rows", st), v, st)
+	return writePageStopping(w, "sweep", "steadysweep sweep · "+filepath.Base(filepath.Clean(s.Out)), stoppingRecord(rec, "rows", st),
+		func(p *pageWriter) { p.sweepBody(&v) }, st)
 }
 
 // seriesKey identifies a run's series: the run and its input bytes.
@@ -233,7 +234,7 @@ func sweepRecord(s *Sweep, cols []column, series []seriesRun, st *stopper) (pyjs
 	}, nil
 }
 
-// sweepView is the sweep page as the template draws it.
+// sweepView is the sweep page as sweepBody draws it.
 type sweepView struct {
 	Out        string
 	Rows, Runs int

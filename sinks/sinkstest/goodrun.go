@@ -57,7 +57,6 @@ func IngestWords(t testing.TB, path string) *columnar.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(table.Release)
 	return table
 }
 

@@ -63,7 +63,17 @@ func (c *configAcc) addClass(r *row, t *synth.Truth, relErr float64, wrong bool)
 
 // suiteName is a run name of synth.AccuracySuite: NNN_CLASS_cC_nN or
 // NNN_CLASS_qQPS_nN.
-var suiteName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{3}_(.+)_(c\d+|q[0-9.]+)_n\d+$`) })
+// Compiled on first use: a sync.OnceValue variable is itself built at
+// start-up (package initialisation), a sync.Once is not.
+func suiteName() *regexp.Regexp {
+	suiteNameRE.once.Do(func() { suiteNameRE.re = regexp.MustCompile(`^\d{3}_(.+)_(c\d+|q[0-9.]+)_n\d+$`) })
+	return suiteNameRE.re
+}
+
+var suiteNameRE struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
 
 // classOf is t's truth class: the class of an accuracy-suite run (its
 // name without the index and sizes), else the truth's name (synth's

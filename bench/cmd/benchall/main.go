@@ -26,6 +26,13 @@
 //	tokcache   issue 32's: zero-flag analyze of a 2.7 MB run with gpt-oss's
 //	           tokenizer.json in a Hugging Face cache, first run and second
 //	           (tokenizer cache warm, column cache cold)
+//	longrun    issue 32's: analyze of 10,000 super-passes; per config
+//	           through a whole sweep
+//	startup    issue 32's: fresh processes of `steadysweep --version`, a
+//	           static Go hello-world (the machine's floor) and a warm
+//	           zero-flag analyze of a small run: CPU, wall, max RSS, faults
+//	discovery  issue 32's: a sweep of a tree of 50,000 directories holding
+//	           one run against `find DIR -name events.jsonl`
 //
 // Environment:
 //
@@ -61,7 +68,7 @@ import (
 
 var (
 	outFlag       = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
-	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed,tokcache,longrun", "comma list of sections to run")
+	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed,tokcache,longrun,startup,discovery", "comma list of sections to run")
 	workFlag      = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
 	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
@@ -187,6 +194,8 @@ func run(ctx context.Context) error {
 		{"streamed", streamedSection},
 		{"tokcache", tokcacheSection},
 		{"longrun", longRunSection},
+		{"startup", startupSection},
+		{"discovery", discoverySection},
 	} {
 		if !want[s.name] {
 			continue
@@ -317,6 +326,8 @@ const commandsText = "## Commands\n\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections floor -o /tmp/floor.md   # section 6 alone (≈4 min)\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # section 7 alone: the streamed layout\n" +
 	"go run ./bench/cmd/benchall -sections tokcache -o /tmp/tokcache.md   # the gpt-oss tokenizer cache: first and second zero-flag analyze\n" +
+	"go run ./bench/cmd/benchall -sections startup -o /tmp/startup.md   # --version, a hello-world and a warm small analyze, 30 fresh processes each\n" +
+	"go run ./bench/cmd/benchall -sections discovery -o /tmp/discovery.md   # a sweep of 50,000 directories against find\n" +
 	"go test -run '^$' -bench StreamedShape -cpu 1 -benchtime 5x ./columnar/endpoints/   # its decode rates in-process, beside the floor\n" +
 	"go test -run '^$' -bench SampleIndex5M -benchtime 3x ./columnar/   # the 5 M-entry sample_idx_map.json in-process\n\n" +
 	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +

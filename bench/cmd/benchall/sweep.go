@@ -164,7 +164,7 @@ func sweepSection(e *env) (string, error) {
 		"%d of warmup_band) with `sweep.Run` into Parquet — %d rows per sweep. Runs are loaded with "+
 		"`sweep.DefaultLoader` (word counter, one decode worker per run; with `columnar.Cache` when warm) and analysed with "+
 		"`sweep.DefaultAnalyzer` (one `core.Run` per run, `Run.Analyze` per config: rollups and memos shared). Cold reads and decodes every run "+
-		"(no column cache); warm reads the Arrow IPC entries of a cache filled beforehand (filling it — `Cache.Ingest` "+
+		"(no column cache); warm reads the column-cache entries of a cache filled beforehand (filling it — `Cache.Ingest` "+
 		"of every run on %d goroutines, no analysis — took %.2f s wall, %.2f s CPU). The corpus is in the page cache in both. "+
 		"The variants' repetitions are interleaved (cold jobs 1, cold jobs 2, warm jobs 1, warm jobs 2, then again), so "+
 		"that a burst of other load on the shared machine hits every variant. "+
@@ -457,7 +457,6 @@ func alphaSweepSection(e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer table.Release()
 	s := table.Samples()
 	var b strings.Builder
 	fmt.Fprintf(&b, "#### Per-config target: alpha over 1001 values\n\n")

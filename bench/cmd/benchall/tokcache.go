@@ -57,6 +57,51 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && bytes.Equal(x, y)
 }
 
+// missingShared says why the shared run dir or gpt-oss's tokenizer
+// (which a zero-flag analyze of a parity run resolves) is absent, or "".
+func missingShared(e *env, run string) string {
+	for _, p := range []string{filepath.Join(run, "events.jsonl"), filepath.Join(e.shared, "tokenizers", "gptoss", "tokenizer.json.gz")} {
+		if _, err := os.Stat(p); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}
+
+// gptossHub lays out a Hugging Face hub cache at hub holding gpt-oss's
+// tokenizer.json uncompressed (as the hub stores it) and its
+// tokenizer_config.json, aged 2 s, and returns hub and the size of
+// tokenizer.json.
+func gptossHub(e *env, hub string) (string, int64, error) {
+	srcTok := filepath.Join(e.shared, "tokenizers", "gptoss")
+	snap := filepath.Join(hub, filepath.FromSlash(tokcacheSnapshot))
+	if err := os.MkdirAll(snap, 0o755); err != nil {
+		return "", 0, err
+	}
+	tokJSON := filepath.Join(snap, "tokenizer.json")
+	if err := gunzipFile(filepath.Join(srcTok, "tokenizer.json.gz"), tokJSON); err != nil {
+		return "", 0, err
+	}
+	cfg, err := os.ReadFile(filepath.Join(srcTok, "tokenizer_config.json"))
+	if err != nil {
+		return "", 0, err
+	}
+	if err := os.WriteFile(filepath.Join(snap, "tokenizer_config.json"), cfg, 0o644); err != nil {
+		return "", 0, err
+	}
+	// A file changed less than 2 s before it is hashed gets no sum record
+	// (columnar/tokenizer/filesum.go): a hub's tokenizer.json was
+	// downloaded long before, so let this one age as much.
+	time.Sleep(time.Until(modTime(tokJSON).Add(2100 * time.Millisecond)))
+	return hub, fileSize(tokJSON), nil
+}
+
+// hubEnv is this process's environment with hub as the only Hugging Face
+// cache a child can find.
+func hubEnv(hub string) []string {
+	return append(os.Environ(), "HF_HUB_CACHE="+hub, "HF_HOME=", "XDG_CACHE_HOME=", "HUGGINGFACE_HUB_CACHE=")
+}
+
 // tokcacheSection measures issue 32's tokenizer target: a zero-flag
 // analyze of a 2.7 MB run whose config.yaml names gpt-oss, resolved
 // through the registry and a Hugging Face cache holding gpt-oss's
@@ -71,21 +116,13 @@ func tokcacheSection(e *env) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Tokenizer cache: zero-flag analyze with gpt-oss's tokenizer (`benchall -sections tokcache`)\n\n")
 	srcRun := filepath.Join(e.shared, "parity", "runs", "conc_hairball_tail")
-	srcTok := filepath.Join(e.shared, "tokenizers", "gptoss")
-	for _, p := range []string{filepath.Join(srcRun, "events.jsonl"), filepath.Join(srcTok, "tokenizer.json.gz")} {
-		if _, err := os.Stat(p); err != nil {
-			fmt.Fprintf(&b, "Not measured: %v.\n\n", err)
-			return b.String(), nil
-		}
+	if why := missingShared(e, srcRun); why != "" {
+		fmt.Fprintf(&b, "Not measured: %s.\n\n", why)
+		return b.String(), nil
 	}
 	dir := filepath.Join(e.work, "tokcache")
 	run := filepath.Join(dir, "run")
-	hub := filepath.Join(dir, "hf", "hub")
-	snap := filepath.Join(hub, filepath.FromSlash(tokcacheSnapshot))
 	if err := os.MkdirAll(run, 0o755); err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(snap, 0o755); err != nil {
 		return "", err
 	}
 	entries, err := os.ReadDir(srcRun)
@@ -108,28 +145,17 @@ func tokcacheSection(e *env) (string, error) {
 			return "", err
 		}
 	}
-	tokJSON := filepath.Join(snap, "tokenizer.json")
-	if err := gunzipFile(filepath.Join(srcTok, "tokenizer.json.gz"), tokJSON); err != nil {
-		return "", err
-	}
-	cfg, err := os.ReadFile(filepath.Join(srcTok, "tokenizer_config.json"))
+	hub, tokSize, err := gptossHub(e, filepath.Join(dir, "hf", "hub"))
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(snap, "tokenizer_config.json"), cfg, 0o644); err != nil {
-		return "", err
-	}
-	runSize, tokSize := fileSize(filepath.Join(run, "events.jsonl")), fileSize(tokJSON)
-	// A file changed less than 2 s before it is hashed gets no sum record
-	// (columnar/tokenizer/filesum.go): a hub's tokenizer.json was
-	// downloaded long before, so let this one age as much.
-	time.Sleep(time.Until(modTime(tokJSON).Add(2100 * time.Millisecond)))
+	runSize := fileSize(filepath.Join(run, "events.jsonl"))
 
 	jsonOut := filepath.Join(dir, "out")
 	analyze := func(cache string, n int, extra ...string) *exec.Cmd {
 		args := append([]string{"analyze", run, "--cache-dir", cache, "--json", fmt.Sprintf("%s-%d.json", jsonOut, n)}, extra...)
 		cmd := exec.CommandContext(e.ctx, e.bin, args...)
-		cmd.Env = append(os.Environ(), "HF_HUB_CACHE="+hub, "HF_HOME=", "XDG_CACHE_HOME=", "HUGGINGFACE_HUB_CACHE=")
+		cmd.Env = hubEnv(hub)
 		return cmd
 	}
 	// keepTokenizers empties cache but for the tokenizer cache (the

@@ -97,7 +97,8 @@ type Package struct {
 }
 
 // Packages lists the module's packages under root (directories holding
-// non-test Go files; testdata and hidden directories skipped).
+// non-test Go files; testdata, hidden directories and nested modules
+// skipped).
 func Packages(root string) ([]Package, error) {
 	byDir := map[string]*Package{}
 	fset := token.NewFileSet()
@@ -108,6 +109,13 @@ func Packages(root string) ([]Package, error) {
 		if d.IsDir() {
 			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
 				return filepath.SkipDir
+			}
+			// A directory with its own go.mod is another module (the
+			// patched copies in third_party/), as for go build ./...
+			if path != root {
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir
+				}
 			}
 			return nil
 		}

@@ -87,3 +87,36 @@ func TestCheckFindsViolations(t *testing.T) {
 		t.Errorf("allowed imports reported:\n%s", got)
 	}
 }
+
+// TestPackagesSkipsNestedModules: a directory with its own go.mod (a
+// patched copy of a dependency in third_party/, used through a replace
+// directive) is another module, not packages of this one; its
+// subdirectories neither.
+func TestPackagesSkipsNestedModules(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n")
+	write("core/a.go", "package core\n")
+	write("third_party/dep/go.mod", "module example.com/dep\n")
+	write("third_party/dep/dep.go", "package dep\n")
+	write("third_party/dep/sub/sub.go", "package sub\n")
+	pkgs, err := Packages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range pkgs {
+		got = append(got, p.Path)
+	}
+	if strings.Join(got, " ") != "core" {
+		t.Errorf("packages %q, want [core]", got)
+	}
+}

@@ -69,15 +69,15 @@ func generate(dir string) ([]byte, error) {
 	sort.Strings(names)
 	fmt.Fprintf(&b, "// onigClasses holds the code points Oniguruma (Unicode 16) puts in each\n")
 	fmt.Fprintf(&b, "// class: \\p{X} under its category name, \\s as \"s\", and the case-folding\n")
-	fmt.Fprintf(&b, "// set of (?i:x) as \"fold_x\". Its ranges are slices of onigClassRanges:\n")
-	fmt.Fprintf(&b, "// one array the linker lays out as data, where slice literals inside the\n")
-	fmt.Fprintf(&b, "// map literal were copied to the heap by every process at start-up.\n")
-	fmt.Fprintf(&b, "var onigClasses = map[string][]runeRange{\n")
+	fmt.Fprintf(&b, "// set of (?i:x) as \"fold_x\", by name, as bounds into onigClassRanges\n")
+	fmt.Fprintf(&b, "// (onigClass): data the linker lays out, where a map literal was built\n")
+	fmt.Fprintf(&b, "// (and its slices copied to the heap) by every process at start-up.\n")
+	fmt.Fprintf(&b, "var onigClasses = [...]onigClassBounds{\n")
 	var all bytes.Buffer
 	start := 0
 	for _, name := range names {
 		end := start + len(classes[name])
-		fmt.Fprintf(&b, "\t%q: onigClassRanges[%d:%d:%d],\n", name, start, end, end)
+		fmt.Fprintf(&b, "\t{%q, %d, %d},\n", name, start, end)
 		fmt.Fprintf(&all, "\t// %s", name)
 		for i, r := range classes[name] {
 			if i%6 == 0 {
