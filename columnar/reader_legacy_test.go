@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -424,6 +425,12 @@ func TestLegacyFailures(t *testing.T) {
 	}
 	if s.OutTokens[1] != 1 { // " wor" after the first chunk "Hello"
 		t.Errorf("out tokens %v", s.OutTokens)
+	}
+	// Each line counted under its own event type.
+	want := map[string]int64{"test_started": 1, "loadgen_issue_called": 2, "error": 3, "complete": 2,
+		"first_chunk_received": 1, "stop_performance_tracking": 1, "test_ended": 1}
+	if !maps.Equal(tab.Summary.Events, want) {
+		t.Errorf("events %v, want %v", tab.Summary.Events, want)
 	}
 }
 

@@ -295,7 +295,7 @@ func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []
 		q := uint64(at(seq, i, int64(i))) - uint64(minSeq)
 		keys = append(keys, q<<idxBits|uint64(i-lo))
 	}
-	if !insertionSortWithin(keys, 8*len(keys)) {
+	if !insertionSortWithin(keys, 2*len(keys)) {
 		b.sorter.SortUint64(keys)
 	}
 	for j, key := range keys {
@@ -309,7 +309,11 @@ func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []
 // moves and reports whether it did; otherwise ks is left partly sorted.
 // Events arrive nearly in issue order (a sample's first token and
 // completion are displaced by the samples in flight), so the sort is
-// usually a few moves per key.
+// often a few moves per key; seqOrder allows two before it sorts by
+// buckets, because the completions of answers of very different lengths
+// (the streamed log of issue 32: 100–500 words, thousands in flight)
+// are displaced by far more, and at eight moves a key the attempt cost
+// more than the bucket sort after it.
 func insertionSortWithin(ks []uint64, budget int) bool {
 	for i := 1; i < len(ks); i++ {
 		k, j := ks[i], i

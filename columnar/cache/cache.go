@@ -447,8 +447,9 @@ func entryOf(b []byte, name string) (*contract.Loaded, error) {
 
 // castagnoli is the CRC-32C table (hardware-accelerated on amd64 and
 // arm64): the entry checksum catches torn and corrupt files at memory
-// speed.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// speed. A function, not a package-level MakeTable: hash/crc32 builds the
+// table (9 KB) once, on first use, rather than at every process start.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // Store writes l's columns as the entry for key, atomically. An
 // endpoints run's facts stored with them are not used (attach applies the

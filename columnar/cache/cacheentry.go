@@ -300,7 +300,7 @@ func (p *EntryPlan) Write(w io.Writer) (uint32, error) {
 		le.PutUint64(hdr[40+16*i:], m.n)
 		order = append(order, b)
 	}
-	crc := crc32.New(castagnoli)
+	crc := crc32.New(castagnoli())
 	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 256<<10)
 	at := uint64(len(hdr))
 	bw.Write(hdr)
@@ -328,7 +328,7 @@ func checkEntry(b []byte) (uint32, error) {
 		return 0, fmt.Errorf("%d bytes, shorter than an entry's header", len(b))
 	}
 	body, tail := b[:len(b)-4], b[len(b)-4:]
-	sum := crc32.Checksum(body, castagnoli)
+	sum := crc32.Checksum(body, castagnoli())
 	if sum != binary.LittleEndian.Uint32(tail) {
 		return 0, errors.New("checksum mismatch")
 	}

@@ -78,7 +78,7 @@ func entryBytes(t testing.TB, l *contract.Loaded) []byte {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
-	if got := binary.LittleEndian.Uint32(b[len(b)-4:]); got != crc || crc != crc32.Checksum(b[:len(b)-4], castagnoli) {
+	if got := binary.LittleEndian.Uint32(b[len(b)-4:]); got != crc || crc != crc32.Checksum(b[:len(b)-4], castagnoli()) {
 		t.Fatalf("trailer %08x, returned %08x, want the CRC-32C of the bytes before the trailer", got, crc)
 	}
 	return b
@@ -88,7 +88,7 @@ func entryBytes(t testing.TB, l *contract.Loaded) []byte {
 // buggy or hostile writer would: the checksum passes and the layout
 // checks alone must catch the change.
 func reseal(b []byte) []byte {
-	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli()))
 	return b
 }
 
@@ -211,7 +211,7 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 			if tc.resealed && len(b) >= 4 {
 				reseal(b)
 			}
-			l, err := entryOf(b, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:max(len(b)-4, 0)], castagnoli), entrySuffix))
+			l, err := entryOf(b, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:max(len(b)-4, 0)], castagnoli()), entrySuffix))
 			if err == nil || l != nil {
 				t.Fatalf("read without an error (%v)", l != nil)
 			}
@@ -221,7 +221,7 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 		})
 	}
 	// The untouched entry reads, under its own name only.
-	sum := crc32.Checksum(orig[:len(orig)-4], castagnoli)
+	sum := crc32.Checksum(orig[:len(orig)-4], castagnoli())
 	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%08x%s", sum, entrySuffix)); err != nil {
 		t.Fatalf("the untouched entry: %v", err)
 	}
@@ -272,7 +272,7 @@ func TestEntryMappedInPlace(t *testing.T) {
 		t.Fatalf("planted entry of %d bytes, below mapMinSize %d", len(b), mapMinSize)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:len(b)-4], castagnoli), entrySuffix))
+	path := filepath.Join(dir, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:len(b)-4], castagnoli()), entrySuffix))
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -64,25 +64,32 @@ func (l *legacyLine) Set(key, val []byte) {
 	}
 }
 
-// legacyNames is the inverse of legacyKinds (for counting events without
-// allocating their names).
-var legacyNames = func() map[evKind]string {
-	m := map[evKind]string{}
-	for name, k := range legacyKinds {
-		m[k] = name
-	}
-	return m
-}()
+// legacyEvents are the legacy recorder's event types and their kinds: an
+// array the linker lays out (two maps were built at every start).
+var legacyEvents = [...]struct {
+	name string
+	kind evKind
+}{
+	{"test_started", evStarted},
+	{"loadgen_issue_called", EvIssued},
+	{"first_chunk_received", EvRecvFirst},
+	{"non_first_chunk_received", evRecvNonFirst},
+	{"complete", EvComplete},
+	{"error", EvError},
+	{"stop_performance_tracking", EvStop},
+	{"test_ended", evEnded},
+}
 
-var legacyKinds = map[string]evKind{
-	"test_started":              evStarted,
-	"loadgen_issue_called":      EvIssued,
-	"first_chunk_received":      EvRecvFirst,
-	"non_first_chunk_received":  evRecvNonFirst,
-	"complete":                  EvComplete,
-	"error":                     EvError,
-	"stop_performance_tracking": EvStop,
-	"test_ended":                evEnded,
+// legacyKind is the kind of event type name, with the table's copy of
+// the name (counted without allocating one); known is false for a type
+// not in the table.
+func legacyKind(name []byte) (kind evKind, canon string, known bool) {
+	for _, e := range legacyEvents {
+		if string(name) == e.name {
+			return e.kind, e.name, true
+		}
+	}
+	return 0, "", false
 }
 
 // LegacyNoUUID is the recorder's sample_uuid of an error without one.
@@ -223,9 +230,9 @@ func legacyEvent(line []byte, lineNo int64, cut bool, sum *contract.Summary) (le
 		sum.Events["other"]++
 		return legacyEv{}, false
 	}
-	kind, known := legacyKinds[string(nameBytes)]
+	kind, canon, known := legacyKind(nameBytes)
 	if known {
-		sum.Events[legacyNames[kind]]++
+		sum.Events[canon]++
 	} else {
 		sum.Events[string(nameBytes)]++
 	}
