@@ -23,3 +23,24 @@ func TestNoParquetInTheReadPath(t *testing.T) {
 		}
 	}
 }
+
+// TestNoArrowInTablesOrCache: the per-sample Table (columnar/contract)
+// is plain slices and the column cache (columnar/cache) writes and maps
+// entries of its own layout, so neither links arrow-go, whose package
+// initialisation every start of the binary paid (issue 32).
+func TestNoArrowInTablesOrCache(t *testing.T) {
+	for _, q := range []struct{ pkg, format string }{
+		{"./contract", `{{join .Deps "\n"}}`},
+		{"./cache", `{{join .Deps "\n"}}`},
+	} {
+		out, err := exec.Command("go", "list", "-f", q.format, q.pkg).Output()
+		if err != nil {
+			t.Skipf("go list: %v", err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if strings.Contains(dep, "github.com/apache/arrow-go") {
+				t.Errorf("columnar/%s depends on %s", strings.TrimPrefix(q.pkg, "./"), dep)
+			}
+		}
+	}
+}

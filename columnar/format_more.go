@@ -87,7 +87,7 @@ func isParquet(head []byte) bool { return bytes.HasPrefix(head, []byte("PAR1")) 
 // foreign.AIPerfParquetRequired columns. Another Parquet file (our own
 // rows, a cache entry) is an UnknownFormatError naming its columns.
 func detectParquet(path string) (contract.Format, error) {
-	r, err := parquetio.Open(path, nil)
+	r, err := parquetio.Open(path)
 	if err != nil {
 		return "", &UnknownFormatError{File: path, Seen: "a Parquet file whose footer cannot be read (" + err.Error() + ")"}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
@@ -101,7 +102,7 @@ func writeAIPerfParquet(t *testing.T, path string, fields []arrow.Field, md map[
 		t.Fatal(err)
 	}
 	defer file.Close()
-	if err := parquetio.WriteRecord(file, rec, nil); err != nil {
+	if err := parquetio.WriteRecord(file, arrowbatch.Batch(rec), nil); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -10,8 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
@@ -24,7 +23,7 @@ type WriterOptions struct {
 	// Writers that share Dir must use different Shards. Default "0of1".
 	Shard string
 	// RowsPerGroup is the row-group size (default 4096): rows are
-	// buffered in Arrow builders and flushed to the file every
+	// buffered in a column batch and flushed to the file every
 	// RowsPerGroup rows.
 	RowsPerGroup int
 	// RowsPerFile closes the part file after this many rows (default 1<<20).
@@ -32,8 +31,6 @@ type WriterOptions struct {
 	// MaxFileAge closes the part file, at the next Write, once it has been
 	// open this long (default 2 min), so a hard kill loses little.
 	MaxFileAge time.Duration
-	// Mem allocates the Arrow builders (default memory.DefaultAllocator).
-	Mem memory.Allocator
 }
 
 func (o WriterOptions) withDefaults() WriterOptions {
@@ -49,9 +46,6 @@ func (o WriterOptions) withDefaults() WriterOptions {
 	if o.MaxFileAge <= 0 {
 		o.MaxFileAge = 2 * time.Minute
 	}
-	if o.Mem == nil {
-		o.Mem = memory.DefaultAllocator
-	}
 	return o
 }
 
@@ -59,12 +53,12 @@ func (o WriterOptions) withDefaults() WriterOptions {
 type partWriter[T any] struct {
 	opts   WriterOptions
 	cols   []column[T]
-	append func(*array.RecordBuilder, *T)
+	append func(*batch.Batch, *T)
 	props  *parquetio.Options
 	seq    int
 
-	rb      *array.RecordBuilder
-	pending int // rows in rb
+	rb      *batch.Batch // the buffered rows, reset after each row group
+	pending int          // rows in rb
 
 	f        *atomicfile.File
 	fw       *parquetio.Writer
@@ -76,7 +70,7 @@ type partWriter[T any] struct {
 	err   error // sticky: after a failed write the writer only cleans up
 }
 
-func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*array.RecordBuilder, *T)) (*partWriter[T], error) {
+func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*batch.Batch, *T)) (*partWriter[T], error) {
 	opts = opts.withDefaults()
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create table directory: %w", err)
@@ -91,7 +85,7 @@ func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*array.
 		append: app,
 		props:  partProperties(cols, opts),
 		seq:    seq,
-		rb:     array.NewRecordBuilder(opts.Mem, schemaOf(cols)),
+		rb:     batch.New(schemaOf(cols)),
 	}, nil
 }
 
@@ -100,7 +94,6 @@ func newPartWriter[T any](opts WriterOptions, cols []column[T], app func(*array.
 func partProperties[T any](cols []column[T], opts WriterOptions) *parquetio.Options {
 	o := &parquetio.Options{
 		Compression:     parquetio.Zstd,
-		Mem:             opts.Mem,
 		MaxRowGroupRows: int64(opts.RowsPerGroup),
 		CreatedBy:       "steadysweep",
 	}
@@ -170,9 +163,9 @@ func (w *partWriter[T]) flush() error {
 			return err
 		}
 	}
-	rec := w.rb.NewRecordBatch()
-	defer rec.Release()
-	if err := w.fw.Write(rec); err != nil {
+	err := w.fw.Write(w.rb)
+	w.rb.Reset()
+	if err != nil {
 		return fmt.Errorf("write row group to %s: %w", w.final, err)
 	}
 	w.fileRows += w.pending
@@ -229,7 +222,7 @@ func (w *partWriter[T]) fail(err error) error {
 	return err
 }
 
-// close finishes the open part file (if any) and releases the builders.
+// close finishes the open part file (if any) and drops the buffer.
 // It is safe to call more than once.
 func (w *partWriter[T]) close() error {
 	if w.rb == nil {
@@ -241,7 +234,6 @@ func (w *partWriter[T]) close() error {
 			err = w.fail(err)
 		}
 	}
-	w.rb.Release()
 	w.rb = nil
 	if err != nil {
 		return err

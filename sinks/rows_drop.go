@@ -7,10 +7,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
 )
@@ -26,30 +23,27 @@ import (
 // Resume uses it to redo error rows and rows of an older schema: the rows
 // are taken out first, so an interrupted retry leaves them missing (and
 // redone by the next resume), never twice.
-func DropRows(ctx context.Context, path string, drop func(Key) bool, mem memory.Allocator) (int, error) {
+func DropRows(ctx context.Context, path string, drop func(Key) bool) (int, error) {
 	return dropWhere(ctx, path, []string{"run_id", "config_id", "events_sha256"}, partProperties(rowColumns(), WriterOptions{}.withDefaults()),
 		func(k []string, v int32) bool {
 			return drop(Key{RunID: k[0], ConfigID: k[1], EventsSHA256: k[2], SchemaVersion: v})
-		}, mem)
+		})
 }
 
 // DropSeries is DropRows for a series part file.
-func DropSeries(ctx context.Context, path string, drop func(SeriesKey) bool, mem memory.Allocator) (int, error) {
+func DropSeries(ctx context.Context, path string, drop func(SeriesKey) bool) (int, error) {
 	return dropWhere(ctx, path, []string{"run_id", "events_sha256"}, partProperties(seriesColumns(), WriterOptions{}.withDefaults()),
 		func(k []string, v int32) bool {
 			return drop(SeriesKey{RunID: k[0], EventsSHA256: k[1], SchemaVersion: v})
-		}, mem)
+		})
 }
 
 // dropWhere rewrites the part file at path without the rows that drop
 // selects by their string key columns keyNames and their schema_version
 // (see DropRows).
 func dropWhere(ctx context.Context, path string, keyNames []string, props *parquetio.Options,
-	drop func(key []string, version int32) bool, mem memory.Allocator) (dropped int, err error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	r, err := parquetio.Open(path, mem)
+	drop func(key []string, version int32) bool) (dropped int, err error) {
+	r, err := parquetio.Open(path)
 	if err != nil {
 		return 0, err
 	}
@@ -76,26 +70,24 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 	}
 	kept := 0
 	key := make([]string, len(keyNames))
-	strs := make([]*array.String, len(keyNames))
-	err = r.Each(ctx, nil, 64<<10, func(rec arrow.RecordBatch) error {
+	strs := make([]*batch.Column, len(keyNames))
+	err = r.Each(ctx, nil, 64<<10, func(rec *batch.Batch) error {
 		cols := rec.Columns()
 		ok := true
 		for i := range strs {
-			strs[i] = asString(cols[keyCols[i]])
-			ok = ok && strs[i] != nil
+			strs[i] = cols[keyCols[i]]
+			ok = ok && strs[i].Type() == batch.String
 		}
-		vers, isI32 := cols[keyCols[len(keyNames)]].(*array.Int32)
-		if !ok || !isI32 {
+		vers := cols[keyCols[len(keyNames)]]
+		if !ok || vers.Type() != batch.Int32 {
 			return fmt.Errorf("%s: key columns of unexpected types", path)
 		}
 		// Write the kept rows as runs of consecutive rows.
 		n, from := int(rec.NumRows()), 0
 		flush := func(to int) error {
 			if to > from {
-				s := rec.NewSlice(int64(from), int64(to))
-				defer s.Release()
 				kept += to - from
-				if err := fw.WriteBuffered(s); err != nil {
+				if err := fw.WriteBufferedRows(rec, int64(from), int64(to)); err != nil {
 					return fmt.Errorf("rewrite %s: %w", path, err)
 				}
 			}
@@ -103,9 +95,9 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 		}
 		for i := range n {
 			for k, a := range strs {
-				key[k] = a.Value(i)
+				key[k] = a.Str(i)
 			}
-			if !drop(key, vers.Value(i)) {
+			if !drop(key, vers.Int32(i)) {
 				continue
 			}
 			if err := flush(i); err != nil {
@@ -133,9 +125,4 @@ func dropWhere(ctx context.Context, path string, keyNames []string, props *parqu
 		return 0, fmt.Errorf("rewrite %s: %w", path, err)
 	}
 	return dropped, nil
-}
-
-func asString(a arrow.Array) *array.String {
-	s, _ := a.(*array.String)
-	return s
 }

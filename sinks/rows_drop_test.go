@@ -17,7 +17,7 @@ import (
 // writeRows writes rows as one part file of dir and returns its path.
 func writeRows(t *testing.T, dir string, rows []Row, mem memory.Allocator) string {
 	t.Helper()
-	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "0of1", RowsPerGroup: 2, Mem: mem})
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "0of1", RowsPerGroup: 2})
 	writeAndClose(t, w, rows)
 	if len(w.Files()) != 1 {
 		t.Fatalf("%d part files, want 1", len(w.Files()))
@@ -47,7 +47,7 @@ func TestDropRows(t *testing.T) {
 	want := readTables(t, writeRowsDir(t, kept, mem), mem)[0]
 	defer want.Release()
 
-	states, err := ReadRowStates(context.Background(), dir, mem)
+	states, err := ReadRowStates(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestDropRows(t *testing.T) {
 		t.Fatalf("row states before: %v", states)
 	}
 	isError := func(k Key) bool { return states[k].Status == "error" }
-	n, err := DropRows(context.Background(), path, isError, mem)
+	n, err := DropRows(context.Background(), path, isError)
 	if err != nil || n != 3 {
 		t.Fatalf("DropRows = %d, %v; want 3 dropped", n, err)
 	}
@@ -83,13 +83,13 @@ func TestDropRows(t *testing.T) {
 	}
 
 	before, _ := os.ReadFile(path)
-	if n, err := DropRows(context.Background(), path, isError, mem); err != nil || n != 0 {
+	if n, err := DropRows(context.Background(), path, isError); err != nil || n != 0 {
 		t.Fatalf("second DropRows = %d, %v; want 0", n, err)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("a file with nothing to drop was rewritten")
 	}
-	if n, err := DropRows(context.Background(), path, func(Key) bool { return true }, mem); err != nil || n != 4 {
+	if n, err := DropRows(context.Background(), path, func(Key) bool { return true }); err != nil || n != 4 {
 		t.Fatalf("dropping everything = %d, %v; want 4", n, err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -124,7 +124,7 @@ func TestDropRowsNeverThroughALink(t *testing.T) {
 	if err := os.Symlink(victim, planted); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := DropRows(context.Background(), path, isError, mem); err != nil || n != 1 {
+	if n, err := DropRows(context.Background(), path, isError); err != nil || n != 1 {
 		t.Fatalf("DropRows = %d, %v; want 1 dropped", n, err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "not yours" {
@@ -141,7 +141,7 @@ func TestDropRowsNeverThroughALink(t *testing.T) {
 	if err := os.Symlink(outside, linked); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DropRows(context.Background(), linked, isError, mem); err == nil {
+	if _, err := DropRows(context.Background(), linked, isError); err == nil {
 		t.Fatal("DropRows rewrote a part file that is a symbolic link")
 	}
 	if after, _ := os.ReadFile(outside); !bytes.Equal(before, after) {

@@ -13,10 +13,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
@@ -57,9 +54,6 @@ func (s *Stored) Has(name string) bool { return s == nil || s.has[name] }
 
 // ReadOptions configure ReadRows and ReadSeries.
 type ReadOptions struct {
-	// Mem allocates the decoded Arrow batches (default
-	// memory.DefaultAllocator).
-	Mem memory.Allocator
 	// Columns, when set, are the only columns read; the other fields keep
 	// their null value. Resume reads the keys alone this way.
 	Columns []string
@@ -100,9 +94,6 @@ func readTable[T any](ctx context.Context, dir string, o ReadOptions, cols []col
 			yield(zero, err)
 			return
 		}
-		if o.Mem == nil {
-			o.Mem = memory.DefaultAllocator
-		}
 		for _, path := range files {
 			err := readTableFile(ctx, path, o, cols, keys, stored, yield)
 			if errors.Is(err, errStop) {
@@ -120,7 +111,7 @@ func readTable[T any](ctx context.Context, dir string, o ReadOptions, cols []col
 // readTableFile yields the rows of one part file; its errors name it.
 func readTableFile[T any](ctx context.Context, path string, o ReadOptions, cols []column[T], keys []string,
 	stored func(*T, *Stored), yield func(T, error) bool) (err error) {
-	r, err := parquetio.Open(path, o.Mem)
+	r, err := parquetio.Open(path)
 	if err != nil {
 		return err
 	}
@@ -145,8 +136,8 @@ func readTableFile[T any](ctx context.Context, path string, o ReadOptions, cols 
 		}
 	}
 	n := 0
-	arrays := make([]arrow.Array, len(cols))
-	return r.Each(ctx, idx, 16<<10, func(rec arrow.RecordBatch) error {
+	arrays := make([]*batch.Column, len(cols))
+	return r.Each(ctx, idx, 16<<10, func(rec *batch.Batch) error {
 		clear(arrays)
 		for j, c := range read {
 			arrays[c] = rec.Column(j)
@@ -168,74 +159,54 @@ func readTableFile[T any](ctx context.Context, path string, o ReadOptions, cols 
 	})
 }
 
-// cellString is cell i of a string column (dictionary-encoded ones too);
-// valid is false for a null or absent (nil) cell.
-func cellString(a arrow.Array, i int) (s string, valid bool, err error) {
+// cellString is cell i of a string column; valid is false for a null or
+// absent (nil) cell.
+func cellString(a *batch.Column, i int) (s string, valid bool, err error) {
 	if a == nil || a.IsNull(i) {
 		return "", false, nil
 	}
-	switch a := a.(type) {
-	case *array.String:
-		return a.Value(i), true, nil
-	case *array.LargeString:
-		return a.Value(i), true, nil
-	case *array.Dictionary:
-		return cellString(a.Dictionary(), a.GetValueIndex(i))
+	if a.Type() == batch.String {
+		return a.StrView(i), true, nil // the batch is never reused
 	}
-	return "", false, fmt.Errorf("a %s column, not text", a.DataType())
+	return "", false, fmt.Errorf("a %s column, not text", a.Type())
 }
 
 // cellInt is cell i of an integer column; valid is false for a null or
 // absent cell.
-func cellInt(a arrow.Array, i int) (x int64, valid bool, err error) {
+func cellInt(a *batch.Column, i int) (x int64, valid bool, err error) {
 	if a == nil || a.IsNull(i) {
 		return 0, false, nil
 	}
-	switch a := a.(type) {
-	case *array.Int64:
-		return a.Value(i), true, nil
-	case *array.Int32:
-		return int64(a.Value(i)), true, nil
-	case *array.Int16:
-		return int64(a.Value(i)), true, nil
-	case *array.Int8:
-		return int64(a.Value(i)), true, nil
-	case *array.Uint32:
-		return int64(a.Value(i)), true, nil
-	case *array.Uint16:
-		return int64(a.Value(i)), true, nil
-	case *array.Uint8:
-		return int64(a.Value(i)), true, nil
-	case *array.Dictionary:
-		return cellInt(a.Dictionary(), a.GetValueIndex(i))
+	switch a.Type() {
+	case batch.Int64:
+		return a.Int64(i), true, nil
+	case batch.Int32:
+		return int64(a.Int32(i)), true, nil
 	}
-	return 0, false, fmt.Errorf("a %s column, not an integer", a.DataType())
+	return 0, false, fmt.Errorf("a %s column, not an integer", a.Type())
 }
 
 // cellBool is cell i of a boolean column; valid is false for a null or
 // absent cell.
-func cellBool(a arrow.Array, i int) (x, valid bool, err error) {
+func cellBool(a *batch.Column, i int) (x, valid bool, err error) {
 	if a == nil || a.IsNull(i) {
 		return false, false, nil
 	}
-	if b, ok := a.(*array.Boolean); ok {
-		return b.Value(i), true, nil
+	if a.Type() == batch.Bool {
+		return a.Bool(i), true, nil
 	}
-	return false, false, fmt.Errorf("a %s column, not boolean", a.DataType())
+	return false, false, fmt.Errorf("a %s column, not boolean", a.Type())
 }
 
 // cellFloat is cell i of a float column, NaN for a null or absent cell.
-func cellFloat(a arrow.Array, i int) (float64, error) {
+func cellFloat(a *batch.Column, i int) (float64, error) {
 	if a == nil || a.IsNull(i) {
 		return math.NaN(), nil
 	}
-	switch a := a.(type) {
-	case *array.Float64:
-		return a.Value(i), nil
-	case *array.Float32:
-		return float64(a.Value(i)), nil
+	if a.Type() == batch.Float64 {
+		return a.Float64(i), nil
 	}
-	return math.NaN(), fmt.Errorf("a %s column, not a float", a.DataType())
+	return math.NaN(), fmt.Errorf("a %s column, not a float", a.Type())
 }
 
 // resumeColumns are the columns resume reads of OUT/rows.
@@ -243,9 +214,9 @@ var resumeColumns = []string{"run_id", "config_id", "events_sha256", "status", "
 
 // ReadKeys returns the resume keys of every row in the published part
 // files of dir (OUT/rows), reading only the key columns.
-func ReadKeys(ctx context.Context, dir string, mem memory.Allocator) (map[Key]struct{}, error) {
+func ReadKeys(ctx context.Context, dir string) (map[Key]struct{}, error) {
 	keys := map[Key]struct{}{}
-	for r, err := range ReadRows(ctx, dir, ReadOptions{Mem: mem, Columns: resumeColumns}) {
+	for r, err := range ReadRows(ctx, dir, ReadOptions{Columns: resumeColumns}) {
 		if err != nil {
 			return nil, fmt.Errorf("read resume keys: %w", err)
 		}
@@ -269,9 +240,9 @@ type RowState struct {
 // ReadRowStates returns the key, status and part file of every row in the
 // published part files of dir (OUT/rows), reading only those columns. A
 // key held twice keeps its last file.
-func ReadRowStates(ctx context.Context, dir string, mem memory.Allocator) (map[Key]RowState, error) {
+func ReadRowStates(ctx context.Context, dir string) (map[Key]RowState, error) {
 	states := map[Key]RowState{}
-	for r, err := range ReadRows(ctx, dir, ReadOptions{Mem: mem, Columns: resumeColumns}) {
+	for r, err := range ReadRows(ctx, dir, ReadOptions{Columns: resumeColumns}) {
 		if err != nil {
 			return nil, fmt.Errorf("read resume keys: %w", err)
 		}
@@ -282,8 +253,8 @@ func ReadRowStates(ctx context.Context, dir string, mem memory.Allocator) (map[K
 
 // ReadSeriesKeys returns the runs (by run id and events hash) that have
 // series rows in the published part files of dir (OUT/series).
-func ReadSeriesKeys(ctx context.Context, dir string, mem memory.Allocator) (map[SeriesKey]struct{}, error) {
-	files, err := ReadSeriesFiles(ctx, dir, mem)
+func ReadSeriesKeys(ctx context.Context, dir string) (map[SeriesKey]struct{}, error) {
+	files, err := ReadSeriesFiles(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -296,9 +267,9 @@ func ReadSeriesKeys(ctx context.Context, dir string, mem memory.Allocator) (map[
 
 // ReadSeriesFiles returns the series keys in the published part files of
 // dir (OUT/series) and the file holding each (the last when several do).
-func ReadSeriesFiles(ctx context.Context, dir string, mem memory.Allocator) (map[SeriesKey]string, error) {
+func ReadSeriesFiles(ctx context.Context, dir string) (map[SeriesKey]string, error) {
 	keys := map[SeriesKey]string{}
-	for s, err := range ReadSeries(ctx, dir, ReadOptions{Mem: mem, Columns: seriesKeyColumns}) {
+	for s, err := range ReadSeries(ctx, dir, ReadOptions{Columns: seriesKeyColumns}) {
 		if err != nil {
 			return nil, fmt.Errorf("read resume keys: %w", err)
 		}

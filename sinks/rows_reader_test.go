@@ -12,10 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -99,18 +96,16 @@ func same[T any](v T, clearRead func(*T)) string {
 // to the record written, the schema version this binary's and Has true
 // for every column.
 func TestReadRowsRoundTrip(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
 	rows, series := analysedRows(t)
 	if len(series) == 0 {
 		t.Fatal("no series rows: the series check is void")
 	}
 	out := t.TempDir()
-	rw, err := sinks.NewRowWriter(sinks.WriterOptions{Dir: filepath.Join(out, "rows"), Mem: mem, RowsPerFile: 3, RowsPerGroup: 2})
+	rw, err := sinks.NewRowWriter(sinks.WriterOptions{Dir: filepath.Join(out, "rows"), RowsPerFile: 3, RowsPerGroup: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw, err := sinks.NewSeriesWriter(sinks.WriterOptions{Dir: filepath.Join(out, "series"), Mem: mem, RowsPerGroup: 7})
+	sw, err := sinks.NewSeriesWriter(sinks.WriterOptions{Dir: filepath.Join(out, "series"), RowsPerGroup: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +128,7 @@ func TestReadRowsRoundTrip(t *testing.T) {
 	}
 	clearRow := func(r *sinks.Row) { r.SchemaVersion, r.Stored = 0, nil }
 	var got []sinks.Row
-	for r, err := range sinks.ReadRows(context.Background(), filepath.Join(out, "rows"), sinks.ReadOptions{Mem: mem}) {
+	for r, err := range sinks.ReadRows(context.Background(), filepath.Join(out, "rows"), sinks.ReadOptions{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +152,7 @@ func TestReadRowsRoundTrip(t *testing.T) {
 	}
 	clearSeries := func(s *sinks.SeriesRow) { s.SchemaVersion, s.Stored = 0, nil }
 	i := 0
-	for s, err := range sinks.ReadSeries(context.Background(), filepath.Join(out, "series"), sinks.ReadOptions{Mem: mem}) {
+	for s, err := range sinks.ReadSeries(context.Background(), filepath.Join(out, "series"), sinks.ReadOptions{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,17 +263,19 @@ func TestReadRowsBadColumn(t *testing.T) {
 // schema_version 4.
 func writeStrings(t *testing.T, path string, cols map[string]string) {
 	t.Helper()
-	mem := memory.DefaultAllocator
-	fields := []arrow.Field{{Name: "schema_version", Type: arrow.PrimitiveTypes.Int32}}
-	ib := array.NewInt32Builder(mem)
-	ib.Append(4)
-	arrays := []arrow.Array{ib.NewArray()}
+	fields := []batch.Field{{Name: "schema_version", Type: batch.Int32}}
+	ib := batch.NewColumn(batch.Int32)
+	ib.AppendInt32(4)
+	arrays := []*batch.Column{ib}
 	for _, name := range slices.Sorted(maps.Keys(cols)) {
-		sb := array.NewStringBuilder(mem)
-		sb.Append(cols[name])
-		fields, arrays = append(fields, arrow.Field{Name: name, Type: arrow.BinaryTypes.String}), append(arrays, sb.NewArray())
+		sb := batch.NewColumn(batch.String)
+		sb.AppendString(cols[name])
+		fields, arrays = append(fields, batch.Field{Name: name, Type: batch.String}), append(arrays, sb)
 	}
-	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, 1)
+	rec, err := batch.NewBatch(batch.NewSchema(fields, nil), arrays)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
 	if err := errorsJoin(parquetio.WriteRecord(&buf, rec, nil), os.WriteFile(path, buf.Bytes(), 0o644)); err != nil {
 		t.Fatal(err)

@@ -5,8 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/core"
 )
 
@@ -14,12 +13,12 @@ import (
 // at package initialisation: every process links sinks, few write rows).
 var rowColumns = sync.OnceValue(buildRowColumns)
 
-// RowsSchema returns the Arrow schema of OUT/rows: identity and
+// RowsSchema returns the schema of OUT/rows: identity and
 // provenance, the run's metadata, one column per detector parameter
 // (named as core.Names(), lists as their canonical comma text), the
 // analysis outcome, timings. Units are in each field's "unit" metadata;
 // RowsColumns documents every column.
-func RowsSchema() *arrow.Schema { return schemaOf(rowColumns()) }
+func RowsSchema() *batch.Schema { return schemaOf(rowColumns()) }
 
 // lowCardinality reports whether a string parameter is worth a
 // dictionary (a switch: a package-level map is built by every process).
@@ -217,11 +216,11 @@ var paramCols = sync.OnceValue(func() []column[Row] { return documented(paramCol
 // ParamFields are the parameter columns as the rows table types them, in
 // core.Names() order. Other tables keyed by parameter set
 // (calibration.parquet) use them, so a parameter has one type everywhere.
-func ParamFields() []arrow.Field { return schemaOf(paramCols()).Fields() }
+func ParamFields() []batch.Field { return schemaOf(paramCols()).Fields() }
 
-// AppendParams appends p's values to bs, builders of ParamFields' types
+// AppendParams appends p's values to bs, columns of ParamFields' types
 // in their order.
-func AppendParams(bs []array.Builder, p core.Params) {
+func AppendParams(bs []*batch.Column, p core.Params) {
 	r := Row{Params: p}
 	for i, c := range paramCols() {
 		c.append(bs[i], &r)
@@ -255,9 +254,9 @@ func paramColumns() []column[Row] {
 	return cols
 }
 
-// appendRow appends r to the builders of rb (laid out as rowColumns).
-func appendRow(rb *array.RecordBuilder, r *Row) {
+// appendRow appends r to the columns of rb (laid out as rowColumns).
+func appendRow(rb *batch.Batch, r *Row) {
 	for i, c := range rowColumns() {
-		c.append(rb.Field(i), r)
+		c.append(rb.Column(i), r)
 	}
 }

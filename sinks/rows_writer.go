@@ -1,6 +1,6 @@
 package sinks
 
-import "github.com/apache/arrow-go/v18/arrow/array"
+import "github.com/steadysweep/steadysweep/columnar/batch"
 
 // TableWriter writes T values into part files of one table (OUT/rows,
 // OUT/series). It is not safe for concurrent use: one goroutine owns it.
@@ -23,7 +23,7 @@ func NewSeriesWriter(opts WriterOptions) (*SeriesWriter, error) {
 	return newTableWriter(opts, seriesColumns(), appendSeries)
 }
 
-func newTableWriter[T any](opts WriterOptions, cols []column[T], app func(*array.RecordBuilder, *T)) (*TableWriter[T], error) {
+func newTableWriter[T any](opts WriterOptions, cols []column[T], app func(*batch.Batch, *T)) (*TableWriter[T], error) {
 	w, err := newPartWriter(opts, cols, app)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 )
@@ -53,15 +54,16 @@ func readTables(t *testing.T, dir string, mem memory.Allocator) []arrow.Table {
 	}
 	var out []arrow.Table
 	for _, f := range files {
-		r, err := parquetio.Open(f, mem)
+		r, err := parquetio.Open(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := r.ReadAll(context.Background(), nil)
+		b, err := r.ReadAll(context.Background(), nil)
 		r.Close()
 		if err != nil {
 			t.Fatalf("read %s: %v", f, err)
 		}
+		rec := arrowbatch.Record(b, mem)
 		out = append(out, array.NewTableFromRecords(rec.Schema(), []arrow.RecordBatch{rec}))
 		rec.Release()
 	}
@@ -72,7 +74,7 @@ func TestRowWriterRoundTrip(t *testing.T) {
 	mem := checkedMem(t)
 	dir := filepath.Join(t.TempDir(), "rows")
 
-	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "1of2", RowsPerGroup: 2, RowsPerFile: 5, Mem: mem})
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "1of2", RowsPerGroup: 2, RowsPerFile: 5})
 	var rows []Row
 	for i := range 7 {
 		rows = append(rows, testRow(i))
@@ -116,7 +118,7 @@ func TestRowWriterRoundTrip(t *testing.T) {
 		t.Fatalf("rows per file: %d, %d; want 7, 1", tables[0].NumRows(), tables[1].NumRows())
 	}
 	tb := tables[0]
-	sc := RowsSchema()
+	sc := arrowbatch.ArrowSchema(RowsSchema())
 	if int(tb.NumCols()) != sc.NumFields() {
 		t.Fatalf("columns: %d, want %d", tb.NumCols(), sc.NumFields())
 	}
@@ -185,7 +187,7 @@ func TestRowWriterRoundTrip(t *testing.T) {
 		t.Errorf("row groups in first file: %d, want 4 (2+2+2+1)", pf.NumRowGroups())
 	}
 
-	keys, err := ReadKeys(context.Background(), dir, mem)
+	keys, err := ReadKeys(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +199,7 @@ func TestRowWriterRoundTrip(t *testing.T) {
 	}
 
 	// A new writer continues the sequence.
-	w2 := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "1of2", Mem: mem})
+	w2 := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Shard: "1of2"})
 	writeAndClose(t, w2, rows[:1])
 	if got := w2.Files(); len(got) != 1 || filepath.Base(got[0]) != "part-1of2-000002.parquet" {
 		t.Fatalf("second writer files: %q", got)
@@ -205,9 +207,8 @@ func TestRowWriterRoundTrip(t *testing.T) {
 }
 
 func TestRowWriterNoRowsNoFile(t *testing.T) {
-	mem := checkedMem(t)
 	dir := t.TempDir()
-	w := newWriter(t, NewSeriesWriter, WriterOptions{Dir: dir, Mem: mem})
+	w := newWriter(t, NewSeriesWriter, WriterOptions{Dir: dir})
 	writeAndClose(t, w, nil)
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("empty writer left %d files", len(entries))
@@ -217,7 +218,7 @@ func TestRowWriterNoRowsNoFile(t *testing.T) {
 func TestSeriesRoundTrip(t *testing.T) {
 	mem := checkedMem(t)
 	dir := t.TempDir()
-	w := newWriter(t, NewSeriesWriter, WriterOptions{Dir: dir, Mem: mem})
+	w := newWriter(t, NewSeriesWriter, WriterOptions{Dir: dir})
 	in := []SeriesRow{
 		{RunID: "r", SP: 0, SuperpassSize: 200, NIssued: 200, FirstIssueNs: 1, LastIssueNs: 99, TTFTP50Ns: 5, TPOTP50Ns: math.NaN(), OutTokens: 12345},
 		{RunID: "r", SP: 1, SuperpassSize: 200, NIssued: 150, FirstIssueNs: 100, LastIssueNs: 199, TTFTP50Ns: 6, TPOTP50Ns: 7, OutTokens: 6},
@@ -279,7 +280,7 @@ func TestRowsSchemaCoversOutcome(t *testing.T) {
 func TestRowWriterMaxFileAge(t *testing.T) {
 	mem := checkedMem(t)
 	dir := t.TempDir()
-	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, RowsPerGroup: 2, MaxFileAge: time.Nanosecond, Mem: mem})
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, RowsPerGroup: 2, MaxFileAge: time.Nanosecond})
 	for i := range 3 {
 		if err := w.Write([]Row{testRow(i), testRow(i + 1)}); err != nil {
 			t.Fatal(err)
@@ -306,9 +307,8 @@ func TestRowWriterMaxFileAge(t *testing.T) {
 // A failed write leaves no temporary behind and the writer reports the
 // error again instead of writing more.
 func TestRowWriterFailureCleansUp(t *testing.T) {
-	mem := checkedMem(t)
 	dir := filepath.Join(t.TempDir(), "rows")
-	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, RowsPerGroup: 1, Mem: mem})
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, RowsPerGroup: 1})
 	if err := os.RemoveAll(dir); err != nil { // the directory vanishes under the writer
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestRowWriterFailureCleansUp(t *testing.T) {
 func TestRowParamsRoundTrip(t *testing.T) {
 	mem := checkedMem(t)
 	dir := t.TempDir()
-	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir, Mem: mem})
+	w := newWriter(t, NewRowWriter, WriterOptions{Dir: dir})
 	var rows []Row
 	for i, base := range []core.Params{core.DefaultParams(), core.ReferenceParams()} {
 		r := testRow(i)

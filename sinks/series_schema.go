@@ -1,17 +1,17 @@
 package sinks
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"sync"
+
+	"github.com/steadysweep/steadysweep/columnar/batch"
 )
 
 var seriesColumns = sync.OnceValue(buildSeriesColumns)
 
-// SeriesSchema returns the Arrow schema of OUT/series: per-super-pass
+// SeriesSchema returns the schema of OUT/series: per-super-pass
 // trajectories, once per run (independent of the parameter sets);
 // SeriesColumns documents every column.
-func SeriesSchema() *arrow.Schema { return schemaOf(seriesColumns()) }
+func SeriesSchema() *batch.Schema { return schemaOf(seriesColumns()) }
 
 func buildSeriesColumns() []column[SeriesRow] {
 	type S = SeriesRow
@@ -38,8 +38,8 @@ func buildSeriesColumns() []column[SeriesRow] {
 	}, seriesDocs())
 }
 
-func appendSeries(rb *array.RecordBuilder, s *SeriesRow) {
+func appendSeries(rb *batch.Batch, s *SeriesRow) {
 	for i, c := range seriesColumns() {
-		c.append(rb.Field(i), s)
+		c.append(rb.Column(i), s)
 	}
 }

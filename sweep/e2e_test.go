@@ -29,7 +29,7 @@ func realSweep(t *testing.T, runs []corpora.RunRef) {
 	out := t.TempDir()
 	load := DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}, Cache: &columnar.Cache{Dir: t.TempDir()}})
 	o := Options{Runs: runs, Configs: cs, Out: out, Load: load, Analyze: DefaultAnalyzer, Series: DefaultSeries,
-		ToolVersion: "test", Mem: mem}
+		ToolVersion: "test"}
 	sum, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

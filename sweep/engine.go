@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -73,8 +72,6 @@ type Options struct {
 	Progress *Progress
 	// Debug receives panic stacks and series errors (nil: discarded).
 	Debug io.Writer
-	// Mem allocates Arrow memory (default memory.DefaultAllocator).
-	Mem memory.Allocator
 	// RowsPerGroup, RowsPerFile and MaxFileAge tune the writers (see
 	// sinks.WriterOptions).
 	RowsPerGroup int
@@ -340,9 +337,6 @@ func newEngine(o Options) (*engine, error) {
 		o.Jobs = runtime.GOMAXPROCS(0)
 	}
 	o.Jobs = min(o.Jobs, MaxJobs)
-	if o.Mem == nil {
-		o.Mem = memory.DefaultAllocator
-	}
 	debug := o.Debug
 	if debug == nil {
 		debug = io.Discard
@@ -382,11 +376,11 @@ func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Su
 		return nil, err
 	}
 	if o.Resume {
-		states, err := sinks.ReadRowStates(ctx, rowsDir, o.Mem)
+		states, err := sinks.ReadRowStates(ctx, rowsDir)
 		if err != nil {
 			return nil, fmt.Errorf("resume: %w", err)
 		}
-		series, err := sinks.ReadSeriesFiles(ctx, seriesDir, o.Mem)
+		series, err := sinks.ReadSeriesFiles(ctx, seriesDir)
 		if err != nil {
 			return nil, fmt.Errorf("resume: %w", err)
 		}
@@ -410,7 +404,7 @@ func (e *engine) openOutputs(ctx context.Context, runs []corpora.RunRef, sum *Su
 		e.written = indexWritten(states, series)
 	}
 	wopts := sinks.WriterOptions{Dir: rowsDir, Shard: o.Shard.String(), RowsPerGroup: o.RowsPerGroup,
-		RowsPerFile: o.RowsPerFile, MaxFileAge: o.MaxFileAge, Mem: o.Mem}
+		RowsPerFile: o.RowsPerFile, MaxFileAge: o.MaxFileAge}
 	rw, err := newRowSink(wopts)
 	if err != nil {
 		return nil, err
@@ -635,7 +629,7 @@ func (e *engine) takeOutRows(ctx context.Context, states map[sinks.Key]sinks.Row
 		redo[k], files[st.File] = true, true
 	}
 	for _, f := range slices.Sorted(maps.Keys(files)) {
-		n, err := sinks.DropRows(ctx, f, func(k sinks.Key) bool { return redo[k] }, e.o.Mem)
+		n, err := sinks.DropRows(ctx, f, func(k sinks.Key) bool { return redo[k] })
 		if err != nil {
 			return taken, kept, err
 		}

@@ -11,14 +11,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 )
 
-func fakeOptions(runs []corpora.RunRef, cs []core.Params, out string, mem memory.Allocator) Options {
+func fakeOptions(runs []corpora.RunRef, cs []core.Params, out string) Options {
 	return Options{Runs: runs, Configs: cs, Out: out, Jobs: 2, Load: fakeLoader(nil), Analyze: fakeAnalyze,
-		Series: fakeSeries, ToolVersion: "test", Mem: mem, RowsPerGroup: 16}
+		Series: fakeSeries, ToolVersion: "test", RowsPerGroup: 16}
 }
 
 func TestRunGrid(t *testing.T) {
@@ -147,12 +146,12 @@ func TestRunShards(t *testing.T) {
 	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)
 	whole, sharded := t.TempDir(), t.TempDir()
-	if _, err := Run(context.Background(), fakeOptions(runs, cs, whole, mem)); err != nil {
+	if _, err := Run(context.Background(), fakeOptions(runs, cs, whole)); err != nil {
 		t.Fatal(err)
 	}
 	var perShard []int
 	for i := range 2 {
-		o := fakeOptions(runs, cs, sharded, mem)
+		o := fakeOptions(runs, cs, sharded)
 		o.Shard = Shard{i, 2}
 		sum, err := Run(context.Background(), o)
 		if err != nil {
@@ -166,7 +165,7 @@ func TestRunShards(t *testing.T) {
 		}
 	}
 	// An unsharded sweep into the sharded directory would duplicate rows.
-	if _, err := Run(context.Background(), fakeOptions(runs, cs, sharded, mem)); err == nil || !strings.Contains(err.Error(), "another sweep") {
+	if _, err := Run(context.Background(), fakeOptions(runs, cs, sharded)); err == nil || !strings.Contains(err.Error(), "another sweep") {
 		t.Fatalf("unsharded sweep over shards: %v", err)
 	}
 	if perShard[0]+perShard[1] != 18 || perShard[0] == 0 || perShard[1] == 0 {
@@ -256,7 +255,7 @@ func TestRunUnreadableEvents(t *testing.T) {
 	runs, cs := fakeArchive(t), grid3x3(t)[:2]
 	runs[3].EventsPath = filepath.Join(t.TempDir(), "gone.jsonl")
 	out := t.TempDir()
-	sum, err := Run(context.Background(), fakeOptions(runs, cs, out, mem))
+	sum, err := Run(context.Background(), fakeOptions(runs, cs, out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +268,7 @@ func TestRunUnreadableEvents(t *testing.T) {
 		}
 	}
 	// Resuming does not repeat the error rows of a still-unreadable run.
-	o := fakeOptions(runs, cs, out, mem)
+	o := fakeOptions(runs, cs, out)
 	o.Resume = true
 	if sum, err := Run(context.Background(), o); err != nil || sum.Rows != 0 || sum.Skipped != 18 {
 		t.Fatalf("resume: %+v, %v", sum, err)
@@ -287,7 +286,7 @@ func TestProgress(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewProgress(&buf, false, false)
 	runs, cs := fakeArchive(t), grid3x3(t)[:1]
-	o := fakeOptions(runs, cs, t.TempDir(), nil)
+	o := fakeOptions(runs, cs, t.TempDir())
 	o.Progress = p
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)

@@ -45,14 +45,13 @@ func (f *failingSink) Files() []string { return nil }
 // A write failure stops the sweep: the error is returned, later runs are
 // not analysed, every worker exits and the writers are closed.
 func TestRunWriteFailureStops(t *testing.T) {
-	mem := checkedMem(t)
 	fs := &failingSink{okWrites: 3}
 	old := newRowSink
 	newRowSink = func(sinks.WriterOptions) (tableSink[sinks.Row], error) { return fs, nil }
 	defer func() { newRowSink = old }()
 
 	runs, cs := fakeArchive(t), grid3x3(t)
-	o := fakeOptions(runs, cs, t.TempDir(), mem)
+	o := fakeOptions(runs, cs, t.TempDir())
 	o.Jobs = 1
 	sum, err := Run(context.Background(), o)
 	if !errors.Is(err, errDiskFull) || !strings.Contains(err.Error(), "write results") {
@@ -75,14 +74,14 @@ func TestRunResumeAfterRowsFailureKeepsSeriesOnce(t *testing.T) {
 	runs, cs := fakeArchive(t), grid3x3(t)
 	out, whole := t.TempDir(), t.TempDir()
 
-	full, err := Run(context.Background(), fakeOptions(runs, cs, whole, mem))
+	full, err := Run(context.Background(), fakeOptions(runs, cs, whole))
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	old := newRowSink
 	newRowSink = func(sinks.WriterOptions) (tableSink[sinks.Row], error) { return &failingSink{failClose: true}, nil }
-	_, err = Run(context.Background(), fakeOptions(runs, cs, out, mem))
+	_, err = Run(context.Background(), fakeOptions(runs, cs, out))
 	newRowSink = old
 	if !errors.Is(err, errDiskFull) {
 		t.Fatalf("err %v, want the failed close", err)
@@ -91,7 +90,7 @@ func TestRunResumeAfterRowsFailureKeepsSeriesOnce(t *testing.T) {
 		t.Fatalf("series published by the failed sweep: %d rows, want %d", got, full.SeriesRows)
 	}
 
-	o := fakeOptions(runs, cs, out, mem)
+	o := fakeOptions(runs, cs, out)
 	o.Resume = true
 	sum, err := Run(context.Background(), o)
 	if err != nil {
@@ -128,7 +127,7 @@ func TestRunResumeAfterRowsFailureKeepsSeriesOnce(t *testing.T) {
 // is there once (no duplicated run_id/sp).
 func seriesCount(t *testing.T, out string, mem memory.Allocator) int {
 	t.Helper()
-	keys, err := sinks.ReadSeriesKeys(context.Background(), filepath.Join(out, "series"), mem)
+	keys, err := sinks.ReadSeriesKeys(context.Background(), filepath.Join(out, "series"))
 	if err != nil {
 		t.Fatal(err)
 	}

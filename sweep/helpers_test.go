@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/corpora/sharedtest"
@@ -64,7 +65,7 @@ func checkedMem(t testing.TB) *memory.CheckedAllocator {
 func fakeSweep(t testing.TB) (Options, *memory.CheckedAllocator) {
 	t.Helper()
 	mem := checkedMem(t)
-	return fakeOptions(fakeArchive(t), grid3x3(t), t.TempDir(), mem), mem
+	return fakeOptions(fakeArchive(t), grid3x3(t), t.TempDir()), mem
 }
 
 // fakeSamples makes n samples with issue times 1 ms apart.
@@ -142,7 +143,7 @@ func readRows(t testing.TB, dir string, mem memory.Allocator) []row {
 	t.Helper()
 	var out []row
 	eachRecord(t, dir, mem, func(f string, rec arrow.RecordBatch) {
-		if !schemaNamesEqual(rec.Schema(), sinks.RowsSchema()) {
+		if !schemaNamesEqual(rec.Schema(), arrowbatch.ArrowSchema(sinks.RowsSchema())) {
 			t.Fatalf("%s: schema differs from RowsSchema", f)
 		}
 		col := func(name string) *array.String {

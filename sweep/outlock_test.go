@@ -46,7 +46,7 @@ func TestOneWriterPerOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, shard := range []Shard{{0, 1}, {1, 2}} {
-		second := fakeOptions(runs[:3], cs, out, mem)
+		second := fakeOptions(runs[:3], cs, out)
 		second.Shard = shard
 		// The lock is taken without waiting (LOCK_NB): a sweep that waited
 		// for it would wait here for ever, as the first holds it until
@@ -80,7 +80,7 @@ func TestOneWriterPerOutput(t *testing.T) {
 	// Shards: two of one sweep run side by side; a copy of one is refused.
 	sharded := t.TempDir()
 	hold, release = make(chan struct{}), make(chan struct{})
-	s0 := fakeOptions(runs, cs, sharded, mem)
+	s0 := fakeOptions(runs, cs, sharded)
 	s0.Shard = Shard{0, 2}
 	var held string
 	for _, r := range runs {
@@ -99,12 +99,12 @@ func TestOneWriterPerOutput(t *testing.T) {
 	}
 	go func() { _, err := Run(context.Background(), s0); done <- err }()
 	<-hold
-	s1 := fakeOptions(runs, cs, sharded, mem)
+	s1 := fakeOptions(runs, cs, sharded)
 	s1.Shard = Shard{1, 2}
 	if _, err := Run(context.Background(), s1); err != nil {
 		t.Errorf("shard 1/2 beside 0/2: %v", err)
 	}
-	dup := fakeOptions(runs, cs, sharded, mem)
+	dup := fakeOptions(runs, cs, sharded)
 	dup.Shard = Shard{0, 2}
 	if _, err := Run(context.Background(), dup); err == nil || !strings.Contains(err.Error(), "shard 0of2 of output directory "+sharded+" is in use by another sweep") {
 		t.Errorf("a second shard 0/2: %v", err)
@@ -118,7 +118,7 @@ func TestOneWriterPerOutput(t *testing.T) {
 	}
 
 	// After the holders are gone the directory is free again (resume).
-	again := fakeOptions(runs, cs, out, mem)
+	again := fakeOptions(runs, cs, out)
 	again.Resume = true
 	if sum, err := Run(context.Background(), again); err != nil || sum.Skipped != len(runs) {
 		t.Errorf("resume after the first sweep: %+v, %v", sum, err)

@@ -44,7 +44,7 @@ func TestProvenanceTakesTheLoadersHash(t *testing.T) {
 	runs, cs := fakeArchive(t), grid3x3(t)[:2]
 	marker := strings.Repeat("ab", 32)
 	out := t.TempDir()
-	o := fakeOptions(runs, cs, out, memory.DefaultAllocator)
+	o := fakeOptions(runs, cs, out)
 	base := o.Load
 	o.Load = func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
 		r, err := base(ctx, ref)
@@ -76,7 +76,7 @@ func TestProvenanceTakesTheLoadersHash(t *testing.T) {
 		return hex.EncodeToString(sum[:])
 	}
 	out2 := t.TempDir()
-	o2 := fakeOptions(runs, cs, out2, memory.DefaultAllocator)
+	o2 := fakeOptions(runs, cs, out2)
 	o2.Series = nil
 	if _, err := Run(context.Background(), o2); err != nil {
 		t.Fatal(err)

@@ -113,7 +113,7 @@ func TestSweepMemoryBounded(t *testing.T) {
 		if sum.Rows != n*50 || sum.Analysed != n || sum.ErrorRuns != 0 || sum.RowsByStatus["windowable"] != n*50 {
 			t.Fatalf("%d runs: %s", n, sum)
 		}
-		keys, err := sinks.ReadKeys(context.Background(), filepath.Join(out, "rows"), nil)
+		keys, err := sinks.ReadKeys(context.Background(), filepath.Join(out, "rows"))
 		if err != nil || len(keys) != n*50 {
 			t.Fatalf("%d runs: %d distinct rows on disk, want %d (%v)", n, len(keys), n*50, err)
 		}

@@ -89,7 +89,7 @@ func TestResumeRetryShardsAndRepeatFailures(t *testing.T) {
 	mem := checkedMem(t)
 	runs, cs := fakeArchive(t), grid3x3(t)[:2]
 	out := t.TempDir()
-	o := fakeOptions(runs, cs, out, mem)
+	o := fakeOptions(runs, cs, out)
 	o.Load = failingFor(parityNames...) // every run fails
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestResumeRetryShardsAndRepeatFailures(t *testing.T) {
 func TestProgressLinesOffTerminal(t *testing.T) {
 	runs, cs := fakeArchive(t), grid3x3(t)[:1]
 	var log syncBuffer
-	o := fakeOptions(runs, cs, t.TempDir(), nil)
+	o := fakeOptions(runs, cs, t.TempDir())
 	o.Jobs = 1
 	slow := failingFor("offline_burst")
 	o.Load = func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 	"github.com/steadysweep/steadysweep/corpora"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -150,7 +151,7 @@ func TestSweepRowsMetadataParity(t *testing.T) {
 	mem := checkedMem(t)
 	out := t.TempDir()
 	o := Options{Runs: runs, Configs: cs, Presets: presets, Out: out, Load: DefaultLoader(LoaderOptions{Counter: tokenizer.Words{}}),
-		Analyze: DefaultAnalyzer, Series: DefaultSeries, ToolVersion: "test", Mem: mem}
+		Analyze: DefaultAnalyzer, Series: DefaultSeries, ToolVersion: "test"}
 	if sum, err := Run(context.Background(), o); err != nil || sum.Rows != 54 {
 		t.Fatalf("sweep: %+v, %v", sum, err)
 	}
@@ -159,7 +160,7 @@ func TestSweepRowsMetadataParity(t *testing.T) {
 	for _, r := range runs {
 		byID[r.RunID()] = r
 	}
-	want := sinks.RowsSchema()
+	want := arrowbatch.ArrowSchema(sinks.RowsSchema())
 	seen, failures := 0, 0
 	eachRecord(t, filepath.Join(out, "rows"), mem, func(f string, rec arrow.RecordBatch) {
 		got := rec.Schema()

@@ -23,7 +23,7 @@ func TestCancelStopsAnalysis(t *testing.T) {
 	defer cancel()
 	var analyses atomic.Int64
 	var analyzeErr atomic.Value
-	o := fakeOptions(runs, []core.Params{core.DefaultParams()}, out, mem)
+	o := fakeOptions(runs, []core.Params{core.DefaultParams()}, out)
 	o.Analyze = func(run *LoadedRun, p core.Params) (*core.Result, error) {
 		analyses.Add(1)
 		cancel() // SIGTERM arrives mid-analysis

@@ -123,7 +123,7 @@ func (e *engine) dropSuperseded(ctx context.Context, s *staleSet, sum *Summary) 
 			sum.SupersededKept += len(keys)
 			continue
 		}
-		n, err := sinks.DropRows(ctx, f, func(k sinks.Key) bool { return keys[k] }, e.o.Mem)
+		n, err := sinks.DropRows(ctx, f, func(k sinks.Key) bool { return keys[k] })
 		if err != nil {
 			return err
 		}
@@ -134,7 +134,7 @@ func (e *engine) dropSuperseded(ctx context.Context, s *staleSet, sum *Summary) 
 		if !e.mayRewrite(f) {
 			continue
 		}
-		if _, err := sinks.DropSeries(ctx, f, func(k sinks.SeriesKey) bool { return keys[k] }, e.o.Mem); err != nil {
+		if _, err := sinks.DropSeries(ctx, f, func(k sinks.SeriesKey) bool { return keys[k] }); err != nil {
 			return err
 		}
 	}

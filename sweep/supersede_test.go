@@ -23,7 +23,7 @@ func TestResumeReplacesRowsOfAChangedLog(t *testing.T) {
 	mem := checkedMem(t)
 	runs, cs := fakeArchive(t)[:2], grid3x3(t)[:1]
 	out := t.TempDir()
-	o := fakeOptions(runs, cs, out, mem)
+	o := fakeOptions(runs, cs, out)
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}

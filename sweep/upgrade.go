@@ -74,7 +74,7 @@ func (e *engine) takeOutOlderSeries(ctx context.Context, series map[sinks.Series
 		}
 	}
 	for _, f := range slices.Sorted(maps.Keys(files)) {
-		if _, err := sinks.DropSeries(ctx, f, func(k sinks.SeriesKey) bool { return redo[k] }, e.o.Mem); err != nil {
+		if _, err := sinks.DropSeries(ctx, f, func(k sinks.SeriesKey) bool { return redo[k] }); err != nil {
 			return err
 		}
 	}

@@ -19,11 +19,11 @@ import (
 // series keys of each in OUT/series.
 func versionsOf(t *testing.T, out string) (rows, series map[int32]int) {
 	t.Helper()
-	st, err := sinks.ReadRowStates(context.Background(), filepath.Join(out, "rows"), nil)
+	st, err := sinks.ReadRowStates(context.Background(), filepath.Join(out, "rows"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, err := sinks.ReadSeriesFiles(context.Background(), filepath.Join(out, "series"), nil)
+	sk, err := sinks.ReadSeriesFiles(context.Background(), filepath.Join(out, "series"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func countBy[K comparable, V any](m map[K]V, by func(K) int32) map[int32]int {
 func TestResumeOverOlderSchema(t *testing.T) {
 	runs, cs := fakeArchive(t), grid3x3(t)[:2]
 	out := t.TempDir()
-	o := fakeOptions(runs, cs, out, nil)
+	o := fakeOptions(runs, cs, out)
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}

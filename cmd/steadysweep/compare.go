@@ -45,11 +45,11 @@ func runCompare(fs *pflag.FlagSet) commandBody {
 			if fs.Changed("preset") || len(f.sets) > 0 {
 				return usagef("--preset and --set apply to runs; sweep outputs are compared pair by pair as swept")
 			}
-			sa, err := compare.ReadSweep(ctx, a, nil)
+			sa, err := compare.ReadSweep(ctx, a)
 			if err != nil {
 				return err
 			}
-			sb, err := compare.ReadSweep(ctx, b, nil)
+			sb, err := compare.ReadSweep(ctx, b)
 			if err != nil {
 				return err
 			}

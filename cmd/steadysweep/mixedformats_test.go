@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
@@ -197,7 +198,7 @@ func writeAIPerfParquetRows(t *testing.T, path string, n int, start func(i int) 
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := parquetio.WriteRecord(f, rec, nil); err != nil {
+	if err := parquetio.WriteRecord(f, arrowbatch.Batch(rec), nil); err != nil {
 		t.Fatal(err)
 	}
 }

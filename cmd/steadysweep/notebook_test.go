@@ -16,6 +16,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -195,7 +196,7 @@ func TestNotebookReadsRows(t *testing.T) {
 		for _, table := range []struct {
 			name   string
 			schema *arrow.Schema
-		}{{"rows", sinks.RowsSchema()}, {"series", sinks.SeriesSchema()}} {
+		}{{"rows", arrowbatch.ArrowSchema(sinks.RowsSchema())}, {"series", arrowbatch.ArrowSchema(sinks.SeriesSchema())}} {
 			desc := query("DESCRIBE SELECT * FROM read_parquet('" + filepath.Join(out, table.name, "*.parquet") + "')")
 			checkEngineTypes(t, "DuckDB "+table.name, table.schema, desc, "column_name", "column_type", duckdbType)
 		}
@@ -225,7 +226,7 @@ func TestNotebookReadsRows(t *testing.T) {
 		for name, dt := range res.Schema {
 			desc = append(desc, map[string]any{"name": name, "type": dt})
 		}
-		checkEngineTypes(t, "Polars rows", sinks.RowsSchema(), desc, "name", "type", polarsType)
+		checkEngineTypes(t, "Polars rows", arrowbatch.ArrowSchema(sinks.RowsSchema()), desc, "name", "type", polarsType)
 		checkEngineCells(t, "Polars", byKey, res.Rows)
 		checkREADMECells(t, "Polars", rows, res.Readme, false)
 	})

@@ -41,7 +41,7 @@ func runReport(fs *pflag.FlagSet) commandBody {
 // writeSweepPage writes the page of the sweep in out to file, linking the
 // run pages present in out/pages.
 func writeSweepPage(ctx context.Context, out, file string, stdout io.Writer) error {
-	s, err := htmlpage.ReadSweep(ctx, out, nil)
+	s, err := htmlpage.ReadSweep(ctx, out)
 	if err != nil {
 		return fmt.Errorf("report %s: %w", out, err)
 	}

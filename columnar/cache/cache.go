@@ -56,7 +56,7 @@ import (
 // temporary file and renamed, never changed in place, so concurrent
 // processes at worst write the same entry twice.
 //
-// A hit's columns are used in place: on Linux, macOS and the BSDs an
+// A hit's columns are used in place: on Linux and macOS an
 // entry of mapMinSize bytes or more is mapped (MAP_PRIVATE: the file is
 // never written; a write to a column copies its page, as a write to a
 // buffer read would change the buffer alone) and the Samples' slices

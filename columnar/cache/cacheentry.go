@@ -62,6 +62,11 @@ const (
 	entryNameSize   = 24
 )
 
+// mapMinSize is the smallest entry mapped where the platform maps
+// (entrymap_mmap.go): a smaller one is read (one page or a few, where a
+// mapping costs a syscall, a VMA and its faults for no copy saved).
+const mapMinSize = 256 << 10
+
 // The column types of an entry.
 const (
 	entryInt64   = 1 // int64 values

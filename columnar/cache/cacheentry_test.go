@@ -286,7 +286,7 @@ func TestEntryMappedInPlace(t *testing.T) {
 		t.Skip("entries are not mapped on this platform")
 	}
 	unmap()
-	count := func() int64 { mapBudget.Lock(); defer mapBudget.Unlock(); return mapBudget.count }
+	count := mappedEntries
 	before := count()
 	got, err := ReadEntry(path)
 	if err != nil {

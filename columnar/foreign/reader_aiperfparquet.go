@@ -9,9 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
@@ -52,17 +50,17 @@ var AIPerfParquetRequired = []string{"request_start_ns", "request_end_ns", "benc
 
 // aiperfParquetTypes are the types of the columns read other than the
 // metrics, as build_schema writes them.
-var aiperfParquetTypes = map[string]arrow.Type{
-	"x_request_id": arrow.STRING, "x_correlation_id": arrow.STRING, "conversation_id": arrow.STRING,
-	"turn_index": arrow.INT64, "request_start_ns": arrow.INT64, "request_end_ns": arrow.INT64,
-	"benchmark_phase": arrow.STRING, "was_cancelled": arrow.BOOL,
-	"error_code": arrow.INT64, "error_type": arrow.STRING, "error_message": arrow.STRING,
+var aiperfParquetTypes = map[string]batch.Type{
+	"x_request_id": batch.String, "x_correlation_id": batch.String, "conversation_id": batch.String,
+	"turn_index": batch.Int64, "request_start_ns": batch.Int64, "request_end_ns": batch.Int64,
+	"benchmark_phase": batch.String, "was_cancelled": batch.Bool,
+	"error_code": batch.Int64, "error_type": batch.String, "error_message": batch.String,
 }
 
 func (AIPerfParquetReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
 	info := run.Info
 	startDecoded(dst, run)
-	pr, err := parquetio.Open(run.EventsPath, nil)
+	pr, err := parquetio.Open(run.EventsPath)
 	if err != nil {
 		return info, fmt.Errorf("AIPerf per-record Parquet: %w", err)
 	}
@@ -78,13 +76,13 @@ func (AIPerfParquetReader) Read(ctx context.Context, run *contract.Run, opts con
 	for i, f := range sc.Fields() {
 		want, fixed := aiperfParquetTypes[f.Name]
 		switch {
-		case fixed && f.Type.ID() != want:
+		case fixed && f.Type != want:
 			if f.Name == "request_start_ns" {
 				return info, fmt.Errorf("%s: AIPerf per-record Parquet column %q is %s, not the int64 AIPerf writes", run.EventsPath, f.Name, f.Type)
 			}
-			sum.AddProblem(contract.KindFieldType, 0, fmt.Sprintf("column %s (%s, not %s)", f.Name, f.Type, typeName(want)))
+			sum.AddProblem(contract.KindFieldType, 0, fmt.Sprintf("column %s (%s, not %s)", f.Name, f.Type, want))
 			continue
-		case !fixed && (f.Type.ID() != arrow.FLOAT64 || !aiperfMetricRead(f.Name)):
+		case !fixed && (f.Type != batch.Float64 || !aiperfMetricRead(f.Name)):
 			continue // metrics not used, trace_* and bookkeeping columns
 		}
 		cols, names = append(cols, i), append(names, f.Name)
@@ -93,7 +91,7 @@ func (AIPerfParquetReader) Read(ctx context.Context, run *contract.Run, opts con
 		reqs []contract.Request
 		row  int64
 	)
-	err = pr.Each(ctx, cols, 0, func(b arrow.RecordBatch) error {
+	err = pr.Each(ctx, cols, 0, func(b *batch.Batch) error {
 		if err := contract.Checkpoint(ctx, opts, 0); err != nil {
 			return err
 		}
@@ -168,7 +166,7 @@ func aiperfParquetMeta(pr *parquetio.Reader) (units map[string]string, version, 
 // aiperfParquetRow fills rec from row i of b (columns named names): null
 // cells are absent fields; a metric that is not finite is a problem at
 // line and its column, and absent.
-func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]string, i int, line int64, rec *aiperfRecord, sum *contract.Summary) {
+func aiperfParquetRow(b *batch.Batch, names []string, units map[string]string, i int, line int64, rec *aiperfRecord, sum *contract.Summary) {
 	md := &rec.Metadata
 	var errCode contract.OptNum
 	var errType, errMsg string
@@ -178,9 +176,9 @@ func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]stri
 		if col.IsNull(i) {
 			continue
 		}
-		switch c := col.(type) {
-		case *array.String:
-			v := c.Value(i)
+		switch col.Type() {
+		case batch.String:
+			v := col.StrView(i) // the batch is never reused
 			if text, _ := md.column(name); text != nil {
 				*text = v
 				continue
@@ -191,17 +189,17 @@ func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]stri
 			case "error_message":
 				errMsg, hasErr = v, true
 			}
-		case *array.Int64:
-			v := contract.OptNum{Int: c.Value(i), Float: float64(c.Value(i)), Set: true, IsInt: true}
+		case batch.Int64:
+			v := contract.OptNum{Int: col.Int64(i), Float: float64(col.Int64(i)), Set: true, IsInt: true}
 			if _, dst := md.column(name); dst != nil {
 				*dst = v
 			} else if name == "error_code" {
 				errCode, hasErr = v, true
 			}
-		case *array.Boolean:
-			md.WasCancelled = c.Value(i) // was_cancelled, the one bool read
-		case *array.Float64:
-			v := c.Value(i)
+		case batch.Bool:
+			md.WasCancelled = col.Bool(i) // was_cancelled, the one bool read
+		case batch.Float64:
+			v := col.Float64(i)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				sum.AddProblem(contract.KindFieldType, line, name)
 				continue
@@ -216,17 +214,4 @@ func aiperfParquetRow(b arrow.RecordBatch, names []string, units map[string]stri
 			Message string          `json:"message"`
 		}{Code: errCode, Type: errType, Message: errMsg}
 	}
-}
-
-// typeName names an Arrow type ID as parquetio reads it.
-func typeName(t arrow.Type) string {
-	switch t {
-	case arrow.INT64:
-		return "int64"
-	case arrow.STRING:
-		return "utf8"
-	case arrow.BOOL:
-		return "bool"
-	}
-	return t.String()
 }

@@ -4,16 +4,14 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 )
 
-// chunkReader reads one column chunk into Arrow arrays, a batch at a
+// chunkReader reads one column chunk into batch columns, a batch at a
 // time: page headers, decompression, definition levels here; values in
 // the typed half (typedValues), one per physical type.
 type chunkReader struct {
-	field    arrow.Field
+	field    batch.Field
 	physical int32
 	optional bool
 	codec    Codec
@@ -37,11 +35,11 @@ type typedValues interface {
 	// startPage starts a data page whose values (at most n) are b in enc.
 	startPage(enc int32, b []byte, n int) error
 	// appendTo decodes m values and appends len(valid) rows of them to
-	// bld, nulls where valid is false (valid nil: m rows, no nulls).
-	appendTo(bld array.Builder, m int, valid []bool) error
+	// col, nulls where valid is false (valid nil: m rows, no nulls).
+	appendTo(col *batch.Column, m int, valid []bool) error
 }
 
-func newChunkReader(chunk []byte, rows int64, leaf schemaElement, f arrow.Field, codec Codec) (*chunkReader, error) {
+func newChunkReader(chunk []byte, rows int64, leaf schemaElement, f batch.Field, codec Codec) (*chunkReader, error) {
 	c := &chunkReader{field: f, physical: leaf.typ, optional: f.Nullable, codec: codec, chunk: chunk, rows: rows}
 	switch leaf.typ {
 	case typeBoolean:
@@ -60,15 +58,12 @@ func newChunkReader(chunk []byte, rows int64, leaf schemaElement, f arrow.Field,
 	return c, nil
 }
 
-// read reads the next n rows.
-func (c *chunkReader) next(n int, mem memory.Allocator) (arrow.Array, error) {
-	b := array.NewBuilder(mem, c.field.Type)
-	defer b.Release()
-	b.Reserve(n)
+// next appends the next n rows to col.
+func (c *chunkReader) next(col *batch.Column, n int) error {
 	for got := 0; got < n; {
 		if c.left == 0 {
 			if err := c.nextPage(); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
@@ -78,25 +73,25 @@ func (c *chunkReader) next(n int, mem memory.Allocator) (arrow.Array, error) {
 		if c.defs != nil {
 			c.levels, c.valid = grow(c.levels, k), grow(c.valid, k)
 			if err := c.defs.next(c.levels); err != nil {
-				return nil, fmt.Errorf("definition levels: %w", err)
+				return fmt.Errorf("definition levels: %w", err)
 			}
 			valid, m = c.valid, 0
 			for i, l := range c.levels {
 				if l > 1 {
-					return nil, fmt.Errorf("definition level %d in a flat column", l)
+					return fmt.Errorf("definition level %d in a flat column", l)
 				}
 				valid[i] = l == 1
 				m += int(l)
 			}
 		}
-		if err := c.values.appendTo(b, m, valid); err != nil {
-			return nil, err
+		if err := c.values.appendTo(col, m, valid); err != nil {
+			return err
 		}
 		c.left -= k
 		got += k
 		c.read += int64(k)
 	}
-	return b.NewArray(), nil
+	return nil
 }
 
 // nextPage reads page headers up to the next data page with values,
@@ -284,7 +279,7 @@ func (t *typed[T]) startPage(enc int32, b []byte, n int) error {
 	return nil
 }
 
-func (t *typed[T]) appendTo(bld array.Builder, m int, valid []bool) error {
+func (t *typed[T]) appendTo(col *batch.Column, m int, valid []bool) error {
 	t.vals = grow(t.vals, m)
 	if err := t.dec.decode(t.vals); err != nil {
 		return err
@@ -304,20 +299,7 @@ func (t *typed[T]) appendTo(bld array.Builder, m int, valid []bool) error {
 			}
 		}
 	}
-	switch b := bld.(type) {
-	case *array.BooleanBuilder:
-		b.AppendValues(any(full).([]bool), valid)
-	case *array.Int32Builder:
-		b.AppendValues(any(full).([]int32), valid)
-	case *array.Int64Builder:
-		b.AppendValues(any(full).([]int64), valid)
-	case *array.Float64Builder:
-		b.AppendValues(any(full).([]float64), valid)
-	case *array.StringBuilder:
-		b.BinaryBuilder.AppendValues(any(full).([][]byte), valid)
-	default:
-		return fmt.Errorf("no Arrow builder for %T", bld)
-	}
+	batch.AppendValues(col, full, valid)
 	return nil
 }
 

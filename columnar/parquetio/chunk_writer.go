@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 )
 
-// chunkWriter encodes one column chunk of the open row group: Arrow
+// chunkWriter encodes one column chunk of the open row group: column
 // values in, finished pages out (the dictionary page is written ahead of
 // them when the chunk is closed, since it grows until then).
 type chunkWriter struct {
@@ -38,7 +37,7 @@ type chunkWriter struct {
 	scratch      []byte
 }
 
-func newChunkWriter(f arrow.Field, e schemaElement, opts *Options) *chunkWriter {
+func newChunkWriter(f batch.Field, e schemaElement, opts *Options) *chunkWriter {
 	c := &chunkWriter{name: f.Name, typ: e.typ, optional: f.Nullable, opts: opts}
 	if e.typ != typeBoolean && opts.dictionaryFor(f.Name) {
 		c.dict = newDictionary()
@@ -48,7 +47,7 @@ func newChunkWriter(f arrow.Field, e schemaElement, opts *Options) *chunkWriter 
 }
 
 // add appends rows [off, off+n) of a, cutting pages as they fill.
-func (c *chunkWriter) add(a arrow.Array, off, n int) error {
+func (c *chunkWriter) add(a *batch.Column, off, n int) error {
 	if !c.optional && a.NullN() > 0 {
 		for i := off; i < off+n; i++ {
 			if a.IsNull(i) {
@@ -80,9 +79,9 @@ func (c *chunkWriter) add(a arrow.Array, off, n int) error {
 }
 
 // addValues appends rows [off, off+n) of a to the open page.
-func (c *chunkWriter) addValues(a arrow.Array, off, n int) error {
-	mismatch := func() error {
-		return fmt.Errorf("an Arrow %s array for a Parquet %s column", a.DataType(), typeName(c.typ))
+func (c *chunkWriter) addValues(a *batch.Column, off, n int) error {
+	if want := physicalOf(a.Type()); want != c.typ {
+		return fmt.Errorf("a %s column for a Parquet %s column", a.Type(), typeName(c.typ))
 	}
 	useDict := c.dict != nil && !c.fallback
 	for i := off; i < off+n; i++ {
@@ -97,45 +96,45 @@ func (c *chunkWriter) addValues(a arrow.Array, off, n int) error {
 			c.stats.nulls++
 			continue
 		}
-		switch x := a.(type) {
-		case *array.Boolean:
-			if c.typ != typeBoolean {
-				return mismatch()
-			}
-			v := x.Value(i)
+		switch a.Type() {
+		case batch.Bool:
+			v := a.Bool(i)
 			c.bools = append(c.bools, v)
 			c.stats.addBool(v)
-		case *array.Int32:
-			if c.typ != typeInt32 {
-				return mismatch()
-			}
-			addFixed(c, x.Value(i), useDict)
-		case *array.Int64:
-			if c.typ != typeInt64 {
-				return mismatch()
-			}
-			addFixed(c, x.Value(i), useDict)
-		case *array.Float64:
-			if c.typ != typeDouble {
-				return mismatch()
-			}
-			addFixed(c, x.Value(i), useDict)
-		case *array.String:
-			if c.typ != typeByteArray {
-				return mismatch()
-			}
-			v := stringAt(x, i)
+		case batch.Int32:
+			addFixed(c, a.Int32(i), useDict)
+		case batch.Int64:
+			addFixed(c, a.Int64(i), useDict)
+		case batch.Float64:
+			addFixed(c, a.Float64(i), useDict)
+		case batch.String:
+			v := a.StrBytes(i)
 			c.stats.addBytes(v)
 			if useDict {
 				c.idx = append(c.idx, c.dict.indexBytes(v))
 			} else {
 				c.plain = appendPlainBytes(c.plain, v)
 			}
-		default:
-			return mismatch()
 		}
 	}
 	return nil
+}
+
+// physicalOf is the Parquet physical type of a column type.
+func physicalOf(t batch.Type) int32 {
+	switch t {
+	case batch.Bool:
+		return typeBoolean
+	case batch.Int32:
+		return typeInt32
+	case batch.Int64:
+		return typeInt64
+	case batch.Float64:
+		return typeDouble
+	case batch.String:
+		return typeByteArray
+	}
+	return -1
 }
 
 // addFixed adds a fixed-width value to the open page: to the statistics,
@@ -154,17 +153,6 @@ func addFixed[T fixed](c *chunkWriter, v T, useDict bool) {
 	} else {
 		c.plain = appendFixed(c.plain, v)
 	}
-}
-
-// stringAt is value i of x as bytes, without a copy: the value buffer
-// between the offsets (which count from the buffer's start).
-func stringAt(x *array.String, i int) []byte {
-	offs := x.ValueOffsets()
-	buf := x.Data().Buffers()[2]
-	if buf == nil {
-		return nil
-	}
-	return buf.Bytes()[offs[i]:offs[i+1]]
 }
 
 func b2u(b bool) uint32 {

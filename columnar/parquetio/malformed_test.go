@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 )
 
 // The malformed-input tests take a valid file of ours and break one
@@ -230,12 +230,12 @@ func TestMalformedInputs(t *testing.T) {
 
 // readAllOf opens b and reads every column, in small batches.
 func readAllOf(b []byte) error {
-	r, err := NewReader(bytes.NewReader(b), "hostile.parquet", nil)
+	r, err := NewReader(bytes.NewReader(b), "hostile.parquet")
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	return r.Each(context.Background(), nil, 7, func(arrow.RecordBatch) error { return nil })
+	return r.Each(context.Background(), nil, 7, func(*batch.Batch) error { return nil })
 }
 
 // FuzzReader: no input makes the reader panic or hang; the seeds are
@@ -249,7 +249,7 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add([]byte("PAR1\x15\x00PAR1"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := NewReader(bytes.NewReader(b), "hostile.parquet", nil)
+		r, err := NewReader(bytes.NewReader(b), "hostile.parquet")
 		if err == nil {
 			// A file may declare billions of rows in a few bytes (an
 			// all-null page is a run header): reading them is the work
@@ -261,7 +261,7 @@ func FuzzReader(f *testing.F) {
 			if rows > 1<<16 {
 				return
 			}
-			err = r.Each(context.Background(), nil, 7, func(arrow.RecordBatch) error { return nil })
+			err = r.Each(context.Background(), nil, 7, func(*batch.Batch) error { return nil })
 		}
 		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Errorf("error of more than one line: %q", err)
@@ -271,7 +271,7 @@ func FuzzReader(f *testing.F) {
 
 // TestHostileStoredSchema: an ARROW:schema whose fields vector claims
 // 2^31−1 entries (arrow/ipc would allocate them: the fuzzer's first
-// find) is refused by checkStoredSchema and ignored, as a stored schema
+// find) is refused by readStoredSchema and ignored, as a stored schema
 // that does not fit is; the file reads, without the stored metadata.
 func TestHostileStoredSchema(t *testing.T) {
 	b := smallFile(t, Options{})
@@ -292,8 +292,8 @@ func TestHostileStoredSchema(t *testing.T) {
 				t.Fatal(err)
 			}
 			binary.LittleEndian.PutUint32(fb[fields:], 1<<31-1)
-			if err := checkStoredSchema(raw); err == nil || !strings.Contains(err.Error(), "vector of 2147483647 elements") {
-				t.Errorf("checkStoredSchema: %v", err)
+			if _, err := readStoredSchema(raw); err == nil || !strings.Contains(err.Error(), "vector of 2147483647 elements") {
+				t.Errorf("readStoredSchema: %v", err)
 			}
 			m.kv[i].value = base64.StdEncoding.EncodeToString(raw)
 		}

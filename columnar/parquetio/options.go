@@ -1,10 +1,6 @@
 package parquetio
 
-import (
-	"slices"
-
-	"github.com/apache/arrow-go/v18/arrow/memory"
-)
+import "slices"
 
 // Options are a Writer's settings. The zero value (and a nil *Options)
 // writes uncompressed version-1 data pages, no dictionaries, a row group
@@ -33,8 +29,6 @@ type Options struct {
 	DataPageV2 bool
 	// CreatedBy is the footer's created_by (empty: "steadysweep").
 	CreatedBy string
-	// Mem allocates the Arrow schema's serialisation (nil: the default).
-	Mem memory.Allocator
 }
 
 // DefaultRowGroupRows is the row-group size when Options give none
@@ -61,9 +55,6 @@ func (o *Options) withDefaults() Options {
 	}
 	if out.CreatedBy == "" {
 		out.CreatedBy = "steadysweep"
-	}
-	if out.Mem == nil {
-		out.Mem = memory.DefaultAllocator
 	}
 	return out
 }

@@ -8,9 +8,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 )
 
 // DefaultBatchRows is the batch size of Reader.Each when none is given.
@@ -23,9 +21,9 @@ type ReaderAtSeeker interface {
 	io.Seeker
 }
 
-// Reader reads a flat Parquet file into Arrow record batches, column
-// chunk by column chunk (chunk_reader.go). Its schema is the one pqarrow
-// infers: a field per column, typed by arrowType, nullable when the
+// Reader reads a flat Parquet file into column batches, column chunk by
+// column chunk (chunk_reader.go). Its schema is the one pqarrow infers:
+// a field per column, typed by columnType, nullable when the
 // column is OPTIONAL, with the field and schema metadata of the stored
 // ARROW:schema when the file has one that fits.
 type Reader struct {
@@ -35,17 +33,16 @@ type Reader struct {
 	closer io.Closer // the file Open opened
 	meta   *fileMeta
 	leaves []schemaElement
-	schema *arrow.Schema
-	mem    memory.Allocator
+	schema *batch.Schema
 }
 
-// Open opens the Parquet file at path (mem nil: the default allocator).
-func Open(path string, mem memory.Allocator) (*Reader, error) {
+// Open opens the Parquet file at path.
+func Open(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	r, err := NewReader(f, path, mem)
+	r, err := NewReader(f, path)
 	if err != nil {
 		return nil, errors.Join(err, f.Close())
 	}
@@ -55,15 +52,12 @@ func Open(path string, mem memory.Allocator) (*Reader, error) {
 
 // NewReader reads the Parquet file in src, called name in errors. Close
 // does not close src.
-func NewReader(src ReaderAtSeeker, name string, mem memory.Allocator) (*Reader, error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
+func NewReader(src ReaderAtSeeker, name string) (*Reader, error) {
 	size, err := src.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r := &Reader{name: name, src: src, size: size, mem: mem}
+	r := &Reader{name: name, src: src, size: size}
 	if err := r.readFooter(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -160,7 +154,7 @@ func chunkStart(m columnMeta) int64 {
 	return m.dataPageOffset
 }
 
-// readSchema makes the Arrow schema of a flat file.
+// readSchema makes the batch schema of a flat file.
 func (r *Reader) readSchema() error {
 	els := r.meta.schema
 	if len(els) == 0 {
@@ -170,26 +164,26 @@ func (r *Reader) readSchema() error {
 	if int(els[0].numChildren) != len(leaves) {
 		return fmt.Errorf("nested Parquet schema (%d columns in %d fields): only flat files are read", len(leaves), els[0].numChildren)
 	}
-	var stored *arrow.Schema
+	var stored *storedSchema
 	if v, ok := r.KeyValue(arrowSchemaKey); ok {
 		// A stored schema that does not fit the columns is ignored, as
 		// pqarrow ignores it.
-		if s, err := decodeSchema(v, r.mem); err == nil && s.NumFields() == len(leaves) {
+		if s, err := decodeSchema(v); err == nil && len(s.fieldMeta) == len(leaves) {
 			stored = s
 		}
 	}
-	fields := make([]arrow.Field, len(leaves))
+	fields := make([]batch.Field, len(leaves))
 	for i, e := range leaves {
 		if !e.hasType || e.numChildren > 0 || e.repetition == repRepeated {
 			return fmt.Errorf("column %q is repeated or nested: only flat files are read", e.name)
 		}
-		typ, ok := arrowType(e)
+		typ, ok := columnType(e)
 		if !ok {
 			return fmt.Errorf("column %q: unsupported Parquet type %s; steadysweep reads %s", e.name, e.describe(), supported)
 		}
-		fields[i] = arrow.Field{Name: e.name, Type: typ, Nullable: e.repetition == repOptional}
-		if stored != nil && stored.Field(i).HasMetadata() {
-			fields[i].Metadata = stored.Field(i).Metadata
+		fields[i] = batch.Field{Name: e.name, Type: typ, Nullable: e.repetition == repOptional}
+		if stored != nil {
+			fields[i].Metadata = stored.fieldMeta[i]
 		}
 	}
 	for g, rg := range r.meta.rowGroups {
@@ -202,18 +196,17 @@ func (r *Reader) readSchema() error {
 			}
 		}
 	}
-	var md *arrow.Metadata
+	var md *batch.Metadata
 	if stored != nil {
-		m := stored.Metadata()
-		md = &m
+		md = &stored.meta
 	}
 	r.leaves = leaves
-	r.schema = arrow.NewSchema(fields, md)
+	r.schema = batch.NewSchema(fields, md)
 	return nil
 }
 
-// Schema is the file's Arrow schema.
-func (r *Reader) Schema() *arrow.Schema { return r.schema }
+// Schema is the file's schema.
+func (r *Reader) Schema() *batch.Schema { return r.schema }
 
 // NumRows is the number of rows in the file (its footer's num_rows).
 func (r *Reader) NumRows() int64 { return r.meta.numRows }
@@ -233,10 +226,7 @@ func (r *Reader) KeyValue(key string) (string, bool) {
 
 // ColumnIndex is the index of the column called name, −1 when none is.
 func (r *Reader) ColumnIndex(name string) int {
-	if idx := r.schema.FieldIndices(name); len(idx) > 0 {
-		return idx[0]
-	}
-	return -1
+	return r.schema.FieldIndex(name)
 }
 
 // Close closes the file (not a source given to NewReader).
@@ -249,39 +239,45 @@ func (r *Reader) Close() error {
 
 // Each calls fn with every batch of at most batchRows rows (≤ 0:
 // DefaultBatchRows) of the columns cols (nil: all, in file order), row
-// group after row group; a batch never spans row groups. The batch is
-// valid during the call. It stops at fn's first error and when ctx ends.
-func (r *Reader) Each(ctx context.Context, cols []int, batchRows int, fn func(rec arrow.RecordBatch) error) error {
-	if cols == nil {
-		cols = make([]int, r.schema.NumFields())
-		for i := range cols {
-			cols[i] = i
-		}
-	}
+// group after row group; a batch never spans row groups. Each batch has
+// columns of its own, never reused or reset, so it (and the strings
+// batch.Column.StrView gives) may outlive the call. It stops at fn's
+// first error and when ctx ends.
+func (r *Reader) Each(ctx context.Context, cols []int, batchRows int, fn func(rec *batch.Batch) error) error {
+	cols = colsOrAll(cols, r.schema.NumFields())
 	if batchRows <= 0 {
 		batchRows = DefaultBatchRows
 	}
-	fields := make([]arrow.Field, len(cols))
-	for i, c := range cols {
-		if c < 0 || c >= r.schema.NumFields() {
-			return fmt.Errorf("%s: no column %d", r.name, c)
-		}
-		fields[i] = r.schema.Field(c)
+	empty, err := r.batchOf(cols)
+	if err != nil {
+		return err
 	}
-	md := r.schema.Metadata()
-	sc := arrow.NewSchema(fields, &md)
 	readers := make([]*chunkReader, len(cols))
 	for g := range r.meta.rowGroups {
-		if err := r.eachInGroup(ctx, g, cols, batchRows, sc, readers, fn); err != nil {
+		if err := r.eachInGroup(ctx, g, cols, batchRows, empty.Schema(), readers, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// batchOf is an empty batch of the columns cols, with the file's schema
+// metadata.
+func (r *Reader) batchOf(cols []int) (*batch.Batch, error) {
+	fields := make([]batch.Field, len(cols))
+	for i, c := range cols {
+		if c < 0 || c >= r.schema.NumFields() {
+			return nil, fmt.Errorf("%s: no column %d", r.name, c)
+		}
+		fields[i] = r.schema.Field(c)
+	}
+	md := r.schema.Metadata()
+	return batch.New(batch.NewSchema(fields, &md)), nil
+}
+
 // eachInGroup is Each for row group g.
-func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows int, sc *arrow.Schema,
-	readers []*chunkReader, fn func(rec arrow.RecordBatch) error) error {
+func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows int, sc *batch.Schema,
+	readers []*chunkReader, fn func(rec *batch.Batch) error) error {
 	rg := r.meta.rowGroups[g]
 	for i, c := range cols {
 		cr, err := r.openChunk(rg.columns[c], rg.numRows, r.leaves[c], sc.Field(i))
@@ -295,25 +291,14 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 			return err
 		}
 		n := min(left, int64(batchRows))
-		arrs := make([]arrow.Array, 0, len(cols))
-		release := func() {
-			for _, a := range arrs {
-				a.Release()
-			}
-		}
+		out := batch.New(sc)
 		for i, cr := range readers {
-			a, err := cr.next(int(n), r.mem)
-			if err != nil {
-				release()
+			out.Column(i).Reserve(int(n))
+			if err := cr.next(out.Column(i), int(n)); err != nil {
 				return fmt.Errorf("%s: row group %d, column %q: %w", r.name, g, sc.Field(i).Name, err)
 			}
-			arrs = append(arrs, a)
 		}
-		rec := array.NewRecordBatch(sc, arrs, n)
-		err := fn(rec)
-		rec.Release()
-		release()
-		if err != nil {
+		if err := fn(out); err != nil {
 			return err
 		}
 		left -= n
@@ -323,7 +308,7 @@ func (r *Reader) eachInGroup(ctx context.Context, g int, cols []int, batchRows i
 
 // openChunk reads a column chunk's bytes (checked against the file when
 // the footer was read) for its reader.
-func (r *Reader) openChunk(cc columnChunk, rows int64, leaf schemaElement, f arrow.Field) (*chunkReader, error) {
+func (r *Reader) openChunk(cc columnChunk, rows int64, leaf schemaElement, f batch.Field) (*chunkReader, error) {
 	m := cc.meta
 	buf := make([]byte, m.compressedSize)
 	if _, err := r.src.ReadAt(buf, chunkStart(m)); err != nil {
@@ -332,76 +317,35 @@ func (r *Reader) openChunk(cc columnChunk, rows int64, leaf schemaElement, f arr
 	return newChunkReader(buf, rows, leaf, f, Codec(m.codec))
 }
 
-// ReadAll reads the columns cols (nil: all) of every row into one record
-// batch, which the caller releases.
-func (r *Reader) ReadAll(ctx context.Context, cols []int) (arrow.RecordBatch, error) {
-	var parts []arrow.RecordBatch
-	defer func() {
-		for _, p := range parts {
-			p.Release()
+// ReadAll reads the columns cols (nil: all) of every row into one batch.
+func (r *Reader) ReadAll(ctx context.Context, cols []int) (*batch.Batch, error) {
+	var all *batch.Batch
+	err := r.Each(ctx, cols, DefaultBatchRows, func(rec *batch.Batch) error {
+		if all == nil {
+			all = batch.New(rec.Schema())
 		}
-	}()
-	err := r.Each(ctx, cols, DefaultBatchRows, func(rec arrow.RecordBatch) error {
-		rec.Retain()
-		parts = append(parts, rec)
+		for i, c := range rec.Columns() {
+			all.Column(i).AppendColumn(c)
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	switch len(parts) {
-	case 0: // no rows: the empty columns
-		return r.empty(cols), nil
-	case 1:
-		parts[0].Retain()
-		return parts[0], nil
+	if all == nil { // no rows: the empty columns
+		return r.batchOf(colsOrAll(cols, r.schema.NumFields()))
 	}
-	rec, err := concatBatches(parts, r.mem)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.name, err)
-	}
-	return rec, nil
+	return all, nil
 }
 
-// concatBatches is the batches' rows in one batch (of the first's schema).
-func concatBatches(parts []arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
-	var n int64
-	for _, p := range parts {
-		n += p.NumRows()
-	}
-	out := make([]arrow.Array, parts[0].NumCols())
-	defer func() {
-		for _, a := range out {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}()
-	chunks := make([]arrow.Array, len(parts))
-	for c := range out {
-		for i, p := range parts {
-			chunks[i] = p.Column(c)
-		}
-		a, err := array.Concatenate(chunks, mem)
-		if err != nil {
-			return nil, err
-		}
-		out[c] = a
-	}
-	return array.NewRecordBatch(parts[0].Schema(), out, n), nil
-}
-
-// empty is a record batch of no rows of the columns cols (nil: all).
-func (r *Reader) empty(cols []int) arrow.RecordBatch {
-	fields := r.schema.Fields()
+// colsOrAll is cols, or every column index of n when cols is nil.
+func colsOrAll(cols []int, n int) []int {
 	if cols != nil {
-		fields = make([]arrow.Field, len(cols))
-		for i, c := range cols {
-			fields[i] = r.schema.Field(c)
-		}
+		return cols
 	}
-	md := r.schema.Metadata()
-	b := array.NewRecordBuilder(r.mem, arrow.NewSchema(fields, &md))
-	defer b.Release()
-	return b.NewRecordBatch()
+	cols = make([]int, n)
+	for i := range cols {
+		cols[i] = i
+	}
+	return cols
 }

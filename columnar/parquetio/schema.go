@@ -3,42 +3,42 @@ package parquetio
 import (
 	"fmt"
 
-	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 )
 
 // supported names the column types this package reads and writes.
 const supported = "bool, int32, int64, float64 and utf8 columns"
 
-// leafOf is the Parquet leaf of a flat Arrow field, typed as pqarrow
+// leafOf is the Parquet leaf of a field, typed as pqarrow
 // types it (its getParquetType): the physical type, the logical type
 // with its converted-type twin (signed INTEGER / INT_32, INT_64 for the
 // integers, STRING / UTF8 for utf8, none for booleans and doubles),
 // OPTIONAL when the field is nullable.
-func leafOf(f arrow.Field) (schemaElement, error) {
+func leafOf(f batch.Field) (schemaElement, error) {
 	e := schemaElement{name: f.Name, hasType: true, repetition: repRequired}
 	if f.Nullable {
 		e.repetition = repOptional
 	}
-	switch f.Type.ID() {
-	case arrow.BOOL:
+	switch f.Type {
+	case batch.Bool:
 		e.typ = typeBoolean
-	case arrow.INT32:
+	case batch.Int32:
 		e.typ, e.logical, e.convertedType, e.hasConverted = typeInt32, logicalType{logicalInteger, 32, true}, convInt32, true
-	case arrow.INT64:
+	case batch.Int64:
 		e.typ, e.logical, e.convertedType, e.hasConverted = typeInt64, logicalType{logicalInteger, 64, true}, convInt64, true
-	case arrow.FLOAT64:
+	case batch.Float64:
 		e.typ = typeDouble
-	case arrow.STRING:
+	case batch.String:
 		e.typ, e.logical, e.convertedType, e.hasConverted = typeByteArray, logicalType{kind: logicalString}, convUTF8, true
 	default:
-		return e, fmt.Errorf("column %q: Arrow type %s is not supported (%s)", f.Name, f.Type, supported)
+		return e, fmt.Errorf("column %q: type %s is not supported (%s)", f.Name, f.Type, supported)
 	}
 	return e, nil
 }
 
-// fileSchema is the Parquet schema of a flat Arrow schema: a root group
+// fileSchema is the Parquet schema of a batch schema: a root group
 // named "schema" (pqarrow's default) and a leaf per field.
-func fileSchema(sc *arrow.Schema) ([]schemaElement, error) {
+func fileSchema(sc *batch.Schema) ([]schemaElement, error) {
 	out := make([]schemaElement, 0, sc.NumFields()+1)
 	out = append(out, schemaElement{name: "schema", numChildren: int32(sc.NumFields())})
 	for _, f := range sc.Fields() {
@@ -51,11 +51,11 @@ func fileSchema(sc *arrow.Schema) ([]schemaElement, error) {
 	return out, nil
 }
 
-// arrowType is the Arrow type a Parquet leaf reads as: the inverse of
+// columnType is the column type a Parquet leaf reads as: the inverse of
 // leafOf. A column without annotation reads at its physical type, and
 // one annotated only by a converted type (older writers) as its logical
 // twin, as pqarrow reads them.
-func arrowType(e schemaElement) (arrow.DataType, bool) {
+func columnType(e schemaElement) (batch.Type, bool) {
 	lt, conv := e.logical, int32(-1)
 	if e.hasConverted {
 		conv = e.convertedType
@@ -66,17 +66,17 @@ func arrowType(e schemaElement) (arrow.DataType, bool) {
 	}
 	switch e.typ {
 	case typeBoolean:
-		return arrow.FixedWidthTypes.Boolean, none
+		return batch.Bool, none
 	case typeInt32:
-		return arrow.PrimitiveTypes.Int32, intOf(32, convInt32)
+		return batch.Int32, intOf(32, convInt32)
 	case typeInt64:
-		return arrow.PrimitiveTypes.Int64, intOf(64, convInt64)
+		return batch.Int64, intOf(64, convInt64)
 	case typeDouble:
-		return arrow.PrimitiveTypes.Float64, none
+		return batch.Float64, none
 	case typeByteArray:
-		return arrow.BinaryTypes.String, lt.kind == logicalString || (lt.kind == 0 && conv == convUTF8)
+		return batch.String, lt.kind == logicalString || (lt.kind == 0 && conv == convUTF8)
 	}
-	return nil, false
+	return 0, false
 }
 
 // describe names a leaf's types for an error: physical, then the logical

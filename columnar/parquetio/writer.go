@@ -5,18 +5,18 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 )
 
-// Writer writes flat Arrow record batches to one Parquet file: "PAR1",
+// Writer writes column batches to one Parquet file: "PAR1",
 // row groups of column chunks (chunk_writer.go), the footer with the
-// Arrow schema's metadata and the Arrow schema itself under
+// schema's metadata and the Arrow schema itself under
 // ARROW:schema (as pqarrow's WithStoreSchema writes it), so DuckDB,
 // Polars, pyarrow and pqarrow read the same types and metadata.
 type Writer struct {
 	w      io.Writer
 	pos    int64
-	schema *arrow.Schema
+	schema *batch.Schema
 	leaves []schemaElement
 	opts   Options
 	meta   fileMeta
@@ -30,9 +30,9 @@ type Writer struct {
 
 // NewWriter starts a Parquet file of schema sc on w with opts (nil: the
 // zero Options). Only flat schemas of bool, int32, int64, float64 and
-// utf8 fields are supported. w is never closed: Close finishes the file
+// utf8 fields are supported (all batch has). w is never closed: Close finishes the file
 // and leaves w to the caller (an atomic file commits it).
-func NewWriter(w io.Writer, sc *arrow.Schema, opts *Options) (*Writer, error) {
+func NewWriter(w io.Writer, sc *batch.Schema, opts *Options) (*Writer, error) {
 	o := opts.withDefaults()
 	elems, err := fileSchema(sc)
 	if err != nil {
@@ -43,11 +43,7 @@ func NewWriter(w io.Writer, sc *arrow.Schema, opts *Options) (*Writer, error) {
 	for i, k := range md.Keys() {
 		kv = append(kv, keyValue{k, md.Values()[i]})
 	}
-	stored, err := encodeSchema(sc, o.Mem)
-	if err != nil {
-		return nil, err
-	}
-	kv = append(kv, keyValue{arrowSchemaKey, stored})
+	kv = append(kv, keyValue{arrowSchemaKey, encodeSchema(sc)})
 	fw := &Writer{w: w, schema: sc, leaves: elems[1:], opts: o,
 		meta: fileMeta{version: 2, schema: elems, kv: kv, createdBy: o.CreatedBy}}
 	if err := fw.out([]byte(magic)); err != nil {
@@ -72,7 +68,7 @@ func (w *Writer) out(b []byte) error {
 // Write writes rec as row groups of its own: one, or several of at most
 // the row-group size when rec is longer (pqarrow's FileWriter.Write); an
 // empty rec makes an empty row group, as pqarrow's does.
-func (w *Writer) Write(rec arrow.RecordBatch) error {
+func (w *Writer) Write(rec *batch.Batch) error {
 	if err := w.check(rec); err != nil {
 		return err
 	}
@@ -95,22 +91,30 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 // WriteBuffered appends rec to the open row group, starting another each
 // time it reaches the row-group size (pqarrow's WriteBuffered): many
 // small batches make full row groups.
-func (w *Writer) WriteBuffered(rec arrow.RecordBatch) error {
+func (w *Writer) WriteBuffered(rec *batch.Batch) error {
+	return w.WriteBufferedRows(rec, 0, rec.NumRows())
+}
+
+// WriteBufferedRows is WriteBuffered of rows [from, to) of rec (what
+// pqarrow's WriteBuffered did with a slice of rec), without a copy.
+func (w *Writer) WriteBufferedRows(rec *batch.Batch, from, to int64) error {
 	if err := w.check(rec); err != nil {
 		return err
 	}
-	n := rec.NumRows()
-	for off := int64(0); off == 0 || off < n; {
+	if from < 0 || to < from || to > rec.NumRows() {
+		return fmt.Errorf("rows [%d, %d) of a batch of %d", from, to, rec.NumRows())
+	}
+	for off, first := from, true; first || off < to; first = false {
 		if w.openRows >= w.opts.MaxRowGroupRows {
 			if err := w.closeGroup(); err != nil {
 				return err
 			}
 		}
-		size := min(w.opts.MaxRowGroupRows-w.openRows, n-off)
+		size := min(w.opts.MaxRowGroupRows-w.openRows, to-off)
 		if err := w.add(rec, off, size); err != nil {
 			return err
 		}
-		if off += size; n == 0 {
+		if off += size; to == from {
 			break
 		}
 	}
@@ -119,7 +123,7 @@ func (w *Writer) WriteBuffered(rec arrow.RecordBatch) error {
 
 // add appends rows [off, off+size) of rec to the open row group,
 // opening one if none is.
-func (w *Writer) add(rec arrow.RecordBatch, off, size int64) error {
+func (w *Writer) add(rec *batch.Batch, off, size int64) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -166,7 +170,7 @@ func (w *Writer) closeGroup() error {
 // WriteRecord writes rec as one whole Parquet file on w with opts (nil:
 // the zero Options): NewWriter, one Write, Close. w is left open, as Close
 // leaves it; after an error the file is incomplete.
-func WriteRecord(w io.Writer, rec arrow.RecordBatch, opts *Options) error {
+func WriteRecord(w io.Writer, rec *batch.Batch, opts *Options) error {
 	fw, err := NewWriter(w, rec.Schema(), opts)
 	if err != nil {
 		return err
@@ -188,14 +192,17 @@ func (w *Writer) Close() error {
 }
 
 // check refuses a batch whose fields differ from the file's.
-func (w *Writer) check(rec arrow.RecordBatch) error {
+func (w *Writer) check(rec *batch.Batch) error {
 	got := rec.Schema()
 	if got.NumFields() != w.schema.NumFields() {
 		return fmt.Errorf("record batch of %d columns for a file of %d", got.NumFields(), w.schema.NumFields())
 	}
 	for i, f := range got.Fields() {
-		if want := w.schema.Field(i); f.Name != want.Name || f.Nullable != want.Nullable || !arrow.TypeEqual(f.Type, want.Type) {
+		if want := w.schema.Field(i); f.Name != want.Name || f.Nullable != want.Nullable || f.Type != want.Type {
 			return fmt.Errorf("record batch column %d is %s, the file's is %s", i, f, want)
+		}
+		if n := rec.Column(i).Len(); int64(n) != rec.NumRows() {
+			return fmt.Errorf("record batch column %q has %d rows, the batch %d", f.Name, n, rec.NumRows())
 		}
 	}
 	return nil

@@ -1,8 +1,7 @@
 // Package samplesparquet exports ingested runs' per-sample columns
 // (columnar.Schema with leading run_id and run_rel columns) to Parquet. It is apart from
-// columnar so that reading runs does not link the Parquet writer and what
-// it pulls in (arrow-go's parquet packages and arrow/compute's kernels):
-// only commands that export import it.
+// columnar so that reading runs does not link the Parquet writer: only
+// commands that export import it.
 package samplesparquet
 
 import (
@@ -10,11 +9,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
 
@@ -28,25 +24,21 @@ type NamedTable struct {
 
 // Schema is columnar.Schema with leading "run_id" and "run_rel" (utf8)
 // columns.
-var Schema = arrow.NewSchema(append([]arrow.Field{
-	{Name: "run_id", Type: arrow.BinaryTypes.String},
-	{Name: "run_rel", Type: arrow.BinaryTypes.String},
-}, arrowFields()...), nil)
+var Schema = batch.NewSchema(append([]batch.Field{
+	{Name: "run_id", Type: batch.String},
+	{Name: "run_rel", Type: batch.String},
+}, tableFields()...), nil)
 
 // Write writes the tables to w as one zstd-compressed Parquet file, one
 // row group per table, with Schema. It does not close w.
 func Write(w io.Writer, tables []NamedTable) error {
-	return write(w, tables, memory.DefaultAllocator)
-}
-
-func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
-	props := &parquetio.Options{Compression: parquetio.Zstd, Mem: mem}
+	props := &parquetio.Options{Compression: parquetio.Zstd}
 	fw, err := parquetio.NewWriter(w, Schema, props)
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
 	for _, nt := range tables {
-		if err := writeNamed(fw, nt, mem); err != nil {
+		if err := writeNamed(fw, nt); err != nil {
 			return errors.Join(fmt.Errorf("parquet %s: %w", nt.RunRel, err), fw.Close())
 		}
 	}
@@ -56,29 +48,25 @@ func write(w io.Writer, tables []NamedTable, mem memory.Allocator) error {
 	return nil
 }
 
-func writeNamed(fw *parquetio.Writer, nt NamedTable, mem memory.Allocator) error {
-	n := nt.Table.Rows
-	cols := make([]arrow.Array, 0, len(columnar.Schema)+2)
-	cols = append(cols, constantColumn(nt.RunID, n, mem), constantColumn(nt.RunRel, n, mem))
-	cols = append(cols, arrowColumns(nt.Table, mem)...)
-	defer func() {
-		for _, c := range cols {
-			c.Release()
-		}
-	}()
-	out := array.NewRecordBatch(Schema, cols, int64(n))
-	defer out.Release()
+func writeNamed(fw *parquetio.Writer, nt NamedTable) error {
+	cols := tableColumns(nt.Table)
+	n := 0
+	if len(cols) > 0 {
+		n = cols[0].Len()
+	}
+	id, rel := constantColumn(nt.RunID, n), constantColumn(nt.RunRel, n)
+	out, err := batch.NewBatch(Schema, append([]*batch.Column{id, rel}, cols...))
+	if err != nil {
+		return err
+	}
 	return fw.Write(out)
 }
 
 // constantColumn is a string column holding s n times.
-func constantColumn(s string, n int, mem memory.Allocator) arrow.Array {
-	sb := array.NewStringBuilder(mem)
-	defer sb.Release()
-	sb.Reserve(n)
-	sb.ReserveData(n * len(s))
+func constantColumn(s string, n int) *batch.Column {
+	c := batch.NewColumn(batch.String)
 	for range n {
-		sb.Append(s)
+		c.AppendString(s)
 	}
-	return sb.NewArray()
+	return c
 }

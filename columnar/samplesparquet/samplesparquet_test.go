@@ -6,11 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/columnar"
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/columnar/tokenizer"
 )
@@ -26,13 +23,11 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
 	var buf bytes.Buffer
-	if err := write(&buf, []NamedTable{{"id-a", "a", tab}, {"id-b", "x/b", tab}}, mem); err != nil {
+	if err := Write(&buf, []NamedTable{{"id-a", "a", tab}, {"id-b", "x/b", tab}}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := parquetio.NewReader(bytes.NewReader(buf.Bytes()), "samples.parquet", mem)
+	r, err := parquetio.NewReader(bytes.NewReader(buf.Bytes()), "samples.parquet")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,18 +41,18 @@ func TestWrite(t *testing.T) {
 	}
 	s := tab.Samples()
 	row := 0
-	err = r.Each(context.Background(), nil, 0, func(rec arrow.RecordBatch) error {
-		names, idc := rec.Column(1).(*array.String), rec.Column(0).(*array.String)
-		is := rec.Column(2 + columnar.ColIssueNs).(*array.Int64)
-		tk := rec.Column(2 + columnar.ColOutputTokens).(*array.Int64)
+	err = r.Each(context.Background(), nil, 0, func(rec *batch.Batch) error {
+		names, idc := rec.Column(1), rec.Column(0)
+		is := rec.Column(2 + columnar.ColIssueNs)
+		tk := rec.Column(2 + columnar.ColOutputTokens)
 		for i := 0; i < names.Len(); i++ {
 			k := row % n
 			wantName, wantID := "a", "id-a"
 			if row >= n {
 				wantName, wantID = "x/b", "id-b"
 			}
-			if names.Value(i) != wantName || idc.Value(i) != wantID || is.Value(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
-				t.Fatalf("row %d: run %s issue %d", row, names.Value(i), is.Value(i))
+			if names.Str(i) != wantName || idc.Str(i) != wantID || is.Int64(i) != s.IssueNs[k] || tk.IsValid(i) != (s.OutTokens[k] >= 0) {
+				t.Fatalf("row %d: run %s issue %d", row, names.Str(i), is.Int64(i))
 			}
 			// Every column's value and validity is the table's.
 			for c := range tab.Columns {
@@ -66,18 +61,18 @@ func TestWrite(t *testing.T) {
 					t.Fatalf("row %d column %s: valid %v, want %v", row, columnar.Schema[c].Name, got.IsValid(i), want.IsValid(k))
 				}
 				var same bool
-				switch a := got.(type) {
-				case *array.Int64:
-					same = a.Value(i) == want.Int64s[k]
-				case *array.Int32:
-					same = a.Value(i) == want.Int32s[k]
-				case *array.Boolean:
-					same = a.Value(i) == want.Bools[k]
-				case *array.String:
-					same = !a.IsValid(i) || a.Value(i) == want.String(k)
+				switch got.Type() {
+				case batch.Int64:
+					same = got.Int64(i) == want.Int64s[k]
+				case batch.Int32:
+					same = got.Int32(i) == want.Int32s[k]
+				case batch.Bool:
+					same = got.Bool(i) == want.Bools[k]
+				case batch.String:
+					same = !got.IsValid(i) || got.Str(i) == want.String(k)
 				}
 				if !same {
-					t.Fatalf("row %d column %s: %v, want the table's", row, columnar.Schema[c].Name, got.ValueStr(i))
+					t.Fatalf("row %d column %s: row %d differs from the table's", row, columnar.Schema[c].Name, i)
 				}
 			}
 			row++

@@ -6,10 +6,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -53,59 +50,54 @@ var metricColumns = []metricColumn{
 	{name: "start_abs_err_p50", f: func(c *ConfigScore) float64 { return c.StartAbsErrMedian }},
 }
 
-// CalibrationSchema is the Arrow schema of calibration.parquet: one row
+// CalibrationSchema is the schema of calibration.parquet: one row
 // per config — config_id, label, recommended, every parameter typed as in
 // the rows (sinks.ParamFields, core.Names() order), the metrics
 // (metricColumns; rates are fractions, NaN is null), and the confusion
 // matrix as JSON {truth: {row label: n}} holding the non-zero cells.
-func CalibrationSchema() *arrow.Schema {
-	fields := []arrow.Field{
-		{Name: "config_id", Type: arrow.BinaryTypes.String},
-		{Name: "label", Type: arrow.BinaryTypes.String},
-		{Name: "recommended", Type: arrow.FixedWidthTypes.Boolean},
+func CalibrationSchema() *batch.Schema {
+	fields := []batch.Field{
+		{Name: "config_id", Type: batch.String},
+		{Name: "label", Type: batch.String},
+		{Name: "recommended", Type: batch.Bool},
 	}
 	fields = append(fields, sinks.ParamFields()...)
 	for _, m := range metricColumns {
-		t := arrow.DataType(arrow.PrimitiveTypes.Float64)
+		t := batch.Float64
 		if m.i != nil {
-			t = arrow.PrimitiveTypes.Int64
+			t = batch.Int64
 		}
-		fields = append(fields, arrow.Field{Name: m.name, Type: t, Nullable: m.f != nil})
+		fields = append(fields, batch.Field{Name: m.name, Type: t, Nullable: m.f != nil})
 	}
-	fields = append(fields, arrow.Field{Name: "confusion", Type: arrow.BinaryTypes.String})
-	return arrow.NewSchema(fields, nil)
+	fields = append(fields, batch.Field{Name: "confusion", Type: batch.String})
+	return batch.NewSchema(fields, nil)
 }
 
 // WriteParquet writes calibration.parquet (CalibrationSchema) to path.
-func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	schema := CalibrationSchema()
-	rb := array.NewRecordBuilder(mem, schema)
-	defer rb.Release()
+func (r *Report) WriteParquet(path string) error {
+	rec := batch.New(CalibrationSchema())
 	nParams := len(core.Names())
 	for i := range r.Configs {
 		c := &r.Configs[i]
 		col := 0
-		str := func(s string) { rb.Field(col).(*array.StringBuilder).Append(s); col++ }
+		str := func(s string) { rec.Column(col).AppendString(s); col++ }
 		str(c.ConfigID)
 		str(c.Label)
-		rb.Field(col).(*array.BooleanBuilder).Append(c.ConfigID == r.Recommended)
+		rec.Column(col).AppendBool(c.ConfigID == r.Recommended)
 		col++
 		p, err := paramsOf(c.Params)
 		if err != nil {
 			return fmt.Errorf("calibration.parquet: config %s: %w", c.ConfigID, err)
 		}
-		sinks.AppendParams(rb.Fields()[col:col+nParams], p)
+		sinks.AppendParams(rec.Columns()[col:col+nParams], p)
 		col += nParams
 		for _, m := range metricColumns {
 			if m.i != nil {
-				rb.Field(col).(*array.Int64Builder).Append(int64(m.i(c)))
+				rec.Column(col).AppendInt64(int64(m.i(c)))
 			} else if x := m.f(c); math.IsNaN(x) || math.IsInf(x, 0) {
-				rb.Field(col).AppendNull()
+				rec.Column(col).AppendNull()
 			} else {
-				rb.Field(col).(*array.Float64Builder).Append(x)
+				rec.Column(col).AppendFloat64(x)
 			}
 			col++
 		}
@@ -115,8 +107,6 @@ func (r *Report) WriteParquet(path string, mem memory.Allocator) error {
 		}
 		str(conf)
 	}
-	rec := rb.NewRecordBatch()
-	defer rec.Release()
 	props := &parquetio.Options{Compression: parquetio.Snappy}
 	err := WriteFile(path, func(w io.Writer) error { return parquetio.WriteRecord(w, rec, props) })
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 
@@ -35,11 +34,8 @@ func IsSweepOutput(dir string) bool {
 // of older schemas are read too: a column they lack reads as null (and the
 // metrics needing it cannot be compared). Where one key has rows of
 // several schema versions, the newest is kept.
-func ReadSweep(ctx context.Context, dir string, mem memory.Allocator) (*SweepSide, error) {
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	series, err := readSeries(ctx, filepath.Join(dir, "series"), mem)
+func ReadSweep(ctx context.Context, dir string) (*SweepSide, error) {
+	series, err := readSeries(ctx, filepath.Join(dir, "series"))
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +46,7 @@ func ReadSweep(ctx context.Context, dir string, mem memory.Allocator) (*SweepSid
 	}
 	s := &SweepSide{Dir: dir, Rows: map[PairKey]Side{}, RunRel: map[PairKey]string{}, ConfigLabel: map[PairKey]string{}}
 	version := map[PairKey]int32{}
-	for r, err := range sinks.ReadRows(ctx, filepath.Join(dir, "rows"), sinks.ReadOptions{Mem: mem}) {
+	for r, err := range sinks.ReadRows(ctx, filepath.Join(dir, "rows"), sinks.ReadOptions{}) {
 		if err != nil {
 			return nil, err // it names the file
 		}
@@ -83,9 +79,9 @@ type runSeries struct {
 	hasTPOTMean bool
 }
 
-func readSeries(ctx context.Context, dir string, mem memory.Allocator) (map[seriesKey]*runSeries, error) {
+func readSeries(ctx context.Context, dir string) (map[seriesKey]*runSeries, error) {
 	out := map[seriesKey]*runSeries{}
-	for r, err := range sinks.ReadSeries(ctx, dir, sinks.ReadOptions{Mem: mem}) {
+	for r, err := range sinks.ReadSeries(ctx, dir, sinks.ReadOptions{}) {
 		if err != nil {
 			return nil, err
 		}

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/internal/pyjson"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -34,8 +32,8 @@ type Sweep struct {
 
 // ReadSweep reads OUT/rows and OUT/series; it is an error for OUT to have
 // no rows. A missing OUT/series is no series.
-func ReadSweep(ctx context.Context, out string, mem memory.Allocator) (*Sweep, error) {
-	o := sinks.ReadOptions{Mem: mem}
+func ReadSweep(ctx context.Context, out string) (*Sweep, error) {
+	o := sinks.ReadOptions{}
 	rows, err := collect(sinks.ReadRows(ctx, filepath.Join(out, "rows"), o))
 	if err != nil {
 		return nil, err

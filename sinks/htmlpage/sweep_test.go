@@ -44,7 +44,7 @@ func sweepDirs(t *testing.T, paths []string) *htmlpage.Sweep {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := htmlpage.ReadSweep(context.Background(), out, nil)
+	s, err := htmlpage.ReadSweep(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestSweepPageColumns(t *testing.T) {
 	// every row is shown, with no model filter and the config named from
 	// the rows' parameters.
 	sinkstest.Downgrade(t, filepath.Join(s.Out, "rows"), 2)
-	old, err := htmlpage.ReadSweep(context.Background(), s.Out, nil)
+	old, err := htmlpage.ReadSweep(context.Background(), s.Out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestSweepPageMissingSeriesCause(t *testing.T) {
 		Load: failing, Analyze: sweep.DefaultAnalyzer, Series: sweep.DefaultSeries}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := htmlpage.ReadSweep(context.Background(), out, nil)
+	s, err := htmlpage.ReadSweep(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)
 	}

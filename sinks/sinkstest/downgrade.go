@@ -11,10 +11,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
+	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -69,8 +66,7 @@ func Downgrade(t testing.TB, dir string, version int32) {
 // schema metadata, so the readers also meet pages and files unlike the
 // writer's own.
 func downgraded(file []byte, version int32, drop []string) ([]byte, error) {
-	mem := memory.DefaultAllocator
-	r, err := parquetio.NewReader(bytes.NewReader(file), "part file", mem)
+	r, err := parquetio.NewReader(bytes.NewReader(file), "part file")
 	if err != nil {
 		return nil, err
 	}
@@ -79,34 +75,26 @@ func downgraded(file []byte, version int32, drop []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tbl.Release()
-	var fields []arrow.Field
-	var cols []arrow.Array
-	defer func() {
-		for _, a := range cols {
-			a.Release()
-		}
-	}()
-	n := tbl.NumRows()
+	var fields []batch.Field
+	var cols []*batch.Column
+	n := int(tbl.NumRows())
 	for i, fd := range tbl.Schema().Fields() {
 		if slices.Contains(drop, fd.Name) {
 			continue
 		}
 		a := tbl.Column(i)
 		if fd.Name == "schema_version" {
-			ib := array.NewInt32Builder(mem)
+			a = batch.NewColumn(batch.Int32)
 			for range n {
-				ib.Append(version)
+				a.AppendInt32(version)
 			}
-			a = ib.NewArray()
-			ib.Release()
-		} else {
-			a.Retain()
 		}
 		fields, cols = append(fields, fd), append(cols, a)
 	}
-	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
-	defer rec.Release()
+	rec, err := batch.NewBatch(batch.NewSchema(fields, nil), cols)
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if err := parquetio.WriteRecord(&buf, rec, nil); err != nil {
 		return nil, err

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
 	"github.com/steadysweep/steadysweep/sinks"
@@ -29,8 +27,6 @@ type Options struct {
 	// HTMLPath, when set, is where the HTML page goes (calibration.Report.WriteHTML);
 	// empty writes none.
 	HTMLPath string
-	// Mem allocates Arrow memory (default memory.DefaultAllocator).
-	Mem memory.Allocator
 }
 
 // Calibrate reads Out/rows, scores every config against each run's
@@ -42,10 +38,7 @@ func Calibrate(ctx context.Context, o Options) (*calibration.Report, error) {
 	if o.Out == "" {
 		return nil, errors.New("calibrate: no sweep output directory")
 	}
-	if o.Mem == nil {
-		o.Mem = memory.DefaultAllocator
-	}
-	rows, err := readRows(ctx, filepath.Join(o.Out, "rows"), o.Mem)
+	rows, err := readRows(ctx, filepath.Join(o.Out, "rows"))
 	if err != nil {
 		return nil, fmt.Errorf("calibrate %s: %w", o.Out, err)
 	}
@@ -65,7 +58,7 @@ func Calibrate(ctx context.Context, o Options) (*calibration.Report, error) {
 	}
 	r.ReportPath, r.PlotPath, r.ParquetPath = out(o.ReportPath, "calibration.md"), out(o.PlotPath, "calibration.png"), out(o.ParquetPath, "calibration.parquet")
 	if r.ParquetPath != "" {
-		if err := r.WriteParquet(r.ParquetPath, o.Mem); err != nil {
+		if err := r.WriteParquet(r.ParquetPath); err != nil {
 			return r, fmt.Errorf("calibrate: %w", err)
 		}
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/steadysweep/steadysweep/columnar/batch/arrowbatch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
@@ -154,9 +154,7 @@ func near(got, want float64) bool { return math.Abs(got-want) <= 1e-12 }
 
 func TestCalibrate(t *testing.T) {
 	out := writeFixture(t, fixtureRuns())
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	r, err := Calibrate(context.Background(), Options{Out: out, Mem: mem})
+	r, err := Calibrate(context.Background(), Options{Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,22 +302,23 @@ func checkFloats(t *testing.T, label string, m map[string][2]float64) {
 // columns typed as the rows type them, holding each config's values.
 func checkParquet(t *testing.T, path string, cbw map[string]float64, params map[string]core.Params) {
 	t.Helper()
-	r, err := parquetio.Open(path, memory.DefaultAllocator)
+	r, err := parquetio.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rec, err := r.ReadAll(context.Background(), nil)
+	b, err := r.ReadAll(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec := arrowbatch.Record(b, nil)
 	tbl := array.NewTableFromRecords(rec.Schema(), []arrow.RecordBatch{rec})
 	rec.Release()
 	defer tbl.Release()
 	if int(tbl.NumRows()) != len(cbw) {
 		t.Fatalf("calibration.parquet: %d rows, want %d", tbl.NumRows(), len(cbw))
 	}
-	want := calibration.CalibrationSchema()
+	want := arrowbatch.ArrowSchema(calibration.CalibrationSchema())
 	for i, f := range want.Fields() {
 		if g := tbl.Schema().Field(i); g.Name != f.Name || !arrow.TypeEqual(g.Type, f.Type) {
 			t.Errorf("calibration.parquet column %d: %s %s, want %s %s", i, g.Name, g.Type, f.Name, f.Type)
@@ -334,7 +333,7 @@ func checkParquet(t *testing.T, path string, cbw map[string]float64, params map[
 			t.Errorf("parquet row %d: config %s rank %d cbw %v, want rank %d cbw %v", i, ids.Value(i), ranks.Value(i), rates.Value(i), i+1, want)
 		}
 	}
-	rows := sinks.RowsSchema()
+	rows := arrowbatch.ArrowSchema(sinks.RowsSchema())
 	for _, n := range core.Names() {
 		col := tbl.Column(idx(n)).Data().Chunk(0)
 		if rf := rows.Field(rows.FieldIndices(n)[0]); !arrow.TypeEqual(col.DataType(), rf.Type) {

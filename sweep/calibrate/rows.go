@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/sinks"
 )
@@ -40,7 +38,7 @@ type row struct {
 
 // readRows reads every row of the published part files under dir
 // (OUT/rows) through the rows reader (sinks.ReadRows).
-func readRows(ctx context.Context, dir string, mem memory.Allocator) ([]row, error) {
+func readRows(ctx context.Context, dir string) ([]row, error) {
 	files, err := sinks.PartFiles(dir)
 	if err != nil {
 		return nil, err
@@ -49,7 +47,7 @@ func readRows(ctx context.Context, dir string, mem memory.Allocator) ([]row, err
 		return nil, fmt.Errorf("no part files in %s: not a sweep output directory, or the sweep wrote nothing", dir)
 	}
 	var rows []row
-	for r, err := range sinks.ReadRows(ctx, dir, sinks.ReadOptions{Mem: mem}) {
+	for r, err := range sinks.ReadRows(ctx, dir, sinks.ReadOptions{}) {
 		if err != nil {
 			return nil, fmt.Errorf("read rows: %w", err)
 		}

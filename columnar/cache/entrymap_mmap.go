@@ -1,4 +1,4 @@
-//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+//go:build linux || darwin
 
 package cache
 
@@ -7,11 +7,6 @@ import (
 	"sync"
 	"syscall"
 )
-
-// mapMinSize is the smallest entry mapped: a smaller one is read (one
-// page or a few, where a mapping costs a syscall, a VMA and its faults
-// for no copy saved).
-const mapMinSize = 256 << 10
 
 // mapBudget bounds the mappings a process keeps (they are never
 // unmapped, cache.go): a sweep over an archive loads thousands of runs,
@@ -62,4 +57,11 @@ func mapEntry(f *os.File, size int64) ([]byte, func()) {
 		mapBudget.bytes -= size
 		mapBudget.Unlock()
 	}
+}
+
+// mappedEntries is the number of entries the process keeps mapped.
+func mappedEntries() int64 {
+	mapBudget.Lock()
+	defer mapBudget.Unlock()
+	return mapBudget.count
 }

@@ -1,5 +1,3 @@
-//go:build darwin || freebsd || netbsd || openbsd || dragonfly
-
 package cache
 
 // mapPopulate is Linux's MAP_POPULATE; elsewhere pages fault in as read.
