@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -110,11 +111,18 @@ func TestRunInterruptThenResume(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var loads atomic.Int64
+	// The count and the cancel are one step under mu: a load counted
+	// after the 7th must find the context cancelled (without the lock a
+	// worker preempted between the two let later loads through on a busy
+	// machine, and their runs were analysed).
+	var mu sync.Mutex
+	loads := 0
 	o.Load = func(ctx context.Context, ref corpora.RunRef) (*LoadedRun, error) {
-		if loads.Add(1) == 7 {
+		mu.Lock()
+		if loads++; loads == 7 {
 			cancel() // interrupt mid-sweep: this run and later ones are abandoned
 		}
+		mu.Unlock()
 		return fakeLoader(nil)(ctx, ref)
 	}
 	sum, err := Run(ctx, o)
