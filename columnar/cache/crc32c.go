@@ -10,9 +10,18 @@ import (
 const castagnoliReflected = 0x82F63B78
 
 // parallelCRCMin is the smallest body checksummed on two goroutines.
-// Below it one core runs the whole CRC faster than a goroutine starts and
-// hands back its half (measured with BenchmarkCRC32C: the hardware CRC runs
-// at ~20 GB/s per core, a goroutine start-and-join costs a few µs).
+// The checksum of a mapped entry is memory-bound (~3 GB/s per core on
+// page-cache pages, 66 % of BenchmarkReadEntry's CPU on the 5.9 MB entry of
+// the 185 MB streamed log), so halving it pays when the second core is free;
+// a goroutine start and join plus crc32cCombine (~2 µs) cost more than the
+// half saved below ~1 MiB when that core is busy (BenchmarkCRC32C -cpu 2 at
+// load 7: halves slower than one goroutine at 64 and 256 KiB).
+//
+// The mapping stays MAP_POPULATE'd on one core (entrymap_populate_linux.go):
+// faulting the halves in on the two goroutines instead — no populate, or
+// madvise(MADV_POPULATE_READ) per half — cost more CPU (no populate: +10 ms
+// task-clock per warm analyze; per half: +0.4 ms per BenchmarkReadEntry op)
+// and no measurable wall at load 6–10.
 const parallelCRCMin = 1 << 20
 
 // entryChecksum is crc32.Checksum(b, Castagnoli) — the value the entry
