@@ -7,13 +7,12 @@ import (
 	"testing"
 )
 
-// TestCRC32CCombine checks crc32cCombine against hash/crc32's CRC-32C of
-// the whole, for random data of many lengths split at 0, 1, odd, page and
-// the whole length, and entryChecksum (parallel above parallelCRCMin)
-// against it too.
+// TestCRC32CCombine checks crc32cCombine and entryChecksum against
+// hash/crc32's CRC-32C of the whole, on random data of many lengths split
+// at 0, 1, odd, page-sized, random and the whole length.
 func TestCRC32CCombine(t *testing.T) {
-	r := rand.New(rand.NewPCG(32, 1))
 	tab := crc32.MakeTable(crc32.Castagnoli)
+	r := rand.New(rand.NewPCG(32, 1))
 	for _, n := range []int{0, 1, 2, 3, 7, 8, 63, 4095, 4096, 4097, 65537, 1<<20 + 13} {
 		b := make([]byte, n)
 		for i := range b {
