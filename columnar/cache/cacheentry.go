@@ -328,7 +328,7 @@ func checkEntry(b []byte) (uint32, error) {
 		return 0, fmt.Errorf("%d bytes, shorter than an entry's header", len(b))
 	}
 	body, tail := b[:len(b)-4], b[len(b)-4:]
-	sum := crc32.Checksum(body, castagnoli())
+	sum := entryChecksum(body)
 	if sum != binary.LittleEndian.Uint32(tail) {
 		return 0, errors.New("checksum mismatch")
 	}
