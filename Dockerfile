@@ -11,9 +11,9 @@
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
-# go.mod replaces some modules with patched copies in third_party/
+# go.mod replaces some modules with patched copies in internal/third_party/
 # (see their README.md files): go mod download needs them in place.
-COPY third_party ./third_party
+COPY internal/third_party ./internal/third_party
 RUN go mod download
 COPY . .
 ARG VERSION=dev

@@ -35,9 +35,9 @@ require (
 // Patched copies (see each directory's README.md): package inits that
 // cost every process start.
 replace (
-	github.com/klauspost/compress => ./third_party/compress
-	github.com/spf13/pflag => ./third_party/pflag
-	github.com/zeebo/xxh3 => ./third_party/xxh3
-	go.yaml.in/yaml/v3 => ./third_party/yaml
-	golang.org/x/image => ./third_party/image
+	github.com/klauspost/compress => ./internal/third_party/compress
+	github.com/spf13/pflag => ./internal/third_party/pflag
+	github.com/zeebo/xxh3 => ./internal/third_party/xxh3
+	go.yaml.in/yaml/v3 => ./internal/third_party/yaml
+	golang.org/x/image => ./internal/third_party/image
 )

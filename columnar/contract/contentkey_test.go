@@ -22,7 +22,7 @@ func TestContentKeyVector(t *testing.T) {
 // sums are the reference C library's: libxxhash 0.8.1's XXH3_128bits of
 // bytes (7i+3) mod 256, i = 0…n-1, canonical (high64 then low64). They
 // pin the content key across the patched copy of zeebo/xxh3
-// (third_party/xxh3, which picks its SIMD path with golang.org/x/sys/cpu):
+// (internal/third_party/xxh3, which picks its SIMD path with golang.org/x/sys/cpu):
 // a changed sum would orphan every cache entry.
 func TestContentKeyVectorsLong(t *testing.T) {
 	for _, tc := range []struct {

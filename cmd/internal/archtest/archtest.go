@@ -111,7 +111,7 @@ func Packages(root string) ([]Package, error) {
 				return filepath.SkipDir
 			}
 			// A directory with its own go.mod is another module (the
-			// patched copies in third_party/), as for go build ./...
+			// patched copies in internal/third_party/), as for go build ./...
 			if path != root {
 				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
 					return filepath.SkipDir

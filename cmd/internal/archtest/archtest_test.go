@@ -89,7 +89,7 @@ func TestCheckFindsViolations(t *testing.T) {
 }
 
 // TestPackagesSkipsNestedModules: a directory with its own go.mod (a
-// patched copy of a dependency in third_party/, used through a replace
+// patched copy of a dependency in internal/third_party/, used through a replace
 // directive) is another module, not packages of this one; its
 // subdirectories neither.
 func TestPackagesSkipsNestedModules(t *testing.T) {

@@ -22,9 +22,9 @@ import (
 // plots draw on sinks/internal/canvas, which parses its one font on
 // first use. Nor (issue 32, each an init every process paid)
 // klauspost/cpuid (~50 CPUID instructions, each a hypervisor trap on a
-// VM; third_party/xxh3 reads golang.org/x/sys/cpu), klauspost's gzip and
+// VM; internal/third_party/xxh3 reads golang.org/x/sys/cpu), klauspost's gzip and
 // flate (42 KB of encoder tables; logs are read with compress/gzip), or
-// golang.org/x/text (sfnt's Macintosh Roman; third_party/image), nor
+// golang.org/x/text (sfnt's Macintosh Roman; internal/third_party/image), nor
 // net/url (it links net/netip, whose init makes unique handles; the
 // endpoint label parses its URL host in columnar/sidecar) or html (its
 // init builds an entity replacer; and html/template below it, whose
