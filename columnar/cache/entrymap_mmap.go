@@ -10,16 +10,20 @@ import (
 
 // mapBudget bounds the mappings a process keeps (they are never
 // unmapped, cache.go): a sweep over an archive loads thousands of runs,
-// and each mapping is a VMA (Linux allows 65,530) and address space.
-// Past either bound, entries are read into memory instead.
+// each mapping is a VMA (Linux allows 65,530), and its populated pages
+// stay in the process's resident set for good, where an entry read into
+// the heap is collected after its run. So the budget is what one analyze
+// needs, not what a sweep could use: 256 MiB keeps a sweep's resident
+// set bounded (its first runs mapped, the rest read, as before mapping);
+// past either bound, entries are read into memory instead.
 var mapBudget = struct {
 	sync.Mutex
 	count, bytes int64
 }{}
 
 const (
-	mapMaxCount = 1024
-	mapMaxBytes = 16 << 30
+	mapMaxCount = 64
+	mapMaxBytes = 256 << 20
 )
 
 // mapEntry maps the size bytes of f private (copy-on-write), returning the
