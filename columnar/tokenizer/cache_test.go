@@ -138,15 +138,23 @@ func TestCompiledCacheCorrupt(t *testing.T) {
 			if !strings.HasPrefix(outcome, "rebuilt: ") {
 				t.Errorf("outcome after damage = %q, want a rebuild", outcome)
 			}
-			for _, s := range tinyTexts {
-				if got, w := tok.Encode(s), want.Encode(s); !slices.Equal(got, w) {
-					t.Errorf("Encode(%q) after rebuild = %v, want %v (Load)", s, got, w)
-				}
-			}
-			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledHit {
-				t.Errorf("load after the rebuild: %q, %v; want a hit", outcome, err)
-			}
+			encodesAsThenHits(t, tok, want, path, cache, "after the rebuild")
 		})
+	}
+}
+
+// encodesAsThenHits checks that tok encodes tinyTexts exactly as want (the
+// tokenizer parsed from JSON) and that the next LoadCached of path reads
+// the entry left in cache as a hit.
+func encodesAsThenHits(t *testing.T, tok, want *Tokenizer, path, cache, when string) {
+	t.Helper()
+	for _, s := range tinyTexts {
+		if got, w := tok.Encode(s), want.Encode(s); !slices.Equal(got, w) {
+			t.Errorf("Encode(%q) %s = %v, want %v (Load)", s, when, got, w)
+		}
+	}
+	if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledHit {
+		t.Errorf("load %s: %q, %v; want a hit", when, outcome, err)
 	}
 }
 

@@ -69,14 +69,7 @@ func TestResolveCachedDeferredDamage(t *testing.T) {
 			if res.Compiled != CompiledHit && !strings.HasPrefix(res.Compiled, "rebuilt: ") {
 				t.Errorf("outcome = %q, want a hit (header intact) or a rebuild", res.Compiled)
 			}
-			for _, s := range tinyTexts {
-				if got, w := tok.Encode(s), want.Encode(s); !slices.Equal(got, w) {
-					t.Errorf("Encode(%q) = %v, want %v (Load)", s, got, w)
-				}
-			}
-			if _, outcome, err := LoadCached(path, cache); err != nil || outcome != CompiledHit {
-				t.Errorf("load after: %q, %v; want a hit", outcome, err)
-			}
+			encodesAsThenHits(t, tok, want, path, cache, "after the deferred load")
 		})
 	}
 }
