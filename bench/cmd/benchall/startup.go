@@ -206,6 +206,7 @@ func (c *startupCmd) medians() startupMedians {
 // and judged beside it. warm is nil when it was not measured (why).
 func startupTargets(version startupMedians, warm *startupMedians, why string) []target {
 	ts := []target{{
+		key:      "i32-version",
 		name:     "`steadysweep --version` (static build)",
 		goal:     "≤ 10 ms CPU, ≤ 12 MB RSS",
 		measured: fmt.Sprintf("%.1f ms CPU, %.1f MB RSS (%.1f ms wall)", version.cpu*1e3, version.rss/1e6, version.wall*1e3),
@@ -213,9 +214,10 @@ func startupTargets(version startupMedians, warm *startupMedians, why string) []
 		verdict:  verdictBoth(versionCPUGoal/version.cpu, versionRSSGoal/version.rss),
 	}}
 	if warm == nil {
-		return append(ts, target{name: "warm analyze of a small run", goal: "≤ 30 ms wall", measured: "not measured (" + why + ")", ratio: "–", verdict: "not measured"})
+		return append(ts, target{key: "i32-warm-small", name: "warm analyze of a small run", goal: "≤ 30 ms wall", measured: "not measured (" + why + ")", ratio: "–", verdict: "not measured"})
 	}
 	return append(ts, target{
+		key:      "i32-warm-small",
 		name:     "warm zero-flag analyze of a small run (conc_clean_ramp, cache hit)",
 		goal:     "≤ 30 ms wall (CPU beside it)",
 		measured: fmt.Sprintf("%.1f ms wall, %.1f ms CPU", warm.wall*1e3, warm.cpu*1e3),
