@@ -342,10 +342,13 @@ const commandsText = "## Commands\n\n" +
 	"go run ./bench/cmd/benchall -quick -o -            # a 1-minute check of the harness\n" +
 	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections floor -o /tmp/floor.md   # section 6 alone (≈4 min)\n" +
-	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # section 7 alone: the streamed layout\n" +
+	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # the streamed layout: -reps rounds of 1 reference run and -streamed-ours (3) of each of ours\n" +
+	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed,startup,tokcache,longrun,sweeprows,discovery -o /tmp/i32.md   # every issue-32 target, summary at the end\n" +
+	"make bench BENCHFLAGS=\"-quick -o /tmp/bench.md\"   # make bench's harness end to end on small inputs\n" +
 	"go run ./bench/cmd/benchall -sections tokcache -o /tmp/tokcache.md   # the gpt-oss tokenizer cache: first and second zero-flag analyze\n" +
 	"go run ./bench/cmd/benchall -sections startup -o /tmp/startup.md   # --version, a hello-world and a warm small analyze, 30 fresh processes each\n" +
 	"go run ./bench/cmd/benchall -sections discovery -o /tmp/discovery.md   # a sweep of 50,000 directories against find\n" +
+	"go run ./bench/cmd/benchall -sections sweeprows -o /tmp/sweeprows.md   # per config through a whole sweep (1001 configs minus 1)\n" +
 	"go test -run '^$' -bench StreamedShape -cpu 1 -benchtime 5x ./columnar/endpoints/   # its decode rates in-process, beside the floor\n" +
 	"go test -run '^$' -bench SampleIndex5M -benchtime 3x ./columnar/   # the 5 M-entry sample_idx_map.json in-process\n\n" +
 	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +
