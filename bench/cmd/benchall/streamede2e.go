@@ -1,13 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/steadysweep/steadysweep/bench"
 )
@@ -38,7 +37,7 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return "", err
 	}
-	spSize := strconv.Itoa(bench.AnalyzeSpec().DatasetSize)
+	spSize := fmt.Sprint(bench.AnalyzeSpec().DatasetSize)
 	// Each kind writes its own JSON: they are compared at the end.
 	jsonOf := map[string]string{}
 	for _, k := range []string{"cold", "warm", "after-cold", "many", "ref"} {
@@ -100,7 +99,7 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 	}
 	same := sameFile(jsonOf["cold"], jsonOf["warm"]) && sameFile(jsonOf["cold"], jsonOf["after-cold"])
 
-	var b strings.Builder
+	var b bytes.Buffer
 	fmt.Fprintf(&b, "### End to end\n\n```sh\nsteadysweep analyze RUN --tokenizer words --compat reference --superpass-size %s --cache-dir CACHE --json ours.json\n"+
 		"STEADYSWEEP_REFERENCE=... python3 bench/scripts/reference_shim.py RUN --json ref.json\n```\n\n", spSize)
 	fmt.Fprintf(&b, "Fresh processes in %d rounds; each round runs the reference once, then %d times: ours *warm* (CACHE holds the entry "+
@@ -130,6 +129,8 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 	if agree, desc, err := sameSteadyState(jsonOf["cold"], jsonOf["ref"]); err == nil {
 		fmt.Fprintf(&b, "Outputs: `--compat reference` and the reference %s (%s).\n\n", map[bool]string{true: "agree", false: "**disagree**"}[agree], desc)
 	}
+	fmt.Fprintf(&b, "By CPU time (user+system, which the machine's load disturbs least; the targets are wall): cold %s, warm %s, warm right after cold %s.\n\n",
+		speedupOf(cpus(r.ref), cpus(r.cold)), speedupOf(cpus(r.ref), cpus(r.warm)), speedupOf(cpus(r.ref), cpus(r.afterCold)))
 	for _, t := range streamedTargets(r) {
 		e.addTarget(t)
 	}
