@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/steadysweep/steadysweep/bench"
@@ -32,7 +33,13 @@ var issue32Goals = []issue32Goal{
 // addTarget adds t to the summary, replacing an earlier row of the same
 // key (two sections may measure one target: the sweep section and the
 // sweeprows section both report the per-config sweep cost).
+// A row without a name takes its goal's name and goal.
 func (e *env) addTarget(t target) {
+	for _, g := range issue32Goals {
+		if g.key == t.key && t.name == "" {
+			t.name, t.goal = g.name, g.goal
+		}
+	}
 	if t.key != "" {
 		for i := range e.targets {
 			if e.targets[i].key == t.key {
@@ -52,7 +59,8 @@ func issue32Summary(targets []target, ran map[string]bool, quick bool) string {
 	fmt.Fprintf(&b, "## Issue 32's targets (summary of this run)\n\n")
 	fmt.Fprintf(&b, "Every target of issue 32's \"Done when\", computed from the measurements above (none typed in); "+
 		"a speed-up is the reference's median over ours (*medians*) and the reference's fastest run over our median "+
-		"(*vs fastest*, the conservative one: the reference's time moves with the host more than ours).")
+		"(*vs fastest*, the conservative one: the reference's time moves with the host more than ours). "+
+		"Load average (1/5/15 min) when it was written: %s, on %d cores.", bench.LoadAvg(), runtime.GOMAXPROCS(0))
 	if quick {
 		fmt.Fprintf(&b, " **-quick run: the inputs are smaller than the targets' (e.g. 1,000 super-passes, a 18 MB log), so no verdict below is the target's.**")
 	}

@@ -124,6 +124,14 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 		bench.Median(walls(r.afterCold))/bench.Median(walls(r.warm)), bench.Median(cpus(r.afterCold))/bench.Median(cpus(r.warm)))
 	if rf.why != "" {
 		fmt.Fprintf(&b, "The reference was **not measured**: %s.\n\n", rf.why)
+		ours := map[string]string{
+			"i32-cold": fmt.Sprintf("ours %s s wall", fmtRange(walls(r.cold), "%.3f")),
+			"i32-warm": fmt.Sprintf("ours %s s wall (right after cold %s s)", fmtRange(walls(r.warm), "%.3f"), fmtRange(walls(r.afterCold), "%.3f")),
+			"i32-rss":  fmt.Sprintf("ours %s / %s (cold / warm)", fmtBytes(bench.Median(rsss(r.cold))), fmtBytes(bench.Median(rsss(r.warm)))),
+		}
+		for _, k := range []string{"i32-cold", "i32-warm", "i32-rss"} {
+			e.addTarget(target{key: k, measured: ours[k] + "; the reference not run", ratio: "–", verdict: "not measured (" + rf.why + ")"})
+		}
 		return b.String(), nil
 	}
 	if agree, desc, err := sameSteadyState(jsonOf["cold"], jsonOf["ref"]); err == nil {
