@@ -126,6 +126,10 @@ type env struct {
 	bigLoaded        *core.Samples
 	bigInfo          core.RunInfo
 
+	// launcher is the static program that starts a command and reports
+	// its own rusage (ensureLauncher), built on first use.
+	launcher string
+
 	// rowsCosts are the per-config costs through a whole sweep, measured
 	// by the first of the sweep and longrun sections that needs them.
 	rowsCosts []float64

@@ -55,13 +55,25 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 			return "", err
 		}
 	}
+	if _, err := ensureLauncher(e); err != nil {
+		return "", err
+	}
+	// Timed runs go through the launcher: its wall and rusage are the
+	// command's alone (GNU time's own start would add milliseconds to a
+	// warm run of tens).
+	var floorKB int64
+	timed := func(c *exec.Cmd) (bench.Child, error) {
+		run, err := launch(e, append([]string{c.Path}, c.Args[1:]...), c.Env)
+		floorKB = max(floorKB, run.floorKB)
+		return run.child, err
+	}
 	rf := findReference()
 	rounds, k := e.reps, max(1, *streamedOursFlag)
 	var r streamedRuns
 	for round := range rounds {
 		if rf.why == "" {
 			e.logf("streamed: round %d/%d: reference", round+1, rounds)
-			c, err := bench.RunChild(referenceCmd(e, rf.py, rf.path, two, jsonOf["ref"]))
+			c, err := timed(referenceCmd(e, rf.py, rf.path, two, jsonOf["ref"]))
 			if err != nil {
 				return "", err
 			}
@@ -69,16 +81,16 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 		}
 		e.logf("streamed: round %d/%d: ours ×%d (warm, cold, warm right after cold)", round+1, rounds, k)
 		for j := range k {
-			w, err := bench.RunChild(ours(two, warmCache, "warm"))
+			w, err := timed(ours(two, warmCache, "warm"))
 			if err != nil {
 				return "", err
 			}
 			cache := filepath.Join(out, fmt.Sprintf("cold-cache-%d-%d", round, j))
-			c, err := bench.RunChild(ours(two, cache, "cold"))
+			c, err := timed(ours(two, cache, "cold"))
 			if err != nil {
 				return "", err
 			}
-			a, err := bench.RunChild(ours(two, cache, "after-cold"))
+			a, err := timed(ours(two, cache, "after-cold"))
 			if err != nil {
 				return "", err
 			}
@@ -89,7 +101,7 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 		}
 	}
 	manyCache := filepath.Join(out, "many-cache")
-	mc, err := bench.RunChild(ours(many, manyCache, "many"))
+	mc, err := timed(ours(many, manyCache, "many"))
 	if err != nil {
 		return "", err
 	}
@@ -105,8 +117,10 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 	fmt.Fprintf(&b, "Fresh processes in %d rounds; each round runs the reference once, then %d times: ours *warm* (CACHE holds the entry "+
 		"an untimed cold run wrote before the first round, which one untimed warm run then read; no timed warm run follows a cold one), "+
 		"ours *cold* (CACHE a new directory, which the run fills) and ours *warm right after cold* (the entry that cold run has just written, "+
-		"its pages fresh in the page cache). Median (min–max); CPU = user+system from `wait4`; peak RSS and minor page faults from %s. "+
-		"Load average at the end: %s.\n\n", rounds, k, bench.RSSMethod(), bench.LoadAvg())
+		"its pages fresh in the page cache). Each process is started by the static launcher of the start-up section, which reports "+
+		"the command's own wall (fork to reap), CPU (user+system), peak RSS and minor page faults from `wait4` — no wrapper's start in them; "+
+		"the launcher was at most %.1f MB resident when it started one (a peak at or below that would be the launcher's). Median (min–max). "+
+		"Load average at the end: %s.\n\n", rounds, k, float64(floorKB<<10)/1e6, bench.LoadAvg())
 	fmt.Fprintf(&b, "| command | runs | wall | CPU | peak RSS | minor faults |\n|---|---:|---:|---:|---:|---:|\n")
 	row := func(name string, cs []bench.Child) {
 		if len(cs) > 0 {
