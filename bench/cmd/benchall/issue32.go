@@ -60,7 +60,9 @@ func issue32Summary(targets []target, ran map[string]bool, quick bool) string {
 	fmt.Fprintf(&b, "Every target of issue 32's \"Done when\", computed from the measurements above (none typed in); "+
 		"a speed-up is the reference's median over ours (*medians*) and the reference's fastest run over our median "+
 		"(*vs fastest*, the conservative one: the reference's time moves with the host more than ours). "+
-		"Load average (1/5/15 min) when it was written: %s, on %d cores.", bench.LoadAvg(), runtime.GOMAXPROCS(0))
+		"Load average (1/5/15 min) when it was written: %s, on %d cores. The long runs' other condition, results identical to "+
+		"the quadratic code on the parity and accuracy runs, is a test, not a benchmark: "+
+		"`go test ./core/ -run 'SegmentationOracle|EarliestStopOracle|SplitPointOracle'`.", bench.LoadAvg(), runtime.GOMAXPROCS(0))
 	if quick {
 		fmt.Fprintf(&b, " **-quick run: the inputs are smaller than the targets' (e.g. 1,000 super-passes, a 18 MB log), so no verdict below is the target's.**")
 	}
