@@ -153,6 +153,9 @@ func streamedEndToEnd(e *env, two string, twoSize int64, many string, manySize i
 	}
 	fmt.Fprintf(&b, "By CPU time (user+system, which the machine's load disturbs least; the targets are wall): cold %s, warm %s, warm right after cold %s.\n\n",
 		speedupOf(cpus(r.ref), cpus(r.cold)), speedupOf(cpus(r.ref), cpus(r.warm)), speedupOf(cpus(r.ref), cpus(r.afterCold)))
+	refLo, _ := bench.MinMax(walls(r.ref))
+	fmt.Fprintf(&b, "The budgets these ratios imply: 20× the reference's median is ≤ %.3f s cold, 100× ≤ %.1f ms warm; "+
+		"against its fastest run ≤ %.3f s and ≤ %.1f ms.\n\n", bench.Median(walls(r.ref))/20, bench.Median(walls(r.ref))/100*1e3, refLo/20, refLo/100*1e3)
 	for _, t := range streamedTargets(r) {
 		e.addTarget(t)
 	}
