@@ -51,18 +51,21 @@ func (e *env) addTarget(t target) {
 	e.targets = append(e.targets, t)
 }
 
+// issue32Intro opens the summary.
+const issue32Intro = "## Issue 32's targets (summary of this run)\n\n" +
+	"Every target of issue 32's \"Done when\", computed from the measurements above (none typed in); " +
+	"a speed-up is the reference's median over ours (*medians*) and the reference's fastest run over our median " +
+	"(*vs fastest*, the conservative one: the reference's time moves with the host more than ours). " +
+	"The long runs' other condition, results identical to the quadratic code on the parity and accuracy runs, " +
+	"is a test, not a benchmark: `go test ./core/ -run 'SegmentationOracle|EarliestStopOracle|SplitPointOracle'`."
+
 // issue32Summary is the table of every issue-32 target: the rows the
 // sections added, and for a target no section measured, the section to
 // run. ran says which sections ran.
 func issue32Summary(targets []target, ran map[string]bool, quick bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Issue 32's targets (summary of this run)\n\n")
-	fmt.Fprintf(&b, "Every target of issue 32's \"Done when\", computed from the measurements above (none typed in); "+
-		"a speed-up is the reference's median over ours (*medians*) and the reference's fastest run over our median "+
-		"(*vs fastest*, the conservative one: the reference's time moves with the host more than ours). "+
-		"Load average (1/5/15 min) when it was written: %s, on %d cores. The long runs' other condition, results identical to "+
-		"the quadratic code on the parity and accuracy runs, is a test, not a benchmark: "+
-		"`go test ./core/ -run 'SegmentationOracle|EarliestStopOracle|SplitPointOracle'`.", bench.LoadAvg(), runtime.GOMAXPROCS(0))
+	b.WriteString(issue32Intro)
+	fmt.Fprintf(&b, " Load average (1/5/15 min) when it was written: %s, on %d cores.", bench.LoadAvg(), runtime.GOMAXPROCS(0))
 	if quick {
 		fmt.Fprintf(&b, " **-quick run: the inputs are smaller than the targets' (e.g. 1,000 super-passes, a 18 MB log), so no verdict below is the target's.**")
 	}
