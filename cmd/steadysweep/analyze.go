@@ -107,7 +107,11 @@ func (f *analyzeFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stder
 	// later use of res waits for them.
 	var diag *background
 	if !f.pointYAML {
-		diag = inBackground(func() error { _, err := res.Diagnostics(); return err })
+		diag = inBackground(func() error {
+			growStack8K()
+			_, err := res.Diagnostics()
+			return err
+		})
 	}
 	err = sweep.EarliestStop(cr, params, res)
 	if derr := diag.wait(); derr != nil && err == nil {

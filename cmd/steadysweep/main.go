@@ -99,6 +99,7 @@ func main() {
 		}
 		os.Exit(exitCode(run(context.Background(), args, os.Stdout, os.Stderr), os.Stderr))
 	}
+	growStack32K()
 	releaseInitPagesAtFirstGC()
 	startGCFloor()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
