@@ -378,11 +378,19 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		}
 		p.MinDurFloorS = s
 	}
-	flags := analyzeParamFlags()
-	if err := f.applySets(&p, flags); err != nil {
-		return p, err
+	// The flag of each parameter names it in an error: made only for one
+	// (core.ParamSpecs builds the whole parameter table).
+	var flags map[string]string
+	if len(f.sets) > 0 {
+		flags = analyzeParamFlags()
+		if err := f.applySets(&p, flags); err != nil {
+			return p, err
+		}
 	}
 	if err := p.Validate(); err != nil {
+		if flags == nil {
+			flags = analyzeParamFlags()
+		}
 		return p, usageError{flagNamed(err, flags)}
 	}
 	return p, nil
