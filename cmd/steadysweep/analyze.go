@@ -104,9 +104,17 @@ func (f *analyzeFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stder
 	// analysis (the tables' own fields are the only ones either writes,
 	// Result.Diagnostics), and on a long run they are the largest
 	// phases (10,000 super-passes: ~1.1 s and ~0.15 s of CPU). Every
-	// later use of res waits for them.
+	// later use of res waits for them. Without an earliest stop to search
+	// (no assessment: compat reference, or off the window path;
+	// sweep.EarliestStop returns at once) they are computed here: a second
+	// goroutine would only be waited for.
 	var diag *background
-	if !f.pointYAML {
+	switch {
+	case f.pointYAML:
+	case res.Assessment == nil || res.Path != core.PathWindow:
+		_, err := res.Diagnostics()
+		diag = &background{err: err, waited: true}
+	default:
 		diag = inBackground(func() error {
 			growStack8K()
 			_, err := res.Diagnostics()
