@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,7 +21,7 @@ import (
 
 // Cache stores ingested runs as files of its own layout (cacheentry.go:
 // raw little-endian columns, the summary and run info, a trailing
-// CRC-32C) so a run is decoded (and tokenized) once, and a hit's columns
+// XXH3-64) so a run is decoded (and tokenized) once, and a hit's columns
 // are used where they lie, mapped (where the platform allows) or read.
 //
 // An entry holds the decoded columns of one events file under one set of
@@ -34,12 +33,12 @@ import (
 //     recorded when it was decoded (hashed while it was read, not
 //     re-read): its content key (XXH3-128), and its SHA-256 when that was
 //     computed too (a sweep's rows record it; a shared cache uses it).
-//  2. Entry: KEY-SUM-CRC.cols, where KEY hashes the schema version, the
+//  2. Entry: KEY-SUM-XXH.cols, where KEY hashes the schema version, the
 //     token counter's identity, the tokenize-sample setting with the
 //     super-pass size it uses, the full-output count mode, the line cap,
 //     the events file's size and mtime and which digest SUM is; SUM is
 //     the events file's content key in a private cache, the start of its
-//     SHA-256 in a shared one; CRC the CRC-32C of the entry's bytes,
+//     SHA-256 in a shared one; XXH the XXH3-64 of the entry's bytes,
 //     which the entry also ends with. Both are checked on every read
 //     (one pass over the file), and every offset and length in it
 //     against the file's size, so a torn, corrupt or lying entry is
@@ -74,8 +73,9 @@ type Cache struct {
 }
 
 // cacheKeyVersion changes when the key or the entry layout does (5: the
-// entry's own layout, cacheentry.go, instead of Arrow IPC).
-const cacheKeyVersion = 5
+// entry's own layout, cacheentry.go, instead of Arrow IPC; 6: its
+// checksum an XXH3-64, not a CRC-32C).
+const cacheKeyVersion = 6
 
 // entrySuffix ends an entry's file name.
 const entrySuffix = ".cols"
@@ -353,7 +353,7 @@ func (c *Cache) entry(key, sum string, d digests, run *contract.Run, verify func
 var EntryJudged func(path string)
 
 // EntryBase is the start of the names of the entries for key and the
-// events digest sum (digests.content): BASE-CRC.cols, and BASE.entry the
+// events digest sum (digests.content): BASE-XXH.cols, and BASE.entry the
 // pointer to the latest of them.
 func EntryBase(key, sum string) string { return key + "-" + sum[:32] }
 
@@ -365,8 +365,8 @@ func (c *Cache) pointedEntry(base string) (string, bool) {
 		return "", false
 	}
 	name := strings.TrimSuffix(string(b), "\n")
-	crc, ok := strings.CutPrefix(name, base+"-")
-	if !ok || len(crc) != len("01234567"+entrySuffix) || !strings.HasSuffix(crc, entrySuffix) || strings.ContainsAny(crc, "/\\") {
+	sum, ok := strings.CutPrefix(name, base+"-")
+	if !ok || len(sum) != len("0123456789abcdef"+entrySuffix) || !strings.HasSuffix(sum, entrySuffix) || strings.ContainsAny(sum, "/\\") {
 		return "", false
 	}
 	return name, true
@@ -439,17 +439,11 @@ func entryOf(b []byte, name string) (*contract.Loaded, error) {
 	}
 	base := strings.TrimSuffix(name, entrySuffix)
 	dash := strings.LastIndexByte(base, '-')
-	if dash < 0 || base[dash+1:] != fmt.Sprintf("%08x", sum) {
+	if dash < 0 || base[dash+1:] != fmt.Sprintf("%016x", sum) {
 		return nil, errors.New("checksum mismatch with the entry's name")
 	}
 	return loadedFromEntry(b)
 }
-
-// castagnoli is the CRC-32C table (hardware-accelerated on amd64 and
-// arm64): the entry checksum catches torn and corrupt files at memory
-// speed. A function, not a package-level MakeTable: hash/crc32 builds the
-// table (9 KB) once, on first use, rather than at every process start.
-func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // Store writes l's columns as the entry for key, atomically. An
 // endpoints run's facts stored with them are not used (attach applies the
@@ -477,12 +471,12 @@ func (c *Cache) store(key, sum string, l *contract.Loaded) error {
 	if err != nil {
 		return err
 	}
-	f.Unsynced() // its CRC is checked on every read (writeCacheFile)
-	crc, err := plan.Write(f)
+	f.Unsynced() // its checksum is checked on every read (writeCacheFile)
+	xxh, err := plan.Write(f)
 	if err != nil {
 		return errors.Join(fmt.Errorf("write entry: %w", err), f.Abort())
 	}
-	name := fmt.Sprintf("%s-%08x%s", base, crc, entrySuffix)
+	name := fmt.Sprintf("%s-%016x%s", base, xxh, entrySuffix)
 	if err := f.CommitAs(filepath.Join(c.dir(), name)); err != nil {
 		return err
 	}
@@ -491,7 +485,7 @@ func (c *Cache) store(key, sum string, l *contract.Loaded) error {
 
 // writeCacheFile writes dir/name atomically (internal/atomicfile),
 // unsynced: every file of the cache is checked where it is read (an
-// entry's CRC-32C, which its name and its pointer carry; an identity
+// entry's XXH3-64, which its name and its pointer carry; an identity
 // file's digests, which name the entry), so one a crash left empty or torn
 // is a miss, rebuilt; a sync per file was a sixth of a cold analyze's wall
 // time (three files, 10–20 ms each on a virtual disk).

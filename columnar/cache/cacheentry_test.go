@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/zeebo/xxh3"
 )
 
 // plantedLoaded is a Loaded of n samples whose every column is planted
@@ -73,22 +73,22 @@ func entryBytes(t testing.TB, l *contract.Loaded) []byte {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	crc, err := p.Write(&buf)
+	sum, err := p.Write(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
-	if got := binary.LittleEndian.Uint32(b[len(b)-4:]); got != crc || crc != crc32.Checksum(b[:len(b)-4], castagnoli()) {
-		t.Fatalf("trailer %08x, returned %08x, want the CRC-32C of the bytes before the trailer", got, crc)
+	if got := binary.LittleEndian.Uint64(b[len(b)-8:]); got != sum || sum != xxh3.Hash(b[:len(b)-8]) {
+		t.Fatalf("trailer %016x, returned %016x, want the XXH3-64 of the bytes before the trailer", got, sum)
 	}
 	return b
 }
 
-// reseal rewrites b's trailing CRC-32C to match its (changed) bytes, as a
+// reseal rewrites b's trailing XXH3-64 to match its (changed) bytes, as a
 // buggy or hostile writer would: the checksum passes and the layout
 // checks alone must catch the change.
 func reseal(b []byte) []byte {
-	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli()))
+	binary.LittleEndian.PutUint64(b[len(b)-8:], xxh3.Hash(b[:len(b)-8]))
 	return b
 }
 
@@ -158,7 +158,7 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 		{"truncated to the header", func(b []byte) []byte { return b[:entryHeaderSize] }, false},
 		{"empty", func([]byte) []byte { return nil }, false},
 		{"truncated, resealed", func(b []byte) []byte { return b[:len(b)*2/3] }, true},
-		{"header only, resealed", func(b []byte) []byte { return b[:entryHeaderSize+4] }, true},
+		{"header only, resealed", func(b []byte) []byte { return b[:entryHeaderSize+entrySumSize] }, true},
 		{"wrong magic", func(b []byte) []byte { copy(b, "ARROW1\x00\x00"); return b }, true},
 		{"wrong layout version", func(b []byte) []byte { le.PutUint32(b[8:], entryVersion+1); return b }, true},
 		{"wrong schema version", func(b []byte) []byte { le.PutUint32(b[12:], contract.SchemaVersion-1); return b }, true},
@@ -208,10 +208,10 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.spoil(bytes.Clone(orig))
-			if tc.resealed && len(b) >= 4 {
+			if tc.resealed && len(b) >= entrySumSize {
 				reseal(b)
 			}
-			l, err := entryOf(b, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:max(len(b)-4, 0)], castagnoli()), entrySuffix))
+			l, err := entryOf(b, fmt.Sprintf("k-s-%016x%s", xxh3.Hash(b[:max(len(b)-8, 0)]), entrySuffix))
 			if err == nil || l != nil {
 				t.Fatalf("read without an error (%v)", l != nil)
 			}
@@ -221,11 +221,11 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 		})
 	}
 	// The untouched entry reads, under its own name only.
-	sum := crc32.Checksum(orig[:len(orig)-4], castagnoli())
-	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%08x%s", sum, entrySuffix)); err != nil {
+	sum := xxh3.Hash(orig[:len(orig)-8])
+	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum, entrySuffix)); err != nil {
 		t.Fatalf("the untouched entry: %v", err)
 	}
-	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%08x%s", sum^1, entrySuffix)); err == nil {
+	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum^1, entrySuffix)); err == nil {
 		t.Fatal("an entry read under another entry's name")
 	}
 }
@@ -244,7 +244,7 @@ func TestEntryEveryHeaderByte(t *testing.T) {
 			loadedFromEntry(reseal(b))
 		}
 	}
-	for n := 4; n < len(orig); n++ {
+	for n := entrySumSize; n < len(orig); n++ {
 		loadedFromEntry(reseal(bytes.Clone(orig[:n])))
 	}
 }
@@ -255,7 +255,7 @@ func FuzzEntry(f *testing.F) {
 	f.Add(entryBytes(f, plantedLoaded(3)))
 	f.Add(entryBytes(f, plantedLoaded(0)))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) >= 4 {
+		if len(b) >= entrySumSize {
 			loadedFromEntry(reseal(b))
 		}
 	})
@@ -272,7 +272,7 @@ func TestEntryMappedInPlace(t *testing.T) {
 		t.Fatalf("planted entry of %d bytes, below mapMinSize %d", len(b), mapMinSize)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:len(b)-4], castagnoli()), entrySuffix))
+	path := filepath.Join(dir, fmt.Sprintf("k-s-%016x%s", xxh3.Hash(b[:len(b)-8]), entrySuffix))
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}

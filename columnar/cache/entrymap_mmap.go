@@ -109,6 +109,7 @@ func mapFile(f *os.File, size int64) ([]byte, func()) {
 	}
 	return b, func() { syscall.Munmap(b) }
 }
+
 // mappedEntries is the number of entries the process keeps mapped.
 func mappedEntries() int64 {
 	mapBudget.Lock()
