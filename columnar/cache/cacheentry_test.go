@@ -116,7 +116,7 @@ func TestEntryPlantedRoundTrip(t *testing.T) {
 		if _, err := checkEntry(b); err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
-		got, err := loadedFromEntry(b)
+		got, err := loadedFromEntry(b, false)
 		if err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
@@ -125,6 +125,14 @@ func TestEntryPlantedRoundTrip(t *testing.T) {
 		}
 		if d := sameLoaded(got, want); d != "" {
 			t.Errorf("n=%d: %s differ", n, d)
+		}
+		// An endpoints run's load leaves the stored RunInfo undecoded.
+		skipped, err := loadedFromEntry(b, true)
+		if err != nil {
+			t.Fatalf("n=%d, run info skipped: %v", n, err)
+		}
+		if !reflect.DeepEqual(skipped.Info, core.RunInfo{}) || !reflect.DeepEqual(skipped.Samples, want.Samples) {
+			t.Errorf("n=%d, run info skipped: info %+v, or the samples differ", n, skipped.Info)
 		}
 	}
 }
@@ -211,7 +219,7 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 			if tc.resealed && len(b) >= entrySumSize {
 				reseal(b)
 			}
-			l, err := entryOf(b, fmt.Sprintf("k-s-%016x%s", xxh3.Hash(b[:max(len(b)-8, 0)]), entrySuffix))
+			l, err := entryOf(b, fmt.Sprintf("k-s-%016x%s", xxh3.Hash(b[:max(len(b)-8, 0)]), entrySuffix), false)
 			if err == nil || l != nil {
 				t.Fatalf("read without an error (%v)", l != nil)
 			}
@@ -222,10 +230,10 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 	}
 	// The untouched entry reads, under its own name only.
 	sum := xxh3.Hash(orig[:len(orig)-8])
-	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum, entrySuffix)); err != nil {
+	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum, entrySuffix), false); err != nil {
 		t.Fatalf("the untouched entry: %v", err)
 	}
-	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum^1, entrySuffix)); err == nil {
+	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum^1, entrySuffix), false); err == nil {
 		t.Fatal("an entry read under another entry's name")
 	}
 }
@@ -241,11 +249,11 @@ func TestEntryEveryHeaderByte(t *testing.T) {
 		for _, v := range []byte{0, 1, 0x7f, 0x80, 0xff, orig[i] + 1, orig[i] - 1, orig[i] ^ 8} {
 			b := bytes.Clone(orig)
 			b[i] = v
-			loadedFromEntry(reseal(b))
+			loadedFromEntry(reseal(b), false)
 		}
 	}
 	for n := entrySumSize; n < len(orig); n++ {
-		loadedFromEntry(reseal(bytes.Clone(orig[:n])))
+		loadedFromEntry(reseal(bytes.Clone(orig[:n])), false)
 	}
 }
 
@@ -256,7 +264,7 @@ func FuzzEntry(f *testing.F) {
 	f.Add(entryBytes(f, plantedLoaded(0)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) >= entrySumSize {
-			loadedFromEntry(reseal(b))
+			loadedFromEntry(reseal(b), false)
 		}
 	})
 }
@@ -298,7 +306,7 @@ func TestEntryMappedInPlace(t *testing.T) {
 	if count() != before+1 {
 		t.Errorf("mappings %d, want %d: the entry was not mapped", count(), before+1)
 	}
-	read, err := loadedFromEntry(b)
+	read, err := loadedFromEntry(b, false)
 	if err != nil {
 		t.Fatal(err)
 	}
