@@ -31,7 +31,7 @@ import (
 //	  rows      uint64    samples
 //	  columns   uint32    records in the column table
 //	  reserved  uint32    0
-//	  summary   uint64 offset, uint64 length: contract.Summary as JSON
+//	  summary   uint64 offset, uint64 length: contract.Summary (summarycodec.go)
 //	  run info  uint64 offset, uint64 length: core.RunInfo as JSON
 //	column table (columns × entryColumnSize bytes)
 //	  name      [24]byte  NUL-padded
@@ -56,7 +56,7 @@ import (
 // Table takes 185, and no per-sample work on load.
 const (
 	entryMagic      = "SSWCOLS\n"
-	entryVersion    = 2 // 2: the trailer an XXH3-64, not a CRC-32C
+	entryVersion    = 2 // 2: the trailer an XXH3-64, not a CRC-32C; the summary's own form, not JSON
 	entryHeaderSize = 64
 	entryColumnSize = 72
 	entryNameSize   = 24
@@ -168,10 +168,7 @@ func PlanEntry(l *contract.Loaded) (*EntryPlan, error) {
 	if len(l.Keys) != n {
 		return nil, fmt.Errorf("entry: %d keys for %d samples", len(l.Keys), n)
 	}
-	sum, err := json.Marshal(&l.Summary)
-	if err != nil {
-		return nil, fmt.Errorf("encode summary: %w", err)
-	}
+	sum := appendSummary(nil, &l.Summary)
 	inf, err := json.Marshal(&l.Info)
 	if err != nil {
 		return nil, fmt.Errorf("encode run info: %w", err)
@@ -397,17 +394,20 @@ func loadedFromEntry(b []byte, skipInfo bool) (*contract.Loaded, error) {
 		return body[off : off+length : off+length], nil
 	}
 	l := &contract.Loaded{}
-	for i, dst := range []any{&l.Summary, &l.Info} {
-		what := [...]string{"summary", "run info"}[i]
-		m, err := section(what, le.Uint64(b[32+16*i:]), le.Uint64(b[40+16*i:]), false)
-		if err != nil {
-			return nil, err
-		}
-		if i == 1 && skipInfo {
-			continue
-		}
-		if err := json.Unmarshal(m, dst); err != nil {
-			return nil, fmt.Errorf("decode %s: %w", what, err)
+	sum, err := section("summary", le.Uint64(b[32:]), le.Uint64(b[40:]), false)
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeSummary(sum, &l.Summary); err != nil {
+		return nil, err
+	}
+	info, err := section("run info", le.Uint64(b[48:]), le.Uint64(b[56:]), false)
+	if err != nil {
+		return nil, err
+	}
+	if !skipInfo {
+		if err := json.Unmarshal(info, &l.Info); err != nil {
+			return nil, fmt.Errorf("decode run info: %w", err)
 		}
 	}
 	// The column table, by name.

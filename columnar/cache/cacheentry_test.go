@@ -211,7 +211,7 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 		{"bool not 0 or 1", func(b []byte) []byte { r := col(b, "has_first_token"); b[le.Uint64(r[32:])+7] = 2; return b }, true},
 		{"failure kind unknown", func(b []byte) []byte { r := col(b, entryKind); b[le.Uint64(r[32:])+3] = 250; return b }, true},
 		{"validity not 0 or 1", func(b []byte) []byte { r := col(b, entryUUIDExt); b[le.Uint64(r[48:])] = 7; return b }, true},
-		{"summary not JSON", func(b []byte) []byte { b[le.Uint64(b[32:])] = '!'; return b }, true},
+		{"summary damaged", func(b []byte) []byte { b[le.Uint64(b[32:])] = '!'; return b }, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
