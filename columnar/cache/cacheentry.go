@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/binary"
 	"encoding/json"
@@ -300,25 +299,65 @@ func (p *EntryPlan) Write(w io.Writer) (uint32, error) {
 		le.PutUint64(hdr[40+16*i:], m.n)
 		order = append(order, b)
 	}
-	crc := crc32.New(castagnoli())
-	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 256<<10)
+	// The columns are written from where they lie, each checksummed on
+	// the way: through a buffer the size of the entry (256 KiB then) each
+	// byte was copied once more, into 64 fresh pages; the header, the
+	// padding and the small sections are gathered into one write.
+	ew := entryWriter{w: w, tab: castagnoli(), buf: make([]byte, 0, entryDirectWrite)}
 	at := uint64(len(hdr))
-	bw.Write(hdr)
+	ew.put(hdr)
 	var zero [8]byte
 	for _, b := range order {
-		bw.Write(zero[:align8(at)-at])
-		bw.Write(b)
+		ew.put(zero[:align8(at)-at])
+		ew.put(b)
 		at = align8(at) + uint64(len(b))
 	}
-	if err := bw.Flush(); err != nil {
-		return 0, err
-	}
+	sum := ew.crc
 	var tail [4]byte
-	le.PutUint32(tail[:], crc.Sum32())
-	if _, err := w.Write(tail[:]); err != nil {
+	le.PutUint32(tail[:], sum)
+	ew.put(tail[:])
+	if err := ew.flush(); err != nil {
 		return 0, err
 	}
-	return crc.Sum32(), nil
+	return sum, nil
+}
+
+// entryDirectWrite is the size from which a section is written by itself
+// from its own bytes (entryWriter); smaller ones are gathered.
+const entryDirectWrite = 32 << 10
+
+// entryWriter writes an entry's sections to w and keeps the CRC-32C of
+// what it was given (tab the Castagnoli table); the first error ends the
+// writes and is flush's.
+type entryWriter struct {
+	w   io.Writer
+	tab *crc32.Table
+	crc uint32
+	buf []byte
+	err error
+}
+
+func (e *entryWriter) put(b []byte) {
+	e.crc = crc32.Update(e.crc, e.tab, b)
+	if len(b) >= entryDirectWrite {
+		e.flush()
+		if e.err == nil {
+			_, e.err = e.w.Write(b)
+		}
+		return
+	}
+	if len(e.buf)+len(b) > cap(e.buf) {
+		e.flush()
+	}
+	e.buf = append(e.buf, b...)
+}
+
+func (e *entryWriter) flush() error {
+	if len(e.buf) > 0 && e.err == nil {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+	return e.err
 }
 
 // checkEntry checks b's trailing CRC-32C and returns it (the entry's
