@@ -4,10 +4,10 @@ package contract
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -21,17 +21,17 @@ func TestCachedReaderBytes(t *testing.T) {
 	for i := range want {
 		want[i] = byte(rng.Uint32())
 	}
-	path := filepath.Join(t.TempDir(), "events.jsonl")
-	if err := os.WriteFile(path, want, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
+	f, err := os.CreateTemp(t.TempDir(), "events")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
+	_, err = f.Write(want)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart) // read from the start, as opened
+	}
+	st, serr := f.Stat()
+	if err = errors.Join(err, serr); err != nil {
 		t.Fatal(err)
 	}
 	r, ok := cachedFileReader(f, st).(*cachedReader)
