@@ -81,10 +81,14 @@ func (f *analyzeFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stder
 	if f.given("superpass-size") {
 		f.loadFlags.superpassSize = params.SuperpassSize
 	}
+	// A cold load's cache entry is written while the run is analysed,
+	// and is whole on disk before the command returns.
+	f.loadFlags.storeLater = true
 	loaded, err := f.loadFlags.loader(warnings).LoadRun(ctx, fs.Arg(0))
 	if err != nil {
 		return loadError(withResolveHint(err, "pass a run directory holding events.jsonl, or the events file itself"))
 	}
+	defer loaded.WaitStored()
 	run := loaded.Run
 	cr := core.NewRun(loaded.Samples, loaded.Info)
 	cr.Floats = hugeFloats
