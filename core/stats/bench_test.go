@@ -73,3 +73,24 @@ func BenchmarkEarlyStoppingPercentile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDiagnosticsVerdicts is the trend verdicts of a warm analyze's
+// diagnostic tables for one metric of a 52-super-pass run (issue 32's
+// streamed log): the whole series and its rolling windows of 4, 6 and 8.
+func BenchmarkDiagnosticsVerdicts(b *testing.B) {
+	xs := benchSeries(52)
+	b.Run("whole", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			TrendVerdicts(xs, Alpha)
+		}
+	})
+	b.Run("rolling", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, w := range []int{4, 6, 8} {
+				RollingTrendVerdicts(xs, w, Alpha, func(int, [5]Verdict) bool { return true })
+			}
+		}
+	})
+}
