@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/steadysweep/steadysweep/core/stats"
 )
 
 // TestDiagnosticTablesSharedTrajectories: metrics whose trajectories are
@@ -40,6 +42,27 @@ func TestDiagnosticTablesSharedTrajectories(t *testing.T) {
 			}
 			if d := driftEntry(traj[m], w, 4, 0.05, whole, nil); !reflect.DeepEqual(got[i].Drift[m], d) {
 				t.Errorf("w=%d %s: drift entry differs from the one computed alone", w, ms[m].Key)
+			}
+		}
+	}
+}
+
+// TestRollingCellVerdicts: a cell returns the verdicts it was made with,
+// each of the four in every position.
+func TestRollingCellVerdicts(t *testing.T) {
+	all := []stats.Verdict{stats.VerdictUp, stats.VerdictDown, stats.VerdictSteady, stats.VerdictInsufficient}
+	for k := range all {
+		var v [5]stats.Verdict
+		for i := range v {
+			v[i] = all[(k+i)%len(all)]
+		}
+		c := NewRollingCell(3, 9, v)
+		if c.Lo != 3 || c.Hi != 9 || c.Verdicts() != v {
+			t.Errorf("cell of %v: [%d, %d) %v", v, c.Lo, c.Hi, c.Verdicts())
+		}
+		for i := range v {
+			if c.Verdict(i) != v[i] {
+				t.Errorf("cell of %v: verdict %d is %s", v, i, c.Verdict(i))
 			}
 		}
 	}
