@@ -118,17 +118,13 @@ func trailing(traj []float64, w int) []float64 {
 	return traj[-w:]
 }
 
-// rollingWindows returns the starts [s, s+w) for s = 0 … n−w; none if
-// w ≤ 0 or w > n.
-func rollingWindows(n, w int) [][2]int {
+// windowCount is the number of rolling windows [s, s+w) of n points,
+// s = 0 … n−w: none if w ≤ 0 or w > n.
+func windowCount(n, w int) int {
 	if w <= 0 || w > n {
-		return nil
+		return 0
 	}
-	out := make([][2]int, 0, n-w+1)
-	for s := 0; s <= n-w; s++ {
-		out = append(out, [2]int{s, s + w})
-	}
-	return out
+	return n - w + 1
 }
 
 // distinctBounds returns bounds with repeated values removed, keeping the
@@ -185,22 +181,30 @@ func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
 
 // driftEntry computes the drift entry of a trajectory for window size w,
 // given the verdicts on the whole trajectory: allVerdicts of every rolling
-// window, by stats.RollingTrendVerdicts (which slides what consecutive
-// windows share). stop is polled every 64 windows.
-func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, stop *stopper) DriftEntry {
+// window, by rt (stats.RollingTrend, which slides what consecutive
+// windows share; nil for a fresh one), appended to cells (nil, or empty
+// with room for every window: the caller's share of one allocation).
+// stop is polled every 64 windows.
+func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, cells []RollingCell,
+	rt *stats.RollingTrend, stop *stopper) DriftEntry {
 	d := DriftEntry{WholeRun: whole}
-	rolling := rollingWindows(len(traj), w)
-	if len(rolling) == 0 || stop.failed() {
+	n := windowCount(len(traj), w)
+	if n == 0 || stop.failed() {
 		return d
 	}
-	d.Rolling = make([]RollingCell, 0, len(rolling))
+	if d.Rolling = cells[:0]; cells == nil {
+		d.Rolling = make([]RollingCell, 0, n)
+	}
 	if w < minN {
-		for _, r := range rolling {
-			d.Rolling = append(d.Rolling, NewRollingCell(r[0], r[1], allVerdicts(nil, minN, alpha)))
+		for lo := range n {
+			d.Rolling = append(d.Rolling, NewRollingCell(lo, lo+w, allVerdicts(nil, minN, alpha)))
 		}
 		return d
 	}
-	stats.RollingTrendVerdicts(traj, w, alpha, func(lo int, v [5]stats.Verdict) bool {
+	if rt == nil {
+		rt = new(stats.RollingTrend)
+	}
+	rt.Verdicts(traj, w, alpha, func(lo int, v [5]stats.Verdict) bool {
 		if lo&63 == 63 && stop.failed() {
 			return false
 		}
@@ -226,14 +230,32 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 	for i, w := range sizes {
 		out[i].W = w
 	}
-	metric := func(m int, st *stopper) {
+	same := sameTrajectories(traj)
+	// The rolling cells of every table in one allocation, each metric's
+	// from part[m] on (small allocations of several size classes each
+	// take fresh pages).
+	var part [NumMetrics]int
+	total := 0
+	for m := range NumMetrics {
+		part[m] = total
+		if same[m] == m {
+			for _, w := range sizes {
+				total += windowCount(len(traj[m]), w)
+			}
+		}
+	}
+	slab := make([]RollingCell, total)
+	metric := func(m int, st *stopper, rt *stats.RollingTrend) {
 		whole := allVerdicts(traj[m], minN, alpha) // the same for every size
+		off := part[m]
 		for i, w := range sizes {
 			if st.failed() {
 				return
 			}
+			k := windowCount(len(traj[m]), w)
 			out[i].Cov[m] = covCell(traj[m], w, ms[m].Gated, bounds)
-			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole, st)
+			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole, slab[off:off:off+k], rt, st)
+			off += k
 		}
 	}
 	var hook func() error
@@ -249,7 +271,6 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 		defer func() { <-lock }()
 		return hook()
 	}
-	same := sameTrajectories(traj)
 	next := make(chan int, NumMetrics)
 	for m := range NumMetrics {
 		if same[m] == m {
@@ -258,11 +279,12 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 	}
 	close(next)
 	work := func(st *stopper) {
+		var rt stats.RollingTrend // one sliding state per goroutine, for all its windows
 		for m := range next {
 			if st.failed() {
 				return
 			}
-			metric(m, st)
+			metric(m, st, &rt)
 		}
 	}
 	mine, helper := &stopper{fn: poll}, &stopper{fn: poll}

@@ -40,7 +40,7 @@ func TestDiagnosticTablesSharedTrajectories(t *testing.T) {
 			if c := covCell(traj[m], w, ms[m].Gated, bounds); !reflect.DeepEqual(got[i].Cov[m], c) {
 				t.Errorf("w=%d %s: CoV cell %+v, alone %+v", w, ms[m].Key, got[i].Cov[m], c)
 			}
-			if d := driftEntry(traj[m], w, 4, 0.05, whole, nil); !reflect.DeepEqual(got[i].Drift[m], d) {
+			if d := driftEntry(traj[m], w, 4, 0.05, whole, nil, nil, nil); !reflect.DeepEqual(got[i].Drift[m], d) {
 				t.Errorf("w=%d %s: drift entry differs from the one computed alone", w, ms[m].Key)
 			}
 		}

@@ -19,6 +19,18 @@ import "math"
 // infinity, and windows shorter than MinTrendN or longer than
 // smallSeriesMax, go through TrendVerdicts itself.
 func RollingTrendVerdicts(xs []float64, w int, alpha float64, fn func(lo int, v [5]Verdict) bool) {
+	new(RollingTrend).Verdicts(xs, w, alpha, fn)
+}
+
+// RollingTrend is RollingTrendVerdicts with its sliding state kept for
+// the next call: one value serves any number of calls, one at a time,
+// its buffers grown to the largest window seen (a table of ten metrics
+// and three window sizes made thirty sets of seven small buffers, each
+// size class fresh memory).
+type RollingTrend struct{ rw rollingWindow }
+
+// Verdicts is RollingTrendVerdicts(xs, w, alpha, fn) on rt's state.
+func (rt *RollingTrend) Verdicts(xs []float64, w int, alpha float64, fn func(lo int, v [5]Verdict) bool) {
 	n := len(xs)
 	if w <= 0 || w > n {
 		return
@@ -31,7 +43,7 @@ func RollingTrendVerdicts(xs []float64, w int, alpha float64, fn func(lo int, v 
 		}
 		return
 	}
-	var rw rollingWindow
+	rw := &rt.rw
 	rw.init(xs, w)
 	nwLags := NeweyWestLags(w)
 	bad := 0 // non-finite values in the window
@@ -85,12 +97,20 @@ type rollingWindow struct {
 	pairCount int
 }
 
+// init sets the window size w over xs, reusing the buffers of an earlier
+// init when they are large enough.
 func (r *rollingWindow) init(xs []float64, w int) {
 	r.xs, r.w = xs, w
 	r.pairCount = w * (w - 1) / 2
-	r.vals, r.idx = make([]float64, 0, w), make([]int, 0, w)
-	r.slopes = make([]float64, 0, r.pairCount)
-	r.ranks, r.acf, r.dev, r.resid = make([]float64, w), make([]float64, w-1), make([]float64, w), make([]float64, w)
+	if cap(r.vals) < w {
+		r.vals, r.idx = make([]float64, 0, w), make([]int, 0, w)
+		r.ranks, r.acf, r.dev, r.resid = make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
+	}
+	if cap(r.slopes) < r.pairCount {
+		r.slopes = make([]float64, 0, r.pairCount)
+	}
+	r.vals, r.idx, r.slopes = r.vals[:0], r.idx[:0], r.slopes[:0]
+	r.ranks, r.acf, r.dev, r.resid = r.ranks[:w], r.acf[:w-1], r.dev[:w], r.resid[:w]
 }
 
 // build fills the state for the window at lo from scratch.
