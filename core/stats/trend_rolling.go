@@ -27,7 +27,10 @@ func RollingTrendVerdicts(xs []float64, w int, alpha float64, fn func(lo int, v 
 // its buffers grown to the largest window seen (a table of ten metrics
 // and three window sizes made thirty sets of seven small buffers, each
 // size class fresh memory).
-type RollingTrend struct{ rw rollingWindow }
+type RollingTrend struct {
+	rw   rollingWindow
+	band zBand // the z-tests' band at the level of the last call
+}
 
 // Verdicts is RollingTrendVerdicts(xs, w, alpha, fn) on rt's state.
 func (rt *RollingTrend) Verdicts(xs []float64, w int, alpha float64, fn func(lo int, v [5]Verdict) bool) {
@@ -45,6 +48,9 @@ func (rt *RollingTrend) Verdicts(xs []float64, w int, alpha float64, fn func(lo 
 	}
 	rw := &rt.rw
 	rw.init(xs, w)
+	if !(rt.band.alpha == alpha && rt.band.ok) {
+		rt.band = newZBand(alpha)
+	}
 	nwLags := NeweyWestLags(w)
 	bad := 0 // non-finite values in the window
 	for _, x := range xs[:w-1] {
@@ -72,7 +78,7 @@ func (rt *RollingTrend) Verdicts(xs []float64, w int, alpha float64, fn func(lo 
 				rw.build(lo)
 				valid = true
 			}
-			v = rw.verdicts(nwLags, alpha)
+			v = rw.verdicts(nwLags, rt.band)
 		}
 		if !fn(lo, v) {
 			return
@@ -202,7 +208,7 @@ func upperBound(sorted []float64, v float64) int {
 }
 
 // verdicts is TrendVerdicts of the window held.
-func (r *rollingWindow) verdicts(nwLags int, alpha float64) [5]Verdict {
+func (r *rollingWindow) verdicts(nwLags int, band zBand) [5]Verdict {
 	w := r.w
 	win := r.xs[r.lo : r.lo+w]
 	s := mkSPairs(win)
@@ -226,5 +232,5 @@ func (r *rollingWindow) verdicts(nwLags int, alpha float64) [5]Verdict {
 		m = ZeroMedianFloor
 	}
 	ts := theilSenVerdictOf(medianSorted(r.slopes), w, m)
-	return verdictsOf(w, s, v0, c, olsFitInto(win, r.resid), nwLags, m, ts, alpha)
+	return verdictsOf(w, s, v0, c, olsFitInto(win, r.resid), nwLags, m, ts, band)
 }
