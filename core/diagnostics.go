@@ -52,41 +52,26 @@ func (c RollingCell) Verdicts() [5]stats.Verdict {
 	return v
 }
 
-// verdictCode is a stats.Verdict in one byte.
+// verdictCode is a stats.Verdict in one byte: its index in verdictCodes.
 type verdictCode uint8
 
-const (
-	codeInsufficient verdictCode = iota
-	codeSteady
-	codeUp
-	codeDown
-)
+// verdictCodes is the verdicts by code (0, a zero cell's, insufficient).
+func verdictCodes() [4]stats.Verdict {
+	return [4]stats.Verdict{stats.VerdictInsufficient, stats.VerdictSteady, stats.VerdictUp, stats.VerdictDown}
+}
 
 // codeOf is v's code; a verdict other than the four is insufficient (the
 // trend tests give no other).
 func codeOf(v stats.Verdict) verdictCode {
-	switch v {
-	case stats.VerdictSteady:
-		return codeSteady
-	case stats.VerdictUp:
-		return codeUp
-	case stats.VerdictDown:
-		return codeDown
+	for i, x := range verdictCodes() {
+		if x == v {
+			return verdictCode(i)
+		}
 	}
-	return codeInsufficient
+	return 0
 }
 
-func (c verdictCode) verdict() stats.Verdict {
-	switch c {
-	case codeSteady:
-		return stats.VerdictSteady
-	case codeUp:
-		return stats.VerdictUp
-	case codeDown:
-		return stats.VerdictDown
-	}
-	return stats.VerdictInsufficient
-}
+func (c verdictCode) verdict() stats.Verdict { return verdictCodes()[c&3] }
 
 // DriftEntry is the drift diagnostics of one metric for one window size:
 // the verdicts on the whole trajectory and on every rolling window.
