@@ -104,7 +104,7 @@ func newRollingTable(cells []core.RollingCell) *rollingTable {
 func (t *rollingTable) PyJSON() any {
 	out := make([]any, len(t.cells))
 	for i, rc := range t.cells {
-		out[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts)}}
+		out[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts())}}
 	}
 	return out
 }
@@ -123,8 +123,8 @@ func (t *rollingTable) AppendElem(b []byte, i, level int) []byte {
 	b = strconv.AppendInt(append(b, f[0]...), int64(rc.Lo), 10)
 	b = strconv.AppendInt(append(b, f[1]...), int64(rc.Hi), 10)
 	b = append(b, f[2]...)
-	for j := range rc.Verdicts {
-		b = pyjson.AppendString(append(b, f[3+j]...), string(rc.Verdicts[j]))
+	for j := range 5 {
+		b = pyjson.AppendString(append(b, f[3+j]...), string(rc.Verdict(j)))
 	}
 	return append(b, f[8]...)
 }
