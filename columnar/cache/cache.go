@@ -124,13 +124,32 @@ func (c *Cache) Lookup(run *contract.Run, opts contract.IngestOptions) (*contrac
 // file as it is read, and stores the result without looking for an entry
 // first (columnar.Cache.Load does).
 func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.IngestOptions, decode func(context.Context, *contract.Run, contract.IngestOptions) (*contract.Loaded, error)) (*contract.Loaded, error) {
+	l, store, err := c.FillLater(ctx, run, opts, decode)
+	if store != nil {
+		if err := store(); err != nil {
+			run.Warnf("%v", err)
+		}
+	}
+	return l, err
+}
+
+// FillLater is Fill that leaves the entry's write to its caller: store
+// (nil when there is nothing to write) writes the entry, its pointer and
+// the events file's identity, and returns what Fill would warn of
+// ("cache: …"). It may run on another goroutine while the columns are
+// used, which must not change them until it returns: a cold analyze
+// writes the 6 MB entry of a 185 MB log while it analyses, not before.
+// The entry's plan (its summary and run info, encoded) is made here, so
+// the Loaded's other fields may change at once.
+func (c *Cache) FillLater(ctx context.Context, run *contract.Run, opts contract.IngestOptions, decode func(context.Context, *contract.Run, contract.IngestOptions) (*contract.Loaded, error)) (*contract.Loaded, func() error, error) {
 	fi, err := os.Stat(run.EventsPath)
 	if err != nil {
-		return nil, fmt.Errorf("cache key: %w", err)
+		return nil, nil, fmt.Errorf("cache key: %w", err)
 	}
 	id := contract.FileIdentity(fi)
 	if c.dir() == "" {
-		return decode(ctx, run, opts) // no cache directory (DefaultCacheDir)
+		l, err := decode(ctx, run, opts) // no cache directory (DefaultCacheDir)
+		return l, nil, err
 	}
 	// The directory is made first: one that does not exist yet counts as
 	// shared (shared.go), but the one made here is the user's own.
@@ -141,7 +160,7 @@ func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.Inges
 	opts.HashEvents, opts.KeyEvents = wantSHA, !shared
 	l, err := decode(ctx, run, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := digests{Key: l.EventsKey, SHA: l.EventsSHA256}
 	if needKey, needSHA := !shared && d.Key == "", wantSHA && d.SHA == ""; needKey || needSHA {
@@ -150,20 +169,31 @@ func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.Inges
 		got, err := hashFileOnce(run.EventsPath, id, needKey, needSHA)
 		if err != nil {
 			run.Warnf("cache: %v", err)
-			return l, nil
+			return l, nil, nil
 		}
 		d.merge(got)
 		l.EventsKey, l.EventsSHA256 = d.Key, d.SHA
 	}
 	// A file written while it was read is not recorded under either identity.
-	if fi2, err := os.Stat(run.EventsPath); err == nil && contract.FileIdentity(fi2) == id {
-		if err := c.store(key, d.content(shared), l); err != nil {
-			run.Warnf("cache: %v", err)
-		} else if err := c.recordIdentity(id, d); err != nil {
-			run.Warnf("cache: %v", err)
-		}
+	if fi2, err := os.Stat(run.EventsPath); err != nil || contract.FileIdentity(fi2) != id {
+		return l, nil, nil
 	}
-	return l, nil
+	plan, err := PlanEntry(l)
+	if err != nil {
+		run.Warnf("cache: %v", err)
+		return l, nil, nil
+	}
+	sum := d.content(shared)
+	store := func() error {
+		if err := c.storePlan(key, sum, plan); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		if err := c.recordIdentity(id, d); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		return nil
+	}
+	return l, store, nil
 }
 
 // lookup is the entry of run under opts, its events file of identity
@@ -498,6 +528,11 @@ func (c *Cache) store(key, sum string, l *contract.Loaded) error {
 	if err != nil {
 		return err
 	}
+	return c.storePlan(key, sum, plan)
+}
+
+// storePlan is store of the entry planned (PlanEntry).
+func (c *Cache) storePlan(key, sum string, plan *EntryPlan) error {
 	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/binary"
 	"encoding/json"
@@ -313,25 +312,64 @@ func (p *EntryPlan) Write(w io.Writer) (uint64, error) {
 		le.PutUint64(hdr[40+16*i:], m.n)
 		order = append(order, b)
 	}
-	sum := xxh3.New()
-	bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 256<<10)
+	// The columns are written from where they lie, each hashed on the
+	// way: through a buffer the size of the entry (256 KiB then) each
+	// byte was copied once more, into 64 fresh pages; the header, the
+	// padding and the small sections are gathered into one write.
+	ew := entryWriter{w: w, sum: xxh3.New(), buf: make([]byte, 0, entryDirectWrite)}
 	at := uint64(len(hdr))
-	bw.Write(hdr)
+	ew.put(hdr)
 	var zero [8]byte
 	for _, b := range order {
-		bw.Write(zero[:align8(at)-at])
-		bw.Write(b)
+		ew.put(zero[:align8(at)-at])
+		ew.put(b)
 		at = align8(at) + uint64(len(b))
 	}
-	if err := bw.Flush(); err != nil {
+	// The trailer is the checksum of everything before it, so it is
+	// gathered with the last sections but not hashed.
+	sum := ew.sum.Sum64()
+	ew.buf = le.AppendUint64(ew.buf, sum)
+	if err := ew.flush(); err != nil {
 		return 0, err
 	}
-	var tail [entrySumSize]byte
-	le.PutUint64(tail[:], sum.Sum64())
-	if _, err := w.Write(tail[:]); err != nil {
-		return 0, err
+	return sum, nil
+}
+
+// entryDirectWrite is the size from which a section is written by itself
+// from its own bytes (entryWriter); smaller ones are gathered.
+const entryDirectWrite = 32 << 10
+
+// entryWriter writes an entry's sections to w and keeps the entry's
+// checksum (entrySum, streamed) of what it was given; the first error
+// ends the writes and is flush's.
+type entryWriter struct {
+	w   io.Writer
+	sum *xxh3.Hasher
+	buf []byte
+	err error
+}
+
+func (e *entryWriter) put(b []byte) {
+	e.sum.Write(b)
+	if len(b) >= entryDirectWrite {
+		e.flush()
+		if e.err == nil {
+			_, e.err = e.w.Write(b)
+		}
+		return
 	}
-	return sum.Sum64(), nil
+	if len(e.buf)+len(b) > cap(e.buf) {
+		e.flush()
+	}
+	e.buf = append(e.buf, b...)
+}
+
+func (e *entryWriter) flush() error {
+	if len(e.buf) > 0 && e.err == nil {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+	return e.err
 }
 
 // checkEntry checks b's trailing checksum (entrySum) and returns it (the
