@@ -57,16 +57,18 @@ import (
 // temporary file and renamed, never changed in place, so concurrent
 // processes at worst write the same entry twice.
 //
-// A hit's columns are used in place: on Linux and macOS an
-// entry of mapMinSize bytes or more is mapped (MAP_PRIVATE: the file is
-// never written; a write to a column copies its page, as a write to a
-// buffer read would change the buffer alone) and the Samples' slices
-// point into the mapping, which is never unmapped (a Loaded's columns may
-// be held anywhere; the process's mappings are bounded by mapBudget, past
-// which entries are read into memory). A mapped entry truncated in place
-// by another writer would fault on access; this package never does that,
-// and only the user's own entries are used. Elsewhere, and for a small
-// entry, the file is read into one buffer of its own.
+// A hit's columns are used in place: on Linux an entry of hugeReadMin
+// bytes or more is read into transparent huge pages outside the heap
+// (entrymap_mmap.go); there without THP, on macOS, and for an entry of
+// mapMinSize bytes or more, it is mapped (MAP_PRIVATE: the file is never
+// written; a write to a column copies its page, as a write to a buffer
+// read would change the buffer alone). The Samples' slices point into
+// that memory, which is never freed (a Loaded's columns may be held
+// anywhere; the process keeps at most mapBudget of it, past which entries
+// are read into the heap). A mapped entry truncated in place by another
+// writer would fault on access; this package never does that, and only
+// the user's own entries are used. Elsewhere, and for a small entry, the
+// file is read into one buffer of its own.
 type Cache struct {
 	// Dir is the cache directory (DefaultCacheDir() when empty; when
 	// that is empty too, nothing is cached: every Lookup misses and Fill
