@@ -91,11 +91,11 @@ type rollupOptions struct {
 	// (a sample with impossible timing may hold the impossible ones). nil
 	// excludes nothing (the reference).
 	exclude []bool
-	// sortedTimes sorts TTFT, TTFTWarm and Latency in place once their
-	// percentiles are taken, instead of keeping sorted copies beside the
-	// lists in file order (saving 16 bytes a sample), and keeps no warm
-	// TTFT list apart from TTFT (8 more on multi-turn runs). TPOT keeps its
-	// file order: its compensated sums depend on it.
+	// sortedTimes builds TTFT and Latency sorted (rollupSorted), instead
+	// of in file order with sorted copies beside them (saving 16 bytes a
+	// sample, and their file orders), and keeps no warm TTFT list apart
+	// from TTFT (8 more on multi-turn runs). TPOT keeps its file order:
+	// its compensated sums depend on it.
 	sortedTimes bool
 	// room is where the lists' memory comes from (Run.Floats; nil: make).
 	room func(n int) []float64
@@ -139,9 +139,14 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 		// Sized once for a super-pass (grown by append they left every
 		// smaller size behind as garbage, fresh pages each).
 		m := min(S, hi-lo)
-		b.order, b.keys, b.tpot = make([]int, 0, m), make([]uint64, 0, m), make([]float64, 0, m)
+		b.order, b.tpot = make([]int, 0, m), make([]float64, 0, m)
 		if block != nil {
 			b.arena.free = block[lists*lo : lists*hi]
+		}
+		if opts.sortedTimes {
+			b.ttftKeys, b.latKeys = make([]uint64, 0, m), make([]uint64, 0, m)
+		} else {
+			b.keys = make([]uint64, 0, m)
 		}
 		rollupRange(s, S, opts, out, pcts, kLo, kHi, &b)
 	}
@@ -166,6 +171,15 @@ const rollupParallelMin = 1 << 14
 // rollupRange fills out[kLo:kHi] and their percentiles pcts[kLo:kHi]
 // (rollupOf's loop) with b's buffers.
 func rollupRange(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []spPercentiles, kLo, kHi int, b *rollupBuffers) {
+	if opts.sortedTimes {
+		rollupSorted(s, S, opts, out, pcts, kLo, kHi, b)
+	} else {
+		rollupFileOrder(s, S, opts, out, pcts, kLo, kHi, b)
+	}
+}
+
+// rollupFileOrder is rollupRange with the lists in file order (Rollup).
+func rollupFileOrder(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []spPercentiles, kLo, kHi int, b *rollupBuffers) {
 	n := s.Len()
 	for k := kLo; k < kHi; k++ {
 		lo, hi := k*S, min((k+1)*S, n)
@@ -203,11 +217,7 @@ func rollupRange(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []
 		case len(order):
 			sp.TTFTWarm = sp.TTFT
 		default:
-			if opts.sortedTimes {
-				sp.TTFTWarm = b.warm[:0] // read once for its percentiles, then dropped
-			} else {
-				sp.TTFTWarm = b.arena.take(nWarm)[:0]
-			}
+			sp.TTFTWarm = b.arena.take(nWarm)[:0]
 			for j, i := range order {
 				if at(s.WarmTTFT, i, true) {
 					sp.TTFTWarm = append(sp.TTFTWarm, sp.TTFT[j])
@@ -238,10 +248,7 @@ func rollupRange(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []
 			copy(sp.TPOT, tpot)
 		}
 		sp.pct = &pcts[k]
-		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm, opts.sortedTimes)
-		if opts.sortedTimes && nWarm > 0 && nWarm < len(sp.TTFT) {
-			b.warm, sp.TTFTWarm = sp.TTFTWarm, nil
-		}
+		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm)
 	}
 }
 
@@ -251,11 +258,16 @@ func rollupRange(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []
 // are cut from.
 type rollupBuffers struct {
 	order  []int
+	sorted []int    // countingOrder's output, swapped with order
+	counts []uint32 // countingOrder's counts
 	keys   []uint64
-	tpot   []float64
-	warm   []float64
-	sorter stats.FloatSorter
-	arena  floatArena
+	// ttftKeys and latKeys are rollupSorted's TTFT and latency values as
+	// their sort keys.
+	ttftKeys, latKeys []uint64
+	tpot              []float64
+	warm              []float64
+	sorter            stats.FloatSorter
+	arena             floatArena
 }
 
 // seqOrder returns the samples i in [lo, hi) with has[i] and not
@@ -264,26 +276,37 @@ type rollupBuffers struct {
 // reused by the next call.
 func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []bool) []int {
 	order := b.order[:0]
+	for i := lo; i < hi; i++ {
+		if at(has, i, false) && !at(exclude, i, false) {
+			order = append(order, i)
+		}
+	}
+	b.order = order
+	return b.sortBySeq(order, seq, lo, hi)
+}
+
+// sortBySeq stably sorts order (samples in [lo, hi), ascending, in
+// b.order) by seq[i] (default i) and returns it, in b.order or the
+// buffer swapped into it.
+func (b *rollupBuffers) sortBySeq(order []int, seq []int64, lo, hi int) []int {
 	sorted := true
 	minSeq, maxSeq, prev := int64(math.MaxInt64), int64(math.MinInt64), int64(math.MinInt64)
-	for i := lo; i < hi; i++ {
-		if !at(has, i, false) || at(exclude, i, false) {
-			continue
-		}
+	for _, i := range order {
 		q := at(seq, i, int64(i))
 		sorted = sorted && q >= prev
 		prev = q
 		minSeq, maxSeq = min(minSeq, q), max(maxSeq, q)
-		order = append(order, i)
 	}
-	b.order = order
 	if sorted {
 		return order
+	}
+	span := uint64(maxSeq) - uint64(minSeq)
+	if span < uint64(countingSpanMax*len(order)) {
+		return b.countingOrder(order, seq, minSeq, int(span))
 	}
 	// Sort (seq − minSeq, i − lo) packed into one key when it fits (the
 	// keys are distinct, so any sort is the stable one).
 	idxBits := bits.Len(uint(hi - lo - 1))
-	span := uint64(maxSeq) - uint64(minSeq)
 	if bits.Len64(span)+idxBits > 64 {
 		slices.SortStableFunc(order, func(x, y int) int {
 			return cmp.Compare(at(seq, x, int64(x)), at(seq, y, int64(y)))
@@ -303,6 +326,41 @@ func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []
 	}
 	b.keys = keys
 	return order
+}
+
+// countingSpanMax bounds the span of sequence numbers, in samples, that
+// seqOrder sorts by counting: a count per number in the span, so the
+// counts cost about as much as the samples up to a few per sample. The
+// numbers are event ordinals, and a super-pass's events interleave with
+// those of the samples in flight beside it, so its span is a small
+// multiple of its samples unless one of them completes far away.
+const countingSpanMax = 8
+
+// countingOrder is seqOrder's counting sort of order (the samples, in
+// sample order, whose seq lies in [minSeq, minSeq+span]): a count per
+// number, their running sums, and one stable pass placing each sample,
+// O(samples + span) with no comparisons. It returns the sorted order in
+// a buffer of b's (swapped with order's).
+func (b *rollupBuffers) countingOrder(order []int, seq []int64, minSeq int64, span int) []int {
+	if cap(b.counts) < span+2 {
+		b.counts = make([]uint32, span+2+span/4) // room for the next super-passes' spans
+	}
+	count := b.counts[:span+2]
+	clear(count)
+	for _, i := range order {
+		count[at(seq, i, int64(i))-minSeq+1]++
+	}
+	for q := 1; q < len(count); q++ {
+		count[q] += count[q-1]
+	}
+	sorted := slices.Grow(b.sorted[:0], len(order))[:len(order)]
+	for _, i := range order {
+		q := at(seq, i, int64(i)) - minSeq
+		sorted[count[q]] = i
+		count[q]++
+	}
+	b.order, b.sorted = sorted, order
+	return sorted
 }
 
 // insertionSortWithin insertion-sorts ks if that takes at most budget
@@ -374,8 +432,10 @@ func systemTokens(s *Samples, i int) int64 {
 }
 
 // at returns xs[i], or def when the column is shorter (a missing column).
+// i is never negative; the unsigned test tells the compiler so, and
+// spares the index its own bounds check.
 func at[T any](xs []T, i int, def T) T {
-	if i < len(xs) {
+	if uint(i) < uint(len(xs)) {
 		return xs[i]
 	}
 	return def

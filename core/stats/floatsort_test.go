@@ -205,3 +205,15 @@ func TestFloatSorterMedian(t *testing.T) {
 		t.Fatalf("Median(nil) = %v", m)
 	}
 }
+
+// TestFloatKeyConstants checks the named keys against floatKey.
+func TestFloatKeyConstants(t *testing.T) {
+	for _, c := range []struct {
+		x   float64
+		key uint64
+	}{{math.Inf(-1), negInfKey}, {math.Copysign(0, -1), negZeroKey}, {0, posZeroKey}, {math.Inf(1), posInfKey}} {
+		if got := floatKey(c.x); got != c.key {
+			t.Errorf("floatKey(%v) = %#x, want %#x", c.x, got, c.key)
+		}
+	}
+}
