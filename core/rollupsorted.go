@@ -6,12 +6,12 @@ import "github.com/steadysweep/steadysweep/core/stats"
 // (rollupOptions.sortedTimes): TTFT and latency are sorted lists, so
 // their file orders are never built. One pass over a super-pass's samples
 // takes the issue times, the counts and token sums (integers: their order
-// does not matter), and the TTFT and latency values as their sort keys,
-// which are sorted straight into the lists; only TPOT, whose compensated
-// sums depend on the order, is laid out in completion order, by a second
-// pass over the completed samples sorted by completion. Its values are
-// rollupRange's, bit for bit: a sorted list does not depend on the order
-// its values came in, as no integer converts to a NaN or to −0.
+// does not matter), the TTFT and latency values as their sort keys, which
+// are sorted straight into the lists, and the TPOTs with their completion
+// ordinals; only TPOT, whose compensated sums depend on the order, is
+// then laid out in completion order (stableBySeq). Its values are the
+// file-order rollup's, bit for bit: a sorted list does not depend on the
+// order its values came in, as no integer converts to a NaN or to −0.
 func rollupSorted(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []spPercentiles, kLo, kHi int, b *rollupBuffers) {
 	n := s.Len()
 	for k := kLo; k < kHi; k++ {
@@ -23,7 +23,10 @@ func rollupSorted(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts [
 		lastIssue, lastEvent := int64(-1), int64(-1)
 		nFailed, nCompleted, nWarm := 0, 0, 0
 		var outTokens, sysTokens int64
-		ttft, lat, done := b.ttftKeys[:0], b.latKeys[:0], b.order[:0]
+		ttft, lat := b.ttftKeys[:0], b.latKeys[:0]
+		// TPOTs in sample order, with their completion ordinals, in the
+		// arena's room for the list (it holds no more values).
+		tpot, seqs := b.arena.take(hi - lo)[:0], b.seqs[:0]
 		for i := lo; i < hi; i++ {
 			issue := at(s.IssueNs, i, -1)
 			last := at(s.LastIssueNs, i, issue)
@@ -51,10 +54,12 @@ func rollupSorted(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts [
 			if !at(s.HasComplete, i, false) {
 				continue
 			}
-			done = append(done, i)
 			lat = append(lat, stats.FloatKey(float64(at(s.LatencyNs, i, 0))))
 			if tok := at(s.OutTokens, i, -1); tok > 0 && first {
 				outTokens += tok
+				delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
+				tpot = append(tpot, delta/float64(tok))
+				seqs = append(seqs, at(s.CompleteSeq, i, int64(i)))
 			}
 			if !failed {
 				nCompleted++
@@ -64,7 +69,7 @@ func rollupSorted(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts [
 		sp.LastIssueNs, sp.LastEventNs = lastIssue, lastEvent
 		sp.NFailed, sp.NCompleted = nFailed, nCompleted
 		sp.OutTokens, sp.SysTokens = outTokens, sysTokens
-		b.ttftKeys, b.latKeys, b.order = ttft, lat, done
+		b.ttftKeys, b.latKeys, b.seqs = ttft, lat, seqs
 
 		pct := &pcts[k]
 		sp.pct = pct
@@ -93,21 +98,14 @@ func rollupSorted(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts [
 		pct.set(SourceLatency, sp.Latency)
 
 		// TPOT in completion order.
-		tpot := b.tpot[:0]
-		if outTokens > 0 {
-			for _, i := range b.sortBySeq(done, s.CompleteSeq, lo, hi) {
-				if tok := at(s.OutTokens, i, -1); tok > 0 && at(s.HasFirstToken, i, false) {
-					delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
-					tpot = append(tpot, delta/float64(tok))
-				}
-			}
-		}
-		b.tpot = tpot
 		if len(tpot) > 0 {
-			sp.TPOT = b.arena.take(len(tpot))
-			copy(sp.TPOT, tpot)
+			sp.TPOT = tpot[:len(tpot):len(tpot)] // appending to it copies, as to take's
+			if !seqSorted(seqs) {
+				b.tpot = append(b.tpot[:0], tpot...)
+				stableBySeq(sp.TPOT, b.tpot, seqs, b)
+			}
 			sorted := b.arena.take(len(tpot))
-			b.sorter.SortCopy(sorted, tpot)
+			b.sorter.SortCopy(sorted, sp.TPOT)
 			pct.set(SourceTPOT, sorted)
 		}
 		pct.tpotMean = tpotMean(sp)

@@ -2,7 +2,6 @@ package core
 
 import (
 	"cmp"
-	"math"
 	"math/bits"
 	"slices"
 
@@ -139,14 +138,13 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 		// Sized once for a super-pass (grown by append they left every
 		// smaller size behind as garbage, fresh pages each).
 		m := min(S, hi-lo)
-		b.order, b.tpot = make([]int, 0, m), make([]float64, 0, m)
 		if block != nil {
 			b.arena.free = block[lists*lo : lists*hi]
 		}
 		if opts.sortedTimes {
-			b.ttftKeys, b.latKeys = make([]uint64, 0, m), make([]uint64, 0, m)
+			b.ttftKeys, b.latKeys, b.seqs = make([]uint64, 0, m), make([]uint64, 0, m), make([]int64, 0, m)
 		} else {
-			b.keys = make([]uint64, 0, m)
+			b.order, b.seqs, b.tpot = make([]int, 0, m), make([]int64, 0, m), make([]float64, 0, m)
 		}
 		rollupRange(s, S, opts, out, pcts, kLo, kHi, &b)
 	}
@@ -258,9 +256,10 @@ func rollupFileOrder(s *Samples, S int, opts rollupOptions, out []SuperPass, pct
 // are cut from.
 type rollupBuffers struct {
 	order  []int
-	sorted []int    // countingOrder's output, swapped with order
-	counts []uint32 // countingOrder's counts
-	keys   []uint64
+	sorted []int    // seqOrder's sorted order, swapped with order
+	seqs   []int64  // the sequence numbers stableBySeq sorts by
+	counts []uint32 // stableBySeq's counts
+	keys   []uint64 // stableBySeq's packed keys
 	// ttftKeys and latKeys are rollupSorted's TTFT and latency values as
 	// their sort keys.
 	ttftKeys, latKeys []uint64
@@ -275,116 +274,90 @@ type rollupBuffers struct {
 // stable sort by seq of the samples in sample order gives. The slice is
 // reused by the next call.
 func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []bool) []int {
-	order := b.order[:0]
+	order, seqs := b.order[:0], b.seqs[:0]
 	for i := lo; i < hi; i++ {
 		if at(has, i, false) && !at(exclude, i, false) {
 			order = append(order, i)
+			seqs = append(seqs, at(seq, i, int64(i)))
 		}
 	}
-	b.order = order
-	return b.sortBySeq(order, seq, lo, hi)
+	b.order, b.seqs = order, seqs
+	if !seqSorted(seqs) {
+		b.sorted = slices.Grow(b.sorted[:0], len(order))[:len(order)]
+		stableBySeq(b.sorted, order, seqs, b)
+		b.order, b.sorted = b.sorted, order
+	}
+	return b.order
 }
 
-// sortBySeq stably sorts order (samples in [lo, hi), ascending, in
-// b.order) by seq[i] (default i) and returns it, in b.order or the
-// buffer swapped into it.
-func (b *rollupBuffers) sortBySeq(order []int, seq []int64, lo, hi int) []int {
-	sorted := true
-	minSeq, maxSeq, prev := int64(math.MaxInt64), int64(math.MinInt64), int64(math.MinInt64)
-	for _, i := range order {
-		q := at(seq, i, int64(i))
-		sorted = sorted && q >= prev
-		prev = q
-		minSeq, maxSeq = min(minSeq, q), max(maxSeq, q)
-	}
-	if sorted {
-		return order
-	}
-	span := uint64(maxSeq) - uint64(minSeq)
-	if span < uint64(countingSpanMax*len(order)) {
-		return b.countingOrder(order, seq, minSeq, int(span))
-	}
-	// Sort (seq − minSeq, i − lo) packed into one key when it fits (the
-	// keys are distinct, so any sort is the stable one).
-	idxBits := bits.Len(uint(hi - lo - 1))
-	if bits.Len64(span)+idxBits > 64 {
-		slices.SortStableFunc(order, func(x, y int) int {
-			return cmp.Compare(at(seq, x, int64(x)), at(seq, y, int64(y)))
-		})
-		return order
-	}
-	keys := b.keys[:0]
-	for _, i := range order {
-		q := uint64(at(seq, i, int64(i))) - uint64(minSeq)
-		keys = append(keys, q<<idxBits|uint64(i-lo))
-	}
-	if !insertionSortWithin(keys, 2*len(keys)) {
-		b.sorter.SortUint64(keys)
-	}
-	for j, key := range keys {
-		order[j] = lo + int(key&(1<<idxBits-1))
-	}
-	b.keys = keys
-	return order
-}
-
-// countingSpanMax bounds the span of sequence numbers, in samples, that
-// seqOrder sorts by counting: a count per number in the span, so the
-// counts cost about as much as the samples up to a few per sample. The
-// numbers are event ordinals, and a super-pass's events interleave with
-// those of the samples in flight beside it, so its span is a small
-// multiple of its samples unless one of them completes far away.
-const countingSpanMax = 8
-
-// countingOrder is seqOrder's counting sort of order (the samples, in
-// sample order, whose seq lies in [minSeq, minSeq+span]): a count per
-// number, their running sums, and one stable pass placing each sample,
-// O(samples + span) with no comparisons. It returns the sorted order in
-// a buffer of b's (swapped with order's).
-func (b *rollupBuffers) countingOrder(order []int, seq []int64, minSeq int64, span int) []int {
-	if cap(b.counts) < span+2 {
-		b.counts = make([]uint32, span+2+span/4) // room for the next super-passes' spans
-	}
-	count := b.counts[:span+2]
-	clear(count)
-	for _, i := range order {
-		count[at(seq, i, int64(i))-minSeq+1]++
-	}
-	for q := 1; q < len(count); q++ {
-		count[q] += count[q-1]
-	}
-	sorted := slices.Grow(b.sorted[:0], len(order))[:len(order)]
-	for _, i := range order {
-		q := at(seq, i, int64(i)) - minSeq
-		sorted[count[q]] = i
-		count[q]++
-	}
-	b.order, b.sorted = sorted, order
-	return sorted
-}
-
-// insertionSortWithin insertion-sorts ks if that takes at most budget
-// moves and reports whether it did; otherwise ks is left partly sorted.
-// Events arrive nearly in issue order (a sample's first token and
-// completion are displaced by the samples in flight), so the sort is
-// often a few moves per key; seqOrder allows two before it sorts by
-// buckets, because the completions of answers of very different lengths
-// (the streamed log of issue 32: 100–500 words, thousands in flight)
-// are displaced by far more, and at eight moves a key the attempt cost
-// more than the bucket sort after it.
-func insertionSortWithin(ks []uint64, budget int) bool {
-	for i := 1; i < len(ks); i++ {
-		k, j := ks[i], i
-		for ; j > 0 && ks[j-1] > k; j-- {
-			ks[j] = ks[j-1]
-		}
-		ks[j] = k
-		if budget -= i - j; budget < 0 {
+// seqSorted reports whether seqs is ascending.
+func seqSorted(seqs []int64) bool {
+	for j := 1; j < len(seqs); j++ {
+		if seqs[j] < seqs[j-1] {
 			return false
 		}
 	}
 	return true
 }
+
+// stableBySeq sets dst (as long as src, not overlapping it) to src
+// stably sorted by seqs (seqs[j] is src[j]'s sequence number): by
+// counting when the numbers span a few per value, as a super-pass's
+// event ordinals do (its events interleave with those of the samples in
+// flight beside it), else by sorting (seq, position) packed into one key
+// when it fits (the keys are distinct, so any sort is the stable one),
+// else by a stable comparison sort.
+func stableBySeq[T any](dst, src []T, seqs []int64, b *rollupBuffers) {
+	if len(src) == 0 {
+		return
+	}
+	minSeq, maxSeq := slices.Min(seqs), slices.Max(seqs)
+	span := uint64(maxSeq) - uint64(minSeq)
+	if span < uint64(countingSpanMax*len(src)) {
+		if cap(b.counts) < int(span)+2 {
+			b.counts = make([]uint32, span+2+span/4) // room for the next super-passes' spans
+		}
+		count := b.counts[:span+2]
+		clear(count)
+		for _, q := range seqs {
+			count[q-minSeq+1]++
+		}
+		for q := 1; q < len(count); q++ {
+			count[q] += count[q-1]
+		}
+		for j, q := range seqs {
+			dst[count[q-minSeq]] = src[j]
+			count[q-minSeq]++
+		}
+		return
+	}
+	idxBits := bits.Len(uint(len(src) - 1))
+	if bits.Len64(span)+idxBits > 64 {
+		perm := make([]int, len(src))
+		for j := range perm {
+			perm[j] = j
+		}
+		slices.SortStableFunc(perm, func(x, y int) int { return cmp.Compare(seqs[x], seqs[y]) })
+		for j, p := range perm {
+			dst[j] = src[p]
+		}
+		return
+	}
+	keys := b.keys[:0]
+	for j, q := range seqs {
+		keys = append(keys, (uint64(q)-uint64(minSeq))<<idxBits|uint64(j))
+	}
+	b.sorter.SortUint64(keys)
+	for j, key := range keys {
+		dst[j] = src[key&(1<<idxBits-1)]
+	}
+	b.keys = keys
+}
+
+// countingSpanMax bounds the span of sequence numbers, per value, that
+// stableBySeq sorts by counting: a count per number in the span, so the
+// counts cost about as much as the values up to a few per value.
+const countingSpanMax = 8
 
 // floatArena cuts float64 slices out of a few large allocations: a
 // rollup's lists live as long as the rollup, and as one block they cost
