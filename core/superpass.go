@@ -169,15 +169,6 @@ const rollupParallelMin = 1 << 14
 // rollupRange fills out[kLo:kHi] and their percentiles pcts[kLo:kHi]
 // (rollupOf's loop) with b's buffers.
 func rollupRange(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []spPercentiles, kLo, kHi int, b *rollupBuffers) {
-	if opts.sortedTimes {
-		rollupSorted(s, S, opts, out, pcts, kLo, kHi, b)
-	} else {
-		rollupFileOrder(s, S, opts, out, pcts, kLo, kHi, b)
-	}
-}
-
-// rollupFileOrder is rollupRange with the lists in file order (Rollup).
-func rollupFileOrder(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []spPercentiles, kLo, kHi int, b *rollupBuffers) {
 	n := s.Len()
 	for k := kLo; k < kHi; k++ {
 		lo, hi := k*S, min((k+1)*S, n)
@@ -185,69 +176,80 @@ func rollupFileOrder(s *Samples, S int, opts rollupOptions, out []SuperPass, pct
 		sp.Index = k
 		sp.NIssued = hi - lo
 		sp.FirstIssueNs = at(s.IssueNs, lo, -1)
-		sp.LastIssueNs, sp.LastEventNs = -1, -1
-		for i := lo; i < hi; i++ {
-			last := at(s.LastIssueNs, i, at(s.IssueNs, i, -1))
-			sp.LastIssueNs = max(sp.LastIssueNs, last)
-			if at(opts.exclude, i, false) && !at(s.Failed, i, false) {
-				sp.LastEventNs = max(sp.LastEventNs, last) // impossible timing: only its issues are trusted
-			} else {
-				sp.LastEventNs = max(sp.LastEventNs, at(s.LastEventNs, i, at(s.IssueNs, i, -1)))
-			}
-			if at(s.Failed, i, false) {
-				sp.NFailed++
-			}
-		}
-
-		// TTFT and warm TTFT in first-token order. Warm TTFTs are all
-		// of them on a single-turn run: the same list then.
-		order := b.seqOrder(lo, hi, s.HasFirstToken, s.FirstTokenSeq, opts.exclude)
-		sp.TTFT = b.arena.take(len(order))
-		nWarm := 0
-		for j, i := range order {
-			sp.TTFT[j] = float64(at(s.TTFTNs, i, 0))
-			if at(s.WarmTTFT, i, true) {
-				nWarm++
-			}
-		}
-		switch nWarm {
-		case 0:
-		case len(order):
-			sp.TTFTWarm = sp.TTFT
-		default:
-			sp.TTFTWarm = b.arena.take(nWarm)[:0]
-			for j, i := range order {
-				if at(s.WarmTTFT, i, true) {
-					sp.TTFTWarm = append(sp.TTFTWarm, sp.TTFT[j])
-				}
-			}
-		}
-
-		// Latency and TPOT in completion order.
-		order = b.seqOrder(lo, hi, s.HasComplete, s.CompleteSeq, opts.exclude)
-		sp.Latency = b.arena.take(len(order))
-		tpot := b.tpot[:0]
-		for j, i := range order {
-			sp.Latency[j] = float64(at(s.LatencyNs, i, 0))
-			tok := at(s.OutTokens, i, -1)
-			if tok > 0 && at(s.HasFirstToken, i, false) {
-				delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
-				tpot = append(tpot, delta/float64(tok))
-				sp.OutTokens += tok
-			}
-			if !at(s.Failed, i, false) {
-				sp.NCompleted++
-				sp.SysTokens += systemTokens(s, i)
-			}
-		}
-		b.tpot = tpot
-		if len(tpot) > 0 {
-			sp.TPOT = b.arena.take(len(tpot))
-			copy(sp.TPOT, tpot)
-		}
 		sp.pct = &pcts[k]
-		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm)
+		if opts.sortedTimes {
+			rollupSorted(s, lo, hi, opts, sp, b)
+		} else {
+			rollupFileOrder(s, lo, hi, opts, sp, b)
+		}
 	}
+}
+
+// rollupFileOrder fills sp, the super-pass of samples [lo, hi) (its
+// index, size and first issue set), with its lists in file order
+// (Rollup).
+func rollupFileOrder(s *Samples, lo, hi int, opts rollupOptions, sp *SuperPass, b *rollupBuffers) {
+	sp.LastIssueNs, sp.LastEventNs = -1, -1
+	for i := lo; i < hi; i++ {
+		last := at(s.LastIssueNs, i, at(s.IssueNs, i, -1))
+		sp.LastIssueNs = max(sp.LastIssueNs, last)
+		if at(opts.exclude, i, false) && !at(s.Failed, i, false) {
+			sp.LastEventNs = max(sp.LastEventNs, last) // impossible timing: only its issues are trusted
+		} else {
+			sp.LastEventNs = max(sp.LastEventNs, at(s.LastEventNs, i, at(s.IssueNs, i, -1)))
+		}
+		if at(s.Failed, i, false) {
+			sp.NFailed++
+		}
+	}
+
+	// TTFT and warm TTFT in first-token order. Warm TTFTs are all
+	// of them on a single-turn run: the same list then.
+	order := b.seqOrder(lo, hi, s.HasFirstToken, s.FirstTokenSeq, opts.exclude)
+	sp.TTFT = b.arena.take(len(order))
+	nWarm := 0
+	for j, i := range order {
+		sp.TTFT[j] = float64(at(s.TTFTNs, i, 0))
+		if at(s.WarmTTFT, i, true) {
+			nWarm++
+		}
+	}
+	switch nWarm {
+	case 0:
+	case len(order):
+		sp.TTFTWarm = sp.TTFT
+	default:
+		sp.TTFTWarm = b.arena.take(nWarm)[:0]
+		for j, i := range order {
+			if at(s.WarmTTFT, i, true) {
+				sp.TTFTWarm = append(sp.TTFTWarm, sp.TTFT[j])
+			}
+		}
+	}
+
+	// Latency and TPOT in completion order.
+	order = b.seqOrder(lo, hi, s.HasComplete, s.CompleteSeq, opts.exclude)
+	sp.Latency = b.arena.take(len(order))
+	tpot := b.tpot[:0]
+	for j, i := range order {
+		sp.Latency[j] = float64(at(s.LatencyNs, i, 0))
+		tok := at(s.OutTokens, i, -1)
+		if tok > 0 && at(s.HasFirstToken, i, false) {
+			delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
+			tpot = append(tpot, delta/float64(tok))
+			sp.OutTokens += tok
+		}
+		if !at(s.Failed, i, false) {
+			sp.NCompleted++
+			sp.SysTokens += systemTokens(s, i)
+		}
+	}
+	b.tpot = tpot
+	if len(tpot) > 0 {
+		sp.TPOT = b.arena.take(len(tpot))
+		copy(sp.TPOT, tpot)
+	}
+	fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm)
 }
 
 // rollupBuffers are what rollupOf reuses from one super-pass to the next:
