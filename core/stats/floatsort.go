@@ -72,7 +72,7 @@ func SearchFloats(lo, hi float64, f func(float64) bool) float64 {
 func (fs *FloatSorter) keysOf(xs []float64) (keys []uint64, lo, hi uint64, ok bool) {
 	n := len(xs)
 	if cap(fs.keys) < n {
-		fs.keys = make([]uint64, n)
+		fs.keys = make([]uint64, n, n+n/4) // room for the next, slightly longer lists
 	}
 	keys = fs.keys[:n]
 	lo, hi = math.MaxUint64, 0
@@ -234,7 +234,7 @@ func (fs *FloatSorter) SortUint64(ks []uint64) {
 // scratch returns the sorter's scratch key buffer, at least n long.
 func (fs *FloatSorter) scratch(n int) []uint64 {
 	if cap(fs.tmp) < n {
-		fs.tmp = make([]uint64, n)
+		fs.tmp = make([]uint64, n, n+n/4) // room for the next, slightly longer lists
 	}
 	return fs.tmp[:n]
 }
@@ -255,7 +255,11 @@ func (fs *FloatSorter) bucketCounts(depth, nb int) []uint32 {
 // growCleared returns (*buf)[:n] cleared, growing *buf first if need be.
 func growCleared(buf *[]uint32, n int) []uint32 {
 	if cap(*buf) < n {
-		*buf = make([]uint32, n)
+		// Twice the room: the bucket counts vary up to twofold from one
+		// list to the next, and a buffer grown to each fresh size is
+		// fresh memory each time, a page fault per 4 KiB (the room
+		// beyond what is used is never touched).
+		*buf = make([]uint32, n, 2*n)
 	}
 	c := (*buf)[:n]
 	clear(c)
