@@ -114,19 +114,15 @@ func metricPercentiles(sp *SuperPass) *spPercentiles {
 	var out spPercentiles
 	var fs stats.FloatSorter
 	var warm []float64
-	fillPercentiles(sp, &out, &fs, &floatArena{}, &warm, false)
+	fillPercentiles(sp, &out, &fs, &floatArena{}, &warm)
 	return &out
 }
 
 // fillPercentiles is metricPercentiles into out, sorting with fs and
 // taking the sorted lists from arena. The warm TTFTs are sorted (in
 // *scratch) only when they are not all of the TTFTs (then their sorted
-// list is the TTFTs'), and not kept. With inPlace, the TTFT, warm TTFT
-// and latency lists are sorted where they are and are their own sorted
-// lists (rollupOptions.sortedTimes); the TPOTs are always sorted in a
-// copy.
-func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *stats.FloatSorter, arena *floatArena, scratch *[]float64, inPlace bool) {
-	ms := Metrics()
+// list is the TTFTs'), and not kept.
+func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *stats.FloatSorter, arena *floatArena, scratch *[]float64) {
 	for _, src := range []MetricSource{SourceTTFT, SourceTPOT, SourceLatency, SourceTTFTWarm} {
 		xs := src.list(sp)
 		if len(xs) == 0 {
@@ -136,34 +132,40 @@ func fillPercentiles(sp *SuperPass, out *spPercentiles, fs *stats.FloatSorter, a
 		switch {
 		case src == SourceTTFTWarm && len(xs) == len(sp.TTFT):
 			sorted = out.sortedTTFT // the same values
-		case inPlace && src != SourceTPOT:
-			sorted = xs
-			fs.Sort(sorted)
 		case src == SourceTTFTWarm:
 			*scratch = append((*scratch)[:0], xs...)
 			sorted = *scratch
 			fs.Sort(sorted)
 		default:
 			sorted = arena.take(len(xs))
-			copy(sorted, xs)
-			fs.Sort(sorted)
+			fs.SortCopy(sorted, xs)
 		}
-		for m := range ms {
-			if ms[m].Source == src {
-				out.v[m] = stats.PercentileLower(sorted, ms[m].P)
-				out.ok[m] = true
-			}
-		}
-		switch src {
-		case SourceTTFT:
-			out.sortedTTFT = sorted
-		case SourceTPOT:
-			out.sortedTPOT = sorted
-		case SourceLatency:
-			out.sortedLatency = sorted
-		}
+		out.set(src, sorted)
 	}
 	out.tpotMean = tpotMean(sp)
+}
+
+// set takes the values of the metrics read from src from sorted, src's
+// list ascending, and keeps sorted as src's sorted list (TTFT, TPOT,
+// latency). An empty list sets nothing: its metrics are not ok.
+func (out *spPercentiles) set(src MetricSource, sorted []float64) {
+	if len(sorted) == 0 {
+		return
+	}
+	for m, metric := range Metrics() {
+		if metric.Source == src {
+			out.v[m] = stats.PercentileLower(sorted, metric.P)
+			out.ok[m] = true
+		}
+	}
+	switch src {
+	case SourceTTFT:
+		out.sortedTTFT = sorted
+	case SourceTPOT:
+		out.sortedTPOT = sorted
+	case SourceLatency:
+		out.sortedLatency = sorted
+	}
 }
 
 // mergeSorted merges ascending lists into one ascending list (pairwise,

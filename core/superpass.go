@@ -2,7 +2,6 @@ package core
 
 import (
 	"cmp"
-	"math"
 	"math/bits"
 	"slices"
 
@@ -91,11 +90,11 @@ type rollupOptions struct {
 	// (a sample with impossible timing may hold the impossible ones). nil
 	// excludes nothing (the reference).
 	exclude []bool
-	// sortedTimes sorts TTFT, TTFTWarm and Latency in place once their
-	// percentiles are taken, instead of keeping sorted copies beside the
-	// lists in file order (saving 16 bytes a sample), and keeps no warm
-	// TTFT list apart from TTFT (8 more on multi-turn runs). TPOT keeps its
-	// file order: its compensated sums depend on it.
+	// sortedTimes builds TTFT and Latency sorted (rollupSorted), instead
+	// of in file order with sorted copies beside them (saving 16 bytes a
+	// sample, and their file orders), and keeps no warm TTFT list apart
+	// from TTFT (8 more on multi-turn runs). TPOT keeps its file order:
+	// its compensated sums depend on it.
 	sortedTimes bool
 	// room is where the lists' memory comes from (Run.Floats; nil: make).
 	room func(n int) []float64
@@ -139,9 +138,13 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 		// Sized once for a super-pass (grown by append they left every
 		// smaller size behind as garbage, fresh pages each).
 		m := min(S, hi-lo)
-		b.order, b.keys, b.tpot = make([]int, 0, m), make([]uint64, 0, m), make([]float64, 0, m)
 		if block != nil {
 			b.arena.free = block[lists*lo : lists*hi]
+		}
+		if opts.sortedTimes {
+			b.ttftKeys, b.latKeys, b.seqs = make([]uint64, 0, m), make([]uint64, 0, m), make([]int64, 0, m)
+		} else {
+			b.order, b.seqs, b.tpot = make([]int, 0, m), make([]int64, 0, m), make([]float64, 0, m)
 		}
 		rollupRange(s, S, opts, out, pcts, kLo, kHi, &b)
 	}
@@ -173,76 +176,80 @@ func rollupRange(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []
 		sp.Index = k
 		sp.NIssued = hi - lo
 		sp.FirstIssueNs = at(s.IssueNs, lo, -1)
-		sp.LastIssueNs, sp.LastEventNs = -1, -1
-		for i := lo; i < hi; i++ {
-			last := at(s.LastIssueNs, i, at(s.IssueNs, i, -1))
-			sp.LastIssueNs = max(sp.LastIssueNs, last)
-			if at(opts.exclude, i, false) && !at(s.Failed, i, false) {
-				sp.LastEventNs = max(sp.LastEventNs, last) // impossible timing: only its issues are trusted
-			} else {
-				sp.LastEventNs = max(sp.LastEventNs, at(s.LastEventNs, i, at(s.IssueNs, i, -1)))
-			}
-			if at(s.Failed, i, false) {
-				sp.NFailed++
-			}
-		}
-
-		// TTFT and warm TTFT in first-token order. Warm TTFTs are all
-		// of them on a single-turn run: the same list then.
-		order := b.seqOrder(lo, hi, s.HasFirstToken, s.FirstTokenSeq, opts.exclude)
-		sp.TTFT = b.arena.take(len(order))
-		nWarm := 0
-		for j, i := range order {
-			sp.TTFT[j] = float64(at(s.TTFTNs, i, 0))
-			if at(s.WarmTTFT, i, true) {
-				nWarm++
-			}
-		}
-		switch nWarm {
-		case 0:
-		case len(order):
-			sp.TTFTWarm = sp.TTFT
-		default:
-			if opts.sortedTimes {
-				sp.TTFTWarm = b.warm[:0] // read once for its percentiles, then dropped
-			} else {
-				sp.TTFTWarm = b.arena.take(nWarm)[:0]
-			}
-			for j, i := range order {
-				if at(s.WarmTTFT, i, true) {
-					sp.TTFTWarm = append(sp.TTFTWarm, sp.TTFT[j])
-				}
-			}
-		}
-
-		// Latency and TPOT in completion order.
-		order = b.seqOrder(lo, hi, s.HasComplete, s.CompleteSeq, opts.exclude)
-		sp.Latency = b.arena.take(len(order))
-		tpot := b.tpot[:0]
-		for j, i := range order {
-			sp.Latency[j] = float64(at(s.LatencyNs, i, 0))
-			tok := at(s.OutTokens, i, -1)
-			if tok > 0 && at(s.HasFirstToken, i, false) {
-				delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
-				tpot = append(tpot, delta/float64(tok))
-				sp.OutTokens += tok
-			}
-			if !at(s.Failed, i, false) {
-				sp.NCompleted++
-				sp.SysTokens += systemTokens(s, i)
-			}
-		}
-		b.tpot = tpot
-		if len(tpot) > 0 {
-			sp.TPOT = b.arena.take(len(tpot))
-			copy(sp.TPOT, tpot)
-		}
 		sp.pct = &pcts[k]
-		fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm, opts.sortedTimes)
-		if opts.sortedTimes && nWarm > 0 && nWarm < len(sp.TTFT) {
-			b.warm, sp.TTFTWarm = sp.TTFTWarm, nil
+		if opts.sortedTimes {
+			rollupSorted(s, lo, hi, opts, sp, b)
+		} else {
+			rollupFileOrder(s, lo, hi, opts, sp, b)
 		}
 	}
+}
+
+// rollupFileOrder fills sp, the super-pass of samples [lo, hi) (its
+// index, size and first issue set), with its lists in file order
+// (Rollup).
+func rollupFileOrder(s *Samples, lo, hi int, opts rollupOptions, sp *SuperPass, b *rollupBuffers) {
+	sp.LastIssueNs, sp.LastEventNs = -1, -1
+	for i := lo; i < hi; i++ {
+		last := at(s.LastIssueNs, i, at(s.IssueNs, i, -1))
+		sp.LastIssueNs = max(sp.LastIssueNs, last)
+		if at(opts.exclude, i, false) && !at(s.Failed, i, false) {
+			sp.LastEventNs = max(sp.LastEventNs, last) // impossible timing: only its issues are trusted
+		} else {
+			sp.LastEventNs = max(sp.LastEventNs, at(s.LastEventNs, i, at(s.IssueNs, i, -1)))
+		}
+		if at(s.Failed, i, false) {
+			sp.NFailed++
+		}
+	}
+
+	// TTFT and warm TTFT in first-token order. Warm TTFTs are all
+	// of them on a single-turn run: the same list then.
+	order := b.seqOrder(lo, hi, s.HasFirstToken, s.FirstTokenSeq, opts.exclude)
+	sp.TTFT = b.arena.take(len(order))
+	nWarm := 0
+	for j, i := range order {
+		sp.TTFT[j] = float64(at(s.TTFTNs, i, 0))
+		if at(s.WarmTTFT, i, true) {
+			nWarm++
+		}
+	}
+	switch nWarm {
+	case 0:
+	case len(order):
+		sp.TTFTWarm = sp.TTFT
+	default:
+		sp.TTFTWarm = b.arena.take(nWarm)[:0]
+		for j, i := range order {
+			if at(s.WarmTTFT, i, true) {
+				sp.TTFTWarm = append(sp.TTFTWarm, sp.TTFT[j])
+			}
+		}
+	}
+
+	// Latency and TPOT in completion order.
+	order = b.seqOrder(lo, hi, s.HasComplete, s.CompleteSeq, opts.exclude)
+	sp.Latency = b.arena.take(len(order))
+	tpot := b.tpot[:0]
+	for j, i := range order {
+		sp.Latency[j] = float64(at(s.LatencyNs, i, 0))
+		tok := at(s.OutTokens, i, -1)
+		if tok > 0 && at(s.HasFirstToken, i, false) {
+			delta := float64(at(s.CompleteNs, i, 0) - at(s.FirstTokenNs, i, 0))
+			tpot = append(tpot, delta/float64(tok))
+			sp.OutTokens += tok
+		}
+		if !at(s.Failed, i, false) {
+			sp.NCompleted++
+			sp.SysTokens += systemTokens(s, i)
+		}
+	}
+	b.tpot = tpot
+	if len(tpot) > 0 {
+		sp.TPOT = b.arena.take(len(tpot))
+		copy(sp.TPOT, tpot)
+	}
+	fillPercentiles(sp, sp.pct, &b.sorter, &b.arena, &b.warm)
 }
 
 // rollupBuffers are what rollupOf reuses from one super-pass to the next:
@@ -251,11 +258,17 @@ func rollupRange(s *Samples, S int, opts rollupOptions, out []SuperPass, pcts []
 // are cut from.
 type rollupBuffers struct {
 	order  []int
-	keys   []uint64
-	tpot   []float64
-	warm   []float64
-	sorter stats.FloatSorter
-	arena  floatArena
+	sorted []int    // seqOrder's sorted order, swapped with order
+	seqs   []int64  // the sequence numbers stableBySeq sorts by
+	counts []uint32 // stableBySeq's counts
+	keys   []uint64 // stableBySeq's packed keys
+	// ttftKeys and latKeys are rollupSorted's TTFT and latency values as
+	// their sort keys.
+	ttftKeys, latKeys []uint64
+	tpot              []float64
+	warm              []float64
+	sorter            stats.FloatSorter
+	arena             floatArena
 }
 
 // seqOrder returns the samples i in [lo, hi) with has[i] and not
@@ -263,70 +276,90 @@ type rollupBuffers struct {
 // stable sort by seq of the samples in sample order gives. The slice is
 // reused by the next call.
 func (b *rollupBuffers) seqOrder(lo, hi int, has []bool, seq []int64, exclude []bool) []int {
-	order := b.order[:0]
-	sorted := true
-	minSeq, maxSeq, prev := int64(math.MaxInt64), int64(math.MinInt64), int64(math.MinInt64)
+	order, seqs := b.order[:0], b.seqs[:0]
 	for i := lo; i < hi; i++ {
-		if !at(has, i, false) || at(exclude, i, false) {
-			continue
+		if at(has, i, false) && !at(exclude, i, false) {
+			order = append(order, i)
+			seqs = append(seqs, at(seq, i, int64(i)))
 		}
-		q := at(seq, i, int64(i))
-		sorted = sorted && q >= prev
-		prev = q
-		minSeq, maxSeq = min(minSeq, q), max(maxSeq, q)
-		order = append(order, i)
 	}
-	b.order = order
-	if sorted {
-		return order
+	b.order, b.seqs = order, seqs
+	if !seqSorted(seqs) {
+		b.sorted = slices.Grow(b.sorted[:0], len(order))[:len(order)]
+		stableBySeq(b.sorted, order, seqs, b)
+		b.order, b.sorted = b.sorted, order
 	}
-	// Sort (seq − minSeq, i − lo) packed into one key when it fits (the
-	// keys are distinct, so any sort is the stable one).
-	idxBits := bits.Len(uint(hi - lo - 1))
-	span := uint64(maxSeq) - uint64(minSeq)
-	if bits.Len64(span)+idxBits > 64 {
-		slices.SortStableFunc(order, func(x, y int) int {
-			return cmp.Compare(at(seq, x, int64(x)), at(seq, y, int64(y)))
-		})
-		return order
-	}
-	keys := b.keys[:0]
-	for _, i := range order {
-		q := uint64(at(seq, i, int64(i))) - uint64(minSeq)
-		keys = append(keys, q<<idxBits|uint64(i-lo))
-	}
-	if !insertionSortWithin(keys, 2*len(keys)) {
-		b.sorter.SortUint64(keys)
-	}
-	for j, key := range keys {
-		order[j] = lo + int(key&(1<<idxBits-1))
-	}
-	b.keys = keys
-	return order
+	return b.order
 }
 
-// insertionSortWithin insertion-sorts ks if that takes at most budget
-// moves and reports whether it did; otherwise ks is left partly sorted.
-// Events arrive nearly in issue order (a sample's first token and
-// completion are displaced by the samples in flight), so the sort is
-// often a few moves per key; seqOrder allows two before it sorts by
-// buckets, because the completions of answers of very different lengths
-// (the streamed log of issue 32: 100–500 words, thousands in flight)
-// are displaced by far more, and at eight moves a key the attempt cost
-// more than the bucket sort after it.
-func insertionSortWithin(ks []uint64, budget int) bool {
-	for i := 1; i < len(ks); i++ {
-		k, j := ks[i], i
-		for ; j > 0 && ks[j-1] > k; j-- {
-			ks[j] = ks[j-1]
-		}
-		ks[j] = k
-		if budget -= i - j; budget < 0 {
+// seqSorted reports whether seqs is ascending.
+func seqSorted(seqs []int64) bool {
+	for j := 1; j < len(seqs); j++ {
+		if seqs[j] < seqs[j-1] {
 			return false
 		}
 	}
 	return true
 }
+
+// stableBySeq sets dst (as long as src, not overlapping it) to src
+// stably sorted by seqs (seqs[j] is src[j]'s sequence number): by
+// counting when the numbers span a few per value, as a super-pass's
+// event ordinals do (its events interleave with those of the samples in
+// flight beside it), else by sorting (seq, position) packed into one key
+// when it fits (the keys are distinct, so any sort is the stable one),
+// else by a stable comparison sort.
+func stableBySeq[T any](dst, src []T, seqs []int64, b *rollupBuffers) {
+	if len(src) == 0 {
+		return
+	}
+	minSeq, maxSeq := slices.Min(seqs), slices.Max(seqs)
+	span := uint64(maxSeq) - uint64(minSeq)
+	if span < uint64(countingSpanMax*len(src)) {
+		if cap(b.counts) < int(span)+2 {
+			b.counts = make([]uint32, span+2+span/4) // room for the next super-passes' spans
+		}
+		count := b.counts[:span+2]
+		clear(count)
+		for _, q := range seqs {
+			count[q-minSeq+1]++
+		}
+		for q := 1; q < len(count); q++ {
+			count[q] += count[q-1]
+		}
+		for j, q := range seqs {
+			dst[count[q-minSeq]] = src[j]
+			count[q-minSeq]++
+		}
+		return
+	}
+	idxBits := bits.Len(uint(len(src) - 1))
+	if bits.Len64(span)+idxBits > 64 {
+		perm := make([]int, len(src))
+		for j := range perm {
+			perm[j] = j
+		}
+		slices.SortStableFunc(perm, func(x, y int) int { return cmp.Compare(seqs[x], seqs[y]) })
+		for j, p := range perm {
+			dst[j] = src[p]
+		}
+		return
+	}
+	keys := b.keys[:0]
+	for j, q := range seqs {
+		keys = append(keys, (uint64(q)-uint64(minSeq))<<idxBits|uint64(j))
+	}
+	b.sorter.SortUint64(keys)
+	for j, key := range keys {
+		dst[j] = src[key&(1<<idxBits-1)]
+	}
+	b.keys = keys
+}
+
+// countingSpanMax bounds the span of sequence numbers, per value, that
+// stableBySeq sorts by counting: a count per number in the span, so the
+// counts cost about as much as the values up to a few per value.
+const countingSpanMax = 8
 
 // floatArena cuts float64 slices out of a few large allocations: a
 // rollup's lists live as long as the rollup, and as one block they cost
@@ -374,8 +407,10 @@ func systemTokens(s *Samples, i int) int64 {
 }
 
 // at returns xs[i], or def when the column is shorter (a missing column).
+// i is never negative; the unsigned test tells the compiler so, and
+// spares the index its own bounds check.
 func at[T any](xs []T, i int, def T) T {
-	if i < len(xs) {
+	if uint(i) < uint(len(xs)) {
 		return xs[i]
 	}
 	return def

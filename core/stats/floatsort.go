@@ -35,6 +35,20 @@ func floatKey(x float64) uint64 {
 	return b ^ (uint64(int64(b)>>63) | 1<<63)
 }
 
+// FloatKey is x's order-preserving bit pattern (floatKey): the unsigned
+// order of the keys is x's numeric order, −0 just below +0 and NaN at
+// either end by its sign. A caller that builds the values builds their
+// keys with it for SortKeysTo.
+func FloatKey(x float64) uint64 { return floatKey(x) }
+
+// The keys of the infinities and the zeros.
+const (
+	negInfKey  = 0x000f_ffff_ffff_ffff
+	negZeroKey = 1<<63 - 1
+	posZeroKey = 1 << 63
+	posInfKey  = 0xfff0_0000_0000_0000
+)
+
 // keyFloat inverts floatKey.
 func keyFloat(k uint64) float64 {
 	return math.Float64frombits(k ^ ((k>>63 - 1) | 1<<63))
@@ -51,49 +65,157 @@ func SearchFloats(lo, hi float64, f func(float64) bool) float64 {
 }
 
 // keysOf fills fs.keys with the keys of xs and returns them with their
-// range; ok is false when xs holds a NaN or zeros of both signs.
+// range; ok is false when xs holds a NaN or zeros of both signs. A NaN's
+// key lies outside the infinities' and a zero's inside any range holding
+// both signs, so the range alone clears most lists (all positive, say)
+// without a test per value.
 func (fs *FloatSorter) keysOf(xs []float64) (keys []uint64, lo, hi uint64, ok bool) {
 	n := len(xs)
 	if cap(fs.keys) < n {
-		fs.keys = make([]uint64, n)
+		fs.keys = make([]uint64, n, n+n/4) // room for the next, slightly longer lists
 	}
 	keys = fs.keys[:n]
-	posZero, negZero := false, false
 	lo, hi = math.MaxUint64, 0
 	for i, x := range xs {
-		if x != x {
-			return nil, 0, 0, false
-		}
 		k := floatKey(x)
-		switch k {
-		case 1 << 63:
-			posZero = true
-		case 1<<63 - 1:
-			negZero = true
-		}
 		keys[i] = k
 		lo, hi = min(lo, k), max(hi, k)
 	}
-	return keys, lo, hi, !(posZero && negZero)
+	if n == 0 {
+		return keys, lo, hi, true
+	}
+	if lo < negInfKey || hi > posInfKey {
+		return nil, 0, 0, false // a NaN
+	}
+	if lo <= negZeroKey && hi >= posZeroKey {
+		posZero, negZero := false, false
+		for _, k := range keys {
+			posZero = posZero || k == posZeroKey
+			negZero = negZero || k == negZeroKey
+		}
+		if posZero && negZero {
+			return nil, 0, 0, false
+		}
+	}
+	return keys, lo, hi, true
 }
 
 // Sort sorts xs in place, in slices.Sort's order.
-func (fs *FloatSorter) Sort(xs []float64) {
-	n := len(xs)
+func (fs *FloatSorter) Sort(xs []float64) { fs.SortCopy(xs, xs) }
+
+// SortCopy sets dst to the values of src ascending, in slices.Sort's
+// order: Sort of a copy, without the copy. dst is as long as src, and
+// either is src or does not overlap it; src is not modified (unless it is
+// dst).
+func (fs *FloatSorter) SortCopy(dst, src []float64) {
+	n := len(src)
 	if n < radixMinLen || n > math.MaxInt32 {
-		slices.Sort(xs)
+		copy(dst, src)
+		slices.Sort(dst[:n])
 		return
 	}
-	keys, lo, hi, ok := fs.keysOf(xs)
+	keys, lo, hi, ok := fs.keysOf(src)
 	if !ok {
-		slices.Sort(xs)
+		copy(dst, src)
+		slices.Sort(dst[:n])
 		return
 	}
-	fs.sortKeys(keys, fs.scratch(n), lo, hi, 0)
-	for i, k := range keys {
-		xs[i] = keyFloat(k)
+	fs.sortKeysInto(dst[:n], keys, lo, hi)
+}
+
+// SortKeysTo sets dst (as long as keys) to the values whose FloatKeys
+// are keys, ascending: Sort of those values, for a caller that has their
+// keys already and knows they hold no NaN and not zeros of both signs
+// (integers converted to float64, say; then values that compare equal are
+// identical and the order is slices.Sort's). keys is left in an arbitrary
+// order (it is the sort's scratch).
+func (fs *FloatSorter) SortKeysTo(dst []float64, keys []uint64) {
+	n := len(keys)
+	if n == 0 {
+		return
+	}
+	lo, hi := keys[0], keys[0]
+	for _, k := range keys {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	if n < radixMinLen || n > math.MaxInt32 {
+		slices.Sort(keys)
+		for i, k := range keys {
+			dst[i] = keyFloat(k)
+		}
+		return
+	}
+	fs.sortKeysInto(dst[:n], keys, lo, hi)
+}
+
+// sortKeysInto writes the values of ks (floatKeys in [lo, hi], at least
+// two) ascending into dst, consuming ks. It scatters the keys into about
+// len(ks) buckets by the top bits of k − lo (sortKeys' first level), sorts
+// the few buckets of more than insertionMax keys by sortKeys, and then
+// finishes with one insertion sort of the whole list while it converts
+// the keys back: every key is already in its bucket, so it moves only
+// within it, and the pass is also the copy out. It is sortKeys without
+// its copy back, its loop over the buckets and the conversion pass after
+// it.
+func (fs *FloatSorter) sortKeysInto(dst []float64, ks []uint64, lo, hi uint64) {
+	n := len(ks)
+	if lo == hi {
+		x := keyFloat(lo)
+		for i := range dst {
+			dst[i] = x
+		}
+		return
+	}
+	// Two to four buckets a key: the insertion pass after the scatter
+	// is what costs (a mispredicted branch per key it moves), and the
+	// fewer keys share a bucket the fewer it moves.
+	shift := max(bits.Len64(hi-lo)-bits.Len(uint(n))-1, 0)
+	nb := int((hi-lo)>>shift) + 1
+	count := fs.bucketCounts(0, nb)
+	for _, k := range ks {
+		count[(k-lo)>>shift+1]++
+	}
+	big := uint32(0) // the largest bucket
+	for b := 1; b <= nb; b++ {
+		big = max(big, count[b])
+		count[b] += count[b-1]
+	}
+	tmp := fs.scratch(n)
+	for _, k := range ks {
+		b := (k - lo) >> shift
+		tmp[count[b]] = k
+		count[b]++
+	}
+	if big > insertionMax {
+		// count[b] is now the end of bucket b; ks is free as scratch.
+		start := uint32(0)
+		for _, end := range count[:nb] {
+			if end-start > insertionMax {
+				bk := tmp[start:end]
+				blo, bhi := bk[0], bk[0]
+				for _, k := range bk {
+					blo, bhi = min(blo, k), max(bhi, k)
+				}
+				fs.sortKeys(bk, ks[start:end], blo, bhi, 1)
+			}
+			start = end
+		}
+	}
+	dst[0] = keyFloat(tmp[0])
+	for i := 1; i < n; i++ {
+		// Floats compare as their keys do here: no NaN, no zeros of
+		// both signs (keysOf).
+		x, j := keyFloat(tmp[i]), i
+		for ; j > 0 && dst[j-1] > x; j-- {
+			dst[j] = dst[j-1]
+		}
+		dst[j] = x
 	}
 }
+
+// insertionMax is the largest bucket sortKeys and sortKeysInto leave to
+// an insertion sort.
+const insertionMax = 16
 
 // SortUint64 sorts ks ascending.
 func (fs *FloatSorter) SortUint64(ks []uint64) {
@@ -112,7 +234,7 @@ func (fs *FloatSorter) SortUint64(ks []uint64) {
 // scratch returns the sorter's scratch key buffer, at least n long.
 func (fs *FloatSorter) scratch(n int) []uint64 {
 	if cap(fs.tmp) < n {
-		fs.tmp = make([]uint64, n)
+		fs.tmp = make([]uint64, n, n+n/4) // room for the next, slightly longer lists
 	}
 	return fs.tmp[:n]
 }
@@ -133,7 +255,11 @@ func (fs *FloatSorter) bucketCounts(depth, nb int) []uint32 {
 // growCleared returns (*buf)[:n] cleared, growing *buf first if need be.
 func growCleared(buf *[]uint32, n int) []uint32 {
 	if cap(*buf) < n {
-		*buf = make([]uint32, n)
+		// Twice the room: the bucket counts vary up to twofold from one
+		// list to the next, and a buffer grown to each fresh size is
+		// fresh memory each time, a page fault per 4 KiB (the room
+		// beyond what is used is never touched).
+		*buf = make([]uint32, n, 2*n)
 	}
 	c := (*buf)[:n]
 	clear(c)
@@ -169,7 +295,7 @@ func (fs *FloatSorter) sortKeys(ks, tmp []uint64, lo, hi uint64, depth int) {
 	for _, end := range count[:nb] {
 		switch m := end - start; {
 		case m <= 1:
-		case m <= 16:
+		case m <= insertionMax:
 			insertionSortKeys(ks[start:end])
 		case depth+1 < maxBucketDepth:
 			bk := ks[start:end]

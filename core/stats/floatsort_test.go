@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 	"testing"
 )
@@ -203,5 +204,99 @@ func TestFloatSorterMedian(t *testing.T) {
 	}
 	if m := fs.Median(nil); !math.IsNaN(m) {
 		t.Fatalf("Median(nil) = %v", m)
+	}
+}
+
+// TestFloatKeyConstants checks the named keys against floatKey.
+func TestFloatKeyConstants(t *testing.T) {
+	for _, c := range []struct {
+		x   float64
+		key uint64
+	}{{math.Inf(-1), negInfKey}, {math.Copysign(0, -1), negZeroKey}, {0, posZeroKey}, {math.Inf(1), posInfKey}} {
+		if got := floatKey(c.x); got != c.key {
+			t.Errorf("floatKey(%v) = %#x, want %#x", c.x, got, c.key)
+		}
+	}
+}
+
+// TestSortCopyAndKeysMatchSortFloat64s pits SortCopy, Sort and SortKeysTo
+// against sort.Float64s on random, duplicate-heavy, NaN/±Inf and −0/+0
+// lists, short and long (both paths), with the sorter's buffers reused:
+// the same values in the same order, bit for bit, except that the zeros
+// of a list holding both signs may come in either sign order (as between
+// sort.Float64s and slices.Sort, neither stable); SortCopy leaves its
+// source as it was. SortKeysTo takes the lists its contract allows (no
+// NaN, not both zeros) and the keys of integers, as the rollups give it.
+func TestSortCopyAndKeysMatchSortFloat64s(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 2))
+	var fs FloatSorter
+	shapes := func() map[string][]float64 {
+		m := floatShapes(rng)
+		m["dups"] = make([]float64, 3000)
+		for i := range m["dups"] {
+			m["dups"][i] = float64(rng.IntN(40)) * 1e6
+		}
+		m["ints"] = make([]float64, 1000)
+		for i := range m["ints"] {
+			m["ints"][i] = float64(rng.Int64N(1 << 40))
+		}
+		m["inf"] = make([]float64, 800)
+		for i := range m["inf"] {
+			m["inf"][i] = []float64{math.Inf(1), math.Inf(-1), rng.NormFloat64(), 7}[rng.IntN(4)]
+		}
+		return m
+	}
+	for trial := range 10 {
+		for name, xs := range shapes() {
+			want := slices.Clone(xs)
+			sort.Float64s(want)
+			src := slices.Clone(xs)
+			got := make([]float64, len(xs))
+			fs.SortCopy(got, src)
+			assertSameBits(t, name+" (SortCopy source kept)", trial, src, xs)
+			assertSortedLike(t, name+" SortCopy", trial, got, want)
+			fs.Sort(src)
+			assertSortedLike(t, name+" Sort", trial, src, want)
+			neg, pos, nan := false, false, false
+			keys := make([]uint64, len(xs))
+			for i, x := range xs {
+				neg, pos, nan = neg || x == 0 && math.Signbit(x), pos || x == 0 && !math.Signbit(x), nan || x != x
+				keys[i] = FloatKey(x)
+			}
+			if nan || neg && pos {
+				continue
+			}
+			clear(got)
+			fs.SortKeysTo(got, keys)
+			assertSameBits(t, name+" SortKeysTo", trial, got, want)
+		}
+	}
+}
+
+// assertSortedLike is assertSameBits, except that zeros of either sign
+// match each other (their order among equal values is unspecified; their
+// numbers must agree).
+func assertSortedLike(t *testing.T, name string, trial int, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s trial %d: length %d, want %d", name, trial, len(got), len(want))
+	}
+	negZeros := func(xs []float64) int {
+		c := 0
+		for _, x := range xs {
+			if x == 0 && math.Signbit(x) {
+				c++
+			}
+		}
+		return c
+	}
+	if g, w := negZeros(got), negZeros(want); g != w {
+		t.Fatalf("%s trial %d: %d negative zeros, want %d", name, trial, g, w)
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) && !(g == 0 && w == 0) {
+			t.Fatalf("%s trial %d: [%d] = %v, want %v", name, trial, i, g, w)
+		}
 	}
 }
