@@ -29,8 +29,14 @@ import (
 // endpoint label parses its URL host in columnar/sidecar) or html (its
 // init builds an entity replacer; and html/template below it, whose
 // inits parse its escaper tables; the SVG text and pages escape
-// themselves).
+// themselves). Nor (issue 32, inits) crypto/rand (zstd's and s2's
+// padding bytes come from math/rand/v2: internal/third_party/compress),
+// flag (pflag's bridge to it is left out: internal/third_party/pflag) or
+// log (the sweep's debug lines write themselves: sweep/debug_log.go).
 var bannedFromBinary = []string{
+	"crypto/rand",
+	"flag",
+	"log",
 	"net/url",
 	"net/netip",
 	"html",

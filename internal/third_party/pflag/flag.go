@@ -114,7 +114,6 @@ package pflag
 import (
 	"bytes"
 	"errors"
-	goflag "flag"
 	"fmt"
 	"io"
 	"os"
@@ -205,8 +204,6 @@ type FlagSet struct {
 	output            io.Writer // nil means stderr; use Output() accessor
 	interspersed      bool      // allow interspersed option/non-option args
 	normalizeNameFunc func(f *FlagSet, name string) NormalizedName
-
-	addedGoFlagSets []*goflag.FlagSet
 }
 
 // A Flag represents the state of a flag.
@@ -1293,11 +1290,6 @@ func (f *FlagSet) parseArgs(args []string, fn parseFunc) (err error) {
 // are defined and before flags are accessed by the program.
 // The return value will be ErrHelp if -help was set but not defined.
 func (f *FlagSet) Parse(arguments []string) error {
-	if f.addedGoFlagSets != nil {
-		for _, goFlagSet := range f.addedGoFlagSets {
-			_ = goFlagSet.Parse(nil)
-		}
-	}
 	f.parsed = true
 
 	f.args = make([]string, 0, len(arguments))
