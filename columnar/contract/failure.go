@@ -1,19 +1,12 @@
 package contract
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/steadysweep/steadysweep/core"
 )
-
-// httpStatusInText finds an HTTP status in an error message: "HTTP 503",
-// "status code 429", "status: 500", "Error code: 400".
-var httpStatusInText = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:http(?:/[\d.]+)?|status(?: code)?|error code|code)[:= ]+([1-5]\d\d)\b`)
-})
 
 // reasonPhrases maps the reason phrases of the HTTP error statuses
 // (RFC 9110 §15.5–15.6 and the IANA HTTP status code registry, lower
@@ -54,8 +47,8 @@ func ClassifyFailure(code int64, typ, msg string, gotFirst bool) (core.FailureKi
 		c = int32(code)
 	}
 	if c == 0 {
-		if m := httpStatusInText().FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
+		if m, ok := httpStatusInText(msg); ok {
+			n, _ := strconv.Atoi(m)
 			c = int32(n)
 		} else if n, ok := reasonPhrases()[strings.ToLower(strings.TrimSpace(msg))]; ok {
 			c = n

@@ -18,10 +18,8 @@ package yaml
 import (
 	"encoding/base64"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -181,21 +179,51 @@ func resolvableTag(tag string) bool {
 	return false
 }
 
-// steadysweep: compiled on first use (lazyRegexp), not at process start.
-var yamlStyleFloat = &lazyRegexp{expr: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`}
-
-// lazyRegexp is a regular expression compiled on its first match: a
-// package-level regexp.MustCompile would run (and allocate ~100 times) in
-// every process that links this package, whether it reads YAML or not.
-type lazyRegexp struct {
-	once sync.Once
-	expr string
-	re   *regexp.Regexp
+// steadysweep: isYAMLStyleFloat replaces the regexp yamlStyleFloat,
+// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`: linking
+// package regexp ran its inits (and unicode's tables) in every process.
+func isYAMLStyleFloat(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		n := digitRun(s, i+1)
+		if n == 0 {
+			return false
+		}
+		i += 1 + n
+	} else {
+		n := digitRun(s, i)
+		if n == 0 {
+			return false
+		}
+		i += n
+		if i < len(s) && s[i] == '.' {
+			i += 1 + digitRun(s, i+1)
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		n := digitRun(s, i)
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+	return i == len(s)
 }
 
-func (l *lazyRegexp) MatchString(s string) bool {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
-	return l.re.MatchString(s)
+// digitRun is the number of ASCII digits at s[i:].
+func digitRun(s string, i int) int {
+	n := 0
+	for i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func resolve(tag string, in string) (rtag string, out interface{}) {
@@ -276,7 +304,7 @@ func resolve(tag string, in string) (rtag string, out interface{}) {
 			if err == nil {
 				return intTag, uintv
 			}
-			if yamlStyleFloat.MatchString(plain) {
+			if isYAMLStyleFloat(plain) {
 				floatv, err := strconv.ParseFloat(plain, 64)
 				if err == nil {
 					return floatTag, floatv
