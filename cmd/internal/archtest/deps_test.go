@@ -38,8 +38,11 @@ import (
 // an error message are matched by hand, each tested against its regexp),
 // nor crypto at all: crypto/sha256 links the FIPS module's DRBG, AES,
 // GCM, HMAC, SHA-3 and SHA-512 and their inits; SHA-256 is
-// internal/sha256, a copy of the standard library's (assembly included).
+// internal/sha256, a copy of the standard library's (assembly included);
+// nor golang.org/x/sys/cpu (its init ran CPUID and parsed GODEBUG; the
+// features come from internal/third_party/cpuid, detected on first use).
 var bannedFromBinary = []string{
+	"golang.org/x/sys/cpu",
 	"crypto",
 	"regexp",
 	"crypto/rand",
