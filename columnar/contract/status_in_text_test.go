@@ -30,27 +30,12 @@ var statusInTextSeeds = []string{
 	"(HTTP 504)", "_code 500", "9code 500", "CODE 500", "HTTPS 500", "statuscode 500",
 }
 
+// TestHTTPStatusInTextMatchesRegexp: the seeds, then 300,000 messages built from the pattern's pieces (the keywords in both cases,
+// separators, digits, word and non-word neighbours, ſ).
 func TestHTTPStatusInTextMatchesRegexp(t *testing.T) {
-	for _, s := range statusInTextSeeds {
-		checkStatusInText(t, s)
-	}
-}
-
-func FuzzHTTPStatusInText(f *testing.F) {
-	for _, s := range statusInTextSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(checkStatusInText)
-}
-
-// TestHTTPStatusInTextOnTokenStrings: 300,000 messages built from the
-// pattern's pieces (the keywords in both cases, separators, digits,
-// word and non-word neighbours, ſ).
-func TestHTTPStatusInTextOnTokenStrings(t *testing.T) {
 	tokens := []string{"http", "HTTP", "Http", "/", "1.1", ".", "status", "STATUS", "ſtatus", "ſ", " code", " CODE",
 		"code", "error", "error code", " ", ":", "=", "1", "5", "0", "6", "99", "404", "x", "_", "é", "\xff", "-"}
-	tokenstrings.Each(32, tokens, 300_000, 8, func(s string) bool {
-		checkStatusInText(t, s)
-		return !t.Failed()
-	})
+	tokenstrings.Check(t, statusInTextSeeds, tokens, 300_000, 8, checkStatusInText)
 }
+
+func FuzzHTTPStatusInText(f *testing.F) { tokenstrings.Fuzz(f, statusInTextSeeds, checkStatusInText) }

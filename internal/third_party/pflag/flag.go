@@ -1384,7 +1384,18 @@ func Parsed() bool {
 }
 
 // CommandLine is the default set of command-line flags, parsed from os.Args.
-var CommandLine = NewFlagSet(os.Args[0], ExitOnError)
+//
+// steadysweep: a literal the linker lays out, not NewFlagSet(os.Args[0],
+// ExitOnError) run at package init (every steadysweep process built it;
+// steadysweep uses its own flag sets, never this one). The same fields as
+// NewFlagSet sets, except that the name is empty: upstream's was
+// os.Args[0], read only by this set's own usage line and Name.
+var CommandLine = &FlagSet{
+	errorHandling: ExitOnError,
+	argsLenAtDash: -1,
+	interspersed:  true,
+	SortFlags:     true,
+}
 
 // NewFlagSet returns a new, empty flag set with the specified name,
 // error handling property and SortFlags set to true.
