@@ -47,6 +47,13 @@ func (c *Cache) Fill(ctx context.Context, run *Run, opts IngestOptions) (*Loaded
 	return c.entries().Fill(ctx, run, opts, Load)
 }
 
+// FillLater is Fill leaving the entry's write to the caller
+// (cache.Cache.FillLater): store, when not nil, writes it and returns the
+// warning Fill would give; the columns must not change until it returns.
+func (c *Cache) FillLater(ctx context.Context, run *Run, opts IngestOptions) (*Loaded, func() error, error) {
+	return c.entries().FillLater(ctx, run, opts, Load)
+}
+
 // Ingest is Load returning the per-sample table.
 func (c *Cache) Ingest(ctx context.Context, run *Run, opts IngestOptions) (*Table, bool, error) {
 	l, hit, err := c.Load(ctx, run, opts)

@@ -224,8 +224,8 @@ func TestCachePointer(t *testing.T) {
 		t.Errorf("with a pointer: first issue %d, want %d (the pointed entry's)", got, want)
 	}
 	pointer := filepath.Join(c.Dir, cache.EntryBase("k", sha)+".entry")
-	for _, bad := range []string{"", "../victim", cache.EntryBase("k", sha) + "-0000000.cols", cache.EntryBase("x", sha) + "-00000000.cols",
-		cache.EntryBase("k", sha) + "-00000000.cols" /* absent */} {
+	for _, bad := range []string{"", "../victim", cache.EntryBase("k", sha) + "-000000000000000.cols", cache.EntryBase("x", sha) + "-0000000000000000.cols",
+		cache.EntryBase("k", sha) + "-0000000000000000.cols" /* absent */} {
 		if err := os.WriteFile(pointer, []byte(bad+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}

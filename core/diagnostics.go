@@ -20,11 +20,58 @@ type CovCell struct {
 }
 
 // RollingCell is the five verdicts on one rolling window [Lo, Hi) of a
-// trajectory.
+// trajectory (Verdicts). A table holds a cell per window: 1410 of them on
+// the 52 super-passes of issue 32's streamed log, 300,000 on a run of
+// 10,000; as five strings a cell took 96 bytes of fresh memory, which a
+// one-shot analyze pays in page faults. The verdicts are held one byte
+// each (24 bytes a cell, and no pointer for the GC to scan).
 type RollingCell struct {
-	Lo, Hi   int
-	Verdicts [5]stats.Verdict
+	Lo, Hi int
+	codes  [5]verdictCode
 }
+
+// NewRollingCell is the cell of the window [lo, hi) with verdicts v
+// (TrendGates order).
+func NewRollingCell(lo, hi int, v [5]stats.Verdict) RollingCell {
+	c := RollingCell{Lo: lo, Hi: hi}
+	for i, x := range v {
+		c.codes[i] = codeOf(x)
+	}
+	return c
+}
+
+// Verdict is the verdict of the cell's algorithm i (TrendGates order).
+func (c RollingCell) Verdict(i int) stats.Verdict { return c.codes[i].verdict() }
+
+// Verdicts is the cell's five verdicts in TrendGates order.
+func (c RollingCell) Verdicts() [5]stats.Verdict {
+	var v [5]stats.Verdict
+	for i, x := range c.codes {
+		v[i] = x.verdict()
+	}
+	return v
+}
+
+// verdictCode is a stats.Verdict in one byte: its index in verdictCodes.
+type verdictCode uint8
+
+// verdictCodes is the verdicts by code (0, a zero cell's, insufficient).
+func verdictCodes() [4]stats.Verdict {
+	return [4]stats.Verdict{stats.VerdictInsufficient, stats.VerdictSteady, stats.VerdictUp, stats.VerdictDown}
+}
+
+// codeOf is v's code; a verdict other than the four is insufficient (the
+// trend tests give no other).
+func codeOf(v stats.Verdict) verdictCode {
+	for i, x := range verdictCodes() {
+		if x == v {
+			return verdictCode(i)
+		}
+	}
+	return 0
+}
+
+func (c verdictCode) verdict() stats.Verdict { return verdictCodes()[c&3] }
 
 // DriftEntry is the drift diagnostics of one metric for one window size:
 // the verdicts on the whole trajectory and on every rolling window.
@@ -56,17 +103,13 @@ func trailing(traj []float64, w int) []float64 {
 	return traj[-w:]
 }
 
-// rollingWindows returns the starts [s, s+w) for s = 0 … n−w; none if
-// w ≤ 0 or w > n.
-func rollingWindows(n, w int) [][2]int {
+// windowCount is the number of rolling windows [s, s+w) of n points,
+// s = 0 … n−w: none if w ≤ 0 or w > n.
+func windowCount(n, w int) int {
 	if w <= 0 || w > n {
-		return nil
+		return 0
 	}
-	out := make([][2]int, 0, n-w+1)
-	for s := 0; s <= n-w; s++ {
-		out = append(out, [2]int{s, s + w})
-	}
-	return out
+	return n - w + 1
 }
 
 // distinctBounds returns bounds with repeated values removed, keeping the
@@ -123,26 +166,34 @@ func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
 
 // driftEntry computes the drift entry of a trajectory for window size w,
 // given the verdicts on the whole trajectory: allVerdicts of every rolling
-// window, by stats.RollingTrendVerdicts (which slides what consecutive
-// windows share). stop is polled every 64 windows.
-func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, stop *stopper) DriftEntry {
+// window, by rt (stats.RollingTrend, which slides what consecutive
+// windows share; nil for a fresh one), appended to cells (nil, or empty
+// with room for every window: the caller's share of one allocation).
+// stop is polled every 64 windows.
+func driftEntry(traj []float64, w, minN int, alpha float64, whole [5]stats.Verdict, cells []RollingCell,
+	rt *stats.RollingTrend, stop *stopper) DriftEntry {
 	d := DriftEntry{WholeRun: whole}
-	rolling := rollingWindows(len(traj), w)
-	if len(rolling) == 0 || stop.failed() {
+	n := windowCount(len(traj), w)
+	if n == 0 || stop.failed() {
 		return d
 	}
-	d.Rolling = make([]RollingCell, 0, len(rolling))
+	if d.Rolling = cells[:0]; cells == nil {
+		d.Rolling = make([]RollingCell, 0, n)
+	}
 	if w < minN {
-		for _, r := range rolling {
-			d.Rolling = append(d.Rolling, RollingCell{Lo: r[0], Hi: r[1], Verdicts: allVerdicts(nil, minN, alpha)})
+		for lo := range n {
+			d.Rolling = append(d.Rolling, NewRollingCell(lo, lo+w, allVerdicts(nil, minN, alpha)))
 		}
 		return d
 	}
-	stats.RollingTrendVerdicts(traj, w, alpha, func(lo int, v [5]stats.Verdict) bool {
+	if rt == nil {
+		rt = new(stats.RollingTrend)
+	}
+	rt.Verdicts(traj, w, alpha, func(lo int, v [5]stats.Verdict) bool {
 		if lo&63 == 63 && stop.failed() {
 			return false
 		}
-		d.Rolling = append(d.Rolling, RollingCell{Lo: lo, Hi: lo + w, Verdicts: v})
+		d.Rolling = append(d.Rolling, NewRollingCell(lo, lo+w, v))
 		return true
 	})
 	return d
@@ -164,14 +215,32 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 	for i, w := range sizes {
 		out[i].W = w
 	}
-	metric := func(m int, st *stopper) {
+	same := sameTrajectories(traj)
+	// The rolling cells of every table in one allocation, each metric's
+	// from part[m] on (small allocations of several size classes each
+	// take fresh pages).
+	var part [NumMetrics]int
+	total := 0
+	for m := range NumMetrics {
+		part[m] = total
+		if same[m] == m {
+			for _, w := range sizes {
+				total += windowCount(len(traj[m]), w)
+			}
+		}
+	}
+	slab := make([]RollingCell, total)
+	metric := func(m int, st *stopper, rt *stats.RollingTrend) {
 		whole := allVerdicts(traj[m], minN, alpha) // the same for every size
+		off := part[m]
 		for i, w := range sizes {
 			if st.failed() {
 				return
 			}
+			k := windowCount(len(traj[m]), w)
 			out[i].Cov[m] = covCell(traj[m], w, ms[m].Gated, bounds)
-			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole, st)
+			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole, slab[off:off:off+k], rt, st)
+			off += k
 		}
 	}
 	var hook func() error
@@ -189,15 +258,18 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 	}
 	next := make(chan int, NumMetrics)
 	for m := range NumMetrics {
-		next <- m
+		if same[m] == m {
+			next <- m
+		}
 	}
 	close(next)
 	work := func(st *stopper) {
+		var rt stats.RollingTrend // one sliding state per goroutine, for all its windows
 		for m := range next {
 			if st.failed() {
 				return
 			}
-			metric(m, st)
+			metric(m, st, &rt)
 		}
 	}
 	mine, helper := &stopper{fn: poll}, &stopper{fn: poll}
@@ -214,5 +286,47 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 			return nil
 		}
 	}
+	for m, first := range same {
+		if first == m {
+			continue
+		}
+		for i := range out { // the same cells but the gate flag; the rolling cells shared, read-only
+			out[i].Cov[m] = out[i].Cov[first]
+			out[i].Cov[m].Gated = ms[m].Gated
+			out[i].Drift[m] = out[i].Drift[first]
+		}
+	}
 	return out
+}
+
+// sameTrajectories maps each metric to the first metric whose trajectory
+// is the same floats bit for bit (itself if none): its CoV and drift
+// tables are the same, computed once. ttft_warm_p50/p90 are ttft_p50/p90
+// when every first token is warm (a run without cold starts, as most
+// are), a fifth of the tables.
+func sameTrajectories(traj *[NumMetrics][]float64) [NumMetrics]int {
+	var same [NumMetrics]int
+	for m := range traj {
+		same[m] = m
+		for e := range m {
+			if same[e] == e && sameFloats(traj[e], traj[m]) {
+				same[m] = e
+				break
+			}
+		}
+	}
+	return same
+}
+
+// sameFloats reports whether a and b hold the same floats bit for bit.
+func sameFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -131,7 +131,7 @@ func writeTrends(b *reportBuilder, r *core.Result, tables []core.WindowDiagnosti
 		for _, d := range tables {
 			up, down := 0, 0
 			for _, rc := range d.Drift[m].Rolling {
-				switch rc.Verdicts[gate] {
+				switch rc.Verdict(gate) {
 				case stats.VerdictUp:
 					up++
 				case stats.VerdictDown:

@@ -39,6 +39,10 @@ type LoadedRun struct {
 	// error so a cancelled sweep leaves a run mid-analysis at once.
 	Stop func() error
 
+	// stored is the cache entry's write running beside the analysis
+	// (LoaderOptions.StoreLater), nil when there is none: WaitStored.
+	stored func() error
+
 	// core is the run prepared for the detector (CoreRun), shared by the
 	// run's parameter sets; a run is analysed by one goroutine.
 	core *core.Run
@@ -63,3 +67,16 @@ type Analysis struct {
 // SeriesFunc computes a run's per-super-pass trajectory for the series
 // table (RunID is filled in by the sweep). Nil disables the table.
 type SeriesFunc func(run *LoadedRun) ([]sinks.SeriesRow, error)
+
+// WaitStored waits for the run's cache entry to be written when the
+// loader left it to run beside the caller (LoaderOptions.StoreLater), and
+// gives its warning ("cache: …", which it also sends to
+// LoaderOptions.Warn, once) or nil. A command calls it before it exits:
+// the entry is then whole on disk. It may be called again; nil for a run
+// whose entry was written by the load or not at all.
+func (lr *LoadedRun) WaitStored() error {
+	if lr == nil || lr.stored == nil {
+		return nil
+	}
+	return lr.stored()
+}

@@ -53,6 +53,11 @@ type LoaderOptions struct {
 	// BeforeDecode, if set, is called just before a run is decoded (not
 	// on a cache hit): analyze lowers the collector's target there.
 	BeforeDecode func()
+	// StoreLater writes a decoded run's cache entry on its own goroutine
+	// while the caller goes on with the columns (which nothing changes):
+	// a cold analyze analyses while the entry is written.
+	// LoadedRun.WaitStored waits for it; its warning comes then.
+	StoreLater bool
 	// Resolve resolves a path into a run (default columnar.ResolveRun):
 	// a test counts the resolutions through it.
 	Resolve func(ctx context.Context, path string) (*columnar.Run, error)
@@ -193,8 +198,9 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 		}()
 	}
 	var (
-		cols *columnar.Loaded
-		hit  bool
+		cols  *columnar.Loaded
+		hit   bool
+		store func() error // the entry's write, StoreLater
 	)
 	if pc.done() && pc.err != nil {
 		err = pc.err
@@ -204,7 +210,19 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 		if cols, hit = o.Cache.Lookup(run, opts); !hit {
 			pc.load()
 			l.beforeDecode()
-			cols, err = o.Cache.Fill(ctx, run, opts)
+			if o.StoreLater {
+				cols, store, err = o.Cache.FillLater(ctx, run, opts)
+				// A load that fails after the decode writes the entry
+				// before it returns, as Fill would have (unwarned: the
+				// error is what it says).
+				defer func() {
+					if store != nil {
+						store()
+					}
+				}()
+			} else {
+				cols, err = o.Cache.Fill(ctx, run, opts)
+			}
 		}
 	} else {
 		pc.load()
@@ -249,6 +267,22 @@ func (l *RunLoader) LoadRun(ctx context.Context, path string) (*LoadedRun, error
 	}
 	if o.KeepColumns {
 		lr.Columns = cols
+	}
+	if store != nil {
+		done := make(chan struct{})
+		var serr error
+		go func(store func() error) {
+			defer close(done)
+			serr = store()
+		}(store)
+		lr.stored = sync.OnceValue(func() error {
+			<-done
+			if serr != nil {
+				warn("%s", serr)
+			}
+			return serr
+		})
+		store = nil // handed over
 	}
 	return lr, nil
 }

@@ -18,10 +18,7 @@ import (
 // loaded from its JSON — and never for a hit, which needs its identity
 // alone (the cache's key) and gets the miss's columns.
 func TestLoadRunDefersTokenizerOnHit(t *testing.T) {
-	run := filepath.Join(repoRoot(t), "..", "shared", "parity", "runs", "conc_clean_ramp")
-	if _, err := os.Stat(run); err != nil {
-		t.Skipf("shared parity run not available: %v", err)
-	}
+	run := cleanRampRun(t)
 	tokPath := filepath.Join(repoRoot(t), "columnar", "tokenizer", "testdata", "tiny", "tokenizer.json")
 	cacheDir := t.TempDir()
 	load := func() *LoadedRun {
@@ -71,5 +68,79 @@ func TestLoadRunDefersTokenizerOnHit(t *testing.T) {
 		if !reflect.DeepEqual(*lr.Samples, *fill.Samples) {
 			t.Errorf("%s: samples differ from the first load's", name)
 		}
+	}
+}
+
+// cleanRampRun is the shared parity run conc_clean_ramp's directory, or
+// skips the test when the shared material is not there.
+func cleanRampRun(t *testing.T) string {
+	t.Helper()
+	run := filepath.Join(repoRoot(t), "..", "shared", "parity", "runs", "conc_clean_ramp")
+	if _, err := os.Stat(run); err != nil {
+		t.Skipf("shared parity run not available: %v", err)
+	}
+	return run
+}
+
+// TestLoadRunStoreLater: with StoreLater a decoded run's cache entry is
+// written beside the caller and is on disk once WaitStored returns (nil,
+// again on a second call); the next load is a hit with the same columns
+// as the decode, and has nothing to wait for. The entry is the one Fill
+// writes: a load without StoreLater into another cache names the same
+// files.
+func TestLoadRunStoreLater(t *testing.T) {
+	run := cleanRampRun(t)
+	load := func(dir string, later bool) *LoadedRun {
+		t.Helper()
+		l := NewRunLoader(LoaderOptions{Cache: &columnar.Cache{Dir: dir}, Counter: tokenizer.Words{}, StoreLater: later,
+			Warn: func(w string) { t.Errorf("warning: %s", w) }})
+		lr, err := l.LoadRun(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lr
+	}
+	names := func(dir string) []string {
+		t.Helper()
+		var got []string
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				rel, _ := filepath.Rel(dir, p)
+				got = append(got, rel)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got)
+		return got
+	}
+	later, now := t.TempDir(), t.TempDir()
+	fill := load(later, true)
+	if fill.CacheHit {
+		t.Fatal("first load: a hit in a new cache")
+	}
+	if err := fill.WaitStored(); err != nil {
+		t.Fatalf("WaitStored: %v", err)
+	}
+	if err := fill.WaitStored(); err != nil {
+		t.Fatalf("WaitStored again: %v", err)
+	}
+	if err := load(now, false).WaitStored(); err != nil {
+		t.Fatalf("WaitStored of a load that stored the entry itself: %v", err)
+	}
+	if got, want := names(later), names(now); !slices.Equal(got, want) || len(got) < 3 {
+		t.Fatalf("cache files written later %q, by Fill %q", got, want)
+	}
+	hit := load(later, true)
+	if !hit.CacheHit {
+		t.Fatal("second load: not a hit after WaitStored")
+	}
+	if err := hit.WaitStored(); err != nil {
+		t.Fatalf("WaitStored of a hit: %v", err)
+	}
+	if !slices.Equal(hit.Samples.OutTokens, fill.Samples.OutTokens) || !slices.Equal(hit.Samples.IssueNs, fill.Samples.IssueNs) {
+		t.Fatal("the hit's columns differ from the decode's")
 	}
 }

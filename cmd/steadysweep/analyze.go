@@ -81,10 +81,14 @@ func (f *analyzeFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stder
 	if f.given("superpass-size") {
 		f.loadFlags.superpassSize = params.SuperpassSize
 	}
+	// A cold load's cache entry is written while the run is analysed,
+	// and is whole on disk before the command returns.
+	f.loadFlags.storeLater = true
 	loaded, err := f.loadFlags.loader(warnings).LoadRun(ctx, fs.Arg(0))
 	if err != nil {
 		return loadError(withResolveHint(err, "pass a run directory holding events.jsonl, or the events file itself"))
 	}
+	defer loaded.WaitStored()
 	run := loaded.Run
 	cr := core.NewRun(loaded.Samples, loaded.Info)
 	cr.Floats = hugeFloats
@@ -104,10 +108,22 @@ func (f *analyzeFlags) run(ctx context.Context, fs *pflag.FlagSet, stdout, stder
 	// analysis (the tables' own fields are the only ones either writes,
 	// Result.Diagnostics), and on a long run they are the largest
 	// phases (10,000 super-passes: ~1.1 s and ~0.15 s of CPU). Every
-	// later use of res waits for them.
+	// later use of res waits for them. Without an earliest stop to search
+	// (no assessment: compat reference, or off the window path;
+	// sweep.EarliestStop returns at once) they are computed here: a second
+	// goroutine would only be waited for.
 	var diag *background
-	if !f.pointYAML {
-		diag = inBackground(func() error { _, err := res.Diagnostics(); return err })
+	switch {
+	case f.pointYAML:
+	case res.Assessment == nil || res.Path != core.PathWindow:
+		_, err := res.Diagnostics()
+		diag = &background{err: err, waited: true}
+	default:
+		diag = inBackground(func() error {
+			growStack8K()
+			_, err := res.Diagnostics()
+			return err
+		})
 	}
 	err = sweep.EarliestStop(cr, params, res)
 	if derr := diag.wait(); derr != nil && err == nil {
@@ -374,11 +390,19 @@ func (f *analyzeFlags) params() (core.Params, error) {
 		}
 		p.MinDurFloorS = s
 	}
-	flags := analyzeParamFlags()
-	if err := f.applySets(&p, flags); err != nil {
-		return p, err
+	// The flag of each parameter names it in an error: made only for one
+	// (core.ParamSpecs builds the whole parameter table).
+	var flags map[string]string
+	if len(f.sets) > 0 {
+		flags = analyzeParamFlags()
+		if err := f.applySets(&p, flags); err != nil {
+			return p, err
+		}
 	}
 	if err := p.Validate(); err != nil {
+		if flags == nil {
+			flags = analyzeParamFlags()
+		}
 		return p, usageError{flagNamed(err, flags)}
 	}
 	return p, nil

@@ -30,6 +30,10 @@ type loadFlags struct {
 	// and text lengths: 24 bytes a sample) for a command that exports the
 	// columns; the others let them go once the run is loaded.
 	keepTable bool
+	// storeLater writes a decoded run's cache entry while the command
+	// analyses it (sweep.LoaderOptions.StoreLater); the command waits
+	// for it before it exits (sweep.LoadedRun.WaitStored).
+	storeLater bool
 	// resolve replaces columnar.ResolveRun (nil: it): a test counts the
 	// resolutions of a sweep through it.
 	resolve func(ctx context.Context, path string) (*columnar.Run, error)
@@ -71,7 +75,7 @@ func (l *loadFlags) check() error {
 func (l *loadFlags) options(warn io.Writer) sweep.LoaderOptions {
 	o := sweep.LoaderOptions{Tokenizer: l.tokenizer, Model: l.model, TokenizerCache: l.tokenizerCache(),
 		TokenizeSample: l.tokenizeSample, SuperPassSize: l.superpassSize, DatasetSize: l.datasetSize,
-		KeepColumns: l.keepTable, Resolve: l.resolve}
+		KeepColumns: l.keepTable, StoreLater: l.storeLater, Resolve: l.resolve}
 	if !l.noCache && l.cacheDir != "" {
 		o.Cache = &columnar.Cache{Dir: l.cacheDir}
 	}

@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/pflag"
 
@@ -99,9 +97,10 @@ func main() {
 		}
 		os.Exit(exitCode(run(context.Background(), args, os.Stdout, os.Stderr), os.Stderr))
 	}
+	growStack32K()
 	releaseInitPagesAtFirstGC()
 	startGCFloor()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	err := run(ctx, args, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +24,7 @@ import (
 	"github.com/steadysweep/steadysweep/sinks"
 	"github.com/steadysweep/steadysweep/sinks/sinkstest"
 	"github.com/steadysweep/steadysweep/sweep"
+	"github.com/zeebo/xxh3"
 )
 
 // sweepRow is the part of a rows-table row these tests compare.
@@ -507,7 +507,7 @@ func TestSweepConcurrentCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasSuffix(e, fmt.Sprintf("-%08x.cols", crc32.Checksum(data[:len(data)-4], crc32.MakeTable(crc32.Castagnoli)))) {
+		if !strings.HasSuffix(e, fmt.Sprintf("-%016x.cols", xxh3.Hash(data[:len(data)-8]))) {
 			t.Errorf("cache entry %s does not match its checksum: the corrupt entry was kept", filepath.Base(e))
 		}
 	}

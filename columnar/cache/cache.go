@@ -3,13 +3,14 @@ package cache
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
@@ -22,7 +23,7 @@ import (
 
 // Cache stores ingested runs as files of its own layout (cacheentry.go:
 // raw little-endian columns, the summary and run info, a trailing
-// CRC-32C) so a run is decoded (and tokenized) once, and a hit's columns
+// XXH3-64) so a run is decoded (and tokenized) once, and a hit's columns
 // are used where they lie, mapped (where the platform allows) or read.
 //
 // An entry holds the decoded columns of one events file under one set of
@@ -34,12 +35,12 @@ import (
 //     recorded when it was decoded (hashed while it was read, not
 //     re-read): its content key (XXH3-128), and its SHA-256 when that was
 //     computed too (a sweep's rows record it; a shared cache uses it).
-//  2. Entry: KEY-SUM-CRC.cols, where KEY hashes the schema version, the
+//  2. Entry: KEY-SUM-XXH.cols, where KEY hashes the schema version, the
 //     token counter's identity, the tokenize-sample setting with the
 //     super-pass size it uses, the full-output count mode, the line cap,
 //     the events file's size and mtime and which digest SUM is; SUM is
 //     the events file's content key in a private cache, the start of its
-//     SHA-256 in a shared one; CRC the CRC-32C of the entry's bytes,
+//     SHA-256 in a shared one; XXH the XXH3-64 of the entry's bytes,
 //     which the entry also ends with. Both are checked on every read
 //     (one pass over the file), and every offset and length in it
 //     against the file's size, so a torn, corrupt or lying entry is
@@ -56,16 +57,18 @@ import (
 // temporary file and renamed, never changed in place, so concurrent
 // processes at worst write the same entry twice.
 //
-// A hit's columns are used in place: on Linux and macOS an
-// entry of mapMinSize bytes or more is mapped (MAP_PRIVATE: the file is
-// never written; a write to a column copies its page, as a write to a
-// buffer read would change the buffer alone) and the Samples' slices
-// point into the mapping, which is never unmapped (a Loaded's columns may
-// be held anywhere; the process's mappings are bounded by mapBudget, past
-// which entries are read into memory). A mapped entry truncated in place
-// by another writer would fault on access; this package never does that,
-// and only the user's own entries are used. Elsewhere, and for a small
-// entry, the file is read into one buffer of its own.
+// A hit's columns are used in place: on Linux an entry of hugeReadMin
+// bytes or more is read into transparent huge pages outside the heap
+// (entrymap_mmap.go); there without THP, on macOS, and for an entry of
+// mapMinSize bytes or more, it is mapped (MAP_PRIVATE: the file is never
+// written; a write to a column copies its page, as a write to a buffer
+// read would change the buffer alone). The Samples' slices point into
+// that memory, which is never freed (a Loaded's columns may be held
+// anywhere; the process keeps at most mapBudget of it, past which entries
+// are read into the heap). A mapped entry truncated in place by another
+// writer would fault on access; this package never does that, and only
+// the user's own entries are used. Elsewhere, and for a small entry, the
+// file is read into one buffer of its own.
 type Cache struct {
 	// Dir is the cache directory (DefaultCacheDir() when empty; when
 	// that is empty too, nothing is cached: every Lookup misses and Fill
@@ -74,8 +77,9 @@ type Cache struct {
 }
 
 // cacheKeyVersion changes when the key or the entry layout does (5: the
-// entry's own layout, cacheentry.go, instead of Arrow IPC).
-const cacheKeyVersion = 5
+// entry's own layout, cacheentry.go, instead of Arrow IPC; 6: its
+// checksum an XXH3-64, not a CRC-32C).
+const cacheKeyVersion = 6
 
 // entrySuffix ends an entry's file name.
 const entrySuffix = ".cols"
@@ -120,13 +124,32 @@ func (c *Cache) Lookup(run *contract.Run, opts contract.IngestOptions) (*contrac
 // file as it is read, and stores the result without looking for an entry
 // first (columnar.Cache.Load does).
 func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.IngestOptions, decode func(context.Context, *contract.Run, contract.IngestOptions) (*contract.Loaded, error)) (*contract.Loaded, error) {
+	l, store, err := c.FillLater(ctx, run, opts, decode)
+	if store != nil {
+		if err := store(); err != nil {
+			run.Warnf("%v", err)
+		}
+	}
+	return l, err
+}
+
+// FillLater is Fill that leaves the entry's write to its caller: store
+// (nil when there is nothing to write) writes the entry, its pointer and
+// the events file's identity, and returns what Fill would warn of
+// ("cache: …"). It may run on another goroutine while the columns are
+// used, which must not change them until it returns: a cold analyze
+// writes the 6 MB entry of a 185 MB log while it analyses, not before.
+// The entry's plan (its summary and run info, encoded) is made here, so
+// the Loaded's other fields may change at once.
+func (c *Cache) FillLater(ctx context.Context, run *contract.Run, opts contract.IngestOptions, decode func(context.Context, *contract.Run, contract.IngestOptions) (*contract.Loaded, error)) (*contract.Loaded, func() error, error) {
 	fi, err := os.Stat(run.EventsPath)
 	if err != nil {
-		return nil, fmt.Errorf("cache key: %w", err)
+		return nil, nil, fmt.Errorf("cache key: %w", err)
 	}
 	id := contract.FileIdentity(fi)
 	if c.dir() == "" {
-		return decode(ctx, run, opts) // no cache directory (DefaultCacheDir)
+		l, err := decode(ctx, run, opts) // no cache directory (DefaultCacheDir)
+		return l, nil, err
 	}
 	// The directory is made first: one that does not exist yet counts as
 	// shared (shared.go), but the one made here is the user's own.
@@ -137,7 +160,7 @@ func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.Inges
 	opts.HashEvents, opts.KeyEvents = wantSHA, !shared
 	l, err := decode(ctx, run, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := digests{Key: l.EventsKey, SHA: l.EventsSHA256}
 	if needKey, needSHA := !shared && d.Key == "", wantSHA && d.SHA == ""; needKey || needSHA {
@@ -146,20 +169,31 @@ func (c *Cache) Fill(ctx context.Context, run *contract.Run, opts contract.Inges
 		got, err := hashFileOnce(run.EventsPath, id, needKey, needSHA)
 		if err != nil {
 			run.Warnf("cache: %v", err)
-			return l, nil
+			return l, nil, nil
 		}
 		d.merge(got)
 		l.EventsKey, l.EventsSHA256 = d.Key, d.SHA
 	}
 	// A file written while it was read is not recorded under either identity.
-	if fi2, err := os.Stat(run.EventsPath); err == nil && contract.FileIdentity(fi2) == id {
-		if err := c.store(key, d.content(shared), l); err != nil {
-			run.Warnf("cache: %v", err)
-		} else if err := c.recordIdentity(id, d); err != nil {
-			run.Warnf("cache: %v", err)
-		}
+	if fi2, err := os.Stat(run.EventsPath); err != nil || contract.FileIdentity(fi2) != id {
+		return l, nil, nil
 	}
-	return l, nil
+	plan, err := PlanEntry(l)
+	if err != nil {
+		run.Warnf("cache: %v", err)
+		return l, nil, nil
+	}
+	sum := d.content(shared)
+	store := func() error {
+		if err := c.storePlan(key, sum, plan); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		if err := c.recordIdentity(id, d); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		return nil
+	}
+	return l, store, nil
 }
 
 // lookup is the entry of run under opts, its events file of identity
@@ -234,36 +268,58 @@ func readerSidecars(f contract.Format) []string {
 
 // cacheKey derives the entry key of run under opts; shared says the
 // entry is named by the SHA-256 (digests.content), not the content key.
+// The hashed text is appended with strconv, not fmt (whose first use costs
+// a warm analyze ~0.3 ms): the same text fmt.Fprintf's %d, %q and %v wrote.
 func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64, shared bool) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "steadysweep-cache\x00v=%d\x00schema=%d\x00", cacheKeyVersion, contract.SchemaVersion)
 	counter := "none"
 	if opts.Counter != nil {
 		counter = opts.Counter.Identity()
 	}
-	fmt.Fprintf(h, "counter=%q\x00sample=%d\x00S=%d\x00full=%d\x00maxline=%d\x00size=%d\x00mtime=%d\x00",
-		counter, opts.TokenizeSample, contract.SampleSuperPass(run, opts), contract.TokensModeOf(run), contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize), id[2], id[3])
+	b := make([]byte, 0, 512)
+	field := func(name string, v int64) {
+		b = append(b, name...)
+		b = strconv.AppendInt(append(b, '='), v, 10)
+		b = append(b, 0)
+	}
+	b = append(b, "steadysweep-cache\x00"...)
+	field("v", cacheKeyVersion)
+	field("schema", contract.SchemaVersion)
+	b = append(strconv.AppendQuote(append(b, "counter="...), counter), 0)
+	field("sample", int64(opts.TokenizeSample))
+	field("S", int64(contract.SampleSuperPass(run, opts)))
+	field("full", int64(contract.TokensModeOf(run)))
+	field("maxline", int64(contract.Cmp0(opts.MaxLineSize, contract.DefaultMaxLineSize)))
+	field("size", id[2])
+	field("mtime", id[3])
 	sum := "xxh3-128"
 	if shared {
 		sum = "sha256"
 	}
-	fmt.Fprintf(h, "sum=%s\x00", sum)
+	b = append(append(b, "sum="+sum...), 0)
 	if run.Format != "" && run.Format != contract.FormatEndpoints {
-		fmt.Fprintf(h, "format=%s\x00part=%d\x00", run.Format, run.Part) // one report, several runs
+		b = append(append(b, "format="+string(run.Format)...), 0)
+		field("part", int64(run.Part)) // one report, several runs
 	}
 	// A reader that reads files beside its log (AIPerf's summary and
 	// steady-state window: the model, the load, the peer window) stores
 	// what they say in the entry: their identities are in the key, so an
 	// edited one is read again.
 	for _, name := range readerSidecars(run.Format) {
+		b = append(append(b, "sidecar="+name...), 0)
 		p := filepath.Join(filepath.Dir(run.EventsPath), name)
 		if fi, err := os.Stat(p); err == nil {
-			fmt.Fprintf(h, "sidecar=%s\x00%v\x00", name, contract.FileIdentity(fi))
+			sep := byte('[') // "[a b c d e]", as %v wrote it
+			for _, v := range contract.FileIdentity(fi) {
+				b = strconv.AppendInt(append(b, sep), v, 10)
+				sep = ' '
+			}
+			b = append(b, "]\x00"...)
 		} else {
-			fmt.Fprintf(h, "sidecar=%s\x00absent\x00", name)
+			b = append(b, "absent\x00"...)
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:16])
 }
 
 // Entry returns a valid entry for key and events digest sha, or nil.
@@ -357,7 +413,7 @@ func (c *Cache) entry(key, sum string, d digests, run *contract.Run, verify func
 var EntryJudged func(path string)
 
 // EntryBase is the start of the names of the entries for key and the
-// events digest sum (digests.content): BASE-CRC.cols, and BASE.entry the
+// events digest sum (digests.content): BASE-XXH.cols, and BASE.entry the
 // pointer to the latest of them.
 func EntryBase(key, sum string) string { return key + "-" + sum[:32] }
 
@@ -369,8 +425,8 @@ func (c *Cache) pointedEntry(base string) (string, bool) {
 		return "", false
 	}
 	name := strings.TrimSuffix(string(b), "\n")
-	crc, ok := strings.CutPrefix(name, base+"-")
-	if !ok || len(crc) != len("01234567"+entrySuffix) || !strings.HasSuffix(crc, entrySuffix) || strings.ContainsAny(crc, "/\\") {
+	sum, ok := strings.CutPrefix(name, base+"-")
+	if !ok || len(sum) != len("0123456789abcdef"+entrySuffix) || !strings.HasSuffix(sum, entrySuffix) || strings.ContainsAny(sum, "/\\") {
 		return "", false
 	}
 	return name, true
@@ -379,16 +435,17 @@ func (c *Cache) pointedEntry(base string) (string, bool) {
 // loadEntry returns the entry f, open at path (st its fstat), applied to
 // run, or nil when it is invalid (then removed, with a warning).
 func (c *Cache) loadEntry(f *os.File, st fs.FileInfo, path string, d digests, run *contract.Run) *contract.Loaded {
-	l, err := readEntry(f, st, path)
+	// An endpoints run's facts come from its sidecars, read afresh;
+	// another format's from its own log, stored with the columns.
+	fromSidecars := run.Format == "" || run.Format == contract.FormatEndpoints
+	l, err := readEntry(f, st, path, fromSidecars)
 	if err != nil {
 		run.Warnf("cache: discarding %s: %v", path, err)
 		os.Remove(path)
 		return nil
 	}
-	// An endpoints run's facts come from its sidecars, read afresh;
-	// another format's from its own log, stored with the columns.
 	info := l.Info
-	if run.Format == "" || run.Format == contract.FormatEndpoints {
+	if fromSidecars {
 		info = endpoints.EndpointsInfo(run)
 	}
 	// The entry keeps the problems of the file it was made from; they
@@ -411,13 +468,14 @@ func ReadEntry(path string) (*contract.Loaded, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readEntry(f, st, path)
+	return readEntry(f, st, path, false)
 }
 
 // readEntry is ReadEntry of the entry f open at path, st its fstat: the
 // file mapped (mapEntry) or read, its checksums checked against its
-// trailer and its name, then its columns laid over the bytes.
-func readEntry(f *os.File, st fs.FileInfo, path string) (*contract.Loaded, error) {
+// trailer and its name, then its columns laid over the bytes (its RunInfo
+// left undecoded with skipInfo: loadedFromEntry).
+func readEntry(f *os.File, st fs.FileInfo, path string, skipInfo bool) (*contract.Loaded, error) {
 	if st.Size() > safeopen.LimitCacheEntry {
 		return nil, &safeopen.Error{Path: path, Kind: "a cache entry", Limit: safeopen.LimitCacheEntry, Err: safeopen.ErrTooLarge}
 	}
@@ -428,32 +486,34 @@ func readEntry(f *os.File, st fs.FileInfo, path string) (*contract.Loaded, error
 			return nil, err
 		}
 	}
-	l, err := entryOf(b, filepath.Base(path))
+	l, err := entryOf(b, filepath.Base(path), skipInfo)
 	if err != nil && unmap != nil {
 		unmap() // nothing of it was kept
 	}
 	return l, err
 }
 
-// entryOf is the entry b named name, checked.
-func entryOf(b []byte, name string) (*contract.Loaded, error) {
+// entryOf is the entry b named name, checked (loadedFromEntry).
+func entryOf(b []byte, name string, skipInfo bool) (*contract.Loaded, error) {
 	sum, err := checkEntry(b)
 	if err != nil {
 		return nil, err
 	}
 	base := strings.TrimSuffix(name, entrySuffix)
 	dash := strings.LastIndexByte(base, '-')
-	if dash < 0 || base[dash+1:] != fmt.Sprintf("%08x", sum) {
+	if dash < 0 || base[dash+1:] != sumHex(sum) {
 		return nil, errors.New("checksum mismatch with the entry's name")
 	}
-	return loadedFromEntry(b)
+	return loadedFromEntry(b, skipInfo)
 }
 
-// castagnoli is the CRC-32C table (hardware-accelerated on amd64 and
-// arm64): the entry checksum catches torn and corrupt files at memory
-// speed. A function, not a package-level MakeTable: hash/crc32 builds the
-// table (9 KB) once, on first use, rather than at every process start.
-func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
+// sumHex is an entry checksum as its name carries it: 16 lowercase hex
+// digits (%016x).
+func sumHex(sum uint64) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], sum)
+	return hex.EncodeToString(b[:])
+}
 
 // Store writes l's columns as the entry for key, atomically. An
 // endpoints run's facts stored with them are not used (attach applies the
@@ -472,6 +532,11 @@ func (c *Cache) store(key, sum string, l *contract.Loaded) error {
 	if err != nil {
 		return err
 	}
+	return c.storePlan(key, sum, plan)
+}
+
+// storePlan is store of the entry planned (PlanEntry).
+func (c *Cache) storePlan(key, sum string, plan *EntryPlan) error {
 	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
 		return err
 	}
@@ -481,12 +546,12 @@ func (c *Cache) store(key, sum string, l *contract.Loaded) error {
 	if err != nil {
 		return err
 	}
-	f.Unsynced() // its CRC is checked on every read (writeCacheFile)
-	crc, err := plan.Write(f)
+	f.Unsynced() // its checksum is checked on every read (writeCacheFile)
+	xxh, err := plan.Write(f)
 	if err != nil {
 		return errors.Join(fmt.Errorf("write entry: %w", err), f.Abort())
 	}
-	name := fmt.Sprintf("%s-%08x%s", base, crc, entrySuffix)
+	name := base + "-" + sumHex(xxh) + entrySuffix
 	if err := f.CommitAs(filepath.Join(c.dir(), name)); err != nil {
 		return err
 	}
@@ -495,7 +560,7 @@ func (c *Cache) store(key, sum string, l *contract.Loaded) error {
 
 // writeCacheFile writes dir/name atomically (internal/atomicfile),
 // unsynced: every file of the cache is checked where it is read (an
-// entry's CRC-32C, which its name and its pointer carry; an identity
+// entry's XXH3-64, which its name and its pointer carry; an identity
 // file's digests, which name the entry), so one a crash left empty or torn
 // is a miss, rebuilt; a sync per file was a sixth of a cold analyze's wall
 // time (three files, 10–20 ms each on a virtual disk).

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/zeebo/xxh3"
 )
 
 // plantedLoaded is a Loaded of n samples whose every column is planted
@@ -73,22 +73,22 @@ func entryBytes(t testing.TB, l *contract.Loaded) []byte {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	crc, err := p.Write(&buf)
+	sum, err := p.Write(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
-	if got := binary.LittleEndian.Uint32(b[len(b)-4:]); got != crc || crc != crc32.Checksum(b[:len(b)-4], castagnoli()) {
-		t.Fatalf("trailer %08x, returned %08x, want the CRC-32C of the bytes before the trailer", got, crc)
+	if got := binary.LittleEndian.Uint64(b[len(b)-8:]); got != sum || sum != xxh3.Hash(b[:len(b)-8]) {
+		t.Fatalf("trailer %016x, returned %016x, want the XXH3-64 of the bytes before the trailer", got, sum)
 	}
 	return b
 }
 
-// reseal rewrites b's trailing CRC-32C to match its (changed) bytes, as a
+// reseal rewrites b's trailing XXH3-64 to match its (changed) bytes, as a
 // buggy or hostile writer would: the checksum passes and the layout
 // checks alone must catch the change.
 func reseal(b []byte) []byte {
-	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli()))
+	binary.LittleEndian.PutUint64(b[len(b)-8:], xxh3.Hash(b[:len(b)-8]))
 	return b
 }
 
@@ -116,7 +116,7 @@ func TestEntryPlantedRoundTrip(t *testing.T) {
 		if _, err := checkEntry(b); err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
-		got, err := loadedFromEntry(b)
+		got, err := loadedFromEntry(b, false)
 		if err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
@@ -125,6 +125,14 @@ func TestEntryPlantedRoundTrip(t *testing.T) {
 		}
 		if d := sameLoaded(got, want); d != "" {
 			t.Errorf("n=%d: %s differ", n, d)
+		}
+		// An endpoints run's load leaves the stored RunInfo undecoded.
+		skipped, err := loadedFromEntry(b, true)
+		if err != nil {
+			t.Fatalf("n=%d, run info skipped: %v", n, err)
+		}
+		if !reflect.DeepEqual(skipped.Info, core.RunInfo{}) || !reflect.DeepEqual(skipped.Samples, want.Samples) {
+			t.Errorf("n=%d, run info skipped: info %+v, or the samples differ", n, skipped.Info)
 		}
 	}
 }
@@ -158,7 +166,7 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 		{"truncated to the header", func(b []byte) []byte { return b[:entryHeaderSize] }, false},
 		{"empty", func([]byte) []byte { return nil }, false},
 		{"truncated, resealed", func(b []byte) []byte { return b[:len(b)*2/3] }, true},
-		{"header only, resealed", func(b []byte) []byte { return b[:entryHeaderSize+4] }, true},
+		{"header only, resealed", func(b []byte) []byte { return b[:entryHeaderSize+entrySumSize] }, true},
 		{"wrong magic", func(b []byte) []byte { copy(b, "ARROW1\x00\x00"); return b }, true},
 		{"wrong layout version", func(b []byte) []byte { le.PutUint32(b[8:], entryVersion+1); return b }, true},
 		{"wrong schema version", func(b []byte) []byte { le.PutUint32(b[12:], contract.SchemaVersion-1); return b }, true},
@@ -203,15 +211,15 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 		{"bool not 0 or 1", func(b []byte) []byte { r := col(b, "has_first_token"); b[le.Uint64(r[32:])+7] = 2; return b }, true},
 		{"failure kind unknown", func(b []byte) []byte { r := col(b, entryKind); b[le.Uint64(r[32:])+3] = 250; return b }, true},
 		{"validity not 0 or 1", func(b []byte) []byte { r := col(b, entryUUIDExt); b[le.Uint64(r[48:])] = 7; return b }, true},
-		{"summary not JSON", func(b []byte) []byte { b[le.Uint64(b[32:])] = '!'; return b }, true},
+		{"summary damaged", func(b []byte) []byte { b[le.Uint64(b[32:])] = '!'; return b }, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := tc.spoil(bytes.Clone(orig))
-			if tc.resealed && len(b) >= 4 {
+			if tc.resealed && len(b) >= entrySumSize {
 				reseal(b)
 			}
-			l, err := entryOf(b, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:max(len(b)-4, 0)], castagnoli()), entrySuffix))
+			l, err := entryOf(b, fmt.Sprintf("k-s-%016x%s", xxh3.Hash(b[:max(len(b)-8, 0)]), entrySuffix), false)
 			if err == nil || l != nil {
 				t.Fatalf("read without an error (%v)", l != nil)
 			}
@@ -221,11 +229,11 @@ func TestEntryCorruptionIsAnError(t *testing.T) {
 		})
 	}
 	// The untouched entry reads, under its own name only.
-	sum := crc32.Checksum(orig[:len(orig)-4], castagnoli())
-	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%08x%s", sum, entrySuffix)); err != nil {
+	sum := xxh3.Hash(orig[:len(orig)-8])
+	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum, entrySuffix), false); err != nil {
 		t.Fatalf("the untouched entry: %v", err)
 	}
-	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%08x%s", sum^1, entrySuffix)); err == nil {
+	if _, err := entryOf(bytes.Clone(orig), fmt.Sprintf("k-s-%016x%s", sum^1, entrySuffix), false); err == nil {
 		t.Fatal("an entry read under another entry's name")
 	}
 }
@@ -241,11 +249,11 @@ func TestEntryEveryHeaderByte(t *testing.T) {
 		for _, v := range []byte{0, 1, 0x7f, 0x80, 0xff, orig[i] + 1, orig[i] - 1, orig[i] ^ 8} {
 			b := bytes.Clone(orig)
 			b[i] = v
-			loadedFromEntry(reseal(b))
+			loadedFromEntry(reseal(b), false)
 		}
 	}
-	for n := 4; n < len(orig); n++ {
-		loadedFromEntry(reseal(bytes.Clone(orig[:n])))
+	for n := entrySumSize; n < len(orig); n++ {
+		loadedFromEntry(reseal(bytes.Clone(orig[:n])), false)
 	}
 }
 
@@ -255,8 +263,8 @@ func FuzzEntry(f *testing.F) {
 	f.Add(entryBytes(f, plantedLoaded(3)))
 	f.Add(entryBytes(f, plantedLoaded(0)))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) >= 4 {
-			loadedFromEntry(reseal(b))
+		if len(b) >= entrySumSize {
+			loadedFromEntry(reseal(b), false)
 		}
 	})
 }
@@ -272,7 +280,7 @@ func TestEntryMappedInPlace(t *testing.T) {
 		t.Fatalf("planted entry of %d bytes, below mapMinSize %d", len(b), mapMinSize)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, fmt.Sprintf("k-s-%08x%s", crc32.Checksum(b[:len(b)-4], castagnoli()), entrySuffix))
+	path := filepath.Join(dir, fmt.Sprintf("k-s-%016x%s", xxh3.Hash(b[:len(b)-8]), entrySuffix))
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +306,7 @@ func TestEntryMappedInPlace(t *testing.T) {
 	if count() != before+1 {
 		t.Errorf("mappings %d, want %d: the entry was not mapped", count(), before+1)
 	}
-	read, err := loadedFromEntry(b)
+	read, err := loadedFromEntry(b, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func BenchmarkReadEntry(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				if _, err := entryOf(data, filepath.Base(path)); err != nil {
+				if _, err := entryOf(data, filepath.Base(path), true); err != nil {
 					b.Fatal(err)
 				}
 				if unmap != nil {

@@ -137,9 +137,13 @@ func openEventsSized(path string, h io.Writer, bufSize int) (*ReadCloser, error)
 	if err != nil {
 		return nil, fmt.Errorf("open events file: %w", err)
 	}
-	var raw io.Reader = f
+	st, err := f.Stat()
+	if err != nil {
+		st = nil
+	}
+	raw := cachedFileReader(f, st)
 	if h != nil {
-		raw = io.TeeReader(f, h)
+		raw = io.TeeReader(raw, h)
 	}
 	rc, err := decompressSized(raw, path, bufSize)
 	if err != nil {
@@ -148,7 +152,7 @@ func openEventsSized(path string, h io.Writer, bufSize int) (*ReadCloser, error)
 	}
 	rc.closers = append(rc.closers, f.Close)
 	rc.Raw = raw
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+	if st != nil && st.Mode().IsRegular() {
 		rc.Size = st.Size()
 	}
 	if b, ok := rc.Reader.(*BoundedReader); ok && rc.Size > 0 {

@@ -73,3 +73,49 @@ func BenchmarkEarlyStoppingPercentile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDiagnosticsVerdicts is the trend verdicts of a warm analyze's
+// diagnostic tables for one metric of a 52-super-pass run (issue 32's
+// streamed log): the whole series and its rolling windows of 4, 6 and 8.
+func BenchmarkDiagnosticsVerdicts(b *testing.B) {
+	xs := benchSeries(52)
+	b.Run("whole", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			TrendVerdicts(xs, Alpha)
+		}
+	})
+	var rt RollingTrend // reused, as the diagnostic tables do
+	b.Run("rolling", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, w := range []int{4, 6, 8} {
+				rt.Verdicts(xs, w, Alpha, func(int, [5]Verdict) bool { return true })
+			}
+		}
+	})
+	// The rolling windows' verdicts alone, with and without the z-tests'
+	// band (every p-value computed).
+	for _, c := range []struct {
+		name string
+		band zBand
+	}{{"band", newZBand(Alpha)}, {"p-values", zBand{alpha: Alpha}}} {
+		b.Run("windows-"+c.name, func(b *testing.B) {
+			var rw rollingWindow
+			for b.Loop() {
+				for _, w := range []int{4, 6, 8} {
+					rw.init(xs, w)
+					lags := NeweyWestLags(w)
+					for lo := 0; lo+w <= len(xs); lo++ {
+						if lo == 0 {
+							rw.build(0)
+						} else {
+							rw.slide(lo)
+						}
+						rw.verdicts(lags, c.band)
+					}
+				}
+			}
+		})
+	}
+}

@@ -190,11 +190,21 @@ func (r MannKendallResult) Verdict(alpha float64) Verdict { return r.Significanc
 // Significance is Verdict as a function of alpha (its p-value computed
 // once).
 func (r MannKendallResult) Significance() Significance {
+	s, z := r.zTest()
+	if !s.Fixed {
+		s.P = normalTwoSidedPRef(z)
+	}
+	return s
+}
+
+// zTest is Significance without its p-value: the fixed verdict, or the
+// effect and the statistic z whose two-sided normal p-value decides it.
+func (r MannKendallResult) zTest() (Significance, float64) {
 	if r.N < MinTrendN {
-		return Significance{Fixed: true, V: VerdictInsufficient}
+		return Significance{Fixed: true, V: VerdictInsufficient}, 0
 	}
 	if r.VarS <= 0 {
-		return Significance{Fixed: true, V: direction(float64(r.S))}
+		return Significance{Fixed: true, V: direction(float64(r.S))}, 0
 	}
-	return Significance{Effect: float64(r.S), P: normalTwoSidedPRef(r.Z)}
+	return Significance{Effect: float64(r.S)}, r.Z
 }

@@ -108,14 +108,24 @@ func (r NeweyWestResult) Verdict(alpha float64) Verdict { return r.Significance(
 // Significance is Verdict as a function of alpha (its p-value computed
 // once).
 func (r NeweyWestResult) Significance() Significance {
+	s, z := r.zTest()
+	if !s.Fixed {
+		s.P = normalTwoSidedPRef(z)
+	}
+	return s
+}
+
+// zTest is Significance without its p-value: the fixed verdict, or the
+// effect and the statistic (T) whose two-sided normal p-value decides it.
+func (r NeweyWestResult) zTest() (Significance, float64) {
 	if r.N < MinTrendN {
-		return Significance{Fixed: true, V: VerdictInsufficient}
+		return Significance{Fixed: true, V: VerdictInsufficient}, 0
 	}
 	if math.IsNaN(r.SE) {
-		return Significance{Fixed: true, V: VerdictSteady} // Sxx == 0: cannot happen for n ≥ 2
+		return Significance{Fixed: true, V: VerdictSteady}, 0 // Sxx == 0: cannot happen for n ≥ 2
 	}
 	if r.SE == 0 {
-		return Significance{Fixed: true, V: direction(r.Slope)}
+		return Significance{Fixed: true, V: direction(r.Slope)}, 0
 	}
-	return Significance{Effect: r.Slope, P: normalTwoSidedPRef(r.T)}
+	return Significance{Effect: r.Slope}, r.T
 }

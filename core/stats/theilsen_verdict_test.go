@@ -34,6 +34,37 @@ func TestTheilSenVerdictByCount(t *testing.T) {
 	if testing.Short() {
 		sizes = sizes[:3]
 	}
+	checkTheilSenVerdicts(t, "counted", verdictSeries(rng, sizes), func(xs []float64, m float64) (Verdict, bool) {
+		if !selectDomain(xs) {
+			return VerdictInsufficient, false
+		}
+		return theilSenVerdictByCount(xs, m)
+	})
+}
+
+// TestTheilSenVerdictByPairs: the verdict from the computed slopes'
+// counts equals the all-pairs median's on the same kinds of series for
+// sizes up to the selection threshold (the diagnostics' whole-run
+// series), and on series with a NaN, an infinity or a huge value, which
+// it leaves to the median.
+func TestTheilSenVerdictByPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 10))
+	series := verdictSeries(rng, []int{4, 5, 6, 7, 8, 12, 31, 52, 64, 100, 255, 256})
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0x1p1001, -math.MaxFloat64} {
+		xs := []float64{1, 2, 3, 4, 5, 6}
+		xs[2] = bad
+		series = append(series, xs)
+		if _, ok := theilSenVerdictByPairs(xs, floorMedian(xs)); ok {
+			t.Errorf("%v: decided by the pairs' counts outside their domain", xs)
+		}
+	}
+	checkTheilSenVerdicts(t, "pairs", series, theilSenVerdictByPairs)
+}
+
+// verdictSeries is randomSeries of each size, and ramps whose relative
+// drift lies at, just inside and just outside ±0.15, with and without
+// noise.
+func verdictSeries(rng *rand.Rand, sizes []int) [][]float64 {
 	var series [][]float64
 	for _, n := range sizes {
 		for _, xs := range randomSeries(rng, n) {
@@ -52,6 +83,14 @@ func TestTheilSenVerdictByCount(t *testing.T) {
 			}
 		}
 	}
+	return series
+}
+
+// checkTheilSenVerdicts compares theilSenVerdict, and decide where it
+// decides, with the all-pairs median's verdict on every series; decide
+// must settle at least half of them.
+func checkTheilSenVerdicts(t *testing.T, name string, series [][]float64, decide func([]float64, float64) (Verdict, bool)) {
+	t.Helper()
 	decided := 0
 	for _, xs := range series {
 		m := floorMedian(xs)
@@ -59,19 +98,17 @@ func TestTheilSenVerdictByCount(t *testing.T) {
 		if got := theilSenVerdict(xs, m); got != want {
 			t.Errorf("n=%d median %v: verdict %s, all pairs %s (slope %v)", len(xs), m, got, want, sensSlopeAllPairs(xs))
 		}
-		if selectDomain(xs) {
-			if v, ok := theilSenVerdictByCount(xs, m); ok {
-				decided++
-				if v != want {
-					t.Errorf("n=%d: counted %s, all pairs %s", len(xs), v, want)
-				}
+		if v, ok := decide(xs, m); ok {
+			decided++
+			if v != want {
+				t.Errorf("n=%d: %s %s, all pairs %s", len(xs), name, v, want)
 			}
 		}
 	}
 	if decided < len(series)/2 {
-		t.Errorf("counts decided only %d of %d series", decided, len(series))
+		t.Errorf("%s decided only %d of %d series", name, decided, len(series))
 	}
-	t.Logf("%d series, %d decided by counts", len(series), decided)
+	t.Logf("%d series, %d decided by %s", len(series), decided, name)
 }
 
 // TestTheilSenSteadyInterval: the bisection's ends are the last steady
@@ -80,10 +117,8 @@ func TestTheilSenSteadyInterval(t *testing.T) {
 	for _, m := range []float64{1, -3.5, ZeroMedianFloor, 1e7} {
 		n := 1000
 		steady := func(s float64) bool { return theilSenVerdictOf(s, n, m) == VerdictSteady }
-		zero := floatKey(0)
-		sA := keyFloat(searchKey(floatKey(math.Inf(-1)), zero, func(k uint64) bool { return steady(keyFloat(k)) }))
-		sB := keyFloat(searchKey(zero, floatKey(math.Inf(1)), func(k uint64) bool { return !steady(keyFloat(k)) }) - 1)
-		if !steady(sA) || steady(math.Nextafter(sA, math.Inf(-1))) || !steady(sB) || steady(math.Nextafter(sB, math.Inf(1))) {
+		sA, sB, ok := steadySlopes(n, m)
+		if !ok || !steady(sA) || steady(math.Nextafter(sA, math.Inf(-1))) || !steady(sB) || steady(math.Nextafter(sB, math.Inf(1))) {
 			t.Errorf("m=%v: interval [%v, %v] is not the steady one", m, sA, sB)
 		}
 	}

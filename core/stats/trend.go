@@ -175,7 +175,7 @@ func TrendVerdicts(xs []float64, alpha float64) [5]Verdict {
 	if m == 0 {
 		m = ZeroMedianFloor // medianOrFloor
 	}
-	return verdictsOf(n, s, v0, c, ols, -1, m, theilSenVerdict(xs, m), alpha)
+	return verdictsOf(n, s, v0, c, ols, -1, m, theilSenVerdict(xs, m), zBand{alpha: alpha})
 }
 
 // insufficientVerdicts is the five verdicts of a series too short to judge.
@@ -187,14 +187,15 @@ func insufficientVerdicts() [5]Verdict {
 // verdictsOf is TrendVerdicts of a series of n ≥ MinTrendN values from
 // its parts: Mann–Kendall's S, its uncorrected variance v0 and Hamed–Rao's
 // factor c, the OLS fit, newey_west's bandwidth (−1: NeweyWestLags), the
-// floored median m and theil_sen's verdict. The p-values the verdicts do
-// not read are not computed.
+// floored median m and theil_sen's verdict, at the level of band (a
+// zBand, or zBand{alpha: alpha} to compute every p-value). The p-values
+// the verdicts do not read are not computed.
 func verdictsOf(n, s int, v0, c float64, ols OLSResult, nwLags int, m float64, theilSen Verdict,
-	alpha float64) [5]Verdict {
+	band zBand) [5]Verdict {
 	var out [5]Verdict
-	out[0] = mkNoP(n, s, v0*c, c).Verdict(alpha)
-	out[1] = mkNoP(n, s, v0, 1).Verdict(alpha)
-	out[2] = neweyWestNoP(ols, nwLags).Verdict(alpha)
+	out[0] = band.verdict(mkNoP(n, s, v0*c, c).zTest())
+	out[1] = band.verdict(mkNoP(n, s, v0, 1).zTest())
+	out[2] = band.verdict(neweyWestNoP(ols, nwLags).zTest())
 	out[3] = theilSen
 	out[4] = slopeVsScatterVerdict(ols, m)
 	return out

@@ -19,6 +19,21 @@ import "math"
 // infinity, and windows shorter than MinTrendN or longer than
 // smallSeriesMax, go through TrendVerdicts itself.
 func RollingTrendVerdicts(xs []float64, w int, alpha float64, fn func(lo int, v [5]Verdict) bool) {
+	new(RollingTrend).Verdicts(xs, w, alpha, fn)
+}
+
+// RollingTrend is RollingTrendVerdicts with its sliding state kept for
+// the next call: one value serves any number of calls, one at a time,
+// its buffers grown to the largest window seen (a table of ten metrics
+// and three window sizes made thirty sets of seven small buffers, each
+// size class fresh memory).
+type RollingTrend struct {
+	rw   rollingWindow
+	band zBand // the z-tests' band at the level of the last call
+}
+
+// Verdicts is RollingTrendVerdicts(xs, w, alpha, fn) on rt's state.
+func (rt *RollingTrend) Verdicts(xs []float64, w int, alpha float64, fn func(lo int, v [5]Verdict) bool) {
 	n := len(xs)
 	if w <= 0 || w > n {
 		return
@@ -31,8 +46,11 @@ func RollingTrendVerdicts(xs []float64, w int, alpha float64, fn func(lo int, v 
 		}
 		return
 	}
-	var rw rollingWindow
+	rw := &rt.rw
 	rw.init(xs, w)
+	if !(rt.band.alpha == alpha && rt.band.ok) {
+		rt.band = newZBand(alpha)
+	}
 	nwLags := NeweyWestLags(w)
 	bad := 0 // non-finite values in the window
 	for _, x := range xs[:w-1] {
@@ -60,7 +78,7 @@ func RollingTrendVerdicts(xs []float64, w int, alpha float64, fn func(lo int, v 
 				rw.build(lo)
 				valid = true
 			}
-			v = rw.verdicts(nwLags, alpha)
+			v = rw.verdicts(nwLags, rt.band)
 		}
 		if !fn(lo, v) {
 			return
@@ -85,12 +103,20 @@ type rollingWindow struct {
 	pairCount int
 }
 
+// init sets the window size w over xs, reusing the buffers of an earlier
+// init when they are large enough.
 func (r *rollingWindow) init(xs []float64, w int) {
 	r.xs, r.w = xs, w
 	r.pairCount = w * (w - 1) / 2
-	r.vals, r.idx = make([]float64, 0, w), make([]int, 0, w)
-	r.slopes = make([]float64, 0, r.pairCount)
-	r.ranks, r.acf, r.dev, r.resid = make([]float64, w), make([]float64, w-1), make([]float64, w), make([]float64, w)
+	if cap(r.vals) < w {
+		r.vals, r.idx = make([]float64, 0, w), make([]int, 0, w)
+		r.ranks, r.acf, r.dev, r.resid = make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
+	}
+	if cap(r.slopes) < r.pairCount {
+		r.slopes = make([]float64, 0, r.pairCount)
+	}
+	r.vals, r.idx, r.slopes = r.vals[:0], r.idx[:0], r.slopes[:0]
+	r.ranks, r.acf, r.dev, r.resid = r.ranks[:w], r.acf[:w-1], r.dev[:w], r.resid[:w]
 }
 
 // build fills the state for the window at lo from scratch.
@@ -182,7 +208,7 @@ func upperBound(sorted []float64, v float64) int {
 }
 
 // verdicts is TrendVerdicts of the window held.
-func (r *rollingWindow) verdicts(nwLags int, alpha float64) [5]Verdict {
+func (r *rollingWindow) verdicts(nwLags int, band zBand) [5]Verdict {
 	w := r.w
 	win := r.xs[r.lo : r.lo+w]
 	s := mkSPairs(win)
@@ -206,5 +232,5 @@ func (r *rollingWindow) verdicts(nwLags int, alpha float64) [5]Verdict {
 		m = ZeroMedianFloor
 	}
 	ts := theilSenVerdictOf(medianSorted(r.slopes), w, m)
-	return verdictsOf(w, s, v0, c, olsFitInto(win, r.resid), nwLags, m, ts, alpha)
+	return verdictsOf(w, s, v0, c, olsFitInto(win, r.resid), nwLags, m, ts, band)
 }

@@ -36,12 +36,17 @@ func trendVerdictsOracle(xs []float64, alpha float64) [5]Verdict {
 	return out
 }
 
-// checkRolling compares RollingTrendVerdicts with the oracle on every
+// checkRolling compares RollingTrendVerdicts (rt's Verdicts when rt is
+// not nil: a state reused from earlier calls) with the oracle on every
 // window of xs of size w; it returns the windows checked.
-func checkRolling(t *testing.T, name string, xs []float64, w int) int {
+func checkRolling(t *testing.T, rt *RollingTrend, name string, xs []float64, w int) int {
 	t.Helper()
 	next, checked := 0, 0
-	RollingTrendVerdicts(xs, w, Alpha, func(lo int, v [5]Verdict) bool {
+	verdicts := RollingTrendVerdicts
+	if rt != nil {
+		verdicts = rt.Verdicts
+	}
+	verdicts(xs, w, Alpha, func(lo int, v [5]Verdict) bool {
 		if lo != next {
 			t.Fatalf("%s w=%d: window %d after %d", name, w, lo, next-1)
 		}
@@ -63,13 +68,16 @@ func checkRolling(t *testing.T, name string, xs []float64, w int) int {
 // of every shape — ties, constant stretches, zeros of both signs, NaN and
 // infinities entering and leaving the windows — for window sizes 1–12 and
 // around smallSeriesMax; and on every parity trajectory for sizes 3–10.
+// The random series share one RollingTrend (its buffers grown and reused
+// as the sizes go up and down), the others each take a fresh one.
 func TestRollingTrendVerdicts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 1))
 	checked := 0
+	var rt RollingTrend
 	for _, n := range []int{0, 3, 9, 40, 200} {
 		for name, xs := range randomSeries(rng, n) {
-			for _, w := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 64, 65} {
-				checked += checkRolling(t, name, xs, w)
+			for _, w := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 64, 65, 5} {
+				checked += checkRolling(t, &rt, name, xs, w)
 			}
 		}
 	}
@@ -84,7 +92,7 @@ func TestRollingTrendVerdicts(t *testing.T) {
 			}
 		}
 		for _, w := range []int{4, 5, 6, 8} {
-			checked += checkRolling(t, "special"+itoa(rep), xs, w)
+			checked += checkRolling(t, nil, "special"+itoa(rep), xs, w)
 		}
 	}
 	dir := requireShared(t, filepath.Join("parity", "expected"))
@@ -100,7 +108,7 @@ func TestRollingTrendVerdicts(t *testing.T) {
 		for metric, v := range traj {
 			xs := floats(t, v)
 			for w := 3; w <= 10; w++ {
-				checked += checkRolling(t, filepath.Base(path)+" "+metric, xs, w)
+				checked += checkRolling(t, nil, filepath.Base(path)+" "+metric, xs, w)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package pyjson
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -158,10 +159,10 @@ func (w *chunkWriter) Write(p []byte) (int, error) {
 	return w.Buffer.Write(p)
 }
 
-// TestWriteInChunks: Write hands over the text in chunks of about
-// flushSize, together Marshal's bytes exactly, deep nesting included.
-func TestWriteInChunks(t *testing.T) {
-	xs := make([]float64, 20000)
+// chunkedValue is a value whose text is about n floats' worth (~20 bytes
+// each), with deep nesting.
+func chunkedValue(n int) Object {
+	xs := make([]float64, n)
 	for i := range xs {
 		xs[i] = float64(i) / 7
 	}
@@ -169,21 +170,61 @@ func TestWriteInChunks(t *testing.T) {
 	for range 40 {
 		nested = Object{{"n", nested}, {"l", []any{1, "two", nil}}}
 	}
-	v := Object{{"xs", xs}, {"deep", nested}, {"names", []string{"a\"b", "ü"}}}
-	var w chunkWriter
-	if err := Write(&w, v); err != nil {
-		t.Fatal(err)
+	return Object{{"xs", xs}, {"deep", nested}, {"names", []string{"a\"b", "ü"}}}
+}
+
+// TestWriteInChunks: Write hands over the text in chunks of about
+// flushSize, together Marshal's bytes exactly, deep nesting included —
+// below pipeAfter (written by Write itself) and above (the rest by the
+// writing goroutine).
+func TestWriteInChunks(t *testing.T) {
+	for _, n := range []int{20000, 2 * pipeAfter / 20} {
+		v := chunkedValue(n)
+		var w chunkWriter
+		if err := Write(&w, v); err != nil {
+			t.Fatal(err)
+		}
+		want := Marshal(v)
+		if !bytes.Equal(w.Bytes(), want) {
+			t.Fatalf("%d floats: Write's bytes differ from Marshal's (%d vs %d bytes)", n, w.Len(), len(want))
+		}
+		if n > 20000 && len(want) < pipeAfter+flushSize {
+			t.Fatalf("%d floats are %d bytes, want more than pipeAfter", n, len(want))
+		}
+		if len(w.sizes) < len(want)/flushSize {
+			t.Errorf("%d writes for %d bytes, want about one per %d", len(w.sizes), len(want), flushSize)
+		}
+		for _, n := range w.sizes[:len(w.sizes)-1] {
+			if n < flushSize || n > flushSize+4096 {
+				t.Errorf("a write of %d bytes, want %d to %d", n, flushSize, flushSize+4096)
+			}
+		}
 	}
-	want := Marshal(v)
-	if !bytes.Equal(w.Bytes(), want) {
-		t.Fatalf("Write's bytes differ from Marshal's (%d vs %d bytes)", w.Len(), len(want))
+}
+
+// failingWriter fails its write number fail (from 1) and every later one.
+type failingWriter struct{ writes, fail int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.writes++; w.writes >= w.fail {
+		return 0, errFailingWriter
 	}
-	if len(w.sizes) < len(want)/flushSize {
-		t.Errorf("%d writes for %d bytes, want about one per %d", len(w.sizes), len(want), flushSize)
-	}
-	for _, n := range w.sizes[:len(w.sizes)-1] {
-		if n < flushSize || n > flushSize+4096 {
-			t.Errorf("a write of %d bytes, want %d to %d", n, flushSize, flushSize+4096)
+	return len(p), nil
+}
+
+var errFailingWriter = errors.New("disk full")
+
+// TestWriteReportsFirstError: a failed write, before pipeAfter or after
+// it, is Write's error, and nothing is written after it.
+func TestWriteReportsFirstError(t *testing.T) {
+	v := chunkedValue(2 * pipeAfter / 20)
+	for _, fail := range []int{1, 3, pipeAfter/flushSize + 3} {
+		w := failingWriter{fail: fail}
+		if err := Write(&w, v); !errors.Is(err, errFailingWriter) {
+			t.Errorf("write %d fails: Write returned %v, want %v", fail, err, errFailingWriter)
+		}
+		if w.writes != fail {
+			t.Errorf("write %d fails: %d writes, want none after it", fail, w.writes)
 		}
 	}
 }

@@ -125,7 +125,7 @@ func rollingTable(diags []core.WindowDiagnostics, gate string) table {
 				if g < 0 {
 					continue
 				}
-				switch rc.Verdicts[g] {
+				switch rc.Verdict(g) {
 				case "up":
 					up++
 				case "down":

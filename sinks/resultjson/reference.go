@@ -43,6 +43,11 @@ func window(rec *Record) pyjson.Object {
 func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift pyjson.Object) {
 	ms := core.Metrics()
 	cov, drift = pyjson.Object{}, pyjson.Object{}
+	frags := new(cellText) // every rolling table is written at the same level
+	keys := make([]string, len(bounds))
+	for i, b := range bounds {
+		keys[i] = pyjson.Float(b) // every cov table's pass keys
+	}
 	for _, d := range diags {
 		key := strconv.Itoa(d.W)
 		ct := make(pyjson.Object, len(ms))
@@ -50,12 +55,12 @@ func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift p
 		for m, tm := range ms {
 			c := d.Cov[m]
 			passes := make(pyjson.Object, len(bounds))
-			for i, b := range bounds {
+			for i, key := range keys {
 				var v any
 				if c.N >= 2 {
 					v = c.Passes[i]
 				}
-				passes[i] = pyjson.Field{Key: pyjson.Float(b), Value: v}
+				passes[i] = pyjson.Field{Key: key, Value: v}
 			}
 			var cv any
 			if c.N >= 2 {
@@ -64,7 +69,7 @@ func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift p
 			ct[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
 				{Key: "gated", Value: c.Gated}, {Key: "n", Value: c.N}, {Key: "cov", Value: cv}, {Key: "passes", Value: passes}}}
 			dt[m] = pyjson.Field{Key: tm.Key, Value: pyjson.Object{
-				{Key: "whole_run", Value: verdicts(d.Drift[m].WholeRun)}, {Key: "rolling", Value: newRollingTable(d.Drift[m].Rolling)}}}
+				{Key: "whole_run", Value: verdicts(d.Drift[m].WholeRun)}, {Key: "rolling", Value: &rollingTable{cells: d.Drift[m].Rolling, text: frags}}}}
 		}
 		cov = append(cov, pyjson.Field{Key: key, Value: ct})
 		drift = append(drift, pyjson.Field{Key: key, Value: dt})
@@ -79,19 +84,27 @@ func diagnostics(diags []core.WindowDiagnostics, bounds []float64) (cov, drift p
 // writes the cells one by one without building them.
 type rollingTable struct {
 	cells []core.RollingCell
-	// level and frag are the constant text between a cell's values at
-	// the level last written (cellFragments), made once per table.
+	// text is the constant text between a cell's values, shared by the
+	// tables of one tree (30 of them for 10 metrics and 3 windows).
+	text *cellText
+}
+
+// cellText is the constant text between a rolling cell's values at the
+// level last written (cellFragments).
+type cellText struct {
 	level int
 	frag  *[9]string
 }
 
-func newRollingTable(cells []core.RollingCell) *rollingTable { return &rollingTable{cells: cells} }
+func newRollingTable(cells []core.RollingCell) *rollingTable {
+	return &rollingTable{cells: cells, text: new(cellText)}
+}
 
 // PyJSON is the cells' value tree: [{"window": [lo, hi], "verdicts": {…}}, …].
 func (t *rollingTable) PyJSON() any {
 	out := make([]any, len(t.cells))
 	for i, rc := range t.cells {
-		out[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts)}}
+		out[i] = pyjson.Object{{Key: "window", Value: []int{rc.Lo, rc.Hi}}, {Key: "verdicts", Value: verdicts(rc.Verdicts())}}
 	}
 	return out
 }
@@ -100,17 +113,18 @@ func (t *rollingTable) PyJSON() any {
 func (t *rollingTable) Len() int { return len(t.cells) }
 
 // AppendElem appends the text pyjson writes for cell i of PyJSON() at
-// level: the constant text between the values is made once per level.
+// level: the constant text between the values is made once per level
+// (and shared with the tree's other tables).
 func (t *rollingTable) AppendElem(b []byte, i, level int) []byte {
-	if t.frag == nil || t.level != level {
-		t.frag, t.level = cellFragments(level), level
+	if ct := t.text; ct.frag == nil || ct.level != level {
+		ct.frag, ct.level = cellFragments(level), level
 	}
-	f, rc := t.frag, &t.cells[i]
+	f, rc := t.text.frag, &t.cells[i]
 	b = strconv.AppendInt(append(b, f[0]...), int64(rc.Lo), 10)
 	b = strconv.AppendInt(append(b, f[1]...), int64(rc.Hi), 10)
 	b = append(b, f[2]...)
-	for j := range rc.Verdicts {
-		b = pyjson.AppendString(append(b, f[3+j]...), string(rc.Verdicts[j]))
+	for j := range 5 {
+		b = pyjson.AppendString(append(b, f[3+j]...), string(rc.Verdict(j)))
 	}
 	return append(b, f[8]...)
 }

@@ -22,7 +22,7 @@ func TestRollingTableAppendsItsTree(t *testing.T) {
 		for j := range v {
 			v[j] = all[(i+j)%len(all)]
 		}
-		cells = append(cells, core.RollingCell{Lo: i, Hi: i + 4 + i%3, Verdicts: v})
+		cells = append(cells, core.NewRollingCell(i, i+4+i%3, v))
 	}
 	for _, cs := range [][]core.RollingCell{nil, cells[:1], cells} {
 		checkAppendsItsTree(t, fmt.Sprintf("%d cells", len(cs)), newRollingTable(cs))

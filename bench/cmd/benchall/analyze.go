@@ -29,6 +29,30 @@ func pythonCmd() (string, string) {
 	return py, strings.TrimSpace(string(out))
 }
 
+// reference is the Python reference detector as this machine offers it:
+// the interpreter (py), its version (info), the module's path, and why it
+// cannot be run ("" when it can).
+type reference struct{ py, info, path, why string }
+
+// findReference looks the reference up from STEADYSWEEP_REFERENCE and
+// STEADYSWEEP_PYTHON; every section that compares with it skips the
+// comparison, saying why, when why is set.
+func findReference() reference {
+	r := reference{path: os.Getenv("STEADYSWEEP_REFERENCE")}
+	if r.path == "" {
+		r.why = "STEADYSWEEP_REFERENCE is not set"
+		return r
+	}
+	if _, err := os.Stat(r.path); err != nil {
+		r.why = fmt.Sprintf("STEADYSWEEP_REFERENCE=%s: %v", r.path, err)
+		return r
+	}
+	if r.py, r.info = pythonCmd(); r.py == "" {
+		r.why = r.info
+	}
+	return r
+}
+
 // children runs the command made by mk n times and returns the runs.
 func children(e *env, n int, what string, mk func() *exec.Cmd) ([]bench.Child, error) {
 	var out []bench.Child
@@ -153,20 +177,10 @@ func analyzeSection(e *env) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	refPath := os.Getenv("STEADYSWEEP_REFERENCE")
-	py, pyInfo := pythonCmd()
+	rf := findReference()
+	py, refPath, pyInfo, why := rf.py, rf.path, rf.info, rf.why
 	var ref []bench.Child
-	var why string
-	switch {
-	case refPath == "":
-		why = "STEADYSWEEP_REFERENCE is not set"
-	case py == "":
-		why = pyInfo
-	default:
-		if _, err := os.Stat(refPath); err != nil {
-			why = fmt.Sprintf("STEADYSWEEP_REFERENCE=%s: %v", refPath, err)
-			break
-		}
+	if why == "" {
 		ref, err = children(e, reps, "analyze: reference", func() *exec.Cmd { return referenceCmd(e, py, refPath, dir, refJSON) })
 		if err != nil {
 			return "", err

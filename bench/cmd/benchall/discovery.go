@@ -70,7 +70,8 @@ func discoverySection(e *env) (string, error) {
 	ratio := bench.Median(walls(sweeps)) / bench.Median(walls(finds))
 	fmt.Fprintf(&b, "\nThe whole sweep takes %.2f× `find`'s wall and %.2f× its CPU; discovery alone is less.\n\n",
 		ratio, bench.Median(cpus(sweeps))/bench.Median(cpus(finds)))
-	e.targets = append(e.targets, target{
+	e.addTarget(target{
+		key:      "i32-discovery",
 		name:     fmt.Sprintf("discovery of %d directories (the whole sweep of the tree)", dirs),
 		goal:     "≤ 2× `find DIR -name events.jsonl` (wall)",
 		measured: fmt.Sprintf("%.2f s vs `find`'s %.2f s wall (CPU %.2f s vs %.2f s)", bench.Median(walls(sweeps)), bench.Median(walls(finds)), bench.Median(cpus(sweeps)), bench.Median(cpus(finds))),

@@ -125,10 +125,10 @@ func floorSection(e *env) (string, error) {
 	}
 	samples183 := countSamples(dir183)
 	samplesFat := countSamples(dirFat)
-	refPath := os.Getenv("STEADYSWEEP_REFERENCE")
-	py, pyInfo := pythonCmd()
+	rf := findReference()
+	py, refPath, pyInfo := rf.py, rf.path, rf.info
 	var ref, ref1000 []bench.Child
-	if refPath != "" && py != "" {
+	if rf.why == "" {
 		mk := func() *exec.Cmd { return referenceCmd(e, py, refPath, dir183, refJSON) }
 		if ref, err = children(e, e.reps, "floor: reference 183 MB", mk); err != nil {
 			return "", err
@@ -165,16 +165,16 @@ func floorSection(e *env) (string, error) {
 		ww := bench.Median(walls(ref)) / bench.Median(walls(warm))
 		e.targets = append(e.targets,
 			target{"cold analyze 183 MB vs reference", "≥ 20× wall (2 cores), ≥ 8× CPU", fmt.Sprintf("%.3f s / %.3f s CPU vs %.2f s / %.2f s", bench.Median(walls(cold)), bench.Median(cpus(cold)), bench.Median(walls(ref)), bench.Median(cpus(ref))),
-				fmt.Sprintf("%.1f× wall, %.1f× CPU", w, c), verdictBoth(w/20, c/8)},
-			target{"warm analyze 183 MB vs reference", "≥ 100× wall", fmt.Sprintf("%.3f s vs %.2f s", bench.Median(walls(warm)), bench.Median(walls(ref))), fmt.Sprintf("%.0f×", ww), verdict(ww/100, 1, "")},
+				fmt.Sprintf("%.1f× wall, %.1f× CPU", w, c), verdictBoth(w/20, c/8), ""},
+			target{"warm analyze 183 MB vs reference", "≥ 100× wall", fmt.Sprintf("%.3f s vs %.2f s", bench.Median(walls(warm)), bench.Median(walls(ref))), fmt.Sprintf("%.0f×", ww), verdict(ww/100, 1, ""), ""},
 			target{"peak RSS 183 MB", "≤ reference's", fmt.Sprintf("%s vs %s", fmtBytes(bench.Median(rsss(cold))), fmtBytes(bench.Median(rsss(ref)))),
-				fmt.Sprintf("%.2f×", bench.Median(rsss(cold))/bench.Median(rsss(ref))), verdict(bench.Median(rsss(ref))/bench.Median(rsss(cold)), 1, "")})
+				fmt.Sprintf("%.2f×", bench.Median(rsss(cold))/bench.Median(rsss(ref))), verdict(bench.Median(rsss(ref))/bench.Median(rsss(cold)), 1, ""), ""})
 		if len(ref1000) > 0 && len(big) > 0 {
 			e.targets = append(e.targets, target{"peak RSS 1 GB", "≤ reference's", fmt.Sprintf("%s vs %s", fmtBytes(bench.Median(rsss(big))), fmtBytes(bench.Median(rsss(ref1000)))),
-				fmt.Sprintf("%.2f×", bench.Median(rsss(big))/bench.Median(rsss(ref1000))), verdict(bench.Median(rsss(ref1000))/bench.Median(rsss(big)), 1, "")})
+				fmt.Sprintf("%.2f×", bench.Median(rsss(big))/bench.Median(rsss(ref1000))), verdict(bench.Median(rsss(ref1000))/bench.Median(rsss(big)), 1, ""), ""})
 		}
 	} else {
-		fmt.Fprintf(&b, "The reference was not measured (set STEADYSWEEP_REFERENCE).\n\n")
+		fmt.Fprintf(&b, "The reference was **not measured**: %s.\n\n", rf.why)
 	}
 	if len(fatRuns) > 0 {
 		fmt.Fprintf(&b, "Flat in file size at a fixed sample count: %s at %s vs %s at %s (%.2f×).\n\n",
@@ -210,7 +210,7 @@ func floorSection(e *env) (string, error) {
 	}
 	b.WriteString("\n")
 	e.targets = append(e.targets, target{"warm sweep of the 1 GB log", "does not read the events file", fmt.Sprintf("%s read (events %s)", fmtMB(reads[1]), fmtMB(size1000)),
-		fmt.Sprintf("%.4f of the file", float64(reads[1])/float64(size1000)), verdict(float64(size1000)/float64(max(reads[1], 1))/10, 1, "")})
+		fmt.Sprintf("%.4f of the file", float64(reads[1])/float64(size1000)), verdict(float64(size1000)/float64(max(reads[1], 1))/10, 1, ""), ""})
 
 	// sample_idx_map.json of 5 M entries, in a child process.
 	n := 5_000_000
@@ -229,7 +229,7 @@ func floorSection(e *env) (string, error) {
 	fmt.Fprintf(&b, "### sample_idx_map.json\n\n`columnar.ResolveRun` of a run whose sample_idx_map.json holds %d entries (%s), in a child process (3 runs): %s s wall, %s s CPU, peak RSS %s.\n\n",
 		n, fmtMB(fi.Size()), fmtRange(walls(idx), "%.2f"), fmtRange(cpus(idx), "%.2f"), fmtBytes(bench.Median(rsss(idx))))
 	e.targets = append(e.targets, target{"sample_idx_map.json, 5 M entries", "< 1 s, < 300 MB", fmt.Sprintf("%.2f s wall (%.2f s CPU), %s", bench.Median(walls(idx)), bench.Median(cpus(idx)), fmtBytes(bench.Median(rsss(idx)))),
-		fmt.Sprintf("%.2f× the time budget", bench.Median(walls(idx))), verdictBoth(1/bench.Median(walls(idx)), 300*(1<<20)/bench.Median(rsss(idx)))})
+		fmt.Sprintf("%.2f× the time budget", bench.Median(walls(idx))), verdictBoth(1/bench.Median(walls(idx)), 300*(1<<20)/bench.Median(rsss(idx))), ""})
 
 	// The binary.
 	bi, _ := os.Stat(e.bin)

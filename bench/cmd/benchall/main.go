@@ -22,12 +22,14 @@
 //	streamed   issue 32's: decode of the endpoints client's streamed layout
 //	           (two chunks, and a chunk per word) beside the floor; analyze
 //	           of the 185 MB two-chunk run cold and warm with the cache on,
-//	           interleaved with the reference
+//	           interleaved with the reference (-streamed-ours runs of each
+//	           of ours per reference run)
 //	tokcache   issue 32's: zero-flag analyze of a 2.7 MB run with gpt-oss's
 //	           tokenizer.json in a Hugging Face cache, first run and second
 //	           (tokenizer cache warm, column cache cold)
-//	longrun    issue 32's: analyze of 10,000 super-passes; per config
-//	           through a whole sweep
+//	longrun    issue 32's: analyze of 10,000 super-passes
+//	sweeprows  issue 32's: per config through a whole sweep (1001 configs
+//	           of the default preset minus one, rows included)
 //	startup    issue 32's: fresh processes of `steadysweep --version`, a
 //	           static Go hello-world (the machine's floor) and a warm
 //	           zero-flag analyze of a small run: CPU, wall, max RSS, faults
@@ -43,6 +45,10 @@
 //	STEADYSWEEP_SHARED      the shared directory (default ../shared)
 //	STEADYSWEEP_BENCH_CACHE where the npm tokenizer is installed (default
 //	                        the user cache dir /steadysweep-bench)
+//
+// The output ends with a summary of every issue-32 target (goal, measured,
+// verdict), computed from the run's measurements; a target whose section
+// did not run says so.
 //
 // Generated inputs live in a temporary directory (-work) removed at the
 // end unless -keep is set.
@@ -68,7 +74,7 @@ import (
 
 var (
 	outFlag       = flag.String("o", "bench/RESULTS.md", "Markdown file to write (- for stdout)")
-	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed,tokcache,longrun,startup,discovery", "comma list of sections to run")
+	sectionsFlag  = flag.String("sections", "ingest,tokenizer,analyze,sweep,scale,floor,streamed,tokcache,longrun,sweeprows,startup,discovery", "comma list of sections to run")
 	workFlag      = flag.String("work", "", "directory for generated inputs (default: a new temporary directory)")
 	keepFlag      = flag.Bool("keep", false, "keep the generated inputs")
 	quickFlag     = flag.Bool("quick", false, "small sizes and 2 repetitions, to check the harness (not for RESULTS.md)")
@@ -120,6 +126,10 @@ type env struct {
 	bigLoaded        *core.Samples
 	bigInfo          core.RunInfo
 
+	// launcher is the static program that starts a command and reports
+	// its own rusage (ensureLauncher), built on first use.
+	launcher string
+
 	// rowsCosts are the per-config costs through a whole sweep, measured
 	// by the first of the sweep and longrun sections that needs them.
 	rowsCosts []float64
@@ -128,9 +138,11 @@ type env struct {
 	notes   []string
 }
 
-// target is one row of the summary table.
+// target is one row of the summary table; key names the issue-32 goal
+// it reports (issue32Goals), "" for the other issues' targets.
 type target struct {
 	name, goal, measured, ratio, verdict string
+	key                                  string
 }
 
 func (e *env) logf(format string, args ...any) {
@@ -183,6 +195,11 @@ func run(ctx context.Context) error {
 		name string
 		fn   func(*env) (string, error)
 	}
+	if rf := findReference(); rf.why != "" && (want["analyze"] || want["scale"] || want["floor"] || want["streamed"]) {
+		e.logf("the Python reference is skipped: %s (the analyze, scale, floor and streamed sections measure ours alone)", rf.why)
+		e.notes = append(e.notes, fmt.Sprintf("**The Python reference was not run**: %s. The comparisons with it are missing "+
+			"(point STEADYSWEEP_REFERENCE at steady_state_diagnostics.py of mlcommons/endpoints @ 40b78bfe, STEADYSWEEP_PYTHON at a Python with PyYAML).", rf.why))
+	}
 	var body strings.Builder
 	for _, s := range []section{
 		{"ingest", ingestSection},
@@ -194,6 +211,7 @@ func run(ctx context.Context) error {
 		{"streamed", streamedSection},
 		{"tokcache", tokcacheSection},
 		{"longrun", longRunSection},
+		{"sweeprows", sweepRowsSection},
 		{"startup", startupSection},
 		{"discovery", discoverySection},
 	} {
@@ -246,7 +264,11 @@ func run(ctx context.Context) error {
 		doc.WriteString("\n")
 	}
 	doc.WriteString(body.String())
+	summary := issue32Summary(e.targets, want, e.quick)
+	doc.WriteString(summary)
 	doc.WriteString(commandsText)
+	// The summary on the terminal too: the verdicts without opening the file.
+	fmt.Fprint(os.Stderr, "\n"+summary)
 
 	if *outFlag == "-" {
 		_, err = io.WriteString(os.Stdout, doc.String())
@@ -324,10 +346,13 @@ const commandsText = "## Commands\n\n" +
 	"go run ./bench/cmd/benchall -quick -o -            # a 1-minute check of the harness\n" +
 	"go run ./bench/cmd/benchall -sections ingest,analyze -o /tmp/r.md   # some sections\n" +
 	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections floor -o /tmp/floor.md   # section 6 alone (≈4 min)\n" +
-	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # section 7 alone: the streamed layout\n" +
+	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed -o /tmp/streamed.md   # the streamed layout: -reps rounds of 1 reference run and -streamed-ours (3) of each of ours\n" +
+	"STEADYSWEEP_REFERENCE=... go run ./bench/cmd/benchall -sections streamed,startup,tokcache,longrun,sweeprows,discovery -o /tmp/i32.md   # every issue-32 target, summary at the end\n" +
+	"make bench BENCHFLAGS=\"-quick -o /tmp/bench.md\"   # make bench's harness end to end on small inputs\n" +
 	"go run ./bench/cmd/benchall -sections tokcache -o /tmp/tokcache.md   # the gpt-oss tokenizer cache: first and second zero-flag analyze\n" +
 	"go run ./bench/cmd/benchall -sections startup -o /tmp/startup.md   # --version, a hello-world and a warm small analyze, 30 fresh processes each\n" +
 	"go run ./bench/cmd/benchall -sections discovery -o /tmp/discovery.md   # a sweep of 50,000 directories against find\n" +
+	"go run ./bench/cmd/benchall -sections sweeprows -o /tmp/sweeprows.md   # per config through a whole sweep (1001 configs minus 1)\n" +
 	"go test -run '^$' -bench StreamedShape -cpu 1 -benchtime 5x ./columnar/endpoints/   # its decode rates in-process, beside the floor\n" +
 	"go test -run '^$' -bench SampleIndex5M -benchtime 3x ./columnar/   # the 5 M-entry sample_idx_map.json in-process\n\n" +
 	"# the HF side of section 2 alone (benchall installs the package into its cache dir):\n" +

@@ -65,14 +65,8 @@ func scaleSection(e *env) (string, error) {
 	if e.quick {
 		sizes = []int64{5, 10, 20}
 	}
-	refPath := os.Getenv("STEADYSWEEP_REFERENCE")
-	py, _ := pythonCmd()
-	withRef := refPath != "" && py != ""
-	if withRef {
-		if _, err := os.Stat(refPath); err != nil {
-			withRef = false
-		}
-	}
+	rf := findReference()
+	py, refPath, withRef := rf.py, rf.path, rf.why == ""
 	ncpu := runtime.GOMAXPROCS(0)
 	var rows []sizeRow
 	var configsDir string
@@ -179,7 +173,7 @@ func scaleSection(e *env) (string, error) {
 		b.WriteString("\n")
 	}
 	if !withRef {
-		b.WriteString("\nThe reference was not measured (set STEADYSWEEP_REFERENCE).\n")
+		fmt.Fprintf(&b, "\nThe reference was **not measured**: %s.\n", rf.why)
 	}
 	b.WriteString("\n")
 

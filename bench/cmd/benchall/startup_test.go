@@ -17,7 +17,7 @@ func TestParseStartupRun(t *testing.T) {
 		err        string
 	}{
 		{name: "launcher line", line: "wall_ns=27272480 cpu_ns=17900000 maxrss_kb=9084 minflt=419 floor_kb=2152\n",
-			want: startupRun{child: bench.Child{Wall: 0.02727248, CPU: 0.0179, MaxRSS: 9084 * 1024}, minflt: 419, floorKB: 2152}},
+			want: startupRun{child: bench.Child{Wall: 0.02727248, CPU: 0.0179, MaxRSS: 9084 * 1024, MinFlt: 419}, minflt: 419, floorKB: 2152}},
 		{name: "field missing", line: "wall_ns=1 cpu_ns=2 maxrss_kb=3 minflt=4", err: "unexpected EOF"},
 		{name: "fields out of order", line: "cpu_ns=2 wall_ns=1 maxrss_kb=3 minflt=4 floor_kb=5", err: "input does not match format"},
 		{name: "not a whole number", line: "wall_ns=1 cpu_ns=2.5 maxrss_kb=3 minflt=4 floor_kb=5", err: "expected space in input to match format"},

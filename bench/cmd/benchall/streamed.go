@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -16,9 +15,7 @@ import (
 // client writes for streamed answers (benchlog.StreamedShape): decode with
 // word counts of the two-chunk and the chunk-per-word variants beside the
 // bufio floor, and analyze of the 185 MB two-chunk run against the
-// reference as a user runs it — with the column cache on: cold (a new
-// cache each time, which the run fills) and warm (a hit) — interleaved
-// with the reference rep by rep so that the machine's drift hits all three.
+// reference as a user runs it (streamedEndToEnd).
 func streamedSection(e *env) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## 7. The streamed layout (issue 32)\n\n")
@@ -87,88 +84,10 @@ func streamedSection(e *env) (string, error) {
 	decoded = columnar.Decoded{}
 	b.WriteString("\n")
 
-	// End to end, interleaved: ours cold (new cache), ours warm, the reference.
-	out := filepath.Join(e.work, "streamed-out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return "", err
-	}
-	two := shapes[0]
-	ourJSON, refJSON := filepath.Join(out, "ours.json"), filepath.Join(out, "ref.json")
-	coldCache, warmCache := filepath.Join(out, "cold-cache"), filepath.Join(out, "warm-cache")
-	manyJSON := filepath.Join(out, "ours-many.json") // not ourJSON: that one is compared with the reference's
-	ours := func(dir, cache string) *exec.Cmd {
-		json := ourJSON
-		if dir != two.dir {
-			json = manyJSON
-		}
-		return exec.CommandContext(e.ctx, e.bin, "analyze", dir, "--tokenizer", "words", "--compat", "reference", "--cache-dir", cache, "--json", json)
-	}
-	if _, err := bench.RunChild(ours(two.dir, warmCache)); err != nil { // fills the warm cache
-		return "", err
-	}
-	refPath := os.Getenv("STEADYSWEEP_REFERENCE")
-	py, pyInfo := pythonCmd()
-	withRef := refPath != "" && py != ""
-	var cold, warm, ref, manyCold []bench.Child
-	for i := range e.reps {
-		e.logf("streamed: analyze cold, warm%s (%d/%d)", map[bool]string{true: ", reference"}[withRef], i+1, e.reps)
-		if err := os.RemoveAll(coldCache); err != nil {
-			return "", err
-		}
-		c, err := bench.RunChild(ours(two.dir, coldCache))
-		if err != nil {
-			return "", err
-		}
-		w, err := bench.RunChild(ours(two.dir, warmCache))
-		if err != nil {
-			return "", err
-		}
-		cold, warm = append(cold, c), append(warm, w)
-		if withRef {
-			r, err := bench.RunChild(referenceCmd(e, py, refPath, two.dir, refJSON))
-			if err != nil {
-				return "", err
-			}
-			ref = append(ref, r)
-		}
-	}
-	if err := os.RemoveAll(coldCache); err != nil {
-		return "", err
-	}
-	mc, err := bench.RunChild(ours(shapes[1].dir, coldCache))
+	e2e, err := streamedEndToEnd(e, shapes[0].dir, shapes[0].size, shapes[1].dir, shapes[1].size)
 	if err != nil {
 		return "", err
 	}
-	manyCold = append(manyCold, mc)
-
-	fmt.Fprintf(&b, "### End to end\n\n```sh\nsteadysweep analyze RUN --tokenizer words --compat reference --cache-dir CACHE --json ours.json   "+
-		"# cold: CACHE new each time; warm: CACHE filled\nSTEADYSWEEP_REFERENCE=... python3 bench/scripts/reference_shim.py RUN --json ref.json\n```\n\n"+
-		"Fresh processes, interleaved (cold, warm, reference, then again); peak RSS from %s.\n\n", bench.RSSMethod())
-	fmt.Fprintf(&b, "| command | reps | wall | CPU | peak RSS |\n|---|---:|---:|---:|---:|\n")
-	row := func(name string, cs []bench.Child) {
-		if len(cs) > 0 {
-			fmt.Fprintf(&b, "| %s | %d | %s s | %s s | %s |\n", name, len(cs), fmtRange(walls(cs), "%.3f"), fmtRange(cpus(cs), "%.3f"), fmtBytes(bench.Median(rsss(cs))))
-		}
-	}
-	row(fmt.Sprintf("analyze %s two-chunk, cold (fills a new cache)", fmtMB(two.size)), cold)
-	row(fmt.Sprintf("analyze %s two-chunk, warm (cache hit)", fmtMB(two.size)), warm)
-	row(fmt.Sprintf("analyze %s chunk-per-word, cold", fmtMB(shapes[1].size)), manyCold)
-	row(fmt.Sprintf("reference %s two-chunk (Python %s)", fmtMB(two.size), pyInfo), ref)
-	b.WriteString("\n")
-	if !withRef {
-		fmt.Fprintf(&b, "The reference was not measured (set STEADYSWEEP_REFERENCE).\n\n")
-		return b.String(), nil
-	}
-	if same, desc, err := sameSteadyState(ourJSON, refJSON); err == nil {
-		fmt.Fprintf(&b, "Outputs: `--compat reference` and the reference %s (%s).\n\n", map[bool]string{true: "agree", false: "**disagree**"}[same], desc)
-	}
-	rw := bench.Median(walls(ref))
-	cw, ww := rw/bench.Median(walls(cold)), rw/bench.Median(walls(warm))
-	rss := bench.Median(rsss(ref)) / max(bench.Median(rsss(cold)), bench.Median(rsss(warm)))
-	e.targets = append(e.targets,
-		target{"streamed two-chunk: cold analyze vs reference", "≥ 20× wall (2 cores)", fmt.Sprintf("%.3f s vs %.2f s", bench.Median(walls(cold)), rw), fmt.Sprintf("%.1f×", cw), verdict(cw/20, 1, "")},
-		target{"streamed two-chunk: warm analyze vs reference", "≥ 100× wall", fmt.Sprintf("%.3f s vs %.2f s", bench.Median(walls(warm)), rw), fmt.Sprintf("%.0f×", ww), verdict(ww/100, 1, "")},
-		target{"streamed two-chunk: peak RSS, cold and warm", "≤ reference's", fmt.Sprintf("%s / %s vs %s", fmtBytes(bench.Median(rsss(cold))), fmtBytes(bench.Median(rsss(warm))), fmtBytes(bench.Median(rsss(ref)))),
-			fmt.Sprintf("%.2f×", 1/rss), verdict(rss, 1, "")})
+	b.WriteString(e2e)
 	return b.String(), nil
 }

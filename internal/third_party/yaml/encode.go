@@ -305,7 +305,7 @@ func isBase60Float(s string) (result bool) {
 // is bogus. In practice parsers do not enforce the "\.[0-9_]*" suffix.
 // steadysweep: matchBase60Float replaces the regexp base60float,
 // `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$` (package regexp
-// out of the binary; see isYAMLStyleFloat).
+// out of the binary: its inits and unicode's tables ran in every process).
 func matchBase60Float(s string) bool {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {

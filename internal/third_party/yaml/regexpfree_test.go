@@ -5,17 +5,18 @@ import (
 	"testing"
 )
 
-// steadysweep: the regular expressions isYAMLStyleFloat and
-// matchBase60Float replace (upstream's yamlStyleFloat and base60float).
+// steadysweep: the regular expression matchBase60Float replaces
+// (upstream's base60float); yamlStyleFloat's matcher is tested here too
+// (besides resolve_float_test.go) on the same inputs.
 var (
-	yamlStyleFloatRE = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	yamlStyleFloatRE = regexp.MustCompile(yamlStyleFloatExpr)
 	base60floatRE    = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`)
 )
 
 func checkFloatMatchers(t *testing.T, s string) {
 	t.Helper()
-	if got, want := isYAMLStyleFloat(s), yamlStyleFloatRE.MatchString(s); got != want {
-		t.Fatalf("isYAMLStyleFloat(%q) = %v, regexp %v", s, got, want)
+	if got, want := yamlStyleFloat.MatchString(s), yamlStyleFloatRE.MatchString(s); got != want {
+		t.Fatalf("yamlStyleFloat.MatchString(%q) = %v, regexp %v", s, got, want)
 	}
 	if got, want := matchBase60Float(s), base60floatRE.MatchString(s); got != want {
 		t.Fatalf("matchBase60Float(%q) = %v, regexp %v", s, got, want)

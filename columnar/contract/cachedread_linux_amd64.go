@@ -1,0 +1,4 @@
+package contract
+
+// sysPreadv2 is preadv2's system call number on linux/amd64.
+const sysPreadv2 = 327
