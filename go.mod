@@ -8,6 +8,7 @@ require (
 	github.com/google/flatbuffers v25.12.19+incompatible
 	github.com/klauspost/compress v1.20.4
 	github.com/spf13/pflag v1.1.0
+	github.com/steadysweep/cpuid v0.0.0
 	github.com/zeebo/xxh3 v1.1.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.30.0
@@ -37,6 +38,7 @@ require (
 replace (
 	github.com/klauspost/compress => ./internal/third_party/compress
 	github.com/spf13/pflag => ./internal/third_party/pflag
+	github.com/steadysweep/cpuid => ./internal/third_party/cpuid
 	github.com/zeebo/xxh3 => ./internal/third_party/xxh3
 	go.yaml.in/yaml/v3 => ./internal/third_party/yaml
 	golang.org/x/image => ./internal/third_party/image

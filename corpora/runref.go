@@ -1,9 +1,10 @@
 package corpora
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"hash/fnv"
+
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // RunRef names one run found by Discover.

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/steadysweep/steadysweep/columnar/batch"
@@ -105,12 +103,6 @@ func partProperties[T any](cols []column[T], opts WriterOptions) *parquetio.Opti
 	return o
 }
 
-// partName matches part files and their temporaries (atomicfile's
-// ".NAME.RANDOM.tmp"): group 1 is the shard, group 2 the sequence number.
-var partName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\.?part-(.+)-(\d+)\.parquet(\.[0-9a-z]+\.tmp)?$`)
-})
-
 // nextSeq returns one more than the highest sequence number used by shard
 // in dir (temporaries included), so a resumed sweep never overwrites.
 func nextSeq(dir, shard string) (int, error) {
@@ -120,11 +112,11 @@ func nextSeq(dir, shard string) (int, error) {
 	}
 	next := 0
 	for _, e := range entries {
-		m := partName().FindStringSubmatch(e.Name())
-		if m == nil || m[1] != shard {
+		m, ok := parsePartName(e.Name())
+		if !ok || m.shard != shard {
 			continue
 		}
-		if n, err := strconv.Atoi(m[2]); err == nil && n >= next {
+		if n, err := strconv.Atoi(m.seq); err == nil && n >= next {
 			next = n + 1
 		}
 	}

@@ -1,11 +1,11 @@
 package sinks
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"math"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // SchemaVersion is written into every row; bump it when a column is

@@ -8,17 +8,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
-	"sync"
 
 	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/columnar/parquetio"
 )
-
-// publishedPart matches finished part files (temporaries excluded).
-var publishedPart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^part-.+-\d+\.parquet$`) })
 
 // PartFiles lists the published part files of a table directory, sorted.
 // A missing directory has none.
@@ -32,7 +27,7 @@ func PartFiles(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && publishedPart().MatchString(e.Name()) {
+		if e.Type().IsRegular() && isPublishedPart(e.Name()) {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}

@@ -3,7 +3,6 @@ package sinks
 import (
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/steadysweep/steadysweep/columnar/batch"
 	"github.com/steadysweep/steadysweep/core"
@@ -11,7 +10,9 @@ import (
 
 // rowColumns is the layout of the rows table, built on first use (not
 // at package initialisation: every process links sinks, few write rows).
-var rowColumns = sync.OnceValue(buildRowColumns)
+func rowColumns() []column[Row] { return rowColumnsOnce.get(buildRowColumns) }
+
+var rowColumnsOnce lazy[[]column[Row]]
 
 // RowsSchema returns the schema of OUT/rows: identity and
 // provenance, the run's metadata, one column per detector parameter
@@ -211,7 +212,11 @@ func nonZero(x float64) float64 {
 }
 
 // paramCols are the parameter columns alone (ParamFields).
-var paramCols = sync.OnceValue(func() []column[Row] { return documented(paramColumns(), nil) })
+func paramCols() []column[Row] {
+	return paramColsOnce.get(func() []column[Row] { return documented(paramColumns(), nil) })
+}
+
+var paramColsOnce lazy[[]column[Row]]
 
 // ParamFields are the parameter columns as the rows table types them, in
 // core.Names() order. Other tables keyed by parameter set

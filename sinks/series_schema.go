@@ -1,12 +1,11 @@
 package sinks
 
-import (
-	"sync"
+import "github.com/steadysweep/steadysweep/columnar/batch"
 
-	"github.com/steadysweep/steadysweep/columnar/batch"
-)
+// seriesColumns is the layout of the series table, built on first use.
+func seriesColumns() []column[SeriesRow] { return seriesColumnsOnce.get(buildSeriesColumns) }
 
-var seriesColumns = sync.OnceValue(buildSeriesColumns)
+var seriesColumnsOnce lazy[[]column[SeriesRow]]
 
 // SeriesSchema returns the schema of OUT/series: per-super-pass
 // trajectories, once per run (independent of the parameter sets);

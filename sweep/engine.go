@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"maps"
 	"os"
 	"path/filepath"
@@ -268,7 +267,7 @@ type engine struct {
 	resumed    resumedRuns  // run ids in done or seriesDone (provenance.go)
 	written    writtenIndex // done and seriesDone by run, with their part files (supersede.go)
 	stale      staleSet     // superseded rows found so far; the writer goroutine's
-	debug      *log.Logger
+	debug      *debugLog
 	locked     bool // the output directory is locked (lock.go): stale temporaries may go
 }
 
@@ -341,7 +340,7 @@ func newEngine(o Options) (*engine, error) {
 	if debug == nil {
 		debug = io.Discard
 	}
-	e := &engine{o: o, debug: log.New(debug, "steadysweep: ", log.LstdFlags)}
+	e := &engine{o: o, debug: &debugLog{w: debug}}
 	e.ids, e.labels = sinks.ConfigIDsAndLabels(o.Configs)
 	return e, nil
 }

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/steadysweep/steadysweep/internal/safeopen"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 	"github.com/steadysweep/steadysweep/sinks"
 )
 

@@ -3,7 +3,6 @@ package cache
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -19,6 +18,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/foreign"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
 	"github.com/steadysweep/steadysweep/internal/safeopen"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // Cache stores ingested runs as files of its own layout (cacheentry.go:
@@ -256,10 +256,14 @@ func (c *Cache) EventsDigest(path string) (string, bool) {
 // readerSidecars are the files beside a log that its format's reader
 // reads into what the cache stores (a reader that reads another file
 // lists it here).
-var readerSidecars = map[contract.Format][]string{
-	contract.FormatAIPerf:        foreign.AIPerfInfoFiles,
-	contract.FormatAIPerfCSV:     foreign.AIPerfInfoFiles,
-	contract.FormatAIPerfParquet: foreign.AIPerfInfoFiles,
+// A switch, not a map: a package-level map is built by every process at
+// start-up (issue 32).
+func readerSidecars(f contract.Format) []string {
+	switch f {
+	case contract.FormatAIPerf, contract.FormatAIPerfCSV, contract.FormatAIPerfParquet:
+		return foreign.AIPerfInfoFiles
+	}
+	return nil
 }
 
 // cacheKey derives the entry key of run under opts; shared says the
@@ -300,7 +304,7 @@ func cacheKey(run *contract.Run, opts contract.IngestOptions, id [5]int64, share
 	// steady-state window: the model, the load, the peer window) stores
 	// what they say in the entry: their identities are in the key, so an
 	// edited one is read again.
-	for _, name := range readerSidecars[run.Format] {
+	for _, name := range readerSidecars(run.Format) {
 		b = append(append(b, "sidecar="+name...), 0)
 		p := filepath.Join(filepath.Dir(run.EventsPath), name)
 		if fi, err := os.Stat(p); err == nil {

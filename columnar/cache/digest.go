@@ -2,7 +2,6 @@ package cache
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/internal/safeopen"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // digests are what the cache knows of an events file's bytes: Key, its

@@ -1,45 +1,51 @@
 package contract
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/steadysweep/steadysweep/core"
 )
 
-// httpStatusInText finds an HTTP status in an error message: "HTTP 503",
-// "status code 429", "status: 500", "Error code: 400".
-var httpStatusInText = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:http(?:/[\d.]+)?|status(?: code)?|error code|code)[:= ]+([1-5]\d\d)\b`)
-})
-
-// reasonPhrases maps the reason phrases of the HTTP error statuses
+// reasonPhrases are the reason phrases of the HTTP error statuses
 // (RFC 9110 §15.5–15.6 and the IANA HTTP status code registry, lower
-// case) to their status, for tools that record only the phrase (vLLM's
+// case) with their status, for tools that record only the phrase (vLLM's
 // response.reason). A table rather than net/http's StatusText: linking
 // net/http (and with it crypto/tls and x509) for it cost every process
-// their initialisation. Built on first use (a failure without a code):
-// a package-level map literal is built by every process at start-up.
-var reasonPhrases = sync.OnceValue(func() map[string]int32 {
-	return map[string]int32{
-		"bad request": 400, "unauthorized": 401, "payment required": 402, "forbidden": 403,
-		"not found": 404, "method not allowed": 405, "not acceptable": 406,
-		"proxy authentication required": 407, "request timeout": 408, "conflict": 409, "gone": 410,
-		"length required": 411, "precondition failed": 412, "request entity too large": 413,
-		"request uri too long": 414, "unsupported media type": 415,
-		"requested range not satisfiable": 416, "expectation failed": 417, "i'm a teapot": 418,
-		"misdirected request": 421, "unprocessable entity": 422, "locked": 423,
-		"failed dependency": 424, "too early": 425, "upgrade required": 426,
-		"precondition required": 428, "too many requests": 429,
-		"request header fields too large": 431, "unavailable for legal reasons": 451,
-		"internal server error": 500, "not implemented": 501, "bad gateway": 502,
-		"service unavailable": 503, "gateway timeout": 504, "http version not supported": 505,
-		"variant also negotiates": 506, "insufficient storage": 507, "loop detected": 508,
-		"not extended": 510, "network authentication required": 511,
+// their initialisation. An array the linker lays out, not a map: a
+// package-level map (or a sync.OnceValue holding one) is built by every
+// process at start-up (issue 32); a failure without a code is rare and
+// a scan of 40 short strings cheap.
+var reasonPhrases = [...]struct {
+	phrase string
+	status int32
+}{
+	{"bad request", 400}, {"unauthorized", 401}, {"payment required", 402}, {"forbidden", 403},
+	{"not found", 404}, {"method not allowed", 405}, {"not acceptable", 406},
+	{"proxy authentication required", 407}, {"request timeout", 408}, {"conflict", 409},
+	{"gone", 410}, {"length required", 411}, {"precondition failed", 412},
+	{"request entity too large", 413}, {"request uri too long", 414}, {"unsupported media type", 415},
+	{"requested range not satisfiable", 416}, {"expectation failed", 417}, {"i'm a teapot", 418},
+	{"misdirected request", 421}, {"unprocessable entity", 422}, {"locked", 423},
+	{"failed dependency", 424}, {"too early", 425}, {"upgrade required", 426},
+	{"precondition required", 428}, {"too many requests", 429},
+	{"request header fields too large", 431}, {"unavailable for legal reasons", 451},
+	{"internal server error", 500}, {"not implemented", 501}, {"bad gateway", 502},
+	{"service unavailable", 503}, {"gateway timeout", 504}, {"http version not supported", 505},
+	{"variant also negotiates", 506}, {"insufficient storage", 507}, {"loop detected", 508},
+	{"not extended", 510}, {"network authentication required", 511},
+}
+
+// reasonPhraseStatus is the status whose reason phrase is phrase (lower
+// case).
+func reasonPhraseStatus(phrase string) (int32, bool) {
+	for _, r := range reasonPhrases {
+		if r.phrase == phrase {
+			return r.status, true
+		}
 	}
-})
+	return 0, false
+}
 
 // ClassifyFailure names how a request failed from what its log records:
 // a status or tool error code (0 when none), the error's type name and
@@ -54,10 +60,10 @@ func ClassifyFailure(code int64, typ, msg string, gotFirst bool) (core.FailureKi
 		c = int32(code)
 	}
 	if c == 0 {
-		if m := httpStatusInText().FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
+		if m, ok := httpStatusInText(msg); ok {
+			n, _ := strconv.Atoi(m)
 			c = int32(n)
-		} else if n, ok := reasonPhrases()[strings.ToLower(strings.TrimSpace(msg))]; ok {
+		} else if n, ok := reasonPhraseStatus(strings.ToLower(strings.TrimSpace(msg))); ok {
 			c = n
 		}
 	}

@@ -42,8 +42,10 @@ const (
 )
 
 // Formats lists every format, in the order detection reports them: the
-// first five, then those read since issue 31 (moreFormats).
-var Formats = append([]Format{FormatEndpoints, FormatEndpointsLegacy, FormatAIPerf, FormatGuideLLM, FormatVLLM}, moreFormats...)
+// first five, then (from firstMoreFormat) those read since issue 31. A
+// literal, which the linker lays out, not an append run at start-up.
+var Formats = []Format{FormatEndpoints, FormatEndpointsLegacy, FormatAIPerf, FormatGuideLLM, FormatVLLM,
+	FormatLMBench, FormatLLMPerf, FormatGenAIPerf, FormatInferencePerf, FormatLoadGenTrace, FormatSGLang, FormatAIPerfCSV, FormatAIPerfParquet}
 
 // RecordsTokens reports whether the format's logs carry the tool's own
 // token counts, so that no tokenizer is needed (or used) to read them.
@@ -117,13 +119,13 @@ const (
 	FormatAIPerfParquet Format = "aiperf-parquet"
 )
 
-// moreFormats are the formats read since issue 31, in the order
-// detection reports them.
-var moreFormats = []Format{FormatLMBench, FormatLLMPerf, FormatGenAIPerf, FormatInferencePerf, FormatLoadGenTrace, FormatSGLang, FormatAIPerfCSV, FormatAIPerfParquet}
+// firstMoreFormat is the index in Formats of the first format read since
+// issue 31.
+const firstMoreFormat = 5
 
 // recordsTokensMore reports whether one of this file's formats records
 // the tool's own token counts (all of them do).
-func recordsTokensMore(f Format) bool { return slices.Contains(moreFormats, f) }
+func recordsTokensMore(f Format) bool { return slices.Contains(Formats[firstMoreFormat:], f) }
 
 // CSVHeader splits a CSV header line into its column names (quotes and
 // spaces around a name dropped).

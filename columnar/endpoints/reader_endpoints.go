@@ -2,7 +2,6 @@ package endpoints
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"hash"
@@ -12,6 +11,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/scan"
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // EndpointsReader reads today's endpoints events.jsonl: a thin adapter

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/columnar/sidecar"
@@ -316,7 +315,10 @@ var AIPerfSummaryNames = []string{"profile_export_aiperf.json", "profile_export.
 // reads the run facts from (the summary, the steady-state window), for
 // every AIPerf reader (records JSONL, CSV, Parquet): the column cache keys
 // an entry on their identities.
-var AIPerfInfoFiles = append(slices.Clip(AIPerfSummaryNames), AIPerfSteadyStateNames...)
+// A literal (AIPerfSummaryNames then AIPerfSteadyStateNames; the test
+// TestAIPerfInfoFilesAreTheNames holds it to them), not an append run at
+// every process start (issue 32).
+var AIPerfInfoFiles = []string{"profile_export_aiperf.json", "profile_export.json", "profile_export_aiperf_steady_state.json"}
 
 // maxSummary caps a summary or sidecar read whole.
 const maxSummary = 64 << 20

@@ -48,13 +48,19 @@ func (AIPerfParquetReader) Format() contract.Format { return contract.FormatAIPe
 // per-record export (format detection) and that a row needs.
 var AIPerfParquetRequired = []string{"request_start_ns", "request_end_ns", "benchmark_phase"}
 
-// aiperfParquetTypes are the types of the columns read other than the
-// metrics, as build_schema writes them.
-var aiperfParquetTypes = map[string]batch.Type{
-	"x_request_id": batch.String, "x_correlation_id": batch.String, "conversation_id": batch.String,
-	"turn_index": batch.Int64, "request_start_ns": batch.Int64, "request_end_ns": batch.Int64,
-	"benchmark_phase": batch.String, "was_cancelled": batch.Bool,
-	"error_code": batch.Int64, "error_type": batch.String, "error_message": batch.String,
+// aiperfParquetType is the type of a column read other than the
+// metrics, as build_schema writes them. A switch, not a package-level
+// map: a map is built by every process at start-up (issue 32).
+func aiperfParquetType(name string) (batch.Type, bool) {
+	switch name {
+	case "x_request_id", "x_correlation_id", "conversation_id", "benchmark_phase", "error_type", "error_message":
+		return batch.String, true
+	case "turn_index", "request_start_ns", "request_end_ns", "error_code":
+		return batch.Int64, true
+	case "was_cancelled":
+		return batch.Bool, true
+	}
+	return 0, false
 }
 
 func (AIPerfParquetReader) Read(ctx context.Context, run *contract.Run, opts contract.IngestOptions, dst *contract.Decoded) (core.RunInfo, error) {
@@ -74,7 +80,7 @@ func (AIPerfParquetReader) Read(ctx context.Context, run *contract.Run, opts con
 	var cols []int
 	var names []string
 	for i, f := range sc.Fields() {
-		want, fixed := aiperfParquetTypes[f.Name]
+		want, fixed := aiperfParquetType(f.Name)
 		switch {
 		case fixed && f.Type != want:
 			if f.Name == "request_start_ns" {

@@ -23,11 +23,13 @@ const (
 	Zstd         Codec = 6
 )
 
-var codecNames = map[Codec]string{0: "UNCOMPRESSED", 1: "SNAPPY", 2: "GZIP", 3: "LZO", 4: "BROTLI", 5: "LZ4", 6: "ZSTD", 7: "LZ4_RAW"}
+// codecNames are the codecs' names by number: an array the linker lays
+// out, not a map built at every process start (issue 32).
+var codecNames = [...]string{0: "UNCOMPRESSED", 1: "SNAPPY", 2: "GZIP", 3: "LZO", 4: "BROTLI", 5: "LZ4", 6: "ZSTD", 7: "LZ4_RAW"}
 
 func (c Codec) String() string {
-	if n, ok := codecNames[c]; ok {
-		return n
+	if c >= 0 && int(c) < len(codecNames) {
+		return codecNames[c]
 	}
 	return fmt.Sprintf("codec %d", int32(c))
 }
@@ -62,18 +64,35 @@ func (c Codec) expansion() int {
 // and the low-memory tables keep a sweep's peak heap near 10 MB
 // (BenchmarkSeriesWriterHeap, sinks); EncodeAll is safe for concurrent
 // use.
-var zstdEncoder = sync.OnceValues(func() (*zstd.Encoder, error) {
-	return zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true),
-		zstd.WithWindowSize(1<<20), zstd.WithZeroFrames(true), zstd.WithAllLitEntropyCompression(true))
-})
+//
+// A sync.Once, not a sync.OnceValues variable: that one's closures are
+// made at package initialisation, in every process (issue 32).
+func zstdEncoder() (*zstd.Encoder, error) {
+	zstdCodecs.encOnce.Do(func() {
+		zstdCodecs.enc, zstdCodecs.encErr = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true),
+			zstd.WithWindowSize(1<<20), zstd.WithZeroFrames(true), zstd.WithAllLitEntropyCompression(true))
+	})
+	return zstdCodecs.enc, zstdCodecs.encErr
+}
 
 // zstdDecoder is the process's zstd decoder (DecodeAll is safe for
 // concurrent use); its output is capped at the destination's capacity,
 // the page's declared size.
-var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
-	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
-		zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxPageBytes))
-})
+func zstdDecoder() (*zstd.Decoder, error) {
+	zstdCodecs.decOnce.Do(func() {
+		zstdCodecs.dec, zstdCodecs.decErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
+			zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxPageBytes))
+	})
+	return zstdCodecs.dec, zstdCodecs.decErr
+}
+
+var zstdCodecs struct {
+	encOnce, decOnce sync.Once
+	enc              *zstd.Encoder
+	encErr           error
+	dec              *zstd.Decoder
+	decErr           error
+}
 
 // compress appends src compressed with c to dst.
 func (c Codec) compress(dst, src []byte) ([]byte, error) {

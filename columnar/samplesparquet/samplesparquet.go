@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/steadysweep/steadysweep/columnar"
 	"github.com/steadysweep/steadysweep/columnar/batch"
@@ -22,18 +23,29 @@ type NamedTable struct {
 	Table         *columnar.Table
 }
 
-// Schema is columnar.Schema with leading "run_id" and "run_rel" (utf8)
-// columns.
-var Schema = batch.NewSchema(append([]batch.Field{
-	{Name: "run_id", Type: batch.String},
-	{Name: "run_rel", Type: batch.String},
-}, tableFields()...), nil)
+// Schema returns columnar.Schema with leading "run_id" and "run_rel"
+// (utf8) columns. Built on first use, not at package initialisation,
+// which every steadysweep process ran (issue 32).
+func Schema() *batch.Schema {
+	schema.once.Do(func() {
+		schema.s = batch.NewSchema(append([]batch.Field{
+			{Name: "run_id", Type: batch.String},
+			{Name: "run_rel", Type: batch.String},
+		}, tableFields()...), nil)
+	})
+	return schema.s
+}
+
+var schema struct {
+	once sync.Once
+	s    *batch.Schema
+}
 
 // Write writes the tables to w as one zstd-compressed Parquet file, one
 // row group per table, with Schema. It does not close w.
 func Write(w io.Writer, tables []NamedTable) error {
 	props := &parquetio.Options{Compression: parquetio.Zstd}
-	fw, err := parquetio.NewWriter(w, Schema, props)
+	fw, err := parquetio.NewWriter(w, Schema(), props)
 	if err != nil {
 		return fmt.Errorf("parquet writer: %w", err)
 	}
@@ -55,7 +67,7 @@ func writeNamed(fw *parquetio.Writer, nt NamedTable) error {
 		n = cols[0].Len()
 	}
 	id, rel := constantColumn(nt.RunID, n), constantColumn(nt.RunRel, n)
-	out, err := batch.NewBatch(Schema, append([]*batch.Column{id, rel}, cols...))
+	out, err := batch.NewBatch(Schema(), append([]*batch.Column{id, rel}, cols...))
 	if err != nil {
 		return err
 	}

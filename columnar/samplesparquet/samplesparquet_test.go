@@ -36,8 +36,8 @@ func TestWrite(t *testing.T) {
 	if int(r.NumRows()) != 2*n || r.NumRowGroups() != 2 || r.Schema().NumFields() != len(columnar.Schema)+2 {
 		t.Fatalf("read back %d rows in %d row groups, %d cols", r.NumRows(), r.NumRowGroups(), r.Schema().NumFields())
 	}
-	if f := r.Schema().Fields(); f[0].Name != "run_id" || f[1].Name != "run_rel" || !r.Schema().Equal(Schema) {
-		t.Fatalf("schema %s, want %s", r.Schema(), Schema)
+	if f := r.Schema().Fields(); f[0].Name != "run_id" || f[1].Name != "run_rel" || !r.Schema().Equal(Schema()) {
+		t.Fatalf("schema %s, want %s", r.Schema(), Schema())
 	}
 	s := tab.Samples()
 	row := 0

@@ -1,17 +1,17 @@
 package scan
 
-import (
-	"golang.org/x/sys/cpu"
-)
+import "github.com/steadysweep/cpuid"
 
 // haveWordsSSE2 selects the assembly word loop (SSE2 is baseline on
 // amd64; POPCNT nearly so, and checked); haveWordsAVX2 the wider one
-// that also takes non-ASCII bytes and two-byte escapes (cpu.X86.HasAVX2
+// that also takes non-ASCII bytes and two-byte escapes (HasAVX2
 // includes the OS's support for the YMM registers). Variables so that
-// tests can force the fallbacks.
+// tests can force the fallbacks. The features come from
+// github.com/steadysweep/cpuid (golang.org/x/sys/cpu's detection without
+// its init, issue 32).
 var (
-	HaveWordsSSE2 = cpu.X86.HasPOPCNT
-	HaveWordsAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasPOPCNT
+	HaveWordsSSE2 = cpuid.X86().HasPOPCNT
+	HaveWordsAVX2 = cpuid.X86().HasAVX2 && cpuid.X86().HasPOPCNT
 )
 
 // wordsSSE2 is swarWords' loop 16 bytes a step in SSE2 (words_amd64.s);

@@ -1,7 +1,6 @@
 package tokenizer
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // compiledDir is the subdirectory of the cache directory that holds

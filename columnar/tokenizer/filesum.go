@@ -1,7 +1,6 @@
 package tokenizer
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -14,6 +13,7 @@ import (
 	"github.com/steadysweep/steadysweep/columnar/contract"
 	"github.com/steadysweep/steadysweep/internal/atomicfile"
 	"github.com/steadysweep/steadysweep/internal/safeopen"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // The compiled cache is keyed by the SHA-256 of the tokenizer file, and

@@ -3,7 +3,6 @@ package tokenizer
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/steadysweep/steadysweep/internal/safeopen"
+	"github.com/steadysweep/steadysweep/internal/sha256"
 )
 
 // The subset of tokenizer.json this package reads (decodeTokenizerFile).

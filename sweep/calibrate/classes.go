@@ -2,8 +2,6 @@ package calibrate
 
 import (
 	"math"
-	"regexp"
-	"sync"
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/corpora/synth"
@@ -61,26 +59,12 @@ func (c *configAcc) addClass(r *row, t *synth.Truth, relErr float64, wrong bool)
 	}
 }
 
-// suiteName is a run name of synth.AccuracySuite: NNN_CLASS_cC_nN or
-// NNN_CLASS_qQPS_nN.
-// Compiled on first use: a sync.OnceValue variable is itself built at
-// start-up (package initialisation), a sync.Once is not.
-func suiteName() *regexp.Regexp {
-	suiteNameRE.once.Do(func() { suiteNameRE.re = regexp.MustCompile(`^\d{3}_(.+)_(c\d+|q[0-9.]+)_n\d+$`) })
-	return suiteNameRE.re
-}
-
-var suiteNameRE struct {
-	once sync.Once
-	re   *regexp.Regexp
-}
-
 // classOf is t's truth class: the class of an accuracy-suite run (its
 // name without the index and sizes), else the truth's name (synth's
 // preset for GenerateCorpus runs).
 func classOf(t *synth.Truth) string {
-	if m := suiteName().FindStringSubmatch(t.Name); m != nil {
-		return m[1]
+	if class, ok := suiteClass(t.Name); ok {
+		return class
 	}
 	return t.Name
 }

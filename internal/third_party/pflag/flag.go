@@ -114,7 +114,6 @@ package pflag
 import (
 	"bytes"
 	"errors"
-	goflag "flag"
 	"fmt"
 	"io"
 	"os"
@@ -205,8 +204,6 @@ type FlagSet struct {
 	output            io.Writer // nil means stderr; use Output() accessor
 	interspersed      bool      // allow interspersed option/non-option args
 	normalizeNameFunc func(f *FlagSet, name string) NormalizedName
-
-	addedGoFlagSets []*goflag.FlagSet
 }
 
 // A Flag represents the state of a flag.
@@ -1293,11 +1290,6 @@ func (f *FlagSet) parseArgs(args []string, fn parseFunc) (err error) {
 // are defined and before flags are accessed by the program.
 // The return value will be ErrHelp if -help was set but not defined.
 func (f *FlagSet) Parse(arguments []string) error {
-	if f.addedGoFlagSets != nil {
-		for _, goFlagSet := range f.addedGoFlagSets {
-			_ = goFlagSet.Parse(nil)
-		}
-	}
 	f.parsed = true
 
 	f.args = make([]string, 0, len(arguments))
@@ -1392,7 +1384,18 @@ func Parsed() bool {
 }
 
 // CommandLine is the default set of command-line flags, parsed from os.Args.
-var CommandLine = NewFlagSet(os.Args[0], ExitOnError)
+//
+// steadysweep: a literal the linker lays out, not NewFlagSet(os.Args[0],
+// ExitOnError) run at package init (every steadysweep process built it;
+// steadysweep uses its own flag sets, never this one). The same fields as
+// NewFlagSet sets, except that the name is empty: upstream's was
+// os.Args[0], read only by this set's own usage line and Name.
+var CommandLine = &FlagSet{
+	errorHandling: ExitOnError,
+	argsLenAtDash: -1,
+	interspersed:  true,
+	SortFlags:     true,
+}
 
 // NewFlagSet returns a new, empty flag set with the specified name,
 // error handling property and SortFlags set to true.

@@ -3,18 +3,21 @@ package xxh3
 import (
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
+	"github.com/steadysweep/cpuid"
 )
 
-// steadysweep: the features come from golang.org/x/sys/cpu (which the
-// program links anyway) instead of github.com/klauspost/cpuid/v2, whose
-// package init runs ~50 CPUID instructions, each a trap to the hypervisor
-// on a VM (~1 ms of every process start). x/sys/cpu's flags include the
-// OS support check (XGETBV) as cpuid's do.
+// steadysweep: the features come from github.com/steadysweep/cpuid
+// (internal/third_party/cpuid: golang.org/x/sys/cpu's detection without
+// its init's GODEBUG parsing and allocations) instead of
+// github.com/klauspost/cpuid/v2, whose package init runs ~50 CPUID
+// instructions, each a trap to the hypervisor on a VM (~1 ms of every
+// process start). Its flags include the OS support check (XGETBV) as
+// cpuid's do. Read at package init: columnar/scan needs the features at
+// init too, and cpuid detects once.
 var (
-	hasAVX2   = cpu.X86.HasAVX2
-	hasSSE2   = cpu.X86.HasSSE2 // Always true on amd64
-	hasAVX512 = cpu.X86.HasAVX512F
+	hasAVX2   = cpuid.X86().HasAVX2
+	hasSSE2   = cpuid.X86().HasSSE2 // Always true on amd64
+	hasAVX512 = cpuid.X86().HasAVX512F
 )
 
 const hasNEON = false

@@ -298,13 +298,49 @@ func isBase60Float(s string) (result bool) {
 		return false
 	}
 	// Do the full match.
-	return base60float.MatchString(s)
+	return matchBase60Float(s)
 }
 
 // From http://yaml.org/type/float.html, except the regular expression there
 // is bogus. In practice parsers do not enforce the "\.[0-9_]*" suffix.
-// steadysweep: compiled on first use (lazyRegexp, resolve.go).
-var base60float = &lazyRegexp{expr: `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`}
+// steadysweep: matchBase60Float replaces the regexp base60float,
+// `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$` (package regexp
+// out of the binary: its inits and unicode's tables ran in every process).
+func matchBase60Float(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if digitRun(s, i) == 0 {
+		return false
+	}
+	i++
+	for i < len(s) && (s[i] == '_' || s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	groups := 0
+	for i < len(s) && s[i] == ':' {
+		// [0-5]?[0-9]: one digit, or two when the first is 0-5; a
+		// longer run cannot be followed by ':', '.' or the end.
+		switch n := digitRun(s, i+1); {
+		case n == 1, n == 2 && s[i+1] <= '5':
+			i += 1 + n
+			groups++
+		default:
+			return false
+		}
+	}
+	if groups == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && (s[i] == '_' || s[i] >= '0' && s[i] <= '9') {
+			i++
+		}
+	}
+	return i == len(s)
+}
 
 // isOldBool returns whether s is bool notation as defined in YAML 1.1.
 //

@@ -18,10 +18,8 @@ package yaml
 import (
 	"encoding/base64"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -230,18 +228,14 @@ func (styleFloatMatcher) MatchString(s string) bool {
 	return i == len(s)
 }
 
-// lazyRegexp is a regular expression compiled on its first match: a
-// package-level regexp.MustCompile would run (and allocate ~100 times) in
-// every process that links this package, whether it reads YAML or not.
-type lazyRegexp struct {
-	once sync.Once
-	expr string
-	re   *regexp.Regexp
-}
-
-func (l *lazyRegexp) MatchString(s string) bool {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
-	return l.re.MatchString(s)
+// digitRun is the number of ASCII digits at s[i:] (matchBase60Float,
+// encode.go).
+func digitRun(s string, i int) int {
+	n := 0
+	for i+n < len(s) && s[i+n] >= '0' && s[i+n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func resolve(tag string, in string) (rtag string, out interface{}) {

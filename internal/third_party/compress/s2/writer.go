@@ -6,7 +6,7 @@
 package s2
 
 import (
-	"crypto/rand"
+	"github.com/klauspost/compress/internal/padrand"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -35,7 +35,7 @@ func NewWriter(w io.Writer, opts ...WriterOption) *Writer {
 	w2 := Writer{
 		blockSize:   defaultBlockSize,
 		concurrency: runtime.GOMAXPROCS(0),
-		randSrc:     rand.Reader,
+		randSrc:     padrand.Reader,
 		level:       levelFast,
 	}
 	for _, opt := range opts {
@@ -992,7 +992,7 @@ func WriterBlockSize(n int) WriterOption {
 // This can be used to obfuscate the exact output size or make blocks of a certain size.
 // The contents will be a skippable frame, so it will be invisible by the decoder.
 // n must be > 0 and <= 4MB.
-// The padded area will be filled with data from crypto/rand.Reader.
+// The padded area will be filled with data from padrand.Reader (steadysweep: not crypto/rand.Reader).
 // The padding will be applied whenever Close is called on the writer.
 func WriterPadding(n int) WriterOption {
 	return func(w *Writer) error {

@@ -5,7 +5,7 @@
 package zstd
 
 import (
-	"crypto/rand"
+	"github.com/klauspost/compress/internal/padrand"
 	"errors"
 	"fmt"
 	"io"
@@ -642,10 +642,10 @@ func (e *Encoder) Close() error {
 		s.nWritten += 4
 	}
 
-	// Add padding with content from crypto/rand.Reader
+	// Add padding with content from padrand.Reader (steadysweep: not crypto/rand.Reader)
 	if s.err == nil && e.o.pad > 0 {
 		add := calcSkippableFrame(s.nWritten, int64(e.o.pad))
-		frame, err := skippableFrame(s.filling[:0], add, rand.Reader)
+		frame, err := skippableFrame(s.filling[:0], add, padrand.Reader)
 		if err != nil {
 			return err
 		}
@@ -708,7 +708,7 @@ func (e *Encoder) closeJobs() error {
 	// Add padding
 	if s.err == nil && e.o.pad > 0 {
 		add := calcSkippableFrame(s.nWritten, int64(e.o.pad))
-		frame, err := skippableFrame(js.filling[:0], add, rand.Reader)
+		frame, err := skippableFrame(js.filling[:0], add, padrand.Reader)
 		if err != nil {
 			return err
 		}
@@ -834,11 +834,11 @@ func (e *Encoder) encodeAll(enc encoder, src, dst []byte) []byte {
 	if e.o.crc {
 		dst = enc.AppendCRC(dst)
 	}
-	// Add padding with content from crypto/rand.Reader
+	// Add padding with content from padrand.Reader (steadysweep: not crypto/rand.Reader)
 	if e.o.pad > 0 {
 		add := calcSkippableFrame(int64(len(dst)), int64(e.o.pad))
 		var err error
-		dst, err = skippableFrame(dst, add, rand.Reader)
+		dst, err = skippableFrame(dst, add, padrand.Reader)
 		if err != nil {
 			panic(err)
 		}

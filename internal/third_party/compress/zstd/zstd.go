@@ -6,8 +6,9 @@ package zstd
 import (
 	"bytes"
 	"errors"
-	"log"
+	"fmt"
 	"math"
+	"os"
 
 	"github.com/klauspost/compress/internal/le"
 )
@@ -98,15 +99,18 @@ var (
 	ErrDecoderNilInput = errors.New("nil input provided as reader")
 )
 
+// steadysweep: println and printf write to stderr with fmt, not through
+// package log (whose init and std logger were linked into every process
+// for these debug-only calls; upstream's lines carried log's timestamp).
 func println(a ...any) {
 	if debug || debugDecoder || debugEncoder {
-		log.Println(a...)
+		fmt.Fprintln(os.Stderr, a...)
 	}
 }
 
 func printf(format string, a ...any) {
 	if debug || debugDecoder || debugEncoder {
-		log.Printf(format, a...)
+		fmt.Fprintf(os.Stderr, format+"\n", a...)
 	}
 }
 

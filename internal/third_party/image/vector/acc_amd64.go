@@ -6,9 +6,23 @@
 
 package vector
 
+import "sync"
+
 func haveSSE4_1() bool
 
-var haveAccumulateSIMD = haveSSE4_1()
+// steadysweep: asked on the first accumulation, not at package init
+// (upstream: var haveAccumulateSIMD = haveSSE4_1()): CPUID traps to the
+// hypervisor on a virtual machine, and every steadysweep process paid it,
+// plots or not.
+var accumulateSIMD struct {
+	once sync.Once
+	ok   bool
+}
+
+func haveAccumulateSIMD() bool {
+	accumulateSIMD.once.Do(func() { accumulateSIMD.ok = haveSSE4_1() })
+	return accumulateSIMD.ok
+}
 
 //go:noescape
 func fixedAccumulateOpOverSIMD(dst []uint8, src []uint32)

@@ -6,7 +6,8 @@
 
 package vector
 
-const haveAccumulateSIMD = false
+// steadysweep: a function, as on amd64 (acc_amd64.go).
+func haveAccumulateSIMD() bool { return false }
 
 func fixedAccumulateOpOverSIMD(dst []uint8, src []uint32)     {}
 func fixedAccumulateOpSrcSIMD(dst []uint8, src []uint32)      {}

@@ -306,13 +306,13 @@ func (z *Rasterizer) accumulateMask() {
 		} else {
 			z.bufU32 = z.bufU32[:n]
 		}
-		if haveAccumulateSIMD {
+		if haveAccumulateSIMD() { // steadysweep: a function
 			floatingAccumulateMaskSIMD(z.bufU32, z.bufF32)
 		} else {
 			floatingAccumulateMask(z.bufU32, z.bufF32)
 		}
 	} else {
-		if haveAccumulateSIMD {
+		if haveAccumulateSIMD() { // steadysweep: a function
 			fixedAccumulateMaskSIMD(z.bufU32)
 		} else {
 			fixedAccumulateMask(z.bufU32)
@@ -326,13 +326,13 @@ func (z *Rasterizer) rasterizeDstAlphaSrcOpaqueOpOver(dst *image.Alpha, r image.
 		// We bypass the z.accumulateMask step and convert straight from
 		// z.bufF32 or z.bufU32 to dst.Pix.
 		if z.useFloatingPointMath {
-			if haveAccumulateSIMD {
+			if haveAccumulateSIMD() { // steadysweep: a function
 				floatingAccumulateOpOverSIMD(dst.Pix, z.bufF32)
 			} else {
 				floatingAccumulateOpOver(dst.Pix, z.bufF32)
 			}
 		} else {
-			if haveAccumulateSIMD {
+			if haveAccumulateSIMD() { // steadysweep: a function
 				fixedAccumulateOpOverSIMD(dst.Pix, z.bufU32)
 			} else {
 				fixedAccumulateOpOver(dst.Pix, z.bufU32)
@@ -362,13 +362,13 @@ func (z *Rasterizer) rasterizeDstAlphaSrcOpaqueOpSrc(dst *image.Alpha, r image.R
 		// We bypass the z.accumulateMask step and convert straight from
 		// z.bufF32 or z.bufU32 to dst.Pix.
 		if z.useFloatingPointMath {
-			if haveAccumulateSIMD {
+			if haveAccumulateSIMD() { // steadysweep: a function
 				floatingAccumulateOpSrcSIMD(dst.Pix, z.bufF32)
 			} else {
 				floatingAccumulateOpSrc(dst.Pix, z.bufF32)
 			}
 		} else {
-			if haveAccumulateSIMD {
+			if haveAccumulateSIMD() { // steadysweep: a function
 				fixedAccumulateOpSrcSIMD(dst.Pix, z.bufU32)
 			} else {
 				fixedAccumulateOpSrc(dst.Pix, z.bufU32)

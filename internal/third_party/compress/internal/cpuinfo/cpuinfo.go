@@ -31,6 +31,6 @@ func HasBMI() bool {
 }
 
 // steadysweep: no package state set by init(); the features are read
-// from golang.org/x/sys/cpu at each call (cpuinfo_amd64.go), and
+// from github.com/steadysweep/cpuid at each call (cpuinfo_amd64.go), and
 // DisableBMI2 sets bmi2Disabled.
 var bmi2Disabled bool

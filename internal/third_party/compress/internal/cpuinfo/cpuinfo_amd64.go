@@ -2,14 +2,14 @@
 
 package cpuinfo
 
-import "golang.org/x/sys/cpu"
+import "github.com/steadysweep/cpuid"
 
-// steadysweep: BMI1 and BMI2 come from golang.org/x/sys/cpu, which the
-// program links anyway and whose init has already run CPUID, read at each
-// call, instead of being set by an init() from upstream's own CPUID in
-// assembly (cpuinfo_amd64.s, left out): each CPUID traps to the
-// hypervisor on a virtual machine, and an init() is a page of code
-// touched at every process start. Same CPUID leaf (7) and bits (EBX 3
-// and 8).
-func x86BMI1() bool { return cpu.X86.HasBMI1 }
-func x86BMI2() bool { return cpu.X86.HasBMI2 }
+// steadysweep: BMI1 and BMI2 come from github.com/steadysweep/cpuid
+// (internal/third_party/cpuid: x/sys/cpu's detection, run on its first
+// use), read at each call, instead of being set by an init() from
+// upstream's own CPUID in assembly (cpuinfo_amd64.s, left out): each
+// CPUID traps to the hypervisor on a virtual machine, and an init() is a
+// page of code touched at every process start. Same CPUID leaf (7) and
+// bits (EBX 3 and 8).
+func x86BMI1() bool { return cpuid.X86().HasBMI1 }
+func x86BMI2() bool { return cpuid.X86().HasBMI2 }

@@ -1,0 +1,3 @@
+module github.com/steadysweep/cpuid
+
+go 1.22
