@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -42,23 +43,43 @@ func TestGCFloorEndsAtFirstCollection(t *testing.T) {
 	}
 }
 
+// memoryLimit is the runtime's current memory limit (SetMemoryLimit with
+// a negative value only reads it).
+func memoryLimit() int64 { return debug.SetMemoryLimit(-1) }
+
 func TestGCFloorKeepsDecodeTarget(t *testing.T) {
-	if os.Getenv("GOGC") != "" {
-		t.Skip("GOGC is set: neither the floor nor decodeGC changes the target")
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: neither the floor nor decodeGC changes the target")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	startGCFloor()
 	decodeGC()
-	if got := gcPercent(); got != loadGCPercent {
-		t.Fatalf("target after decodeGC = %d, want %d", got, loadGCPercent)
+	if got := gcPercent(); got != -1 && got != 0 {
+		// /gc/gogc:percent reads GOGC=off as 0 on some releases.
+		t.Fatalf("target after decodeGC = %d, want off", got)
 	}
-	// The floor's cleanup runs after this collection and must not raise it.
-	for range 3 {
+	if got := memoryLimit(); got < loadFloor {
+		t.Fatalf("memory limit after decodeGC = %d, want at least loadFloor %d", got, loadFloor)
+	}
+	// The floor's cleanup runs after this collection and must not raise
+	// the target; a live heap above the floor raises the limit over it by
+	// loadGCPercent (the cleanup re-armed at each collection).
+	live := make([]byte, 3*loadFloor)
+	for i := range live {
+		live[i] = byte(i)
+	}
+	want := int64(len(live)) + int64(len(live))*loadGCPercent/100
+	deadline := time.Now().Add(30 * time.Second)
+	for memoryLimit() < want && time.Now().Before(deadline) {
 		runtime.GC()
+		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(10 * time.Millisecond)
-	runtime.GC()
-	if got := gcPercent(); got != loadGCPercent {
-		t.Fatalf("target after collections = %d, want the decode's %d", got, loadGCPercent)
+	if got := memoryLimit(); got < want {
+		t.Fatalf("memory limit with %d bytes live = %d, want at least %d", len(live), got, want)
 	}
+	if got := gcPercent(); got != -1 && got != 0 {
+		t.Fatalf("target after collections = %d, want the decode's (off)", got)
+	}
+	runtime.KeepAlive(live)
 }
