@@ -6,10 +6,10 @@
 package s2
 
 import (
-	"github.com/klauspost/compress/internal/padrand"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/internal/padrand"
 	"io"
 	"runtime"
 	"sync"

@@ -5,9 +5,9 @@
 package zstd
 
 import (
-	"github.com/klauspost/compress/internal/padrand"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/internal/padrand"
 	"io"
 	"math"
 	rdebug "runtime/debug"
