@@ -40,8 +40,12 @@ import (
 // GCM, HMAC, SHA-3 and SHA-512 and their inits; SHA-256 is
 // internal/sha256, a copy of the standard library's (assembly included);
 // nor golang.org/x/sys/cpu (its init ran CPUID and parsed GODEBUG; the
-// features come from internal/third_party/cpuid, detected on first use).
+// features come from internal/third_party/cpuid, detected on first use),
+// nor runtime/metrics (its init describes every GODEBUG counter, 95
+// allocations and the costliest init of --version; the decode's memory
+// limit reads runtime.ReadMemStats: cmd/steadysweep/load.go).
 var bannedFromBinary = []string{
+	"runtime/metrics",
 	"golang.org/x/sys/cpu",
 	"crypto",
 	"regexp",
