@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/steadysweep/steadysweep/core"
 	"github.com/steadysweep/steadysweep/core/stats"
@@ -33,18 +34,52 @@ func Text(r *core.Result) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var lines []string
-	add := func(s ...string) { lines = append(lines, strings.Join(s, "")) }
-	add("super-passes: ", itoa(r.NSuperPasses), " (size ", itoa(r.SuperpassSize), ", warmup ", itoa(r.Warmup),
+	var t text
+	t.Grow(textSize(len(tables)))
+	t.add("super-passes: ", itoa(r.NSuperPasses), " (size ", itoa(r.SuperpassSize), ", warmup ", itoa(r.Warmup),
 		" [", string(r.WarmupMode), "], post-warmup ", itoa(r.NPostWarmup), ")")
-	add()
-	add("=== STEADY STATE (headline) ===")
-	headline(add, &r.Steady)
-	add()
-	add("--- diagnostics (per window size) ---")
-	diagnostics(add, r, tables)
-	return strings.Join(lines, "\n") + "\n", nil
+	t.add()
+	t.add("=== STEADY STATE (headline) ===")
+	headline(t.add, &r.Steady)
+	t.add()
+	t.add("--- diagnostics (per window size) ---")
+	diagnostics(&t, r, tables)
+	return t.String(), nil
 }
+
+// text is the report being written: each line appended whole, with its
+// line break, to one buffer, which String returns without a copy. (Made
+// as a list of lines, each joined from its cells and padded strings, then
+// joined, the 6 kB report of a warm analyze allocated 42 kB, fresh pages
+// a short command faults in one by one.)
+type text struct{ strings.Builder }
+
+// add appends one line: its parts, then a line break.
+func (t *text) add(parts ...string) {
+	for _, p := range parts {
+		t.WriteString(p)
+	}
+	t.WriteByte('\n')
+}
+
+// pad appends s padded with spaces to w runes: on the right (ljust), or
+// on the left when right (rjust).
+func (t *text) pad(s string, w int, right bool) {
+	n := w - utf8.RuneCountInString(s)
+	if !right {
+		t.WriteString(s)
+	}
+	for ; n > 0; n-- {
+		t.WriteByte(' ')
+	}
+	if right {
+		t.WriteString(s)
+	}
+}
+
+// textSize is room for the report of n window sizes (the diagnostics
+// block of one is about 1.9 kB with the reference's ten metrics).
+func textSize(n int) int { return 1024 + 2048*n }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
@@ -90,7 +125,7 @@ func headline(add func(...string), ss *core.SteadyState) {
 
 // diagnostics are the CoV and whole-run drift tables per window size, in
 // ascending size (the reference sorts its keys by integer value).
-func diagnostics(add func(...string), r *core.Result, tables []core.WindowDiagnostics) {
+func diagnostics(t *text, r *core.Result, tables []core.WindowDiagnostics) {
 	hdr := make([]string, len(r.CovBounds))
 	for i, b := range r.CovBounds {
 		hdr[i] = "cov<=" + pyjson.Float(b)
@@ -103,20 +138,37 @@ func diagnostics(add func(...string), r *core.Result, tables []core.WindowDiagno
 	}
 	sortByW(diags)
 	ms := core.Metrics()
+	gates := core.TrendGates()
 	for _, d := range diags {
 		ws := itoa(d.W)
-		add()
-		add("=== window size ", ws, " ===")
-		add()
-		add("CoV steadiness (trailing ", ws, " super-passes)")
-		add("  ", ljust("metric", 12), " ", ljust("gate", 5), " ", rjust("CoV", 8), "   ", boundHdr)
+		t.add()
+		t.add("=== window size ", ws, " ===")
+		t.add()
+		t.add("CoV steadiness (trailing ", ws, " super-passes)")
+		t.WriteString("  ")
+		t.pad("metric", 12, false)
+		t.WriteByte(' ')
+		t.pad("gate", 5, false)
+		t.WriteByte(' ')
+		t.pad("CoV", 8, true)
+		t.add("   ", boundHdr)
 		for m, tm := range ms {
 			c := d.Cov[m]
 			covs := "   n/a"
 			if c.N >= 2 {
 				covs = pyjson.Fixed(c.CoV, 4)
 			}
-			cells := make([]string, len(r.CovBounds))
+			tag := "diag"
+			if tm.Gated {
+				tag = "gate"
+			}
+			t.WriteString("  ")
+			t.pad(tm.Key, 12, false)
+			t.WriteByte(' ')
+			t.pad(tag, 5, false)
+			t.WriteByte(' ')
+			t.pad(covs, 8, true)
+			t.WriteString("   ")
 			for i, b := range r.CovBounds {
 				g := "n/a"
 				if c.N >= 2 {
@@ -127,28 +179,36 @@ func diagnostics(add func(...string), r *core.Result, tables []core.WindowDiagno
 						}
 					}
 				}
-				cells[i] = rjust(g, 7)
+				if i > 0 {
+					t.WriteString("  ")
+				}
+				t.pad(g, 7, true)
 			}
-			tag := "diag"
-			if tm.Gated {
-				tag = "gate"
-			}
-			add("  ", ljust(tm.Key, 12), " ", ljust(tag, 5), " ", rjust(covs, 8), "   ", strings.Join(cells, "  "))
+			t.add()
 		}
-		add()
-		add("drift (whole-run trend per metric; rolling scan is in --json)")
-		gates := core.TrendGates()
-		algos := make([]string, len(gates))
+		t.add()
+		t.add("drift (whole-run trend per metric; rolling scan is in --json)")
+		t.WriteString("  ")
+		t.pad("metric", 12, false)
+		t.WriteByte(' ')
 		for i, g := range gates {
-			algos[i] = rjust(string(g), 16)
-		}
-		add("  ", ljust("metric", 12), " ", strings.Join(algos, "  "))
-		for m, tm := range ms {
-			cells := make([]string, 5)
-			for i, v := range d.Drift[m].WholeRun {
-				cells[i] = rjust(glyph(v), 16)
+			if i > 0 {
+				t.WriteString("  ")
 			}
-			add("  ", ljust(tm.Key, 12), " ", strings.Join(cells, "  "))
+			t.pad(string(g), 16, true)
+		}
+		t.add()
+		for m, tm := range ms {
+			t.WriteString("  ")
+			t.pad(tm.Key, 12, false)
+			t.WriteByte(' ')
+			for i, v := range d.Drift[m].WholeRun {
+				if i > 0 {
+					t.WriteString("  ")
+				}
+				t.pad(glyph(v), 16, true)
+			}
+			t.add()
 		}
 	}
 }
