@@ -40,9 +40,14 @@ func (e *UnknownFormatError) Is(target error) bool { return target == ErrUnknown
 func DetectFile(path string) (contract.Format, error) {
 	// A JSONL log's first line decides alone: read a short head first,
 	// and the long one only when that line is not whole in it or names no
-	// format (a pretty-printed report, YAML, a damaged first line).
+	// format (a pretty-printed report, YAML, a damaged first line). The
+	// line's verdict is Detect's on the head (firstLineFormat), taken as
+	// it is rather than decoded again.
 	head, err := contract.ReadHead(path, shortSniffSize)
-	if err == nil && len(head) == shortSniffSize && !firstLineDecides(head) {
+	if err == nil && len(head) == shortSniffSize {
+		if f := firstLineFormat(head); f != "" && byteOrderEncoding(head) == "" {
+			return f, nil
+		}
 		head, err = contract.ReadHead(path, contract.SniffSize)
 	}
 	if err != nil {
@@ -70,21 +75,24 @@ func headBody(head []byte) []byte {
 	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 }
 
-// shortSniffSize is the head DetectFile reads first: a few lines of any
-// JSONL log.
-const shortSniffSize = 16 << 10
+// shortSniffSize is the head DetectFile reads first: the first line of
+// a JSONL log (an endpoints log's is ~130 bytes, an AIPerf record's 1–2
+// kB). One page, as the reader's buffer (contract.ReadHead): a 16 KiB head
+// was four fresh pages a warm analyze faulted in for its first line.
+const shortSniffSize = 4 << 10
 
-// firstLineDecides reports whether head's first line is a whole JSON
-// object whose keys name a format: Detect's verdict on it is then the
-// same for any longer head, since the first object's keys decide first.
-func firstLineDecides(head []byte) bool {
+// firstLineFormat is the format head's first line names when it is a
+// whole JSON object whose keys name one, else "": Detect's verdict on
+// head is then the same, and on any longer head, since the first object's
+// keys decide first.
+func firstLineFormat(head []byte) contract.Format {
 	body := headBody(head)
 	line, _, ok := bytes.Cut(body, []byte("\n"))
 	if !ok || len(line) == 0 || line[0] != '{' || !json.Valid(line) {
-		return false
+		return ""
 	}
 	f, _ := classifyJSON(topLevelKeys(line))
-	return f != ""
+	return f
 }
 
 // Detect classifies a file by its first bytes (decompressed; a prefix of

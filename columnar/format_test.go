@@ -157,11 +157,11 @@ func TestReadersCancelled(t *testing.T) {
 	}
 }
 
-// TestDetectFileShortHead: DetectFile reads 16 KiB first and decides on
+// TestDetectFileShortHead: DetectFile reads 4 KiB first and decides on
 // it only when the first line is a whole object naming a format; its
 // verdict is Detect's on the 256 KiB head for logs whose deciding keys
-// lie past 16 KiB: a report's "benchmarks" key after 20 KB of metadata
-// and metrics (GuideLLM, where the first 16 KiB alone look like AIPerf),
+// lie past 4 KiB: a report's "benchmarks" key after 20 KB of metadata
+// and metrics (GuideLLM, where the first 4 KiB alone look like AIPerf),
 // and an events log whose first line is 40 KB long.
 func TestDetectFileShortHead(t *testing.T) {
 	dir := t.TempDir()
@@ -191,6 +191,6 @@ func TestDetectFileShortHead(t *testing.T) {
 		}
 	}
 	if short, _ := Detect([]byte(files["report.json"][:shortSniffSize])); short != contract.FormatAIPerf {
-		t.Errorf("the report's first 16 KiB alone: %q; the test needs them to look like AIPerf", short)
+		t.Errorf("the report's first 4 KiB alone: %q; the test needs them to look like AIPerf", short)
 	}
 }
