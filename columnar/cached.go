@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/steadysweep/steadysweep/columnar/cache"
+	"github.com/steadysweep/steadysweep/columnar/sidecar"
 )
 
 // Cache keeps ingested runs on disk so that a run is decoded (and
@@ -21,6 +22,10 @@ type Cache struct {
 func DefaultCacheDir() string { return cache.DefaultCacheDir() }
 
 func (c *Cache) entries() *cache.Cache { return &cache.Cache{Dir: c.Dir} }
+
+// ConfigMemo is the cache's memo of config.yaml documents
+// (cache.Cache.ConfigMemo), for ResolveRunMemo; nil when there is none.
+func (c *Cache) ConfigMemo() sidecar.ConfigMemo { return c.entries().ConfigMemo() }
 
 // Load returns the run's columns from the cache when a valid entry exists
 // (hit = true), else decodes the run, hashing the events file as it is

@@ -29,6 +29,13 @@ var eventsNames = []string{"events.jsonl", "events.jsonl.gz", "events.jsonl.zst"
 // sample_idx_map.json) within a window of the file: the error is then
 // ctx's and no run is returned.
 func ResolveRun(ctx context.Context, path string) (*contract.Run, error) {
+	return ResolveRunMemo(ctx, path, nil)
+}
+
+// ResolveRunMemo is ResolveRun taking config.yaml's reading from memo
+// when it holds the file's bytes (sidecar.ReadSidecarsMemo; nil: parsed,
+// as ResolveRun does). Cache.ConfigMemo is the cache's.
+func ResolveRunMemo(ctx context.Context, path string, memo sidecar.ConfigMemo) (*contract.Run, error) {
 	part := -1
 	st, err := os.Stat(path)
 	if file, n, ok := splitPart(path); err != nil && ok {
@@ -95,7 +102,7 @@ func ResolveRun(ctx context.Context, path string) (*contract.Run, error) {
 	}
 	if run.Format.HasDatasetPass() {
 		var warnings []string
-		run.Info, run.Sidecars, warnings = sidecar.ReadSidecars(ctx, run.Dir, run.Info)
+		run.Info, run.Sidecars, warnings = sidecar.ReadSidecarsMemo(ctx, run.Dir, run.Info, memo)
 		run.Warnings = append(run.Warnings, warnings...)
 	}
 	if err := ctx.Err(); err != nil {

@@ -58,8 +58,9 @@ type LoaderOptions struct {
 	// a cold analyze analyses while the entry is written.
 	// LoadedRun.WaitStored waits for it; its warning comes then.
 	StoreLater bool
-	// Resolve resolves a path into a run (default columnar.ResolveRun):
-	// a test counts the resolutions through it.
+	// Resolve resolves a path into a run (default columnar.ResolveRun,
+	// through the cache's memo of config.yaml documents when there is a
+	// cache): a test counts the resolutions through it.
 	Resolve func(ctx context.Context, path string) (*columnar.Run, error)
 }
 
@@ -77,6 +78,13 @@ type RunLoader struct {
 func NewRunLoader(o LoaderOptions) *RunLoader {
 	if o.Resolve == nil {
 		o.Resolve = columnar.ResolveRun
+		if o.Cache != nil {
+			if memo := o.Cache.ConfigMemo(); memo != nil {
+				o.Resolve = func(ctx context.Context, path string) (*columnar.Run, error) {
+					return columnar.ResolveRunMemo(ctx, path, memo)
+				}
+			}
+		}
 	}
 	return &RunLoader{o: o, counters: map[string]*pendingCounter{}}
 }

@@ -53,7 +53,9 @@ import (
 // copy, a restore from backup) is decoded again. The sidecars are not in
 // the entry: RunInfo and the dataset indices are applied from the run's
 // own sidecars on every load, so runs with identical logs but different
-// configs share only what the logs decide. Entries are written to a
+// configs share only what the logs decide (a config.yaml seen before is
+// taken from ConfigMemo's records by its bytes rather than parsed again,
+// configmemo.go). Entries are written to a
 // temporary file and renamed, never changed in place, so concurrent
 // processes at worst write the same entry twice.
 //

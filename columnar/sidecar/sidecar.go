@@ -55,8 +55,6 @@ type Config struct {
 	// APIType is endpoint_config.api_type; Endpoints its endpoints.
 	APIType   string
 	Endpoints []string
-	// Raw is the whole document.
-	Raw map[string]any
 }
 
 // WarmupConfig is settings.warmup. NRequests is -1 when unset (one full
@@ -125,6 +123,7 @@ type FinalSnapshot struct {
 // the parsed files (Sidecars) and the warnings about them.
 type sidecarRun struct {
 	ctx      context.Context // ends a long parse (sample_idx_map.json)
+	memo     ConfigMemo      // config.yaml's documents read before (nil: none)
 	Dir      string
 	Info     core.RunInfo
 	Sidecars Sidecars
@@ -153,7 +152,14 @@ func OneLine(msg string) string {
 // done it reads no further and what it returns is incomplete: the caller
 // looks at ctx.Err().
 func ReadSidecars(ctx context.Context, dir string, info core.RunInfo) (core.RunInfo, Sidecars, []string) {
-	r := &sidecarRun{ctx: ctx, Dir: dir, Info: info}
+	return ReadSidecarsMemo(ctx, dir, info, nil)
+}
+
+// ReadSidecarsMemo is ReadSidecars taking config.yaml's Config from memo
+// when it holds one for the file's bytes, and recording it there when
+// not (nil: parsed every time, as ReadSidecars does).
+func ReadSidecarsMemo(ctx context.Context, dir string, info core.RunInfo, memo ConfigMemo) (core.RunInfo, Sidecars, []string) {
+	r := &sidecarRun{ctx: ctx, memo: memo, Dir: dir, Info: info}
 	r.read()
 	return r.Info, r.Sidecars, r.Warnings
 }
@@ -222,19 +228,41 @@ func (r *sidecarRun) readConfig(path string) {
 	if !ok {
 		return
 	}
+	if r.memo != nil {
+		if c, ok := r.memo.Parsed(b); ok {
+			r.useConfig(c)
+			return
+		}
+	}
+	warned := len(r.Warnings)
+	c := r.parseConfig(path, b)
+	if c == nil {
+		return
+	}
+	// A document read with warnings is parsed again next time, to say
+	// them (they name the file, which the memo does not know).
+	if r.memo != nil && len(r.Warnings) == warned {
+		r.memo.Remember(b, c)
+	}
+	r.useConfig(c)
+}
+
+// parseConfig reads config.yaml's bytes b (path names it in warnings):
+// nil, with a warning, when it is no YAML mapping.
+func (r *sidecarRun) parseConfig(path string, b []byte) *Config {
 	var doc any
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		r.Warnf("%s: malformed YAML, ignored: %v", path, err)
-		return
+		return nil
 	}
 	top, ok := doc.(map[string]any)
 	if !ok {
 		if doc != nil {
 			r.Warnf("%s: top level is not a mapping, ignored", path)
 		}
-		return
+		return nil
 	}
-	c := &Config{Raw: top, MinDurationMs: -1, MaxDurationMs: -1, NSamplesToIssue: -1, Warmup: WarmupConfig{NRequests: -1}}
+	c := &Config{MinDurationMs: -1, MaxDurationMs: -1, NSamplesToIssue: -1, Warmup: WarmupConfig{NRequests: -1}}
 	c.Type = str(top["type"])
 	if mp, ok := mapping(r, path, "model_params", top["model_params"]); ok {
 		c.Model = str(mp["name"])
@@ -295,8 +323,13 @@ func (r *sidecarRun) readConfig(path string) {
 			}
 		}
 	}
-	r.Sidecars.Config = c
+	return c
+}
 
+// useConfig makes c the run's Config and completes the run's facts from
+// it.
+func (r *sidecarRun) useConfig(c *Config) {
+	r.Sidecars.Config = c
 	info := &r.Info
 	info.Model = c.Model
 	if info.Model == "" {
