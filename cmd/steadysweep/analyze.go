@@ -364,7 +364,9 @@ func (f *analyzeFlags) params() (core.Params, error) {
 	}
 	for _, fl := range f.plain {
 		if given(fl.flag) {
-			if err := p.Set(fl.spec.Name, fl.text); err != nil {
+			// The flag's own spec, not p.Set: that looks the name up in
+			// the whole parameter table, built again for it (~8 kB).
+			if err := fl.spec.SetText(&p, strings.TrimSpace(fl.text)); err != nil {
 				return p, usagef("--%s: %v", fl.flag, err)
 			}
 		}
