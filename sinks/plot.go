@@ -165,8 +165,14 @@ var (
 	plateauLine     = color.NRGBA{60, 60, 60, 255}
 	changePointLine = color.NRGBA{214, 39, 40, 255}
 	wholeRunDashes  = []float64{6 * pt, 4 * pt}
-	wholeRunThumb   = lineThumb(canvas.Line{Color: color.NRGBA{90, 90, 90, 255}, Width: 1.5 * pt, Dashes: wholeRunDashes})
 )
+
+// wholeRunThumb is the whole-run lines' legend thumbnail: a function, not
+// lineThumb's closure in a variable, which a package init would build in
+// every process (issue 32).
+func wholeRunThumb(c canvas.Canvas, box canvas.Rect) {
+	lineThumb(canvas.Line{Color: color.NRGBA{90, 90, 90, 255}, Width: 1.5 * pt, Dashes: wholeRunDashes})(c, box)
+}
 
 // Series styles: line width and point radius.
 const (

@@ -87,11 +87,13 @@ func layoutOf(r *core.Result) plotLayout {
 	return l
 }
 
-// Indices of the plotted metrics in core.Metrics.
-var (
-	ttftP50, ttftP90       = core.MetricIndex("ttft_p50"), core.MetricIndex("ttft_p90")
-	tpotP50, tpotP90       = core.MetricIndex("tpot_p50"), core.MetricIndex("tpot_p90")
-	latencyP50, latencyP90 = core.MetricIndex("latency_p50"), core.MetricIndex("latency_p90")
+// Indices of the plotted metrics in core.Metrics: constants, as calls of
+// core.MetricIndex at package level would run in every process's init
+// (issue 32); TestPlottedMetricIndices holds them to core.MetricIndex.
+const (
+	ttftP50, ttftP90       = 0, 1
+	tpotP50, tpotP90       = 2, 3
+	latencyP50, latencyP90 = 6, 7
 )
 
 // metricMs are two tracked metrics of one super-pass in milliseconds; NaN

@@ -2,7 +2,7 @@
 
 package main
 
-import "golang.org/x/sys/unix"
+import "syscall"
 
 // ioctlGetTermios is the request that reads a terminal's attributes.
-const ioctlGetTermios = unix.TIOCGETA
+const ioctlGetTermios = syscall.TIOCGETA

@@ -1,6 +1,6 @@
 package main
 
-import "golang.org/x/sys/unix"
+import "syscall"
 
 // ioctlGetTermios is the request that reads a terminal's attributes.
-const ioctlGetTermios = unix.TCGETS
+const ioctlGetTermios = syscall.TCGETS

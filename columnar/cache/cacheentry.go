@@ -619,16 +619,18 @@ func loadedFromEntry(b []byte, skipInfo bool) (*contract.Loaded, error) {
 }
 
 // hostLittleEndian says whether this host stores integers
-// little-endian, as entries do: then their columns are used in place.
-var hostLittleEndian = func() bool {
+// little-endian, as entries do: then their columns are used in place. A
+// function (inlined, a load from the stack), not a variable computed at
+// package init, which every process would run (issue 32).
+func hostLittleEndian() bool {
 	x := uint16(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
+}
 
 // littleEndianBytes is v as an entry stores it: its own bytes on a
 // little-endian host, a little-endian copy on another.
 func littleEndianBytes[T int64 | int32](v []T) []byte {
-	if hostLittleEndian {
+	if hostLittleEndian() {
 		return BytesOf(v)
 	}
 	out := make([]byte, 0, len(v)*int(unsafe.Sizeof(T(0))))
@@ -647,7 +649,7 @@ func littleEndianBytes[T int64 | int32](v []T) []byte {
 // decodes a copy otherwise.
 func fromLittleEndian[T int64 | int32](b []byte, n int) []T {
 	size := int(unsafe.Sizeof(T(0)))
-	if b == nil || (hostLittleEndian && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) == 0) {
+	if b == nil || (hostLittleEndian() && uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) == 0) {
 		return castBytes[T](b, n)
 	}
 	out := make([]T, n)

@@ -93,21 +93,24 @@ const (
 	numKinds
 )
 
+// kindInfo holds each kind's name and the address of its sentinel: the
+// addresses are link-time data, where copies of the sentinels' values
+// would be written by a package init in every process (issue 32).
 var kindInfo = [numKinds]struct {
 	name string
-	err  error
+	err  *error
 }{
-	KindSyntax:         {"syntax", ErrSyntax},
-	KindTruncatedLine:  {"truncated_line", ErrTruncatedLine},
-	KindBOM:            {"bom", ErrBOM},
-	KindNUL:            {"nul_byte", ErrNUL},
-	KindNotObject:      {"not_object", ErrNotObject},
-	KindLineTooLong:    {"line_too_long", ErrLineTooLong},
-	KindInvalidUTF8:    {"invalid_utf8", ErrInvalidUTF8},
-	KindFieldType:      {"field_type", ErrFieldType},
-	KindMissingField:   {"missing_field", ErrMissingField},
-	KindCompletedTwice: {"completed_twice", ErrCompletedTwice},
-	KindCorruptStream:  {"corrupt_stream", ErrCorruptStream},
+	KindSyntax:         {"syntax", &ErrSyntax},
+	KindTruncatedLine:  {"truncated_line", &ErrTruncatedLine},
+	KindBOM:            {"bom", &ErrBOM},
+	KindNUL:            {"nul_byte", &ErrNUL},
+	KindNotObject:      {"not_object", &ErrNotObject},
+	KindLineTooLong:    {"line_too_long", &ErrLineTooLong},
+	KindInvalidUTF8:    {"invalid_utf8", &ErrInvalidUTF8},
+	KindFieldType:      {"field_type", &ErrFieldType},
+	KindMissingField:   {"missing_field", &ErrMissingField},
+	KindCompletedTwice: {"completed_twice", &ErrCompletedTwice},
+	KindCorruptStream:  {"corrupt_stream", &ErrCorruptStream},
 }
 
 // String returns the kind's short name, e.g. "syntax".
@@ -121,7 +124,7 @@ func (k Kind) String() string {
 // Err returns the kind's sentinel error.
 func (k Kind) Err() error {
 	if k < numKinds {
-		return kindInfo[k].err
+		return *kindInfo[k].err
 	}
 	return nil
 }
@@ -129,7 +132,7 @@ func (k Kind) Err() error {
 // kindOf maps a sentinel to its kind (KindSyntax when unknown).
 func kindOf(err error) Kind {
 	for k := Kind(0); k < numKinds; k++ {
-		if errors.Is(err, kindInfo[k].err) {
+		if errors.Is(err, *kindInfo[k].err) {
 			return k
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -100,7 +100,7 @@ func (c Codec) compress(dst, src []byte) ([]byte, error) {
 	case Uncompressed:
 		return append(dst, src...), nil
 	case Snappy:
-		return append(dst, snappy.Encode(nil, src)...), nil
+		return append(dst, s2.EncodeSnappyBetter(nil, src)...), nil
 	case Zstd:
 		enc, err := zstdEncoder()
 		if err != nil {
@@ -140,11 +140,11 @@ func (c Codec) decompress(dst, src []byte, size int) ([]byte, error) {
 	case Uncompressed:
 		out = append(dst, src...)
 	case Snappy:
-		n, derr := snappy.DecodedLen(src)
+		n, derr := s2.DecodedLen(src)
 		if derr != nil || n != size {
 			return nil, fmt.Errorf("snappy block of %d bytes for a page of %d (%v)", n, size, derr)
 		}
-		out, err = snappy.Decode(dst[:size], src)
+		out, err = s2.Decode(dst[:size], src)
 	case Zstd:
 		dec, derr := zstdDecoder()
 		if derr != nil {

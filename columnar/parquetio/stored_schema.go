@@ -3,6 +3,7 @@ package parquetio
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	flatbuffers "github.com/google/flatbuffers/go"
@@ -238,7 +239,9 @@ func readStoredSchema(raw []byte) (*storedSchema, error) {
 // flatbuf reads a flatbuffer with every offset and length checked.
 type flatbuf []byte
 
-var errFlatbuf = fmt.Errorf("stored Arrow schema: an offset or length outside its bytes")
+// errFlatbuf is made by errors.New, which the compiler lays out as data;
+// fmt.Errorf would be called by a package init in every process.
+var errFlatbuf = errors.New("stored Arrow schema: an offset or length outside its bytes")
 
 func (b flatbuf) u32(at int) (int, error) {
 	if at < 0 || at > len(b)-4 {

@@ -11,36 +11,22 @@ import (
 // PackHex packs 32 lowercase hex digits into dst.
 func PackHex(dst *[16]byte, s []byte) bool {
 	_ = s[31]
-	bad := byte(0)
+	good := byte(0x10)
 	for i := 0; i < 16; i++ {
 		hi, lo := hexNibble[s[2*i]], hexNibble[s[2*i+1]]
-		bad |= hi | lo
+		good &= hi & lo
 		dst[i] = hi<<4 | lo&15
 	}
-	return bad&0x10 == 0
+	return good != 0
 }
 
-// hexNibble maps a lowercase hex digit to its value and any other byte to
-// 0x10 (packHex ORs them to find one).
-var hexNibble = func() (t [256]byte) {
-	for c := range t {
-		v, ok := lowerHex(byte(c))
-		if !ok {
-			v = 0x10
-		}
-		t[c] = v
-	}
-	return t
-}()
-
-func lowerHex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	}
-	return 0, false
+// hexNibble maps a lowercase hex digit to 0x10 | its value and any other
+// byte to 0 (PackHex ANDs them to find one). A literal the linker lays
+// out: a table computed at package init is written in every process
+// (issue 32). TestHexNibble checks it against lowerHex.
+var hexNibble = [256]byte{
+	'0': 0x10, '1': 0x11, '2': 0x12, '3': 0x13, '4': 0x14, '5': 0x15, '6': 0x16, '7': 0x17,
+	'8': 0x18, '9': 0x19, 'a': 0x1a, 'b': 0x1b, 'c': 0x1c, 'd': 0x1d, 'e': 0x1e, 'f': 0x1f,
 }
 
 // UnpackHex renders a packed uuid as 32 lowercase hex digits.

@@ -38,23 +38,33 @@ func HugeMapping(n int) ([]byte, func()) {
 }
 
 // thpAdvisable reports whether madvise(MADV_HUGEPAGE) gets huge pages:
-// the kernel's THP mode is "always" or "madvise". Read once a process.
+// the kernel's THP mode is "always" or "madvise". Read once a process;
+// a sync.Once in a zero-valued variable, as sync.OnceValue at package
+// level would be built by a package init in every process (issue 32).
 //
 // The file is read into a small array of its own, not by os.ReadFile,
 // which sizes its buffer by the file's stat (4096 for a sysfs file): a
 // fresh 4.5 kB object (and an os.File, registered with the poller) that
 // a warm analyze faulted in for a 23-byte line.
-var thpAdvisable = sync.OnceValue(func() bool {
-	fd, err := syscall.Open("/sys/kernel/mm/transparent_hugepage/enabled", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	defer syscall.Close(fd)
-	var buf [128]byte // "always [madvise] never\n"
-	n, err := syscall.Read(fd, buf[:])
-	for err == syscall.EINTR {
-		n, err = syscall.Read(fd, buf[:])
-	}
-	b := buf[:max(n, 0)]
-	return err == nil && (bytes.Contains(b, []byte("[always]")) || bytes.Contains(b, []byte("[madvise]")))
-})
+func thpAdvisable() bool {
+	thp.once.Do(func() {
+		fd, err := syscall.Open("/sys/kernel/mm/transparent_hugepage/enabled", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return
+		}
+		defer syscall.Close(fd)
+		var buf [128]byte // "always [madvise] never\n"
+		n, err := syscall.Read(fd, buf[:])
+		for err == syscall.EINTR {
+			n, err = syscall.Read(fd, buf[:])
+		}
+		b := buf[:max(n, 0)]
+		thp.advisable = err == nil && (bytes.Contains(b, []byte("[always]")) || bytes.Contains(b, []byte("[madvise]")))
+	})
+	return thp.advisable
+}
+
+var thp struct {
+	once      sync.Once
+	advisable bool
+}

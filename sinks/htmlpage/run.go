@@ -125,10 +125,12 @@ func (rec *runRecord) object() pyjson.Object {
 	}
 }
 
-// Indices of the charted metrics in core.Metrics.
-var (
-	ttftP50, ttftP90 = core.MetricIndex("ttft_p50"), core.MetricIndex("ttft_p90")
-	tpotP50, tpotP90 = core.MetricIndex("tpot_p50"), core.MetricIndex("tpot_p90")
+// Indices of the charted metrics in core.Metrics: constants, as calls of
+// core.MetricIndex at package level would run in every process's init
+// (issue 32); TestChartedMetricIndices holds them to core.MetricIndex.
+const (
+	ttftP50, ttftP90 = 0, 1
+	tpotP50, tpotP90 = 2, 3
 )
 
 // superPassRow is one super-pass as the result's per_super_pass writes it

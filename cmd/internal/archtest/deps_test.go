@@ -43,8 +43,15 @@ import (
 // features come from internal/third_party/cpuid, detected on first use),
 // nor runtime/metrics (its init describes every GODEBUG counter, 95
 // allocations and the costliest init of --version; the decode's memory
-// limit reads runtime.ReadMemStats: cmd/steadysweep/load.go).
+// limit reads runtime.ReadMemStats: cmd/steadysweep/load.go), nor
+// golang.org/x/sys/unix (its init builds an mremap mapper and its map;
+// the terminal's two ioctls go through package syscall:
+// cmd/steadysweep/terminal_unix.go) or klauspost's snappy wrapper (its
+// init copies s2's error values; Parquet pages call s2's Snappy
+// functions, the same ones it wraps).
 var bannedFromBinary = []string{
+	"golang.org/x/sys/unix",
+	"github.com/klauspost/compress/snappy",
 	"runtime/metrics",
 	"golang.org/x/sys/cpu",
 	"crypto",

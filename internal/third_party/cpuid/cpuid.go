@@ -16,7 +16,10 @@
 // x/sys/cpu) is internal/cpu's, CPUID.7.0:EBX bit 29.
 package cpuid
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Features are the CPU features of one x86 processor; all false
 // elsewhere.
@@ -27,12 +30,24 @@ type Features struct {
 }
 
 var features struct {
-	once sync.Once
-	f    Features
+	known atomic.Bool // f is set
+	once  sync.Once
+	f     Features
 }
 
-// X86 returns the processor's features, detected on the first call.
+// X86 returns the processor's features, detected on the first call. Small
+// enough to inline: callers that choose a loop per call (xxh3 per block)
+// pay a load and a branch.
 func X86() *Features {
-	features.once.Do(func() { features.f = detect() })
+	if !features.known.Load() {
+		detectOnce()
+	}
 	return &features.f
+}
+
+func detectOnce() {
+	features.once.Do(func() {
+		features.f = detect()
+		features.known.Store(true)
+	})
 }

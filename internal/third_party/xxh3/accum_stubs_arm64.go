@@ -4,12 +4,10 @@ package xxh3
 
 import "unsafe"
 
-const (
-	hasAVX2   = false
-	hasSSE2   = false
-	hasAVX512 = false
-	hasNEON   = true
-)
+func hasAVX2() bool   { return false }
+func hasSSE2() bool   { return false }
+func hasAVX512() bool { return false }
+func hasNEON() bool   { return true }
 
 //go:noescape
 func accumNEON(acc *[8]u64, data, key unsafe.Pointer, len u64)
@@ -22,8 +20,3 @@ func accumBlockAVX2(acc *[8]u64, data, key unsafe.Pointer)       { panic("unreac
 func accumBlockSSE(acc *[8]u64, data, key unsafe.Pointer)        { panic("unreachable") }
 func accumAVX512(acc *[8]u64, data, key unsafe.Pointer, len u64) { panic("unreachable") }
 func accumBlockAVX512(acc *[8]u64, data, key unsafe.Pointer)     { panic("unreachable") }
-
-func withAVX512(cb func())  { cb() }
-func withAVX2(cb func())    { cb() }
-func withSSE2(cb func())    { cb() }
-func withGeneric(cb func()) { cb() }

@@ -7,12 +7,10 @@ import (
 	"unsafe"
 )
 
-const (
-	hasAVX2   = false
-	hasSSE2   = false
-	hasAVX512 = false
-	hasNEON   = false
-)
+func hasAVX2() bool   { return false }
+func hasSSE2() bool   { return false }
+func hasAVX512() bool { return false }
+func hasNEON() bool   { return false }
 
 func accumAVX2(acc *[8]u64, data, key unsafe.Pointer, len u64)   { panic("unreachable") }
 func accumSSE(acc *[8]u64, data, key unsafe.Pointer, len u64)    { panic("unreachable") }
@@ -22,8 +20,3 @@ func accumAVX512(acc *[8]u64, data, key unsafe.Pointer, len u64) { panic("unreac
 func accumBlockAVX512(acc *[8]u64, data, key unsafe.Pointer)     { panic("unreachable") }
 func accumNEON(acc *[8]u64, data, key unsafe.Pointer, len u64)   { panic("unreachable") }
 func accumBlockNEON(acc *[8]u64, data, key unsafe.Pointer)       { panic("unreachable") }
-
-func withAVX512(cb func())  { cb() }
-func withAVX2(cb func())    { cb() }
-func withSSE2(cb func())    { cb() }
-func withGeneric(cb func()) { cb() }

@@ -222,13 +222,13 @@ func hashAny128(s str) (acc u128) {
 			prime64_4, prime32_2, prime64_5, prime32_1,
 		}
 
-		if hasAVX512 && l >= avx512Switch {
+		if hasAVX512() && l >= avx512Switch {
 			accumAVX512(&accs, p, key, u64(l))
-		} else if hasAVX2 {
+		} else if hasAVX2() {
 			accumAVX2(&accs, p, key, u64(l))
-		} else if hasSSE2 {
+		} else if hasSSE2() {
 			accumSSE(&accs, p, key, u64(l))
-		} else if hasNEON {
+		} else if hasNEON() {
 			accumNEON(&accs, p, key, u64(l))
 		} else {
 			accumScalar(&accs, p, key, u64(l))

@@ -113,13 +113,13 @@ func hashAnySeed(s str, seed uint64) (acc u64) {
 			prime64_4, prime32_2, prime64_5, prime32_1,
 		}
 
-		if hasAVX512 && l >= avx512Switch {
+		if hasAVX512() && l >= avx512Switch {
 			accumAVX512(&accs, p, secret, u64(l))
-		} else if hasAVX2 {
+		} else if hasAVX2() {
 			accumAVX2(&accs, p, secret, u64(l))
-		} else if hasSSE2 {
+		} else if hasSSE2() {
 			accumSSE(&accs, p, secret, u64(l))
-		} else if hasNEON {
+		} else if hasNEON() {
 			accumNEON(&accs, p, secret, u64(l))
 		} else {
 			accumScalarSeed(&accs, p, secret, u64(l))

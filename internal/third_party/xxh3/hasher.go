@@ -111,13 +111,13 @@ func (h *Hasher) updateString(buf string) {
 
 	// On first write, if more than 1 block, process without copy.
 	for h.len == 0 && len(buf) > len(h.buf) {
-		if hasAVX512 {
+		if hasAVX512() {
 			accumBlockAVX512(&h.acc, *(*ptr)(ptr(&buf)), h.key)
-		} else if hasAVX2 {
+		} else if hasAVX2() {
 			accumBlockAVX2(&h.acc, *(*ptr)(ptr(&buf)), h.key)
-		} else if hasSSE2 {
+		} else if hasSSE2() {
 			accumBlockSSE(&h.acc, *(*ptr)(ptr(&buf)), h.key)
-		} else if hasNEON {
+		} else if hasNEON() {
 			accumBlockNEON(&h.acc, *(*ptr)(ptr(&buf)), h.key)
 		} else {
 			accumBlockScalar(&h.acc, *(*ptr)(ptr(&buf)), h.key)
@@ -134,13 +134,13 @@ func (h *Hasher) updateString(buf string) {
 			continue
 		}
 
-		if hasAVX512 {
+		if hasAVX512() {
 			accumBlockAVX512(&h.acc, ptr(&h.buf), h.key)
-		} else if hasAVX2 {
+		} else if hasAVX2() {
 			accumBlockAVX2(&h.acc, ptr(&h.buf), h.key)
-		} else if hasSSE2 {
+		} else if hasSSE2() {
 			accumBlockSSE(&h.acc, ptr(&h.buf), h.key)
-		} else if hasNEON {
+		} else if hasNEON() {
 			accumBlockNEON(&h.acc, ptr(&h.buf), h.key)
 		} else {
 			accumBlockScalar(&h.acc, ptr(&h.buf), h.key)
@@ -172,11 +172,11 @@ func (h *Hasher) Sum64() uint64 {
 
 	if h.len > 0 {
 		// We are only ever doing 1 block here, so no avx512.
-		if hasAVX2 {
+		if hasAVX2() {
 			accumAVX2(&accs, ptr(&h.buf[0]), h.key, h.len)
-		} else if hasSSE2 {
+		} else if hasSSE2() {
 			accumSSE(&accs, ptr(&h.buf[0]), h.key, h.len)
-		} else if hasNEON {
+		} else if hasNEON() {
 			accumNEON(&accs, ptr(&h.buf[0]), h.key, h.len)
 		} else {
 			accumScalar(&accs, ptr(&h.buf[0]), h.key, h.len)
@@ -221,11 +221,11 @@ func (h *Hasher) Sum128() Uint128 {
 
 	if h.len > 0 {
 		// We are only ever doing 1 block here, so no avx512.
-		if hasAVX2 {
+		if hasAVX2() {
 			accumAVX2(&accs, ptr(&h.buf[0]), h.key, h.len)
-		} else if hasSSE2 {
+		} else if hasSSE2() {
 			accumSSE(&accs, ptr(&h.buf[0]), h.key, h.len)
-		} else if hasNEON {
+		} else if hasNEON() {
 			accumNEON(&accs, ptr(&h.buf[0]), h.key, h.len)
 		} else {
 			accumScalar(&accs, ptr(&h.buf[0]), h.key, h.len)

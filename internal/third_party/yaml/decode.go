@@ -327,22 +327,19 @@ type decoder struct {
 	mergedFields map[interface{}]bool
 }
 
-var (
-	nodeType     = reflect.TypeOf(Node{})
-	durationType = reflect.TypeOf(time.Duration(0))
-	// steadysweep: the map types from nil pointers to them (upstream
-	// allocated a map of each at process start to take its type).
-	stringMapType  = reflect.TypeOf((*map[string]interface{})(nil)).Elem()
-	generalMapType = reflect.TypeOf((*map[interface{}]interface{})(nil)).Elem()
-	ifaceType      = generalMapType.Elem()
-	timeType       = reflect.TypeOf(time.Time{})
-	ptrTimeType    = reflect.TypeOf(&time.Time{})
-)
+// steadysweep: the reflect types are functions (taken from nil pointers: no
+// allocation) instead of variables set by the package init, which every
+// process ran, YAML read or not. timeType and ptrTimeType were unused.
+func nodeType() reflect.Type       { return reflect.TypeOf((*Node)(nil)).Elem() }
+func durationType() reflect.Type   { return reflect.TypeOf((*time.Duration)(nil)).Elem() }
+func stringMapType() reflect.Type  { return reflect.TypeOf((*map[string]interface{})(nil)).Elem() }
+func generalMapType() reflect.Type { return reflect.TypeOf((*map[interface{}]interface{})(nil)).Elem() }
+func ifaceType() reflect.Type      { return reflect.TypeOf((*interface{})(nil)).Elem() }
 
 func newDecoder() *decoder {
 	d := &decoder{
-		stringMapType:  stringMapType,
-		generalMapType: generalMapType,
+		stringMapType:  stringMapType(),
+		generalMapType: generalMapType(),
 		uniqueKeys:     true,
 	}
 	d.aliases = make(map[*Node]bool)
@@ -491,7 +488,7 @@ func (d *decoder) unmarshal(n *Node, out reflect.Value) (good bool) {
 	if d.aliasCount > 100 && d.decodeCount > 1000 && float64(d.aliasCount)/float64(d.decodeCount) > allowedAliasRatio(d.decodeCount) {
 		failf("document contains excessive aliasing")
 	}
-	if out.Type() == nodeType {
+	if out.Type() == nodeType() {
 		out.Set(reflect.ValueOf(n).Elem())
 		return true
 	}
@@ -622,7 +619,7 @@ func (d *decoder) scalar(n *Node, out reflect.Value) bool {
 		return true
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		// This used to work in v2, but it's very unfriendly.
-		isDuration := out.Type() == durationType
+		isDuration := out.Type() == durationType()
 
 		switch resolved := resolved.(type) {
 		case int:
@@ -646,7 +643,7 @@ func (d *decoder) scalar(n *Node, out reflect.Value) bool {
 				return true
 			}
 		case string:
-			if out.Type() == durationType {
+			if out.Type() == durationType() {
 				d, err := time.ParseDuration(resolved)
 				if err == nil {
 					out.SetInt(int64(d))
@@ -807,10 +804,10 @@ func (d *decoder) mapping(n *Node, out reflect.Value) (good bool) {
 
 	stringMapType := d.stringMapType
 	generalMapType := d.generalMapType
-	if outt.Elem() == ifaceType {
+	if outt.Elem() == ifaceType() {
 		if outt.Key().Kind() == reflect.String {
 			d.stringMapType = outt
-		} else if outt.Key() == ifaceType {
+		} else if outt.Key() == ifaceType() {
 			d.generalMapType = outt
 		}
 	}
@@ -981,7 +978,7 @@ func (d *decoder) merge(parent *Node, merge *Node, out reflect.Value) {
 	if mergedFields == nil {
 		d.mergedFields = make(map[interface{}]bool)
 		for i := 0; i < len(parent.Content); i += 2 {
-			k := reflect.New(ifaceType).Elem()
+			k := reflect.New(ifaceType()).Elem()
 			if d.unmarshal(parent.Content[i], k) {
 				d.setPossiblyUnhashableKey(d.mergedFields, k.Interface(), true)
 			}

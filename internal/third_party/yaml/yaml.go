@@ -523,12 +523,10 @@ type fieldInfo struct {
 // steadysweep: made on first store (getStructInfo), not at process start.
 var structMap map[reflect.Type]*structInfo
 var fieldMapMutex sync.RWMutex
-var unmarshalerType reflect.Type
 
-func init() {
-	var v Unmarshaler
-	unmarshalerType = reflect.ValueOf(&v).Elem().Type()
-}
+// steadysweep: a function (the type from a nil pointer) instead of a
+// variable set by init(), which every process ran.
+func unmarshalerType() reflect.Type { return reflect.TypeOf((*Unmarshaler)(nil)).Elem() }
 
 func getStructInfo(st reflect.Type) (*structInfo, error) {
 	fieldMapMutex.RLock()
@@ -595,7 +593,7 @@ func getStructInfo(st reflect.Type) (*structInfo, error) {
 				if ftype.Kind() != reflect.Struct {
 					return nil, errors.New("option ,inline may only be used on a struct or map field")
 				}
-				if reflect.PtrTo(ftype).Implements(unmarshalerType) {
+				if reflect.PtrTo(ftype).Implements(unmarshalerType()) {
 					inlineUnmarshalers = append(inlineUnmarshalers, []int{i})
 				} else {
 					sinfo, err := getStructInfo(ftype)

@@ -32,9 +32,6 @@ var (
 	// maxTableSymbol is the biggest supported symbol for each table type
 	// https://github.com/facebook/zstd/blob/dev/doc/zstd_compression_format.md#the-codes-for-literals-lengths-match-lengths-and-offsets
 	maxTableSymbol = [3]uint8{tableLiteralLengths: maxLiteralLengthSymbol, tableOffsets: maxOffsetLengthSymbol, tableMatchLengths: maxMatchLengthSymbol}
-
-	// bitTables is the bits table for each table.
-	bitTables = [3][]byte{tableLiteralLengths: llBitsTable[:], tableOffsets: nil, tableMatchLengths: mlBitsTable[:]}
 )
 
 type tableIndex uint8
@@ -161,8 +158,21 @@ func initPredefined() {
 			if err := enc.buildCTable(); err != nil {
 				panic(fmt.Errorf("building encoding table %v: %v", tableIndex(i), err))
 			}
-			enc.setBits(bitTables[i])
+			enc.setBits(bitTable(tableIndex(i)))
 			enc.preDefined = true
 		}
 	})
+}
+
+// bitTable is the bits table for each table. steadysweep: a function, not
+// the variable bitTables, whose slices of llBitsTable and mlBitsTable
+// were made by a package init in every process.
+func bitTable(t tableIndex) []byte {
+	switch t {
+	case tableLiteralLengths:
+		return llBitsTable[:]
+	case tableMatchLengths:
+		return mlBitsTable[:]
+	}
+	return nil
 }

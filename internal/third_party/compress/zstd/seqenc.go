@@ -124,7 +124,7 @@ func newDictSeqEncoder(src *fseDecoder, t tableIndex) *fseEncoder {
 	if e.buildCTable() != nil {
 		return nil
 	}
-	e.setBits(bitTables[t])
+	e.setBits(bitTable(t))
 	return &e
 }
 
