@@ -106,6 +106,19 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
+// versionLine is "steadysweep VERSION (COMMIT)", the commit left out when
+// the version already names it (git describe --always on an untagged
+// tree is the commit itself, maybe with -dirty). It sits beside main, not
+// in version.go: the linker lays functions out file by file, and
+// --version then runs code of one page of the binary instead of two (each
+// a page fault at start, issue 32).
+func versionLine(version, commit string) string {
+	if strings.Contains(version, commit) {
+		return "steadysweep " + version + "\n"
+	}
+	return "steadysweep " + version + " (" + commit + ")\n" // not fmt: --version touches none of its code
+}
+
 // isVersion reports whether args are exactly "--version" or "version",
 // which print versionLine and nothing else (runVersion; the dispatcher
 // gives the same answer, through the version command's empty flag set).

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 )
@@ -23,14 +22,4 @@ func runVersion(fs *pflag.FlagSet) commandBody {
 		_, err := io.WriteString(stdout, versionLine(version, commit))
 		return err
 	}
-}
-
-// versionLine is "steadysweep VERSION (COMMIT)", the commit left out when
-// the version already names it (git describe --always on an untagged
-// tree is the commit itself, maybe with -dirty).
-func versionLine(version, commit string) string {
-	if strings.Contains(version, commit) {
-		return "steadysweep " + version + "\n"
-	}
-	return "steadysweep " + version + " (" + commit + ")\n" // not fmt: --version touches none of its code
 }
