@@ -64,6 +64,7 @@ func runCommand(ctx context.Context, name string, flags func(fs *pflag.FlagSet) 
 	if helped, err := parseFlags(fs, name, args, stdout, stderr); helped || err != nil {
 		return err
 	}
+	awaitSignals(ctx)
 	return body(ctx, fs, stdout, stderr)
 }
 
