@@ -49,6 +49,9 @@ const (
 	posInfKey  = 0xfff0_0000_0000_0000
 )
 
+// KeyFloat inverts FloatKey: the value whose key is k.
+func KeyFloat(k uint64) float64 { return keyFloat(k) }
+
 // keyFloat inverts floatKey.
 func keyFloat(k uint64) float64 {
 	return math.Float64frombits(k ^ ((k>>63 - 1) | 1<<63))
