@@ -49,9 +49,6 @@ const (
 	posInfKey  = 0xfff0_0000_0000_0000
 )
 
-// KeyFloat inverts FloatKey: the value whose key is k.
-func KeyFloat(k uint64) float64 { return keyFloat(k) }
-
 // keyFloat inverts floatKey.
 func keyFloat(k uint64) float64 {
 	return math.Float64frombits(k ^ ((k>>63 - 1) | 1<<63))
@@ -254,6 +251,13 @@ func (fs *FloatSorter) bucketCounts(depth, nb int) []uint32 {
 	}
 	return growCleared(&fs.count[depth], nb+1)
 }
+
+// Counts returns n cleared counters, the sorter's own first-level bucket
+// counts, for a caller's counting sort between two of its sorts: one
+// buffer instead of two beside each other (each grown to its own sizes,
+// fresh memory and a page fault per 4 KiB). They are valid until the
+// sorter's next call.
+func (fs *FloatSorter) Counts(n int) []uint32 { return fs.bucketCounts(0, n-1) }
 
 // growCleared returns (*buf)[:n] cleared, growing *buf first if need be.
 func growCleared(buf *[]uint32, n int) []uint32 {
