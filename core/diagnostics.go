@@ -271,8 +271,13 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 		}
 	}
 	close(next)
+	maxW := 0
+	for _, w := range sizes {
+		maxW = max(maxW, w)
+	}
 	work := func(st *stopper) {
 		var rt stats.RollingTrend // one sliding state per goroutine, for all its windows
+		rt.Reserve(maxW)
 		for m := range next {
 			if st.failed() {
 				return
