@@ -150,13 +150,16 @@ func distinctWindowSizes(ws []int) []int {
 	return out
 }
 
-// covCell computes the CoV cell of a trajectory for window size w (§9).
-func covCell(traj []float64, w int, gated bool, bounds []float64) CovCell {
+// covCell computes the CoV cell of a trajectory for window size w (§9);
+// its Passes are passes (len(bounds) long, nil: fresh).
+func covCell(traj []float64, w int, gated bool, bounds []float64, passes []bool) CovCell {
 	tr := trailing(traj, w)
 	c := CovCell{Gated: gated, N: len(tr), CoV: math.NaN()}
 	if len(tr) >= 2 {
 		c.CoV = stats.CoV(tr)
-		c.Passes = make([]bool, len(bounds))
+		if c.Passes = passes; passes == nil {
+			c.Passes = make([]bool, len(bounds))
+		}
 		for i, b := range bounds {
 			c.Passes[i] = c.CoV <= b
 		}
@@ -230,6 +233,10 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 		}
 	}
 	slab := make([]RollingCell, total)
+	// The CoV cells' pass flags, likewise: a row of bounds per metric
+	// and size.
+	nb := len(bounds)
+	passes := make([]bool, NumMetrics*len(sizes)*nb)
 	metric := func(m int, st *stopper, rt *stats.RollingTrend) {
 		whole := allVerdicts(traj[m], minN, alpha) // the same for every size
 		off := part[m]
@@ -238,7 +245,8 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 				return
 			}
 			k := windowCount(len(traj[m]), w)
-			out[i].Cov[m] = covCell(traj[m], w, ms[m].Gated, bounds)
+			row := (m*len(sizes) + i) * nb
+			out[i].Cov[m] = covCell(traj[m], w, ms[m].Gated, bounds, passes[row:row+nb:row+nb])
 			out[i].Drift[m] = driftEntry(traj[m], w, minN, alpha, whole, slab[off:off:off+k], rt, st)
 			off += k
 		}
@@ -263,8 +271,13 @@ func diagnosticTables(traj *[NumMetrics][]float64, sizes []int, bounds []float64
 		}
 	}
 	close(next)
+	maxW := 0
+	for _, w := range sizes {
+		maxW = max(maxW, w)
+	}
 	work := func(st *stopper) {
 		var rt stats.RollingTrend // one sliding state per goroutine, for all its windows
+		rt.Reserve(maxW)
 		for m := range next {
 			if st.failed() {
 				return

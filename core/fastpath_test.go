@@ -87,6 +87,8 @@ func TestMergeSorted(t *testing.T) {
 // for integral values (no merge) and fractional values (merge).
 func TestSummarizeListsMatchesStats(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
+	var vals []float64 // scratch reused from trial to trial
+	var starts []int
 	for trial := range 400 {
 		k := 1 + rng.IntN(12)
 		var lists [][]float64
@@ -113,15 +115,20 @@ func TestSummarizeListsMatchesStats(t *testing.T) {
 		if len(all) == 0 {
 			continue
 		}
-		got, want := summarizeLists(lists, nil), stats.Summarize(all)
+		want := stats.Summarize(all)
 		same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
-		if got.Count != want.Count || !same(got.Mean, want.Mean) || !same(got.Min, want.Min) ||
-			!same(got.Max, want.Max) || !same(got.P50, want.P50) || !same(got.P90, want.P90) ||
-			!same(got.P99, want.P99) || !slices.Equal(got.Histogram, want.Histogram) {
-			t.Fatalf("trial %d: summarizeLists\n%+v\nstats.Summarize\n%+v", trial, got, want)
+		// Fresh, and with scratch left by the trials before.
+		for _, got := range []stats.Summary{summarizeLists(lists, nil, nil), summarizeLists(lists, &vals, &starts)} {
+			if got.Count != want.Count || !same(got.Mean, want.Mean) || !same(got.Min, want.Min) ||
+				!same(got.Max, want.Max) || !same(got.P50, want.P50) || !same(got.P90, want.P90) ||
+				!same(got.P99, want.P99) || !slices.Equal(got.Histogram, want.Histogram) {
+				t.Fatalf("trial %d: summarizeLists\n%+v\nstats.Summarize\n%+v", trial, got, want)
+			}
 		}
-		if p90 := percentileLists(lists, 0.90); !same(p90, want.P90) {
-			t.Fatalf("trial %d: percentileLists p90 %v, want %v", trial, p90, want.P90)
+		for _, buf := range []*[]int{nil, &starts} {
+			if p90 := percentileLists(lists, 0.90, buf); !same(p90, want.P90) {
+				t.Fatalf("trial %d: percentileLists p90 %v, want %v", trial, p90, want.P90)
+			}
 		}
 	}
 }
@@ -270,10 +277,15 @@ func TestSegmentPlateausMatchesDefinition(t *testing.T) {
 func TestWindowTPSCached(t *testing.T) {
 	sps := Rollup(syntheticSamples(12, 40), 40)
 	pct := percentileTable(sps)
+	var sc scratch // reused from window to window
 	for lo := 0; lo < len(sps); lo += 3 {
 		for hi := lo + 1; hi <= len(sps); hi += 2 {
-			if got, want := windowTPSCached(sps[lo:hi], pct[lo:hi]), windowTPS(sps[lo:hi]); got != want {
+			want := windowTPS(sps[lo:hi])
+			if got := windowTPSCached(sps[lo:hi], pct[lo:hi], nil); got != want {
 				t.Fatalf("[%d,%d): cached %+v, plain %+v", lo, hi, got, want)
+			}
+			if got := windowTPSCached(sps[lo:hi], pct[lo:hi], &sc); got != want {
+				t.Fatalf("[%d,%d): cached with scratch %+v, plain %+v", lo, hi, got, want)
 			}
 		}
 	}

@@ -30,6 +30,16 @@ type growingSeries struct {
 	nonFinite    bool // a value is NaN or ±Inf: the estimates are not used
 }
 
+// reserve gives the series room for n values, its four lists cut from one
+// array: grown by append from empty, each left a slice of every
+// power-of-two size behind (fresh memory in as many size classes, a
+// page fault or two each), and a longer window still appends past it.
+func (w *growingSeries) reserve(n int) {
+	buf := make([]float64, 4*n+2)
+	w.vals, w.sorted = buf[:0:n], buf[n:n:2*n]
+	w.s1, w.s2 = buf[2*n:2*n:3*n+1], buf[3*n+1:3*n+1:4*n+2]
+}
+
 func (w *growingSeries) reset() {
 	w.vals, w.sorted = w.vals[:0], w.sorted[:0]
 	w.s1, w.s2 = append(w.s1[:0], 0), append(w.s2[:0], 0)

@@ -14,6 +14,9 @@ import (
 type memoView struct {
 	roll *rollup
 	base int
+	// sc is the analysis's scratch (its run's), for the window summaries
+	// computed through the view; nil allocates.
+	sc   *scratch
 	stop *stopper // the analysis's: long statistics poll it, and are not memoised when it fails
 	// rec, while set, records the levels at which the trend verdicts taken
 	// stay the same (recordAlpha).
@@ -44,15 +47,21 @@ type listSummary struct {
 	tps        TPS
 }
 
-func listSummaryOf(w []SuperPass, pct []*spPercentiles) *listSummary {
-	ls := &listSummary{tps: windowTPSCached(w, pct)}
-	var vals []float64 // the two summaries' selection scratch
-	if ttft := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTTFT }); len(ttft) > 0 {
-		s := summarizeLists(ttft, &vals)
+// listSummaryOf computes the listSummary of the window w (pct its
+// percentiles) with sc's window scratch (nil: fresh).
+func listSummaryOf(w []SuperPass, pct []*spPercentiles, sc *scratch) *listSummary {
+	ls := &listSummary{tps: windowTPSCached(w, pct, sc)}
+	var vals []float64 // without sc, the two summaries' selection scratch
+	valsBuf := sc.vals()
+	if valsBuf == nil {
+		valsBuf = &vals
+	}
+	if ttft := sc.sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTTFT }); len(ttft) > 0 {
+		s := summarizeLists(ttft, valsBuf, sc.startsBuf())
 		ls.ttft, ls.nTTFT = &s, s.Count
 	}
-	if tpot := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTPOT }); len(tpot) > 0 {
-		s := summarizeLists(tpot, &vals)
+	if tpot := sc.sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTPOT }); len(tpot) > 0 {
+		s := summarizeLists(tpot, valsBuf, sc.startsBuf())
 		ls.tpot = &s
 	}
 	return ls
@@ -61,11 +70,11 @@ func listSummaryOf(w []SuperPass, pct []*spPercentiles) *listSummary {
 // listSummary is listSummaryOf(post[lo:hi]), memoised.
 func (v *memoView) listSummary(post []SuperPass, pct []*spPercentiles, lo, hi int) *listSummary {
 	if v == nil {
-		return listSummaryOf(post[lo:hi], pct[lo:hi])
+		return listSummaryOf(post[lo:hi], pct[lo:hi], nil)
 	}
 	m := v.roll.span(v.base+lo, v.base+hi)
 	if m.lists == nil {
-		m.lists = listSummaryOf(post[lo:hi], pct[lo:hi])
+		m.lists = listSummaryOf(post[lo:hi], pct[lo:hi], v.sc)
 	}
 	return m.lists
 }
@@ -127,7 +136,7 @@ func (v *memoView) minDuration(post []SuperPass, pct []*spPercentiles, lo, hi in
 	}
 	m := v.roll.span(v.base+lo, v.base+hi)
 	if m.duration == nil {
-		d := durationStatsOf(post[lo:hi], pct[lo:hi])
+		d := durationStatsOf(post[lo:hi], pct[lo:hi], v.sc)
 		m.duration = &d
 	}
 	return m.duration.gate(c)
@@ -212,6 +221,9 @@ type trendStat struct {
 // would otherwise grow it quadratically); past it tests are not stored.
 const maxTrendMemo = 1 << 15
 
+// trendMemoRoom is the trend memo's first size.
+const trendMemoRoom = 64
+
 // trendStatOf runs gate's test on xs (len(xs) ≥ stats.MinTrendN). Only
 // Hamed–Rao is O(n²) (all n − 1 autocorrelation lags): it polls stop, and
 // ok is false when stop ended it.
@@ -264,7 +276,11 @@ func (v *memoView) trend(gate TrendGate, m, lo, hi int, xs []float64, minN int, 
 		}
 		if len(r.trends) < maxTrendMemo {
 			if r.trends == nil {
-				r.trends = map[trendKey]trendStat{}
+				// Room for a one-shot analysis's tests (the reference's
+				// plateau scan of the 185 MB streamed log takes 39):
+				// grown from empty, the map left each smaller table as
+				// garbage, fresh memory each.
+				r.trends = make(map[trendKey]trendStat, trendMemoRoom)
 			}
 			r.trends[k] = t
 		}

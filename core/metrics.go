@@ -236,7 +236,11 @@ func percentileTable(sps []SuperPass) []*spPercentiles {
 // trajectory is the per-super-pass values of metric m over pct, with the
 // super-passes whose source list is empty skipped (§6).
 func trajectory(pct []*spPercentiles, m int) []float64 {
-	out := make([]float64, 0, len(pct))
+	return appendTrajectory(make([]float64, 0, len(pct)), pct, m)
+}
+
+// appendTrajectory appends trajectory(pct, m) to out.
+func appendTrajectory(out []float64, pct []*spPercentiles, m int) []float64 {
 	for _, p := range pct {
 		if p.ok[m] {
 			out = append(out, p.v[m])

@@ -65,20 +65,23 @@ type minDurationConfig struct {
 //	min      = max(t_prec, t_relax, floor), dominant by that precedence
 //	duration = issue span (s);  is_short = duration < min
 func minSteadyDuration(w []SuperPass, pct []*spPercentiles, c minDurationConfig) ShortWindow {
-	return durationStatsOf(w, pct).gate(c)
+	return durationStatsOf(w, pct, nil).gate(c)
 }
 
 // durationStats are what the gate measures of a window, independent of
 // the parameters: cov_b, tau_sp, l_p90 and the issue span.
 type durationStats struct{ covB, tau, lp90, dur float64 }
 
-func durationStatsOf(w []SuperPass, pct []*spPercentiles) durationStats {
-	p50 := trajectory(pct, mTPOTP50)
+// durationStatsOf measures the window w (pct its percentiles) with sc's
+// window scratch (nil: fresh).
+func durationStatsOf(w []SuperPass, pct []*spPercentiles, sc *scratch) durationStats {
+	buf := sc.floats(max(len(pct), len(w))) // the trajectory, then the spans
+	p50 := appendTrajectory(buf, pct, mTPOTP50)
 	covB := 0.0
 	if len(p50) >= 2 {
 		covB = stats.CoV(p50)
 	}
-	var spans []float64
+	spans := buf[:0]
 	for i := range w {
 		if w[i].LastIssueNs > w[i].FirstIssueNs && w[i].FirstIssueNs >= 0 {
 			spans = append(spans, float64(w[i].LastIssueNs-w[i].FirstIssueNs)/1e9)
@@ -89,8 +92,8 @@ func durationStatsOf(w []SuperPass, pct []*spPercentiles) durationStats {
 		tau = stats.Median(spans)
 	}
 	lp90 := 0.0
-	if lat := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedLatency }); len(lat) > 0 {
-		lp90 = percentileLists(lat, 0.90) / 1e9
+	if lat := sc.sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedLatency }); len(lat) > 0 {
+		lp90 = percentileLists(lat, 0.90, sc.startsBuf()) / 1e9
 	}
 	return durationStats{covB: covB, tau: tau, lp90: lp90, dur: float64(issueSpanNs(w)) / 1e9}
 }

@@ -117,6 +117,9 @@ func grow(pct []*spPercentiles, win *[2]growingSeries, curLo, curHi *int, broken
 	if lo != *curLo || hi < *curHi {
 		*curLo, *curHi, *broken = lo, lo, false
 		for i := range win {
+			if cap(win[i].vals) == 0 {
+				win[i].reserve(len(pct) - lo) // the longest window from here
+			}
 			win[i].reset()
 		}
 	}

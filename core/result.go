@@ -80,11 +80,15 @@ func (r *Result) DistinctCovBounds() []float64 { return distinctBounds(r.CovBoun
 func (r *Result) Trajectory(m int) []float64 { return trajectory(r.pct, m) }
 
 // Trajectories returns the post-warmup trajectories of every tracked
-// metric.
+// metric, cut from one array (each a fresh slice of its own, they were
+// ten small objects of a size class the analysis had not used yet).
 func (r *Result) Trajectories() [NumMetrics][]float64 {
 	var out [NumMetrics][]float64
+	all := make([]float64, 0, NumMetrics*len(r.pct))
 	for m := range out {
-		out[m] = r.Trajectory(m)
+		start := len(all)
+		all = appendTrajectory(all, r.pct, m)
+		out[m] = all[start:len(all):len(all)]
 	}
 	return out
 }

@@ -191,7 +191,7 @@ func (a *analysis) window() error {
 		r.post, r.pct = r.series[r.Warmup:], a.pct[r.Warmup:]
 	}
 	r.NPostWarmup = len(r.post)
-	a.memo = &memoView{roll: a.roll, base: r.Warmup, stop: a.stop}
+	a.memo = &memoView{roll: a.roll, base: r.Warmup, stop: a.stop, sc: &a.run.scratch}
 
 	a.strategy.selectSteady(a)
 	return nil

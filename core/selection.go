@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // The select stage: which post-warmup window is the steady state. The
@@ -152,13 +153,20 @@ func skippedShort(shorts []ShortWindow, report int) int {
 
 // allShortReason says why no plateau passed the min-duration gate.
 func allShortReason(nPlateaus int, longest ShortWindow) string {
-	return fmt.Sprintf("all %d admissible plateau(s) too short: longest %s < %s required (%s-dominated)",
-		nPlateaus, fixed0(longest.WindowDurationS)+"s", fixed0(longest.MinDurationS)+"s", longest.Dominant)
+	// Concatenated: fmt's printer state is fresh memory in a one-shot
+	// analyze that formats nothing else before its outputs.
+	return "all " + strconv.Itoa(nPlateaus) + " admissible plateau(s) too short: longest " +
+		fixed0(longest.WindowDurationS) + "s < " + fixed0(longest.MinDurationS) + "s required (" +
+		longest.Dominant + "-dominated)"
 }
 
 // sortedLists collects one cached sorted list per super-pass.
 func sortedLists(pct []*spPercentiles, get func(*spPercentiles) []float64) [][]float64 {
-	out := make([][]float64, 0, len(pct))
+	return appendSortedLists(make([][]float64, 0, len(pct)), pct, get)
+}
+
+// appendSortedLists appends the non-empty lists get(pct[i]) to out.
+func appendSortedLists(out [][]float64, pct []*spPercentiles, get func(*spPercentiles) []float64) [][]float64 {
 	for _, d := range pct {
 		if l := get(d); len(l) > 0 {
 			out = append(out, l)

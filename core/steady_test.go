@@ -354,15 +354,15 @@ func TestMinDurationSelection(t *testing.T) {
 
 func TestCovCell(t *testing.T) {
 	bounds := []float64{0.03, 0.05, 0.08}
-	c := covCell([]float64{3, 3, 3, 3}, 4, true, bounds)
+	c := covCell([]float64{3, 3, 3, 3}, 4, true, bounds, nil)
 	if c.CoV != 0 || !slices.Equal(c.Passes, []bool{true, true, true}) {
 		t.Errorf("flat: %+v", c)
 	}
-	c = covCell([]float64{3, 3.2, 2.9, 3.15}, 4, false, []float64{0.03, 0.5})
+	c = covCell([]float64{3, 3.2, 2.9, 3.15}, 4, false, []float64{0.03, 0.5}, nil)
 	if c.CoV != 0.03893629393538556 || !slices.Equal(c.Passes, []bool{false, true}) {
 		t.Errorf("noisy: %+v (want CoV 0.03893629393538556, detector.md §16.1)", c)
 	}
-	c = covCell([]float64{3}, 4, false, []float64{0.03, 0.05})
+	c = covCell([]float64{3}, 4, false, []float64{0.03, 0.05}, nil)
 	if c.N != 1 || c.Passes != nil || !math.IsNaN(c.CoV) {
 		t.Errorf("single point: %+v, want inconclusive", c)
 	}
@@ -450,7 +450,7 @@ func TestDiagnosticTablesSharedTrajectories(t *testing.T) {
 	for i, w := range sizes {
 		for m := range NumMetrics {
 			whole := allVerdicts(traj[m], 4, 0.05)
-			if c := covCell(traj[m], w, ms[m].Gated, bounds); !reflect.DeepEqual(got[i].Cov[m], c) {
+			if c := covCell(traj[m], w, ms[m].Gated, bounds, nil); !reflect.DeepEqual(got[i].Cov[m], c) {
 				t.Errorf("w=%d %s: CoV cell %+v, alone %+v", w, ms[m].Key, got[i].Cov[m], c)
 			}
 			if d := driftEntry(traj[m], w, 4, 0.05, whole, nil, nil, nil); !reflect.DeepEqual(got[i].Drift[m], d) {

@@ -1,10 +1,13 @@
 package core_test
 
 import (
+	"io"
 	"os"
 	"testing"
 
 	"github.com/steadysweep/steadysweep/core"
+	"github.com/steadysweep/steadysweep/sinks/reftext"
+	"github.com/steadysweep/steadysweep/sinks/resultjson"
 )
 
 // BenchmarkStreamedLog is the core work of a warm analyze of issue 32's
@@ -26,6 +29,49 @@ func BenchmarkStreamedLog(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := r.Diagnostics(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((core.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+}
+
+// BenchmarkStreamedLogCommand is the core work of `steadysweep analyze
+// RUN --compat reference --superpass-size 1000 --json OUT` on the same
+// log, as the command does it: the rollups' lists from Run.Floats (the
+// command's come from huge pages outside the heap; here one array reused
+// from run to run, so that B/op counts the heap the command allocates),
+// then the diagnostic tables, the JSON and the text report, rendered to
+// nothing. Its B/op are the command's fresh heap pages, a page fault per
+// 4 KiB of them on a fresh process.
+//
+//	STEADYSWEEP_BENCH_STREAMED_RUN=DIR go test -run '^$' -bench StreamedLogCommand -cpu 1 -benchmem ./core/
+func BenchmarkStreamedLogCommand(b *testing.B) {
+	s, info := givenRun(b, "STEADYSWEEP_BENCH_STREAMED_RUN")
+	p := core.ReferenceParams()
+	p.SuperpassSize = 1000
+	var room []float64
+	floats := func(n int) []float64 {
+		if cap(room) < n {
+			room = make([]float64, n)
+		}
+		return room[:0:n]
+	}
+	b.ReportAllocs()
+	cpu0 := core.CPUTime()
+	for b.Loop() {
+		cr := core.NewRun(s, info)
+		cr.Floats = floats
+		r, err := cr.Analyze(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Diagnostics(); err != nil {
+			b.Fatal(err)
+		}
+		if err := resultjson.Write(io.Discard, r); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := reftext.Text(r); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,10 +15,10 @@ import (
 // The mean is the compensated sum of the sorted union divided by n, taken
 // from orderFreeSum when that can prove it (almost always), else from the
 // sorted union (sortedUnion). Percentiles and the histogram come from a
-// walk of the lists over the histogram's bins (listUnion); vals, when not
-// nil, is the scratch of the bins' selections, grown there and left for
-// the next call.
-func summarizeLists(lists [][]float64, vals *[]float64) stats.Summary {
+// walk of the lists over the histogram's bins (listUnion); vals and
+// starts, when not nil, are the scratch of the bins' selections and of
+// the lists' segment offsets, grown there and left for the next call.
+func summarizeLists(lists [][]float64, vals *[]float64, starts *[]int) stats.Summary {
 	u := newListUnion(lists)
 	if vals != nil {
 		u.vals = (*vals)[:0]
@@ -46,7 +46,7 @@ func summarizeLists(lists [][]float64, vals *[]float64) stats.Summary {
 		sum.Histogram = stats.Histogram(s, stats.SummaryBins)
 		return sum
 	}
-	u.walkBins(nil)
+	u.walkBins(starts)
 	sum.Histogram = u.histogram()
 	sum.P50 = u.kth(int(0.50 * float64(u.n-1)))
 	sum.P90 = u.kth(int(0.90 * float64(u.n-1)))
@@ -63,7 +63,9 @@ func summarizeLists(lists [][]float64, vals *[]float64) stats.Summary {
 // bins and gathering the one holding it made fresh scratch each time (a
 // plateau's 90th latency percentile of the streamed log: ~3000 values,
 // six page faults). A zero is left to the gathered selection, as in kth.
-func percentileLists(lists [][]float64, p float64) float64 {
+// starts, when not nil, is the scratch of the lists' offsets (grown there
+// and left for the next call).
+func percentileLists(lists [][]float64, p float64, starts *[]int) float64 {
 	u := newListUnion(lists)
 	if u.n == 0 {
 		return math.NaN()
@@ -75,14 +77,21 @@ func percentileLists(lists [][]float64, p float64) float64 {
 	if u.lo == u.hi || math.IsNaN(u.lo) || math.IsNaN(u.hi) {
 		return stats.PercentileLower(sortedUnion(lists), p)
 	}
-	u.counts, u.starts = []int{u.n}, make([]int, 2*len(lists))
+	one := [1]int{u.n}
+	u.counts = one[:]
+	if starts == nil {
+		u.starts = make([]int, 2*len(lists))
+	} else {
+		*starts = slices.Grow((*starts)[:0], 2*len(lists))
+		u.starts = (*starts)[:2*len(lists)]
+	}
 	for li, l := range lists {
-		u.starts[2*li+1] = len(l)
+		u.starts[2*li], u.starts[2*li+1] = 0, len(l)
 	}
 	if x, ok := u.kthBySearch(0, k); ok {
 		return x
 	}
-	u.walkBins(nil)
+	u.walkBins(starts)
 	return u.kth(k)
 }
 
@@ -150,8 +159,8 @@ type listUnion struct {
 	vals   []float64 // kth's scratch
 }
 
-func newListUnion(lists [][]float64) *listUnion {
-	u := &listUnion{lists: lists, lo: math.Inf(1), hi: math.Inf(-1)}
+func newListUnion(lists [][]float64) listUnion {
+	u := listUnion{lists: lists, lo: math.Inf(1), hi: math.Inf(-1)}
 	for _, l := range lists {
 		if len(l) == 0 {
 			continue
@@ -225,7 +234,7 @@ func (u *listUnion) kth(k int) float64 {
 	for ; seg < nseg-1 && k >= u.counts[seg]; seg++ {
 		k -= u.counts[seg]
 	}
-	if u.counts[seg] >= kthSearchMin {
+	if c := u.counts[seg]; c >= kthSearchMin || c >= kthSearchPerList*len(u.lists) {
 		if x, ok := u.kthBySearch(seg, k); ok {
 			return x
 		}
@@ -246,6 +255,14 @@ func (u *listUnion) kth(k int) float64 {
 // hold half of 50,000 values: ~400 KB of fresh scratch, a page fault per
 // 4 KiB).
 const kthSearchMin = 4096
+
+// kthSearchPerList is the fewest values per list, on average, of a
+// segment kth bisects whatever its size: a binary search per list and
+// step then costs about what copying and selecting the segment does (the
+// streamed log's window of 20 super-passes: ~3000 values in the bin of
+// its TTFT p50, equal CPU either way), and gathering them is fresh
+// memory (24 kB there, six page faults on a one-shot analyze).
+const kthSearchPerList = 32
 
 // kthBySearch returns the k-th smallest value (0-based) of segment seg of
 // the union, without copying it: it bisects the values' order-preserving

@@ -142,7 +142,7 @@ func rollupOf(s *Samples, S int, opts rollupOptions) []SuperPass {
 			b.arena.free = block[lists*lo : lists*hi]
 		}
 		if opts.sortedTimes {
-			b.ttftKeys, b.latKeys, b.seqs = make([]uint64, 0, m), make([]uint64, 0, m), make([]int64, 0, m)
+			b.listKeys, b.seqs = make([]uint64, 0, m), make([]int64, 0, m)
 		} else {
 			b.order, b.seqs, b.tpot = make([]int, 0, m), make([]int64, 0, m), make([]float64, 0, m)
 		}
@@ -259,16 +259,14 @@ func rollupFileOrder(s *Samples, lo, hi int, opts rollupOptions, sp *SuperPass, 
 type rollupBuffers struct {
 	order  []int
 	sorted []int    // seqOrder's sorted order, swapped with order
-	seqs   []int64  // the sequence numbers stableBySeq sorts by
-	counts []uint32 // stableBySeq's counts
+	seqs   []int64  // the sequence numbers stableBySeq sorts by (its counts are the sorter's)
 	keys   []uint64 // stableBySeq's packed keys
-	// ttftKeys and latKeys are rollupSorted's TTFT and latency values as
-	// their sort keys.
-	ttftKeys, latKeys []uint64
-	tpot              []float64
-	warm              []float64
-	sorter            stats.FloatSorter
-	arena             floatArena
+	// listKeys are rollupSorted's sort keys of one list at a time.
+	listKeys []uint64
+	tpot     []float64
+	warm     []float64
+	sorter   stats.FloatSorter
+	arena    floatArena
 }
 
 // seqOrder returns the samples i in [lo, hi) with has[i] and not
@@ -316,11 +314,7 @@ func stableBySeq[T any](dst, src []T, seqs []int64, b *rollupBuffers) {
 	minSeq, maxSeq := slices.Min(seqs), slices.Max(seqs)
 	span := uint64(maxSeq) - uint64(minSeq)
 	if span < uint64(countingSpanMax*len(src)) {
-		if cap(b.counts) < int(span)+2 {
-			b.counts = make([]uint32, span+2+span/4) // room for the next super-passes' spans
-		}
-		count := b.counts[:span+2]
-		clear(count)
+		count := b.sorter.Counts(int(span) + 2) // cleared; room for the next super-passes' spans
 		for _, q := range seqs {
 			count[q-minSeq+1]++
 		}

@@ -145,7 +145,7 @@ func tailStatsFromLists(w []SuperPass, sorted [][]float64, n int, s *Samples, S,
 		}
 	}
 	if nKept > 0 && ts.nTail > 0 {
-		sum := summarizeLists(kept, nil)
+		sum := summarizeLists(kept, nil, nil)
 		ts.kept = &sum
 	}
 	return ts, true

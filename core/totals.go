@@ -220,7 +220,7 @@ func pooledSummary(sps []SuperPass, list func(*SuperPass) []float64, sorted func
 	if n == 0 {
 		return nil
 	}
-	s := summarizeLists(lists, &sc.pool)
+	s := summarizeLists(lists, &sc.pool, &sc.starts)
 	return &s
 }
 

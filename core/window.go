@@ -60,16 +60,16 @@ func systemTPS(tokens, spanNs int64) float64 {
 //	              super-passes with LastIssueNs > FirstIssueNs ≥ 0) if ≥ 2
 //	              rates, else [system, system]
 func windowTPS(w []SuperPass) TPS {
-	return windowTPSCached(w, nil)
+	return windowTPSCached(w, nil, nil)
 }
 
 // windowTPSCached is windowTPS using the per-super-pass caches pct of w
 // (nil: none): the per-sp TPOT means, and the pooled mean without pooling
 // when orderFreeSum proves the compensated sum order-independent.
-func windowTPSCached(w []SuperPass, pct []*spPercentiles) TPS {
+func windowTPSCached(w []SuperPass, pct []*spPercentiles, sc *scratch) TPS {
 	mean, haveMean := 0.0, false
 	if pct != nil {
-		lists := sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTPOT })
+		lists := sc.sortedLists(pct, func(d *spPercentiles) []float64 { return d.sortedTPOT })
 		if len(lists) == 0 {
 			haveMean = true
 		} else if total, ok := orderFreeSum(lists); ok {

@@ -252,6 +252,23 @@ func (fs *FloatSorter) bucketCounts(depth, nb int) []uint32 {
 	return growCleared(&fs.count[depth], nb+1)
 }
 
+// Counts returns n cleared counters, the sorter's own first-level bucket
+// counts, for a caller's counting sort between two of its sorts: one
+// buffer instead of two beside each other (each grown to its own sizes,
+// fresh memory and a page fault per 4 KiB). They are valid until the
+// sorter's next call.
+func (fs *FloatSorter) Counts(n int) []uint32 {
+	if len(fs.count) == 0 {
+		fs.count = append(fs.count, nil)
+	}
+	if buf := &fs.count[0]; cap(*buf) < n {
+		// A quarter more room (not growCleared's twice): the caller's
+		// counts vary less than the buckets', and they are the larger.
+		*buf = make([]uint32, n, n+n/4)
+	}
+	return growCleared(&fs.count[0], n)
+}
+
 // growCleared returns (*buf)[:n] cleared, growing *buf first if need be.
 func growCleared(buf *[]uint32, n int) []uint32 {
 	if cap(*buf) < n {

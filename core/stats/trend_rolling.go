@@ -103,18 +103,35 @@ type rollingWindow struct {
 	pairCount int
 }
 
+// Reserve grows rt's buffers for windows of up to w values, so that the
+// calls of a table (window sizes in any order, say 4, 6, 8) grow them
+// once, not at each larger size.
+func (rt *RollingTrend) Reserve(w int) {
+	if w >= MinTrendN && w <= smallSeriesMax {
+		rt.rw.reserve(w)
+	}
+}
+
+// reserve grows the buffers for a window of w values, the five float
+// lists of w values cut from one array.
+func (r *rollingWindow) reserve(w int) {
+	if cap(r.vals) < w {
+		f := make([]float64, 5*w)
+		r.vals, r.ranks, r.acf = f[:0:w], f[w:2*w:2*w], f[2*w:3*w:3*w]
+		r.dev, r.resid = f[3*w:4*w:4*w], f[4*w:5*w:5*w]
+		r.idx = make([]int, 0, w)
+	}
+	if pc := w * (w - 1) / 2; cap(r.slopes) < pc {
+		r.slopes = make([]float64, 0, pc)
+	}
+}
+
 // init sets the window size w over xs, reusing the buffers of an earlier
 // init when they are large enough.
 func (r *rollingWindow) init(xs []float64, w int) {
 	r.xs, r.w = xs, w
 	r.pairCount = w * (w - 1) / 2
-	if cap(r.vals) < w {
-		r.vals, r.idx = make([]float64, 0, w), make([]int, 0, w)
-		r.ranks, r.acf, r.dev, r.resid = make([]float64, w), make([]float64, w), make([]float64, w), make([]float64, w)
-	}
-	if cap(r.slopes) < r.pairCount {
-		r.slopes = make([]float64, 0, r.pairCount)
-	}
+	r.reserve(w)
 	r.vals, r.idx, r.slopes = r.vals[:0], r.idx[:0], r.slopes[:0]
 	r.ranks, r.acf, r.dev, r.resid = r.ranks[:w], r.acf[:w-1], r.dev[:w], r.resid[:w]
 }
