@@ -67,8 +67,9 @@ func (m configMemo) Remember(doc []byte, c *sidecar.Config) {
 	if err := os.MkdirAll(m.dir, 0o755); err != nil {
 		return
 	}
-	// Unsynced: a record a crash leaves torn or empty is no JSON of the
-	// document, a miss, parsed and written again.
+	// Unsynced: a record a crash leaves torn or empty does not decode
+	// (decodeConfigRecord checks its version, lengths and document): a
+	// miss, parsed and written again.
 	f, err := atomicfile.Create(m.path(doc))
 	if err != nil {
 		return
