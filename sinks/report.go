@@ -45,7 +45,7 @@ func WriteReport(w io.Writer, in ReportInput) error {
 	if r == nil {
 		return errors.New("sinks: report: nil result")
 	}
-	b := &reportBuilder{p: palette{color: in.Color}, width: reportWidthOf(in.Width)}
+	b := &reportBuilder{p: palette{color: in.Color}, width: reportWidthOf(in.Width), buf: make([]byte, 0, reportSize)}
 	o := outcomeOf(r)
 	writeTitle(b, in, &o)
 	writeHeadline(b, r, &o)
@@ -59,7 +59,7 @@ func WriteReport(w io.Writer, in ReportInput) error {
 		b.heading("caveat")
 		b.line("  " + b.p.paint(warn, c))
 	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if _, err := w.Write(b.bytes()); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil
@@ -186,13 +186,13 @@ func writeDerivations(b *reportBuilder, ds []Derivation) {
 		lead := "  " + d.Name + strings.Repeat(" ", nameW-utf8.RuneCountInString(d.Name)) + "  "
 		value, src := orNA(d.Value), b.p.paint(dim, "("+orNA(d.Source)+")")
 		if v := utf8.RuneCountInString(value); v <= valW && fits(d, valW) {
-			b.lines = append(b.lines, lead+value+strings.Repeat(" ", valW-v)+"  "+src)
+			b.put(lead + value + strings.Repeat(" ", valW-v) + "  " + src)
 		} else {
-			b.lines = append(b.lines, wrap(lead+value, b.width, under)...)
-			b.lines = append(b.lines, wrap(under+src, b.width, under+" ")...)
+			b.putWrapped(lead+value, under)
+			b.putWrapped(under+src, under+" ")
 		}
 		if d.Detail != "" {
-			b.lines = append(b.lines, wrap(under+b.p.paint(dim, d.Detail), b.width, under)...)
+			b.putWrapped(under+b.p.paint(dim, d.Detail), under)
 		}
 	}
 }

@@ -18,8 +18,14 @@ func writeDiagnostics(b *reportBuilder, r *core.Result) error {
 	if err != nil {
 		return err
 	}
-	tables := slices.Clone(diags)
-	slices.SortStableFunc(tables, func(x, y core.WindowDiagnostics) int { return x.W - y.W })
+	// Sorted by window size; a copy only when they are not (each is
+	// 2.5 kB, and the tables only read them).
+	byW := func(x, y core.WindowDiagnostics) int { return x.W - y.W }
+	tables := diags
+	if !slices.IsSortedFunc(tables, byW) {
+		tables = slices.Clone(diags)
+		slices.SortStableFunc(tables, byW)
+	}
 	b.heading("diagnostics")
 	if len(tables) > 0 {
 		writeCoV(b, r, tables)
@@ -42,7 +48,10 @@ func writeCoV(b *reportBuilder, r *core.Result, tables []core.WindowDiagnostics)
 	b.line("  CoV of each metric's trailing window" + phraseSep + "bounds " + strings.Join(names, ", ") + phraseSep +
 		"gate metrics decide admissibility")
 	t := &textTable{indent: "    "}
-	head := []cell{cell{"metric", dim}, cell{"role", dim}}
+	// Rows made at their final length: grown cell by cell, they were
+	// most of the diagnostics' fresh heap.
+	t.rows = make([][]cell, 0, 1+core.NumMetrics)
+	head := append(make([]cell, 0, 2+len(tables)), cell{"metric", dim}, cell{"role", dim})
 	for _, d := range tables {
 		head = append(head, cell{"w=" + strconv.Itoa(d.W), dim})
 	}
@@ -52,7 +61,7 @@ func writeCoV(b *reportBuilder, r *core.Result, tables []core.WindowDiagnostics)
 		if tm.Gated {
 			role = "gate"
 		}
-		row := []cell{txt(tm.Key), txt(role)}
+		row := append(make([]cell, 0, 2+len(tables)), txt(tm.Key), txt(role))
 		for _, d := range tables {
 			row = append(row, covCell(d.Cov[m], bounds, tm.Gated))
 		}
@@ -102,14 +111,15 @@ func writeTrends(b *reportBuilder, r *core.Result, tables []core.WindowDiagnosti
 	b.blank()
 	b.line("  trend of each metric over the post-warmup run (all five tests)")
 	t := &textTable{indent: "    "}
-	head := []cell{cell{"metric", dim}}
+	t.rows = make([][]cell, 0, 1+core.NumMetrics)
+	head := append(make([]cell, 0, 1+len(core.TrendGates())), cell{"metric", dim})
 	for _, g := range core.TrendGates() {
 		head = append(head, cell{string(g), dim})
 	}
 	t.add(head...)
 	whole := tables[0] // the whole-run verdicts do not depend on the window size
 	for m, tm := range core.Metrics() {
-		row := []cell{txt(tm.Key)}
+		row := append(make([]cell, 0, 1+len(whole.Drift[m].WholeRun)), txt(tm.Key))
 		for _, v := range whole.Drift[m].WholeRun {
 			row = append(row, glyph(v))
 		}
@@ -121,13 +131,14 @@ func writeTrends(b *reportBuilder, r *core.Result, tables []core.WindowDiagnosti
 	b.blank()
 	b.line("  rolling windows trending under " + string(core.TrendGates()[gate]) + " (up / down / windows)")
 	t = &textTable{indent: "    ", align: "lrrrrrrrr"}
-	head = []cell{cell{"metric", dim}}
+	t.rows = make([][]cell, 0, 1+core.NumMetrics)
+	head = append(make([]cell, 0, 1+len(tables)), cell{"metric", dim})
 	for _, d := range tables {
 		head = append(head, cell{"w=" + strconv.Itoa(d.W), dim})
 	}
 	t.add(head...)
 	for m, tm := range core.Metrics() {
-		row := []cell{txt(tm.Key)}
+		row := append(make([]cell, 0, 1+len(tables)), txt(tm.Key))
 		for _, d := range tables {
 			up, down := 0, 0
 			for _, rc := range d.Drift[m].Rolling {

@@ -50,6 +50,16 @@ func (t *textTable) add(cells ...cell) { t.rows = append(t.rows, cells) }
 // lines renders the table within width columns, one string per row (a
 // blank line between blocks).
 func (t *textTable) lines(p palette, width int) []string {
+	out := string(t.appendTo(nil, p, width))
+	if out == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+}
+
+// appendTo appends the rendered table to buf, each row with its line
+// break (a blank line between blocks), and returns buf.
+func (t *textTable) appendTo(buf []byte, p palette, width int) []byte {
 	var widths []int
 	for _, row := range t.rows {
 		for i, c := range row {
@@ -59,16 +69,15 @@ func (t *textTable) lines(p palette, width int) []string {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
 		}
 	}
-	var out []string
 	for bi, cols := range t.blocks(widths, width) {
 		if bi > 0 {
-			out = append(out, "")
+			buf = append(buf, '\n')
 		}
 		for _, row := range t.rows {
-			out = append(out, t.render(p, row, cols, widths))
+			buf = append(t.render(buf, p, row, cols, widths), '\n')
 		}
 	}
-	return out
+	return buf
 }
 
 // blocks groups the column indexes into blocks that fit width, each
@@ -118,44 +127,85 @@ func (t *textTable) keyCols(key int) []int {
 	return cols
 }
 
-// render lays out the cells cols of one row.
-func (t *textTable) render(p palette, row []cell, cols, widths []int) string {
-	var b strings.Builder
-	b.WriteString(t.indent)
+// render appends the cells cols of one row to buf, without its trailing
+// spaces, and returns buf.
+func (t *textTable) render(buf []byte, p palette, row []cell, cols, widths []int) []byte {
+	start := len(buf)
+	buf = append(buf, t.indent...)
 	for k, i := range cols {
 		if i >= len(row) {
 			break
 		}
 		c := row[i]
 		if k > 0 {
-			b.WriteString("  ")
+			buf = append(buf, "  "...)
 		}
-		pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text))
+		pad := widths[i] - utf8.RuneCountInString(c.text)
 		right := i < len(t.align) && t.align[i] == 'r'
 		if right {
-			b.WriteString(pad)
+			buf = appendSpaces(buf, pad)
 		}
-		b.WriteString(p.paint(c.st, c.text))
+		buf = append(buf, p.paint(c.st, c.text)...)
 		if !right {
-			b.WriteString(pad)
+			buf = appendSpaces(buf, pad)
 		}
 	}
-	return strings.TrimRight(b.String(), " ")
+	return trimSpaces(buf, start)
 }
 
-// reportBuilder accumulates the report's lines, wrapping any longer than
-// width (reportWidthOf).
+// appendSpaces appends n spaces (none for n <= 0) to buf.
+func appendSpaces(buf []byte, n int) []byte {
+	for ; n > 0; n-- {
+		buf = append(buf, ' ')
+	}
+	return buf
+}
+
+// trimSpaces drops the spaces that end buf[start:] (strings.TrimRight's
+// " " cut on the line being written).
+func trimSpaces(buf []byte, start int) []byte {
+	end := len(buf)
+	for end > start && buf[end-1] == ' ' {
+		end--
+	}
+	return buf[:end]
+}
+
+// reportBuilder accumulates the report, each line appended whole with its
+// line break to one buffer, wrapping any line longer than width
+// (reportWidthOf). (Kept as a list of lines joined at the end, the 5.7 kB
+// report of a small run's warm analyze allocated 63 kB, fresh pages a
+// short command faults in one by one; issue 32.)
 type reportBuilder struct {
 	p     palette
 	width int
-	lines []string
+	buf   []byte
+}
+
+// reportSize is the room WriteReport's buffer starts with: a report of a
+// run with three window sizes is 5 to 7 kB.
+const reportSize = 8 << 10
+
+// put appends one line as it is.
+func (b *reportBuilder) put(s string) { b.buf = append(append(b.buf, s...), '\n') }
+
+// putWrapped appends s wrapped to width (wrap), continuation lines
+// starting with cont.
+func (b *reportBuilder) putWrapped(s, cont string) {
+	if visibleWidth(s) <= b.width {
+		b.put(s) // wrap's answer for a line that fits, without its slice
+		return
+	}
+	for _, l := range wrap(s, b.width, cont) {
+		b.put(l)
+	}
 }
 
 // line adds one line; a line too wide is wrapped (wrap) and its
 // continuation lines are indented two columns past its own indent.
 func (b *reportBuilder) line(s string) {
 	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
-	b.lines = append(b.lines, wrap(s, b.width, indent+"  ")...)
+	b.putWrapped(s, indent+"  ")
 }
 
 // fieldIndent is where the value of a field starts.
@@ -165,11 +215,11 @@ const fieldIndent = "           "
 // wrapped lines aligned under it.
 func (b *reportBuilder) field(label, value string) {
 	s := fmt.Sprintf("  %-8s %s", label, value)
-	b.lines = append(b.lines, wrap(s, b.width, fieldIndent)...)
+	b.putWrapped(s, fieldIndent)
 }
 
 // blank adds an empty line.
-func (b *reportBuilder) blank() { b.lines = append(b.lines, "") }
+func (b *reportBuilder) blank() { b.put("") }
 
 // heading adds a blank line and a section title.
 func (b *reportBuilder) heading(title string) {
@@ -178,11 +228,10 @@ func (b *reportBuilder) heading(title string) {
 }
 
 // table adds a rendered table.
-func (b *reportBuilder) table(t *textTable) {
-	b.lines = append(b.lines, t.lines(b.p, b.width)...)
-}
+func (b *reportBuilder) table(t *textTable) { b.buf = t.appendTo(b.buf, b.p, b.width) }
 
-func (b *reportBuilder) String() string { return strings.Join(b.lines, "\n") + "\n" }
+// bytes is the report written so far.
+func (b *reportBuilder) bytes() []byte { return b.buf }
 
 // visibleWidth is the number of columns s takes on a terminal: its runes
 // outside ANSI escape sequences.
