@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"encoding/binary"
 	"errors"
 	"slices"
 
@@ -32,7 +31,7 @@ const (
 
 // appendSummary appends s in the summary form to b.
 func appendSummary(b []byte, s *contract.Summary) []byte {
-	w := summaryWriter{b: append(b, summaryMagic...)}
+	w := fieldWriter{b: append(b, summaryMagic...)}
 	w.str(s.File)
 	w.int(s.Bytes)
 	w.int(s.Lines)
@@ -84,7 +83,7 @@ func decodeSummary(b []byte, s *contract.Summary) error {
 	if len(b) < len(summaryMagic) || string(b[:len(summaryMagic)]) != summaryMagic {
 		return errors.New("not a summary")
 	}
-	r := summaryReader{b: b[len(summaryMagic):]}
+	r := fieldReader{b: b[len(summaryMagic):], name: "summary"}
 	s.File = r.str()
 	s.Bytes = r.int()
 	s.Lines = r.int()
@@ -136,109 +135,4 @@ func decodeSummary(b []byte, s *contract.Summary) error {
 		r.err = errors.New("summary: bytes after its last field")
 	}
 	return r.err
-}
-
-// summaryWriter appends the summary form's values.
-type summaryWriter struct{ b []byte }
-
-func (w *summaryWriter) int(v int64) { w.b = binary.AppendVarint(w.b, v) }
-
-func (w *summaryWriter) bool(v bool) { w.b = append(w.b, b2u(v)) }
-
-func (w *summaryWriter) str(s string) {
-	w.b = append(binary.AppendUvarint(w.b, uint64(len(s))), s...)
-}
-
-// size writes a slice's or map's length + 1, or 0 for nil.
-func (w *summaryWriter) size(n int, isNil bool) {
-	if isNil {
-		w.b = append(w.b, 0)
-		return
-	}
-	w.b = binary.AppendUvarint(w.b, uint64(n)+1)
-}
-
-func (w *summaryWriter) ints(v []int) {
-	w.size(len(v), v == nil)
-	for _, x := range v {
-		w.int(int64(x))
-	}
-}
-
-// summaryReader reads the summary form's values; the first error sticks,
-// and every read after it is zero.
-type summaryReader struct {
-	b   []byte
-	err error
-}
-
-func (r *summaryReader) fail(what string) {
-	if r.err == nil {
-		r.err = errors.New("summary: " + what)
-	}
-	r.b = nil
-}
-
-func (r *summaryReader) int() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail("a bad integer")
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *summaryReader) bool() bool {
-	if len(r.b) == 0 || r.b[0] > 1 {
-		r.fail("a bad bool")
-		return false
-	}
-	v := r.b[0] == 1
-	r.b = r.b[1:]
-	return v
-}
-
-// uvarint is a length: at most the bytes left, each element taking one
-// at least.
-func (r *summaryReader) uvarint() int {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > uint64(len(r.b)-n)+1 {
-		r.fail("a bad length")
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *summaryReader) str() string {
-	n := r.uvarint()
-	if n > len(r.b) {
-		r.fail("a string past its end")
-		return ""
-	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
-}
-
-// size is a slice's or map's length, and false for nil.
-func (r *summaryReader) size() (int, bool) {
-	n := r.uvarint()
-	if n == 0 {
-		return 0, false
-	}
-	return n - 1, r.err == nil
-}
-
-func (r *summaryReader) ints() []int {
-	n, ok := r.size()
-	if !ok {
-		return nil
-	}
-	v := make([]int, n)
-	for i := range v {
-		v[i] = int(r.int())
-	}
-	return v
 }
